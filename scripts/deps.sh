@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs the Debian packages Veles needs to build, test and benchmark.
+# Idempotent: asks apt only for what is missing, and refreshes the package
+# lists only when something is.
+set -eu
+
+PKGS="gcc make pkg-config meson ninja-build git
+libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev
+clang-format cppcheck python3 hyperfine time"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+$SUDO apt-get update -q >&2
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing >&2

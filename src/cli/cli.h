@@ -1,0 +1,62 @@
+/*
+ * The command-line shell: one file per command (cmd-NAME.c), one table in
+ * veles.c. Commands get a cli_ctx with the project already opened when
+ * their table flags ask for it.
+ */
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct store;
+struct vcs;
+
+enum cmd_flags {
+	CMD_NEEDS_PROJECT = 1 << 0, /* find .veles/ upwards, open vcs + store */
+};
+
+struct cli_ctx {
+	char *root;      /* the project directory (holds .veles/) */
+	char *veles_dir; /* ROOT/.veles */
+	char *jobs_dir;
+	char *logs_dir;
+	struct vcs *vcs;
+	struct store *store;
+	bool stderr_tty;
+	bool stdout_tty;
+};
+
+struct cli_command {
+	const char *name;
+	int (*fn)(struct cli_ctx *ctx, int argc, char **argv);
+	unsigned flags;
+	const char *summary;
+};
+
+/* Each returns the process exit status. */
+int cmd_init(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_config(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_status(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_add(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_rm(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_log(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_push(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_pull(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_collect(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_version(struct cli_ctx *ctx, int argc, char **argv);
+
+/* Prints "veles: MSG" on stderr; returns the exit status to use (1, or 2 for
+ * usage errors, see cli_usage_error). */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints err_msg() as one line; returns 1. */
+int cli_fail(void);
+/* "veles CMD: MSG" plus a hint to --help; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Opens the project around the current directory into @ctx. */
+int cli_open_project(struct cli_ctx *ctx);
+
+#endif

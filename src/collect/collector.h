@@ -1,0 +1,72 @@
+/*
+ * The collector interface. Each collector runs in the phases the seeds name
+ * (before, collect, after) behind this one contract and is registered in
+ * the table in collector.c. Collectors never include CLI headers: the CLI
+ * hands them a collect_env and their own arguments.
+ */
+#ifndef COLLECT_COLLECTOR_H
+#define COLLECT_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+struct profile;
+
+enum output_handling {
+	OUTPUT_DEFAULT,  /* the command writes to our terminal */
+	OUTPUT_CAPTURE,  /* written to .veles/logs/ and shown as well */
+	OUTPUT_SUPPRESS, /* sent to /dev/null */
+};
+
+/* What the caller (the CLI, later the job runner) knows about the project. */
+struct collect_env {
+	const char *jobs_dir; /* where the profile is written */
+	const char *logs_dir; /* where captured output goes */
+	const char *origin;   /* the code version measured, or NULL */
+	bool quiet;           /* no summary on stdout */
+	bool progress;        /* may draw progress on stderr (it is a terminal) */
+};
+
+/* One collection in progress, shared by the phases. */
+struct collect_ctx {
+	const struct collect_env *env;
+	char **argv; /* the profiled command, NULL-terminated */
+	int argc;
+	const char *workload; /* header.workload; default: the arguments */
+	double timeout;       /* seconds, 0 = none */
+	enum output_handling output;
+	struct profile *profile; /* set by the collect phase */
+	void *state;             /* the collector's own */
+	int last_status;         /* wait status of the last run of the command */
+	char *profile_path;      /* where the profile was written */
+};
+
+struct collector {
+	const char *name;
+	const char *summary; /* one line for `veles collect --help` */
+	/* Prints the collector's usage (its own options and the common ones). */
+	void (*usage)(void);
+	/* Parses the collector's options from @argv (argv[0] is the collector
+	 * name) and sets c->argv to the command after "--" or the first
+	 * operand. Returns 0 or an error. */
+	int (*parse)(struct collect_ctx *c, int argc, char **argv);
+	int (*before)(struct collect_ctx *c); /* may be NULL */
+	int (*collect)(struct collect_ctx *c);
+	int (*after)(struct collect_ctx *c); /* may be NULL */
+	void (*release)(struct collect_ctx *c);
+};
+
+const struct collector *collector_find(const char *name);
+/* All built-in collectors, NULL-terminated. */
+const struct collector *const *collector_list(void);
+
+/*
+ * Runs `veles collect NAME ARGS...`: parses, runs the phases, fills the
+ * header, collector_info and origin, and writes the profile atomically to
+ * env->jobs_dir as bin-collector-workload-timestamp.perf. Returns 0, or a
+ * negative error with err_msg() set.
+ */
+int collect_main(const struct collect_env *env, int argc, char **argv);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * The in-memory profile: metadata plus two column tables.
+ *
+ * Perun-compatible JSON splits each resource into "persistent" attributes
+ * (uid, type, subtype, trace, ...) shared by many measurements, and
+ * "collectable" values that vary per measurement (amount, order,
+ * structure-unit-size, address, ...). We keep that split in memory:
+ *
+ *   types: one row per resource type (a distinct set of persistent
+ *          attributes); column "#key" holds its key, e.g. "main#0".
+ *   res:   one row per measurement; res_type[i] is its row in types;
+ *          its columns are the collectable fields.
+ *
+ * So a 1,000,000-point trace profile costs about 20 bytes a point in
+ * memory. See docs/profile-format.md for the file format.
+ */
+#ifndef PROFILE_PROFILE_H
+#define PROFILE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf;
+struct strpool;
+
+enum col_kind {
+	COL_I64,  /* integers */
+	COL_F64,  /* numbers with a fraction or exponent; I64 columns widen to this */
+	COL_STR,  /* interned string id */
+	COL_JSON, /* interned compact JSON text (objects, arrays, booleans) */
+};
+
+struct column {
+	const char *name; /* interned in the profile's pool */
+	enum col_kind kind;
+	size_t cap;
+	union {
+		int64_t *i64;
+		double *f64;
+		uint32_t *id;
+	} v;
+	uint8_t *absent; /* NULL while every row has a value; else 1 = no value */
+	size_t absent_cap;
+};
+
+struct table {
+	size_t nrows;
+	size_t ncols;
+	size_t cols_cap;
+	struct column *cols;
+};
+
+/* One "key": "value" pair of header.units, or of a raw JSON member. */
+struct kv {
+	char *key;
+	char *value; /* a string for units; compact JSON text for raw members */
+};
+
+enum profile_layout {
+	LAYOUT_TYPED,  /* "resources" keyed by type + "resource_type_map" (canonical) */
+	LAYOUT_GLOBAL, /* "global": {"timestamp", "resources": [...]} (the seed's time layout) */
+};
+
+struct profile {
+	struct strpool *pool;
+	enum profile_layout layout;
+
+	char *origin; /* NULL when the profile has none */
+
+	/* header */
+	char *type;     /* required */
+	char *cmd;
+	char *args;     /* header.args or header.params */
+	bool args_is_params; /* which of the two keys it came from */
+	char *workload;
+	struct kv *units;
+	size_t nunits;
+	struct kv *header_extra; /* other header members, raw JSON */
+	size_t nheader_extra;
+
+	/* collector_info */
+	char *collector;        /* collector_info.name, or NULL */
+	char *collector_params; /* compact JSON of collector_info.params, or NULL */
+
+	char *postprocessors; /* compact JSON array; NULL means [] */
+	char *models;         /* compact JSON array; NULL means [] */
+
+	bool has_timestamp; /* global.timestamp */
+	double timestamp;
+
+	struct kv *extra; /* unknown top-level members, raw JSON, kept on re-write */
+	size_t nextra;
+
+	struct table types;
+	struct table res;
+	uint32_t *res_type;
+	size_t res_type_cap;
+};
+
+enum compression { COMP_NONE, COMP_ZLIB, COMP_ZSTD };
+
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+
+/*
+ * Loading. The input may be plain JSON, zlib (or gzip) or zstd compressed;
+ * the reader detects which, and also skips the "profile TYPE SIZE\0" header
+ * of objects from a Perun store. @name is used in error messages
+ * ("NAME:LINE:COL: ..." for bad JSON, "NAME: missing key header.type" for
+ * a missing key).
+ */
+int profile_load(const char *path, struct profile **out);
+int profile_load_fd(int fd, const char *name, struct profile **out);
+int profile_load_mem(const void *data, size_t len, const char *name, struct profile **out);
+
+/* Serialises in p->layout, compact or indented (2 spaces). */
+void profile_write_json(const struct profile *p, struct buf *out, bool indent);
+/* Writes @path atomically (temp file, fsync, rename), compressed as asked. */
+int profile_save(const struct profile *p, const char *path, enum compression comp);
+
+/* Compression helpers, also used by the store. */
+enum compression compression_detect(const void *data, size_t len);
+int compression_decompress(const void *data, size_t len, struct buf *out);
+int compression_compress(enum compression comp, const void *data, size_t len, struct buf *out);
+enum compression compression_from_name(const char *name); /* "none", "zlib", "zstd"; -1 if bad */
+
+/* ---- building (collectors, postprocessors) ---- */
+
+/* A persistent attribute for profile_type_add(). Exactly one of the value
+ * fields is used, chosen by @kind. */
+struct attr {
+	const char *name;
+	enum col_kind kind;
+	int64_t i;
+	double f;
+	const char *s; /* string for COL_STR, compact JSON text for COL_JSON */
+};
+
+/*
+ * Finds or adds the resource type with exactly these persistent attributes
+ * (one of them should be "uid") and returns its row in p->types. Its key is
+ * "UID#N", N counting the types that share the uid.
+ */
+uint32_t profile_type_add(struct profile *p, const struct attr *attrs, size_t n);
+
+/* Appends a measurement of @type and returns its row in p->res; its
+ * collectable columns start absent. */
+size_t profile_res_add(struct profile *p, uint32_t type);
+
+/* Column access: find by name, or find-or-create. */
+struct column *table_col(const struct table *t, const char *name);
+struct column *table_col_get(struct profile *p, struct table *t, const char *name, enum col_kind kind);
+
+void col_set_i64(struct table *t, struct column *c, size_t row, int64_t v);
+void col_set_f64(struct table *t, struct column *c, size_t row, double v);
+void col_set_id(struct table *t, struct column *c, size_t row, uint32_t id);
+bool col_has(const struct column *c, size_t row);
+/* A numeric cell as a double; NaN when absent or not a number. */
+double col_num(const struct column *c, size_t row);
+/* A STR or JSON cell as text; NULL when absent or numeric. */
+const char *col_text(const struct profile *p, const struct column *c, size_t row);
+
+/* ---- queries ---- */
+
+size_t profile_nres(const struct profile *p);
+/* A resource's attribute, looked up in its collectable columns first and
+ * then in its type's persistent ones; NULL when it has none. */
+const struct column *profile_attr(const struct profile *p, size_t row, const char *name,
+				  const struct table **where, size_t *at);
+/*
+ * The resource's uid as one line of text: strings as they are, a
+ * {"source","function","line"} object as "source:function:line" (how
+ * Perun prints memory and bounds uids).
+ */
+const char *profile_uid(const struct profile *p, size_t row, struct buf *scratch);
+double profile_amount(const struct profile *p, size_t row);
+const char *profile_units(const struct profile *p, const char *key); /* NULL if absent */
+
+#endif

@@ -1,0 +1,162 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+int file_read_all(const char *path, struct buf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return err_set(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open %s: %s", path,
+			       strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		buf_grow(out, (size_t)st.st_size);
+	for (;;) {
+		ssize_t n;
+
+		buf_grow(out, 65536);
+		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			return err_set(ERR_IO, "cannot read %s: %s", path, strerror(e));
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+	}
+	out->data[out->len] = '\0';
+	close(fd);
+	return 0;
+}
+
+static int fsync_dir_of(const char *path)
+{
+	char *copy = xstrdup(path);
+	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	free(copy);
+	if (fd < 0)
+		return -1;
+	fsync(fd);
+	close(fd);
+	return 0;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	const char *p = data;
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	int e;
+
+	if (fd < 0) {
+		e = errno;
+		free(tmp);
+		return err_set(ERR_IO, "cannot write %s: %s", path, strerror(e));
+	}
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail;
+	free(tmp);
+	fsync_dir_of(path);
+	return 0;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return err_set(ERR_IO, "cannot write %s: %s", path, strerror(e));
+}
+
+int mkdir_p(const char *path)
+{
+	char *copy = xstrdup(path);
+	char *p;
+
+	for (p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
+			int e = errno;
+
+			err_set(ERR_IO, "cannot create %s: %s", copy, strerror(e));
+			free(copy);
+			return ERR_IO;
+		}
+		*p = '/';
+	}
+	if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
+		int e = errno;
+
+		err_set(ERR_IO, "cannot create %s: %s", copy, strerror(e));
+		free(copy);
+		return ERR_IO;
+	}
+	free(copy);
+	return 0;
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+bool path_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	UNUSED(st);
+	UNUSED(ftw);
+	if (flag == FTW_DP)
+		return rmdir(path) < 0 ? -1 : 0;
+	return unlink(path) < 0 ? -1 : 0;
+}
+
+int rm_rf(const char *path)
+{
+	if (!path_exists(path))
+		return 0;
+	if (nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return err_set(ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* File helpers: whole-file reads and crash-safe writes. */
+#ifndef UTIL_FSUTIL_H
+#define UTIL_FSUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+
+/* Reads all of @path into @out (appending). */
+int file_read_all(const char *path, struct buf *out);
+
+/*
+ * Writes @len bytes to @path so that readers see either the old file or the
+ * whole new one: a temporary file beside it, fsync, rename, fsync of the
+ * directory. A crash at any point leaves no partial @path behind.
+ */
+int file_write_atomic(const char *path, const void *data, size_t len);
+
+/* Creates @path and its missing parents (mode 0777 & umask). */
+int mkdir_p(const char *path);
+
+bool path_exists(const char *path);
+bool path_is_dir(const char *path);
+
+/* Removes a directory tree; used by tests and temporary worktrees. */
+int rm_rf(const char *path);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * Version context: which code version a profile measured.
+ *
+ * Two backends behind one contract. "git": the project is a git work tree;
+ * versions are its commits and Veles data lives in the project's own object
+ * database under refs/veles/*. "plain": any other directory; versions are
+ * commits on refs/veles/versions inside the bare .veles/store.git, made by
+ * `veles version new`, and shown with a counter (v1, v2, ...).
+ */
+#ifndef VCS_VCS_H
+#define VCS_VCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct git_repository git_repository;
+
+enum vcs_kind { VCS_GIT, VCS_PLAIN };
+
+struct vcs;
+
+struct vcs_version {
+	char id[41];    /* full hex id */
+	char short_id[16];
+	unsigned counter; /* plain: 1-based version number; git: 0 */
+	const char *author;
+	const char *email;
+	int64_t time; /* seconds since the epoch */
+	int tz_offset; /* minutes east of UTC */
+	const char *summary; /* first line of the message */
+	const char *message;
+	size_t nparents;
+	char parents[4][41]; /* the first four parents */
+};
+
+/* Opens the version context of the project rooted at @root (the directory
+ * holding .veles/). Creates .veles/store.git for a plain directory when
+ * @create is true. */
+int vcs_open(const char *root, bool create, struct vcs **out);
+void vcs_close(struct vcs *v);
+
+enum vcs_kind vcs_kind(const struct vcs *v);
+const char *vcs_kind_name(const struct vcs *v); /* "git" or "plain" */
+
+/* The repository that holds refs/veles/*: the project's for git, the
+ * store's for plain. Owned by @v. */
+git_repository *vcs_store_repo(struct vcs *v);
+
+/* The current version (HEAD); ERR_NOTFOUND when there is none yet. */
+int vcs_head(struct vcs *v, char id[41]);
+/* The branch HEAD is on, or NULL when detached or plain; caller frees. */
+char *vcs_branch(struct vcs *v);
+/* Resolves a revision (full or abbreviated id, branch, tag, HEAD~2, "v3"
+ * for plain) to a full id; a clear error when it names nothing. */
+int vcs_resolve(struct vcs *v, const char *rev, char id[41]);
+/* Fills @out for version @id; strings stay valid until the next call. */
+int vcs_version_info(struct vcs *v, const char *id, struct vcs_version *out);
+/* True when the work tree has uncommitted changes to tracked files
+ * (untracked files and .veles/ are ignored). Always false for plain. */
+int vcs_is_dirty(struct vcs *v, bool *dirty);
+
+/*
+ * Calls @fn for each version reachable from @from (NULL: HEAD), newest
+ * first in git log order; stops early when @fn returns non-zero and
+ * returns that value. @limit 0 means all.
+ */
+int vcs_walk(struct vcs *v, const char *from, size_t limit,
+	     int (*fn)(const struct vcs_version *ver, void *arg), void *arg);
+
+/* Plain only: records a new version with message @msg on top of the
+ * current one and makes it current. */
+int vcs_new_version(struct vcs *v, const char *msg, char id[41]);
+
+/* libgit2's message for the last failed call, in our error buffer. */
+int vcs_git_error(int code, const char *what);
+
+#endif
