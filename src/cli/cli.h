@@ -45,7 +45,10 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_push(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_pull(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_collect(struct cli_ctx *ctx, int argc, char **argv);
-int cmd_version(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_commit(struct cli_ctx *ctx, int argc, char **argv);
+
+/* A boolean setting, from .veles/config.yml, else the user config, else @def. */
+bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);
 
 /* Prints "veles: MSG" on stderr; returns the exit status to use (1, or 2 for
  * usage errors, see cli_usage_error). */
@@ -54,9 +57,27 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_fail(void);
 /* "veles CMD: MSG" plus a hint to --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error for the option getopt just rejected; returns 2. */
+int cli_bad_option(const char *cmd, char **argv);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Opens the project around the current directory into @ctx. */
+/* Finds the project around the current directory (a .veles/ here or in a
+ * parent) and fills the path fields of @ctx. */
+int cli_find_root(struct cli_ctx *ctx);
+/* cli_find_root, then opens its version context and store. */
 int cli_open_project(struct cli_ctx *ctx);
+void cli_ctx_release(struct cli_ctx *ctx);
+/* True when -h or --help is among the command's arguments (before "--"). */
+bool cli_wants_help(int argc, char **argv);
+
+enum out_format { FORMAT_TEXT, FORMAT_JSON };
+/* Parses a --format value; -1 with a usage message when it is unknown. */
+int cli_parse_format(const char *cmd, const char *value, enum out_format *out);
+/* Parses a non-negative integer option value; -1 with a message if bad. */
+int cli_parse_uint(const char *cmd, const char *opt, const char *value, unsigned long *out);
+/* HEAD's id into @id; false when there is no version yet. */
+bool cli_head(struct cli_ctx *ctx, char id[41]);
+/* Full id of @rev (NULL: HEAD), or -1 with the error printed. */
+int cli_resolve_version(struct cli_ctx *ctx, const char *rev, char id[41]);
 
 #endif

@@ -1,7 +1,147 @@
+/*
+ * veles: the command table and dispatch (git's builtin style). Options
+ * before the command apply to all of them; an unknown command runs the
+ * external program veles-NAME from PATH, so users add collectors and views
+ * in any language.
+ */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "store/store.h"
 #include "util/common.h"
-int main(void)
+#include "vcs/vcs.h"
+
+static const struct cli_command commands[] = {
+	{"init", cmd_init, 0, "create or reinitialise a Veles project here"},
+	{"config", cmd_config, 0, "get and set configuration (config.yml)"},
+	{"status", cmd_status, CMD_NEEDS_PROJECT, "show the version and its profiles, registered and pending"},
+	{"add", cmd_add, CMD_NEEDS_PROJECT, "register pending profiles with a version"},
+	{"rm", cmd_rm, CMD_NEEDS_PROJECT, "remove profiles from a version (or pending ones)"},
+	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
+	{"show", cmd_show, CMD_NEEDS_PROJECT, "show a profile: raw, table or summary"},
+	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
+	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/...) to a git remote"},
+	{"pull", cmd_pull, CMD_NEEDS_PROJECT, "fetch and merge profiles from a git remote"},
+	{"commit", cmd_commit, CMD_NEEDS_PROJECT, "record a new version of a plain (non-git) project"},
+};
+
+static void usage(FILE *f)
 {
-	puts("veles " VELES_VERSION);
-	return 0;
+	size_t i;
+
+	fprintf(f, "usage: veles [-C DIR] [--version] [--help] COMMAND [ARGS]\n\n"
+		   "Veles keeps performance profiles beside the code versions they measured.\n\n"
+		   "Commands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nAny program veles-NAME on PATH runs as `veles NAME`.\n"
+		   "`veles COMMAND --help` describes a command; docs/ has a page for each.\n");
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int run_external(int argc, char **argv)
+{
+	char *prog = xasprintf("veles-%s", argv[0]);
+	char **args = xcalloc((size_t)argc + 1, sizeof(*args));
+	struct cli_ctx ctx = {0};
+	int i;
+
+	args[0] = prog;
+	for (i = 1; i < argc; i++)
+		args[i] = argv[i];
+	/* External commands learn where the project is without searching. */
+	if (cli_find_root(&ctx) == 0)
+		setenv("VELES_PROJECT_ROOT", ctx.root, 1);
+	cli_ctx_release(&ctx);
+	execvp(prog, args);
+	if (errno == ENOENT)
+		cli_error("'%s' is not a veles command (and no %s on PATH); see `veles --help`",
+			  argv[0], prog);
+	else
+		cli_error("cannot run %s: %s", prog, strerror(errno));
+	free(args);
+	free(prog);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const struct cli_command *cmd;
+	struct cli_ctx ctx = {0};
+	int c, ret;
+
+	/* Commands report bad options themselves, in one line. */
+	opterr = 0;
+	/* '+' stops at the command name so its own options stay its own. */
+	while ((c = getopt_long(argc, argv, "+C:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			if (chdir(optarg) < 0)
+				return cli_error("cannot change to %s: %s", optarg, strerror(errno)), 2;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("veles %s\n", VELES_VERSION);
+			return 0;
+		default:
+			return cli_bad_option("", argv);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		return cli_error("no command given; see `veles --help`"), 2;
+	if (strcmp(argv[0], "help") == 0) {
+		if (argc < 2) {
+			usage(stdout);
+			return 0;
+		}
+		argv[0] = argv[1];
+		argv[1] = "--help";
+		argc = 2;
+	}
+	cmd = find_command(argv[0]);
+	if (!cmd)
+		return run_external(argc, argv);
+
+	ctx.stderr_tty = isatty(2);
+	ctx.stdout_tty = isatty(1);
+	/* getopt in the command starts afresh. */
+	optind = 0;
+	if ((cmd->flags & CMD_NEEDS_PROJECT) && !cli_wants_help(argc, argv)) {
+		if (cli_open_project(&ctx) < 0) {
+			cli_fail();
+			cli_ctx_release(&ctx);
+			return 2;
+		}
+	}
+	ret = cmd->fn(&ctx, argc, argv);
+	cli_ctx_release(&ctx);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (errno != EPIPE)
+			cli_error("cannot write output: %s", strerror(errno));
+		return ret ? ret : 1;
+	}
+	return ret;
 }

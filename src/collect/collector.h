@@ -40,6 +40,10 @@ struct collect_ctx {
 	void *state;             /* the collector's own */
 	int last_status;         /* wait status of the last run of the command */
 	char *profile_path;      /* where the profile was written */
+	bool quiet;              /* env->quiet or -q */
+	bool help;               /* parse() printed the usage: nothing to collect */
+	char *name;     /* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
+	char *log_path; /* env->logs_dir/NAME.log, for --output-handling capture */
 };
 
 struct collector {
@@ -56,6 +60,38 @@ struct collector {
 	int (*after)(struct collect_ctx *c); /* may be NULL */
 	void (*release)(struct collect_ctx *c);
 };
+
+/*
+ * The options every collector accepts, for its getopt_long tables: put
+ * COLLECT_SHORTOPTS first in the short string (it starts with "+:", so
+ * parsing stops at the command and reports a missing argument as ':') and
+ * COLLECT_LONGOPTS among the long ones, then hand what the collector does
+ * not know to collect_option().
+ */
+enum { COLLECT_OPT_TIMEOUT = 0x100, COLLECT_OPT_WORKLOAD };
+#define COLLECT_SHORTOPTS "+:ho:q"
+#define COLLECT_LONGOPTS                                                 \
+	{"help", no_argument, NULL, 'h'},                                \
+	{"quiet", no_argument, NULL, 'q'},                               \
+	{"output-handling", required_argument, NULL, 'o'},               \
+	{"timeout", required_argument, NULL, COLLECT_OPT_TIMEOUT},       \
+	{"workload", required_argument, NULL, COLLECT_OPT_WORKLOAD}
+
+/*
+ * Handles a common option (or getopt's '?' and ':') for collector @name;
+ * @opt and optarg as getopt_long returned them. Returns 0, or ERR_INVALID
+ * with a message naming the option.
+ */
+int collect_option(struct collect_ctx *c, const char *name, int opt, char **argv);
+/* Takes the command from argv[optind...]; ERR_INVALID when there is none. */
+int collect_take_command(struct collect_ctx *c, const char *name, int argc, char **argv);
+/* How a collector should run the command: output handling, log, timeout. */
+struct spawn_opts;
+void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o);
+/* The lines of usage for the common options. */
+void collect_common_usage(void);
+/* A whole number of at least @min for option @opt; ERR_INVALID otherwise. */
+int collect_parse_count(const char *name, const char *opt, const char *arg, long min, long *out);
 
 const struct collector *collector_find(const char *name);
 /* All built-in collectors, NULL-terminated. */

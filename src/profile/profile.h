@@ -41,7 +41,10 @@ struct column {
 		uint32_t *id;
 	} v;
 	uint8_t *absent; /* NULL while every row has a value; else 1 = no value */
-	size_t absent_cap;
+	size_t absent_cap; /* rows at or past absent_cap (and below len) have a value */
+	size_t len; /* rows at or past len have no value: a column need not be as
+		     * long as its table, so appending rows costs nothing.
+		     * Use col_has() rather than reading absent/len. */
 };
 
 struct table {
@@ -96,6 +99,8 @@ struct profile {
 	struct table res;
 	uint32_t *res_type;
 	size_t res_type_cap;
+
+	struct profile_index *idx; /* private to src/profile: type lookups */
 };
 
 enum compression { COMP_NONE, COMP_ZLIB, COMP_ZSTD };
@@ -116,6 +121,8 @@ int profile_load_mem(const void *data, size_t len, const char *name, struct prof
 
 /* Serialises in p->layout, compact or indented (2 spaces). */
 void profile_write_json(const struct profile *p, struct buf *out, bool indent);
+/* Same, streamed to @fd in 64 KiB chunks (no copy of the whole text). */
+int profile_write_fd(const struct profile *p, int fd, bool indent);
 /* Writes @path atomically (temp file, fsync, rename), compressed as asked. */
 int profile_save(const struct profile *p, const char *path, enum compression comp);
 
@@ -147,8 +154,14 @@ uint32_t profile_type_add(struct profile *p, const struct attr *attrs, size_t n)
 /* Appends a measurement of @type and returns its row in p->res; its
  * collectable columns start absent. */
 size_t profile_res_add(struct profile *p, uint32_t type);
+/* Appends @n measurements of @type at once; returns the first's row. */
+size_t profile_res_add_n(struct profile *p, uint32_t type, size_t n);
 
-/* Column access: find by name, or find-or-create. */
+/*
+ * Column access: find by name, or find-or-create. A found column of another
+ * kind is converted so it can hold @kind (I64 -> F64, anything mixed with
+ * text -> JSON), so the returned column's kind may differ from @kind.
+ */
 struct column *table_col(const struct table *t, const char *name);
 struct column *table_col_get(struct profile *p, struct table *t, const char *name, enum col_kind kind);
 
@@ -156,6 +169,12 @@ void col_set_i64(struct table *t, struct column *c, size_t row, int64_t v);
 void col_set_f64(struct table *t, struct column *c, size_t row, double v);
 void col_set_id(struct table *t, struct column *c, size_t row, uint32_t id);
 bool col_has(const struct column *c, size_t row);
+/*
+ * Sets a cell of column @a->name (created when missing) from @a's value
+ * whatever the column's kind: an I64 column widens to F64 for a fraction,
+ * and a column mixing numbers, strings and JSON becomes COL_JSON.
+ */
+void table_set(struct profile *p, struct table *t, size_t row, const struct attr *a);
 /* A numeric cell as a double; NaN when absent or not a number. */
 double col_num(const struct column *c, size_t row);
 /* A STR or JSON cell as text; NULL when absent or numeric. */
@@ -176,5 +195,7 @@ const struct column *profile_attr(const struct profile *p, size_t row, const cha
 const char *profile_uid(const struct profile *p, size_t row, struct buf *scratch);
 double profile_amount(const struct profile *p, size_t row);
 const char *profile_units(const struct profile *p, const char *key); /* NULL if absent */
+/* The key ("uid#0") of resource type @type. */
+const char *profile_type_key(const struct profile *p, uint32_t type);
 
 #endif

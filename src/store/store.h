@@ -25,8 +25,8 @@ struct vcs;
 struct store;
 
 struct store_entry {
-	char *type; /* the profile's header.type, its folder in the version tree */
-	char *name; /* file name, e.g. prog-time-100-2026-11-22-10-00-00.perf */
+	char *type;    /* the profile's header.type, its folder in the version tree */
+	char *name;    /* file name, e.g. prog-time-100-2026-11-22-10-00-00.perf */
 	char blob[41]; /* hex id of the profile blob */
 };
 
@@ -79,7 +79,7 @@ int store_find_blob(struct store *s, const char *version, const char *prefix,
 		    struct store_entry *out);
 
 /*
- * Sharing: push and pull refs/veles/* to and from @remote (a remote name
+ * Sharing: push and pull refs/veles/... to and from @remote (a remote name
  * of the project's repository, or a path or URL). Pull merges a ledger
  * that moved on both sides (union of the profiles, removals kept).
  * @summary receives a one-line account for the user.

@@ -3,7 +3,7 @@
  *
  * Two backends behind one contract. "git": the project is a git work tree;
  * versions are its commits and Veles data lives in the project's own object
- * database under refs/veles/*. "plain": any other directory; versions are
+ * database under refs/veles/.... "plain": any other directory; versions are
  * commits on refs/veles/versions inside the bare .veles/store.git, made by
  * `veles version new`, and shown with a counter (v1, v2, ...).
  */
@@ -15,19 +15,20 @@
 #include <stdint.h>
 
 typedef struct git_repository git_repository;
+typedef struct git_signature git_signature;
 
 enum vcs_kind { VCS_GIT, VCS_PLAIN };
 
 struct vcs;
 
 struct vcs_version {
-	char id[41];    /* full hex id */
+	char id[41]; /* full hex id */
 	char short_id[16];
 	unsigned counter; /* plain: 1-based version number; git: 0 */
 	const char *author;
 	const char *email;
-	int64_t time; /* seconds since the epoch */
-	int tz_offset; /* minutes east of UTC */
+	int64_t time;	     /* seconds since the epoch */
+	int tz_offset;	     /* minutes east of UTC */
 	const char *summary; /* first line of the message */
 	const char *message;
 	size_t nparents;
@@ -43,7 +44,7 @@ void vcs_close(struct vcs *v);
 enum vcs_kind vcs_kind(const struct vcs *v);
 const char *vcs_kind_name(const struct vcs *v); /* "git" or "plain" */
 
-/* The repository that holds refs/veles/*: the project's for git, the
+/* The repository that holds refs/veles/...: the project's for git, the
  * store's for plain. Owned by @v. */
 git_repository *vcs_store_repo(struct vcs *v);
 
@@ -72,7 +73,16 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
  * current one and makes it current. */
 int vcs_new_version(struct vcs *v, const char *msg, char id[41]);
 
-/* libgit2's message for the last failed call, in our error buffer. */
+/* libgit2's message for the last failed call, in our error buffer.
+ * @code is libgit2's (negative) code; returns the matching ERR_*. */
 int vcs_git_error(int code, const char *what);
+
+/* Who to record as the author of Veles commits: user.name/user.email from
+ * git config, else "Veles <veles@localhost>"; free with
+ * git_signature_free(). */
+int vcs_signature(struct vcs *v, git_signature **out);
+
+/* The project root given to vcs_open(). */
+const char *vcs_root(const struct vcs *v);
 
 #endif

@@ -1,0 +1,59 @@
+#!/bin/sh
+# make demo: in a temporary git repository, profile two versions of a small
+# C program (the second one slower), register the profiles with their
+# commits, and show the history and both summaries.
+set -eu
+build=$(cd "${1:-build}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+veles="$build/src/cli/veles"
+work=$(mktemp -d "${TMPDIR:-/tmp}/veles-demo.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export GIT_AUTHOR_NAME="${GIT_AUTHOR_NAME:-Veles Demo}" GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL:-demo@example.com}"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+N=20000
+RUNS=10
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+run() { printf '$ %s\n' "$*"; "$@"; }
+
+cd "$work"
+step "A project with one C program, in git"
+git init -q -b main .
+cp "$top/examples/list_search.c" .
+git add list_search.c
+git commit -qm "Search a linked list"
+run "$veles" init
+
+step "Version 1: build, measure $RUNS runs, register"
+run cc -O2 -o list_search list_search.c
+run "$veles" collect time -w 1 -r $RUNS -- ./list_search $N
+run "$veles" add 0@p
+
+step "Version 2: check the list length on every lookup (slower)"
+sed -i 's/^#define SLOW 0$/#define SLOW 1/' list_search.c
+git commit -qam "Check the list length on every lookup"
+run cc -O2 -o list_search list_search.c
+run "$veles" collect time -w 1 -r $RUNS -- ./list_search $N
+run "$veles" add 0@p
+
+step "History"
+run "$veles" log --oneline
+run "$veles" status
+
+step "Version 1"
+run "$veles" show -m HEAD~1 0 summary
+step "Version 2"
+run "$veles" show 0 summary
+
+step "Compared"
+"$veles" show -m HEAD~1 0 summary --format json >v1.json
+"$veles" show 0 summary --format json >v2.json
+python3 - v1.json v2.json <<'EOS'
+import json, sys
+def real(path):
+    groups = json.load(open(path))["groups"]
+    return next(g for g in groups if g["subtype"] == "real")
+a, b = real(sys.argv[1]), real(sys.argv[2])
+print("wall time, mean of %d runs: version 1 %.2f ms, version 2 %.2f ms -> %+.0f%%"
+      % (a["count"], a["mean"] * 1e3, b["mean"] * 1e3, (b["mean"] / a["mean"] - 1) * 100))
+EOS

@@ -1,0 +1,16 @@
+#!/bin/sh
+# make lint: formatting (clang-format, the project's .clang-format) and
+# static analysis (cppcheck). Exits non-zero on any finding.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+status=0
+files=$(git ls-files '*.c' '*.h')
+# shellcheck disable=SC2086
+clang-format --dry-run --Werror $files || status=1
+# shellcheck disable=SC2086
+cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
+	--inline-suppr -I src -D_GNU_SOURCE --suppress=missingIncludeSystem \
+	src tests/unit bench examples || status=1
+[ $status -eq 0 ] && echo "lint: clean"
+exit $status

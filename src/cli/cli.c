@@ -1,0 +1,176 @@
+/* What every command shares: error lines, finding the project, options. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "store/store.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+#include "vcs/vcs.h"
+
+int cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("veles: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int cli_fail(void)
+{
+	return cli_error("%s", err_msg()[0] ? err_msg() : "unknown error");
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "veles%s%s: ", *cmd ? " " : "", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see `veles%s%s --help`)\n", *cmd ? " " : "", cmd);
+	return 2;
+}
+
+int cli_bad_option(const char *cmd, char **argv)
+{
+	if (optopt && optopt != '?')
+		return cli_usage_error(cmd, "unknown option or missing value: -%c", optopt);
+	return cli_usage_error(cmd, "unknown option or missing value: %s", argv[optind - 1]);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("veles: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	}
+	return false;
+}
+
+int cli_find_root(struct cli_ctx *ctx)
+{
+	char cwd[PATH_MAX];
+	char *dir;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return err_set(ERR_IO, "cannot get the current directory: %s", strerror(errno));
+	dir = xstrdup(cwd);
+	for (;;) {
+		char *probe = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
+		bool found = path_is_dir(probe);
+		char *slash;
+
+		free(probe);
+		if (found)
+			break;
+		slash = strrchr(dir, '/');
+		if (!slash || dir[1] == '\0') {
+			free(dir);
+			return err_set(ERR_NOTFOUND,
+				       "not a Veles project (no .veles/ here or in any parent); "
+				       "run `veles init` first");
+		}
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	ctx->root = dir;
+	ctx->veles_dir = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
+	ctx->jobs_dir = xasprintf("%s/jobs", ctx->veles_dir);
+	ctx->logs_dir = xasprintf("%s/logs", ctx->veles_dir);
+	return 0;
+}
+
+int cli_open_project(struct cli_ctx *ctx)
+{
+	int ret = cli_find_root(ctx);
+
+	if (ret < 0)
+		return ret;
+	ret = vcs_open(ctx->root, false, &ctx->vcs);
+	if (ret < 0)
+		return ret;
+	return store_open(ctx->vcs, &ctx->store);
+}
+
+void cli_ctx_release(struct cli_ctx *ctx)
+{
+	store_close(ctx->store);
+	vcs_close(ctx->vcs);
+	free(ctx->root);
+	free(ctx->veles_dir);
+	free(ctx->jobs_dir);
+	free(ctx->logs_dir);
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+int cli_parse_format(const char *cmd, const char *value, enum out_format *out)
+{
+	if (strcmp(value, "text") == 0)
+		*out = FORMAT_TEXT;
+	else if (strcmp(value, "json") == 0)
+		*out = FORMAT_JSON;
+	else
+		return cli_usage_error(cmd, "unknown format '%s': use text or json", value), -1;
+	return 0;
+}
+
+int cli_parse_uint(const char *cmd, const char *opt, const char *value, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(value, &end, 10);
+	if (errno || end == value || *end || value[0] == '-')
+		return cli_usage_error(cmd, "%s wants a non-negative integer, not '%s'", opt,
+				       value),
+		       -1;
+	return 0;
+}
+
+int cli_resolve_version(struct cli_ctx *ctx, const char *rev, char id[41])
+{
+	int ret = rev ? vcs_resolve(ctx->vcs, rev, id) : vcs_head(ctx->vcs, id);
+
+	if (ret < 0) {
+		cli_fail();
+		return -1;
+	}
+	return 0;
+}
+
+bool cli_head(struct cli_ctx *ctx, char id[41])
+{
+	return vcs_head(ctx->vcs, id) == 0;
+}

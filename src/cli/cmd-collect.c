@@ -1,0 +1,90 @@
+/* veles collect COLLECTOR [OPTIONS] -- CMD...: hands over to the collector. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "collect/collector.h"
+#include "util/common.h"
+#include "vcs/vcs.h"
+
+static void collect_usage(void)
+{
+	const struct collector *const *c;
+
+	printf("usage: veles collect COLLECTOR [OPTIONS] -- COMMAND [ARGS...]\n"
+	       "\n"
+	       "Runs COMMAND under a collector and writes the profile to .veles/jobs/\n"
+	       "as BIN-COLLECTOR-WORKLOAD-TIMESTAMP.perf, filed under the current\n"
+	       "version (HEAD); `veles add` then registers it. Collecting with\n"
+	       "uncommitted changes warns that they may skew the profile (see\n"
+	       "collect.warn_dirty in config.yml).\n"
+	       "\n"
+	       "Collectors (`veles collect NAME --help` for each):\n");
+	for (c = collector_list(); *c; c++)
+		printf("  %-8s %s\n", (*c)->name, (*c)->summary);
+	printf("\nA program veles-collect-NAME on PATH runs as `veles collect NAME`.\n");
+}
+
+/*
+ * A collector we do not have built in: veles-collect-NAME from PATH, told
+ * where to write through the environment (docs/collect.md).
+ */
+static int run_external_collector(struct cli_ctx *ctx, int argc, char **argv)
+{
+	char *prog = xasprintf("veles-collect-%s", argv[0]);
+	char head[41];
+
+	setenv("VELES_PROJECT_ROOT", ctx->root, 1);
+	setenv("VELES_JOBS_DIR", ctx->jobs_dir, 1);
+	if (cli_head(ctx, head))
+		setenv("VELES_ORIGIN", head, 1);
+	argv[0] = prog;
+	fflush(stdout);
+	execvp(prog, argv);
+	if (errno == ENOENT)
+		cli_usage_error("collect", "unknown collector '%s' (and no %s on PATH)",
+				prog + strlen("veles-collect-"), prog);
+	else
+		cli_error("cannot run %s: %s", prog, strerror(errno));
+	free(prog);
+	return 2;
+}
+
+int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct collect_env env = {0};
+	char head[41];
+	bool dirty = false;
+
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		collect_usage();
+		return argc < 2 ? 2 : 0;
+	}
+	if (!collector_find(argv[1]))
+		return run_external_collector(ctx, argc - 1, argv + 1);
+	env.jobs_dir = ctx->jobs_dir;
+	env.logs_dir = ctx->logs_dir;
+	env.progress = ctx->stderr_tty;
+	if (!cli_wants_help(argc, argv)) {
+		if (cli_head(ctx, head))
+			env.origin = head;
+		else
+			cli_warn("no version yet: the profile will have no origin");
+		if (cli_config_bool(ctx, "collect.warn_dirty", true) &&
+		    vcs_is_dirty(ctx->vcs, &dirty) == 0 && dirty)
+			cli_warn("uncommitted changes may skew the profile: it is filed under %.7s, "
+				 "which does not contain them",
+				 head);
+	}
+	int ret = collect_main(&env, argc - 1, argv + 1);
+
+	if (ret < 0) {
+		cli_fail();
+		/* Bad options are usage errors, like every command's. */
+		return ret == ERR_INVALID ? 2 : 1;
+	}
+	return 0;
+}

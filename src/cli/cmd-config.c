@@ -1,0 +1,205 @@
+/* veles config: read and write .veles/config.yml and the user's config. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "config/config.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+static const char config_usage[] =
+	"usage: veles config [--local | --user] get KEY\n"
+	"       veles config [--local | --user] set KEY VALUE\n"
+	"       veles config [--local | --user] list\n"
+	"       veles config [--local | --user] edit\n"
+	"\n"
+	"Keys are dotted paths into the YAML file (collect.warn_dirty). `get` and\n"
+	"`list` look in the project's .veles/config.yml first and then in the\n"
+	"user's ~/.config/veles/config.yml; `set` and `edit` change the project's\n"
+	"file unless --user is given. `set` keeps the file's comments.\n"
+	"\n"
+	"  --local   only the project's file\n"
+	"  --user    only the user's file ($XDG_CONFIG_HOME/veles/config.yml)\n";
+
+enum scope { SCOPE_ANY, SCOPE_LOCAL, SCOPE_USER };
+
+static char *local_path(struct cli_ctx *ctx)
+{
+	if (!ctx->veles_dir && cli_find_root(ctx) < 0)
+		return NULL;
+	return xasprintf("%s/config.yml", ctx->veles_dir);
+}
+
+bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
+{
+	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
+			  config_user_path()};
+	bool value = def, found = false;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		struct config *c;
+
+		if (!found && paths[i] && config_load(paths[i], &c) == 0) {
+			if (config_get(c, key)) {
+				value = config_bool(c, key, def);
+				found = true;
+			}
+			config_free(c);
+		}
+		free(paths[i]);
+	}
+	return value;
+}
+
+static void print_item(const char *key, const char *value, void *arg)
+{
+	struct buf *seen = arg;
+	char *marker = xasprintf("\n%s\n", key);
+
+	/* list shows each key once, nearest file first. */
+	if (!strstr(buf_str(seen), marker)) {
+		printf("%s=%s\n", key, value);
+		buf_adds(seen, marker + 1);
+		buf_addc(seen, '\n');
+	}
+	free(marker);
+}
+
+static int get_or_list(char **paths, size_t n, const char *key)
+{
+	struct buf seen = BUF_INIT;
+	size_t i;
+	int ret = key ? 1 : 0;
+
+	buf_addc(&seen, '\n');
+	for (i = 0; i < n; i++) {
+		struct config *c;
+
+		if (!paths[i])
+			continue;
+		if (config_load(paths[i], &c) < 0) {
+			buf_release(&seen);
+			return cli_fail();
+		}
+		if (key && ret && config_get(c, key)) {
+			printf("%s\n", config_get(c, key));
+			ret = 0;
+		} else if (!key) {
+			config_each(c, print_item, &seen);
+		}
+		config_free(c);
+	}
+	buf_release(&seen);
+	if (ret)
+		cli_error("%s is not set", key);
+	return ret;
+}
+
+static int edit_file(const char *path)
+{
+	const char *editor = getenv("VISUAL");
+	char *cmd;
+	int status;
+
+	if (!editor || !*editor)
+		editor = getenv("EDITOR");
+	if (!editor || !*editor)
+		editor = "vi";
+	if (!path_exists(path)) {
+		char *dir = xstrdup(path);
+
+		*strrchr(dir, '/') = '\0';
+		if (mkdir_p(dir) < 0 ||
+		    file_write_atomic(path, config_template, strlen(config_template)) < 0) {
+			free(dir);
+			return cli_fail();
+		}
+		free(dir);
+	}
+	/* Through the shell, so EDITOR may carry arguments ("code -w"). */
+	cmd = xasprintf("%s \"$1\"", editor);
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
+		_exit(127);
+	}
+	free(cmd);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		return cli_error("cannot run the editor: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return cli_error("the editor (%s) failed; %s is as the editor left it", editor, path);
+	struct config *c;
+
+	if (config_load(path, &c) < 0)
+		return cli_fail();
+	config_free(c);
+	return 0;
+}
+
+int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"local", no_argument, NULL, 'l'},
+		{"user", no_argument, NULL, 'u'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	enum scope scope = SCOPE_ANY;
+	char *paths[2] = {NULL, NULL};
+	const char *verb;
+	int c, nargs, ret;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			scope = SCOPE_LOCAL;
+			break;
+		case 'u':
+			scope = SCOPE_USER;
+			break;
+		case 'h':
+			fputs(config_usage, stdout);
+			return 0;
+		default:
+			return cli_bad_option("config", argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("config", "say get, set, list or edit");
+	verb = argv[optind];
+	nargs = argc - optind - 1;
+	if (scope != SCOPE_USER) {
+		paths[0] = local_path(ctx);
+		if (!paths[0] && (scope == SCOPE_LOCAL || strcmp(verb, "set") == 0 ||
+				  strcmp(verb, "edit") == 0))
+			return cli_fail();
+	}
+	if (scope != SCOPE_LOCAL)
+		paths[1] = config_user_path();
+
+	if (strcmp(verb, "get") == 0 && nargs == 1)
+		ret = get_or_list(paths, 2, argv[optind + 1]);
+	else if (strcmp(verb, "list") == 0 && nargs == 0)
+		ret = get_or_list(paths, 2, NULL);
+	else if (strcmp(verb, "set") == 0 && nargs == 2)
+		ret = config_set_file(paths[0] ? paths[0] : paths[1], argv[optind + 1],
+				      argv[optind + 2]) < 0
+			      ? cli_fail()
+			      : 0;
+	else if (strcmp(verb, "edit") == 0 && nargs == 0)
+		ret = edit_file(paths[0] ? paths[0] : paths[1]);
+	else
+		ret = cli_usage_error("config", "'%s' with %d argument%s is not a config command",
+				      verb, nargs, nargs == 1 ? "" : "s");
+	free(paths[0]);
+	free(paths[1]);
+	return ret;
+}

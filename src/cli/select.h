@@ -1,0 +1,42 @@
+/*
+ * Naming a profile the way Perun users do: "N@p" (the Nth pending profile
+ * in .veles/jobs/), "N@i" (the Nth profile registered to a version, in
+ * `status` order), a bare N (pending or indexed, per command), a path, a
+ * file name in jobs/ or in the version, or a prefix of a profile's id.
+ */
+#ifndef CLI_SELECT_H
+#define CLI_SELECT_H
+
+#include <stddef.h>
+
+#include "store/store.h"
+
+struct buf;
+struct cli_ctx;
+struct profile;
+
+enum ref_kind { REF_PENDING, REF_STORED, REF_FILE };
+enum ref_default { REF_DEFAULT_PENDING, REF_DEFAULT_INDEX };
+
+struct profile_ref {
+	enum ref_kind kind;
+	char *path;        /* PENDING, FILE */
+	char version[41];  /* STORED */
+	struct store_entry entry; /* STORED (owned copies) */
+};
+
+/* The .perf files in jobs/, sorted by name: the order "N@p" counts in. */
+int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n);
+void pending_free(char **names, size_t n);
+
+/* Resolves @spec; @version is the version to look in for stored ones. */
+int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version,
+		enum ref_default def, struct profile_ref *out);
+/* The profile's bytes as stored (file contents or blob). */
+int ref_read(struct cli_ctx *ctx, const struct profile_ref *ref, struct buf *raw);
+int ref_load(struct cli_ctx *ctx, const struct profile_ref *ref, struct profile **out);
+/* A short name for messages: the file name or entry name. */
+const char *ref_name(const struct profile_ref *ref);
+void ref_release(struct profile_ref *ref);
+
+#endif

@@ -1,0 +1,23 @@
+/* The views of `veles show`: terminal renderings of one profile. */
+#ifndef CLI_SHOW_H
+#define CLI_SHOW_H
+
+#include <stdbool.h>
+
+#include "cli/cli.h"
+
+struct profile;
+
+struct show_opts {
+	const char *rev;
+	const char *view;
+	const char *spec;
+	unsigned long limit;
+	bool compact;
+	enum out_format fmt;
+};
+
+void show_table(const struct profile *p, const struct show_opts *o);
+void show_summary(const struct profile *p, const char *name, const struct show_opts *o);
+
+#endif

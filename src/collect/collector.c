@@ -1,0 +1,371 @@
+/*
+ * The collector table and the driver every collector runs under: common
+ * options, the before/collect/after phases, the profile header, and the
+ * atomic write to .veles/jobs/.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/collector.h"
+#include "collect/time/time.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+#include "util/spawn.h"
+
+/* Longest workload part of a profile name: names must stay under NAME_MAX. */
+#define NAME_WORKLOAD_MAX 64
+
+static const struct collector *const collectors[] = {
+    &time_collector,
+    NULL,
+};
+
+const struct collector *const *collector_list(void)
+{
+	return collectors;
+}
+
+const struct collector *collector_find(const char *name)
+{
+	for (const struct collector *const *c = collectors; *c; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
+	return NULL;
+}
+
+/* ---- options ---- */
+
+int collect_parse_count(const char *name, const char *opt, const char *arg, long min, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min)
+		return err_set(ERR_INVALID, "collect %s: %s needs a whole number >= %ld, not '%s'",
+			       name, opt, min, arg);
+	*out = v;
+	return 0;
+}
+
+static int parse_output(const char *name, const char *arg, enum output_handling *out)
+{
+	if (strcmp(arg, "default") == 0)
+		*out = OUTPUT_DEFAULT;
+	else if (strcmp(arg, "capture") == 0)
+		*out = OUTPUT_CAPTURE;
+	else if (strcmp(arg, "suppress") == 0)
+		*out = OUTPUT_SUPPRESS;
+	else
+		return err_set(
+		    ERR_INVALID,
+		    "collect %s: --output-handling is default, capture or suppress, not '%s'", name,
+		    arg);
+	return 0;
+}
+
+int collect_option(struct collect_ctx *c, const char *name, int opt, char **argv)
+{
+	const char *text = optind > 0 ? argv[optind - 1] : "";
+	char *end;
+
+	switch (opt) {
+	case 'h':
+		c->help = true;
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case 'o':
+		return parse_output(name, optarg, &c->output);
+	case COLLECT_OPT_WORKLOAD:
+		c->workload = optarg;
+		return 0;
+	case COLLECT_OPT_TIMEOUT:
+		errno = 0;
+		c->timeout = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !(c->timeout > 0) || !isfinite(c->timeout))
+			return err_set(
+			    ERR_INVALID,
+			    "collect %s: --timeout needs a positive number of seconds, not '%s'",
+			    name, optarg);
+		return 0;
+	case ':':
+		return err_set(ERR_INVALID, "collect %s: option '%s' needs a value", name, text);
+	case '?':
+		if (optopt && optopt < 0x100)
+			return err_set(ERR_INVALID, "collect %s: unknown option '-%c'", name,
+				       optopt);
+		return err_set(ERR_INVALID, "collect %s: unknown option '%s'", name, text);
+	default:
+		return err_set(ERR_INVALID, "collect %s: unknown option '%s'", name, text);
+	}
+}
+
+int collect_take_command(struct collect_ctx *c, const char *name, int argc, char **argv)
+{
+	if (optind >= argc)
+		return err_set(ERR_INVALID,
+			       "collect %s: no command to profile (veles collect %s -- CMD...)",
+			       name, name);
+	c->argv = argv + optind;
+	c->argc = argc - optind;
+	return 0;
+}
+
+void collect_common_usage(void)
+{
+	printf("Common options:\n"
+	       "  -o, --output-handling MODE  default: the command writes to the terminal;\n"
+	       "                              capture: also to .veles/logs/NAME.log;\n"
+	       "                              suppress: to /dev/null\n"
+	       "      --timeout S             stop a run after S seconds (SIGTERM, then SIGKILL)\n"
+	       "      --workload TEXT         header.workload (default: the command's arguments)\n"
+	       "  -q, --quiet                 no summary and no \"profile written\" line\n"
+	       "  -h, --help                  this help\n");
+}
+
+void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->output = c->output == OUTPUT_CAPTURE	   ? SPAWN_CAPTURE
+		    : c->output == OUTPUT_SUPPRESS ? SPAWN_SUPPRESS
+						   : SPAWN_INHERIT;
+	o->log_path = c->log_path;
+	o->timeout = c->timeout;
+}
+
+/* ---- the profile's name and header ---- */
+
+static char *join_args(char **argv, int argc)
+{
+	struct buf b = BUF_INIT;
+
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			buf_addc(&b, ' ');
+		buf_adds(&b, argv[i]);
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* Characters that are safe in a file name on every system and in a shell. */
+static void add_sanitised(struct buf *b, const char *s, size_t max)
+{
+	size_t start = b->len;
+
+	for (; *s && b->len - start < max; s++) {
+		unsigned char ch = (unsigned char)*s;
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			  (ch >= '0' && ch <= '9') || strchr("._+,=@%-", ch);
+
+		buf_addc(b, ok ? (char)ch : '_');
+	}
+	/* An empty part would make "a--b" names; say so instead. */
+	if (b->len == start)
+		buf_adds(b, "none");
+}
+
+/* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, the timestamp in local time. */
+static char *collect_name(const struct collect_ctx *c, const char *collector)
+{
+	const char *bin = strrchr(c->argv[0], '/');
+	struct buf b = BUF_INIT;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	bin = bin ? bin + 1 : c->argv[0];
+	add_sanitised(&b, bin, NAME_WORKLOAD_MAX);
+	buf_addf(&b, "-%s-", collector);
+	add_sanitised(&b, c->workload, NAME_WORKLOAD_MAX);
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d-%H-%M-%S", &tm);
+	buf_addf(&b, "-%s", stamp);
+	return buf_detach(&b, NULL);
+}
+
+static void collect_fill_header(struct collect_ctx *c, const struct collector *col)
+{
+	struct profile *p = c->profile;
+
+	if (!p->type)
+		p->type = xstrdup(col->name);
+	free(p->cmd);
+	p->cmd = xstrdup(c->argv[0]);
+	free(p->args);
+	p->args = join_args(c->argv + 1, c->argc - 1);
+	p->args_is_params = false;
+	free(p->workload);
+	p->workload = xstrdup(c->workload);
+	free(p->collector);
+	p->collector = xstrdup(col->name);
+	if (!p->collector_params)
+		p->collector_params = xstrdup("{}");
+	free(p->origin);
+	p->origin = c->env->origin ? xstrdup(c->env->origin) : NULL;
+}
+
+/*
+ * Claims jobs/NAME.perf (or NAME-2.perf, ...) with O_EXCL, so that two
+ * collections started in the same second never overwrite each other; the
+ * atomic save then replaces the empty claim.
+ */
+static int collect_claim(struct collect_ctx *c)
+{
+	const char *dir = c->env->jobs_dir;
+
+	for (int n = 1; n < 1000; n++) {
+		char *path = n == 1 ? xasprintf("%s/%s.perf", dir, c->name)
+				    : xasprintf("%s/%s-%d.perf", dir, c->name, n);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+		if (fd >= 0) {
+			close(fd);
+			c->profile_path = path;
+			return 0;
+		}
+		free(path);
+		if (errno != EEXIST)
+			return err_set(ERR_IO, "cannot write a profile in %s: %s", dir,
+				       strerror(errno));
+	}
+	return err_set(ERR_EXISTS, "too many profiles named %s in %s", c->name, dir);
+}
+
+/* How the path reads to the user: relative to the project when we can. */
+static const char *display_path(const char *path)
+{
+	const char *at = strstr(path, ".veles/jobs/");
+
+	return at ? at : path;
+}
+
+static int collect_write(struct collect_ctx *c, const struct collector *col)
+{
+	int ret = mkdir_p(c->env->jobs_dir);
+
+	if (ret < 0)
+		return ret;
+	collect_fill_header(c, col);
+	ret = collect_claim(c);
+	if (ret < 0)
+		return ret;
+	ret = profile_save(c->profile, c->profile_path, COMP_NONE);
+	if (ret < 0) {
+		unlink(c->profile_path);
+		return ret;
+	}
+	if (!c->quiet) {
+		fflush(stdout);
+		fprintf(stderr, "profile written to %s\n", display_path(c->profile_path));
+	}
+	return 0;
+}
+
+/* ---- the driver ---- */
+
+static int check_interrupted(void)
+{
+	int sig = spawn_interrupted();
+
+	if (!sig)
+		return 0;
+	return err_set(ERR_INTERRUPTED, "interrupted by %s: no profile written",
+		       sig == SIGINT	? "SIGINT"
+		       : sig == SIGTERM ? "SIGTERM"
+					: "a signal");
+}
+
+static int collect_phases(struct collect_ctx *c, const struct collector *col)
+{
+	int ret = 0;
+
+	spawn_signals_install();
+	if (col->before)
+		ret = col->before(c);
+	if (ret == 0)
+		ret = check_interrupted();
+	if (ret == 0)
+		ret = col->collect(c);
+	/* A run stopped by our signal may look like any failure: say why. */
+	if (spawn_interrupted())
+		ret = check_interrupted();
+	if (ret == 0 && !c->profile)
+		ret = err_set(ERR_GENERIC, "collect %s: the collector made no profile", col->name);
+	if (ret == 0 && col->after)
+		ret = col->after(c);
+	if (ret == 0)
+		ret = check_interrupted();
+	spawn_signals_restore();
+	return ret;
+}
+
+/* The profile's name, and the capture log beside the other logs. */
+static int collect_prepare(struct collect_ctx *c, const struct collector *col)
+{
+	const char *logs = c->env->logs_dir ? c->env->logs_dir : c->env->jobs_dir;
+	int ret;
+
+	c->name = collect_name(c, col->name);
+	if (c->output != OUTPUT_CAPTURE)
+		return 0;
+	ret = mkdir_p(logs);
+	if (ret < 0)
+		return ret;
+	c->log_path = xasprintf("%s/%s.log", logs, c->name);
+	return 0;
+}
+
+int collect_main(const struct collect_env *env, int argc, char **argv)
+{
+	const struct collector *col = argc > 0 ? collector_find(argv[0]) : NULL;
+	struct collect_ctx c;
+	char *joined = NULL;
+	int ret;
+
+	if (!col)
+		return err_set(ERR_INVALID, "unknown collector '%s'", argc > 0 ? argv[0] : "");
+	memset(&c, 0, sizeof(c));
+	c.env = env;
+	c.quiet = env->quiet;
+	/* Each call parses afresh (tests and the job runner call us repeatedly). */
+	optind = 0;
+	opterr = 0;
+	ret = col->parse(&c, argc, argv);
+	if (ret == 0 && c.help) {
+		col->usage();
+		goto out;
+	}
+	if (ret == 0 && !c.argv)
+		ret = collect_take_command(&c, col->name, argc, argv);
+	if (ret < 0)
+		goto out;
+	if (!c.workload)
+		c.workload = joined = join_args(c.argv + 1, c.argc - 1);
+	ret = collect_prepare(&c, col);
+	if (ret == 0)
+		ret = collect_phases(&c, col);
+	if (ret == 0)
+		ret = collect_write(&c, col);
+out:
+	if (col->release)
+		col->release(&c);
+	profile_free(c.profile);
+	free(joined);
+	free(c.name);
+	free(c.log_path);
+	free(c.profile_path);
+	return ret;
+}

@@ -1,0 +1,391 @@
+/*
+ * veles collect time: runs a command warm-up + repeat times and records,
+ * for each measured run, its wall ("real"), user and system time as the
+ * seed's time profile does, plus the run's peak RSS and exit status as
+ * extra fields of its "real" resource (docs/collect-time.md).
+ *
+ * The measuring loop only spawns and stores into an array allocated up
+ * front: the profile is built and the statistics computed after the last
+ * run, so Veles adds nothing per run that a bare posix_spawn + wait4 loop
+ * does not (bench/collect_time.sh checks that).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "analyze/stats.h"
+#include "collect/collector.h"
+#include "collect/time/time.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/spawn.h"
+
+/* Progress appears once a collection has run this long, redrawn this often. */
+#define PROGRESS_AFTER 1.0
+#define PROGRESS_EVERY 0.1
+
+struct time_state {
+	long repeat;
+	long warmup;
+	struct spawner sp;
+	bool sp_ready;
+	struct spawn_result *runs; /* repeat of them, filled in order */
+	long done;
+	double first_start; /* of the first run, warm-up included */
+	double last_draw;   /* when the progress line was drawn, 0 = never */
+	bool drawn;	    /* a progress line is on the screen */
+};
+
+static const char *const subtypes[] = {"real", "user", "sys"};
+
+static void time_usage(void)
+{
+	printf("usage: veles collect time [-w N] [-r N] [OPTIONS] -- COMMAND [ARGS...]\n"
+	       "\n"
+	       "Runs COMMAND (directly, no shell) N times after the warm-up runs and records\n"
+	       "each run's wall-clock (real), user and system time in seconds, its peak\n"
+	       "resident set size and its exit status. Prints a summary like hyperfine's.\n"
+	       "\n"
+	       "  -w, --warmup N  runs before measuring, not recorded (default %d)\n"
+	       "  -r, --repeat N  measured runs (default %d)\n"
+	       "\n",
+	       TIME_DEFAULT_WARMUP, TIME_DEFAULT_REPEAT);
+	collect_common_usage();
+}
+
+static int time_parse(struct collect_ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"warmup", required_argument, NULL, 'w'},
+	    {"repeat", required_argument, NULL, 'r'},
+	    COLLECT_LONGOPTS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct time_state *st = xcalloc(1, sizeof(*st));
+	int opt, ret = 0;
+
+	st->repeat = TIME_DEFAULT_REPEAT;
+	st->warmup = TIME_DEFAULT_WARMUP;
+	c->state = st;
+	while (ret == 0 && !c->help &&
+	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "w:r:", longopts, NULL)) != -1) {
+		if (opt == 'w')
+			ret = collect_parse_count("time", "--warmup", optarg, 0, &st->warmup);
+		else if (opt == 'r')
+			ret = collect_parse_count("time", "--repeat", optarg, 1, &st->repeat);
+		else
+			ret = collect_option(c, "time", opt, argv);
+	}
+	if (ret < 0 || c->help)
+		return ret;
+	if (st->repeat > TIME_MAX_RUNS || st->warmup > TIME_MAX_RUNS)
+		return err_set(ERR_INVALID, "collect time: at most %d runs", TIME_MAX_RUNS);
+	return collect_take_command(c, "time", argc, argv);
+}
+
+/* Resolving the command here makes "cannot run" fail before any run. */
+static int time_before(struct collect_ctx *c)
+{
+	struct time_state *st = c->state;
+	struct spawn_opts o;
+	int ret;
+
+	collect_spawn_opts(c, &o);
+	ret = spawner_init(&st->sp, c->argv, &o);
+	st->sp_ready = true;
+	if (ret < 0)
+		return ret;
+	st->runs = xcalloc((size_t)st->repeat, sizeof(*st->runs));
+	return 0;
+}
+
+/* ---- progress ---- */
+
+static void progress_clear(struct time_state *st)
+{
+	if (st->drawn)
+		fputs("\r\033[K", stderr);
+	st->drawn = false;
+}
+
+/* After a run that ended at @now: "Collecting 4/10 ..." once it is slow. */
+static void progress_draw(struct collect_ctx *c, struct time_state *st, long i, bool warm,
+			  double now)
+{
+	if (!c->env->progress || c->quiet || now - st->first_start < PROGRESS_AFTER ||
+	    now - st->last_draw < PROGRESS_EVERY)
+		return;
+	fprintf(stderr, "\r%s %ld/%ld ...\033[K", warm ? "Warming up" : "Collecting", i + 1,
+		warm ? st->warmup : st->repeat);
+	st->last_draw = now;
+	st->drawn = true;
+}
+
+/* ---- the runs ---- */
+
+static int time_run(struct collect_ctx *c, struct time_state *st, long i, bool warm,
+		    struct spawn_result *r)
+{
+	char status[96];
+	int ret;
+
+	/* The command's own output starts on a clean line. */
+	if (st->drawn && c->output != OUTPUT_SUPPRESS)
+		progress_clear(st);
+	ret = spawner_run(&st->sp, r);
+	if (ret < 0)
+		return ret;
+	if (i == 0 && (warm || st->warmup == 0))
+		st->first_start = r->start;
+	c->last_status = r->status;
+	if (r->timed_out) {
+		progress_clear(st);
+		return err_set(ERR_CHILD,
+			       "collect time: '%s' timed out after %g s in %s run %ld of %ld (%s): "
+			       "no profile written",
+			       c->argv[0], c->timeout, warm ? "warm-up" : "measured", i + 1,
+			       warm ? st->warmup : st->repeat,
+			       spawn_status_str(r->status, status, sizeof(status)));
+	}
+	progress_draw(c, st, i, warm, r->start + r->real);
+	return 0;
+}
+
+static void time_build(struct collect_ctx *c, struct time_state *st);
+
+static int time_collect(struct collect_ctx *c)
+{
+	struct time_state *st = c->state;
+	struct spawn_result warm;
+	int ret = 0;
+
+	for (long i = 0; i < st->warmup && ret == 0 && !spawn_interrupted(); i++)
+		ret = time_run(c, st, i, true, &warm);
+	for (long i = 0; i < st->repeat && ret == 0 && !spawn_interrupted(); i++) {
+		ret = time_run(c, st, i, false, &st->runs[i]);
+		if (ret == 0)
+			st->done = i + 1;
+	}
+	progress_clear(st);
+	if (ret == 0 && !spawn_interrupted())
+		time_build(c, st);
+	return ret;
+}
+
+/* ---- the profile ---- */
+
+static void time_build(struct collect_ctx *c, struct time_state *st)
+{
+	static const char *const cols[] = {"amount", "order", "max-rss", "exit-status", "signal"};
+	struct profile *p = profile_new();
+	struct column *col[ARRAY_SIZE(cols)];
+	uint32_t type[ARRAY_SIZE(subtypes)];
+	const struct spawn_result *last = &st->runs[st->done - 1];
+
+	p->layout = LAYOUT_GLOBAL;
+	p->type = xstrdup("time");
+	p->units = xcalloc(1, sizeof(*p->units));
+	p->units[0] = (struct kv){xstrdup("time"), xstrdup("s")};
+	p->nunits = 1;
+	p->collector_params = xasprintf("{\"repeat\":%ld,\"warmup\":%ld}", st->repeat, st->warmup);
+	/* As in the seed: the time the measured runs took, warm-up excluded. */
+	p->has_timestamp = true;
+	p->timestamp = last->start + last->real - st->runs[0].start;
+	for (size_t k = 0; k < ARRAY_SIZE(subtypes); k++) {
+		struct attr a[] = {
+		    {.name = "uid", .kind = COL_STR, .s = c->argv[0]},
+		    {.name = "type", .kind = COL_STR, .s = "time"},
+		    {.name = "subtype", .kind = COL_STR, .s = subtypes[k]},
+		};
+		type[k] = profile_type_add(p, a, ARRAY_SIZE(a));
+	}
+	/* Create every column before taking pointers: adding one may move them. */
+	for (size_t k = 0; k < ARRAY_SIZE(cols); k++)
+		table_col_get(p, &p->res, cols[k], k == 0 ? COL_F64 : COL_I64);
+	for (size_t k = 0; k < ARRAY_SIZE(cols); k++)
+		col[k] = table_col_get(p, &p->res, cols[k], k == 0 ? COL_F64 : COL_I64);
+	for (long i = 0; i < st->done; i++) {
+		const struct spawn_result *r = &st->runs[i];
+		double amount[] = {r->real, r->user, r->sys};
+
+		for (size_t k = 0; k < ARRAY_SIZE(subtypes); k++) {
+			size_t row = profile_res_add(p, type[k]);
+
+			col_set_f64(&p->res, col[0], row, amount[k]);
+			col_set_i64(&p->res, col[1], row, i + 1);
+			if (k != 0)
+				continue;
+			col_set_i64(&p->res, col[2], row, (int64_t)r->maxrss_kib * 1024);
+			if (WIFEXITED(r->status))
+				col_set_i64(&p->res, col[3], row, WEXITSTATUS(r->status));
+			else if (WIFSIGNALED(r->status))
+				col_set_i64(&p->res, col[4], row, WTERMSIG(r->status));
+		}
+	}
+	c->profile = p;
+}
+
+/* ---- the summary ---- */
+
+/* The unit hyperfine would pick for @ref seconds: µs, ms or s. */
+static double time_unit(double ref, const char **name)
+{
+	if (ref < 1e-3) {
+		*name = "µs";
+		return 1e6;
+	}
+	if (ref < 1.0) {
+		*name = "ms";
+		return 1e3;
+	}
+	*name = "s";
+	return 1.0;
+}
+
+const char *time_format(double seconds, double ref, char *out, size_t len)
+{
+	const char *unit;
+	double scale = time_unit(ref, &unit);
+
+	snprintf(out, len, "%.1f %s", seconds * scale, unit);
+	return out;
+}
+
+static const char *bytes_format(double bytes, char *out, size_t len)
+{
+	static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
+	size_t u = 0;
+
+	while (bytes >= 1000 && u + 1 < ARRAY_SIZE(units)) {
+		bytes /= 1000;
+		u++;
+	}
+	snprintf(out, len, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+	return out;
+}
+
+/* @seconds in @ref's unit, right-aligned to @width columns ("µs" is one
+ * column per character, not per byte). */
+static const char *time_cell(double seconds, double ref, int width, char *out, size_t len)
+{
+	char text[32];
+	int cols = 0;
+
+	time_format(seconds, ref, text, sizeof(text));
+	for (const char *t = text; *t; t++)
+		cols += ((unsigned char)*t & 0xc0) != 0x80;
+	snprintf(out, len, "%*s%s", cols < width ? width - cols : 0, "", text);
+	return out;
+}
+
+static void time_summary(struct collect_ctx *c, struct time_state *st, const struct stats *real)
+{
+	double *v = xmalloc((size_t)st->done * sizeof(*v));
+	double user, sys, m = real->mean;
+	long maxrss = 0;
+	char a[48], b[48];
+
+	for (long i = 0; i < st->done; i++)
+		v[i] = st->runs[i].user;
+	user = stats_mean(v, (size_t)st->done);
+	for (long i = 0; i < st->done; i++) {
+		v[i] = st->runs[i].sys;
+		if (st->runs[i].maxrss_kib > maxrss)
+			maxrss = st->runs[i].maxrss_kib;
+	}
+	sys = stats_mean(v, (size_t)st->done);
+	free(v);
+	printf("Benchmark:");
+	for (int i = 0; i < c->argc; i++)
+		printf(c->argv[i][strcspn(c->argv[i], " \t'\"\\$`|&;<>()*?")] ? " '%s'" : " %s",
+		       c->argv[i]);
+	/* hyperfine's layout, so its users read it at a glance. */
+	printf("\n  Time (mean ± σ):     %s ± %s", time_cell(m, m, 8, a, sizeof(a)),
+	       time_cell(real->stddev, m, 8, b, sizeof(b)));
+	printf("    [User: %s, System: %s]\n", time_format(user, m, a, sizeof(a)),
+	       time_format(sys, m, b, sizeof(b)));
+	printf("  Range (min … max):   %s … %s", time_cell(real->min, m, 8, a, sizeof(a)),
+	       time_cell(real->max, m, 8, b, sizeof(b)));
+	printf("    %zu run%s\n", real->n, real->n == 1 ? "" : "s");
+	printf("  Median: %s   Peak RSS: %s\n", time_format(real->median, m, a, sizeof(a)),
+	       bytes_format((double)maxrss * 1024, b, sizeof(b)));
+}
+
+/* "command exited with status 3 in 2 of 10 runs", when any run failed. */
+static void time_warn_status(struct collect_ctx *c, struct time_state *st)
+{
+	long failed = 0, same = 0;
+	int first = 0;
+	char what[96];
+
+	for (long i = 0; i < st->done; i++) {
+		int s = st->runs[i].status;
+
+		if (WIFEXITED(s) && WEXITSTATUS(s) == 0)
+			continue;
+		if (!failed++)
+			first = s;
+		same += s == first;
+	}
+	if (!failed)
+		return;
+	spawn_status_str(first, what, sizeof(what));
+	fflush(stdout);
+	if (same == failed)
+		fprintf(stderr, "Warning: command %s in %ld of %ld runs\n", what, failed, st->done);
+	else
+		fprintf(stderr, "Warning: command failed in %ld of %ld runs (the first %s)\n",
+			failed, st->done, what);
+}
+
+static int time_after(struct collect_ctx *c)
+{
+	struct time_state *st = c->state;
+	double *real = xmalloc((size_t)st->done * sizeof(*real));
+	struct stats s;
+
+	for (long i = 0; i < st->done; i++)
+		real[i] = st->runs[i].real;
+	stats_compute(real, (size_t)st->done, &s);
+	free(real);
+	if (!c->quiet)
+		time_summary(c, st, &s);
+	/* A failing command is measured all the same, but the user must know. */
+	time_warn_status(c, st);
+	if (!c->quiet && s.noutliers) {
+		fflush(stdout);
+		fprintf(stderr,
+			"Warning: Statistical outliers were detected (%zu of %zu runs). Consider "
+			"re-running on a quiet system, or with more --warmup runs.\n",
+			s.noutliers, s.n);
+	}
+	return 0;
+}
+
+static void time_release(struct collect_ctx *c)
+{
+	struct time_state *st = c->state;
+
+	if (!st)
+		return;
+	if (st->sp_ready)
+		spawner_release(&st->sp);
+	free(st->runs);
+	free(st);
+	c->state = NULL;
+}
+
+const struct collector time_collector = {
+    .name = "time",
+    .summary = "wall, user and system time of a command, run N times",
+    .usage = time_usage,
+    .parse = time_parse,
+    .before = time_before,
+    .collect = time_collect,
+    .after = time_after,
+    .release = time_release,
+};

@@ -1,0 +1,273 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "config/config.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+struct config_item {
+	char *key;
+	char *value;
+};
+
+struct config {
+	struct config_item *items;
+	size_t n, cap;
+};
+
+const char config_template[] =
+	"# Veles project configuration.\n"
+	"#\n"
+	"# `veles config get|set|edit` reads and writes this file. The file\n"
+	"# ~/.config/veles/config.yml holds defaults for all your projects; where\n"
+	"# both set a key, this one wins.\n"
+	"\n"
+	"collect:\n"
+	"  # Warn when collecting with uncommitted changes: they are not part of\n"
+	"  # the version the profile is filed under, and may skew it.\n"
+	"  warn_dirty: true\n"
+	"\n"
+	"add:\n"
+	"  # Keep a pending profile in .veles/jobs/ after `veles add` registers it.\n"
+	"  keep_profile: false\n";
+
+static void add_item(struct config *c, const char *key, const char *value)
+{
+	size_t i;
+
+	/* A repeated key: the later one wins, as in most YAML loaders. */
+	for (i = 0; i < c->n; i++) {
+		if (strcmp(c->items[i].key, key) == 0) {
+			free(c->items[i].value);
+			c->items[i].value = xstrdup(value);
+			return;
+		}
+	}
+	c->items = xgrow(c->items, sizeof(*c->items), c->n + 1, &c->cap);
+	c->items[c->n].key = xstrdup(key);
+	c->items[c->n].value = xstrdup(value);
+	c->n++;
+}
+
+/* Walking state: the dotted path so far, and per nesting level whether we
+ * are in a mapping (expecting a key next) or a sequence (with a counter). */
+struct walk {
+	struct buf path;
+	size_t marks[64];
+	int kind[64]; /* 'm' mapping, 's' sequence */
+	bool want_key[64];
+	unsigned long seq[64];
+	int depth;
+};
+
+static void path_push(struct walk *w, const char *part)
+{
+	w->marks[w->depth] = w->path.len;
+	if (w->path.len)
+		buf_addc(&w->path, '.');
+	buf_adds(&w->path, part);
+}
+
+static void path_pop(struct walk *w)
+{
+	w->path.len = w->marks[w->depth];
+	if (w->path.data)
+		w->path.data[w->path.len] = '\0';
+}
+
+/* Called before a value (scalar or collection) at the current level. */
+static void value_begin(struct walk *w)
+{
+	char num[32];
+
+	if (w->depth > 0 && w->kind[w->depth - 1] == 's') {
+		snprintf(num, sizeof(num), "%lu", w->seq[w->depth - 1]++);
+		w->depth--;
+		path_push(w, num);
+		w->depth++;
+	}
+}
+
+static void value_end(struct walk *w)
+{
+	if (w->depth > 0) {
+		w->depth--;
+		path_pop(w);
+		if (w->kind[w->depth] == 'm')
+			w->want_key[w->depth] = true;
+		w->depth++;
+	}
+}
+
+static int on_event(struct config *c, struct walk *w, const yaml_event_t *ev)
+{
+	const char *text;
+
+	switch (ev->type) {
+	case YAML_MAPPING_START_EVENT:
+	case YAML_SEQUENCE_START_EVENT:
+		if (w->depth >= 63)
+			return -1;
+		value_begin(w);
+		w->kind[w->depth] = ev->type == YAML_MAPPING_START_EVENT ? 'm' : 's';
+		w->want_key[w->depth] = true;
+		w->seq[w->depth] = 0;
+		w->depth++;
+		break;
+	case YAML_MAPPING_END_EVENT:
+	case YAML_SEQUENCE_END_EVENT:
+		w->depth--;
+		value_end(w);
+		break;
+	case YAML_SCALAR_EVENT:
+		text = (const char *)ev->data.scalar.value;
+		if (w->depth > 0 && w->kind[w->depth - 1] == 'm' && w->want_key[w->depth - 1]) {
+			w->want_key[w->depth - 1] = false;
+			w->depth--;
+			path_push(w, text);
+			w->depth++;
+			break;
+		}
+		value_begin(w);
+		add_item(c, buf_str(&w->path), text);
+		value_end(w);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int parse_text(const char *name, const char *text, size_t len, struct config *c)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct walk w;
+	int ret = 0;
+
+	memset(&w, 0, sizeof(w));
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	for (;;) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			ret = err_set(ERR_PARSE, "%s:%zu:%zu: %s", name, parser.problem_mark.line + 1,
+				      parser.problem_mark.column + 1,
+				      parser.problem ? parser.problem : "invalid YAML");
+			break;
+		}
+		if (on_event(c, &w, &ev) < 0) {
+			ret = err_set(ERR_PARSE, "%s:%zu:%zu: nested too deeply", name,
+				      ev.start_mark.line + 1, ev.start_mark.column + 1);
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	buf_release(&w.path);
+	return ret;
+}
+
+int config_load(const char *path, struct config **out)
+{
+	struct config *c = xcalloc(1, sizeof(*c));
+	struct buf text = BUF_INIT;
+	int ret = file_read_all(path, &text);
+
+	if (ret == ERR_NOTFOUND) {
+		*out = c;
+		return 0;
+	}
+	if (ret == 0)
+		ret = parse_text(path, buf_str(&text), text.len, c);
+	buf_release(&text);
+	if (ret < 0) {
+		config_free(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
+}
+
+void config_free(struct config *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++) {
+		free(c->items[i].key);
+		free(c->items[i].value);
+	}
+	free(c->items);
+	free(c);
+}
+
+const char *config_get(const struct config *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->n; i++)
+		if (strcmp(c->items[i].key, key) == 0)
+			return c->items[i].value;
+	return NULL;
+}
+
+void config_each(const struct config *c, void (*fn)(const char *key, const char *value, void *arg),
+		 void *arg)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->n; i++)
+		fn(c->items[i].key, c->items[i].value, arg);
+}
+
+bool config_bool(const struct config *c, const char *key, bool def)
+{
+	static const char *const yes[] = {"true", "yes", "on", "1"};
+	static const char *const no[] = {"false", "no", "off", "0"};
+	const char *v = config_get(c, key);
+	size_t i;
+
+	if (!v)
+		return def;
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcasecmp(v, yes[i]) == 0)
+			return true;
+		if (strcasecmp(v, no[i]) == 0)
+			return false;
+	}
+	return def;
+}
+
+char *config_user_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return xasprintf("%s/veles/config.yml", xdg);
+	return xasprintf("%s/.config/veles/config.yml", home && *home ? home : "/");
+}
+
+int config_parse_check(const char *name, const char *text, size_t len)
+{
+	struct config c = {0};
+	int ret = parse_text(name, text, len, &c);
+	size_t i;
+
+	for (i = 0; i < c.n; i++) {
+		free(c.items[i].key);
+		free(c.items[i].value);
+	}
+	free(c.items);
+	return ret;
+}

@@ -1,0 +1,42 @@
+/*
+ * Configuration: .veles/config.yml in the project and
+ * ~/.config/veles/config.yml for the user, read with libyaml into dotted
+ * keys ("collect.warn_dirty"; sequence items as "cmds.0"). Lookups take the
+ * nearest file first. Edits change only the line of the key, so the
+ * comments a user wrote survive `veles config set`.
+ */
+#ifndef CONFIG_CONFIG_H
+#define CONFIG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct config;
+
+/* Loads @path; a missing file is an empty configuration. A syntax error is
+ * "PATH:LINE:COL: problem". */
+int config_load(const char *path, struct config **out);
+void config_free(struct config *c);
+
+/* The scalar at @key, or NULL. */
+const char *config_get(const struct config *c, const char *key);
+/* Calls @fn for every scalar in file order. */
+void config_each(const struct config *c, void (*fn)(const char *key, const char *value, void *arg),
+		 void *arg);
+/* Reads a boolean (true/false/yes/no/on/off/1/0); @def when unset or odd. */
+bool config_bool(const struct config *c, const char *key, bool def);
+
+/* Sets @key to @value in the file at @path (creating it and any missing
+ * parent mappings), atomically; the result must still parse. */
+int config_set_file(const char *path, const char *key, const char *value);
+
+/* Checks that @text parses; the error names @name. */
+int config_parse_check(const char *name, const char *text, size_t len);
+
+/* ~/.config/veles/config.yml (honours XDG_CONFIG_HOME); caller frees. */
+char *config_user_path(void);
+
+/* The commented file `veles init` writes. */
+extern const char config_template[];
+
+#endif

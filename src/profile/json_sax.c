@@ -1,0 +1,660 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/common.h"
+#include "profile/json_sax.h"
+#include "profile/numfmt.h"
+
+#define CHUNK (64 * 1024)
+#define MAX_DEPTH 100000
+
+enum {
+	ST_VALUE,     /* a value must follow (top level, after ':') */
+	ST_ARR_FIRST, /* after '[': a value or ']' */
+	ST_ARR_NEXT,  /* after ',' in an array: a value */
+	ST_OBJ_FIRST, /* after '{': a key or '}' */
+	ST_KEY,       /* after ',' in an object: a key */
+	ST_AFTER,     /* after a value: ',', a closer, or the end */
+	ST_DONE,
+};
+
+void jsax_init_mem(struct jsax *j, const void *data, size_t len, const char *name)
+{
+	memset(j, 0, sizeof(*j));
+	j->name = name ? name : "<memory>";
+	j->fd = -1;
+	j->p = j->start = data;
+	j->end = j->p + len;
+	j->eof = true;
+	j->line = 1;
+}
+
+void jsax_init_fd(struct jsax *j, int fd, const char *name, const void *prefix, size_t len)
+{
+	jsax_init_mem(j, NULL, 0, name);
+	j->fd = fd;
+	j->eof = false;
+	j->own_cap = len > CHUNK ? len + CHUNK : 2 * CHUNK;
+	j->own = xmalloc(j->own_cap);
+	if (len)
+		memcpy(j->own, prefix, len);
+	j->p = j->start = j->own;
+	j->end = j->own + len;
+}
+
+void jsax_release(struct jsax *j)
+{
+	free(j->own);
+	free(j->stack);
+	buf_release(&j->sbuf);
+	j->own = NULL;
+	j->stack = NULL;
+}
+
+static int64_t offset_of(const struct jsax *j, const char *at)
+{
+	return j->base + (at - j->start);
+}
+
+static int error_at(struct jsax *j, const char *at, const char *what)
+{
+	int64_t col = offset_of(j, at) - j->line_start + 1;
+
+	return err_set(ERR_PARSE, "%s:%llu:%lld: %s", j->name, (unsigned long long)j->line,
+		       (long long)col, what);
+}
+
+int jsax_error(struct jsax *j, const char *what)
+{
+	return error_at(j, j->p, what);
+}
+
+/*
+ * Keeps the unread bytes [p, end) and reads more after them. Returns the
+ * number of bytes added, 0 at the end of input, negative on a read error.
+ * Tokens restart from @p after a refill, so they never straddle buffers.
+ */
+static int refill(struct jsax *j)
+{
+	size_t keep;
+	ssize_t n;
+
+	if (j->eof)
+		return 0;
+	keep = (size_t)(j->end - j->p);
+	j->base = offset_of(j, j->p);
+	if (keep + CHUNK > j->own_cap) {
+		/* A single token (a long string) larger than the buffer. */
+		char *nb = xmalloc(keep + 2 * CHUNK);
+
+		memcpy(nb, j->p, keep);
+		free(j->own);
+		j->own = nb;
+		j->own_cap = keep + 2 * CHUNK;
+	} else if (keep) {
+		memmove(j->own, j->p, keep);
+	}
+	j->p = j->start = j->own;
+	j->end = j->own + keep;
+	do
+		n = read(j->fd, j->own + keep, j->own_cap - keep);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		j->eof = true;
+		return err_set(ERR_IO, "%s: cannot read: %s", j->name, strerror(errno));
+	}
+	if (n == 0)
+		j->eof = true;
+	j->end += n;
+	return (int)(n > 0);
+}
+
+/* Skips whitespace; returns the next byte (not consumed) or -1 at the end. */
+static int skip_ws(struct jsax *j)
+{
+	for (;;) {
+		const char *p = j->p, *end = j->end;
+
+		while (p < end) {
+			unsigned char c = (unsigned char)*p;
+
+			if (c > ' ') {
+				j->p = p;
+				return c;
+			}
+			if (c == '\n') {
+				j->line++;
+				j->line_start = offset_of(j, p + 1);
+			} else if (c != ' ' && c != '\t' && c != '\r') {
+				j->p = p;
+				return c;
+			}
+			p++;
+		}
+		j->p = p;
+		if (refill(j) <= 0)
+			return -1;
+	}
+}
+
+static int push(struct jsax *j, uint8_t kind)
+{
+	if (j->depth >= MAX_DEPTH)
+		return jsax_error(j, "nesting too deep");
+	j->stack = xgrow(j->stack, 1, j->depth + 1, &j->stack_cap);
+	j->stack[j->depth++] = kind;
+	return 0;
+}
+
+static inline uint64_t load8(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * Reads the run of digits at @p (at most 8) as a number, eight bytes at a
+ * time without a branch per digit (SWAR, as in simdjson). Returns the
+ * number of digits; @p needs 8 readable bytes.
+ */
+static inline size_t digits8(const char *p, uint64_t *val)
+{
+	uint64_t x = load8(p);
+	uint64_t hi = x & 0xf0f0f0f0f0f0f0f0ULL;
+	uint64_t hi6 = (x + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL;
+	uint64_t bad = (hi ^ 0x3030303030303030ULL) | (hi6 ^ 0x3030303030303030ULL);
+	size_t n = bad ? (size_t)__builtin_ctzll(bad) / 8 : 8;
+	uint64_t d;
+
+	if (n == 0) {
+		*val = 0;
+		return 0;
+	}
+	/* The digits to the top bytes, zeros (leading zeros) below them. */
+	d = (x - 0x3030303030303030ULL) << (8 * (8 - n));
+	d = d * 10 + (d >> 8);
+	d = (((d & 0x000000ff000000ffULL) * 0x000f424000000064ULL) +
+	     (((d >> 16) & 0x000000ff000000ffULL) * 0x0000271000000001ULL)) >> 32;
+	*val = d;
+	return n;
+}
+
+static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+				      100000000};
+
+/* Plain integers of up to 18 digits, the bulk of a profile, parsed in the
+ * same pass that finds their end; NULL sends the rest to numfmt_parse(). */
+static inline __attribute__((always_inline)) const char *lex_int_fast(struct jsax *j)
+{
+	const char *p = j->p, *q = p;
+	uint64_t m, part;
+	size_t n, k;
+	bool neg;
+
+	if (j->end - p < 32)
+		return NULL; /* too close to the buffer's end to load blindly */
+	neg = *q == '-';
+	q += neg;
+	n = digits8(q, &m);
+	if (n == 8) {
+		k = digits8(q + 8, &part);
+		m = m * pow10_u64[k] + part;
+		n += k;
+		if (k == 8) {
+			k = digits8(q + 16, &part);
+			if (k > 2)
+				return NULL; /* may not fit: the careful path */
+			m = m * pow10_u64[k] + part;
+			n += k;
+		}
+	}
+	q += n;
+	if (n == 0 || (q[-(ptrdiff_t)n] == '0' && n > 1) || *q == '.' || *q == 'e' || *q == 'E')
+		return NULL;
+	j->i = neg ? -(int64_t)m : (int64_t)m;
+	return q;
+}
+
+/* Skips blanks in the fast loop below, counting lines as skip_ws() does;
+ * stops at the end of the buffer. */
+static const char *skip_blanks(struct jsax *j, const char *p)
+{
+	for (; p < j->end; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\r')
+			continue;
+		if (*p != '\n')
+			return p;
+		j->line++;
+		j->line_start = offset_of(j, p + 1);
+	}
+	return p;
+}
+
+size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
+{
+	const char *p = j->p, *safe = j->end - 64, *q;
+	uint64_t line = j->line;
+	int64_t line_start = j->line_start;
+	int st = j->state;
+	size_t n = 0;
+
+	if (!j->depth || j->stack[j->depth - 1] != '[' ||
+	    (st != ST_AFTER && st != ST_ARR_FIRST && st != ST_ARR_NEXT))
+		return 0;
+	/* Stays well inside the buffer, so nothing here needs a refill. */
+	while (n < max && p < safe) {
+		q = p;
+		if (st == ST_AFTER) {
+			if ((unsigned char)*q <= ' ')
+				q = skip_blanks(j, q);
+			if (q >= safe || *q != ',')
+				break;
+			q++;
+		}
+		/* json.dump writes ", ": one blank is the common case. */
+		if (*q == ' ')
+			q++;
+		if ((unsigned char)*q <= ' ')
+			q = skip_blanks(j, q);
+		if (q >= safe)
+			break;
+		j->p = q;
+		if (!(q = lex_int_fast(j)) || (*q != ',' && *q != ']' && (unsigned char)*q > ' '))
+			break;
+		out[n++] = j->i;
+		p = q;
+		st = ST_AFTER;
+		line = j->line;
+		line_start = j->line_start;
+	}
+	/* Blanks counted past the last integer are counted again later. */
+	j->line = line;
+	j->line_start = line_start;
+	j->p = p;
+	j->state = st;
+	return n;
+}
+
+static int lex_number(struct jsax *j)
+{
+	const char *q = lex_int_fast(j);
+	int kind;
+
+	if (q) {
+		j->raw = j->p;
+		j->rawlen = (size_t)(q - j->p);
+		j->p = q;
+		return JEV_INT;
+	}
+
+	for (;;) {
+		for (q = j->p; q < j->end; q++) {
+			unsigned char c = (unsigned char)*q;
+
+			if (!((c >= '0' && c <= '9') || c == '-' || c == '.' || c == 'e' ||
+			      c == 'E' || c == '+'))
+				break;
+		}
+		if (q < j->end || j->eof)
+			break;
+		if (refill(j) < 0)
+			return ERR_IO;
+	}
+	kind = numfmt_parse(j->p, (size_t)(q - j->p), &j->i, &j->d);
+	if (kind == NUM_BAD)
+		return jsax_error(j, "malformed number");
+	j->raw = j->p;
+	j->rawlen = (size_t)(q - j->p);
+	j->p = q;
+	return kind == NUM_INT ? JEV_INT : JEV_DBL;
+}
+
+static int hexval(const char *s)
+{
+	int v = 0, i;
+
+	for (i = 0; i < 4; i++) {
+		char c = s[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return v;
+}
+
+static void put_utf8(struct buf *b, uint32_t cp)
+{
+	char u[4];
+	size_t n;
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xc0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		u[0] = (char)(0xf0 | (cp >> 18));
+		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	buf_add(b, u, n);
+}
+
+/* Decodes the escape at @q (a backslash); returns its length, 0 if the
+ * input ends inside it, negative on a bad escape. */
+static int unescape(struct jsax *j, const char *q)
+{
+	size_t left = (size_t)(j->end - q);
+	int cp, lo;
+
+	if (left < 2)
+		return 0;
+	switch (q[1]) {
+	case '"': buf_addc(&j->sbuf, '"'); return 2;
+	case '\\': buf_addc(&j->sbuf, '\\'); return 2;
+	case '/': buf_addc(&j->sbuf, '/'); return 2;
+	case 'b': buf_addc(&j->sbuf, '\b'); return 2;
+	case 'f': buf_addc(&j->sbuf, '\f'); return 2;
+	case 'n': buf_addc(&j->sbuf, '\n'); return 2;
+	case 'r': buf_addc(&j->sbuf, '\r'); return 2;
+	case 't': buf_addc(&j->sbuf, '\t'); return 2;
+	case 'u': break;
+	default: return error_at(j, q, "invalid escape in string");
+	}
+	if (left < 6)
+		return 0;
+	cp = hexval(q + 2);
+	if (cp < 0)
+		return error_at(j, q, "invalid \\u escape in string");
+	if (cp >= 0xd800 && cp < 0xdc00) {
+		/* A high surrogate pairs with a following \uDC00..\uDFFF; a lone
+		 * one becomes U+FFFD, as most decoders do. */
+		if (left < 12 && !j->eof)
+			return 0;
+		if (left >= 12 && q[6] == '\\' && q[7] == 'u' &&
+		    (lo = hexval(q + 8)) >= 0xdc00 && lo < 0xe000) {
+			put_utf8(&j->sbuf, 0x10000 + (((uint32_t)cp - 0xd800) << 10) +
+						   ((uint32_t)lo - 0xdc00));
+			return 12;
+		}
+		cp = 0xfffd;
+	} else if (cp >= 0xdc00 && cp < 0xe000) {
+		cp = 0xfffd;
+	}
+	put_utf8(&j->sbuf, (uint32_t)cp);
+	return 6;
+}
+
+/* The slow path: a string with escapes, decoded into sbuf. */
+static int lex_escaped(struct jsax *j, const char *q)
+{
+	const char *from = j->p + 1;
+
+	buf_reset(&j->sbuf);
+	for (;;) {
+		const char *run = q;
+		int n;
+
+		while (q < j->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
+			q++;
+		buf_add(&j->sbuf, run, (size_t)(q - run));
+		if (q == j->end)
+			return 0;
+		if (*q == '"')
+			break;
+		if (*q != '\\')
+			return error_at(j, q, "control character in string");
+		n = unescape(j, q);
+		if (n <= 0)
+			return n;
+		q += n;
+	}
+	UNUSED(from);
+	j->s = buf_str(&j->sbuf);
+	j->slen = j->sbuf.len;
+	j->p = q + 1;
+	return 1;
+}
+
+/* Reads the string starting at p (a '"'); sets s/slen. */
+static int lex_string(struct jsax *j)
+{
+	for (;;) {
+		const char *q = j->p + 1, *end = j->end;
+		int r;
+
+		while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
+			q++;
+		if (q < end && *q == '"') {
+			j->s = j->p + 1;
+			j->slen = (size_t)(q - j->s);
+			j->p = q + 1;
+			return 0;
+		}
+		if (q < end && *q != '\\')
+			return error_at(j, q, "control character in string");
+		r = q < end ? lex_escaped(j, q) : 0;
+		if (r < 0)
+			return r;
+		if (r > 0)
+			return 0;
+		if (j->eof)
+			return error_at(j, j->end, "unterminated string");
+		if (refill(j) < 0)
+			return ERR_IO;
+	}
+}
+
+static int lex_word(struct jsax *j, const char *word, size_t n, int ev)
+{
+	while ((size_t)(j->end - j->p) < n && !j->eof)
+		if (refill(j) < 0)
+			return ERR_IO;
+	if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
+		return jsax_error(j, "invalid literal");
+	j->p += n;
+	return ev;
+}
+
+static int lex_value(struct jsax *j, int c)
+{
+	int r;
+
+	j->state = ST_AFTER;
+	switch (c) {
+	case '"':
+		r = lex_string(j);
+		return r < 0 ? r : JEV_STR;
+	case '{':
+		j->state = ST_OBJ_FIRST;
+		if ((r = push(j, '{')) < 0)
+			return r;
+		j->p++;
+		return JEV_OBJ_START;
+	case '[':
+		j->state = ST_ARR_FIRST;
+		if ((r = push(j, '[')) < 0)
+			return r;
+		j->p++;
+		return JEV_ARR_START;
+	case 't': return lex_word(j, "true", 4, JEV_TRUE);
+	case 'f': return lex_word(j, "false", 5, JEV_FALSE);
+	case 'n': return lex_word(j, "null", 4, JEV_NULL);
+	case -1: return jsax_error(j, "unexpected end of input");
+	default:
+		if (c == '-' || (c >= '0' && c <= '9'))
+			return lex_number(j);
+		return jsax_error(j, "expected a value");
+	}
+}
+
+static int lex_key(struct jsax *j, int c)
+{
+	int r;
+
+	if (c != '"')
+		return jsax_error(j, c == '}' ? "trailing comma before '}'"
+				  : c == -1 ? "unexpected end of input"
+					    : "expected a string key");
+	if ((r = lex_string(j)) < 0)
+		return r;
+	/* The key may point into the buffer, which a refill would move: only
+	 * look past it when the ':' is already here. */
+	if (j->p < j->end && *j->p == ':') {
+		j->p++;
+	} else {
+		const char *s = j->s;
+		size_t n = j->slen;
+
+		if (s != j->sbuf.data) {
+			buf_reset(&j->sbuf);
+			buf_add(&j->sbuf, s, n);
+		}
+		if (skip_ws(j) != ':')
+			return jsax_error(j, "expected ':'");
+		j->p++;
+		j->s = buf_str(&j->sbuf);
+		j->slen = n;
+	}
+	j->state = ST_VALUE;
+	return JEV_KEY;
+}
+
+static int close_container(struct jsax *j, int ev)
+{
+	j->depth--;
+	j->p++;
+	j->state = ST_AFTER;
+	return ev;
+}
+
+int jsax_next(struct jsax *j)
+{
+	int c = skip_ws(j);
+
+	switch (j->state) {
+	case ST_VALUE:
+		return lex_value(j, c);
+	case ST_ARR_FIRST:
+		if (c == ']')
+			return close_container(j, JEV_ARR_END);
+		return lex_value(j, c);
+	case ST_ARR_NEXT:
+		if (c == ']')
+			return jsax_error(j, "trailing comma before ']'");
+		return lex_value(j, c);
+	case ST_OBJ_FIRST:
+		if (c == '}')
+			return close_container(j, JEV_OBJ_END);
+		return lex_key(j, c);
+	case ST_KEY:
+		return lex_key(j, c);
+	case ST_AFTER:
+		break;
+	default:
+		return JEV_EOF;
+	}
+	if (j->depth == 0) {
+		if (c != -1)
+			return jsax_error(j, "unexpected data after the end");
+		j->state = ST_DONE;
+		return JEV_EOF;
+	}
+	if (j->stack[j->depth - 1] == '{') {
+		if (c == ',') {
+			j->p++;
+			return lex_key(j, skip_ws(j));
+		}
+		if (c == '}')
+			return close_container(j, JEV_OBJ_END);
+		return jsax_error(j, c == -1 ? "unexpected end of input" : "expected ',' or '}'");
+	}
+	if (c == ',') {
+		j->p++;
+		c = skip_ws(j);
+		if (c == ']')
+			return jsax_error(j, "trailing comma before ']'");
+		return lex_value(j, c);
+	}
+	if (c == ']')
+		return close_container(j, JEV_ARR_END);
+	return jsax_error(j, c == -1 ? "unexpected end of input" : "expected ',' or ']'");
+}
+
+static void emit(struct jsax *j, int ev, struct buf *out, size_t start)
+{
+	if (ev != JEV_OBJ_END && ev != JEV_ARR_END && out->len > start) {
+		char last = out->data[out->len - 1];
+
+		if (last != '[' && last != '{' && last != ':')
+			buf_addc(out, ',');
+	}
+	switch (ev) {
+	case JEV_OBJ_START: buf_addc(out, '{'); break;
+	case JEV_OBJ_END: buf_addc(out, '}'); break;
+	case JEV_ARR_START: buf_addc(out, '['); break;
+	case JEV_ARR_END: buf_addc(out, ']'); break;
+	case JEV_KEY:
+		buf_add_json_str(out, j->s, j->slen);
+		buf_addc(out, ':');
+		break;
+	case JEV_STR: buf_add_json_str(out, j->s, j->slen); break;
+	case JEV_INT:
+	case JEV_DBL: buf_add(out, j->raw, j->rawlen); break;
+	case JEV_TRUE: buf_adds(out, "true"); break;
+	case JEV_FALSE: buf_adds(out, "false"); break;
+	default: buf_adds(out, "null"); break;
+	}
+}
+
+static int walk(struct jsax *j, int ev, struct buf *out)
+{
+	size_t depth = 0, start = out ? out->len : 0;
+
+	for (;;) {
+		if (ev < 0)
+			return ev;
+		if (ev == JEV_EOF)
+			return jsax_error(j, "unexpected end of input");
+		if (out)
+			emit(j, ev, out, start);
+		if (ev == JEV_OBJ_START || ev == JEV_ARR_START)
+			depth++;
+		else if (ev == JEV_OBJ_END || ev == JEV_ARR_END)
+			depth--;
+		if (depth == 0 && ev != JEV_KEY)
+			return 0;
+		ev = jsax_next(j);
+	}
+}
+
+int jsax_skip(struct jsax *j, int ev)
+{
+	return walk(j, ev, NULL);
+}
+
+int jsax_capture(struct jsax *j, int ev, struct buf *out)
+{
+	return walk(j, ev, out);
+}

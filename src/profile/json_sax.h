@@ -1,0 +1,83 @@
+/*
+ * A streaming JSON tokenizer: pull one event at a time, from memory or from
+ * a file descriptor read in 64 KiB chunks, so a profile never becomes a DOM
+ * and resident memory stays near the size of what the caller keeps.
+ *
+ * Hand-written because it is the hot loop of every profile load: yajl alone
+ * takes longer than our whole load + save (see bench/yajl_parse.c).
+ */
+#ifndef PROFILE_JSON_SAX_H
+#define PROFILE_JSON_SAX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/buf.h"
+
+enum jev {
+	JEV_EOF = 0, /* the single top-level value is complete */
+	JEV_OBJ_START,
+	JEV_OBJ_END,
+	JEV_ARR_START,
+	JEV_ARR_END,
+	JEV_KEY, /* s/slen: the member name (the ':' is consumed) */
+	JEV_STR, /* s/slen */
+	JEV_INT, /* i */
+	JEV_DBL, /* d */
+	JEV_TRUE,
+	JEV_FALSE,
+	JEV_NULL,
+};
+
+struct jsax {
+	const char *name; /* for error messages */
+	int fd;           /* -1 when parsing memory */
+	char *own;        /* our read buffer (fd mode) */
+	size_t own_cap;
+	const char *p, *end; /* unread input */
+	bool eof;            /* nothing beyond @end */
+	int64_t base;        /* input offset of own[0] (fd) or of the data start */
+	const char *start;   /* what @base is the offset of */
+	uint64_t line;       /* 1-based */
+	int64_t line_start;  /* input offset of the current line's first byte */
+	uint8_t *stack;      /* '{' or '[' per open container */
+	size_t depth, stack_cap;
+	int state;
+	struct buf sbuf; /* unescaped strings */
+	/* The current event's value; strings and raw text stay valid until
+	 * the next call. */
+	const char *s;
+	size_t slen;
+	int64_t i;
+	double d;
+	const char *raw; /* numbers as written */
+	size_t rawlen;
+};
+
+void jsax_init_mem(struct jsax *j, const void *data, size_t len, const char *name);
+/* Reads from @fd; @prefix holds bytes already read from it (may be empty). */
+void jsax_init_fd(struct jsax *j, int fd, const char *name, const void *prefix, size_t len);
+void jsax_release(struct jsax *j);
+
+/* The next event (enum jev), or a negative ERR_* with the message
+ * "NAME:LINE:COL: what went wrong" set. */
+int jsax_next(struct jsax *j);
+
+/*
+ * Inside an array, reads the plain integers that come next into @out (up to
+ * @max) and returns how many; stops before anything else (a closing ']', a
+ * non-integer, the end of the buffered input), which jsax_next() then
+ * returns as usual. The reader's fast path for measurement arrays.
+ */
+size_t jsax_ints(struct jsax *j, int64_t *out, size_t max);
+
+/* Consumes the rest of a value whose first event @ev was just returned. */
+int jsax_skip(struct jsax *j, int ev);
+/* Same, appending the value as compact JSON to @out. */
+int jsax_capture(struct jsax *j, int ev, struct buf *out);
+
+/* Sets an error at the current position: "NAME:LINE:COL: WHAT". */
+int jsax_error(struct jsax *j, const char *what);
+
+#endif

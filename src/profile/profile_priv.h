@@ -1,0 +1,45 @@
+/* Internals shared by the profile modules; not for other directories. */
+#ifndef PROFILE_PRIV_H
+#define PROFILE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/profile.h"
+
+#define NO_TYPE UINT32_MAX
+
+/* Lookups that make profile_type_add() and the reader O(1) per call. */
+struct profile_index {
+	struct strpool *sigs;   /* canonical text of each type's attributes */
+	uint32_t *type_of_sig;  /* by sig id */
+	size_t type_of_sig_cap;
+	uint32_t *type_of_key;  /* by pool id of a "#key" */
+	size_t type_of_key_cap;
+	uint32_t *uid_next;     /* by pool id of a uid's text: next N for "uid#N" */
+	size_t uid_next_cap;
+	size_t nindexed;        /* types rows whose sig is in @sigs */
+};
+
+/* The type with key @key, added (with only its "#key") when missing. */
+uint32_t profile_type_by_key(struct profile *p, const char *key, size_t n);
+
+/* Renders a uid given as compact JSON ("source:function:line"). */
+void uid_render_json(const char *json, size_t n, struct buf *out);
+
+/* Marks rows [from, to) of @c absent. */
+void col_mark_absent(struct column *c, size_t from, size_t to);
+void col_reserve(struct column *c, size_t row);
+
+/* The hot path of loading: appends an integer at row c->len. */
+static inline void col_append_i64(struct column *c, int64_t v)
+{
+	if (c->len >= c->cap)
+		col_reserve(c, c->len);
+	if (c->kind == COL_I64)
+		c->v.i64[c->len++] = v;
+	else
+		c->v.f64[c->len++] = (double)v;
+}
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * The profile writer: streams JSON straight from the columns into a buffer
+ * flushed in 64 KiB chunks, never building a DOM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/common.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/strpool.h"
+#include "profile/json_sax.h"
+#include "profile/numfmt.h"
+#include "profile/write_priv.h"
+
+void jw_flush(struct jw *w)
+{
+	const char *d = w->b->data;
+	size_t left = w->b->len;
+
+	if (w->fd < 0)
+		return;
+	while (left && !w->err) {
+		ssize_t n = write(w->fd, d, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			w->err = errno;
+			break;
+		}
+		d += n;
+		left -= (size_t)n;
+	}
+	buf_reset(w->b);
+}
+
+static void newline(struct jw *w)
+{
+	int i;
+
+	if (!w->indent)
+		return;
+	buf_grow(w->b, (size_t)w->depth * 2 + 1);
+	w->b->data[w->b->len++] = '\n';
+	for (i = 0; i < w->depth * 2; i++)
+		w->b->data[w->b->len++] = ' ';
+	w->b->data[w->b->len] = '\0';
+}
+
+void jw_open(struct jw *w, char c)
+{
+	buf_addc(w->b, c);
+	w->depth++;
+	w->first = true;
+}
+
+void jw_close(struct jw *w, char c)
+{
+	w->depth--;
+	if (!w->first)
+		newline(w);
+	buf_addc(w->b, c);
+	w->first = false;
+	if (w->fd >= 0 && w->b->len >= JW_CHUNK)
+		jw_flush(w);
+}
+
+void jw_key(struct jw *w, const char *key)
+{
+	if (!w->first)
+		buf_addc(w->b, ',');
+	w->first = false;
+	newline(w);
+	if (key) {
+		buf_add_json_str(w->b, key, strlen(key));
+		buf_adds(w->b, w->indent ? ": " : ":");
+	}
+}
+
+void jw_str(struct jw *w, const char *s)
+{
+	buf_add_json_str(w->b, s, strlen(s));
+}
+
+/* Compact JSON text, re-indented when writing indented. */
+void jw_raw(struct jw *w, const char *json)
+{
+	bool after_key = false;
+	int level = 0, ev;
+	struct jsax j;
+
+	if (!w->indent || (json[0] != '{' && json[0] != '[')) {
+		buf_adds(w->b, json);
+		return;
+	}
+	jsax_init_mem(&j, json, strlen(json), "json");
+	while ((ev = jsax_next(&j)) > 0) {
+		if (ev == JEV_OBJ_END || ev == JEV_ARR_END) {
+			jw_close(w, ev == JEV_OBJ_END ? '}' : ']');
+			level--;
+			continue;
+		}
+		if (ev == JEV_KEY) {
+			jw_key(w, NULL);
+			buf_add_json_str(w->b, j.s, j.slen);
+			buf_adds(w->b, ": ");
+			after_key = true;
+			continue;
+		}
+		/* Elements start a line; a member's value follows its key. */
+		if (level > 0 && !after_key)
+			jw_key(w, NULL);
+		after_key = false;
+		if (ev == JEV_OBJ_START || ev == JEV_ARR_START) {
+			jw_open(w, ev == JEV_OBJ_START ? '{' : '[');
+			level++;
+		} else if (ev == JEV_STR) {
+			buf_add_json_str(w->b, j.s, j.slen);
+		} else if (ev == JEV_INT || ev == JEV_DBL) {
+			buf_add(w->b, j.raw, j.rawlen);
+		} else {
+			buf_adds(w->b, ev == JEV_TRUE ? "true" : ev == JEV_FALSE ? "false" : "null");
+		}
+	}
+	jsax_release(&j);
+}
+
+void jw_i64(struct jw *w, int64_t v)
+{
+	buf_grow(w->b, NUMFMT_MAX);
+	w->b->len += numfmt_i64(w->b->data + w->b->len, v);
+	w->b->data[w->b->len] = '\0';
+}
+
+void jw_f64(struct jw *w, double v)
+{
+	buf_grow(w->b, NUMFMT_MAX);
+	w->b->len += numfmt_f64(w->b->data + w->b->len, v);
+	w->b->data[w->b->len] = '\0';
+}
+
+void jw_cell(struct jw *w, const struct profile *p, const struct column *c, size_t row)
+{
+	if (!col_has(c, row))
+		buf_adds(w->b, "null");
+	else if (c->kind == COL_I64)
+		jw_i64(w, c->v.i64[row]);
+	else if (c->kind == COL_F64)
+		jw_f64(w, c->v.f64[row]);
+	else if (c->kind == COL_STR)
+		buf_add_json_str(w->b, strpool_get(p->pool, c->v.id[row]),
+				 strpool_len(p->pool, c->v.id[row]));
+	else
+		jw_raw(w, strpool_get(p->pool, c->v.id[row]));
+}
+
+static void member_str(struct jw *w, const char *key, const char *val)
+{
+	if (!val)
+		return;
+	jw_key(w, key);
+	jw_str(w, val);
+}
+
+static void members_raw(struct jw *w, const struct kv *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		jw_key(w, kv[i].key);
+		jw_raw(w, kv[i].value);
+	}
+}
+
+static void write_header(struct jw *w, const struct profile *p)
+{
+	size_t i;
+
+	jw_key(w, "header");
+	jw_open(w, '{');
+	member_str(w, "type", p->type ? p->type : "");
+	member_str(w, "cmd", p->cmd);
+	member_str(w, p->args_is_params ? "params" : "args", p->args);
+	member_str(w, "workload", p->workload);
+	if (p->nunits) {
+		jw_key(w, "units");
+		jw_open(w, '{');
+		for (i = 0; i < p->nunits; i++)
+			member_str(w, p->units[i].key, p->units[i].value);
+		jw_close(w, '}');
+	}
+	members_raw(w, p->header_extra, p->nheader_extra);
+	jw_close(w, '}');
+}
+
+static void write_profile(struct jw *w, const struct profile *p)
+{
+	jw_open(w, '{');
+	member_str(w, "origin", p->origin);
+	write_header(w, p);
+	if (p->collector || p->collector_params) {
+		jw_key(w, "collector_info");
+		jw_open(w, '{');
+		member_str(w, "name", p->collector);
+		if (p->collector_params) {
+			jw_key(w, "params");
+			jw_raw(w, p->collector_params);
+		}
+		jw_close(w, '}');
+	}
+	jw_key(w, "postprocessors");
+	jw_raw(w, p->postprocessors ? p->postprocessors : "[]");
+	jw_key(w, "models");
+	jw_raw(w, p->models ? p->models : "[]");
+	if (p->layout == LAYOUT_GLOBAL)
+		write_global(w, p);
+	else
+		write_typed(w, p);
+	members_raw(w, p->extra, p->nextra);
+	jw_close(w, '}');
+	if (w->indent)
+		buf_addc(w->b, '\n');
+}
+
+void profile_write_json(const struct profile *p, struct buf *out, bool indent)
+{
+	struct jw w = {.b = out, .fd = -1, .indent = indent};
+
+	write_profile(&w, p);
+}
+
+int profile_write_fd(const struct profile *p, int fd, bool indent)
+{
+	struct buf b = BUF_INIT;
+	struct jw w = {.b = &b, .fd = fd, .indent = indent};
+
+	buf_grow(&b, JW_CHUNK + 4096);
+	write_profile(&w, p);
+	jw_flush(&w);
+	buf_release(&b);
+	if (w.err)
+		return err_set(ERR_IO, "cannot write profile: %s", strerror(w.err));
+	return 0;
+}
+
+/* Plain profiles stream to a temporary file; only compressed ones are
+ * built in memory first. */
+static int save_plain(const struct profile *p, const char *path)
+{
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC), ret, e;
+
+	if (fd < 0) {
+		e = errno;
+		free(tmp);
+		return err_set(ERR_IO, "cannot write %s: %s", path, strerror(e));
+	}
+	ret = profile_write_fd(p, fd, false);
+	if (ret < 0)
+		err_prefix(ret, "%s", path);
+	if (ret == 0 && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
+		ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
+	if (close(fd) < 0 && ret == 0)
+		ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
+	if (ret == 0 && rename(tmp, path) < 0)
+		ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
+	if (ret < 0)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+int profile_save(const struct profile *p, const char *path, enum compression comp)
+{
+	struct buf json = BUF_INIT, packed = BUF_INIT;
+	int ret;
+
+	if (comp == COMP_NONE)
+		return save_plain(p, path);
+	profile_write_json(p, &json, false);
+	ret = compression_compress(comp, json.data, json.len, &packed);
+	buf_release(&json);
+	if (ret == 0)
+		ret = file_write_atomic(path, packed.data, packed.len);
+	buf_release(&packed);
+	return ret;
+}

@@ -1,0 +1,36 @@
+/* Shared by profile_read.c and read_res.c. */
+#ifndef PROFILE_READ_PRIV_H
+#define PROFILE_READ_PRIV_H
+
+#include <stdbool.h>
+
+#include "profile/json_sax.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+
+struct reader {
+	struct jsax j;
+	struct profile *p;
+	bool has_header, has_res;
+	struct buf tmp;
+	/* One resource dict of the list layouts, split as it is read. */
+	struct attr *attrs, *vals;
+	size_t nattrs, attrs_cap, nvals, vals_cap;
+	struct buf strs; /* their string values; attr.i holds the offset */
+	/* The current snapshot's "time", given to each of its resources. */
+	struct attr snap_time;
+	bool has_snap_time;
+	struct buf snap_time_str;
+};
+
+void reader_release(struct reader *r);
+
+/* Each is called after the container's opening event. */
+int read_typed_resources(struct reader *r);
+int read_type_map(struct reader *r);
+int read_global(struct reader *r);
+int read_snapshots(struct reader *r);
+/* A list of resource dicts; @snapshot >= 0 adds "snapshot" and "time". */
+int read_res_list(struct reader *r, int snapshot);
+
+#endif

@@ -1,0 +1,212 @@
+/* Writing the resources: the canonical typed layout and the global one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/common.h"
+#include "util/buf.h"
+#include "util/strpool.h"
+#include "profile/numfmt.h"
+#include "profile/write_priv.h"
+
+/* The rows of each type, in row order. */
+struct groups {
+	size_t *start; /* first row, or offset into @order */
+	size_t *count;
+	uint32_t *order; /* NULL when each type's rows are one contiguous run */
+};
+
+static void groups_build(const struct profile *p, struct groups *g)
+{
+	size_t nt = p->types.nrows, r, t;
+	size_t *last = xcalloc(nt + 1, sizeof(*last));
+	bool contiguous = true;
+
+	g->start = xcalloc(nt + 1, sizeof(*g->start));
+	g->count = xcalloc(nt + 1, sizeof(*g->count));
+	g->order = NULL;
+	for (r = 0; r < p->res.nrows; r++) {
+		t = p->res_type[r];
+		if (t >= nt)
+			continue;
+		if (!g->count[t])
+			g->start[t] = r;
+		else if (last[t] != r - 1)
+			contiguous = false;
+		last[t] = r;
+		g->count[t]++;
+	}
+	if (!contiguous) {
+		/* Rows interleave (a collector appending as it goes): a
+		 * counting sort, costing 4 bytes a row only in this case. */
+		size_t off = 0;
+
+		g->order = xmalloc((p->res.nrows + 1) * sizeof(*g->order));
+		for (t = 0; t < nt; t++) {
+			g->start[t] = off;
+			last[t] = off;
+			off += g->count[t];
+		}
+		for (r = 0; r < p->res.nrows; r++)
+			if ((t = p->res_type[r]) < nt)
+				g->order[last[t]++] = (uint32_t)r;
+	}
+	free(last);
+}
+
+static void groups_release(struct groups *g)
+{
+	free(g->start);
+	free(g->count);
+	free(g->order);
+}
+
+static inline size_t group_row(const struct groups *g, size_t t, size_t k)
+{
+	return g->order ? g->order[g->start[t] + k] : g->start[t] + k;
+}
+
+static void write_array(struct jw *w, const struct profile *p, const struct column *c,
+			const struct groups *g, size_t t)
+{
+	const char *sep = w->indent ? ", " : ",";
+	size_t k, n = g->count[t], seplen = strlen(sep);
+
+	buf_addc(w->b, '[');
+	if (!g->order && c->kind == COL_I64 && !c->absent && g->start[t] + n <= c->len) {
+		/* The hot path: a dense integer column. */
+		const int64_t *v = c->v.i64 + g->start[t];
+
+		for (k = 0; k < n; k++) {
+			struct buf *b = w->b;
+
+			buf_grow(b, NUMFMT_MAX + 2);
+			if (k) {
+				memcpy(b->data + b->len, sep, seplen);
+				b->len += seplen;
+			}
+			b->len += numfmt_i64(b->data + b->len, v[k]);
+			b->data[b->len] = '\0';
+			jw_maybe_flush(w);
+		}
+	} else {
+		for (k = 0; k < n; k++) {
+			if (k)
+				buf_adds(w->b, sep);
+			jw_cell(w, p, c, group_row(g, t, k));
+			jw_maybe_flush(w);
+		}
+	}
+	buf_addc(w->b, ']');
+}
+
+static const char *type_key(const struct profile *p, size_t t, struct buf *tmp)
+{
+	const char *key = profile_type_key(p, (uint32_t)t);
+
+	if (key)
+		return key;
+	buf_reset(tmp);
+	buf_addf(tmp, "type#%zu", t);
+	return buf_str(tmp);
+}
+
+static bool group_has(const struct column *c, const struct groups *g, size_t t)
+{
+	size_t k;
+
+	for (k = 0; k < g->count[t]; k++)
+		if (col_has(c, group_row(g, t, k)))
+			return true;
+	return false;
+}
+
+static void write_type_map(struct jw *w, const struct profile *p, struct buf *tmp)
+{
+	size_t t, i;
+
+	jw_key(w, "resource_type_map");
+	jw_open(w, '{');
+	for (t = 0; t < p->types.nrows; t++) {
+		jw_key(w, type_key(p, t, tmp));
+		jw_open(w, '{');
+		for (i = 0; i < p->types.ncols; i++) {
+			const struct column *c = &p->types.cols[i];
+
+			if (strcmp(c->name, "#key") == 0 || !col_has(c, t))
+				continue;
+			jw_key(w, c->name);
+			jw_cell(w, p, c, t);
+		}
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+}
+
+void write_typed(struct jw *w, const struct profile *p)
+{
+	struct buf tmp = BUF_INIT;
+	struct groups g;
+	size_t t, i;
+
+	groups_build(p, &g);
+	jw_key(w, "resources");
+	jw_open(w, '{');
+	for (t = 0; t < p->types.nrows; t++) {
+		if (!g.count[t])
+			continue;
+		jw_key(w, type_key(p, t, &tmp));
+		jw_open(w, '{');
+		for (i = 0; i < p->res.ncols; i++) {
+			const struct column *c = &p->res.cols[i];
+
+			if (!group_has(c, &g, t))
+				continue;
+			jw_key(w, c->name);
+			write_array(w, p, c, &g, t);
+		}
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+	groups_release(&g);
+	write_type_map(w, p, &tmp);
+	buf_release(&tmp);
+}
+
+void write_global(struct jw *w, const struct profile *p)
+{
+	size_t r, i;
+
+	jw_key(w, "global");
+	jw_open(w, '{');
+	if (p->has_timestamp) {
+		jw_key(w, "timestamp");
+		jw_f64(w, p->timestamp);
+	}
+	jw_key(w, "resources");
+	jw_open(w, '[');
+	for (r = 0; r < p->res.nrows; r++) {
+		uint32_t t = p->res_type[r];
+
+		jw_key(w, NULL);
+		jw_open(w, '{');
+		for (i = 0; i < p->types.ncols; i++) {
+			const struct column *c = &p->types.cols[i];
+
+			if (strcmp(c->name, "#key") == 0 || !col_has(c, t))
+				continue;
+			jw_key(w, c->name);
+			jw_cell(w, p, c, t);
+		}
+		for (i = 0; i < p->res.ncols; i++) {
+			const struct column *c = &p->res.cols[i];
+
+			if (!col_has(c, r))
+				continue;
+			jw_key(w, c->name);
+			jw_cell(w, p, c, r);
+		}
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	jw_close(w, '}');
+}

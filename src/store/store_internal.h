@@ -1,0 +1,50 @@
+/* Inside the profile store: the ledger and its tree, shared by the parts. */
+#ifndef STORE_STORE_INTERNAL_H
+#define STORE_STORE_INTERNAL_H
+
+#include <git2.h>
+
+#include "store/store.h"
+
+#define STORE_LEDGER_REF "refs/veles/ledger"
+
+struct store {
+	struct vcs *vcs;
+	git_repository *repo;
+};
+
+/* The ledger head; 1 when there is no ledger yet. */
+int store_ledger_head(struct store *s, git_oid *out);
+/* The root tree of ledger commit @commit. */
+int store_commit_tree(struct store *s, const git_oid *commit, git_tree **out);
+/* "versions/ab/cdef..." for a 40-hex version id. */
+void store_version_path(const char *version, char path[52]);
+/* The tree of @version inside @root; *out NULL when it has no profiles. */
+int store_version_tree(struct store *s, git_tree *root, const char *version, git_tree **out);
+
+/*
+ * Moves the ledger from @old (NULL: no ledger yet) to a new commit of
+ * @tree with parents @old and @other (may be NULL) by compare-and-swap.
+ * ERR_CONFLICT when another process moved it first (the caller redoes its
+ * work on the new head); a stale lock is cleared on the way.
+ */
+int store_ledger_commit(struct store *s, const git_oid *old, const git_oid *other,
+			const git_oid *tree, const char *msg, git_oid *out);
+
+/* Waits a random, growing while before retry @attempt; false once the
+ * ~30 s budget started at @start_ms is spent. */
+bool store_backoff(unsigned attempt, long long start_ms);
+long long store_now_ms(void);
+
+/* The ledger listing cache (store_cache.c). store_cache_each() replays
+ * the cached listing of ledger @head; *used false when there is none. */
+struct buf;
+int store_cache_each(struct store *s, const git_oid *head,
+		     int (*fn)(const char *version, const struct store_entry *e, size_t n,
+			       void *arg),
+		     void *arg, bool *used);
+void store_cache_start(struct buf *c, const git_oid *head);
+void store_cache_add(struct buf *c, const char *version, const struct store_entry *e, size_t n);
+void store_cache_write(struct store *s, const struct buf *c);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * Running a command and measuring it: posix_spawn (no shell), wall time from
+ * CLOCK_MONOTONIC, user/sys time and peak RSS from wait4's rusage, output
+ * inherited, captured to a log (and echoed) or discarded, and an optional
+ * timeout (SIGTERM, then SIGKILL after a grace period).
+ *
+ * A spawner is prepared once and run many times, so that everything that
+ * does not change between runs (the PATH lookup, /dev/null, the file
+ * actions) costs nothing per run: without a timeout and without capture a
+ * run is clock_gettime, posix_spawnp, wait4, clock_gettime and nothing else.
+ */
+#ifndef UTIL_SPAWN_H
+#define UTIL_SPAWN_H
+
+#include <spawn.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+enum spawn_output {
+	SPAWN_INHERIT,	/* the command writes where we write */
+	SPAWN_CAPTURE,	/* through pipes to a log file and echoed to our stdout/stderr */
+	SPAWN_SUPPRESS, /* to /dev/null */
+};
+
+struct spawn_opts {
+	enum spawn_output output;
+	const char *log_path; /* SPAWN_CAPTURE: appended to, created 0644 */
+	double timeout;	      /* seconds; 0 = none */
+	double grace;	      /* seconds from SIGTERM to SIGKILL; 0 = 2 s */
+};
+
+struct spawn_result {
+	int status;	 /* wait status (WIFEXITED, WEXITSTATUS, ...) */
+	bool timed_out;	 /* the timeout expired and we stopped the command */
+	double real;	 /* seconds, just before spawn to reap */
+	double user;	 /* seconds of user CPU (rusage) */
+	double sys;	 /* seconds of system CPU (rusage) */
+	long maxrss_kib; /* peak resident set size, KiB */
+	double start;	 /* CLOCK_MONOTONIC seconds when the run started */
+};
+
+struct spawner {
+	char *path; /* argv[0] resolved against PATH once */
+	char *const *argv;
+	struct spawn_opts opts;
+	posix_spawn_file_actions_t fa; /* SPAWN_SUPPRESS: the dup2s of /dev/null */
+	bool have_fa;
+	int null_fd;
+	int log_fd;
+};
+
+/*
+ * Prepares to run @argv (NULL-terminated, kept by reference). Fails with
+ * ERR_CHILD "cannot run 'foo': No such file or directory" when argv[0] is
+ * not an executable file on PATH, and with ERR_IO when the log cannot be
+ * opened.
+ */
+int spawner_init(struct spawner *s, char *const *argv, const struct spawn_opts *opts);
+
+/*
+ * Runs the command once and waits for it. Returns 0 with @r filled (also when
+ * the command failed or timed out: see r->status and r->timed_out), or
+ * ERR_CHILD when it could not be started at all.
+ */
+int spawner_run(struct spawner *s, struct spawn_result *r);
+
+void spawner_release(struct spawner *s);
+
+/* One-shot convenience: init, run, release. */
+int spawn_run(char *const *argv, const struct spawn_opts *opts, struct spawn_result *r);
+
+/*
+ * SIGINT and SIGTERM while commands run: the first is forwarded to the
+ * running command (a second one sends SIGKILL) and remembered, so the caller
+ * stops and writes nothing. spawn_signals_restore() puts the old handlers
+ * back. Not nestable.
+ */
+void spawn_signals_install(void);
+void spawn_signals_restore(void);
+/* The signal received since install, or 0. */
+int spawn_interrupted(void);
+
+/* "exited with status 3", "killed by signal 9 (Killed)"; for messages. */
+const char *spawn_status_str(int status, char *out, size_t len);
+
+#endif

@@ -1,0 +1,75 @@
+# Shared by the CLI tests: a private temporary world per test and a few
+# assertions. A test script sources this, then runs steps; the first failed
+# assertion ends it with status 1 and says where.
+set -u
+: "${VELES:?VELES must point at the veles binary}"
+: "${VELES_SRCDIR:?}"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/veles-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+# Nothing from the developer's own configuration leaks in.
+export HOME="$T/home"
+export XDG_CONFIG_HOME="$HOME/.config"
+mkdir -p "$HOME"
+export GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME="Test Author" GIT_AUTHOR_EMAIL="author@example.com"
+export GIT_COMMITTER_NAME="Test Author" GIT_COMMITTER_EMAIL="author@example.com"
+export LC_ALL=C
+unset VISUAL EDITOR
+PATH="$T/bin:$PATH"
+mkdir -p "$T/bin"
+
+veles() { "$VELES" "$@"; }
+
+fail() {
+	echo "FAIL (${BASH_SOURCE[1]}:${BASH_LINENO[0]}): $*" >&2
+	exit 1
+}
+
+# ok CMD...: runs CMD, which must succeed; its output is in $T/out, $T/err.
+ok() {
+	"$@" >"$T/out" 2>"$T/err" || {
+		cat "$T/out" "$T/err" >&2
+		fail "expected success: $*"
+	}
+}
+
+# fails STATUS CMD...: CMD must exit with STATUS and say exactly one line on
+# stderr, prefixed "veles".
+fails() {
+	local want=$1 got
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	[ "$got" -eq "$want" ] || { cat "$T/err" >&2; fail "expected exit $want, got $got: $*"; }
+	[ "$(wc -l <"$T/err")" -eq 1 ] || { cat "$T/err" >&2; fail "expected one error line: $*"; }
+	grep -q '^veles' "$T/err" || fail "error line does not start with veles: $(cat "$T/err")"
+}
+
+# has FILE PATTERN: FILE contains the extended regular expression PATTERN.
+has() {
+	grep -Eq -- "$2" "$1" || { echo "--- $1:" >&2; cat "$1" >&2; fail "no /$2/ in $1"; }
+}
+
+hasnt() {
+	! grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "unexpected /$2/ in $1"; }
+}
+
+# A git repository with one commit, initialised for Veles, as cwd.
+new_git_project() {
+	mkdir -p "$T/$1" && cd "$T/$1" || fail "cd"
+	git init -q -b main .
+	echo "int main(void) { return 0; }" >prog.c
+	git add prog.c && git commit -qm "first version"
+	veles init -q || fail "init"
+}
+
+commit_change() {
+	echo "/* $1 */" >>prog.c
+	git commit -qam "$1"
+}
+
+# Pending profiles: the count of .perf files in jobs/.
+npending() {
+	find .veles/jobs -name '*.perf' | wc -l
+}

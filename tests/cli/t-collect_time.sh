@@ -1,0 +1,71 @@
+#!/bin/bash
+# veles collect time: profiles, summary, failures, dirty-tree warning.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+head=$(git rev-parse HEAD)
+
+ok veles collect time -r 3 -- true
+[ "$(npending)" -eq 1 ] || fail "expected one pending profile"
+f=$(ls .veles/jobs/*.perf)
+case "$(basename "$f")" in
+true-time-*-20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]-[0-9][0-9]-[0-9][0-9]-[0-9][0-9]*.perf) ;;
+*) fail "bad profile name $f" ;;
+esac
+has "$T/out" "Time \(mean ± σ\):"
+has "$T/out" "Range \(min … max\):"
+has "$T/err" "profile written to .*\.veles/jobs/"
+hasnt "$T/err" "uncommitted"
+python3 - "$f" "$head" <<'EOS' || fail "profile content"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["origin"] == sys.argv[2], p["origin"]
+assert p["header"]["type"] == "time" and p["header"]["cmd"] == "true"
+assert p["collector_info"]["name"] == "time"
+assert p["collector_info"]["params"]["repeat"] == 3
+res = p["global"]["resources"]
+for sub in ("real", "user", "sys"):
+    orders = sorted(r["order"] for r in res if r.get("subtype") == sub and r["type"] == "time")
+    assert orders == [1, 2, 3], (sub, orders)
+assert all(r["amount"] >= 0 for r in res if r["type"] == "time")
+EOS
+
+# Warm-up runs are not recorded.
+ok veles collect time -w 2 -r 2 -q -- true
+[ "$(npending)" -eq 2 ] || fail "second profile"
+
+# A failing command still gives a profile, with a warning.
+ok veles collect time -r 2 -- sh -c 'exit 3'
+grep -qi "status 3" "$T/out" "$T/err" || fail "no exit-status warning"
+[ "$(npending)" -eq 3 ] || fail "failed command profile"
+
+# A command that cannot start is an error and leaves nothing behind.
+fails 1 veles collect time -r 2 -- /no/such/program
+has "$T/err" "/no/such/program"
+[ "$(npending)" -eq 3 ] || fail "profile written for a command that never ran"
+ls .veles/jobs | grep -q tmp && fail "temporary file left behind"
+
+# Uncommitted changes are warned about.
+echo "/* local edit */" >>prog.c
+ok veles collect time -r 1 -q -- true
+has "$T/err" "uncommitted changes may skew the profile"
+ok veles config set collect.warn_dirty false
+ok veles collect time -r 1 -q -- true
+hasnt "$T/err" "uncommitted"
+git checkout -q prog.c
+
+# Output handling and timeout.
+ok veles collect time -r 1 -o suppress -- sh -c 'echo hidden-$((20+22))'
+hasnt "$T/out" "hidden-42"
+ok veles collect time -r 1 -o capture -- echo captured-text
+has "$T/out" "captured-text"
+grep -rq captured-text .veles/logs || fail "capture did not reach .veles/logs"
+veles collect time -r 1 --timeout 0.3 -- sleep 20 >"$T/out" 2>"$T/err"
+grep -qi "timed out\|timeout" "$T/out" "$T/err" || fail "no timeout message"
+
+fails 2 veles collect time -r abc -- true
+fails 2 veles collect nosuchcollector -- true
+fails 2 veles collect time -r 2
+ok veles collect time --help
+has "$T/out" "--repeat"
+ok veles collect --help
+has "$T/out" "time"

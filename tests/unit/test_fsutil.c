@@ -1,0 +1,86 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+static char dir[] = "/tmp/veles-fsutil-XXXXXX";
+
+static int setup(void **state)
+{
+	UNUSED(state);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	UNUSED(state);
+	return rm_rf(dir);
+}
+
+static size_t count_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	size_t n = 0;
+
+	while (d && (de = readdir(d)))
+		n += de->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_atomic_write_replaces_whole_file(void **state)
+{
+	char *path = xasprintf("%s/a/b/file.json", dir);
+	char *sub = xasprintf("%s/a/b", dir);
+	struct buf b = BUF_INIT;
+
+	UNUSED(state);
+	assert_int_equal(mkdir_p(sub), 0);
+	assert_int_equal(mkdir_p(sub), 0); /* idempotent */
+	assert_int_equal(file_write_atomic(path, "first", 5), 0);
+	assert_int_equal(file_write_atomic(path, "second!", 7), 0);
+	assert_int_equal(file_read_all(path, &b), 0);
+	assert_string_equal(buf_str(&b), "second!");
+	/* No temporary files are left beside it. */
+	assert_int_equal(count_entries(sub), 1);
+	buf_release(&b);
+	free(path);
+	free(sub);
+}
+
+static void test_errors_name_the_path(void **state)
+{
+	struct buf b = BUF_INIT;
+	char *path = xasprintf("%s/no/such/dir/f", dir);
+
+	UNUSED(state);
+	assert_int_equal(file_read_all("/no/such/file", &b), ERR_NOTFOUND);
+	assert_non_null(strstr(err_msg(), "/no/such/file"));
+	assert_int_equal(file_write_atomic(path, "x", 1), ERR_IO);
+	assert_non_null(strstr(err_msg(), path));
+	assert_false(path_exists(path));
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_atomic_write_replaces_whole_file),
+		cmocka_unit_test(test_errors_name_the_path),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
