@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/common.h"
 #include "profile/profile.h"
+#include "util/common.h"
 
 static double now_ms(void)
 {

@@ -17,7 +17,7 @@ enum cmd_flags {
 };
 
 struct cli_ctx {
-	char *root;      /* the project directory (holds .veles/) */
+	char *root;	 /* the project directory (holds .veles/) */
 	char *veles_dir; /* ROOT/.veles */
 	char *jobs_dir;
 	char *logs_dir;

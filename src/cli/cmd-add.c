@@ -80,12 +80,9 @@ static int parse_add_opts(const char *cmd, int argc, char **argv, struct add_opt
 			  const char *usage, bool is_add)
 {
 	static const struct option opts[] = {
-		{"minor", required_argument, NULL, 'm'},
-		{"force", no_argument, NULL, 'f'},
-		{"keep-profile", no_argument, NULL, 'k'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"minor", required_argument, NULL, 'm'},  {"force", no_argument, NULL, 'f'},
+		{"keep-profile", no_argument, NULL, 'k'}, {"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -215,7 +212,8 @@ static int stored_in_version(struct cli_ctx *ctx, const char *version,
 	ret = err_set(ERR_NOTFOUND, "%s is not registered with version %.7s", ref_name(ref),
 		      version);
 	for (i = 0; i < n; i++)
-		if (strcmp(e[i].blob, ref->entry.blob) == 0 && strcmp(e[i].name, ref->entry.name) == 0)
+		if (strcmp(e[i].blob, ref->entry.blob) == 0 &&
+		    strcmp(e[i].name, ref->entry.name) == 0)
 			ret = 0;
 	store_entries_free(e, n);
 	return ret;
@@ -240,9 +238,10 @@ int cmd_rm(struct cli_ctx *ctx, int argc, char **argv)
 	for (i = 0; i < n && ret == 0; i++, done++) {
 		ret = ref_resolve(ctx, argv[optind + (int)i], version, REF_DEFAULT_INDEX, &refs[i]);
 		if (ret == 0 && refs[i].kind == REF_FILE)
-			ret = err_set(ERR_INVALID,
-				      "%s is neither registered nor pending; rm leaves other files alone",
-				      refs[i].path);
+			ret = err_set(
+				ERR_INVALID,
+				"%s is neither registered nor pending; rm leaves other files alone",
+				refs[i].path);
 		if (ret == 0 && refs[i].kind == REF_STORED) {
 			ret = stored_in_version(ctx, version, &refs[i]);
 			if (ret == 0)

@@ -75,9 +75,10 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 			cli_warn("no version yet: the profile will have no origin");
 		if (cli_config_bool(ctx, "collect.warn_dirty", true) &&
 		    vcs_is_dirty(ctx->vcs, &dirty) == 0 && dirty)
-			cli_warn("uncommitted changes may skew the profile: it is filed under %.7s, "
-				 "which does not contain them",
-				 head);
+			cli_warn(
+				"uncommitted changes may skew the profile: it is filed under %.7s, "
+				"which does not contain them",
+				head);
 	}
 	int ret = collect_main(&env, argc - 1, argv + 1);
 

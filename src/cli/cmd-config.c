@@ -135,7 +135,8 @@ static int edit_file(const char *path)
 	if (pid < 0 || waitpid(pid, &status, 0) < 0)
 		return cli_error("cannot run the editor: %s", strerror(errno));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return cli_error("the editor (%s) failed; %s is as the editor left it", editor, path);
+		return cli_error("the editor (%s) failed; %s is as the editor left it", editor,
+				 path);
 	struct config *c;
 
 	if (config_load(path, &c) < 0)
@@ -178,8 +179,8 @@ int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 	nargs = argc - optind - 1;
 	if (scope != SCOPE_USER) {
 		paths[0] = local_path(ctx);
-		if (!paths[0] && (scope == SCOPE_LOCAL || strcmp(verb, "set") == 0 ||
-				  strcmp(verb, "edit") == 0))
+		if (!paths[0] &&
+		    (scope == SCOPE_LOCAL || strcmp(verb, "set") == 0 || strcmp(verb, "edit") == 0))
 			return cli_fail();
 	}
 	if (scope != SCOPE_LOCAL)

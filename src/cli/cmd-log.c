@@ -62,8 +62,9 @@ static void vmap_put(struct vmap *m, const char *id, const struct store_entry *e
 	size_t j, i;
 
 	if ((m->count + 1) * 2 > m->nslots) {
-		struct vmap bigger = {xcalloc(m->nslots ? m->nslots * 2 : 256, sizeof(struct vslot)),
-				      m->nslots ? m->nslots * 2 : 256, 0};
+		struct vmap bigger = {
+			xcalloc(m->nslots ? m->nslots * 2 : 256, sizeof(struct vslot)),
+			m->nslots ? m->nslots * 2 : 256, 0};
 
 		for (i = 0; i < m->nslots; i++)
 			if (m->slots[i].e) {
@@ -163,7 +164,8 @@ static void print_text(struct log_state *st, const struct vcs_version *v, const 
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
 	buf_addf(b, "\nAuthor:   %s <%s>\nDate:     %s %c%02d%02d\nProfiles: ", v->author, v->email,
-		 date, v->tz_offset < 0 ? '-' : '+', abs(v->tz_offset) / 60, abs(v->tz_offset) % 60);
+		 date, v->tz_offset < 0 ? '-' : '+', abs(v->tz_offset) / 60,
+		 abs(v->tz_offset) % 60);
 	describe(b, s);
 	buf_adds(b, "\n\n");
 	for (p = v->message; *p;) {

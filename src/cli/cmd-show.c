@@ -39,12 +39,9 @@ static bool is_view(const char *s)
 static int parse_show_args(int argc, char **argv, struct show_opts *o)
 {
 	static const struct option opts[] = {
-		{"minor", required_argument, NULL, 'm'},
-		{"limit", required_argument, NULL, 'n'},
-		{"compact", no_argument, NULL, 'c'},
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"minor", required_argument, NULL, 'm'}, {"limit", required_argument, NULL, 'n'},
+		{"compact", no_argument, NULL, 'c'},	 {"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},	 {NULL, 0, NULL, 0},
 	};
 	int c, nargs;
 

@@ -23,7 +23,7 @@ static const char status_usage[] =
 
 struct pending_info {
 	char *name;
-	char *type;  /* NULL when the file does not load */
+	char *type; /* NULL when the file does not load */
 	char *origin;
 	char *error;
 };
@@ -129,7 +129,8 @@ static void print_text(struct cli_ctx *ctx, const char *head, const struct vcs_v
 		       branch ? branch : "", branch ? ")" : "", info->summary);
 	free(branch);
 	if (dirty)
-		printf("  Uncommitted changes: profiles collected now may not match this version.\n");
+		printf("  Uncommitted changes: profiles collected now may not match this "
+		       "version.\n");
 
 	printf("\nProfiles of this version (%zu):\n", ne);
 	if (!ne)
@@ -188,9 +189,9 @@ int cmd_status(struct cli_ctx *ctx, int argc, char **argv)
 	if (ret < 0 && ret != ERR_NOTFOUND)
 		return cli_fail();
 	has_head = ret == 0;
-	if (has_head && (vcs_version_info(ctx->vcs, head, &info) < 0 ||
-			 store_list(ctx->store, head, &e, &ne) < 0 ||
-			 vcs_is_dirty(ctx->vcs, &dirty) < 0))
+	if (has_head &&
+	    (vcs_version_info(ctx->vcs, head, &info) < 0 ||
+	     store_list(ctx->store, head, &e, &ne) < 0 || vcs_is_dirty(ctx->vcs, &dirty) < 0))
 		return cli_fail();
 	load_pending(ctx, &p, &np);
 	if (fmt == FORMAT_JSON)

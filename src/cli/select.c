@@ -31,7 +31,9 @@ int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n)
 	*names = NULL;
 	*n = 0;
 	if (!d)
-		return errno == ENOENT ? 0 : err_set(ERR_IO, "cannot read %s: %s", ctx->jobs_dir, strerror(errno));
+		return errno == ENOENT ? 0
+				       : err_set(ERR_IO, "cannot read %s: %s", ctx->jobs_dir,
+						 strerror(errno));
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".perf"))
 			continue;
@@ -82,8 +84,9 @@ static int pick_pending(struct cli_ctx *ctx, unsigned long idx, struct profile_r
 		return ret;
 	if (idx >= n) {
 		pending_free(names, n);
-		return err_set(ERR_NOTFOUND, "no pending profile %lu@p (there %s %zu; see `veles status`)",
-			       idx, n == 1 ? "is" : "are", n);
+		return err_set(ERR_NOTFOUND,
+			       "no pending profile %lu@p (there %s %zu; see `veles status`)", idx,
+			       n == 1 ? "is" : "are", n);
 	}
 	out->kind = REF_PENDING;
 	out->path = xasprintf("%s/%s", ctx->jobs_dir, names[idx]);
@@ -118,8 +121,9 @@ static int pick_stored(struct cli_ctx *ctx, const char *version, unsigned long i
 		}
 	}
 	if (ret < 0 && !name)
-		err_set(ERR_NOTFOUND, "no profile %lu@i in version %.7s (it has %zu; see `veles status`)",
-			idx, version, n);
+		err_set(ERR_NOTFOUND,
+			"no profile %lu@i in version %.7s (it has %zu; see `veles status`)", idx,
+			version, n);
 	store_entries_free(e, n);
 	return ret;
 }
@@ -177,8 +181,8 @@ static int resolve_named(struct cli_ctx *ctx, const char *spec, const char *vers
 		       spec);
 }
 
-int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version,
-		enum ref_default def, struct profile_ref *out)
+int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version, enum ref_default def,
+		struct profile_ref *out)
 {
 	unsigned long idx;
 	int kind = parse_index(spec, &idx);

@@ -20,8 +20,8 @@ enum ref_default { REF_DEFAULT_PENDING, REF_DEFAULT_INDEX };
 
 struct profile_ref {
 	enum ref_kind kind;
-	char *path;        /* PENDING, FILE */
-	char version[41];  /* STORED */
+	char *path;		  /* PENDING, FILE */
+	char version[41];	  /* STORED */
 	struct store_entry entry; /* STORED (owned copies) */
 };
 
@@ -30,8 +30,8 @@ int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n);
 void pending_free(char **names, size_t n);
 
 /* Resolves @spec; @version is the version to look in for stored ones. */
-int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version,
-		enum ref_default def, struct profile_ref *out);
+int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version, enum ref_default def,
+		struct profile_ref *out);
 /* The profile's bytes as stored (file contents or blob). */
 int ref_read(struct cli_ctx *ctx, const struct profile_ref *ref, struct buf *raw);
 int ref_load(struct cli_ctx *ctx, const struct profile_ref *ref, struct profile **out);

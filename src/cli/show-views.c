@@ -43,7 +43,8 @@ static size_t table_columns(const struct profile *p, struct tcol *cols, size_t m
 		const struct column *c = table_col(&p->types, persistent[i]);
 
 		if (c)
-			cols[n++] = (struct tcol){persistent[i], c, true, (int)strlen(persistent[i])};
+			cols[n++] =
+				(struct tcol){persistent[i], c, true, (int)strlen(persistent[i])};
 	}
 	for (i = 0; i < p->res.ncols && n < max; i++)
 		cols[n++] = (struct tcol){p->res.cols[i].name, &p->res.cols[i], false,
@@ -107,8 +108,8 @@ void show_table(const struct profile *p, const struct show_opts *o)
 		printf("%-*s%s", cols[j].width, cols[j].name, j + 1 < n ? "  " : "\n");
 	for (i = 0; i < rows; i++)
 		for (j = 0; j < n; j++) {
-			bool num = cols[j].col && (cols[j].col->kind == COL_I64 ||
-						   cols[j].col->kind == COL_F64);
+			bool num = cols[j].col &&
+				   (cols[j].col->kind == COL_I64 || cols[j].col->kind == COL_F64);
 
 			table_cell(p, &cols[j], i, &v, &scratch);
 			printf(num ? "%*s%s" : "%-*s%s", cols[j].width, buf_str(&v),
@@ -222,8 +223,7 @@ static void summary_header(const struct profile *p, const char *name, size_t ngr
 	printf("Models:         %s\n\n", p->models ? p->models : "[]");
 }
 
-static void summary_text(const struct profile *p, const char *name, const struct group *g,
-			 size_t n)
+static void summary_text(const struct profile *p, const char *name, const struct group *g, size_t n)
 {
 	struct buf uid = BUF_INIT, scratch = BUF_INIT;
 	int w = 3;
@@ -263,8 +263,7 @@ static void json_field(struct buf *b, const char *key, const char *value, bool f
 		buf_adds(b, "null");
 }
 
-static void summary_json(const struct profile *p, const char *name, const struct group *g,
-			 size_t n)
+static void summary_json(const struct profile *p, const char *name, const struct group *g, size_t n)
 {
 	struct buf b = BUF_INIT, uid = BUF_INIT, scratch = BUF_INIT;
 	size_t i;

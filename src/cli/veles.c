@@ -19,7 +19,8 @@
 static const struct cli_command commands[] = {
 	{"init", cmd_init, 0, "create or reinitialise a Veles project here"},
 	{"config", cmd_config, 0, "get and set configuration (config.yml)"},
-	{"status", cmd_status, CMD_NEEDS_PROJECT, "show the version and its profiles, registered and pending"},
+	{"status", cmd_status, CMD_NEEDS_PROJECT,
+	 "show the version and its profiles, registered and pending"},
 	{"add", cmd_add, CMD_NEEDS_PROJECT, "register pending profiles with a version"},
 	{"rm", cmd_rm, CMD_NEEDS_PROJECT, "remove profiles from a version (or pending ones)"},
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
@@ -27,7 +28,8 @@ static const struct cli_command commands[] = {
 	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
 	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/...) to a git remote"},
 	{"pull", cmd_pull, CMD_NEEDS_PROJECT, "fetch and merge profiles from a git remote"},
-	{"commit", cmd_commit, CMD_NEEDS_PROJECT, "record a new version of a plain (non-git) project"},
+	{"commit", cmd_commit, CMD_NEEDS_PROJECT,
+	 "record a new version of a plain (non-git) project"},
 };
 
 static void usage(FILE *f)
@@ -96,7 +98,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'C':
 			if (chdir(optarg) < 0)
-				return cli_error("cannot change to %s: %s", optarg, strerror(errno)), 2;
+				return cli_error("cannot change to %s: %s", optarg,
+						 strerror(errno)),
+				       2;
 			break;
 		case 'h':
 			usage(stdout);

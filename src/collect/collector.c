@@ -26,8 +26,8 @@
 #define NAME_WORKLOAD_MAX 64
 
 static const struct collector *const collectors[] = {
-    &time_collector,
-    NULL,
+	&time_collector,
+	NULL,
 };
 
 const struct collector *const *collector_list(void)
@@ -69,9 +69,9 @@ static int parse_output(const char *name, const char *arg, enum output_handling 
 		*out = OUTPUT_SUPPRESS;
 	else
 		return err_set(
-		    ERR_INVALID,
-		    "collect %s: --output-handling is default, capture or suppress, not '%s'", name,
-		    arg);
+			ERR_INVALID,
+			"collect %s: --output-handling is default, capture or suppress, not '%s'",
+			name, arg);
 	return 0;
 }
 
@@ -96,10 +96,10 @@ int collect_option(struct collect_ctx *c, const char *name, int opt, char **argv
 		errno = 0;
 		c->timeout = strtod(optarg, &end);
 		if (errno || end == optarg || *end || !(c->timeout > 0) || !isfinite(c->timeout))
-			return err_set(
-			    ERR_INVALID,
-			    "collect %s: --timeout needs a positive number of seconds, not '%s'",
-			    name, optarg);
+			return err_set(ERR_INVALID,
+				       "collect %s: --timeout needs a positive number of seconds, "
+				       "not '%s'",
+				       name, optarg);
 		return 0;
 	case ':':
 		return err_set(ERR_INVALID, "collect %s: option '%s' needs a value", name, text);
@@ -252,6 +252,18 @@ static const char *display_path(const char *path)
 	return at ? at : path;
 }
 
+static int check_interrupted(void)
+{
+	int sig = spawn_interrupted();
+
+	if (!sig)
+		return 0;
+	return err_set(ERR_INTERRUPTED, "interrupted by %s: no profile written",
+		       sig == SIGINT	? "SIGINT"
+		       : sig == SIGTERM ? "SIGTERM"
+					: "a signal");
+}
+
 static int collect_write(struct collect_ctx *c, const struct collector *col)
 {
 	int ret = mkdir_p(c->env->jobs_dir);
@@ -263,6 +275,10 @@ static int collect_write(struct collect_ctx *c, const struct collector *col)
 	if (ret < 0)
 		return ret;
 	ret = profile_save(c->profile, c->profile_path, COMP_NONE);
+	/* Our handler is still in place, so Ctrl-C here cannot leave the empty
+	 * claim behind; it is honoured all the same. */
+	if (ret == 0)
+		ret = check_interrupted();
 	if (ret < 0) {
 		unlink(c->profile_path);
 		return ret;
@@ -276,23 +292,10 @@ static int collect_write(struct collect_ctx *c, const struct collector *col)
 
 /* ---- the driver ---- */
 
-static int check_interrupted(void)
-{
-	int sig = spawn_interrupted();
-
-	if (!sig)
-		return 0;
-	return err_set(ERR_INTERRUPTED, "interrupted by %s: no profile written",
-		       sig == SIGINT	? "SIGINT"
-		       : sig == SIGTERM ? "SIGTERM"
-					: "a signal");
-}
-
 static int collect_phases(struct collect_ctx *c, const struct collector *col)
 {
 	int ret = 0;
 
-	spawn_signals_install();
 	if (col->before)
 		ret = col->before(c);
 	if (ret == 0)
@@ -308,7 +311,6 @@ static int collect_phases(struct collect_ctx *c, const struct collector *col)
 		ret = col->after(c);
 	if (ret == 0)
 		ret = check_interrupted();
-	spawn_signals_restore();
 	return ret;
 }
 
@@ -355,10 +357,13 @@ int collect_main(const struct collect_env *env, int argc, char **argv)
 	if (!c.workload)
 		c.workload = joined = join_args(c.argv + 1, c.argc - 1);
 	ret = collect_prepare(&c, col);
+	/* Until the profile is written or given up, Ctrl-C only sets a flag. */
+	spawn_signals_install();
 	if (ret == 0)
 		ret = collect_phases(&c, col);
 	if (ret == 0)
 		ret = collect_write(&c, col);
+	spawn_signals_restore();
 out:
 	if (col->release)
 		col->release(&c);

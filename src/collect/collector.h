@@ -14,8 +14,8 @@ struct buf;
 struct profile;
 
 enum output_handling {
-	OUTPUT_DEFAULT,  /* the command writes to our terminal */
-	OUTPUT_CAPTURE,  /* written to .veles/logs/ and shown as well */
+	OUTPUT_DEFAULT,	 /* the command writes to our terminal */
+	OUTPUT_CAPTURE,	 /* written to .veles/logs/ and shown as well */
 	OUTPUT_SUPPRESS, /* sent to /dev/null */
 };
 
@@ -24,8 +24,8 @@ struct collect_env {
 	const char *jobs_dir; /* where the profile is written */
 	const char *logs_dir; /* where captured output goes */
 	const char *origin;   /* the code version measured, or NULL */
-	bool quiet;           /* no summary on stdout */
-	bool progress;        /* may draw progress on stderr (it is a terminal) */
+	bool quiet;	      /* no summary on stdout */
+	bool progress;	      /* may draw progress on stderr (it is a terminal) */
 };
 
 /* One collection in progress, shared by the phases. */
@@ -34,15 +34,15 @@ struct collect_ctx {
 	char **argv; /* the profiled command, NULL-terminated */
 	int argc;
 	const char *workload; /* header.workload; default: the arguments */
-	double timeout;       /* seconds, 0 = none */
+	double timeout;	      /* seconds, 0 = none */
 	enum output_handling output;
 	struct profile *profile; /* set by the collect phase */
-	void *state;             /* the collector's own */
-	int last_status;         /* wait status of the last run of the command */
-	char *profile_path;      /* where the profile was written */
-	bool quiet;              /* env->quiet or -q */
-	bool help;               /* parse() printed the usage: nothing to collect */
-	char *name;     /* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
+	void *state;		 /* the collector's own */
+	int last_status;	 /* wait status of the last run of the command */
+	char *profile_path;	 /* where the profile was written */
+	bool quiet;		 /* env->quiet or -q */
+	bool help;		 /* parse() printed the usage: nothing to collect */
+	char *name;	/* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
 	char *log_path; /* env->logs_dir/NAME.log, for --output-handling capture */
 };
 
@@ -70,12 +70,13 @@ struct collector {
  */
 enum { COLLECT_OPT_TIMEOUT = 0x100, COLLECT_OPT_WORKLOAD };
 #define COLLECT_SHORTOPTS "+:ho:q"
-#define COLLECT_LONGOPTS                                                 \
-	{"help", no_argument, NULL, 'h'},                                \
-	{"quiet", no_argument, NULL, 'q'},                               \
-	{"output-handling", required_argument, NULL, 'o'},               \
-	{"timeout", required_argument, NULL, COLLECT_OPT_TIMEOUT},       \
-	{"workload", required_argument, NULL, COLLECT_OPT_WORKLOAD}
+#define COLLECT_LONGOPTS                                                                           \
+	{"help", no_argument, NULL, 'h'}, {"quiet", no_argument, NULL, 'q'},                       \
+		{"output-handling", required_argument, NULL, 'o'},                                 \
+		{"timeout", required_argument, NULL, COLLECT_OPT_TIMEOUT},                         \
+	{                                                                                          \
+		"workload", required_argument, NULL, COLLECT_OPT_WORKLOAD                          \
+	}
 
 /*
  * Handles a common option (or getopt's '?' and ':') for collector @name;

@@ -154,8 +154,8 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	for (;;) {
 		if (!yaml_parser_parse(&parser, &ev)) {
-			ret = err_set(ERR_PARSE, "%s:%zu:%zu: %s", name, parser.problem_mark.line + 1,
-				      parser.problem_mark.column + 1,
+			ret = err_set(ERR_PARSE, "%s:%zu:%zu: %s", name,
+				      parser.problem_mark.line + 1, parser.problem_mark.column + 1,
 				      parser.problem ? parser.problem : "invalid YAML");
 			break;
 		}

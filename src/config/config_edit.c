@@ -87,7 +87,8 @@ static void locate(const struct line *lines, size_t n, char **parts, size_t npar
 		size_t found = hi;
 
 		for (i = lo; i < hi; i++)
-			if (lines[i].indent == indent && line_has_key(&lines[i], parts[depth], klen)) {
+			if (lines[i].indent == indent &&
+			    line_has_key(&lines[i], parts[depth], klen)) {
 				found = i;
 				break;
 			}
@@ -134,7 +135,8 @@ static int edit(const char *text, size_t len, char **parts, size_t nparts, const
 			next++;
 		if (next < n && lines[next].indent > l->indent) {
 			free(lines);
-			return err_set(ERR_INVALID, "'%s' holds other keys; set one of them instead",
+			return err_set(ERR_INVALID,
+				       "'%s' holds other keys; set one of them instead",
 				       parts[nparts - 1]);
 		}
 		for (i = 0; i < at; i++)
@@ -158,7 +160,8 @@ static int edit(const char *text, size_t len, char **parts, size_t nparts, const
 			after++, rest--;
 		if (rest && *after != '#') {
 			free(lines);
-			return err_set(ERR_INVALID, "'%s' is a value, not a section", parts[matched - 1]);
+			return err_set(ERR_INVALID, "'%s' is a value, not a section",
+				       parts[matched - 1]);
 		}
 	}
 	if (matched == 0)
@@ -213,8 +216,8 @@ int config_set_file(const char *path, const char *key, const char *value)
 	int ret;
 
 	if (!valid_key(key))
-		return err_set(ERR_INVALID, "invalid key '%s': use dotted names like collect.warn_dirty",
-			       key);
+		return err_set(ERR_INVALID,
+			       "invalid key '%s': use dotted names like collect.warn_dirty", key);
 	ret = file_read_all(path, &text);
 	if (ret < 0 && ret != ERR_NOTFOUND)
 		return ret;

@@ -3,9 +3,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "util/common.h"
-#include "util/buf.h"
 #include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
 
 enum compression compression_detect(const void *data, size_t len)
 {
@@ -80,9 +80,13 @@ static int unzstd_all(const void *data, size_t len, struct buf *out)
 int compression_decompress(const void *data, size_t len, struct buf *out)
 {
 	switch (compression_detect(data, len)) {
-	case COMP_ZSTD: return unzstd_all(data, len, out);
-	case COMP_ZLIB: return inflate_all(data, len, out);
-	default: buf_add(out, data, len); return 0;
+	case COMP_ZSTD:
+		return unzstd_all(data, len, out);
+	case COMP_ZLIB:
+		return inflate_all(data, len, out);
+	default:
+		buf_add(out, data, len);
+		return 0;
 	}
 }
 
@@ -119,5 +123,5 @@ enum compression compression_from_name(const char *name)
 		return COMP_ZLIB;
 	if (strcmp(name, "zstd") == 0)
 		return COMP_ZSTD;
-	return (enum compression)-1;
+	return (enum compression) - 1;
 }

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/common.h"
 #include "profile/json_sax.h"
 #include "profile/numfmt.h"
+#include "util/common.h"
 
 #define CHUNK (64 * 1024)
 #define MAX_DEPTH 100000
@@ -16,7 +16,7 @@ enum {
 	ST_ARR_FIRST, /* after '[': a value or ']' */
 	ST_ARR_NEXT,  /* after ',' in an array: a value */
 	ST_OBJ_FIRST, /* after '{': a key or '}' */
-	ST_KEY,       /* after ',' in an object: a key */
+	ST_KEY,	      /* after ',' in an object: a key */
 	ST_AFTER,     /* after a value: ',', a closer, or the end */
 	ST_DONE,
 };
@@ -69,7 +69,7 @@ static int error_at(struct jsax *j, const char *at, const char *what)
 
 int jsax_error(struct jsax *j, const char *what)
 {
-	return error_at(j, j->p, what);
+	return error_at(j, j->tok ? j->tok : j->p, what);
 }
 
 /*
@@ -143,7 +143,7 @@ static int skip_ws(struct jsax *j)
 static int push(struct jsax *j, uint8_t kind)
 {
 	if (j->depth >= MAX_DEPTH)
-		return jsax_error(j, "nesting too deep");
+		return error_at(j, j->p, "nesting too deep");
 	j->stack = xgrow(j->stack, 1, j->depth + 1, &j->stack_cap);
 	j->stack[j->depth++] = kind;
 	return 0;
@@ -179,13 +179,14 @@ static inline size_t digits8(const char *p, uint64_t *val)
 	d = (x - 0x3030303030303030ULL) << (8 * (8 - n));
 	d = d * 10 + (d >> 8);
 	d = (((d & 0x000000ff000000ffULL) * 0x000f424000000064ULL) +
-	     (((d >> 16) & 0x000000ff000000ffULL) * 0x0000271000000001ULL)) >> 32;
+	     (((d >> 16) & 0x000000ff000000ffULL) * 0x0000271000000001ULL)) >>
+	    32;
 	*val = d;
 	return n;
 }
 
-static const uint64_t pow10_u64[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
-				      100000000};
+static const uint64_t pow10_u64[9] = {1,      10,      100,	 1000,	   10000,
+				      100000, 1000000, 10000000, 100000000};
 
 /* Plain integers of up to 18 digits, the bulk of a profile, parsed in the
  * same pass that finds their end; NULL sends the rest to numfmt_parse(). */
@@ -307,7 +308,7 @@ static int lex_number(struct jsax *j)
 	}
 	kind = numfmt_parse(j->p, (size_t)(q - j->p), &j->i, &j->d);
 	if (kind == NUM_BAD)
-		return jsax_error(j, "malformed number");
+		return error_at(j, j->p, "malformed number");
 	j->raw = j->p;
 	j->rawlen = (size_t)(q - j->p);
 	j->p = q;
@@ -371,16 +372,34 @@ static int unescape(struct jsax *j, const char *q)
 	if (left < 2)
 		return 0;
 	switch (q[1]) {
-	case '"': buf_addc(&j->sbuf, '"'); return 2;
-	case '\\': buf_addc(&j->sbuf, '\\'); return 2;
-	case '/': buf_addc(&j->sbuf, '/'); return 2;
-	case 'b': buf_addc(&j->sbuf, '\b'); return 2;
-	case 'f': buf_addc(&j->sbuf, '\f'); return 2;
-	case 'n': buf_addc(&j->sbuf, '\n'); return 2;
-	case 'r': buf_addc(&j->sbuf, '\r'); return 2;
-	case 't': buf_addc(&j->sbuf, '\t'); return 2;
-	case 'u': break;
-	default: return error_at(j, q, "invalid escape in string");
+	case '"':
+		buf_addc(&j->sbuf, '"');
+		return 2;
+	case '\\':
+		buf_addc(&j->sbuf, '\\');
+		return 2;
+	case '/':
+		buf_addc(&j->sbuf, '/');
+		return 2;
+	case 'b':
+		buf_addc(&j->sbuf, '\b');
+		return 2;
+	case 'f':
+		buf_addc(&j->sbuf, '\f');
+		return 2;
+	case 'n':
+		buf_addc(&j->sbuf, '\n');
+		return 2;
+	case 'r':
+		buf_addc(&j->sbuf, '\r');
+		return 2;
+	case 't':
+		buf_addc(&j->sbuf, '\t');
+		return 2;
+	case 'u':
+		break;
+	default:
+		return error_at(j, q, "invalid escape in string");
 	}
 	if (left < 6)
 		return 0;
@@ -392,10 +411,10 @@ static int unescape(struct jsax *j, const char *q)
 		 * one becomes U+FFFD, as most decoders do. */
 		if (left < 12 && !j->eof)
 			return 0;
-		if (left >= 12 && q[6] == '\\' && q[7] == 'u' &&
-		    (lo = hexval(q + 8)) >= 0xdc00 && lo < 0xe000) {
+		if (left >= 12 && q[6] == '\\' && q[7] == 'u' && (lo = hexval(q + 8)) >= 0xdc00 &&
+		    lo < 0xe000) {
 			put_utf8(&j->sbuf, 0x10000 + (((uint32_t)cp - 0xd800) << 10) +
-						   ((uint32_t)lo - 0xdc00));
+					       ((uint32_t)lo - 0xdc00));
 			return 12;
 		}
 		cp = 0xfffd;
@@ -412,6 +431,7 @@ static int lex_escaped(struct jsax *j, const char *q)
 	const char *from = j->p + 1;
 
 	buf_reset(&j->sbuf);
+	buf_add(&j->sbuf, from, (size_t)(q - from));
 	for (;;) {
 		const char *run = q;
 		int n;
@@ -430,7 +450,6 @@ static int lex_escaped(struct jsax *j, const char *q)
 			return n;
 		q += n;
 	}
-	UNUSED(from);
 	j->s = buf_str(&j->sbuf);
 	j->slen = j->sbuf.len;
 	j->p = q + 1;
@@ -472,7 +491,7 @@ static int lex_word(struct jsax *j, const char *word, size_t n, int ev)
 		if (refill(j) < 0)
 			return ERR_IO;
 	if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
-		return jsax_error(j, "invalid literal");
+		return error_at(j, j->p, "invalid literal");
 	j->p += n;
 	return ev;
 }
@@ -498,14 +517,18 @@ static int lex_value(struct jsax *j, int c)
 			return r;
 		j->p++;
 		return JEV_ARR_START;
-	case 't': return lex_word(j, "true", 4, JEV_TRUE);
-	case 'f': return lex_word(j, "false", 5, JEV_FALSE);
-	case 'n': return lex_word(j, "null", 4, JEV_NULL);
-	case -1: return jsax_error(j, "unexpected end of input");
+	case 't':
+		return lex_word(j, "true", 4, JEV_TRUE);
+	case 'f':
+		return lex_word(j, "false", 5, JEV_FALSE);
+	case 'n':
+		return lex_word(j, "null", 4, JEV_NULL);
+	case -1:
+		return error_at(j, j->p, "unexpected end of input");
 	default:
 		if (c == '-' || (c >= '0' && c <= '9'))
 			return lex_number(j);
-		return jsax_error(j, "expected a value");
+		return error_at(j, j->p, "expected a value");
 	}
 }
 
@@ -514,9 +537,10 @@ static int lex_key(struct jsax *j, int c)
 	int r;
 
 	if (c != '"')
-		return jsax_error(j, c == '}' ? "trailing comma before '}'"
-				  : c == -1 ? "unexpected end of input"
-					    : "expected a string key");
+		return error_at(j, j->p,
+				c == '}'  ? "trailing comma before '}'"
+				: c == -1 ? "unexpected end of input"
+					  : "expected a string key");
 	if ((r = lex_string(j)) < 0)
 		return r;
 	/* The key may point into the buffer, which a refill would move: only
@@ -532,7 +556,7 @@ static int lex_key(struct jsax *j, int c)
 			buf_add(&j->sbuf, s, n);
 		}
 		if (skip_ws(j) != ':')
-			return jsax_error(j, "expected ':'");
+			return error_at(j, j->p, "expected ':'");
 		j->p++;
 		j->s = buf_str(&j->sbuf);
 		j->slen = n;
@@ -553,6 +577,7 @@ int jsax_next(struct jsax *j)
 {
 	int c = skip_ws(j);
 
+	j->tok = j->p;
 	switch (j->state) {
 	case ST_VALUE:
 		return lex_value(j, c);
@@ -562,7 +587,7 @@ int jsax_next(struct jsax *j)
 		return lex_value(j, c);
 	case ST_ARR_NEXT:
 		if (c == ']')
-			return jsax_error(j, "trailing comma before ']'");
+			return error_at(j, j->p, "trailing comma before ']'");
 		return lex_value(j, c);
 	case ST_OBJ_FIRST:
 		if (c == '}')
@@ -577,7 +602,7 @@ int jsax_next(struct jsax *j)
 	}
 	if (j->depth == 0) {
 		if (c != -1)
-			return jsax_error(j, "unexpected data after the end");
+			return error_at(j, j->p, "unexpected data after the end");
 		j->state = ST_DONE;
 		return JEV_EOF;
 	}
@@ -588,18 +613,19 @@ int jsax_next(struct jsax *j)
 		}
 		if (c == '}')
 			return close_container(j, JEV_OBJ_END);
-		return jsax_error(j, c == -1 ? "unexpected end of input" : "expected ',' or '}'");
+		return error_at(j, j->p,
+				c == -1 ? "unexpected end of input" : "expected ',' or '}'");
 	}
 	if (c == ',') {
 		j->p++;
 		c = skip_ws(j);
 		if (c == ']')
-			return jsax_error(j, "trailing comma before ']'");
+			return error_at(j, j->p, "trailing comma before ']'");
 		return lex_value(j, c);
 	}
 	if (c == ']')
 		return close_container(j, JEV_ARR_END);
-	return jsax_error(j, c == -1 ? "unexpected end of input" : "expected ',' or ']'");
+	return error_at(j, j->p, c == -1 ? "unexpected end of input" : "expected ',' or ']'");
 }
 
 static void emit(struct jsax *j, int ev, struct buf *out, size_t start)
@@ -611,20 +637,38 @@ static void emit(struct jsax *j, int ev, struct buf *out, size_t start)
 			buf_addc(out, ',');
 	}
 	switch (ev) {
-	case JEV_OBJ_START: buf_addc(out, '{'); break;
-	case JEV_OBJ_END: buf_addc(out, '}'); break;
-	case JEV_ARR_START: buf_addc(out, '['); break;
-	case JEV_ARR_END: buf_addc(out, ']'); break;
+	case JEV_OBJ_START:
+		buf_addc(out, '{');
+		break;
+	case JEV_OBJ_END:
+		buf_addc(out, '}');
+		break;
+	case JEV_ARR_START:
+		buf_addc(out, '[');
+		break;
+	case JEV_ARR_END:
+		buf_addc(out, ']');
+		break;
 	case JEV_KEY:
 		buf_add_json_str(out, j->s, j->slen);
 		buf_addc(out, ':');
 		break;
-	case JEV_STR: buf_add_json_str(out, j->s, j->slen); break;
+	case JEV_STR:
+		buf_add_json_str(out, j->s, j->slen);
+		break;
 	case JEV_INT:
-	case JEV_DBL: buf_add(out, j->raw, j->rawlen); break;
-	case JEV_TRUE: buf_adds(out, "true"); break;
-	case JEV_FALSE: buf_adds(out, "false"); break;
-	default: buf_adds(out, "null"); break;
+	case JEV_DBL:
+		buf_add(out, j->raw, j->rawlen);
+		break;
+	case JEV_TRUE:
+		buf_adds(out, "true");
+		break;
+	case JEV_FALSE:
+		buf_adds(out, "false");
+		break;
+	default:
+		buf_adds(out, "null");
+		break;
 	}
 }
 
@@ -636,7 +680,7 @@ static int walk(struct jsax *j, int ev, struct buf *out)
 		if (ev < 0)
 			return ev;
 		if (ev == JEV_EOF)
-			return jsax_error(j, "unexpected end of input");
+			return error_at(j, j->p, "unexpected end of input");
 		if (out)
 			emit(j, ev, out, start);
 		if (ev == JEV_OBJ_START || ev == JEV_ARR_START)

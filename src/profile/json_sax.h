@@ -32,16 +32,16 @@ enum jev {
 
 struct jsax {
 	const char *name; /* for error messages */
-	int fd;           /* -1 when parsing memory */
-	char *own;        /* our read buffer (fd mode) */
+	int fd;		  /* -1 when parsing memory */
+	char *own;	  /* our read buffer (fd mode) */
 	size_t own_cap;
 	const char *p, *end; /* unread input */
-	bool eof;            /* nothing beyond @end */
-	int64_t base;        /* input offset of own[0] (fd) or of the data start */
+	bool eof;	     /* nothing beyond @end */
+	int64_t base;	     /* input offset of own[0] (fd) or of the data start */
 	const char *start;   /* what @base is the offset of */
-	uint64_t line;       /* 1-based */
+	uint64_t line;	     /* 1-based */
 	int64_t line_start;  /* input offset of the current line's first byte */
-	uint8_t *stack;      /* '{' or '[' per open container */
+	uint8_t *stack;	     /* '{' or '[' per open container */
 	size_t depth, stack_cap;
 	int state;
 	struct buf sbuf; /* unescaped strings */
@@ -51,6 +51,7 @@ struct jsax {
 	size_t slen;
 	int64_t i;
 	double d;
+	const char *tok; /* where the current event's token starts */
 	const char *raw; /* numbers as written */
 	size_t rawlen;
 };
@@ -77,7 +78,7 @@ int jsax_skip(struct jsax *j, int ev);
 /* Same, appending the value as compact JSON to @out. */
 int jsax_capture(struct jsax *j, int ev, struct buf *out);
 
-/* Sets an error at the current position: "NAME:LINE:COL: WHAT". */
+/* Sets an error at the current event's token: "NAME:LINE:COL: WHAT". */
 int jsax_error(struct jsax *j, const char *what);
 
 #endif

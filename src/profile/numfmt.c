@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/common.h"
 #include "profile/numfmt.h"
+#include "util/common.h"
 
 /* Every power of ten up to 1e22 is exact in a double (Clinger 1990). */
 static const double pow10_tab[23] = {
-	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    1e0,  1e1,	1e2,  1e3,  1e4,  1e5,	1e6,  1e7,  1e8,  1e9,	1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
 #define TWO53 9007199254740992.0

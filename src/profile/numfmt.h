@@ -17,9 +17,9 @@
 size_t numfmt_i64(char *dst, int64_t v);
 
 /*
- * Writes @v (to NUMFMT_MAX bytes of room) as the shortest decimal that reads back as the same double,
- * always with a '.' or an exponent so a reader keeps it a double ("5.0",
- * "1e+300"); NaN and infinities become "null". Returns the length.
+ * Writes @v (to NUMFMT_MAX bytes of room) as the shortest decimal that reads back as the same
+ * double, always with a '.' or an exponent so a reader keeps it a double ("5.0", "1e+300"); NaN and
+ * infinities become "null". Returns the length.
  */
 size_t numfmt_f64(char *dst, double v);
 

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/common.h"
-#include "util/buf.h"
-#include "util/strpool.h"
 #include "profile/numfmt.h"
 #include "profile/profile_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/strpool.h"
 
 struct profile *profile_new(void)
 {
@@ -146,7 +146,7 @@ static void convert_to_json(struct profile *p, struct column *c)
 		else
 			buf_add_json_str(&b, strpool_get(p->pool, c->v.id[i]),
 					 strpool_len(p->pool, c->v.id[i]));
-		ids[i] = strpool_intern(p->pool, b.data, b.len);
+		ids[i] = strpool_intern(p->pool, buf_str(&b), b.len);
 	}
 	buf_release(&b);
 	free(c->v.id);

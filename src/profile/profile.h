@@ -40,11 +40,11 @@ struct column {
 		double *f64;
 		uint32_t *id;
 	} v;
-	uint8_t *absent; /* NULL while every row has a value; else 1 = no value */
+	uint8_t *absent;   /* NULL while every row has a value; else 1 = no value */
 	size_t absent_cap; /* rows at or past absent_cap (and below len) have a value */
-	size_t len; /* rows at or past len have no value: a column need not be as
-		     * long as its table, so appending rows costs nothing.
-		     * Use col_has() rather than reading absent/len. */
+	size_t len;	   /* rows at or past len have no value: a column need not be as
+			    * long as its table, so appending rows costs nothing.
+			    * Use col_has() rather than reading absent/len. */
 };
 
 struct table {
@@ -72,9 +72,9 @@ struct profile {
 	char *origin; /* NULL when the profile has none */
 
 	/* header */
-	char *type;     /* required */
+	char *type; /* required */
 	char *cmd;
-	char *args;     /* header.args or header.params */
+	char *args;	     /* header.args or header.params */
 	bool args_is_params; /* which of the two keys it came from */
 	char *workload;
 	struct kv *units;
@@ -83,11 +83,11 @@ struct profile {
 	size_t nheader_extra;
 
 	/* collector_info */
-	char *collector;        /* collector_info.name, or NULL */
+	char *collector;	/* collector_info.name, or NULL */
 	char *collector_params; /* compact JSON of collector_info.params, or NULL */
 
 	char *postprocessors; /* compact JSON array; NULL means [] */
-	char *models;         /* compact JSON array; NULL means [] */
+	char *models;	      /* compact JSON array; NULL means [] */
 
 	bool has_timestamp; /* global.timestamp */
 	double timestamp;
@@ -163,7 +163,8 @@ size_t profile_res_add_n(struct profile *p, uint32_t type, size_t n);
  * text -> JSON), so the returned column's kind may differ from @kind.
  */
 struct column *table_col(const struct table *t, const char *name);
-struct column *table_col_get(struct profile *p, struct table *t, const char *name, enum col_kind kind);
+struct column *table_col_get(struct profile *p, struct table *t, const char *name,
+			     enum col_kind kind);
 
 void col_set_i64(struct table *t, struct column *c, size_t row, int64_t v);
 void col_set_f64(struct table *t, struct column *c, size_t row, double v);

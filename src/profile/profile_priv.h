@@ -11,14 +11,14 @@
 
 /* Lookups that make profile_type_add() and the reader O(1) per call. */
 struct profile_index {
-	struct strpool *sigs;   /* canonical text of each type's attributes */
-	uint32_t *type_of_sig;  /* by sig id */
+	struct strpool *sigs;  /* canonical text of each type's attributes */
+	uint32_t *type_of_sig; /* by sig id */
 	size_t type_of_sig_cap;
-	uint32_t *type_of_key;  /* by pool id of a "#key" */
+	uint32_t *type_of_key; /* by pool id of a "#key" */
 	size_t type_of_key_cap;
-	uint32_t *uid_next;     /* by pool id of a uid's text: next N for "uid#N" */
+	uint32_t *uid_next; /* by pool id of a uid's text: next N for "uid#N" */
 	size_t uid_next_cap;
-	size_t nindexed;        /* types rows whose sig is in @sigs */
+	size_t nindexed; /* types rows whose sig is in @sigs */
 };
 
 /* The type with key @key, added (with only its "#key") when missing. */

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/common.h"
-#include "util/buf.h"
-#include "util/strpool.h"
 #include "profile/json_sax.h"
 #include "profile/profile_priv.h"
 #include "profile/read_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/strpool.h"
 
 #define KEY_IS(j, lit) ((j)->slen == sizeof(lit) - 1 && memcmp((j)->s, lit, sizeof(lit) - 1) == 0)
 
@@ -114,8 +114,8 @@ static int header_str(struct reader *r, char **dst)
 		ret = jsax_capture(&r->j, ev, &b);
 		kv.value = buf_detach(&b, NULL);
 		if (ret == 0) {
-			p->header_extra = xrealloc(p->header_extra,
-						   (p->nheader_extra + 1) * sizeof(*p->header_extra));
+			p->header_extra = xrealloc(p->header_extra, (p->nheader_extra + 1) *
+									sizeof(*p->header_extra));
 			p->header_extra[p->nheader_extra++] = kv;
 			return 0;
 		}
@@ -250,7 +250,8 @@ static int read_profile(struct reader *r)
 	if (!r->p->type)
 		return err_set(ERR_INVALID, "%s: missing key header.type", name);
 	if (!r->has_res)
-		return err_set(ERR_INVALID, "%s: missing key resources (or global, snapshots)", name);
+		return err_set(ERR_INVALID, "%s: missing key resources (or global, snapshots)",
+			       name);
 	return 0;
 }
 

@@ -10,13 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/common.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strpool.h"
 #include "profile/json_sax.h"
 #include "profile/numfmt.h"
 #include "profile/write_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+#include "util/strpool.h"
 
 void jw_flush(struct jw *w)
 {
@@ -125,7 +125,9 @@ void jw_raw(struct jw *w, const char *json)
 		} else if (ev == JEV_INT || ev == JEV_DBL) {
 			buf_add(w->b, j.raw, j.rawlen);
 		} else {
-			buf_adds(w->b, ev == JEV_TRUE ? "true" : ev == JEV_FALSE ? "false" : "null");
+			buf_adds(w->b, ev == JEV_TRUE	 ? "true"
+				       : ev == JEV_FALSE ? "false"
+							 : "null");
 		}
 	}
 	jsax_release(&j);

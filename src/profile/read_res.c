@@ -5,17 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/common.h"
-#include "util/buf.h"
-#include "util/strpool.h"
 #include "profile/json_sax.h"
 #include "profile/profile_priv.h"
 #include "profile/read_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/strpool.h"
 
 /* Keys of a resource dict that vary per measurement; the rest describe
  * its type. */
 static const char *const collectable[] = {
-	"amount", "structure-unit-size", "call-order", "order", "address", "timestamp", "exclusive",
+    "amount", "structure-unit-size", "call-order", "order", "address", "timestamp", "exclusive",
 };
 
 void reader_release(struct reader *r)
@@ -170,7 +170,8 @@ int read_typed_resources(struct reader *r)
 
 		ev = jsax_next(&r->j);
 		if (ev != JEV_OBJ_START)
-			return ev < 0 ? ev : jsax_error(&r->j, "a resource entry must be an object");
+			return ev < 0 ? ev
+				      : jsax_error(&r->j, "a resource entry must be an object");
 		if ((ret = read_entry(r, type)) < 0)
 			return ret;
 	}
@@ -295,7 +296,9 @@ int read_global(struct reader *r)
 		} else if (r->j.slen == 9 && memcmp(r->j.s, "resources", 9) == 0) {
 			ev = jsax_next(&r->j);
 			if (ev != JEV_ARR_START)
-				return ev < 0 ? ev : jsax_error(&r->j, "global.resources must be a list");
+				return ev < 0
+					   ? ev
+					   : jsax_error(&r->j, "global.resources must be a list");
 			if ((ret = read_res_list(r, -1)) < 0)
 				return ret;
 		} else if ((ret = jsax_skip(&r->j, jsax_next(&r->j))) < 0) {
@@ -326,7 +329,9 @@ static int read_snapshot(struct reader *r, int idx)
 		} else if (r->j.slen == 9 && memcmp(r->j.s, "resources", 9) == 0) {
 			ev = jsax_next(&r->j);
 			if (ev != JEV_ARR_START)
-				return ev < 0 ? ev : jsax_error(&r->j, "snapshot resources must be a list");
+				return ev < 0
+					   ? ev
+					   : jsax_error(&r->j, "snapshot resources must be a list");
 			if ((ret = read_res_list(r, idx)) < 0)
 				return ret;
 		} else if ((ret = jsax_skip(&r->j, jsax_next(&r->j))) < 0) {

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/common.h"
-#include "util/buf.h"
-#include "util/strpool.h"
 #include "profile/json_sax.h"
 #include "profile/numfmt.h"
 #include "profile/profile_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/strpool.h"
 
 static uint32_t *slot(uint32_t **arr, size_t *cap, uint32_t id)
 {
@@ -107,7 +107,7 @@ static void index_sync(struct profile *p, struct buf *tmp)
 		uint32_t *s;
 
 		sig_of_row(p, row, tmp);
-		sig = strpool_intern(idx->sigs, tmp->data, tmp->len);
+		sig = strpool_intern(idx->sigs, buf_str(tmp), tmp->len);
 		s = SLOT(idx, type_of_sig, sig);
 		if (*s == NO_TYPE)
 			*s = row;
@@ -204,14 +204,14 @@ static uint32_t new_key(struct profile *p, const struct attr *uid, struct buf *t
 
 		tmp->len = base;
 		buf_addf(tmp, "#%u", n);
-		key = strpool_find(p->pool, tmp->data, tmp->len);
+		key = strpool_find(p->pool, buf_str(tmp), tmp->len);
 		if (key == UINT32_MAX || key >= idx->type_of_key_cap ||
 		    idx->type_of_key[key] == NO_TYPE)
 			break;
 	}
 	/* SLOT may have moved the array while probing keys. */
 	*SLOT(idx, uid_next, uid_id) = n + 1;
-	return strpool_intern(p->pool, tmp->data, tmp->len);
+	return strpool_intern(p->pool, buf_str(tmp), tmp->len);
 }
 
 uint32_t profile_type_add(struct profile *p, const struct attr *attrs, size_t n)
@@ -232,7 +232,7 @@ uint32_t profile_type_add(struct profile *p, const struct attr *attrs, size_t n)
 	}
 	sig_build(items, n, &tmp);
 	free(items);
-	sig = strpool_intern(idx->sigs, tmp.data, tmp.len);
+	sig = strpool_intern(idx->sigs, buf_str(&tmp), tmp.len);
 	s = SLOT(idx, type_of_sig, sig);
 	if (*s != NO_TYPE) {
 		buf_release(&tmp);

@@ -13,7 +13,7 @@
 
 struct jw {
 	struct buf *b;
-	int fd;  /* -1: everything stays in @b */
+	int fd;	 /* -1: everything stays in @b */
 	int err; /* first write error */
 	bool indent;
 	int depth;

@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/common.h"
-#include "util/buf.h"
-#include "util/strpool.h"
 #include "profile/numfmt.h"
 #include "profile/write_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/strpool.h"
 
 /* The rows of each type, in row order. */
 struct groups {
@@ -76,15 +76,22 @@ static void write_array(struct jw *w, const struct profile *p, const struct colu
 		/* The hot path: a dense integer column. */
 		const int64_t *v = c->v.i64 + g->start[t];
 
-		for (k = 0; k < n; k++) {
+		for (k = 0; k < n;) {
+			/* Room for a block of numbers at once, then no checks. */
+			size_t end = k + 512 < n ? k + 512 : n;
 			struct buf *b = w->b;
+			char *d;
 
-			buf_grow(b, NUMFMT_MAX + 2);
-			if (k) {
-				memcpy(b->data + b->len, sep, seplen);
-				b->len += seplen;
+			buf_grow(b, (end - k) * (NUMFMT_MAX + 2));
+			d = b->data + b->len;
+			for (; k < end; k++) {
+				if (k) {
+					memcpy(d, sep, 2);
+					d += seplen;
+				}
+				d += numfmt_i64(d, v[k]);
 			}
-			b->len += numfmt_i64(b->data + b->len, v[k]);
+			b->len = (size_t)(d - b->data);
 			b->data[b->len] = '\0';
 			jw_maybe_flush(w);
 		}

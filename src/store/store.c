@@ -142,18 +142,18 @@ static int collect_version(git_repository *repo, const git_tree *vt, struct stor
 	return 0;
 }
 
-int store_list(struct store *s, const char *version, struct store_entry **out, size_t *n)
+int store_list_in(struct store *s, git_tree *root, const char *version, struct store_entry **out,
+		  size_t *n)
 {
-	git_tree *root = NULL, *vt = NULL, **keep = NULL;
+	git_tree *vt = NULL, **keep = NULL;
 	struct store_entry *e = NULL;
 	size_t i, cap = 0, nkeep = 0, kcap = 0;
 	int ret;
 
 	*out = NULL;
 	*n = 0;
-	if ((ret = check_version(version)) < 0 || (ret = ledger_tree(s, &root)) < 0 ||
-	    (ret = store_version_tree(s, root, version, &vt)) < 0 || !vt)
-		goto out;
+	if ((ret = store_version_tree(s, root, version, &vt)) < 0 || !vt)
+		return ret;
 	ret = collect_version(s->repo, vt, &e, n, &cap, &keep, &nkeep, &kcap);
 	for (i = 0; i < *n; i++) {
 		e[i].type = xstrdup(e[i].type);
@@ -165,11 +165,23 @@ int store_list(struct store *s, const char *version, struct store_entry **out, s
 		*out = NULL;
 		*n = 0;
 	}
-out:
 	for (i = 0; i < nkeep; i++)
 		git_tree_free(keep[i]);
 	free(keep);
 	git_tree_free(vt);
+	return ret;
+}
+
+int store_list(struct store *s, const char *version, struct store_entry **out, size_t *n)
+{
+	git_tree *root = NULL;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	if ((ret = check_version(version)) < 0 || (ret = ledger_tree(s, &root)) < 0)
+		return ret;
+	ret = store_list_in(s, root, version, out, n);
 	git_tree_free(root);
 	return ret;
 }

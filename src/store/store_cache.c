@@ -143,3 +143,49 @@ void store_cache_write(struct store *s, const struct buf *c)
 	free(dir);
 	free(path);
 }
+
+/* Copies the validated records of @c, leaving out @version's. */
+static void copy_except(struct buf *out, const struct buf *c, const char *version)
+{
+	const char *p = c->data + strlen(CACHE_MAGIC) + 41, *end = c->data + c->len;
+
+	while (p < end) {
+		size_t n;
+		const char *next = check_record(p, end, &n);
+
+		if (!next)
+			return;
+		if (memcmp(p, version, 40) != 0)
+			buf_add(out, p, (size_t)(next - p));
+		p = next;
+	}
+}
+
+void store_cache_advance(struct store *s, const git_oid *old, const git_oid *new_head,
+			 git_tree *root, const char *version)
+{
+	struct buf c = BUF_INIT, out = BUF_INIT;
+	struct store_entry *e = NULL;
+	char *path = cache_path(s), want[42];
+	size_t n = 0;
+
+	git_oid_tostr(want, 41, old);
+	want[40] = '\n';
+	want[41] = '\0';
+	/* Only a cache of exactly the old ledger can be carried forward; a
+	 * racing writer's cache fails this and is left to be rebuilt. */
+	if (file_read_all(path, &c) < 0 || c.len < 46 || memcmp(c.data, CACHE_MAGIC, 5) != 0 ||
+	    memcmp(c.data + 5, want, 41) != 0 || store_list_in(s, root, version, &e, &n) < 0)
+		goto out;
+	store_cache_start(&out, new_head);
+	copy_except(&out, &c, version);
+	if (n)
+		store_cache_add(&out, version, e, n);
+	store_cache_write(s, &out);
+out:
+	err_clear();
+	store_entries_free(e, n);
+	buf_release(&c);
+	buf_release(&out);
+	free(path);
+}

@@ -22,6 +22,10 @@ void store_version_path(const char *version, char path[52]);
 /* The tree of @version inside @root; *out NULL when it has no profiles. */
 int store_version_tree(struct store *s, git_tree *root, const char *version, git_tree **out);
 
+/* The profiles of @version in ledger tree @root (owned copies). */
+int store_list_in(struct store *s, git_tree *root, const char *version, struct store_entry **out,
+		  size_t *n);
+
 /*
  * Moves the ledger from @old (NULL: no ledger yet) to a new commit of
  * @tree with parents @old and @other (may be NULL) by compare-and-swap.
@@ -46,5 +50,10 @@ int store_cache_each(struct store *s, const git_oid *head,
 void store_cache_start(struct buf *c, const git_oid *head);
 void store_cache_add(struct buf *c, const char *version, const struct store_entry *e, size_t n);
 void store_cache_write(struct store *s, const struct buf *c);
+/* After an add or rm moved the ledger from @old to @new (root tree
+ * @root), rewrites a cache that was valid for @old so that it is valid for
+ * @new, changing only @version's record. Best effort, like the cache. */
+void store_cache_advance(struct store *s, const git_oid *old, const git_oid *new_head,
+			 git_tree *root, const char *version);
 
 #endif

@@ -18,7 +18,10 @@
 /* A configured remote, else a path or URL used as given. */
 static int open_remote(struct store *s, const char *name, git_remote **out)
 {
-	int ret = git_remote_lookup(out, s->repo, name);
+	int ret;
+
+	vcs_tls_enable();
+	ret = git_remote_lookup(out, s->repo, name);
 
 	if (ret == GIT_ENOTFOUND || ret == GIT_EINVALIDSPEC) {
 		if (!strchr(name, '/') && !strchr(name, ':') && !path_is_dir(name))
@@ -227,8 +230,8 @@ int store_push(struct store *s, const char *remote, struct buf *summary)
 	if (ret == 0)
 		ret = git_remote_upload(r, &specs, &opts);
 	if (ret == GIT_ENONFASTFORWARD || (ret == 0 && ps.rejected)) {
-		ret =
-		    err_set(ERR_CONFLICT, "remote has profiles you do not; run `veles pull` first");
+		ret = err_set(ERR_CONFLICT,
+			      "remote has profiles you do not; run `veles pull` first");
 	} else if (ret < 0) {
 		ret = vcs_git_error(ret, "cannot push");
 	} else {

@@ -50,8 +50,8 @@ int store_ledger_commit(struct store *s, const git_oid *old, const git_oid *othe
 		parents[np++] = other;
 	if ((ret = vcs_signature(s->vcs, &sig)) < 0)
 		return ret;
-	ret =
-	    git_commit_create_from_ids(out, s->repo, NULL, sig, sig, NULL, msg, tree, np, parents);
+	ret = git_commit_create_from_ids(out, s->repo, NULL, sig, sig, NULL, msg, tree, np,
+					 parents);
 	git_signature_free(sig);
 	if (ret < 0)
 		return vcs_git_error(ret, "cannot write a ledger commit");
@@ -231,6 +231,14 @@ static int update_once(struct store *s, const struct update *u)
 			changed == 1 ? "" : "s", u->adding ? "to" : "from", u->version);
 	ret = store_ledger_commit(s, has_head ? &head : NULL, NULL, &root_id, msg, &commit);
 	free(msg);
+	if (ret == 0 && has_head) {
+		git_tree *new_root = NULL;
+
+		/* Keeps the next `veles log` from re-reading every tree. */
+		if (git_tree_lookup(&new_root, s->repo, &root_id) == 0)
+			store_cache_advance(s, &head, &commit, new_root, u->version);
+		git_tree_free(new_root);
+	}
 out:
 	version_edit_release(&ve);
 	git_tree_free(root);
@@ -317,9 +325,9 @@ static int add_edit(struct version_edit *ve, void *arg, size_t *changed)
 			free(name);
 			name = suffixed(a->items[i].name, k++);
 		}
-		ret = h.found
-			  ? 0
-			  : git_treebuilder_insert(NULL, tb, name, &a->oids[i], GIT_FILEMODE_BLOB);
+		ret = h.found ? 0
+			      : git_treebuilder_insert(NULL, tb, name, &a->oids[i],
+						       GIT_FILEMODE_BLOB);
 		free(name);
 		if (ret < 0)
 			return vcs_git_error(ret, "cannot add the profile to the index");

@@ -77,13 +77,27 @@ void buf_add_json_str(struct buf *b, const char *s, size_t n)
 		buf_add(b, s + start, i - start);
 		start = i + 1;
 		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\n': esc = "\\n"; break;
-		case '\t': esc = "\\t"; break;
-		case '\r': esc = "\\r"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
+		case '"':
+			esc = "\\\"";
+			break;
+		case '\\':
+			esc = "\\\\";
+			break;
+		case '\n':
+			esc = "\\n";
+			break;
+		case '\t':
+			esc = "\\t";
+			break;
+		case '\r':
+			esc = "\\r";
+			break;
+		case '\b':
+			esc = "\\b";
+			break;
+		case '\f':
+			esc = "\\f";
+			break;
 		default:
 			u[0] = '\\';
 			u[1] = 'u';

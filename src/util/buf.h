@@ -11,7 +11,10 @@ struct buf {
 	size_t cap;
 };
 
-#define BUF_INIT {NULL, 0, 0}
+#define BUF_INIT                                                                                   \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /* Makes room for @extra more bytes (plus the terminator). */
 void buf_grow(struct buf *b, size_t extra);

@@ -9,12 +9,12 @@ enum err_code {
 	ERR_GENERIC = -1,
 	ERR_NOMEM = -2,
 	ERR_IO = -3,
-	ERR_PARSE = -4,   /* malformed input: JSON, YAML, numbers */
+	ERR_PARSE = -4,	   /* malformed input: JSON, YAML, numbers */
 	ERR_NOTFOUND = -5, /* a profile, version, key or file that is not there */
-	ERR_INVALID = -6, /* valid syntax, wrong meaning: missing key, bad option */
+	ERR_INVALID = -6,  /* valid syntax, wrong meaning: missing key, bad option */
 	ERR_CONFLICT = -7, /* a concurrent update won; the caller may retry */
 	ERR_EXISTS = -8,
-	ERR_CHILD = -9,   /* a spawned command could not be started */
+	ERR_CHILD = -9, /* a spawned command could not be started */
 	ERR_INTERRUPTED = -10,
 };
 

@@ -402,12 +402,12 @@ int spawner_run(struct spawner *s, struct spawn_result *r)
 		kill(pid, sig_got);
 	if (watch) {
 		struct watch w = {
-		    .pid = pid,
-		    .pidfd = open_pidfd(pid),
-		    .pipes = {out[0], errp[0]},
-		    .log_fd = s->log_fd,
-		    .deadline = s->opts.timeout > 0 ? mono_now() + s->opts.timeout : INFINITY,
-		    .grace = s->opts.grace,
+			.pid = pid,
+			.pidfd = open_pidfd(pid),
+			.pipes = {out[0], errp[0]},
+			.log_fd = s->log_fd,
+			.deadline = s->opts.timeout > 0 ? mono_now() + s->opts.timeout : INFINITY,
+			.grace = s->opts.grace,
 		};
 
 		watch_run(&w, r);

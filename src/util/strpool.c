@@ -39,7 +39,8 @@ static const char *store_bytes(struct strpool *sp, const char *s, size_t n)
 		/* Long strings get a chunk of their own, inserted before the
 		 * current one so the current one stays last. */
 		dst = xmalloc(n + 1);
-		sp->chunks = xgrow(sp->chunks, sizeof(*sp->chunks), sp->nchunks + 1, &sp->chunks_cap);
+		sp->chunks =
+			xgrow(sp->chunks, sizeof(*sp->chunks), sp->nchunks + 1, &sp->chunks_cap);
 		if (sp->nchunks) {
 			sp->chunks[sp->nchunks] = sp->chunks[sp->nchunks - 1];
 			sp->chunks[sp->nchunks - 1] = dst;
@@ -127,11 +128,9 @@ uint32_t strpool_intern(struct strpool *sp, const char *s, size_t n)
 	j = probe(sp, s, n, h);
 	if (sp->slots[j])
 		return sp->slots[j] - 1;
-	sp->strs = xgrow(sp->strs, sizeof(*sp->strs), sp->count + 1, &sp->cap);
-	{
-		size_t cap = sp->cap;
-
-		sp->lens = xrealloc(sp->lens, cap * sizeof(*sp->lens));
+	if (sp->count == sp->cap) {
+		sp->strs = xgrow(sp->strs, sizeof(*sp->strs), sp->count + 1, &sp->cap);
+		sp->lens = xrealloc(sp->lens, sp->cap * sizeof(*sp->lens));
 	}
 	sp->strs[sp->count] = store_bytes(sp, s, n);
 	sp->lens[sp->count] = (uint32_t)n;

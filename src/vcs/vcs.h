@@ -73,6 +73,10 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
  * current one and makes it current. */
 int vcs_new_version(struct vcs *v, const char *msg, char id[41]);
 
+/* Loads the TLS certificates that start-up skipped (tls_defer.c); call
+ * before any network operation. */
+void vcs_tls_enable(void);
+
 /* libgit2's message for the last failed call, in our error buffer.
  * @code is libgit2's (negative) code; returns the matching ERR_*. */
 int vcs_git_error(int code, const char *what);

@@ -70,11 +70,11 @@ static int git_is_dirty(struct vcs *v, bool *dirty)
 }
 
 const struct vcs_ops vcs_git_ops = {
-    .name = "git",
-    .head = git_head,
-    .branch = git_branch,
-    .resolve = NULL,
-    .is_dirty = git_is_dirty,
+	.name = "git",
+	.head = git_head,
+	.branch = git_branch,
+	.resolve = NULL,
+	.is_dirty = git_is_dirty,
 };
 
 int vcs_git_setup(struct vcs *v)

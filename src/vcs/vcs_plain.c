@@ -72,11 +72,11 @@ static int plain_resolve(struct vcs *v, const char *rev, git_oid *out)
 }
 
 const struct vcs_ops vcs_plain_ops = {
-    .name = "plain",
-    .head = plain_head,
-    .branch = NULL,
-    .resolve = plain_resolve,
-    .is_dirty = NULL,
+	.name = "plain",
+	.head = plain_head,
+	.branch = NULL,
+	.resolve = plain_resolve,
+	.is_dirty = NULL,
 };
 
 static int empty_tree(git_repository *repo, git_oid *out)

@@ -48,3 +48,23 @@ ok veles log
 [ ! -s "$T/out" ] || fail "empty log printed something"
 ok veles status
 has "$T/out" "No version yet"
+
+# The listing cache: carried forward by add and rm, and what log prints
+# with it is what log prints without it.
+cd "$T/p"
+cache=.git/veles/ledger-cache
+ok veles log --format json
+[ -f "$cache" ] || fail "log left no cache"
+veles collect time -r 1 -q --workload again -- true 2>/dev/null && ok veles add -q 0@p
+ok veles rm -q -m HEAD~2 0
+head -c 45 "$cache" | grep -q "$(git rev-parse refs/veles/ledger)" || fail "cache not advanced"
+ok veles log --format json
+cp "$T/out" "$T/with-cache"
+rm "$cache"
+ok veles log --format json
+cmp -s "$T/out" "$T/with-cache" || fail "cached log differs from a fresh one"
+has "$T/out" "again"
+# A damaged cache is ignored, not believed.
+printf 'VLC1 %s\n0123' "$(git rev-parse refs/veles/ledger)" >"$cache"
+ok veles log --format json
+cmp -s "$T/out" "$T/with-cache" || fail "damaged cache was used"

@@ -47,7 +47,7 @@ static int setup(void **state)
 	w->jobs = xasprintf("%s/.veles/jobs", w->root);
 	w->logs = xasprintf("%s/.veles/logs", w->root);
 	w->env = (struct collect_env){
-	    .jobs_dir = w->jobs, .logs_dir = w->logs, .origin = ORIGIN, .quiet = true};
+		.jobs_dir = w->jobs, .logs_dir = w->logs, .origin = ORIGIN, .quiet = true};
 	*state = w;
 	return 0;
 }
@@ -301,9 +301,9 @@ static void test_timeout(void **state)
 	char *names[8];
 
 	clean_jobs(w);
-	assert_int_equal(
-	    collect(w, "time", "-r", "1", "-w", "0", "--timeout", "0.2", "--", "sleep", "10", END),
-	    ERR_CHILD);
+	assert_int_equal(collect(w, "time", "-r", "1", "-w", "0", "--timeout", "0.2", "--", "sleep",
+				 "10", END),
+			 ERR_CHILD);
 	assert_non_null(strstr(err_msg(), "timed out"));
 	assert_int_equal(list_dir(w->jobs, names, 8), 0);
 }
@@ -370,16 +370,16 @@ static void test_interrupted(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_true),
-	    cmocka_unit_test(test_failing_command),
-	    cmocka_unit_test(test_workload_and_operand),
-	    cmocka_unit_test(test_same_second),
-	    cmocka_unit_test(test_capture_log),
-	    cmocka_unit_test(test_unstartable),
-	    cmocka_unit_test(test_timeout),
-	    cmocka_unit_test(test_bad_usage),
-	    cmocka_unit_test(test_help),
-	    cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_true),
+		cmocka_unit_test(test_failing_command),
+		cmocka_unit_test(test_workload_and_operand),
+		cmocka_unit_test(test_same_second),
+		cmocka_unit_test(test_capture_log),
+		cmocka_unit_test(test_unstartable),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_bad_usage),
+		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_interrupted),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

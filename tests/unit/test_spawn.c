@@ -115,7 +115,7 @@ static void test_not_found(void **state)
 	assert_string_equal(err_msg(), "cannot run '/no/such/program': No such file or directory");
 	assert_int_equal(run(&r, NULL, "veles-no-such-program-on-path", END), ERR_CHILD);
 	assert_string_equal(
-	    err_msg(), "cannot run 'veles-no-such-program-on-path': No such file or directory");
+		err_msg(), "cannot run 'veles-no-such-program-on-path': No such file or directory");
 }
 
 static void test_not_executable(void **state)
@@ -221,7 +221,8 @@ static void test_rusage(void **state)
 	struct spawn_result r;
 
 	assert_int_equal(
-	    run(&r, NULL, "sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done", END), 0);
+		run(&r, NULL, "sh", "-c", "i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done", END),
+		0);
 	assert_true(r.real > 0);
 	assert_true(r.user >= 0);
 	assert_true(r.sys >= 0);
@@ -271,12 +272,12 @@ static void test_interrupt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_exit_status),	  cmocka_unit_test(test_signal),
-	    cmocka_unit_test(test_not_found),	  cmocka_unit_test(test_not_executable),
-	    cmocka_unit_test(test_capture),	  cmocka_unit_test(test_suppress),
-	    cmocka_unit_test(test_timeout),	  cmocka_unit_test(test_timeout_capture),
-	    cmocka_unit_test(test_timeout_kill),  cmocka_unit_test(test_rusage),
-	    cmocka_unit_test(test_spawner_reuse), cmocka_unit_test(test_interrupt),
+		cmocka_unit_test(test_exit_status),   cmocka_unit_test(test_signal),
+		cmocka_unit_test(test_not_found),     cmocka_unit_test(test_not_executable),
+		cmocka_unit_test(test_capture),	      cmocka_unit_test(test_suppress),
+		cmocka_unit_test(test_timeout),	      cmocka_unit_test(test_timeout_capture),
+		cmocka_unit_test(test_timeout_kill),  cmocka_unit_test(test_rusage),
+		cmocka_unit_test(test_spawner_reuse), cmocka_unit_test(test_interrupt),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -110,9 +110,9 @@ static void test_quantiles(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_basic),     cmocka_unit_test(test_outliers_marked),
-	    cmocka_unit_test(test_mad_zero),  cmocka_unit_test(test_small),
-	    cmocka_unit_test(test_quantiles),
+		cmocka_unit_test(test_basic),	  cmocka_unit_test(test_outliers_marked),
+		cmocka_unit_test(test_mad_zero),  cmocka_unit_test(test_small),
+		cmocka_unit_test(test_quantiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,9 +106,9 @@ static void test_add_list_read(void **state)
 {
 	struct project p;
 	struct store_item items[3] = {
-	    item("time", "b.perf", "{\"t\":2}"),
-	    item("memory", "m.perf", "{\"m\":1}"),
-	    item("time", "a.perf", "{\"t\":1}"),
+		item("time", "b.perf", "{\"t\":2}"),
+		item("memory", "m.perf", "{\"m\":1}"),
+		item("time", "a.perf", "{\"t\":1}"),
 	};
 	bool added[3];
 	char blobs[3][41];
@@ -158,9 +158,9 @@ static void test_duplicates_and_suffixes(void **state)
 {
 	struct project p;
 	struct store_item again[3] = {
-	    item("time", "a.perf", "{\"t\":1}"), /* same content: skipped */
-	    item("time", "a.perf", "{\"t\":9}"), /* name taken: a-2.perf */
-	    item("time", "a.perf", "{\"t\":8}"), /* a-3.perf */
+		item("time", "a.perf", "{\"t\":1}"), /* same content: skipped */
+		item("time", "a.perf", "{\"t\":9}"), /* name taken: a-2.perf */
+		item("time", "a.perf", "{\"t\":8}"), /* a-3.perf */
 	};
 	struct store_entry *e;
 	bool added[3];
@@ -181,9 +181,9 @@ static void test_duplicates_and_suffixes(void **state)
 	/* Nothing new: no ledger commit either. */
 	assert_int_equal(store_add(p.store, V1, again, 1, added, NULL), 0);
 	assert_false(added[0]);
-	assert_int_equal(
-	    store_add(p.store, V1, (struct store_item[]){item("a/b", "x", "{}")}, 1, NULL, NULL),
-	    ERR_INVALID);
+	assert_int_equal(store_add(p.store, V1, (struct store_item[]){item("a/b", "x", "{}")}, 1,
+				   NULL, NULL),
+			 ERR_INVALID);
 	project_free(&p);
 }
 
@@ -451,13 +451,13 @@ const char *__lsan_default_suppressions(void)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_add_list_read),
-	    cmocka_unit_test(test_duplicates_and_suffixes),
-	    cmocka_unit_test(test_rm_and_each_version),
-	    cmocka_unit_test(test_concurrent_writers),
-	    cmocka_unit_test(test_killed_writer),
-	    cmocka_unit_test(test_stale_lock_is_cleared),
-	    cmocka_unit_test(test_push_pull),
+		cmocka_unit_test(test_add_list_read),
+		cmocka_unit_test(test_duplicates_and_suffixes),
+		cmocka_unit_test(test_rm_and_each_version),
+		cmocka_unit_test(test_concurrent_writers),
+		cmocka_unit_test(test_killed_writer),
+		cmocka_unit_test(test_stale_lock_is_cleared),
+		cmocka_unit_test(test_push_pull),
 	};
 	int ret;
 

@@ -149,7 +149,7 @@ static void commit_file(git_repository *repo, const char *file, const char *cont
 	assert_int_equal(git_index_write_tree(&tree_id, idx), 0);
 	assert_int_equal(git_tree_lookup(&tree, repo, &tree_id), 0);
 	assert_int_equal(
-	    git_signature_new(&sig, "Ada", "ada@example.org", 1700000000 + serial++, 60), 0);
+		git_signature_new(&sig, "Ada", "ada@example.org", 1700000000 + serial++, 60), 0);
 	if (git_reference_name_to_id(&parent_id, repo, "HEAD") == 0)
 		assert_int_equal(git_commit_lookup(&parent, repo, &parent_id), 0);
 	assert_int_equal(git_commit_create(out, repo, "HEAD", sig, sig, NULL, msg, tree,
@@ -244,9 +244,9 @@ static void test_git_backend(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_plain_needs_init),
-	    cmocka_unit_test(test_plain_versions),
-	    cmocka_unit_test(test_git_backend),
+		cmocka_unit_test(test_plain_needs_init),
+		cmocka_unit_test(test_plain_versions),
+		cmocka_unit_test(test_git_backend),
 	};
 	int ret;
 

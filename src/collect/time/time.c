@@ -60,10 +60,10 @@ static void time_usage(void)
 static int time_parse(struct collect_ctx *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"warmup", required_argument, NULL, 'w'},
-	    {"repeat", required_argument, NULL, 'r'},
-	    COLLECT_LONGOPTS,
-	    {NULL, 0, NULL, 0},
+		{"warmup", required_argument, NULL, 'w'},
+		{"repeat", required_argument, NULL, 'r'},
+		COLLECT_LONGOPTS,
+		{NULL, 0, NULL, 0},
 	};
 	struct time_state *st = xcalloc(1, sizeof(*st));
 	int opt, ret = 0;
@@ -197,9 +197,9 @@ static void time_build(struct collect_ctx *c, struct time_state *st)
 	p->timestamp = last->start + last->real - st->runs[0].start;
 	for (size_t k = 0; k < ARRAY_SIZE(subtypes); k++) {
 		struct attr a[] = {
-		    {.name = "uid", .kind = COL_STR, .s = c->argv[0]},
-		    {.name = "type", .kind = COL_STR, .s = "time"},
-		    {.name = "subtype", .kind = COL_STR, .s = subtypes[k]},
+			{.name = "uid", .kind = COL_STR, .s = c->argv[0]},
+			{.name = "type", .kind = COL_STR, .s = "time"},
+			{.name = "subtype", .kind = COL_STR, .s = subtypes[k]},
 		};
 		type[k] = profile_type_add(p, a, ARRAY_SIZE(a));
 	}
@@ -380,12 +380,12 @@ static void time_release(struct collect_ctx *c)
 }
 
 const struct collector time_collector = {
-    .name = "time",
-    .summary = "wall, user and system time of a command, run N times",
-    .usage = time_usage,
-    .parse = time_parse,
-    .before = time_before,
-    .collect = time_collect,
-    .after = time_after,
-    .release = time_release,
+	.name = "time",
+	.summary = "wall, user and system time of a command, run N times",
+	.usage = time_usage,
+	.parse = time_parse,
+	.before = time_before,
+	.collect = time_collect,
+	.after = time_after,
+	.release = time_release,
 };
