@@ -19,7 +19,7 @@ static void cell(const struct profile *p, const struct column *c, size_t row, st
 	if (!c || !col_has(c, row))
 		return;
 	if (c->kind == COL_I64)
-		buf_addf(out, "%lld", (long long)c->v.i64[row]);
+		buf_addf(out, "%lld", (long long)col_i64(c, row));
 	else if (c->kind == COL_F64)
 		buf_addf(out, "%.6g", c->v.f64[row]);
 	else if ((t = col_text(p, c, row)))

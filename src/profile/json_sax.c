@@ -188,17 +188,14 @@ static inline size_t digits8(const char *p, uint64_t *val)
 static const uint64_t pow10_u64[9] = {1,      10,      100,	 1000,	   10000,
 				      100000, 1000000, 10000000, 100000000};
 
-/* Plain integers of up to 18 digits, the bulk of a profile, parsed in the
- * same pass that finds their end; NULL sends the rest to numfmt_parse(). */
-static inline __attribute__((always_inline)) const char *lex_int_fast(struct jsax *j)
+/* A plain integer of up to 18 digits at @q (32 readable bytes), the bulk
+ * of a profile; returns its end, or NULL for anything else. */
+static inline __attribute__((always_inline)) const char *int_at(const char *q, int64_t *out)
 {
-	const char *p = j->p, *q = p;
 	uint64_t m, part;
 	size_t n, k;
 	bool neg;
 
-	if (j->end - p < 32)
-		return NULL; /* too close to the buffer's end to load blindly */
 	neg = *q == '-';
 	q += neg;
 	n = digits8(q, &m);
@@ -217,8 +214,15 @@ static inline __attribute__((always_inline)) const char *lex_int_fast(struct jsa
 	q += n;
 	if (n == 0 || (q[-(ptrdiff_t)n] == '0' && n > 1) || *q == '.' || *q == 'e' || *q == 'E')
 		return NULL;
-	j->i = neg ? -(int64_t)m : (int64_t)m;
+	*out = neg ? -(int64_t)m : (int64_t)m;
 	return q;
+}
+
+static const char *lex_int_fast(struct jsax *j)
+{
+	if (j->end - j->p < 32)
+		return NULL; /* too close to the buffer's end to load blindly */
+	return int_at(j->p, &j->i);
 }
 
 /* Skips blanks in the fast loop below, counting lines as skip_ws() does;
@@ -251,27 +255,31 @@ size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
 	while (n < max && p < safe) {
 		q = p;
 		if (st == ST_AFTER) {
-			if ((unsigned char)*q <= ' ')
+			if (*q != ',') {
 				q = skip_blanks(j, q);
-			if (q >= safe || *q != ',')
-				break;
+				if (q >= safe || *q != ',')
+					break;
+			}
 			q++;
 		}
 		/* json.dump writes ", ": one blank is the common case. */
 		if (*q == ' ')
 			q++;
-		if ((unsigned char)*q <= ' ')
+		if ((unsigned char)*q <= ' ') {
 			q = skip_blanks(j, q);
-		if (q >= safe)
+			if (q >= safe)
+				break;
+		}
+		q = int_at(q, &out[n]);
+		if (!q || (*q != ',' && *q != ']' && (unsigned char)*q > ' '))
 			break;
-		j->p = q;
-		if (!(q = lex_int_fast(j)) || (*q != ',' && *q != ']' && (unsigned char)*q > ' '))
-			break;
-		out[n++] = j->i;
+		n++;
 		p = q;
 		st = ST_AFTER;
-		line = j->line;
-		line_start = j->line_start;
+		if (j->line != line) {
+			line = j->line;
+			line_start = j->line_start;
+		}
 	}
 	/* Blanks counted past the last integer are counted again later. */
 	j->line = line;
@@ -414,7 +422,7 @@ static int unescape(struct jsax *j, const char *q)
 		if (left >= 12 && q[6] == '\\' && q[7] == 'u' && (lo = hexval(q + 8)) >= 0xdc00 &&
 		    lo < 0xe000) {
 			put_utf8(&j->sbuf, 0x10000 + (((uint32_t)cp - 0xd800) << 10) +
-					       ((uint32_t)lo - 0xdc00));
+						   ((uint32_t)lo - 0xdc00));
 			return 12;
 		}
 		cp = 0xfffd;

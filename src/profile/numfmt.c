@@ -1,4 +1,5 @@
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,8 @@
 
 /* Every power of ten up to 1e22 is exact in a double (Clinger 1990). */
 static const double pow10_tab[23] = {
-    1e0,  1e1,	1e2,  1e3,  1e4,  1e5,	1e6,  1e7,  1e8,  1e9,	1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+	1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,	1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
 #define TWO53 9007199254740992.0
@@ -59,34 +60,33 @@ static size_t utoa_loop(char *dst, uint64_t v)
 	return n;
 }
 
-/*
- * The writer's hot loop: a number below 1e8 (most measurements) becomes 8
- * digits with leading zeros in one 64-bit word, two digits per 16-bit lane,
- * by multiplications instead of divisions (the SWAR itoa of Khuong and
- * others); the significant digits are then copied as one 8-byte block, so
- * nothing branches on the number of digits. @dst needs 8 bytes of room.
- */
+uint32_t numfmt_quad[10000];
+
+static void quad_build(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < 10000; i++) {
+		char d[4] = {(char)('0' + i / 1000), (char)('0' + i / 100 % 10),
+			     (char)('0' + i / 10 % 10), (char)('0' + i % 10)};
+
+		memcpy(&numfmt_quad[i], d, 4);
+	}
+}
+
+void numfmt_prepare(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, quad_build);
+}
+
 static size_t utoa(char *dst, uint64_t v)
 {
-	uint64_t merged, top, bot, hundreds, tens;
-	size_t n;
-
-	if (v >= 100000000 || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+	if (!NUMFMT_SMALL_OK((int64_t)v) || v > INT64_MAX)
 		return utoa_loop(dst, v);
-	merged = (v / 10000) | ((v % 10000) << 32);
-	top = ((merged * 10486) >> 20) & ((0x7fULL << 32) | 0x7f); /* x / 100, x < 10000 */
-	bot = merged - 100 * top;
-	hundreds = (bot << 16) + top;
-	tens = ((hundreds * 103) >> 10) & 0x000f000f000f000fULL; /* y / 10, y < 100 */
-	tens += (hundreds - 10 * tens) << 8;
-	tens += 0x3030303030303030ULL;
-	n = 1 + (v >= 10) + (v >= 100) + (v >= 1000) + (v >= 10000) + (v >= 100000) +
-	    (v >= 1000000) + (v >= 10000000);
-	/* Drop the leading zeros (the low bytes) in a register: copying them
-	 * out of a stack buffer at an odd offset stalls store forwarding. */
-	tens >>= 8 * (8 - n);
-	memcpy(dst, &tens, 8);
-	return n;
+	numfmt_prepare();
+	return numfmt_small(dst, (uint32_t)v);
 }
 
 size_t numfmt_i64(char *dst, int64_t v)

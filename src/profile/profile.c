@@ -73,16 +73,55 @@ void profile_free(struct profile *p)
 	free(p);
 }
 
-static size_t cell_size(enum col_kind k)
+static size_t cell_size(const struct column *c)
 {
-	return k == COL_STR || k == COL_JSON ? sizeof(uint32_t) : sizeof(int64_t);
+	return c->kind == COL_STR || c->kind == COL_JSON || c->narrow ? sizeof(uint32_t)
+								      : sizeof(int64_t);
 }
 
 void col_reserve(struct column *c, size_t row)
 {
 	if (row < c->cap)
 		return;
-	c->v.i64 = xgrow(c->v.i64, cell_size(c->kind), row + 1, &c->cap);
+	c->v.i64 = xgrow(c->v.i64, cell_size(c), row + 1, &c->cap);
+}
+
+static bool fits_i32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* Narrow integer cells to 64 bits, in place from the last one down (each
+ * wide cell only overwrites narrow cells at or after its own index). */
+static void widen_storage(struct column *c)
+{
+	size_t i;
+
+	if (!c->narrow)
+		return;
+	c->v.i64 = xrealloc(c->v.i64, (c->cap ? c->cap : 1) * sizeof(int64_t));
+	for (i = c->len; i-- > 0;)
+		c->v.i64[i] = c->v.i32[i];
+	c->narrow = false;
+}
+
+void col_append_i64(struct column *c, const int64_t *v, size_t n)
+{
+	size_t i;
+
+	col_reserve(c, c->len + n);
+	if (c->narrow) {
+		for (i = 0; i < n && fits_i32(v[i]); i++)
+			;
+		if (i < n)
+			widen_storage(c);
+	}
+	if (c->narrow)
+		for (i = 0; i < n; i++)
+			c->v.i32[c->len + i] = (int32_t)v[i];
+	else
+		memcpy(c->v.i64 + c->len, v, n * sizeof(*v));
+	c->len += n;
 }
 
 void col_mark_absent(struct column *c, size_t from, size_t to)
@@ -121,6 +160,7 @@ static void widen_to_f64(struct column *c)
 {
 	size_t i;
 
+	widen_storage(c);
 	for (i = 0; i < c->len; i++)
 		c->v.f64[i] = (double)c->v.i64[i];
 	c->kind = COL_F64;
@@ -140,7 +180,7 @@ static void convert_to_json(struct profile *p, struct column *c)
 			continue;
 		buf_reset(&b);
 		if (c->kind == COL_I64)
-			buf_add(&b, num, numfmt_i64(num, c->v.i64[i]));
+			buf_add(&b, num, numfmt_i64(num, col_i64(c, i)));
 		else if (c->kind == COL_F64)
 			buf_add(&b, num, numfmt_f64(num, c->v.f64[i]));
 		else
@@ -152,6 +192,7 @@ static void convert_to_json(struct profile *p, struct column *c)
 	free(c->v.id);
 	c->v.id = ids;
 	c->kind = COL_JSON;
+	c->narrow = false;
 }
 
 struct column *table_col(const struct table *t, const char *name)
@@ -180,6 +221,7 @@ struct column *table_col_get(struct profile *p, struct table *t, const char *nam
 		memset(c, 0, sizeof(*c));
 		c->name = strpool_get(p->pool, strpool_intern_cstr(p->pool, name));
 		c->kind = kind;
+		c->narrow = kind == COL_I64;
 		return c;
 	}
 	if (c->kind == kind || c->kind == COL_JSON || (c->kind == COL_F64 && kind == COL_I64))
@@ -194,9 +236,13 @@ struct column *table_col_get(struct profile *p, struct table *t, const char *nam
 void col_set_i64(struct table *t, struct column *c, size_t row, int64_t v)
 {
 	UNUSED(t);
+	if (c->narrow && !fits_i32(v))
+		widen_storage(c);
 	col_touch(c, row);
 	if (c->kind == COL_F64)
 		c->v.f64[row] = (double)v;
+	else if (c->narrow)
+		c->v.i32[row] = (int32_t)v;
 	else
 		c->v.i64[row] = v;
 }
@@ -248,7 +294,7 @@ double col_num(const struct column *c, size_t row)
 	if (!col_has(c, row))
 		return NAN;
 	if (c->kind == COL_I64)
-		return (double)c->v.i64[row];
+		return (double)col_i64(c, row);
 	if (c->kind == COL_F64)
 		return c->v.f64[row];
 	return NAN;
@@ -323,7 +369,7 @@ const char *profile_uid(const struct profile *p, size_t row, struct buf *scratch
 
 		uid_render_json(strpool_get(p->pool, id), strpool_len(p->pool, id), scratch);
 	} else if (c->kind == COL_I64) {
-		buf_add(scratch, num, numfmt_i64(num, c->v.i64[at]));
+		buf_add(scratch, num, numfmt_i64(num, col_i64(c, at)));
 	} else {
 		buf_add(scratch, num, numfmt_f64(num, c->v.f64[at]));
 	}

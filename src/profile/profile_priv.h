@@ -31,15 +31,4 @@ void uid_render_json(const char *json, size_t n, struct buf *out);
 void col_mark_absent(struct column *c, size_t from, size_t to);
 void col_reserve(struct column *c, size_t row);
 
-/* The hot path of loading: appends an integer at row c->len. */
-static inline void col_append_i64(struct column *c, int64_t v)
-{
-	if (c->len >= c->cap)
-		col_reserve(c, c->len);
-	if (c->kind == COL_I64)
-		c->v.i64[c->len++] = v;
-	else
-		c->v.f64[c->len++] = (double)v;
-}
-
 #endif

@@ -114,8 +114,8 @@ static int header_str(struct reader *r, char **dst)
 		ret = jsax_capture(&r->j, ev, &b);
 		kv.value = buf_detach(&b, NULL);
 		if (ret == 0) {
-			p->header_extra = xrealloc(p->header_extra, (p->nheader_extra + 1) *
-									sizeof(*p->header_extra));
+			p->header_extra = xrealloc(
+				p->header_extra, (p->nheader_extra + 1) * sizeof(*p->header_extra));
 			p->header_extra[p->nheader_extra++] = kv;
 			return 0;
 		}

@@ -152,7 +152,7 @@ void jw_cell(struct jw *w, const struct profile *p, const struct column *c, size
 	if (!col_has(c, row))
 		buf_adds(w->b, "null");
 	else if (c->kind == COL_I64)
-		jw_i64(w, c->v.i64[row]);
+		jw_i64(w, col_i64(c, row));
 	else if (c->kind == COL_F64)
 		jw_f64(w, c->v.f64[row]);
 	else if (c->kind == COL_STR)
@@ -251,6 +251,21 @@ int profile_write_fd(const struct profile *p, int fd, bool indent)
 	return 0;
 }
 
+/* Makes the rename itself durable. */
+static void fsync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir =
+		slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 /* Plain profiles stream to a temporary file; only compressed ones are
  * built in memory first. */
 static int save_plain(const struct profile *p, const char *path)
@@ -274,6 +289,8 @@ static int save_plain(const struct profile *p, const char *path)
 		ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
 	if (ret < 0)
 		unlink(tmp);
+	else
+		fsync_parent(path);
 	free(tmp);
 	return ret;
 }

@@ -15,7 +15,7 @@
 /* Keys of a resource dict that vary per measurement; the rest describe
  * its type. */
 static const char *const collectable[] = {
-    "amount", "structure-unit-size", "call-order", "order", "address", "timestamp", "exclusive",
+	"amount", "structure-unit-size", "call-order", "order", "address", "timestamp", "exclusive",
 };
 
 void reader_release(struct reader *r)
@@ -108,12 +108,11 @@ static int read_column(struct reader *r, uint32_t type, const char *name, size_t
 	for (;;) {
 		/* The hot path: integers parsed straight into the column. */
 		if (c->kind == COL_I64 && first + i == c->len) {
-			size_t n;
+			int64_t block[1024];
+			size_t n = jsax_ints(&r->j, block, ARRAY_SIZE(block));
 
-			col_reserve(c, c->len + 4096);
-			n = jsax_ints(&r->j, c->v.i64 + c->len, c->cap - c->len);
 			if (n) {
-				c->len += n;
+				col_append_i64(c, block, n);
 				i += n;
 				entry_rows(p, type, i, count);
 				continue;
@@ -296,9 +295,9 @@ int read_global(struct reader *r)
 		} else if (r->j.slen == 9 && memcmp(r->j.s, "resources", 9) == 0) {
 			ev = jsax_next(&r->j);
 			if (ev != JEV_ARR_START)
-				return ev < 0
-					   ? ev
-					   : jsax_error(&r->j, "global.resources must be a list");
+				return ev < 0 ? ev
+					      : jsax_error(&r->j,
+							   "global.resources must be a list");
 			if ((ret = read_res_list(r, -1)) < 0)
 				return ret;
 		} else if ((ret = jsax_skip(&r->j, jsax_next(&r->j))) < 0) {
@@ -329,9 +328,9 @@ static int read_snapshot(struct reader *r, int idx)
 		} else if (r->j.slen == 9 && memcmp(r->j.s, "resources", 9) == 0) {
 			ev = jsax_next(&r->j);
 			if (ev != JEV_ARR_START)
-				return ev < 0
-					   ? ev
-					   : jsax_error(&r->j, "snapshot resources must be a list");
+				return ev < 0 ? ev
+					      : jsax_error(&r->j,
+							   "snapshot resources must be a list");
 			if ((ret = read_res_list(r, idx)) < 0)
 				return ret;
 		} else if ((ret = jsax_skip(&r->j, jsax_next(&r->j))) < 0) {

@@ -85,7 +85,7 @@ static void sig_of_row(const struct profile *p, uint32_t row, struct buf *out)
 		items[n].name = c->name;
 		items[n].kind = c->kind;
 		if (c->kind == COL_I64)
-			items[n].i = c->v.i64[row];
+			items[n].i = col_i64(c, row);
 		else if (c->kind == COL_F64)
 			items[n].f = c->v.f64[row];
 		else

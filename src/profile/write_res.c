@@ -74,7 +74,9 @@ static void write_array(struct jw *w, const struct profile *p, const struct colu
 	buf_addc(w->b, '[');
 	if (!g->order && c->kind == COL_I64 && !c->absent && g->start[t] + n <= c->len) {
 		/* The hot path: a dense integer column. */
-		const int64_t *v = c->v.i64 + g->start[t];
+		const size_t base = g->start[t];
+
+		numfmt_prepare();
 
 		for (k = 0; k < n;) {
 			/* Room for a block of numbers at once, then no checks. */
@@ -89,7 +91,10 @@ static void write_array(struct jw *w, const struct profile *p, const struct colu
 					memcpy(d, sep, 2);
 					d += seplen;
 				}
-				d += numfmt_i64(d, v[k]);
+				int64_t x = c->narrow ? c->v.i32[base + k] : c->v.i64[base + k];
+
+				d += NUMFMT_SMALL_OK(x) ? numfmt_small(d, (uint32_t)x)
+							: numfmt_i64(d, x);
 			}
 			b->len = (size_t)(d - b->data);
 			b->data[b->len] = '\0';

@@ -78,8 +78,12 @@ char *xasprintf(const char *fmt, ...)
 	char *p;
 	int n;
 
+	char probe[1];
+
+	/* A one-byte buffer rather than NULL: GCC's format checks under the
+	 * sanitizers reject a NULL destination. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(probe, sizeof(probe), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		oom();

@@ -51,3 +51,13 @@ fails 1 veles show "$T/nokey.perf"
 has "$T/err" "header.type"
 printf '\x28\xb5\x2f\xfd garbage' >"$T/badzstd.perf"
 fails 1 veles show "$T/badzstd.perf"
+
+# Every truncation of a profile is a clean error, never a crash.
+size=$(wc -c <"$D/memory.perf")
+for cut in $(seq 1 41 "$size"); do
+	head -c "$cut" "$D/memory.perf" >"$T/cut.perf"
+	veles show "$T/cut.perf" >/dev/null 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 1 ] || fail "truncated at $cut: exit $rc"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "truncated at $cut: $(cat "$T/err")"
+done

@@ -73,9 +73,9 @@ static void test_empty(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_detect),
-	    cmocka_unit_test(test_roundtrip),
-	    cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,19 +16,19 @@ static void test_type_dedup(void **state)
 {
 	struct profile *p = profile_new();
 	struct attr a[] = {
-	    {.name = "uid", .kind = COL_STR, .s = "main"},
-	    {.name = "type", .kind = COL_STR, .s = "time"},
-	    {.name = "subtype", .kind = COL_STR, .s = "real"},
+		{.name = "uid", .kind = COL_STR, .s = "main"},
+		{.name = "type", .kind = COL_STR, .s = "time"},
+		{.name = "subtype", .kind = COL_STR, .s = "real"},
 	};
 	struct attr b[] = {
-	    {.name = "subtype", .kind = COL_STR, .s = "real"},
-	    {.name = "uid", .kind = COL_STR, .s = "main"},
-	    {.name = "type", .kind = COL_STR, .s = "time"},
+		{.name = "subtype", .kind = COL_STR, .s = "real"},
+		{.name = "uid", .kind = COL_STR, .s = "main"},
+		{.name = "type", .kind = COL_STR, .s = "time"},
 	};
 	struct attr c[] = {
-	    {.name = "uid", .kind = COL_STR, .s = "main"},
-	    {.name = "type", .kind = COL_STR, .s = "time"},
-	    {.name = "subtype", .kind = COL_STR, .s = "user"},
+		{.name = "uid", .kind = COL_STR, .s = "main"},
+		{.name = "type", .kind = COL_STR, .s = "time"},
+		{.name = "subtype", .kind = COL_STR, .s = "user"},
 	};
 	struct attr d[] = {{.name = "uid", .kind = COL_STR, .s = "main"}};
 	uint32_t ta, tb, tc, td;
@@ -55,10 +55,11 @@ static void test_object_uid(void **state)
 {
 	struct profile *p = profile_new();
 	struct attr a[] = {
-	    {.name = "uid",
-	     .kind = COL_JSON,
-	     .s = "{\"source\":\"../memory_collect_test.c\",\"function\":\"main\",\"line\":22}"},
-	    {.name = "amount", .kind = COL_I64, .i = 4},
+		{.name = "uid",
+		 .kind = COL_JSON,
+		 .s = "{\"source\":\"../"
+		      "memory_collect_test.c\",\"function\":\"main\",\"line\":22}"},
+		{.name = "amount", .kind = COL_I64, .i = 4},
 	};
 	struct buf s = BUF_INIT;
 	uint32_t t;
@@ -78,8 +79,8 @@ static void test_object_uid(void **state)
 static void test_types_after_load(void **state)
 {
 	static const char json[] =
-	    "{\"header\": {\"type\": \"t\"}, \"resources\": {\"f#0\": {\"amount\": [1]}},"
-	    " \"resource_type_map\": {\"f#0\": {\"uid\": \"f\", \"n\": 5}}}";
+		"{\"header\": {\"type\": \"t\"}, \"resources\": {\"f#0\": {\"amount\": [1]}},"
+		" \"resource_type_map\": {\"f#0\": {\"uid\": \"f\", \"n\": 5}}}";
 	struct attr same[] = {{.name = "n", .kind = COL_F64, .f = 5.0},
 			      {.name = "uid", .kind = COL_STR, .s = "f"}};
 	struct attr other[] = {{.name = "uid", .kind = COL_STR, .s = "f"}};
@@ -168,7 +169,7 @@ static void test_build_and_write(void **state)
 	/* interleaved rows are grouped per type, in row order */
 	assert_non_null(strstr(b.data, "\"f#0\":{\"amount\":[0,2,3,5,6,8,9,11,12,14,15,17,18,20,"));
 	assert_non_null(
-	    strstr(b.data, "\"structure-unit-size\":[null,null,30,50,null,null,90,110,"));
+		strstr(b.data, "\"structure-unit-size\":[null,null,30,50,null,null,90,110,"));
 	assert_int_equal(profile_load_mem(b.data, b.len, "b", &q), 0);
 	assert_int_equal(profile_nres(q), 30);
 	profile_write_json(q, &b2, false);

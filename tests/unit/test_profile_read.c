@@ -241,14 +241,16 @@ static void test_truncated(void **state)
 static void test_snapshots(void **state)
 {
 	struct profile *p = load_str(
-	    "{\"header\": {\"type\": \"memory\"}, \"snapshots\": ["
-	    "{\"time\": \"0.025\", \"resources\": ["
-	    " {\"uid\": \"main\", \"type\": \"memory\", \"subtype\": \"malloc\", \"amount\": 4,"
-	    "  \"address\": 100},"
-	    " {\"uid\": \"main\", \"type\": \"memory\", \"subtype\": \"malloc\", \"amount\": 8}]},"
-	    "{\"time\": \"0.050\", \"resources\": ["
-	    " {\"uid\": \"main\", \"type\": \"memory\", \"subtype\": \"malloc\", \"amount\": 16}]}"
-	    "]}");
+		"{\"header\": {\"type\": \"memory\"}, \"snapshots\": ["
+		"{\"time\": \"0.025\", \"resources\": ["
+		" {\"uid\": \"main\", \"type\": \"memory\", \"subtype\": \"malloc\", \"amount\": 4,"
+		"  \"address\": 100},"
+		" {\"uid\": \"main\", \"type\": \"memory\", \"subtype\": \"malloc\", \"amount\": "
+		"8}]},"
+		"{\"time\": \"0.050\", \"resources\": ["
+		" {\"uid\": \"main\", \"type\": \"memory\", \"subtype\": \"malloc\", \"amount\": "
+		"16}]}"
+		"]}");
 
 	UNUSED(state);
 	assert_int_equal(p->layout, LAYOUT_TYPED);
@@ -265,15 +267,16 @@ static void test_snapshots(void **state)
 
 static void test_list_and_scalars(void **state)
 {
-	struct profile *p = load_str(
-	    "{\"header\": {\"type\": \"time\"}, \"resources\": ["
-	    " {\"uid\": \"a\", \"type\": \"time\", \"amount\": 1},"
-	    " {\"uid\": \"b\", \"type\": \"time\", \"amount\": 2.5, \"extra\": [1, {\"x\": null}]},"
-	    " {\"uid\": \"a\", \"type\": \"time\", \"amount\": 3}]}");
+	struct profile *p = load_str("{\"header\": {\"type\": \"time\"}, \"resources\": ["
+				     " {\"uid\": \"a\", \"type\": \"time\", \"amount\": 1},"
+				     " {\"uid\": \"b\", \"type\": \"time\", \"amount\": 2.5, "
+				     "\"extra\": [1, {\"x\": null}]},"
+				     " {\"uid\": \"a\", \"type\": \"time\", \"amount\": 3}]}");
 	struct profile *q = load_str(
-	    "{\"header\": {\"type\": \"t\"}, \"resources\": {\"f#0\": {\"amount\": 7, \"address\": "
-	    "9}},"
-	    " \"resource_type_map\": {\"f#0\": {\"uid\": \"f\"}, \"g#0\": {\"uid\": \"g\"}}}");
+		"{\"header\": {\"type\": \"t\"}, \"resources\": {\"f#0\": {\"amount\": 7, "
+		"\"address\": "
+		"9}},"
+		" \"resource_type_map\": {\"f#0\": {\"uid\": \"f\"}, \"g#0\": {\"uid\": \"g\"}}}");
 
 	UNUSED(state);
 	assert_int_equal(profile_nres(p), 3);
@@ -474,7 +477,7 @@ static void test_mutations(void **state)
 				seed ^= seed >> 7;
 				seed ^= seed << 17;
 				m[(seed >> 8) % raw.len] =
-				    alphabet[(seed >> 40) % (sizeof(alphabet) - 1)];
+					alphabet[(seed >> 40) % (sizeof(alphabet) - 1)];
 			}
 			if (profile_load_mem(m, raw.len, "m", &p) == 0)
 				profile_free(p);

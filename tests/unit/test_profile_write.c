@@ -170,8 +170,8 @@ static void test_save_compressed(void **state)
 	mkdir_p(tmpdir ? tmpdir : "/tmp");
 	profile_write_json(p, &want, false);
 	for (i = 0; i < ARRAY_SIZE(comps); i++) {
-		char *path =
-		    xasprintf("%s/save-%d-%zu.perf", tmpdir ? tmpdir : "/tmp", (int)getpid(), i);
+		char *path = xasprintf("%s/save-%d-%zu.perf", tmpdir ? tmpdir : "/tmp",
+				       (int)getpid(), i);
 		struct buf raw = BUF_INIT, got = BUF_INIT;
 		struct profile *q;
 
@@ -209,8 +209,9 @@ static void fmt_check(double v)
 
 static void test_numbers(void **state)
 {
-	static const int64_t ints[] = {
-	    0, 1, -1, 9, 10, 99999999, 100000000, 123456789012345678, INT64_MAX, INT64_MIN, -42};
+	static const int64_t ints[] = {0,	  1,	     -1,	9,
+				       10,	  99999999,  100000000, 123456789012345678,
+				       INT64_MAX, INT64_MIN, -42};
 	char s[NUMFMT_MAX + 1], want[32];
 	uint64_t seed = 88172645463325252ULL;
 	int64_t i;
@@ -298,7 +299,7 @@ static void test_special_values(void **state)
 	col_set_f64(&p->res, table_col_get(p, &p->res, "amount", COL_F64), r, 3.0);
 	profile_write_json(p, &b, false);
 	assert_non_null(
-	    strstr(b.data, "{\"uid\":\"f\",\"amount\":null},{\"uid\":\"f\",\"amount\":3.0}"));
+		strstr(b.data, "{\"uid\":\"f\",\"amount\":null},{\"uid\":\"f\",\"amount\":3.0}"));
 	buf_release(&b);
 	profile_free(p);
 }

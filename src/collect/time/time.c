@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "analyze/stats.h"
@@ -282,6 +283,19 @@ static const char *time_cell(double seconds, double ref, int width, char *out, s
 	return out;
 }
 
+/*
+ * A spawned child shares our address space until it execs, and the kernel
+ * carries that space's high-water mark into the child's ru_maxrss. So a
+ * command whose peak is at or below ours reports ours: we print it as an
+ * upper bound ("≤").
+ */
+static long self_maxrss_kib(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
 static void time_summary(struct collect_ctx *c, struct time_state *st, const struct stats *real)
 {
 	double *v = xmalloc((size_t)st->done * sizeof(*v));
@@ -311,7 +325,8 @@ static void time_summary(struct collect_ctx *c, struct time_state *st, const str
 	printf("  Range (min … max):   %s … %s", time_cell(real->min, m, 8, a, sizeof(a)),
 	       time_cell(real->max, m, 8, b, sizeof(b)));
 	printf("    %zu run%s\n", real->n, real->n == 1 ? "" : "s");
-	printf("  Median: %s   Peak RSS: %s\n", time_format(real->median, m, a, sizeof(a)),
+	printf("  Median: %s   Peak RSS: %s%s\n", time_format(real->median, m, a, sizeof(a)),
+	       maxrss <= self_maxrss_kib() ? "≤ " : "",
 	       bytes_format((double)maxrss * 1024, b, sizeof(b)));
 }
 
