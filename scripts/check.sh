@@ -19,7 +19,7 @@ ninja -C "$asan" || exit 1
 # Sanitizers: fail on the first report, and on leaks as well.
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp"
+export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
 
 echo "== tests (normal build)"
 meson test -C "$build" --print-errorlogs --num-processes 2 >"$logs/normal" 2>&1 || status=1
