@@ -132,23 +132,31 @@ static bool group_has(const struct column *c, const struct groups *g, size_t t)
 	return false;
 }
 
+/* The persistent attributes of type @t as members of an open object. */
+static void write_persistent(struct jw *w, const struct profile *p, size_t t)
+{
+	size_t i;
+
+	for (i = 0; i < p->types.ncols; i++) {
+		const struct column *c = &p->types.cols[i];
+
+		if (strcmp(c->name, "#key") == 0 || !col_has(c, t))
+			continue;
+		jw_key(w, c->name);
+		jw_cell(w, p, c, t);
+	}
+}
+
 static void write_type_map(struct jw *w, const struct profile *p, struct buf *tmp)
 {
-	size_t t, i;
+	size_t t;
 
 	jw_key(w, "resource_type_map");
 	jw_open(w, '{');
 	for (t = 0; t < p->types.nrows; t++) {
 		jw_key(w, type_key(p, t, tmp));
 		jw_open(w, '{');
-		for (i = 0; i < p->types.ncols; i++) {
-			const struct column *c = &p->types.cols[i];
-
-			if (strcmp(c->name, "#key") == 0 || !col_has(c, t))
-				continue;
-			jw_key(w, c->name);
-			jw_cell(w, p, c, t);
-		}
+		write_persistent(w, p, t);
 		jw_close(w, '}');
 	}
 	jw_close(w, '}');
@@ -201,14 +209,7 @@ void write_global(struct jw *w, const struct profile *p)
 
 		jw_key(w, NULL);
 		jw_open(w, '{');
-		for (i = 0; i < p->types.ncols; i++) {
-			const struct column *c = &p->types.cols[i];
-
-			if (strcmp(c->name, "#key") == 0 || !col_has(c, t))
-				continue;
-			jw_key(w, c->name);
-			jw_cell(w, p, c, t);
-		}
+		write_persistent(w, p, t);
 		for (i = 0; i < p->res.ncols; i++) {
 			const struct column *c = &p->res.cols[i];
 
