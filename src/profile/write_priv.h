@@ -16,6 +16,8 @@ struct jw {
 	int fd;	 /* -1: everything stays in @b */
 	int err; /* first write error */
 	bool indent;
+	struct bgio *bg; /* NULL: jw_flush writes itself */
+	size_t chunk;	 /* flush at this many bytes (JW_CHUNK when 0) */
 	int depth;
 	bool first; /* no member written yet at this depth */
 };
@@ -33,7 +35,7 @@ void jw_cell(struct jw *w, const struct profile *p, const struct column *c, size
 
 static inline void jw_maybe_flush(struct jw *w)
 {
-	if (w->fd >= 0 && w->b->len >= JW_CHUNK)
+	if (w->fd >= 0 && w->b->len >= (w->chunk ? w->chunk : JW_CHUNK))
 		jw_flush(w);
 }
 
