@@ -1,5 +1,6 @@
 /* veles collect COLLECTOR [OPTIONS] -- CMD...: hands over to the collector. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cli/cli.h"
 #include "collect/collector.h"
 #include "util/common.h"
+#include "util/spawn.h"
 #include "vcs/vcs.h"
 
 static void collect_usage(void)
@@ -84,7 +86,10 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (ret < 0) {
 		cli_fail();
-		/* Bad options are usage errors, like every command's. */
+		/* Bad options are usage errors, like every command's; Ctrl-C
+		 * exits as a shell reports SIGINT. */
+		if (ret == ERR_INTERRUPTED)
+			return 128 + (spawn_interrupted() ? spawn_interrupted() : SIGINT);
 		return ret == ERR_INVALID ? 2 : 1;
 	}
 	return 0;

@@ -69,3 +69,19 @@ ok veles collect time --help
 has "$T/out" "--repeat"
 ok veles collect --help
 has "$T/out" "time"
+
+# Stopped mid-collection (SIGTERM here: a background job of a script
+# ignores SIGINT): the command is stopped, nothing is written.
+before=$(npending)
+"$VELES" collect time -r 50 -- sleep 0.217 >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 0.7
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 143 ] || fail "interrupted collect exited $rc"
+has "$T/err" "interrupted"
+[ "$(npending)" -eq "$before" ] || fail "interrupted collect left a profile"
+ls -a .veles/jobs | grep -q '\.tmp' && fail "temporary file left behind"
+pgrep -f "sleep 0.217" >/dev/null && fail "the profiled command still runs"
+true
