@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Writes a trace-style Perun profile for the profile benchmarks.
+"""Writes a Perun profile for the profile benchmarks.
 
-    gen_profile.py OUT [--uids 1000] [--points 1000] [--seed 1]
+    gen_profile.py OUT [--layout trace|time] [--uids 1000] [--points 1000] [--seed 1]
 
-UIDS functions with POINTS measurements each: integer running times in
-microseconds ("amount") and integer structure sizes, in the typed layout
-("resources" keyed by type + "resource_type_map"), compact JSON as
-json.dump writes it by default.
+trace (default): UIDS functions with POINTS measurements each, integer
+running times in microseconds ("amount") and integer structure sizes, in
+the typed layout ("resources" keyed by type + "resource_type_map").
+
+time: the seed's time layout, "global": {"resources": [...]} with one
+object per measurement (real, user and sys seconds of UIDS * POINTS / 3
+runs), as the time collector writes it.
+
+Compact JSON, as json.dump writes it by default.
 """
 import argparse
 import json
@@ -19,8 +24,12 @@ def main():
     ap.add_argument("--uids", type=int, default=1000)
     ap.add_argument("--points", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--layout", choices=["trace", "time"], default="trace")
     a = ap.parse_args()
     rnd = random.Random(a.seed)
+    if a.layout == "time":
+        write_time(a, rnd)
+        return
     resources, types = {}, {}
     for u in range(a.uids):
         uid = f"SLList_op_{u}(SLList*, int)"
@@ -40,6 +49,26 @@ def main():
         "models": [],
         "resources": resources,
         "resource_type_map": types,
+    }
+    with open(a.out, "w") as f:
+        json.dump(profile, f)
+
+
+def write_time(a, rnd):
+    n = a.uids * a.points
+    resources = []
+    for i in range(n):
+        sub = ("real", "user", "sys")[i % 3]
+        base = {"real": 0.26, "user": 0.24, "sys": 0.01}[sub]
+        resources.append({"subtype": sub, "uid": "./list_search", "order": i // 3 + 1,
+                          "type": "time", "amount": round(base + rnd.random() / 50, 6)})
+    profile = {
+        "origin": "8de6cd99e4dc36cd73a2af906cde12456e96d9f1",
+        "header": {"type": "time", "params": "", "units": {"time": "s"},
+                   "cmd": "./list_search", "workload": "100000"},
+        "collector_info": {"params": {"repeat": n // 3, "warmup": 3}, "name": "time"},
+        "postprocessors": [],
+        "global": {"timestamp": 0.565476655960083, "resources": resources},
     }
     with open(a.out, "w") as f:
         json.dump(profile, f)

@@ -21,6 +21,16 @@ struct reader {
 	struct attr snap_time;
 	bool has_snap_time;
 	struct buf snap_time_str;
+	/* Caches for the list layouts, where a million resources repeat a
+	 * handful of keys and attribute sets (read_res.c). */
+	const char *coll[8];  /* the collectable key names, interned */
+	const char *keys[16]; /* the interned key last seen at each position */
+	size_t key_len[16];
+	struct buf sig;	   /* this resource's raw attribute signature */
+	struct buf sigs;   /* cached signatures, back to back */
+	size_t sig_off[9]; /* cache entry k is sigs[sig_off[k]..sig_off[k+1]) */
+	uint32_t sig_type[8];
+	size_t nsigs;
 };
 
 void reader_release(struct reader *r);

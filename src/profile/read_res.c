@@ -23,6 +23,8 @@ void reader_release(struct reader *r)
 	buf_release(&r->tmp);
 	buf_release(&r->strs);
 	buf_release(&r->snap_time_str);
+	buf_release(&r->sig);
+	buf_release(&r->sigs);
 	free(r->attrs);
 	free(r->vals);
 }
@@ -200,14 +202,81 @@ int read_type_map(struct reader *r)
 	return ev < 0 ? ev : 0;
 }
 
-static bool is_collectable(const char *name)
+/* @name is interned in the profile's pool, so pointers compare. */
+static bool is_collectable(struct reader *r, const char *name)
 {
 	size_t k;
 
+	if (!r->coll[0])
+		for (k = 0; k < ARRAY_SIZE(collectable); k++)
+			r->coll[k] = strpool_get(r->p->pool,
+						 strpool_intern_cstr(r->p->pool, collectable[k]));
 	for (k = 0; k < ARRAY_SIZE(collectable); k++)
-		if (strcmp(collectable[k], name) == 0)
+		if (r->coll[k] == name)
 			return true;
 	return false;
+}
+
+/* The key at position @pos of a resource dict: usually the same as the
+ * previous resource's, which a compare finds without hashing. */
+static const char *dict_key(struct reader *r, size_t pos)
+{
+	const char *k = pos < ARRAY_SIZE(r->keys) ? r->keys[pos] : NULL;
+
+	if (k && r->key_len[pos] == r->j.slen && memcmp(k, r->j.s, r->j.slen) == 0)
+		return k;
+	k = intern_key(r);
+	if (pos < ARRAY_SIZE(r->keys)) {
+		r->keys[pos] = k;
+		r->key_len[pos] = r->j.slen;
+	}
+	return k;
+}
+
+/* The raw signature of a resource's persistent attributes, in document
+ * order: name pointers, kinds and values. Equal signatures mean the same
+ * type, so most resources skip profile_type_add()'s canonical lookup. */
+static void raw_signature(struct reader *r)
+{
+	size_t k;
+
+	buf_reset(&r->sig);
+	for (k = 0; k < r->nattrs; k++) {
+		const struct attr *a = &r->attrs[k];
+
+		buf_add(&r->sig, &a->name, sizeof(a->name));
+		buf_addc(&r->sig, (char)a->kind);
+		if (a->kind == COL_STR || a->kind == COL_JSON)
+			buf_add(&r->sig, a->s, strlen(a->s) + 1);
+		else if (a->kind == COL_F64)
+			buf_add(&r->sig, &a->f, sizeof(a->f));
+		else
+			buf_add(&r->sig, &a->i, sizeof(a->i));
+	}
+}
+
+static uint32_t type_of_attrs(struct reader *r)
+{
+	size_t k, len;
+	uint32_t type;
+
+	raw_signature(r);
+	for (k = 0; k < r->nsigs; k++)
+		if (r->sig_off[k + 1] - r->sig_off[k] == r->sig.len &&
+		    memcmp(r->sigs.data + r->sig_off[k], r->sig.data, r->sig.len) == 0)
+			return r->sig_type[k];
+	type = profile_type_add(r->p, r->attrs, r->nattrs);
+	if (r->nsigs == ARRAY_SIZE(r->sig_type)) {
+		/* Full: start over; profiles with many types gain little. */
+		r->nsigs = 0;
+		buf_reset(&r->sigs);
+	}
+	len = r->sigs.len;
+	buf_add(&r->sigs, r->sig.data, r->sig.len);
+	r->sig_off[r->nsigs] = len;
+	r->sig_off[r->nsigs + 1] = r->sigs.len;
+	r->sig_type[r->nsigs++] = type;
+	return type;
 }
 
 static void push_attr(struct attr **arr, size_t *n, size_t *cap, const struct attr *a)
@@ -232,16 +301,18 @@ static int read_res_dict(struct reader *r, int snapshot)
 	uint32_t type;
 	int ev, ret;
 
+	size_t pos = 0;
+
 	r->nattrs = r->nvals = 0;
 	buf_reset(&r->strs);
 	while ((ev = jsax_next(&r->j)) == JEV_KEY) {
-		struct attr a = {.name = intern_key(r)};
+		struct attr a = {.name = dict_key(r, pos++)};
 
 		if ((ret = read_attr(r, jsax_next(&r->j), &a, &r->strs)) < 0)
 			return ret;
 		if (ret == 0)
 			continue;
-		if (is_collectable(a.name))
+		if (is_collectable(r, a.name))
 			push_attr(&r->vals, &r->nvals, &r->vals_cap, &a);
 		else
 			push_attr(&r->attrs, &r->nattrs, &r->attrs_cap, &a);
@@ -257,7 +328,7 @@ static int read_res_dict(struct reader *r, int snapshot)
 		if (r->has_snap_time)
 			push_attr(&r->attrs, &r->nattrs, &r->attrs_cap, &r->snap_time);
 	}
-	type = profile_type_add(p, r->attrs, r->nattrs);
+	type = type_of_attrs(r);
 	row = profile_res_add(p, type);
 	for (k = 0; k < r->nvals; k++)
 		table_set(p, &p->res, row, &r->vals[k]);

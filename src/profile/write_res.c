@@ -192,6 +192,59 @@ void write_typed(struct jw *w, const struct profile *p)
 	buf_release(&tmp);
 }
 
+/*
+ * Compact global layout, the time collector's: every resource of a type
+ * repeats the same persistent members, so each type's text and each
+ * column's key are serialised once and copied per row. A million-row
+ * profile spent most of its save re-escaping the same few strings.
+ */
+static void write_global_rows(struct jw *w, const struct profile *p)
+{
+	size_t nt = p->types.nrows, nc = p->res.ncols, r, t, i;
+	size_t *toff = xcalloc(nt + 1, sizeof(*toff)), *koff = xcalloc(nc + 1, sizeof(*koff));
+	struct buf texts = BUF_INIT, keys = BUF_INIT;
+	struct jw tw = {.b = &texts, .fd = -1};
+	struct buf *b = w->b;
+
+	for (t = 0; t < nt; t++) {
+		tw.first = true;
+		write_persistent(&tw, p, t);
+		toff[t + 1] = texts.len;
+	}
+	for (i = 0; i < nc; i++) {
+		buf_add_json_str(&keys, p->res.cols[i].name, strlen(p->res.cols[i].name));
+		buf_addc(&keys, ':');
+		koff[i + 1] = keys.len;
+	}
+	for (r = 0; r < p->res.nrows; r++) {
+		bool first;
+
+		t = p->res_type[r];
+		buf_adds(b, r ? ",{" : "{");
+		if (t < nt)
+			buf_add(b, texts.data + toff[t], toff[t + 1] - toff[t]);
+		first = t >= nt || toff[t + 1] == toff[t];
+		for (i = 0; i < nc; i++) {
+			const struct column *c = &p->res.cols[i];
+
+			if (!col_has(c, r))
+				continue;
+			if (!first)
+				buf_addc(b, ',');
+			first = false;
+			buf_add(b, keys.data + koff[i], koff[i + 1] - koff[i]);
+			jw_cell(w, p, c, r);
+		}
+		buf_addc(b, '}');
+		jw_maybe_flush(w);
+	}
+	w->first = p->res.nrows == 0;
+	buf_release(&texts);
+	buf_release(&keys);
+	free(toff);
+	free(koff);
+}
+
 void write_global(struct jw *w, const struct profile *p)
 {
 	size_t r, i;
@@ -204,7 +257,13 @@ void write_global(struct jw *w, const struct profile *p)
 	}
 	jw_key(w, "resources");
 	jw_open(w, '[');
-	for (r = 0; r < p->res.nrows; r++) {
+	if (!w->indent) {
+		write_global_rows(w, p);
+		r = p->res.nrows;
+	} else {
+		r = 0;
+	}
+	for (; r < p->res.nrows; r++) {
 		uint32_t t = p->res_type[r];
 
 		jw_key(w, NULL);

@@ -291,6 +291,47 @@ static void test_list_and_scalars(void **state)
 	profile_free(q);
 }
 
+/* The list layouts cache resource types by their raw attributes: many
+ * interleaved types (more than the cache holds) and attribute sets that
+ * differ only in a value's kind must still each get their own type. */
+static void test_many_interleaved_types(void **state)
+{
+	struct buf j = BUF_INIT, scratch = BUF_INIT;
+	struct profile *p;
+	size_t i;
+
+	UNUSED(state);
+	buf_adds(&j, "{\"header\": {\"type\": \"time\"}, \"global\": {\"resources\": [");
+	for (i = 0; i < 300; i++) {
+		/* kind: the number 7 and the string "7" are different values */
+		if (i % 30 == 29)
+			buf_addf(&j, "%s{\"uid\": \"f%zu\", \"kind\": \"7\", \"amount\": %zu}",
+				 i ? "," : "", i % 20, i);
+		else
+			buf_addf(&j, "%s{\"uid\": \"f%zu\", \"kind\": 7, \"amount\": %zu}",
+				 i ? "," : "", i % 20, i);
+	}
+	buf_adds(&j, "]}}");
+	p = load_str(j.data);
+	assert_int_equal(profile_nres(p), 300);
+	/* 20 uids with the number; "f9" and "f19" (i = 29, 59, ...) also with the string */
+	assert_int_equal(p->types.nrows, 22);
+	for (i = 0; i < 300; i++) {
+		char want[16];
+		const struct column *kind = table_col(&p->types, "kind");
+
+		snprintf(want, sizeof(want), "f%zu", i % 20);
+		assert_string_equal(profile_uid(p, i, &scratch), want);
+		assert_int_equal((size_t)res_num(p, i, "amount"), i);
+		assert_int_equal(kind->kind, COL_JSON);
+		assert_string_equal(col_text(p, kind, p->res_type[i]),
+				    i % 30 == 29 ? "\"7\"" : "7");
+	}
+	profile_free(p);
+	buf_release(&j);
+	buf_release(&scratch);
+}
+
 static void test_escapes(void **state)
 {
 	struct profile *p = load_str("{\"header\": {\"type\": \"t\\u00e9\\u20ac\\ud83d\\ude00"
@@ -505,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_list_and_scalars),
 		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_many_interleaved_types),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_fd_chunks),
