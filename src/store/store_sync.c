@@ -442,6 +442,15 @@ static void drop_tmp_ref(struct store *s)
 	git_reference_free(ref);
 }
 
+static int count_nothing(const char *version, const struct store_entry *e, size_t n, void *arg)
+{
+	UNUSED(version);
+	UNUSED(e);
+	UNUSED(n);
+	UNUSED(arg);
+	return 0;
+}
+
 int store_pull(struct store *s, const char *remote, struct buf *summary)
 {
 	char *spec = "+" STORE_LEDGER_REF ":" PULL_TMP_REF;
@@ -485,5 +494,9 @@ int store_pull(struct store *s, const char *remote, struct buf *summary)
 	}
 	say_counts(summary, "pulled", np, nv, "from", remote);
 	buf_addf(summary, " (%s)", how);
+	/* Walking the new ledger once here rebuilds the listing cache, so
+	 * the `veles log` after a pull is as quick as any other. */
+	store_each_version(s, count_nothing, NULL);
+	err_clear();
 	return 0;
 }

@@ -30,6 +30,9 @@ ok veles status
 has "$T/out" "Profiles of this version \(3\)"
 ok veles push
 cd "$T/a" && ok veles pull
+# Nothing here ran `veles log`: a valid listing cache is the pull's doing.
+head -c 45 .git/veles/ledger-cache | grep -q "$(git rev-parse refs/veles/ledger)" ||
+	fail "pull left no valid log cache"
 ok veles status
 has "$T/out" "Profiles of this version \(3\)"
 for w in alpha beta gamma; do has "$T/out" "$w"; done
