@@ -9,6 +9,7 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/strpool.h"
 #include "vcs/vcs.h"
 
 static const char log_usage[] =
@@ -34,6 +35,9 @@ struct vslot {
 struct vmap {
 	struct vslot *slots;
 	size_t nslots, count;
+	/* The entries' strings: ten thousand profiles share a few types, and
+	 * one pool beats twenty thousand small allocations. */
+	struct strpool *strs;
 };
 
 static size_t vhash(const char *id, size_t mask)
@@ -64,7 +68,7 @@ static void vmap_put(struct vmap *m, const char *id, const struct store_entry *e
 	if ((m->count + 1) * 2 > m->nslots) {
 		struct vmap bigger = {
 			xcalloc(m->nslots ? m->nslots * 2 : 256, sizeof(struct vslot)),
-			m->nslots ? m->nslots * 2 : 256, 0};
+			m->nslots ? m->nslots * 2 : 256, 0, m->strs};
 
 		for (i = 0; i < m->nslots; i++)
 			if (m->slots[i].e) {
@@ -82,9 +86,14 @@ static void vmap_put(struct vmap *m, const char *id, const struct store_entry *e
 		j = (j + 1) & (m->nslots - 1);
 	memcpy(m->slots[j].id, id, 41);
 	m->slots[j].e = xcalloc(n ? n : 1, sizeof(*e));
+	if (!m->strs)
+		m->strs = strpool_new();
 	for (i = 0; i < n; i++) {
-		m->slots[j].e[i].type = xstrdup(e[i].type);
-		m->slots[j].e[i].name = xstrdup(e[i].name);
+		/* Pool strings stay put as the pool grows; the pool owns them. */
+		m->slots[j].e[i].type =
+			(char *)strpool_get(m->strs, strpool_intern_cstr(m->strs, e[i].type));
+		m->slots[j].e[i].name =
+			(char *)strpool_get(m->strs, strpool_intern_cstr(m->strs, e[i].name));
 		memcpy(m->slots[j].e[i].blob, e[i].blob, 41);
 	}
 	m->slots[j].n = n;
@@ -98,14 +107,27 @@ static int collect_version(const char *version, const struct store_entry *e, siz
 	return 0;
 }
 
+/* Text output names only the types: the names and ids are left out. */
+static int collect_types(const char *version, const struct store_entry *e, size_t n, void *arg)
+{
+	struct store_entry few[64];
+	size_t i;
+
+	if (n > ARRAY_SIZE(few))
+		return collect_version(version, e, n, arg);
+	for (i = 0; i < n; i++)
+		few[i] = (struct store_entry){e[i].type, (char *)"", ""};
+	return collect_version(version, few, n, arg);
+}
+
 static void vmap_free(struct vmap *m)
 {
 	size_t i;
 
 	for (i = 0; i < m->nslots; i++)
-		if (m->slots[i].e)
-			store_entries_free(m->slots[i].e, m->slots[i].n);
+		free(m->slots[i].e);
 	free(m->slots);
+	strpool_free(m->strs);
 }
 
 struct log_state {
@@ -279,7 +301,8 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 		return 0;
 	}
 	st.plain = vcs_kind(ctx->vcs) == VCS_PLAIN;
-	ret = store_each_version(ctx->store, collect_version, &st.map);
+	ret = store_each_version(ctx->store,
+				 st.fmt == FORMAT_JSON ? collect_version : collect_types, &st.map);
 	if (ret == 0)
 		ret = vcs_walk(ctx->vcs, from, limit, show_version, &st);
 	if (st.fmt == FORMAT_JSON)
