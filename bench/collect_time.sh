@@ -1,19 +1,17 @@
 #!/bin/bash
 # bench/collect_time.sh BUILD_DIR: what `veles collect time` costs per run
 # over the floor (a bare posix_spawn + wait4 loop, bench/spawn_floor.c) and
-# against hyperfine -N, all timing 200 runs of /bin/true in the same session.
+# against hyperfine -N, all timing 200 runs of /bin/true.
 #
-# Each contender is one process that runs /bin/true 200 times; hyperfine
-# times each of them 10 times and we divide the median by 200, so Veles's
-# start-up and its profile write count against it. The same tools with one
-# run each give the fixed cost, which tells the per-run loop apart from
-# start-up. On a shared machine the load drifts between hyperfine's blocks,
-# so we repeat the whole set ROUNDS times (default 3) and print the median
-# of each ratio.
+# Each contender is one process that runs /bin/true 200 times, so Veles's
+# start-up and its profile write count against it. On a shared machine the
+# load drifts within seconds, so the contenders are not timed in blocks:
+# they take turns, PAIRS times (default 15), and each ratio is the median of
+# the per-turn ratios against the floor run right beside it.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 runs=200
-rounds=${ROUNDS:-3}
+pairs=${PAIRS:-15}
 floor=$build/bench/spawn_floor
 veles=$build/src/cli/veles
 for tool in hyperfine git python3; do
@@ -29,39 +27,38 @@ git init -q project && cd project
 git -c user.name=bench -c user.email=bench@example.com commit -q --allow-empty -m init
 "$veles" init >/dev/null
 
-# -w 0: the same spawns as the others (the default adds one warm-up run).
-collect="$veles collect time -q -o suppress -w 0"
-for r in $(seq "$rounds"); do
-	hyperfine -N --warmup 2 --runs 10 --export-json "$tmp/r$r.json" --style none \
-		"$floor $runs /bin/true" \
-		"$collect -r $runs -- /bin/true" \
-		"hyperfine -N --runs $runs --style none /bin/true" \
-		"$floor 1 /bin/true" \
-		"$collect -r 1 -- /bin/true" >/dev/null
-	rm -f .veles/jobs/*.perf
-done
-
-python3 - "$tmp" "$rounds" "$runs" <<'EOS'
-import json, statistics, sys
-tmp, rounds, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-rows = []
-for r in range(1, rounds + 1):
-    res = json.load(open(f"{tmp}/r{r}.json"))["results"]
-    floor, veles, hf, floor1, veles1 = (x["median"] for x in res)
-    rows.append(dict(
-        floor=floor / runs * 1e6, veles=veles / runs * 1e6, hf=hf / runs * 1e6,
-        fixed=(veles1 - floor1) * 1e3,
-        # the loop alone: what one more run costs, start-up taken out
-        loop=((veles - veles1) / (floor - floor1) - 1) * 100))
-med = lambda k: statistics.median(row[k] for row in rows)
-ratio = lambda k: statistics.median(row[k] / row["floor"] - 1 for row in rows) * 100
-print(f"collect time -r {runs} -- /bin/true: veles {med('veles'):.0f} µs/run, "
-      f"bare spawn+wait4 {med('floor'):.0f} µs/run -> {ratio('veles'):+.1f}% "
-      f"(target <= +3%); hyperfine -N {med('hf'):.0f} µs/run ({ratio('hf'):+.1f}%)")
-print(f"  of which start-up and profile write: {med('fixed'):.1f} ms once "
-      f"({med('fixed') * 1e3 / runs / med('floor') * 100:+.1f}% at {runs} runs); "
-      f"the measuring loop alone: {med('loop'):+.1f}% per run")
-print("  per round (veles, hyperfine vs floor): " + ", ".join(
-      f"{(row['veles'] / row['floor'] - 1) * 100:+.1f}%/{(row['hf'] / row['floor'] - 1) * 100:+.1f}%"
-      for row in rows))
+python3 - "$floor" "$veles" "$runs" "$pairs" <<'EOS'
+import os, statistics, subprocess, sys, time
+floor, veles, runs, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+null = subprocess.DEVNULL
+cmds = {
+    "floor": [floor, str(runs), "/bin/true"],
+    # -w 0: the same spawns as the others (the default adds a warm-up run)
+    "veles": [veles, "collect", "time", "-q", "-o", "suppress", "-w", "0", "-r", str(runs),
+              "--", "/bin/true"],
+    "hyperfine": ["hyperfine", "-N", "--runs", str(runs), "--style", "none", "/bin/true"],
+    "floor1": [floor, "1", "/bin/true"],
+    "veles1": [veles, "collect", "time", "-q", "-o", "suppress", "-w", "0", "-r", "1",
+               "--", "/bin/true"],
+}
+def timed(name):
+    t = time.perf_counter()
+    subprocess.run(cmds[name], stdout=null, stderr=null, check=True)
+    return time.perf_counter() - t
+for name in cmds:  # warm-up: caches, page cache, the jobs directory
+    timed(name)
+got = {name: [] for name in cmds}
+for _ in range(pairs):
+    for name in cmds:
+        got[name].append(timed(name))
+    for f in os.listdir(".veles/jobs"):
+        os.unlink(os.path.join(".veles/jobs", f))
+rel = lambda k: statistics.median(v / f - 1 for v, f in zip(got[k], got["floor"])) * 100
+us = lambda k: statistics.median(got[k]) / runs * 1e6
+fixed = statistics.median(v - f for v, f in zip(got["veles1"], got["floor1"])) * 1e3
+print(f"collect time -r {runs} -- /bin/true: veles {us('veles'):.0f} µs/run, "
+      f"bare spawn+wait4 {us('floor'):.0f} µs/run -> {rel('veles'):+.1f}% (target <= +3%); "
+      f"hyperfine -N {us('hyperfine'):.0f} µs/run ({rel('hyperfine'):+.1f}%)")
+print(f"  medians of {pairs} alternating turns; start-up and profile write: {fixed:.1f} ms "
+      f"once ({fixed * 1e3 / runs / us('floor') * 100:+.1f}% at {runs} runs)")
 EOS
