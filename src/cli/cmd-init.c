@@ -20,7 +20,7 @@ static const char init_usage[] =
 	"\n"
 	"Creates .veles/ in DIR (default: the current directory): jobs/ for pending\n"
 	"profiles, logs/, and a commented config.yml. In a git work tree profiles\n"
-	"are kept in the project's own object database under refs/veles/...; in any\n"
+	"are kept in the project's own object database under refs/veles/; in any\n"
 	"other directory in .veles/store.git, with versions made by `veles commit`.\n"
 	"Running it again is safe: it adds only what is missing.\n"
 	"\n"

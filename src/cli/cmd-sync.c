@@ -1,4 +1,4 @@
-/* veles push / veles pull: share refs/veles/... through a git remote. */
+/* veles push / veles pull: share the refs under refs/veles/ through a git remote. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 static const char push_usage[] =
 	"usage: veles push [-q] [REMOTE]\n"
 	"\n"
-	"Sends the profiles (refs/veles/...) to REMOTE: a remote of the project's\n"
+	"Sends the profiles (refs/veles/*) to REMOTE: a remote of the project's\n"
 	"git repository (default: origin), or a path or URL. Your branches are\n"
 	"not touched. If the remote has profiles you do not, run `veles pull`\n"
 	"first.\n"
@@ -21,7 +21,7 @@ static const char push_usage[] =
 static const char pull_usage[] =
 	"usage: veles pull [-q] [REMOTE]\n"
 	"\n"
-	"Fetches the profiles (refs/veles/...) from REMOTE (default: origin) and\n"
+	"Fetches the profiles (refs/veles/*) from REMOTE (default: origin) and\n"
 	"merges them with yours: profiles added on either side are kept, and a\n"
 	"profile removed on one side stays removed.\n"
 	"\n"

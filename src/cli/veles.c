@@ -26,7 +26,7 @@ static const struct cli_command commands[] = {
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
 	{"show", cmd_show, CMD_NEEDS_PROJECT, "show a profile: raw, table or summary"},
 	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
-	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/...) to a git remote"},
+	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/*) to a git remote"},
 	{"pull", cmd_pull, CMD_NEEDS_PROJECT, "fetch and merge profiles from a git remote"},
 	{"commit", cmd_commit, CMD_NEEDS_PROJECT,
 	 "record a new version of a plain (non-git) project"},

@@ -79,7 +79,7 @@ int store_find_blob(struct store *s, const char *version, const char *prefix,
 		    struct store_entry *out);
 
 /*
- * Sharing: push and pull refs/veles/... to and from @remote (a remote name
+ * Sharing: push and pull the refs under refs/veles/ to and from @remote (a remote name
  * of the project's repository, or a path or URL). Pull merges a ledger
  * that moved on both sides (union of the profiles, removals kept).
  * @summary receives a one-line account for the user.

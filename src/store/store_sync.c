@@ -1,5 +1,5 @@
 /*
- * Sharing the store: push and pull refs/veles/... through a git remote.
+ * Sharing the store: push and pull the refs under refs/veles/ through a git remote.
  * Push never forces; pull fetches the remote ledger into a temporary ref
  * and fast-forwards or merges (a union of both sides' profiles).
  */
@@ -129,7 +129,7 @@ static bool has_commit(struct store *s, const git_oid *id)
 	return ok;
 }
 
-/* True when the remote already has every local refs/veles/... as it is. */
+/* True when the remote already has every local ref under refs/veles/ as it is. */
 static bool all_pushed(struct store *s, git_remote *r)
 {
 	const git_remote_head **heads;

@@ -3,7 +3,7 @@
  *
  * Two backends behind one contract. "git": the project is a git work tree;
  * versions are its commits and Veles data lives in the project's own object
- * database under refs/veles/.... "plain": any other directory; versions are
+ * database under refs/veles/. "plain": any other directory; versions are
  * commits on refs/veles/versions inside the bare .veles/store.git, made by
  * `veles version new`, and shown with a counter (v1, v2, ...).
  */
@@ -44,7 +44,7 @@ void vcs_close(struct vcs *v);
 enum vcs_kind vcs_kind(const struct vcs *v);
 const char *vcs_kind_name(const struct vcs *v); /* "git" or "plain" */
 
-/* The repository that holds refs/veles/...: the project's for git, the
+/* The repository that holds refs/veles/: the project's for git, the
  * store's for plain. Owned by @v. */
 git_repository *vcs_store_repo(struct vcs *v);
 
