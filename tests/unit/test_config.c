@@ -10,27 +10,25 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "testutil.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
 
-static char dir[] = "/tmp/veles-config-XXXXXX";
 static char *path;
 
 static int setup(void **state)
 {
-	UNUSED(state);
-	if (!mkdtemp(dir))
+	if (tmp_setup(state) < 0)
 		return -1;
-	path = xasprintf("%s/config.yml", dir);
+	path = xasprintf("%s/config.yml", tmp_base);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	UNUSED(state);
 	free(path);
-	return rm_rf(dir);
+	return tmp_teardown(state);
 }
 
 static void write_text(const char *text)
@@ -118,7 +116,7 @@ static void test_syntax_error_has_position(void **state)
 static void test_missing_file_is_empty(void **state)
 {
 	struct config *c;
-	char *none = xasprintf("%s/none.yml", dir);
+	char *none = xasprintf("%s/none.yml", tmp_base);
 
 	UNUSED(state);
 	assert_int_equal(config_load(none, &c), 0);

@@ -10,23 +10,10 @@
 
 #include <cmocka.h>
 
+#include "testutil.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
-
-static char dir[] = "/tmp/veles-fsutil-XXXXXX";
-
-static int setup(void **state)
-{
-	UNUSED(state);
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	UNUSED(state);
-	return rm_rf(dir);
-}
 
 static size_t count_entries(const char *path)
 {
@@ -43,8 +30,8 @@ static size_t count_entries(const char *path)
 
 static void test_atomic_write_replaces_whole_file(void **state)
 {
-	char *path = xasprintf("%s/a/b/file.json", dir);
-	char *sub = xasprintf("%s/a/b", dir);
+	char *path = xasprintf("%s/a/b/file.json", tmp_base);
+	char *sub = xasprintf("%s/a/b", tmp_base);
 	struct buf b = BUF_INIT;
 
 	UNUSED(state);
@@ -64,7 +51,7 @@ static void test_atomic_write_replaces_whole_file(void **state)
 static void test_errors_name_the_path(void **state)
 {
 	struct buf b = BUF_INIT;
-	char *path = xasprintf("%s/no/such/dir/f", dir);
+	char *path = xasprintf("%s/no/such/tmp_base/f", tmp_base);
 
 	UNUSED(state);
 	assert_int_equal(file_read_all("/no/such/file", &b), ERR_NOTFOUND);
@@ -82,5 +69,5 @@ int main(void)
 		cmocka_unit_test(test_errors_name_the_path),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 }

@@ -18,6 +18,7 @@
 #include <git2.h>
 
 #include "store/store.h"
+#include "testutil.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -34,7 +35,6 @@
 			fail_msg("%s: %s", #call, err_msg());                                      \
 	} while (0)
 
-static char base[] = "/tmp/veles-store-XXXXXX";
 static unsigned serial;
 
 struct project {
@@ -43,22 +43,10 @@ struct project {
 	struct store *store;
 };
 
-static int setup(void **state)
-{
-	UNUSED(state);
-	return mkdtemp(base) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	UNUSED(state);
-	return rm_rf(base);
-}
-
 /* A fresh plain project: the store does not care which backend. */
 static void project_new(struct project *p)
 {
-	p->dir = xasprintf("%s/p%u", base, serial++);
+	p->dir = xasprintf("%s/p%u", tmp_base, serial++);
 	assert_int_equal(mkdir_p(p->dir), 0);
 	assert_int_equal(vcs_open(p->dir, true, &p->vcs), 0);
 	assert_int_equal(store_open(p->vcs, &p->store), 0);
@@ -302,7 +290,7 @@ static void test_killed_writer(void **state)
 	project_free(&p);
 
 	/* A fresh open sees a whole ledger: every listed profile reads. */
-	p.dir = xasprintf("%s/p%u", base, serial - 1);
+	p.dir = xasprintf("%s/p%u", tmp_base, serial - 1);
 	assert_int_equal(vcs_open(p.dir, false, &p.vcs), 0);
 	assert_int_equal(store_open(p.vcs, &p.store), 0);
 	assert_int_equal(store_list(p.store, V1, &e, &n), 0);
@@ -341,7 +329,7 @@ static void test_stale_lock_is_cleared(void **state)
 
 static char *bare_remote(void)
 {
-	char *dir = xasprintf("%s/remote%u.git", base, serial++);
+	char *dir = xasprintf("%s/remote%u.git", tmp_base, serial++);
 	git_repository *r;
 
 	assert_int_equal(git_repository_init(&r, dir, 1), 0);
@@ -467,7 +455,7 @@ int main(void)
 		cmocka_set_test_filter(getenv("TEST_FILTER"));
 	/* Held for the whole run: the tests make repositories directly too. */
 	git_libgit2_init();
-	ret = cmocka_run_group_tests(tests, setup, teardown);
+	ret = cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 	git_libgit2_shutdown();
 	return ret;
 }

@@ -12,32 +12,12 @@
 #include <cmocka.h>
 #include <git2.h>
 
+#include "testutil.h"
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "vcs/vcs.h"
 
-static char base[] = "/tmp/veles-vcs-XXXXXX";
 static unsigned serial;
-
-static char *fresh_dir(void)
-{
-	char *d = xasprintf("%s/p%u", base, serial++);
-
-	assert_int_equal(mkdir_p(d), 0);
-	return d;
-}
-
-static int setup(void **state)
-{
-	UNUSED(state);
-	return mkdtemp(base) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	UNUSED(state);
-	return rm_rf(base);
-}
 
 struct seen {
 	char ids[8][41];
@@ -56,7 +36,7 @@ static int record(const struct vcs_version *v, void *arg)
 
 static void test_plain_needs_init(void **state)
 {
-	char *d = fresh_dir();
+	char *d = tmp_fresh_dir();
 	struct vcs *v = (struct vcs *)1;
 
 	UNUSED(state);
@@ -68,7 +48,7 @@ static void test_plain_needs_init(void **state)
 
 static void test_plain_versions(void **state)
 {
-	char *d = fresh_dir();
+	char *d = tmp_fresh_dir();
 	char v1[41], v2[41], v3[41], id[41], prefix[9];
 	struct vcs_version info;
 	struct seen seen = {0};
@@ -165,7 +145,7 @@ static void commit_file(git_repository *repo, const char *file, const char *cont
 
 static void test_git_backend(void **state)
 {
-	char *d = fresh_dir();
+	char *d = tmp_fresh_dir();
 	char *sub = xasprintf("%s/sub", d), *untracked = xasprintf("%s/new.txt", d);
 	char *modified = xasprintf("%s/a.txt", d), *veles = xasprintf("%s/sub/.veles/x", d);
 	git_repository *repo;
@@ -256,7 +236,7 @@ int main(void)
 	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	git_libgit2_init();
-	ret = cmocka_run_group_tests(tests, setup, teardown);
+	ret = cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 	git_libgit2_shutdown();
 	return ret;
 }
