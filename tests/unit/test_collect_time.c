@@ -17,6 +17,7 @@
 
 #include "collect/collector.h"
 #include "profile/profile.h"
+#include "testutil.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -67,14 +68,12 @@ static int teardown(void **state)
 static int collect(struct world *w, ...)
 {
 	char *argv[32];
-	int argc = 0;
+	int argc;
 	va_list ap;
 
 	va_start(ap, w);
-	while (argc < 31 && (argv[argc] = va_arg(ap, char *)))
-		argc++;
+	argc = test_argv(argv, 32, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	return collect_main(&w->env, argc, argv);
 }
 

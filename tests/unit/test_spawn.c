@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "testutil.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -46,14 +47,11 @@ static int teardown(void **state)
 static int run(struct spawn_result *r, const struct spawn_opts *o, ...)
 {
 	char *argv[16];
-	int n = 0;
 	va_list ap;
 
 	va_start(ap, o);
-	while (n < 15 && (argv[n] = va_arg(ap, char *)))
-		n++;
+	test_argv(argv, 16, ap);
 	va_end(ap);
-	argv[n] = NULL;
 	memset(r, 0, sizeof(*r));
 	return spawn_run(argv, o, r);
 }

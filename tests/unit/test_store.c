@@ -449,8 +449,7 @@ int main(void)
 	};
 	int ret;
 
-	setenv("HOME", "/nonexistent", 1);
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	test_isolate_git();
 	if (getenv("TEST_FILTER"))
 		cmocka_set_test_filter(getenv("TEST_FILTER"));
 	/* Held for the whole run: the tests make repositories directly too. */

@@ -232,9 +232,7 @@ int main(void)
 
 	/* No identity configured: the fallback signature must do. libgit2
 	 * reads HOME once, at init. */
-	setenv("HOME", "/nonexistent", 1);
-	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	test_isolate_git();
 	git_libgit2_init();
 	ret = cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
 	git_libgit2_shutdown();

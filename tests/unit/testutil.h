@@ -1,7 +1,9 @@
-/* What the unit tests share: one temporary directory per test program. */
+/* What the unit tests share: a temporary directory per test program,
+ * argument lists, and isolation from the developer's git setup. */
 #ifndef TESTS_UNIT_TESTUTIL_H
 #define TESTS_UNIT_TESTUTIL_H
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "util/common.h"
@@ -32,6 +34,27 @@ static inline char *tmp_fresh_dir(void)
 	if (mkdir_p(d) < 0)
 		abort();
 	return d;
+}
+
+/* Collects the NULL-terminated strings of @ap into @argv (room for @max
+ * pointers, the last for NULL); returns how many. */
+static inline int test_argv(char **argv, int max, va_list ap)
+{
+	int n = 0;
+
+	while (n < max - 1 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	argv[n] = NULL;
+	return n;
+}
+
+/* Keeps the developer's git configuration and identity out of a test:
+ * libgit2 reads these once, at init, so call this before it. */
+static inline void test_isolate_git(void)
+{
+	setenv("HOME", "/nonexistent", 1);
+	setenv("XDG_CONFIG_HOME", "/nonexistent", 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 }
 
 #endif
