@@ -26,6 +26,8 @@ static const struct cli_command commands[] = {
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
 	{"show", cmd_show, CMD_NEEDS_PROJECT, "show a profile: raw, table or summary"},
 	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
+	{"postprocess", cmd_postprocess, CMD_NEEDS_PROJECT,
+	 "transform a profile (models, smoothing, filters) into a new pending one"},
 	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/*) to a git remote"},
 	{"pull", cmd_pull, CMD_NEEDS_PROJECT, "fetch and merge profiles from a git remote"},
 	{"commit", cmd_commit, CMD_NEEDS_PROJECT,
@@ -40,7 +42,7 @@ static void usage(FILE *f)
 		   "Veles keeps performance profiles beside the code versions they measured.\n\n"
 		   "Commands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nAny program veles-NAME on PATH runs as `veles NAME`.\n"
 		   "`veles COMMAND --help` describes a command; docs/ has a page for each.\n");
 }

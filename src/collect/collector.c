@@ -177,19 +177,20 @@ static void add_sanitised(struct buf *b, const char *s, size_t max)
 		buf_adds(b, "none");
 }
 
-/* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, the timestamp in local time. */
-static char *collect_name(const struct collect_ctx *c, const char *collector)
+char *collect_profile_name(const char *cmd, const char *tool, const char *workload)
 {
-	const char *bin = strrchr(c->argv[0], '/');
+	const char *bin = strrchr(cmd, '/');
 	struct buf b = BUF_INIT;
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 
-	bin = bin ? bin + 1 : c->argv[0];
+	bin = bin ? bin + 1 : cmd;
 	add_sanitised(&b, bin, NAME_WORKLOAD_MAX);
-	buf_addf(&b, "-%s-", collector);
-	add_sanitised(&b, c->workload, NAME_WORKLOAD_MAX);
+	buf_addc(&b, '-');
+	add_sanitised(&b, tool, NAME_WORKLOAD_MAX);
+	buf_addc(&b, '-');
+	add_sanitised(&b, workload, NAME_WORKLOAD_MAX);
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d-%H-%M-%S", &tm);
 	buf_addf(&b, "-%s", stamp);
@@ -217,31 +218,24 @@ static void collect_fill_header(struct collect_ctx *c, const struct collector *c
 	p->origin = c->env->origin ? xstrdup(c->env->origin) : NULL;
 }
 
-/*
- * Claims jobs/NAME.perf (or NAME-2.perf, ...) with O_EXCL, so that two
- * collections started in the same second never overwrite each other; the
- * atomic save then replaces the empty claim.
- */
-static int collect_claim(struct collect_ctx *c)
+int collect_claim_path(const char *dir, const char *name, char **path)
 {
-	const char *dir = c->env->jobs_dir;
-
 	for (int n = 1; n < 1000; n++) {
-		char *path = n == 1 ? xasprintf("%s/%s.perf", dir, c->name)
-				    : xasprintf("%s/%s-%d.perf", dir, c->name, n);
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		char *p = n == 1 ? xasprintf("%s/%s.perf", dir, name)
+				 : xasprintf("%s/%s-%d.perf", dir, name, n);
+		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
 		if (fd >= 0) {
 			close(fd);
-			c->profile_path = path;
+			*path = p;
 			return 0;
 		}
-		free(path);
+		free(p);
 		if (errno != EEXIST)
 			return err_set(ERR_IO, "cannot write a profile in %s: %s", dir,
 				       strerror(errno));
 	}
-	return err_set(ERR_EXISTS, "too many profiles named %s in %s", c->name, dir);
+	return err_set(ERR_EXISTS, "too many profiles named %s in %s", name, dir);
 }
 
 /* How the path reads to the user: relative to the project when we can. */
@@ -271,7 +265,7 @@ static int collect_write(struct collect_ctx *c, const struct collector *col)
 	if (ret < 0)
 		return ret;
 	collect_fill_header(c, col);
-	ret = collect_claim(c);
+	ret = collect_claim_path(c->env->jobs_dir, c->name, &c->profile_path);
 	if (ret < 0)
 		return ret;
 	ret = profile_save(c->profile, c->profile_path, COMP_NONE);
@@ -320,7 +314,7 @@ static int collect_prepare(struct collect_ctx *c, const struct collector *col)
 	const char *logs = c->env->logs_dir ? c->env->logs_dir : c->env->jobs_dir;
 	int ret;
 
-	c->name = collect_name(c, col->name);
+	c->name = collect_profile_name(c->argv[0], col->name, c->workload);
 	if (c->output != OUTPUT_CAPTURE)
 		return 0;
 	ret = mkdir_p(logs);

@@ -94,6 +94,16 @@ void collect_common_usage(void);
 /* A whole number of at least @min for option @opt; ERR_INVALID otherwise. */
 int collect_parse_count(const char *name, const char *opt, const char *arg, long min, long *out);
 
+/* BIN-TOOL-WORKLOAD-TIMESTAMP (local time), each part made safe for a file
+ * name: how profiles in .veles/jobs/ are named. */
+char *collect_profile_name(const char *cmd, const char *tool, const char *workload);
+/*
+ * Claims DIR/NAME.perf (or NAME-2.perf, ...) with O_EXCL, so two profiles
+ * made in the same second never overwrite each other; an atomic save then
+ * replaces the empty claim. *@path is the claimed file's path.
+ */
+int collect_claim_path(const char *dir, const char *name, char **path);
+
 const struct collector *collector_find(const char *name);
 /* All built-in collectors, NULL-terminated. */
 const struct collector *const *collector_list(void);

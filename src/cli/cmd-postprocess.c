@@ -1,0 +1,163 @@
+/*
+ * veles postprocess [options] PROFILE NAME [NAME-OPTIONS]: runs one
+ * postprocessor over a profile and writes the result as a new pending
+ * profile, so the original stays as it was.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/postproc.h"
+#include "cli/cli.h"
+#include "cli/select.h"
+#include "collect/collector.h"
+#include "profile/profile.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+static void postprocess_usage(void)
+{
+	const struct postproc *const *pp;
+
+	printf("usage: veles postprocess [-m REV] [-o FILE] PROFILE NAME [OPTIONS]\n"
+	       "\n"
+	       "Runs postprocessor NAME over PROFILE and writes the result as a new pending\n"
+	       "profile in .veles/jobs/ (named after its command, NAME and workload), with\n"
+	       "NAME and its options appended to the profile's \"postprocessors\" list.\n"
+	       "PROFILE is N@p or a bare N (the Nth pending profile), N@i (the Nth profile\n"
+	       "of the version), a path, a profile name, or a prefix of a profile's id.\n"
+	       "\n"
+	       "  -m, --minor REV    look PROFILE up in version REV (default: HEAD)\n"
+	       "  -o, --output FILE  write the result to FILE instead of .veles/jobs/\n"
+	       "\n"
+	       "Postprocessors (`veles postprocess PROFILE NAME --help` for each):\n");
+	for (pp = postproc_list(); *pp; pp++)
+		printf("  %-20s %s\n", (*pp)->name, (*pp)->summary);
+}
+
+struct pp_cli {
+	const char *rev;
+	const char *output;
+	const char *spec;
+	int pp_argc;
+	char **pp_argv;
+};
+
+/* Returns 1 after --help, 0 to go on, or the exit status of an error. */
+static int parse_args(int argc, char **argv, struct pp_cli *o)
+{
+	static const struct option opts[] = {
+		{"minor", required_argument, NULL, 'm'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+m:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			o->rev = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			postprocess_usage();
+			return 1;
+		default:
+			return cli_bad_option("postprocess", argv);
+		}
+	}
+	if (argc - optind < 2)
+		return cli_usage_error("postprocess", "name a profile and a postprocessor");
+	o->spec = argv[optind];
+	o->pp_argc = argc - optind - 1;
+	o->pp_argv = argv + optind + 1;
+	if (!postproc_find(o->pp_argv[0]))
+		return cli_usage_error("postprocess", "unknown postprocessor '%s'", o->pp_argv[0]);
+	return 0;
+}
+
+static int save_result(struct cli_ctx *ctx, const struct profile *p, const char *tool,
+		       const char *output)
+{
+	char *path = NULL;
+	char *name;
+	int ret;
+
+	if (output) {
+		if (profile_save(p, output, COMP_NONE) < 0)
+			return cli_fail();
+		fprintf(stderr, "profile written to %s\n", output);
+		return 0;
+	}
+	if (mkdir_p(ctx->jobs_dir) < 0)
+		return cli_fail();
+	name = collect_profile_name(p->cmd ? p->cmd : "profile", tool,
+				    p->workload ? p->workload : "");
+	ret = collect_claim_path(ctx->jobs_dir, name, &path);
+	free(name);
+	if (ret == 0) {
+		ret = profile_save(p, path, COMP_NONE);
+		if (ret < 0)
+			unlink(path);
+	}
+	if (ret < 0) {
+		free(path);
+		return cli_fail();
+	}
+	fprintf(stderr, "profile written to .veles/jobs/%s\n", strrchr(path, '/') + 1);
+	free(path);
+	return 0;
+}
+
+static int show_pp_usage(const struct pp_cli *o)
+{
+	const struct postproc *pp = postproc_find(o->pp_argv[0]);
+	void *opts = NULL;
+
+	if (pp->parse(o->pp_argc, o->pp_argv, &opts) < 0)
+		return cli_fail();
+	if (opts)
+		pp->free_opts(opts);
+	return 0;
+}
+
+int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct pp_cli o = {0};
+	struct profile_ref ref;
+	struct profile *p;
+	char version[41];
+	const char *in_version = NULL;
+	int ret = parse_args(argc, argv, &o);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	/* NAME --help needs no project and no profile (and veles.c opened
+	 * neither, seeing --help). */
+	if (cli_wants_help(o.pp_argc, o.pp_argv))
+		return show_pp_usage(&o);
+	if (o.rev && cli_resolve_version(ctx, o.rev, version) < 0)
+		return 1;
+	if (o.rev || cli_head(ctx, version))
+		in_version = version;
+	if (ref_resolve(ctx, o.spec, in_version, REF_DEFAULT_PENDING, &ref) < 0)
+		return cli_fail();
+	ret = ref_load(ctx, &ref, &p);
+	ref_release(&ref);
+	if (ret < 0)
+		return cli_fail();
+	ret = postproc_run_argv(p, o.pp_argc, o.pp_argv);
+	if (ret == 0)
+		ret = save_result(ctx, p, o.pp_argv[0], o.output);
+	else if (ret == 1)
+		ret = 0;
+	else
+		ret = cli_fail();
+	profile_free(p);
+	return ret;
+}
