@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="gcc make pkg-config meson ninja-build git
-libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev
+libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev libgsl-dev
 clang-format cppcheck python3 hyperfine time procps"
 
 missing=""

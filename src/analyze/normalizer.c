@@ -15,6 +15,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/strmap.h"
 
 #define NAME "normalizer"
 
@@ -128,93 +129,14 @@ static void group_key(const struct profile *p, size_t row, const char *by, struc
 	}
 }
 
-/* Rows map to groups through a small open-addressed table keyed by text;
- * each group's largest magnitude sits in a dense array by group number. */
-struct groups {
-	char **keys;
-	size_t *slot_group; /* the group number of each used slot */
-	size_t n, cap;	    /* cap is a power of two */
-	double *max;	    /* by group number */
-};
-
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static size_t *groups_slot(char **keys, size_t *slot_group, size_t cap, const char *key,
-			   bool *found)
-{
-	size_t i;
-
-	for (i = hash_text(key) & (cap - 1); keys[i]; i = (i + 1) & (cap - 1)) {
-		if (strcmp(keys[i], key) == 0) {
-			*found = true;
-			return &slot_group[i];
-		}
-	}
-	*found = false;
-	return &slot_group[i];
-}
-
-static void groups_grow(struct groups *g)
-{
-	size_t cap = g->cap ? 2 * g->cap : 64;
-	char **keys = xcalloc(cap, sizeof(*keys));
-	size_t *slot_group = xcalloc(cap, sizeof(*slot_group));
-	bool found;
-
-	for (size_t i = 0; i < g->cap; i++) {
-		if (g->keys[i]) {
-			size_t *s = groups_slot(keys, slot_group, cap, g->keys[i], &found);
-
-			*s = g->slot_group[i];
-			keys[s - slot_group] = g->keys[i];
-		}
-	}
-	free(g->keys);
-	free(g->slot_group);
-	g->keys = keys;
-	g->slot_group = slot_group;
-	g->cap = cap;
-	g->max = xrealloc(g->max, cap / 2 * sizeof(*g->max));
-}
-
-static size_t groups_get(struct groups *g, const char *key)
-{
-	size_t *s;
-	bool found;
-
-	if (2 * (g->n + 1) > g->cap)
-		groups_grow(g);
-	s = groups_slot(g->keys, g->slot_group, g->cap, key, &found);
-	if (!found) {
-		g->keys[s - g->slot_group] = xstrdup(key);
-		*s = g->n;
-		g->max[g->n++] = 0;
-	}
-	return *s;
-}
-
-static void groups_free(struct groups *g)
-{
-	for (size_t i = 0; i < g->cap; i++)
-		free(g->keys[i]);
-	free(g->keys);
-	free(g->slot_group);
-	free(g->max);
-}
-
 static int norm_run(struct profile *p, const void *opts)
 {
 	const struct norm_opts *o = opts;
 	size_t n = profile_nres(p);
 	size_t *group;
-	struct groups groups = {0};
+	struct strmap groups = {0};
+	double *max = NULL;
+	size_t max_cap = 0;
 	struct buf key = BUF_INIT;
 	struct column *c = table_col(&p->res, o->of);
 
@@ -228,22 +150,30 @@ static int norm_run(struct profile *p, const void *opts)
 	group = xcalloc(n, sizeof(*group));
 	for (size_t i = 0; i < n; i++) {
 		double v = col_num(c, i);
+		bool added;
 
 		if (isnan(v))
 			continue;
 		group_key(p, i, o->by, &key);
-		group[i] = groups_get(&groups, buf_str(&key));
-		if (fabs(v) > groups.max[group[i]])
-			groups.max[group[i]] = fabs(v);
+		group[i] = strmap_intern(&groups, buf_str(&key), &added);
+		if (added && groups.n > max_cap) {
+			max_cap = 2 * groups.n;
+			max = xrealloc(max, max_cap * sizeof(*max));
+		}
+		if (added)
+			max[group[i]] = 0;
+		if (fabs(v) > max[group[i]])
+			max[group[i]] = fabs(v);
 	}
 	for (size_t i = 0; i < n; i++) {
 		double v = col_num(c, i);
 
-		if (!isnan(v) && groups.max[group[i]] > 0)
-			col_set_f64(&p->res, c, i, v / groups.max[group[i]]);
+		if (!isnan(v) && max[group[i]] > 0)
+			col_set_f64(&p->res, c, i, v / max[group[i]]);
 	}
 	free(group);
-	groups_free(&groups);
+	strmap_free(&groups);
+	free(max);
 	buf_release(&key);
 	return 0;
 }

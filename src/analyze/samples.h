@@ -1,0 +1,30 @@
+/*
+ * A profile's amounts grouped by location: uid, plus "[subtype]" when the
+ * resource has a subtype. Every comparison of two profiles starts here.
+ */
+#ifndef ANALYZE_SAMPLES_H
+#define ANALYZE_SAMPLES_H
+
+#include <stddef.h>
+
+struct profile;
+
+struct sample_group {
+	char *location;
+	double *v;
+	size_t n, cap;
+};
+
+struct sample_set {
+	struct sample_group *g; /* sorted by location once built */
+	size_t n;
+};
+
+/* Groups the numeric values of @of ("amount" when NULL); rows without one
+ * are skipped. */
+void samples_build(const struct profile *p, const char *of, struct sample_set *out);
+/* The group at @location, or NULL. */
+const struct sample_group *samples_find(const struct sample_set *s, const char *location);
+void samples_free(struct sample_set *s);
+
+#endif

@@ -1,0 +1,329 @@
+/* Printing check results: terminal tree, JSON, markdown and JUnit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/check.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+
+struct check_pair *check_report_add(struct check_report *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 8;
+		r->pairs = xrealloc(r->pairs, r->cap * sizeof(*r->pairs));
+	}
+	memset(&r->pairs[r->n], 0, sizeof(r->pairs[0]));
+	return &r->pairs[r->n++];
+}
+
+void check_report_free(struct check_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->pairs[i].baseline_name);
+		free(r->pairs[i].target_name);
+		free(r->pairs[i].config);
+		change_list_free(&r->pairs[i].changes);
+	}
+	free(r->pairs);
+	memset(r, 0, sizeof(*r));
+}
+
+void check_report_counts(const struct check_report *r, size_t *deg, size_t *opt, size_t *other)
+{
+	*deg = *opt = *other = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t j = 0; j < r->pairs[i].changes.n; j++) {
+			enum change_class c = r->pairs[i].changes.v[j].cls;
+
+			if (change_is_degradation(c))
+				++*deg;
+			else if (change_is_optimization(c))
+				++*opt;
+			else
+				++*other;
+		}
+	}
+}
+
+int check_parse_format(const char *arg, enum check_format *out)
+{
+	static const char *const names[] = {"text", "json", "markdown", "junit"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (strcmp(arg, names[i]) == 0) {
+			*out = (enum check_format)i;
+			return 0;
+		}
+	}
+	return err_set(ERR_INVALID, "unknown format '%s': use text, json, markdown or junit", arg);
+}
+
+/* "+10.3%", or "n/a". */
+static void add_percent(struct buf *b, double rel)
+{
+	if (isnan(rel))
+		buf_adds(b, "n/a");
+	else
+		buf_addf(b, "%+.1f%%", 100 * rel);
+}
+
+static void add_confidence(struct buf *b, const struct change *c)
+{
+	if (isnan(c->confidence))
+		return;
+	if (strcmp(c->confidence_kind, "p-value") == 0)
+		buf_addf(b, "p=%.2g", c->confidence);
+	else
+		buf_addf(b, "%s=%.3g", c->confidence_kind, c->confidence);
+}
+
+/* One result as the terminal shows it, after the class. */
+static void add_details(struct buf *b, const struct change *c)
+{
+	if (!isnan(c->rel_change)) {
+		add_percent(b, c->rel_change);
+		if (!isnan(c->ci_low)) {
+			buf_adds(b, " [");
+			add_percent(b, c->ci_low);
+			buf_adds(b, ", ");
+			add_percent(b, c->ci_high);
+			buf_addc(b, ']');
+		}
+		buf_adds(b, "  ");
+		add_confidence(b, c);
+		buf_addf(b, "  %.6g -> %.6g", c->baseline, c->target);
+	}
+	buf_addf(b, "  (%zu vs %zu values, %s)", c->n_baseline, c->n_target, c->method);
+}
+
+static const char *class_colour(enum change_class c)
+{
+	if (change_is_degradation(c))
+		return c == CH_MAYBE_DEGRADATION ? "\033[33m" : "\033[1;31m";
+	if (change_is_optimization(c))
+		return "\033[32m";
+	return "";
+}
+
+static void print_text(FILE *f, const struct check_report *r, bool colour)
+{
+	size_t deg, opt, other;
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct check_pair *p = &r->pairs[i];
+
+		fprintf(f, "%s%s\n  %.7s%s%s -> %.7s%s%s\n", i ? "\n" : "", p->config,
+			p->baseline_version, *p->baseline_version ? " " : "", p->baseline_name,
+			p->target_version, *p->target_version ? " " : "", p->target_name);
+		for (size_t j = 0; j < p->changes.n; j++) {
+			const struct change *c = &p->changes.v[j];
+			const char *col = colour ? class_colour(c->cls) : "";
+
+			buf_reset(&b);
+			add_details(&b, c);
+			fprintf(f, "  %s %s\n  %s  %s%s%s  %s\n",
+				j + 1 < p->changes.n ? "├─" : "└─", c->location,
+				j + 1 < p->changes.n ? "│" : " ", col, change_class_name(c->cls),
+				*col ? "\033[0m" : "", buf_str(&b));
+		}
+	}
+	check_report_counts(r, &deg, &opt, &other);
+	fprintf(f, "%s%zu degradation%s, %zu optimization%s, %zu other result%s", r->n ? "\n" : "",
+		deg, deg == 1 ? "" : "s", opt, opt == 1 ? "" : "s", other, other == 1 ? "" : "s");
+	if (r->without_baseline)
+		fprintf(f, "; %zu profile%s had no baseline", r->without_baseline,
+			r->without_baseline == 1 ? "" : "s");
+	fputc('\n', f);
+	buf_release(&b);
+}
+
+static void json_num(struct buf *b, const char *key, double v)
+{
+	buf_addf(b, ",\"%s\":", key);
+	if (isnan(v) || isinf(v))
+		buf_adds(b, "null");
+	else
+		buf_addf(b, "%.17g", v);
+}
+
+static void json_str(struct buf *b, const char *key, const char *s)
+{
+	buf_addf(b, ",\"%s\":", key);
+	buf_add_json_str(b, s, strlen(s));
+}
+
+static void json_change(struct buf *b, const struct check_pair *p, const struct change *c)
+{
+	buf_adds(b, "{\"location\":");
+	buf_add_json_str(b, c->location, strlen(c->location));
+	json_str(b, "result", change_class_name(c->cls));
+	json_str(b, "method", c->method);
+	json_num(b, "rel_change", c->rel_change);
+	json_num(b, "ci_low", c->ci_low);
+	json_num(b, "ci_high", c->ci_high);
+	json_num(b, "confidence", c->confidence);
+	json_str(b, "confidence_kind", c->confidence_kind);
+	json_num(b, "baseline", c->baseline);
+	json_num(b, "target", c->target);
+	buf_addf(b, ",\"n_baseline\":%zu,\"n_target\":%zu", c->n_baseline, c->n_target);
+	json_str(b, "baseline_profile", p->baseline_name);
+	json_str(b, "target_profile", p->target_name);
+	json_str(b, "baseline_version", p->baseline_version);
+	json_str(b, "target_version", p->target_version);
+	buf_addc(b, '}');
+}
+
+static void print_json(FILE *f, const struct check_report *r)
+{
+	struct buf b = BUF_INIT;
+	size_t deg, opt, other;
+	bool first = true;
+
+	buf_adds(&b, "{\"results\":[");
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t j = 0; j < r->pairs[i].changes.n; j++) {
+			if (!first)
+				buf_addc(&b, ',');
+			first = false;
+			json_change(&b, &r->pairs[i], &r->pairs[i].changes.v[j]);
+		}
+	}
+	check_report_counts(r, &deg, &opt, &other);
+	buf_addf(&b,
+		 "],\"summary\":{\"degradations\":%zu,\"optimizations\":%zu,\"other\":%zu,"
+		 "\"without_baseline\":%zu}}\n",
+		 deg, opt, other, r->without_baseline);
+	fwrite(b.data, 1, b.len, f);
+	buf_release(&b);
+}
+
+/* Markdown table cells must not break the row. */
+static void md_cell(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			buf_adds(b, "\\|");
+		else
+			buf_addc(b, *s == '\n' ? ' ' : *s);
+	}
+}
+
+static void print_markdown(FILE *f, const struct check_report *r)
+{
+	struct buf b = BUF_INIT;
+	size_t deg, opt, other;
+
+	check_report_counts(r, &deg, &opt, &other);
+	buf_addf(&b, "**%zu degradation%s, %zu optimization%s**\n\n", deg, deg == 1 ? "" : "s", opt,
+		 opt == 1 ? "" : "s");
+	buf_adds(&b, "| profile | location | result | change | interval | confidence | baseline | "
+		     "target | method |\n|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t j = 0; j < r->pairs[i].changes.n; j++) {
+			const struct change *c = &r->pairs[i].changes.v[j];
+
+			buf_adds(&b, "| ");
+			md_cell(&b, r->pairs[i].config);
+			buf_adds(&b, " | ");
+			md_cell(&b, c->location);
+			buf_addf(&b, " | %s | ", change_class_name(c->cls));
+			add_percent(&b, c->rel_change);
+			buf_adds(&b, " | ");
+			if (!isnan(c->ci_low)) {
+				add_percent(&b, c->ci_low);
+				buf_adds(&b, " … ");
+				add_percent(&b, c->ci_high);
+			}
+			buf_adds(&b, " | ");
+			add_confidence(&b, c);
+			buf_addf(&b, " | %.6g | %.6g | %s |\n", c->baseline, c->target, c->method);
+		}
+	}
+	fwrite(b.data, 1, b.len, f);
+	buf_release(&b);
+}
+
+static void xml_text(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			buf_adds(b, "&lt;");
+			break;
+		case '>':
+			buf_adds(b, "&gt;");
+			break;
+		case '&':
+			buf_adds(b, "&amp;");
+			break;
+		case '"':
+			buf_adds(b, "&quot;");
+			break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
+				buf_addc(b, *s);
+		}
+	}
+}
+
+static void junit_case(struct buf *b, const struct check_pair *p, const struct change *c)
+{
+	struct buf msg = BUF_INIT;
+
+	buf_adds(b, "  <testcase classname=\"");
+	xml_text(b, p->config);
+	buf_adds(b, "\" name=\"");
+	xml_text(b, c->location);
+	buf_adds(b, "\"");
+	if (!change_is_degradation(c->cls)) {
+		buf_adds(b, "/>\n");
+		return;
+	}
+	buf_addf(&msg, "%s ", change_class_name(c->cls));
+	add_details(&msg, c);
+	buf_adds(b, ">\n    <failure type=\"");
+	buf_adds(b, change_class_name(c->cls));
+	buf_adds(b, "\" message=\"");
+	xml_text(b, buf_str(&msg));
+	buf_adds(b, "\"/>\n  </testcase>\n");
+	buf_release(&msg);
+}
+
+static void print_junit(FILE *f, const struct check_report *r)
+{
+	struct buf b = BUF_INIT;
+	size_t deg, opt, other;
+
+	check_report_counts(r, &deg, &opt, &other);
+	buf_addf(&b,
+		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		 "<testsuite name=\"veles check\" tests=\"%zu\" failures=\"%zu\">\n",
+		 deg + opt + other, deg);
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
+			junit_case(&b, &r->pairs[i], &r->pairs[i].changes.v[j]);
+	buf_adds(&b, "</testsuite>\n");
+	fwrite(b.data, 1, b.len, f);
+	buf_release(&b);
+}
+
+void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour)
+{
+	switch (fmt) {
+	case CHECK_TEXT:
+		print_text(f, r, colour);
+		break;
+	case CHECK_JSON:
+		print_json(f, r);
+		break;
+	case CHECK_MARKDOWN:
+		print_markdown(f, r);
+		break;
+	case CHECK_JUNIT:
+		print_junit(f, r);
+		break;
+	}
+}

@@ -1,0 +1,412 @@
+/*
+ * veles check profiles BASE TARGET | head [REV] | all: was a version
+ * slower than its parent? Pairs each profile with the parent's profile of
+ * the same configuration and compares them location by location.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/degrade.h"
+#include "cli/check.h"
+#include "cli/cli.h"
+#include "cli/select.h"
+#include "profile/profile.h"
+#include "store/store.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "vcs/vcs.h"
+
+static const char check_usage[] =
+	"usage: veles check [options] profiles BASE TARGET\n"
+	"       veles check [options] head [REV]\n"
+	"       veles check [options] all\n"
+	"\n"
+	"Compares profiles and reports, for each location (uid and subtype), whether\n"
+	"the target degraded or improved against the baseline, by how much, and how\n"
+	"sure that is. `head` compares each profile of REV (default HEAD) with the\n"
+	"profile of its parent version(s) that has the same configuration (type,\n"
+	"command, arguments, workload, collector, postprocessors); `all` does that\n"
+	"for every version in the history. Exit status: 0 when nothing degraded, 1\n"
+	"when something did, 2 on error.\n"
+	"\n"
+	"  --method M         stat (default): a rank test (or Welch's t) on repeated\n"
+	"                     measurements with a bootstrap interval of the change;\n"
+	"                     aat: Perun's average amount threshold\n"
+	"  --format F         text (default), json, markdown or junit\n"
+	"  --alpha A          significance level, and 1 - the interval's level (0.05)\n"
+	"  --min-effect E     smallest relative change that counts (0.02 = 2%)\n"
+	"  --severe E         relative change from which it is severe (0.25)\n"
+	"  --test T           stat's test: mann-whitney (default) or welch\n"
+	"  --rounds N         bootstrap resamples (2000)\n"
+	"  --seed N           bootstrap seed, for repeatable intervals\n"
+	"  --aat-threshold R  aat: ratio of means that degrades (2.0); 1/R optimises\n";
+
+struct check_cli {
+	const char *method;
+	enum check_format fmt;
+	struct check_params cp;
+};
+
+enum {
+	OPT_METHOD = 0x100,
+	OPT_FORMAT,
+	OPT_ALPHA,
+	OPT_MIN_EFFECT,
+	OPT_SEVERE,
+	OPT_TEST,
+	OPT_ROUNDS,
+	OPT_SEED,
+	OPT_AAT,
+};
+
+static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > lo && v < hi))
+		return cli_usage_error("check", "%s wants a number in (%g, %g), not '%s'", opt, lo,
+				       hi, arg);
+	*out = v;
+	return 0;
+}
+
+static int parse_value(struct check_cli *o, int opt, const char *arg)
+{
+	unsigned long n;
+
+	switch (opt) {
+	case OPT_METHOD:
+		if (!check_method_known(arg))
+			return cli_usage_error("check", "unknown method '%s': use stat or aat",
+					       arg);
+		o->method = arg;
+		return 0;
+	case OPT_FORMAT:
+		return check_parse_format(arg, &o->fmt) < 0
+			       ? cli_usage_error("check", "%s", err_msg())
+			       : 0;
+	case OPT_ALPHA:
+		return parse_fraction("--alpha", arg, 0, 0.5, &o->cp.alpha);
+	case OPT_MIN_EFFECT:
+		return parse_fraction("--min-effect", arg, -1e-300, 10, &o->cp.min_effect);
+	case OPT_SEVERE:
+		return parse_fraction("--severe", arg, 0, 100, &o->cp.severe);
+	case OPT_AAT:
+		if (parse_fraction("--aat-threshold", arg, 1, 1e9, &o->cp.aat_degradation))
+			return 2;
+		o->cp.aat_optimization = 1 / o->cp.aat_degradation;
+		return 0;
+	case OPT_TEST:
+		if (strcmp(arg, "mann-whitney") == 0)
+			o->cp.test = TEST_MANN_WHITNEY;
+		else if (strcmp(arg, "welch") == 0)
+			o->cp.test = TEST_WELCH;
+		else
+			return cli_usage_error("check",
+					       "unknown test '%s': use mann-whitney or welch", arg);
+		return 0;
+	case OPT_ROUNDS:
+		if (cli_parse_uint("check", "--rounds", arg, &n) < 0)
+			return 2;
+		if (n < 100 || n > 1000000)
+			return cli_usage_error("check", "--rounds wants 100 to 1000000");
+		o->cp.bootstrap_rounds = (unsigned)n;
+		return 0;
+	default: /* OPT_SEED */
+		if (cli_parse_uint("check", "--seed", arg, &n) < 0)
+			return 2;
+		o->cp.seed = n;
+		return 0;
+	}
+}
+
+/* Returns -1 after --help, 0 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, struct check_cli *o)
+{
+	static const struct option opts[] = {
+		{"method", required_argument, NULL, OPT_METHOD},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"alpha", required_argument, NULL, OPT_ALPHA},
+		{"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+		{"severe", required_argument, NULL, OPT_SEVERE},
+		{"test", required_argument, NULL, OPT_TEST},
+		{"rounds", required_argument, NULL, OPT_ROUNDS},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"aat-threshold", required_argument, NULL, OPT_AAT},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, ret;
+
+	check_params_default(&o->cp);
+	o->method = "stat";
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(check_usage, stdout);
+			return -1;
+		}
+		if (c == '?' || c == ':')
+			return cli_bad_option("check", argv);
+		ret = parse_value(o, c, optarg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* "cmd args (workload) collector [postprocessors]": what pairs profiles. */
+static char *config_key(const struct profile *p)
+{
+	const char *pp =
+		p->postprocessors && strcmp(p->postprocessors, "[]") != 0 ? p->postprocessors : "";
+
+	return xasprintf("%s %s%s%s (%s) %s%s%s", p->type ? p->type : "?", p->cmd ? p->cmd : "",
+			 p->args && *p->args ? " " : "", p->args ? p->args : "",
+			 p->workload ? p->workload : "", p->collector ? p->collector : "",
+			 *pp ? " " : "", pp);
+}
+
+/* How a pair is titled: "./prog 100 · time", the workload when the
+ * arguments do not already say it, and any postprocessors. */
+static char *config_title(const struct profile *p)
+{
+	struct buf b = BUF_INIT;
+	const char *pp = p->postprocessors && strcmp(p->postprocessors, "[]") != 0
+				 ? p->postprocessors
+				 : NULL;
+
+	buf_adds(&b, p->cmd ? p->cmd : "?");
+	if (p->args && *p->args)
+		buf_addf(&b, " %s", p->args);
+	if (p->workload && *p->workload && (!p->args || strcmp(p->args, p->workload) != 0))
+		buf_addf(&b, " (workload %s)", p->workload);
+	buf_addf(&b, " · %s", p->collector ? p->collector : p->type ? p->type : "?");
+	if (pp)
+		buf_addf(&b, " + %s", pp);
+	return buf_detach(&b, NULL);
+}
+
+static int compare_into(struct check_report *r, const struct check_cli *o,
+			const struct profile *base, const char *base_name,
+			const struct profile *target, const char *target_name)
+{
+	struct check_pair *pair = check_report_add(r);
+
+	pair->baseline_name = xstrdup(base_name);
+	pair->target_name = xstrdup(target_name);
+	pair->config = config_title(target);
+	return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
+}
+
+static int finish(struct check_report *r, const struct check_cli *o, bool colour)
+{
+	size_t deg, opt, other;
+
+	check_print(stdout, r, o->fmt, colour);
+	check_report_counts(r, &deg, &opt, &other);
+	check_report_free(r);
+	return deg ? 1 : 0;
+}
+
+static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char **specs)
+{
+	struct profile_ref refs[2];
+	struct profile *p[2] = {NULL, NULL};
+	struct check_report r = {0};
+	char head[41];
+	const char *version = cli_head(ctx, head) ? head : NULL;
+	int ret = 0;
+
+	memset(refs, 0, sizeof(refs));
+	for (int i = 0; i < 2 && ret == 0; i++) {
+		ret = ref_resolve(ctx, specs[i], version, REF_DEFAULT_INDEX, &refs[i]);
+		if (ret == 0)
+			ret = ref_load(ctx, &refs[i], &p[i]);
+	}
+	if (ret == 0)
+		ret = compare_into(&r, o, p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1]));
+	if (ret == 0 && refs[0].kind == REF_STORED)
+		memcpy(r.pairs[0].baseline_version, refs[0].version, 41);
+	if (ret == 0 && refs[1].kind == REF_STORED)
+		memcpy(r.pairs[0].target_version, refs[1].version, 41);
+	for (int i = 0; i < 2; i++) {
+		profile_free(p[i]);
+		ref_release(&refs[i]);
+	}
+	if (ret < 0) {
+		check_report_free(&r);
+		cli_fail();
+		return 2;
+	}
+	return finish(&r, o, ctx->stdout_tty);
+}
+
+/* The loaded profiles of one version, with their configurations. */
+struct version_profiles {
+	struct store_entry *e;
+	struct profile **p;
+	char **key;
+	size_t n;
+};
+
+static void version_profiles_free(struct version_profiles *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		profile_free(v->p[i]);
+		free(v->key[i]);
+	}
+	store_entries_free(v->e, v->n);
+	free(v->p);
+	free(v->key);
+	memset(v, 0, sizeof(*v));
+}
+
+static int version_profiles_load(struct cli_ctx *ctx, const char *version,
+				 struct version_profiles *v)
+{
+	struct buf raw = BUF_INIT;
+	int ret = store_list(ctx->store, version, &v->e, &v->n);
+
+	if (ret < 0)
+		return ret;
+	v->p = xcalloc(v->n ? v->n : 1, sizeof(*v->p));
+	v->key = xcalloc(v->n ? v->n : 1, sizeof(*v->key));
+	for (size_t i = 0; i < v->n && ret == 0; i++) {
+		buf_reset(&raw);
+		ret = store_read(ctx->store, v->e[i].blob, &raw);
+		if (ret == 0)
+			ret = profile_load_mem(raw.data, raw.len, v->e[i].name, &v->p[i]);
+		if (ret == 0)
+			v->key[i] = config_key(v->p[i]);
+	}
+	buf_release(&raw);
+	return ret;
+}
+
+/* The last profile (by name: the newest) of @v with configuration @key. */
+static ssize_t find_config(const struct version_profiles *v, const char *key)
+{
+	ssize_t found = -1;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (v->key[i] && strcmp(v->key[i], key) == 0)
+			found = (ssize_t)i;
+	return found;
+}
+
+/* Compares every profile of @version with its match in the parents. */
+static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
+			 const struct vcs_version *ver, struct check_report *r)
+{
+	struct version_profiles target = {0}, parents[4];
+	size_t np = ver->nparents < 4 ? ver->nparents : 4;
+	int ret = version_profiles_load(ctx, ver->id, &target);
+
+	memset(parents, 0, sizeof(parents));
+	for (size_t k = 0; k < np && ret == 0; k++)
+		ret = version_profiles_load(ctx, ver->parents[k], &parents[k]);
+	for (size_t i = 0; i < target.n && ret == 0; i++) {
+		bool matched = false;
+
+		for (size_t k = 0; k < np && ret == 0; k++) {
+			ssize_t j = find_config(&parents[k], target.key[i]);
+
+			if (j < 0)
+				continue;
+			matched = true;
+			ret = compare_into(r, o, parents[k].p[j], parents[k].e[j].name, target.p[i],
+					   target.e[i].name);
+			memcpy(r->pairs[r->n - 1].baseline_version, ver->parents[k], 41);
+			memcpy(r->pairs[r->n - 1].target_version, ver->id, 41);
+		}
+		r->without_baseline += !matched;
+	}
+	version_profiles_free(&target);
+	for (size_t k = 0; k < np; k++)
+		version_profiles_free(&parents[k]);
+	return ret;
+}
+
+static int check_head(struct cli_ctx *ctx, const struct check_cli *o, const char *rev)
+{
+	struct check_report r = {0};
+	struct vcs_version ver;
+	char id[41];
+
+	if (rev && cli_resolve_version(ctx, rev, id) < 0)
+		return 2;
+	if (!rev && !cli_head(ctx, id)) {
+		cli_error("no version yet: nothing to check");
+		return 2;
+	}
+	if (vcs_version_info(ctx->vcs, id, &ver) < 0 || check_version(ctx, o, &ver, &r) < 0) {
+		check_report_free(&r);
+		cli_fail();
+		return 2;
+	}
+	return finish(&r, o, ctx->stdout_tty);
+}
+
+struct walk_state {
+	struct cli_ctx *ctx;
+	const struct check_cli *o;
+	struct check_report *r;
+};
+
+static int check_one(const struct vcs_version *ver, void *arg)
+{
+	struct walk_state *w = arg;
+
+	return check_version(w->ctx, w->o, ver, w->r);
+}
+
+static int check_all(struct cli_ctx *ctx, const struct check_cli *o)
+{
+	struct check_report r = {0};
+	struct walk_state w = {ctx, o, &r};
+	char id[41];
+
+	if (!cli_head(ctx, id)) {
+		cli_error("no version yet: nothing to check");
+		return 2;
+	}
+	if (vcs_walk(ctx->vcs, NULL, 0, check_one, &w) < 0) {
+		check_report_free(&r);
+		cli_fail();
+		return 2;
+	}
+	return finish(&r, o, ctx->stdout_tty);
+}
+
+int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct check_cli o = {0};
+	int ret = parse_args(argc, argv, &o);
+	int nargs = argc - optind;
+	const char *mode = nargs > 0 ? argv[optind] : NULL;
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (!mode)
+		return cli_usage_error("check", "say what to check: profiles, head or all");
+	if (strcmp(mode, "profiles") == 0) {
+		if (nargs != 3)
+			return cli_usage_error("check", "profiles wants BASE and TARGET");
+		return check_profiles(ctx, &o, argv + optind + 1);
+	}
+	if (strcmp(mode, "head") == 0) {
+		if (nargs > 2)
+			return cli_usage_error("check", "head takes at most one revision");
+		return check_head(ctx, &o, nargs == 2 ? argv[optind + 1] : NULL);
+	}
+	if (strcmp(mode, "all") == 0) {
+		if (nargs != 1)
+			return cli_usage_error("check", "all takes no arguments");
+		return check_all(ctx, &o);
+	}
+	return cli_usage_error("check", "unknown mode '%s': use profiles, head or all", mode);
+}

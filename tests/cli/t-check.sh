@@ -1,0 +1,83 @@
+#!/bin/bash
+# veles check: a real slowdown committed in a real git history, the output
+# formats, exit statuses, a profile with no baseline, and bad input.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+cp "$VELES_SRCDIR/examples/list_search.c" .
+cc -O2 -o fast list_search.c || fail "cc"
+cc -O2 -DSLOW=1 -o slow list_search.c || fail "cc"
+cp fast prog
+git add list_search.c && git commit -qm "list search" || fail commit
+# No profile on either side yet: nothing to compare, nothing degraded.
+ok veles check head
+has "$T/out" "0 degradations"
+
+collect() { veles collect time -r 15 -q -o suppress -- ./prog 3000 3000 2>/dev/null || fail collect; }
+collect && ok veles add -q 0@p
+commit_change "same code"
+collect && ok veles add -q 0@p
+ok veles check head
+has "$T/out" "\./prog \[user\]"
+hasnt "$T/out" "Degradation"
+
+commit_change "the slow search"
+cp slow prog
+collect && ok veles add -q 0@p
+veles check head >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || fail "check head on a slowdown must exit 1"
+has "$T/out" "\./prog \[user\]"
+has "$T/out" "(Severe|Total)?Degradation +\+[0-9]+"
+
+veles check head --format json >"$T/j.json"
+python3 - "$T/j.json" <<'PY' || fail "json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+user = [x for x in r["results"] if x["location"] == "./prog [user]"][0]
+assert user["result"].endswith("Degradation"), user
+assert user["rel_change"] > 0.5 and user["ci_low"] > 0.02, user
+assert user["confidence_kind"] == "p-value" and user["confidence"] < 0.05
+assert user["n_baseline"] == 15 and user["n_target"] == 15
+assert r["summary"]["degradations"] >= 1
+PY
+veles check head --format junit >"$T/j.xml"
+python3 -c '
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot()
+assert s.tag == "testsuite" and int(s.get("failures")) >= 1
+assert any(c.find("failure") is not None for c in s.iter("testcase"))
+' "$T/j.xml" || fail "junit"
+veles check head --format markdown >"$T/out"
+has "$T/out" "^\| profile \| location \| result"
+has "$T/out" "\| \./prog \[user\] \| (Severe|Total)?Degradation \|"
+
+# The previous version against its own parent: no change.
+ok veles check head HEAD~1
+hasnt "$T/out" "Degradation"
+# all walks every version: the slowdown is found among them.
+veles check all >"$T/out"
+[ $? -eq 1 ] || fail "check all exit"
+[ "$(grep -c '^\./prog 3000 3000' "$T/out")" -eq 2 ] || fail "check all pairs"
+
+# Two profiles compared directly, both ways round.
+ok veles check profiles 0@i 0@i
+has "$T/out" "NoChange"
+
+# A version whose profile has no baseline (another workload).
+commit_change "new workload"
+veles collect time -r 3 -q -o suppress -- ./prog 10 10 2>/dev/null && ok veles add -q 0@p
+ok veles check head
+has "$T/out" "1 profile had no baseline"
+
+# aat, the threshold method, misses what is under 2x.
+ok veles check profiles --method aat 0@i 0@i
+
+fails 2 veles check
+fails 2 veles check sideways
+fails 2 veles check profiles 0@i
+fails 2 veles check --method nosuch head
+fails 2 veles check --format yaml head
+fails 2 veles check --alpha 0.9 head
+fails 2 veles check --test chi head
+fails 2 veles check head no-such-rev
+fails 2 veles check profiles 0@i 9@i
+echo ok

@@ -1,0 +1,233 @@
+/*
+ * analyze/hypo and analyze/degrade: the tests against scipy's figures
+ * (scipy 1.10: stats.mannwhitneyu(a, b, alternative="two-sided",
+ * method="asymptotic") and stats.ttest_ind(a, b, equal_var=False), printed
+ * with repr and pasted), the classification boundaries, and the methods on
+ * hand-made profiles with known answers.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyze/degrade.h"
+#include "analyze/hypo.h"
+#include "profile/profile.h"
+#include "util/common.h"
+
+#define assert_near(a, b, eps) near_check((a), (b), (eps), __FILE__, __LINE__)
+
+static void near_check(double a, double b, double rel, const char *file, int line)
+{
+	if (!(fabs(a - b) <= rel * fmax(fabs(a), fabs(b))))
+		fail_msg("%s:%d: %.17g != %.17g", file, line, a, b);
+}
+
+static const double a8[] = {1, 2, 3, 4, 5, 6, 7, 8};
+static const double b9[] = {3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5};
+
+static void test_mann_whitney(void **state)
+{
+	const double c[] = {1, 2, 2, 3, 3, 3, 4, 5}, d[] = {2, 3, 3, 4, 4, 5, 6, 6, 7};
+	const double same[] = {4, 4, 4};
+	double u;
+
+	UNUSED(state);
+	assert_near(hypo_mann_whitney(a8, 8, b9, 9, &u), 0.048539622897320577, 1e-9);
+	assert_near(u, 15.0, 1e-12);
+	/* With ties: the tie correction matters here. */
+	assert_near(hypo_mann_whitney(c, 8, d, 9, &u), 0.062484795672341206, 1e-9);
+	assert_near(u, 16.5, 1e-12);
+	assert_near(hypo_mann_whitney(same, 3, same, 3, &u), 1.0, 0);
+	assert_near(hypo_mann_whitney(a8, 0, b9, 9, &u), 1.0, 0);
+}
+
+static void test_welch(void **state)
+{
+	const double x[] = {10.1, 9.8, 10.3, 10.0, 9.9, 10.2}, y[] = {10.9, 11.2, 10.7, 11.1, 11.0};
+	const double flat1[] = {3, 3, 3}, flat2[] = {4, 4};
+	double t, df;
+
+	UNUSED(state);
+	assert_near(hypo_welch(a8, 8, b9, 9, &t, &df), 0.030764962469013744, 1e-8);
+	assert_near(t, -2.3841582427170787, 1e-10);
+	assert_near(hypo_welch(x, 6, y, 5, &t, &df), 2.766412618234705e-05, 1e-7);
+	assert_near(t, -8.084409849806455, 1e-10);
+	assert_near(hypo_welch(flat1, 3, flat2, 2, &t, &df), 0.0, 0);
+	assert_near(hypo_welch(flat1, 3, flat1, 3, &t, &df), 1.0, 0);
+	assert_near(hypo_welch(flat1, 1, flat2, 2, &t, &df), 1.0, 0);
+}
+
+static void test_bootstrap(void **state)
+{
+	double base[40], slow[40], lo, hi, lo2, hi2;
+
+	UNUSED(state);
+	/* Target exactly 10% slower, value by value: every resample's ratio
+	 * of medians stays near 1.1. */
+	for (int i = 0; i < 40; i++) {
+		base[i] = 100 + (i * 7) % 13;
+		slow[i] = base[i] * 1.1;
+	}
+	hypo_bootstrap_median_ratio(base, 40, slow, 40, 2000, 0.05, 42, &lo, &hi);
+	assert_true(lo < 1.1 && hi > 1.1);
+	assert_true(lo > 1.0 && hi < 1.2);
+	/* The same seed gives the same interval. */
+	hypo_bootstrap_median_ratio(base, 40, slow, 40, 2000, 0.05, 42, &lo2, &hi2);
+	assert_true(lo == lo2 && hi == hi2);
+	hypo_bootstrap_median_ratio(base, 0, slow, 40, 2000, 0.05, 42, &lo, &hi);
+	assert_true(isnan(lo) && isnan(hi));
+}
+
+static void test_classify(void **state)
+{
+	struct check_params cp;
+
+	UNUSED(state);
+	check_params_default(&cp);
+	/* Not significant, or too small to matter: no change. */
+	assert_int_equal(degrade_classify_stat(1.5, 1.2, 1.8, 0.05, &cp), CH_NO_CHANGE);
+	assert_int_equal(degrade_classify_stat(1.019, 1.01, 1.03, 1e-6, &cp), CH_NO_CHANGE);
+	/* Significant, but the interval reaches back below min_effect. */
+	assert_int_equal(degrade_classify_stat(1.05, 1.01, 1.09, 0.01, &cp), CH_MAYBE_DEGRADATION);
+	assert_int_equal(degrade_classify_stat(1.05, 1.02, 1.09, 0.01, &cp), CH_DEGRADATION);
+	assert_int_equal(degrade_classify_stat(1.25, 1.10, 1.40, 0.01, &cp), CH_SEVERE_DEGRADATION);
+	assert_int_equal(degrade_classify_stat(1.249, 1.10, 1.40, 0.01, &cp), CH_DEGRADATION);
+	assert_int_equal(degrade_classify_stat(3.0, 2.0, 4.0, 0.001, &cp), CH_TOTAL_DEGRADATION);
+	/* Speed-ups mirror slow-downs on the ratio. */
+	assert_int_equal(degrade_classify_stat(1 / 1.05, 1 / 1.09, 1 / 1.02, 0.01, &cp),
+			 CH_OPTIMIZATION);
+	assert_int_equal(degrade_classify_stat(1 / 1.05, 1 / 1.09, 1 / 1.01, 0.01, &cp),
+			 CH_MAYBE_OPTIMIZATION);
+	assert_int_equal(degrade_classify_stat(0.4, 0.3, 0.5, 0.001, &cp), CH_TOTAL_OPTIMIZATION);
+	assert_int_equal(degrade_classify_stat(0.7, 0.6, 0.8, 0.001, &cp), CH_SEVERE_OPTIMIZATION);
+	assert_int_equal(degrade_classify_stat(NAN, 1, 1, 0.5, &cp), CH_UNKNOWN);
+	assert_string_equal(change_class_name(CH_SEVERE_DEGRADATION), "SevereDegradation");
+	assert_true(change_is_degradation(CH_MAYBE_DEGRADATION));
+	assert_false(change_is_degradation(CH_NO_CHANGE));
+	assert_true(change_is_optimization(CH_TOTAL_OPTIMIZATION));
+}
+
+/* A time-like profile: @n runs of uid @uid [real] with amounts base*f(i). */
+static void add_runs(struct profile *p, const char *uid, size_t n, double base, double jitter)
+{
+	const struct attr attrs[] = {
+		{.name = "uid", .kind = COL_STR, .s = uid},
+		{.name = "type", .kind = COL_STR, .s = "time"},
+		{.name = "subtype", .kind = COL_STR, .s = "real"},
+	};
+	uint32_t t = profile_type_add(p, attrs, ARRAY_SIZE(attrs));
+	struct column *c;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t row = profile_res_add(p, t);
+
+		c = table_col_get(p, &p->res, "amount", COL_F64);
+		/* A deterministic spread of +-jitter around base. */
+		col_set_f64(&p->res, c, row,
+			    base * (1 + jitter * ((double)((i * 37) % 21) - 10) / 10));
+	}
+}
+
+static struct profile *time_profile(double prog_ms, double other_ms, const char *extra)
+{
+	struct profile *p = profile_new();
+
+	p->type = xstrdup("time");
+	add_runs(p, "./prog", 30, prog_ms, 0.01);
+	add_runs(p, "./other", 30, other_ms, 0.01);
+	if (extra)
+		add_runs(p, extra, 30, 1.0, 0.01);
+	return p;
+}
+
+static const struct change *find(const struct change_list *l, const char *loc)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].location, loc) == 0)
+			return &l->v[i];
+	fail_msg("no change at %s", loc);
+	return NULL;
+}
+
+static void test_compare_stat(void **state)
+{
+	struct profile *base = time_profile(100, 50, "./gone");
+	struct profile *target = time_profile(110, 50, "./new");
+	struct check_params cp;
+	struct change_list l = {0};
+	const struct change *c;
+
+	UNUSED(state);
+	check_params_default(&cp);
+	assert_int_equal(degrade_compare(base, target, "stat", &cp, &l), 0);
+	assert_int_equal(l.n, 4);
+	/* Sorted by location. */
+	assert_string_equal(l.v[0].location, "./gone [real]");
+	c = find(&l, "./prog [real]");
+	assert_int_equal(c->cls, CH_DEGRADATION);
+	assert_near(c->rel_change, 0.10, 1e-9);
+	assert_true(c->ci_low > 0.02 && c->ci_high < 0.2);
+	assert_true(c->confidence < 1e-6);
+	assert_int_equal(c->n_baseline, 30);
+	assert_int_equal(find(&l, "./other [real]")->cls, CH_NO_CHANGE);
+	assert_int_equal(find(&l, "./gone [real]")->cls, CH_NOT_IN_TARGET);
+	assert_int_equal(find(&l, "./new [real]")->cls, CH_NOT_IN_BASELINE);
+	change_list_free(&l);
+
+	/* aat misses the same 10%: it only sees a doubling. */
+	assert_int_equal(degrade_compare(base, target, "aat", &cp, &l), 0);
+	c = find(&l, "./prog [real]");
+	assert_int_equal(c->cls, CH_NO_CHANGE);
+	assert_near(c->confidence, 1.1, 1e-9);
+	change_list_free(&l);
+	profile_free(target);
+
+	target = time_profile(250, 20, NULL);
+	assert_int_equal(degrade_compare(base, target, "aat", &cp, &l), 0);
+	assert_int_equal(find(&l, "./prog [real]")->cls, CH_DEGRADATION);
+	assert_int_equal(find(&l, "./other [real]")->cls, CH_OPTIMIZATION);
+	change_list_free(&l);
+	assert_int_equal(degrade_compare(base, target, "stat", &cp, &l), 0);
+	assert_int_equal(find(&l, "./prog [real]")->cls, CH_TOTAL_DEGRADATION);
+	assert_int_equal(find(&l, "./other [real]")->cls, CH_TOTAL_OPTIMIZATION);
+	change_list_free(&l);
+
+	assert_int_equal(degrade_compare(base, target, "nosuch", &cp, &l), -6);
+	profile_free(base);
+	profile_free(target);
+}
+
+static void test_too_few_runs(void **state)
+{
+	struct profile *base = profile_new(), *target = profile_new();
+	struct check_params cp;
+	struct change_list l = {0};
+
+	UNUSED(state);
+	check_params_default(&cp);
+	add_runs(base, "x", 1, 10, 0);
+	add_runs(target, "x", 1, 20, 0);
+	assert_int_equal(degrade_compare(base, target, "stat", &cp, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].cls, CH_UNKNOWN);
+	assert_near(l.v[0].baseline, 10, 1e-12);
+	change_list_free(&l);
+	profile_free(base);
+	profile_free(target);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mann_whitney), cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_bootstrap),    cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_compare_stat), cmocka_unit_test(test_too_few_runs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
