@@ -1,5 +1,5 @@
 /*
- * knob PERCENT [UNITS]: a fixed amount of CPU work (UNITS, default 2000,
+ * knob PERCENT [UNITS]: a fixed amount of CPU work (UNITS, default 16000,
  * each a few microseconds of integer hashing), plus PERCENT more: the
  * program the detection study plants slowdowns of a known size in.
  */
@@ -17,7 +17,7 @@ static uint64_t unit(uint64_t h)
 int main(int argc, char **argv)
 {
 	double percent = argc > 1 ? atof(argv[1]) : 0;
-	long units = argc > 2 ? atol(argv[2]) : 2000;
+	long units = argc > 2 ? atol(argv[2]) : 16000;
 	long total = units + (long)((double)units * percent / 100.0 + 0.5);
 	uint64_t h = 1;
 
