@@ -7,8 +7,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "analyze/degrade.h"
+
+struct profile;
 
 enum check_format { CHECK_TEXT, CHECK_JSON, CHECK_MARKDOWN, CHECK_JUNIT };
 
@@ -30,6 +33,27 @@ struct check_pair *check_report_add(struct check_report *r);
 void check_report_free(struct check_report *r);
 /* Counts over every change: degradations, optimizations, the rest. */
 void check_report_counts(const struct check_report *r, size_t *deg, size_t *opt, size_t *other);
+
+/* "type cmd args (workload) collector [postprocessors]": the configuration
+ * that pairs a profile with its baseline (collector parameters such as
+ * the repetition count do not count). Caller frees. */
+char *profile_config_key(const struct profile *p);
+/* How a configuration reads in a heading: "./prog 100 · time". */
+char *profile_config_title(const struct profile *p);
+
+/* The profiles of one version, loaded, with their configuration keys. */
+struct version_profiles {
+	struct store_entry *e;
+	struct profile **p;
+	char **key;
+	size_t n;
+};
+
+struct cli_ctx;
+int version_profiles_load(struct cli_ctx *ctx, const char *version, struct version_profiles *v);
+void version_profiles_free(struct version_profiles *v);
+/* The last profile (by name: the newest) of @v with configuration @key, or -1. */
+ssize_t version_profiles_find(const struct version_profiles *v, const char *key);
 
 int check_parse_format(const char *arg, enum check_format *out);
 void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour);

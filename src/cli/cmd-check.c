@@ -158,38 +158,6 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	return 0;
 }
 
-/* "cmd args (workload) collector [postprocessors]": what pairs profiles. */
-static char *config_key(const struct profile *p)
-{
-	const char *pp =
-		p->postprocessors && strcmp(p->postprocessors, "[]") != 0 ? p->postprocessors : "";
-
-	return xasprintf("%s %s%s%s (%s) %s%s%s", p->type ? p->type : "?", p->cmd ? p->cmd : "",
-			 p->args && *p->args ? " " : "", p->args ? p->args : "",
-			 p->workload ? p->workload : "", p->collector ? p->collector : "",
-			 *pp ? " " : "", pp);
-}
-
-/* How a pair is titled: "./prog 100 · time", the workload when the
- * arguments do not already say it, and any postprocessors. */
-static char *config_title(const struct profile *p)
-{
-	struct buf b = BUF_INIT;
-	const char *pp = p->postprocessors && strcmp(p->postprocessors, "[]") != 0
-				 ? p->postprocessors
-				 : NULL;
-
-	buf_adds(&b, p->cmd ? p->cmd : "?");
-	if (p->args && *p->args)
-		buf_addf(&b, " %s", p->args);
-	if (p->workload && *p->workload && (!p->args || strcmp(p->args, p->workload) != 0))
-		buf_addf(&b, " (workload %s)", p->workload);
-	buf_addf(&b, " · %s", p->collector ? p->collector : p->type ? p->type : "?");
-	if (pp)
-		buf_addf(&b, " + %s", pp);
-	return buf_detach(&b, NULL);
-}
-
 static int compare_into(struct check_report *r, const struct check_cli *o,
 			const struct profile *base, const char *base_name,
 			const struct profile *target, const char *target_name)
@@ -198,7 +166,7 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 
 	pair->baseline_name = xstrdup(base_name);
 	pair->target_name = xstrdup(target_name);
-	pair->config = config_title(target);
+	pair->config = profile_config_title(target);
 	return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
 }
 
@@ -245,59 +213,6 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 	return finish(&r, o, ctx->stdout_tty);
 }
 
-/* The loaded profiles of one version, with their configurations. */
-struct version_profiles {
-	struct store_entry *e;
-	struct profile **p;
-	char **key;
-	size_t n;
-};
-
-static void version_profiles_free(struct version_profiles *v)
-{
-	for (size_t i = 0; i < v->n; i++) {
-		profile_free(v->p[i]);
-		free(v->key[i]);
-	}
-	store_entries_free(v->e, v->n);
-	free(v->p);
-	free(v->key);
-	memset(v, 0, sizeof(*v));
-}
-
-static int version_profiles_load(struct cli_ctx *ctx, const char *version,
-				 struct version_profiles *v)
-{
-	struct buf raw = BUF_INIT;
-	int ret = store_list(ctx->store, version, &v->e, &v->n);
-
-	if (ret < 0)
-		return ret;
-	v->p = xcalloc(v->n ? v->n : 1, sizeof(*v->p));
-	v->key = xcalloc(v->n ? v->n : 1, sizeof(*v->key));
-	for (size_t i = 0; i < v->n && ret == 0; i++) {
-		buf_reset(&raw);
-		ret = store_read(ctx->store, v->e[i].blob, &raw);
-		if (ret == 0)
-			ret = profile_load_mem(raw.data, raw.len, v->e[i].name, &v->p[i]);
-		if (ret == 0)
-			v->key[i] = config_key(v->p[i]);
-	}
-	buf_release(&raw);
-	return ret;
-}
-
-/* The last profile (by name: the newest) of @v with configuration @key. */
-static ssize_t find_config(const struct version_profiles *v, const char *key)
-{
-	ssize_t found = -1;
-
-	for (size_t i = 0; i < v->n; i++)
-		if (v->key[i] && strcmp(v->key[i], key) == 0)
-			found = (ssize_t)i;
-	return found;
-}
-
 /* Compares every profile of @version with its match in the parents. */
 static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 			 const struct vcs_version *ver, struct check_report *r)
@@ -313,7 +228,7 @@ static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 		bool matched = false;
 
 		for (size_t k = 0; k < np && ret == 0; k++) {
-			ssize_t j = find_config(&parents[k], target.key[i]);
+			ssize_t j = version_profiles_find(&parents[k], target.key[i]);
 
 			if (j < 0)
 				continue;

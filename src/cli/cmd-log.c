@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/log.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -14,6 +15,7 @@
 
 static const char log_usage[] =
 	"usage: veles log [--oneline] [-n N] [--format text|json] [REV]\n"
+	"       veles log --perf KEY [-n N] [--format text|json] [REV]\n"
 	"\n"
 	"Lists the versions reachable from REV (default: HEAD), newest first, as\n"
 	"git log does, each with the number and types of its profiles.\n"
@@ -22,7 +24,11 @@ static const char log_usage[] =
 	"  -n, --max-count N  at most N versions\n"
 	"  --profiles-only    skip versions that have no profiles\n"
 	"  --format FMT       text (default) or json (with each profile's name,\n"
-	"                     type and id)\n";
+	"                     type and id)\n"
+	"  --perf KEY         instead, the history of one metric: for each location\n"
+	"                     (uid [subtype]) matching KEY, its median and quartiles per\n"
+	"                     version, oldest first, a sparkline, and the versions where\n"
+	"                     it shifted (change points)\n";
 
 /* Profiles per version, from one pass over the store; a small open-addressed
  * table keyed by version id so each version costs one lookup. */
@@ -259,11 +265,13 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 		{"max-count", required_argument, NULL, 'n'},
 		{"profiles-only", no_argument, NULL, 'p'},
 		{"format", required_argument, NULL, 'f'},
+		{"perf", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct log_state st = {0};
 	unsigned long limit = 0;
+	const char *perf = NULL;
 	char from[41];
 	int c, ret;
 
@@ -283,6 +291,9 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 			if (cli_parse_format("log", optarg, &st.fmt) < 0)
 				return 2;
 			break;
+		case 'P':
+			perf = optarg;
+			break;
 		case 'h':
 			fputs(log_usage, stdout);
 			return 0;
@@ -300,6 +311,8 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 			puts("[]");
 		return 0;
 	}
+	if (perf)
+		return log_perf(ctx, from, limit, perf, st.fmt);
 	st.plain = vcs_kind(ctx->vcs) == VCS_PLAIN;
 	ret = store_each_version(ctx->store,
 				 st.fmt == FORMAT_JSON ? collect_version : collect_types, &st.map);

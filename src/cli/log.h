@@ -1,0 +1,17 @@
+/* veles log's views beyond the version list. */
+#ifndef CLI_LOG_H
+#define CLI_LOG_H
+
+#include <stddef.h>
+
+#include "cli/cli.h"
+
+/*
+ * --perf KEY: the series of each location matching KEY (exactly or as a
+ * substring) over the versions reachable from @from (at most @limit, 0 =
+ * all), with change points. Returns the exit status.
+ */
+int log_perf(struct cli_ctx *ctx, const char *from, size_t limit, const char *key,
+	     enum out_format fmt);
+
+#endif

@@ -1,0 +1,47 @@
+#!/bin/bash
+# veles log --perf: a metric over eight versions, with the slowdown planted
+# in the fifth found as a change point.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+cp "$VELES_SRCDIR/examples/list_search.c" .
+cc -O2 -o fast list_search.c || fail "cc"
+cc -O2 -DSLOW=1 -o slow list_search.c || fail "cc"
+for v in 1 2 3 4 5 6 7 8; do
+	commit_change "version $v"
+	if [ "$v" -lt 5 ]; then cp fast prog; else cp slow prog; fi
+	veles collect time -r 7 -q -o suppress -- ./prog 3000 3000 2>/dev/null || fail collect
+	ok veles add -q 0@p
+done
+fifth=$(git rev-parse --short=7 HEAD~3)
+
+ok veles log --perf "[user]"
+has "$T/out" "^\./prog 3000 3000 · time: \./prog \[user\]  \(8 versions, oldest first\)"
+has "$T/out" "^  (▁|▂){4}(▇|█){4}$"
+has "$T/out" "^  $fifth .*◀ shift \+[0-9]{2,}\.[0-9]%"
+# A busy machine can shift a few versions' runs a little; nothing else is
+# a big step.
+grep "◀ shift" "$T/out" | grep -v "^  $fifth" | grep -Eq "shift [-+]([2-9][0-9]|1[5-9])\." &&
+	fail "a spurious big shift: $(cat "$T/out")"
+
+veles log --perf "./prog [user]" --format json >"$T/j.json" || fail "json"
+python3 - "$T/j.json" "$(git rev-parse HEAD~3)" <<'PY' || fail "json content"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert len(s) == 1 and s[0]["location"] == "./prog [user]" and s[0]["unit"] == "s"
+pts = s[0]["points"]
+assert len(pts) == 8 and all(p["n"] == 7 for p in pts)
+assert [p for p in pts if p["version"] == sys.argv[2]][0]["change_point"]
+assert pts[-1]["median"] > 1.3 * pts[0]["median"]
+assert all(p["q1"] <= p["median"] <= p["q3"] for p in pts)
+PY
+# -n limits the versions: the last three have no shift among them.
+ok veles log --perf "[user]" -n 3
+has "$T/out" "\(3 versions"
+hasnt "$T/out" "◀"
+# Both locations of the same profile match "./prog".
+ok veles log --perf ./prog
+[ "$(grep -c '^\./prog 3000 3000' "$T/out")" -eq 3 ] || fail "real, sys and user series"
+
+fails 1 veles log --perf nosuch
+fails 2 veles log --perf
+echo ok

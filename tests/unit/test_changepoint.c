@@ -1,0 +1,114 @@
+/* analyze/changepoint on series with steps planted at known places. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "analyze/changepoint.h"
+#include "util/common.h"
+
+/* Deterministic noise in [-1, 1), a hash of i. */
+static double wiggle(size_t i)
+{
+	uint64_t z = (uint64_t)i * 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ull;
+	return (double)(z >> 11) / (double)(1ull << 52) - 1.0;
+}
+
+static size_t where(const bool *c, size_t n, size_t *at, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i] && k < max)
+			at[k++] = i;
+	return k;
+}
+
+static void test_one_step(void **state)
+{
+	double y[40];
+	bool c[40];
+	size_t at[4];
+
+	UNUSED(state);
+	for (size_t i = 0; i < 40; i++)
+		y[i] = (i < 25 ? 100 : 110) + wiggle(i);
+	assert_int_equal(changepoint_pelt(y, 40, 0, 2, c), 1);
+	assert_int_equal(where(c, 40, at, 4), 1);
+	assert_int_equal(at[0], 25);
+	/* The same step is below a minimum step of 20. */
+	assert_int_equal(changepoint_pelt(y, 40, 0, 20, c), 0);
+	/* And below the noise when each value is known to be +-20. */
+	assert_int_equal(changepoint_pelt(y, 40, 20, 0, c), 0);
+}
+
+static void test_two_steps_and_back(void **state)
+{
+	double y[60];
+	bool c[60];
+	size_t at[4];
+
+	UNUSED(state);
+	for (size_t i = 0; i < 60; i++)
+		y[i] = (i < 20 ? 50 : i < 35 ? 80 : 50) + 0.5 * wiggle(i);
+	assert_int_equal(changepoint_pelt(y, 60, 0, 1, c), 2);
+	where(c, 60, at, 4);
+	assert_int_equal(at[0], 20);
+	assert_int_equal(at[1], 35);
+}
+
+static void test_noise_only(void **state)
+{
+	double y[100], flat[5] = {3, 3, 3, 3, 3};
+	bool c[100];
+
+	UNUSED(state);
+	for (size_t i = 0; i < 100; i++)
+		y[i] = 100 + 2 * wiggle(i);
+	assert_int_equal(changepoint_pelt(y, 100, 0, 0, c), 0);
+	assert_int_equal(changepoint_pelt(flat, 5, 0, 0, c), 0);
+	assert_int_equal(changepoint_pelt(y, 1, 0, 0, c), 0);
+}
+
+static void test_noise_free_step(void **state)
+{
+	const double y[] = {5, 5, 5, 7, 7, 7};
+	bool c[6];
+
+	UNUSED(state);
+	assert_int_equal(changepoint_pelt(y, 6, 0, 0.1, c), 1);
+	assert_true(c[3]);
+}
+
+static void test_noise_estimate(void **state)
+{
+	/* Differences 2 -2 2 -2 2 -2 2 98 2 -2: median 2, absolute deviations
+	 * 0 4 0 4 0 4 0 96 0 4, whose median is 2: the step barely counts. */
+	const double y[] = {0, 2, 0, 2, 0, 2, 0, 2, 100, 102, 100};
+	/* Differences 1 1 1 1 1 15: MAD 0, so the mean absolute difference,
+	 * 20 / 6, stands in. */
+	const double z[] = {0, 1, 2, 3, 4, 5, 20};
+
+	UNUSED(state);
+	assert_true(fabs(changepoint_noise(y, ARRAY_SIZE(y)) - 1.4826 * 2 / sqrt(2.0)) < 1e-9);
+	assert_true(fabs(changepoint_noise(z, ARRAY_SIZE(z)) - 20.0 / 6 * 1.2533 / sqrt(2.0)) <
+		    1e-9);
+	assert_true(changepoint_noise(y, 2) == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_step),       cmocka_unit_test(test_two_steps_and_back),
+		cmocka_unit_test(test_noise_only),     cmocka_unit_test(test_noise_free_step),
+		cmocka_unit_test(test_noise_estimate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
