@@ -9,6 +9,30 @@
 #include "util/common.h"
 #include "util/strmap.h"
 
+/* The value of attribute @by of @row as text. */
+static void row_attr(const struct profile *p, size_t row, const char *by, struct buf *scratch,
+		     struct buf *out)
+{
+	const struct table *where;
+	const struct column *c;
+	size_t at;
+	const char *text;
+
+	buf_reset(out);
+	if (strcmp(by, "uid") == 0) {
+		text = profile_uid(p, row, scratch);
+		buf_adds(out, text ? text : "(none)");
+		return;
+	}
+	c = profile_attr(p, row, by, &where, &at);
+	if (!c || !col_has(c, at))
+		buf_adds(out, "(none)");
+	else if ((text = col_text(p, c, at)))
+		buf_adds(out, text);
+	else
+		buf_addf(out, "%.17g", col_num(c, at));
+}
+
 /* The location of @row: its uid, and its subtype in brackets. */
 static void row_location(const struct profile *p, size_t row, struct buf *scratch, struct buf *out)
 {
@@ -55,11 +79,19 @@ static int cmp_group(const void *a, const void *b)
 
 void samples_build(const struct profile *p, const char *of, struct sample_set *out)
 {
+	samples_build_by(p, of, NULL, out);
+}
+
+void samples_build_by(const struct profile *p, const char *of, const char *by,
+		      struct sample_set *out)
+{
 	size_t n = profile_nres(p);
 	const struct column *val = table_col(&p->res, of ? of : "amount");
 	/* When the subtype is a persistent attribute, every row of a type has
 	 * the same location: compute it once per type. */
-	bool per_type = table_col(&p->res, "subtype") == NULL && table_col(&p->res, "uid") == NULL;
+	bool per_type =
+		by ? table_col(&p->res, by) == NULL
+		   : table_col(&p->res, "subtype") == NULL && table_col(&p->res, "uid") == NULL;
 	size_t *of_type = NULL;
 	struct buf scratch = BUF_INIT, loc = BUF_INIT;
 	struct strmap index = {0};
@@ -81,7 +113,10 @@ void samples_build(const struct profile *p, const char *of, struct sample_set *o
 		if (per_type && of_type[p->res_type[i]] != SIZE_MAX) {
 			gi = of_type[p->res_type[i]];
 		} else {
-			row_location(p, i, &scratch, &loc);
+			if (by)
+				row_attr(p, i, by, &scratch, &loc);
+			else
+				row_location(p, i, &scratch, &loc);
 			gi = group_index(out, &index, buf_str(&loc));
 			if (per_type)
 				of_type[p->res_type[i]] = gi;

@@ -23,6 +23,10 @@ struct sample_set {
 /* Groups the numeric values of @of ("amount" when NULL); rows without one
  * are skipped. */
 void samples_build(const struct profile *p, const char *of, struct sample_set *out);
+/* The same, grouped by the value of attribute @by instead of the location
+ * ("(none)" for rows without it); @by NULL is samples_build(). */
+void samples_build_by(const struct profile *p, const char *of, const char *by,
+		      struct sample_set *out);
 /* The group at @location, or NULL. */
 const struct sample_group *samples_find(const struct sample_set *s, const char *location);
 void samples_free(struct sample_set *s);

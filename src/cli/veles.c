@@ -28,6 +28,7 @@ static const struct cli_command commands[] = {
 	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, CMD_NEEDS_PROJECT,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},
+	{"diff", cmd_diff, CMD_NEEDS_PROJECT, "compare two profiles side by side, per location"},
 	{"check", cmd_check, CMD_NEEDS_PROJECT,
 	 "did a version degrade against its parent? (exit 1 when it did)"},
 	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/*) to a git remote"},
