@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/degrade.h"
+#include "analyze/degrade_priv.h"
 #include "analyze/hypo.h"
 #include "analyze/samples.h"
 #include "analyze/stats.h"
@@ -63,7 +64,7 @@ void change_list_free(struct change_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static struct change *change_add(struct change_list *l, const char *location, const char *method)
+struct change *degrade_change_add(struct change_list *l, const char *location, const char *method)
 {
 	struct change *c;
 
@@ -199,7 +200,8 @@ static const struct {
 	{"aat", compare_aat},
 };
 
-static const char *const method_names[] = {"stat", "aat", NULL};
+static const char *const method_names[] = {"stat", "aat",  "eto",  "bmoe", "int",
+					   "loc",  "fast", "lreg", "preg", NULL};
 
 const char *const *check_method_names(void)
 {
@@ -208,13 +210,14 @@ const char *const *check_method_names(void)
 
 bool check_method_known(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(methods); i++)
-		if (strcmp(methods[i].name, name) == 0)
+	for (size_t i = 0; method_names[i]; i++)
+		if (strcmp(method_names[i], name) == 0)
 			return true;
 	return false;
 }
 
-static void add_counts(struct change *c, const struct sample_group *a, const struct sample_group *b)
+void degrade_change_counts(struct change *c, const struct sample_group *a,
+			   const struct sample_group *b)
 {
 	c->n_baseline = a ? a->n : 0;
 	c->n_target = b ? b->n : 0;
@@ -228,6 +231,10 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 	const char *name = NULL;
 	size_t i = 0, j = 0;
 
+	if (degrade_is_model_method(method))
+		return degrade_models_compare(base, target, method, cp, out);
+	if (strcmp(method, "eto") == 0)
+		return degrade_eto(base, target, cp, out);
 	for (size_t k = 0; k < ARRAY_SIZE(methods); k++)
 		if (strcmp(methods[k].name, method) == 0)
 			fn = methods[k].fn, name = methods[k].name;
@@ -243,9 +250,9 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 		const struct sample_group *a = cmp <= 0 ? &sa.g[i] : NULL;
 		const struct sample_group *b = cmp >= 0 ? &sb.g[j] : NULL;
 		const char *location = cmp <= 0 ? sa.g[i].location : sb.g[j].location;
-		struct change *c = change_add(out, location, name);
+		struct change *c = degrade_change_add(out, location, name);
 
-		add_counts(c, a, b);
+		degrade_change_counts(c, a, b);
 		if (!a)
 			c->cls = CH_NOT_IN_BASELINE;
 		else if (!b)

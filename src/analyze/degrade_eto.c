@@ -1,0 +1,90 @@
+/* The eto check: which locations' exclusive time moved unlike the rest. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/degrade.h"
+#include "analyze/degrade_priv.h"
+#include "analyze/samples.h"
+#include "analyze/stats.h"
+#include "profile/profile.h"
+#include "util/common.h"
+
+/*
+ * Exclusive-time outliers: each location's change in total time (its
+ * exclusive time when the profile has it, else its amount), judged against
+ * the changes of all the other locations: a modified z-score above 3.5 is
+ * severe, beyond 1.5 IQR above the third quartile a degradation, beyond two
+ * standard deviations a maybe. A location that moved with the crowd is not
+ * an outlier, however much it moved.
+ */
+static enum change_class eto_class(double d, const struct stats *s, double z)
+{
+	bool up = d > s->median;
+	double iqr = s->q3 - s->q1;
+
+	if (fabs(z) > 3.5)
+		return up ? CH_SEVERE_DEGRADATION : CH_SEVERE_OPTIMIZATION;
+	if (up ? d > s->q3 + 1.5 * iqr : d < s->q1 - 1.5 * iqr)
+		return up ? CH_DEGRADATION : CH_OPTIMIZATION;
+	if (fabs(d - s->mean) > 2 * s->stddev && s->stddev > 0)
+		return up ? CH_MAYBE_DEGRADATION : CH_MAYBE_OPTIMIZATION;
+	return CH_NO_CHANGE;
+}
+
+static double group_sum(const struct sample_group *g)
+{
+	double sum = 0;
+
+	for (size_t i = 0; g && i < g->n; i++)
+		sum += g->v[i];
+	return sum;
+}
+
+int degrade_eto(const struct profile *base, const struct profile *target,
+		const struct check_params *cp, struct change_list *out)
+{
+	const char *of = table_col(&base->res, "exclusive") && table_col(&target->res, "exclusive")
+				 ? "exclusive"
+				 : "amount";
+	struct sample_set sa, sb;
+	size_t first = out->n, n;
+	double *delta;
+	struct stats st;
+
+	UNUSED(cp);
+	samples_build(base, of, &sa);
+	samples_build(target, of, &sb);
+	for (size_t i = 0, j = 0; i < sa.n || j < sb.n;) {
+		int cmp = i == sa.n   ? 1
+			  : j == sb.n ? -1
+				      : strcmp(sa.g[i].location, sb.g[j].location);
+		const struct sample_group *a = cmp <= 0 ? &sa.g[i++] : NULL;
+		const struct sample_group *b = cmp >= 0 ? &sb.g[j++] : NULL;
+		struct change *c = degrade_change_add(out, a ? a->location : b->location, "eto");
+
+		degrade_change_counts(c, a, b);
+		c->baseline = group_sum(a);
+		c->target = group_sum(b);
+		c->rel_change = a && c->baseline != 0 ? c->target / c->baseline - 1 : NAN;
+		c->confidence_kind = "z-score";
+		c->cls = !a ? CH_NOT_IN_BASELINE : !b ? CH_NOT_IN_TARGET : CH_NO_CHANGE;
+	}
+	n = out->n - first;
+	delta = xcalloc(n ? n : 1, sizeof(*delta));
+	for (size_t k = 0; k < n; k++)
+		delta[k] = out->v[first + k].target - out->v[first + k].baseline;
+	stats_compute(delta, n, &st);
+	for (size_t k = 0; k < n; k++) {
+		struct change *c = &out->v[first + k];
+		double z = st.mad > 0 ? 0.6745 * (delta[k] - st.median) / st.mad : 0;
+
+		c->confidence = z;
+		if (c->cls == CH_NO_CHANGE)
+			c->cls = n < 3 ? CH_UNKNOWN : eto_class(delta[k], &st, z);
+	}
+	free(delta);
+	samples_free(&sa);
+	samples_free(&sb);
+	return 0;
+}

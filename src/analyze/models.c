@@ -1,0 +1,240 @@
+/* Reading models out of a profile's JSON, and evaluating them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_tree.h>
+
+#include "analyze/models.h"
+#include "profile/profile.h"
+#include "util/common.h"
+#include "util/error.h"
+
+static const char *const kind_names[] = {
+	[MODEL_CONSTANT] = "constant",
+	[MODEL_LOGARITHMIC] = "logarithmic",
+	[MODEL_LINEAR] = "linear",
+	[MODEL_QUADRATIC] = "quadratic",
+	[MODEL_POWER] = "power",
+	[MODEL_EXPONENTIAL] = "exponential",
+	[MODEL_MOVING_AVERAGE] = "moving_average",
+	[MODEL_REGRESSOGRAM] = "regressogram",
+	[MODEL_KERNEL] = "kernel",
+};
+
+static int kind_of(const char *name)
+{
+	for (size_t i = 0; name && i < ARRAY_SIZE(kind_names); i++)
+		if (strcmp(name, kind_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static yajl_val member(yajl_val obj, const char *key)
+{
+	const char *path[] = {key, NULL};
+
+	return yajl_tree_get(obj, path, yajl_t_any);
+}
+
+static double number(yajl_val obj, const char *key, double def)
+{
+	yajl_val v = member(obj, key);
+
+	return YAJL_IS_NUMBER(v) ? YAJL_GET_DOUBLE(v) : def;
+}
+
+static void read_coeffs(yajl_val arr, struct model *m)
+{
+	for (size_t i = 0; YAJL_IS_ARRAY(arr) && i < arr->u.array.len; i++) {
+		yajl_val c = arr->u.array.values[i];
+		const char *name = YAJL_GET_STRING(member(c, "name"));
+		size_t k = name && name[0] == 'b' && name[1] >= '0' && name[1] <= '2' && !name[2]
+				   ? (size_t)(name[1] - '0')
+				   : i;
+
+		if (k < 3)
+			m->b[k] = number(c, "value", 0);
+	}
+}
+
+static double *read_numbers(yajl_val arr, size_t *n)
+{
+	double *v;
+
+	*n = YAJL_IS_ARRAY(arr) ? arr->u.array.len : 0;
+	v = xcalloc(*n ? *n : 1, sizeof(*v));
+	for (size_t i = 0; i < *n; i++) {
+		yajl_val x = arr->u.array.values[i];
+
+		v[i] = YAJL_IS_NUMBER(x) ? YAJL_GET_DOUBLE(x) : NAN;
+	}
+	return v;
+}
+
+/* Fills @m from one model object; false when it is not one we can use. */
+static bool read_model(yajl_val obj, struct model *m)
+{
+	const char *uid = YAJL_GET_STRING(member(obj, "uid"));
+	const char *name = YAJL_GET_STRING(member(obj, "model"));
+	int kind = kind_of(name);
+	size_t ny = 0;
+
+	if (!uid || kind < 0)
+		return false;
+	memset(m, 0, sizeof(*m));
+	m->uid = xstrdup(uid);
+	m->name = xstrdup(name);
+	m->kind = (enum model_kind)kind;
+	m->r_square = number(obj, "r_square", NAN);
+	m->x_start = number(obj, "x_start", -INFINITY);
+	m->x_end = number(obj, "x_end", INFINITY);
+	if (model_is_parametric(m)) {
+		read_coeffs(member(obj, "coeffs"), m);
+		return true;
+	}
+	m->xs = read_numbers(member(obj, "x_values"), &m->npts);
+	m->ys = read_numbers(member(obj, "bucket_stats"), &ny);
+	if (ny < m->npts)
+		m->npts = ny;
+	return m->npts > 0;
+}
+
+static int cmp_models(const void *x, const void *y)
+{
+	const struct model *a = x, *b = y;
+	int c = strcmp(a->uid, b->uid);
+
+	if (c)
+		return c;
+	if (a->x_start != b->x_start)
+		return a->x_start < b->x_start ? -1 : 1;
+	/* Higher r_square first; NaN last. */
+	if (isnan(a->r_square) != isnan(b->r_square))
+		return isnan(a->r_square) ? 1 : -1;
+	if (a->r_square != b->r_square)
+		return a->r_square > b->r_square ? -1 : 1;
+	return 0;
+}
+
+int models_load(const struct profile *p, struct model_set *out)
+{
+	char errbuf[256];
+	yajl_val root;
+
+	memset(out, 0, sizeof(*out));
+	if (!p->models)
+		return 0;
+	root = yajl_tree_parse(p->models, errbuf, sizeof(errbuf));
+	if (!YAJL_IS_ARRAY(root)) {
+		yajl_tree_free(root);
+		return err_set(ERR_PARSE, "the profile's models are not a JSON array");
+	}
+	out->v = xcalloc(root->u.array.len + 1, sizeof(*out->v));
+	for (size_t i = 0; i < root->u.array.len; i++)
+		if (read_model(root->u.array.values[i], &out->v[out->n]))
+			out->n++;
+	yajl_tree_free(root);
+	qsort(out->v, out->n, sizeof(*out->v), cmp_models);
+	return 0;
+}
+
+void models_free(struct model_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].uid);
+		free(s->v[i].name);
+		free(s->v[i].xs);
+		free(s->v[i].ys);
+	}
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+bool model_is_parametric(const struct model *m)
+{
+	return m->kind <= MODEL_EXPONENTIAL;
+}
+
+static double eval_points(const struct model *m, double x)
+{
+	size_t lo = 0, hi = m->npts - 1;
+
+	if (x <= m->xs[0])
+		return m->ys[0];
+	if (x >= m->xs[hi])
+		return m->ys[hi];
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->xs[mid] <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (m->kind == MODEL_REGRESSOGRAM || m->xs[hi] == m->xs[lo])
+		return m->ys[lo];
+	return m->ys[lo] + (m->ys[hi] - m->ys[lo]) * (x - m->xs[lo]) / (m->xs[hi] - m->xs[lo]);
+}
+
+double model_eval(const struct model *m, double x)
+{
+	const double *b = m->b;
+
+	switch (m->kind) {
+	case MODEL_CONSTANT:
+		return b[0];
+	case MODEL_LINEAR:
+		return b[0] + b[1] * x;
+	case MODEL_LOGARITHMIC:
+		return x > 0 ? b[0] + b[1] * log(x) : NAN;
+	case MODEL_QUADRATIC:
+		return b[0] + b[1] * x + b[2] * x * x;
+	case MODEL_POWER:
+		return x >= 0 ? b[0] * pow(x, b[1]) : NAN;
+	case MODEL_EXPONENTIAL:
+		return b[0] * pow(b[1], x);
+	default:
+		return eval_points(m, x);
+	}
+}
+
+double model_integral(const struct model *m, double a, double b)
+{
+	const int panels = 256;
+	double h = (b - a) / panels, sum = model_eval(m, a) + model_eval(m, b);
+
+	for (int i = 1; i < panels; i++)
+		sum += (i % 2 ? 4 : 2) * model_eval(m, a + i * h);
+	return sum * h / 3;
+}
+
+size_t models_find_uid(const struct model_set *s, const char *uid)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(s->v[mid].uid, uid) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && strcmp(s->v[lo].uid, uid) == 0 ? lo : s->n;
+}
+
+const struct model *models_best_at(const struct model_set *s, size_t first, double x)
+{
+	const struct model *best = NULL;
+
+	for (size_t i = first; i < s->n && strcmp(s->v[i].uid, s->v[first].uid) == 0; i++) {
+		const struct model *m = &s->v[i];
+
+		if (x < m->x_start || x > m->x_end)
+			continue;
+		if (!best || m->r_square > best->r_square ||
+		    (isnan(best->r_square) && !isnan(m->r_square)))
+			best = m;
+	}
+	return best;
+}
