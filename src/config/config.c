@@ -209,6 +209,21 @@ static void items_free(struct config_item *items, size_t n)
 	free(items);
 }
 
+int config_load_text(const char *name, const char *text, size_t len, struct config **out)
+{
+	struct config *c = xcalloc(1, sizeof(*c));
+	int ret;
+
+	c->name = xstrdup(name);
+	ret = parse_text(name, text, len, c);
+	if (ret < 0) {
+		config_free(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
+}
+
 void config_free(struct config *c)
 {
 	if (!c)

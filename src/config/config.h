@@ -16,6 +16,8 @@ struct config;
 /* Loads @path; a missing file is an empty configuration. A syntax error is
  * "PATH:LINE:COL: problem". */
 int config_load(const char *path, struct config **out);
+/* Parses @text as if it were the file @name (an option's YAML value). */
+int config_load_text(const char *name, const char *text, size_t len, struct config **out);
 void config_free(struct config *c);
 
 /* The scalar at @key, or NULL. */
