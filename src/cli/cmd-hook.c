@@ -134,7 +134,7 @@ int cmd_hook(struct cli_ctx *ctx, int argc, char **argv)
 	char *path;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "+fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "fh", opts, NULL)) != -1) {
 		if (c == 'f')
 			force = true;
 		else if (c == 'h')
