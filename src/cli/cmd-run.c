@@ -12,9 +12,11 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "run/batch.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 #include "util/spawn.h"
 #include "vcs/vcs.h"
 
@@ -184,6 +186,34 @@ static void fail_all(struct run_cli *r, const char *version, const struct run_jo
 	}
 }
 
+static int run_each(struct run_cli *r, const struct run_env *env, const struct run_job *jobs,
+		    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct run_result res;
+		int ret;
+
+		if (spawn_interrupted())
+			return err_set(ERR_INTERRUPTED, "interrupted before job %zu/%zu",
+				       r->done + 1, r->total);
+		progress_draw(r, &jobs[i]);
+		ret = run_job_run(env, r->m, &jobs[i], &res);
+		progress_clear(r);
+		if (ret == ERR_INTERRUPTED) {
+			run_result_release(&res);
+			return err_set(ret, "interrupted in job %zu/%zu", r->done + 1, r->total);
+		}
+		report_job(r, env->origin, &jobs[i], &res);
+		if (res.ok)
+			r->nok++;
+		else
+			r->nfailed++;
+		r->done++;
+		run_result_release(&res);
+	}
+	return 0;
+}
+
 static int run_jobs(struct run_cli *r, const char *version, const struct run_job *jobs, size_t n)
 {
 	struct run_env env = {
@@ -193,7 +223,7 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 		.store = r->m->register_after_run ? r->ctx->store : NULL,
 		.quiet_collectors = true,
 	};
-	int ret = run_pre_run(r->m);
+	int ret = run_pre_run(r->m), done;
 
 	if (ret == ERR_INTERRUPTED)
 		return ret;
@@ -201,27 +231,15 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 		fail_all(r, version, jobs, n);
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		struct run_result res;
-
-		if (spawn_interrupted())
-			return ERR_INTERRUPTED;
-		progress_draw(r, &jobs[i]);
-		ret = run_job_run(&env, r->m, &jobs[i], &res);
-		progress_clear(r);
-		if (ret == ERR_INTERRUPTED) {
-			run_result_release(&res);
-			return err_set(ret, "interrupted in job %zu/%zu", r->done + 1, r->total);
-		}
-		report_job(r, version, &jobs[i], &res);
-		if (res.ok)
-			r->nok++;
-		else
-			r->nfailed++;
-		r->done++;
-		run_result_release(&res);
-	}
-	return 0;
+	ret = mkdir_p(r->ctx->jobs_dir);
+	if (ret < 0)
+		return ret;
+	env.batch = run_batch_new(r->ctx->jobs_dir);
+	ret = run_each(r, &env, jobs, n);
+	/* What finished is kept, also after Ctrl-C. */
+	done = run_batch_commit(env.batch);
+	run_batch_free(env.batch);
+	return ret < 0 ? ret : done;
 }
 
 /* The project root inside a checkout at @tree: .veles/ may sit in a

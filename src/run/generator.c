@@ -75,8 +75,8 @@ static void check_field(const char *key, const char *value, void *arg)
 	for (size_t i = 0; i < 3; i++)
 		known = known || strcmp(name, f->kind->fields[i]) == 0;
 	if (!known)
-		f->ret = config_error_at(f->c, key, "unknown key '%s' for a generator of type %s", name,
-					 f->kind->name);
+		f->ret = config_error_at(f->c, key, "unknown key '%s' for a generator of type %s",
+					 name, f->kind->name);
 }
 
 static int gen_load_one(const struct config *c, const char *base, struct run_generator *g)

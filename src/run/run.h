@@ -14,6 +14,7 @@
 struct config;
 struct postproc;
 struct store;
+struct run_batch;
 
 enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL };
 
@@ -103,8 +104,10 @@ int run_generator_workload(const struct run_generator *g, long size, const char 
 struct run_env {
 	const char *jobs_dir; /* absolute: the commands may run elsewhere */
 	const char *logs_dir;
-	const char *origin;  /* the version measured (full id), or NULL */
-	struct store *store; /* register each profile here, or NULL: pending */
+	const char *origin;	 /* the version measured (full id), or NULL */
+	struct store *store;	 /* register each profile here, or NULL: pending */
+	struct run_batch *batch; /* writes pending profiles (batch.h), or NULL:
+				  * the collector writes each itself */
 	bool quiet_collectors;
 };
 

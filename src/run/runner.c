@@ -14,6 +14,7 @@
 #include "analyze/postproc.h"
 #include "collect/collector.h"
 #include "profile/profile.h"
+#include "run/batch.h"
 #include "run/merge.h"
 #include "run/run.h"
 #include "store/store.h"
@@ -24,6 +25,8 @@
 
 /* What the transform callback needs to know about the run in progress. */
 struct job_state {
+	const struct run_env *env;
+	struct run_result *r;
 	const struct run_matrix *m;
 	const struct run_job *job;
 	bool generated; /* one of several per-size runs */
@@ -49,6 +52,43 @@ static int apply_postprocs(const struct run_matrix *m, struct profile *p)
 			return err_prefix(ret, "postprocessor %s", m->postprocs[i].name);
 	}
 	return 0;
+}
+
+/* Registers @p with env->origin straight from memory. */
+static int register_profile(const struct run_env *env, const char *name, const struct profile *p)
+{
+	struct buf json = BUF_INIT;
+	char *file = xasprintf("%s.perf", name);
+	int ret;
+
+	profile_write_json(p, &json, false);
+	struct store_item item = {p->type, file, json.data, json.len};
+
+	ret = store_add(env->store, env->origin, &item, 1, NULL, NULL);
+	buf_release(&json);
+	free(file);
+	return ret;
+}
+
+/*
+ * The finished profile: postprocessed, then registered or handed to the
+ * batch writer. Either way the collector writes nothing itself.
+ */
+static int job_keep(struct job_state *st, struct collect_ctx *c)
+{
+	int ret = apply_postprocs(st->m, c->profile);
+
+	if (ret == 0 && st->env->store) {
+		ret = register_profile(st->env, c->name, c->profile);
+		st->r->registered = ret == 0;
+	} else if (ret == 0 && st->env->batch) {
+		ret = run_batch_add(st->env->batch, c->name, c->profile, &st->r->profile);
+	} else {
+		return ret; /* the collector writes it */
+	}
+	profile_free(c->profile);
+	c->profile = NULL;
+	return ret;
 }
 
 /* Before the write: a failed command fails the job; sizes are merged. */
@@ -79,7 +119,7 @@ static int job_transform(struct collect_ctx *c, void *arg)
 		c->profile = st->acc;
 		st->acc = NULL;
 	}
-	return apply_postprocs(st->m, c->profile);
+	return job_keep(st, c);
 }
 
 /* Appends the words of @text (one word when @whole) to @v. */
@@ -130,8 +170,9 @@ static int job_argv(const struct run_job *job, const char *label, const char *wo
 
 /* One collection: the collector runs @workload; @st says what to keep. */
 static int collect_once(const struct run_env *env, const struct run_job *job, const char *workload,
-			struct job_state *st, char **path)
+			struct job_state *st)
 {
+	char *written = NULL;
 	struct collect_env ce = {
 		.jobs_dir = env->jobs_dir,
 		.logs_dir = env->logs_dir,
@@ -139,7 +180,7 @@ static int collect_once(const struct run_env *env, const struct run_job *job, co
 		.quiet = env->quiet_collectors,
 		.transform = job_transform,
 		.transform_arg = st,
-		.out_path = path,
+		.out_path = &written,
 	};
 	char **argv;
 	size_t argc;
@@ -147,13 +188,18 @@ static int collect_once(const struct run_env *env, const struct run_job *job, co
 
 	if (ret == 0)
 		ret = collect_main(&ce, (int)argc, argv);
+	/* Without a batch (or a store) the collector wrote the profile. */
+	if (written) {
+		free(st->r->profile);
+		st->r->profile = written;
+	}
 	run_strv_free(argv);
 	return ret;
 }
 
 /* Each size of the generator in turn; the last write holds them all. */
 static int collect_generated(const struct run_env *env, const struct run_job *job,
-			     struct job_state *st, char **path)
+			     struct job_state *st)
 {
 	char tmpl[] = "/tmp/veles-workload-XXXXXX";
 	long *sizes;
@@ -173,11 +219,7 @@ static int collect_generated(const struct run_env *env, const struct run_job *jo
 		st->last = i + 1 == n;
 		ret = run_generator_workload(job->gen, sizes[i], tmpl, &workload);
 		if (ret == 0)
-			ret = collect_once(env, job, workload, st, path);
-		if (ret == 0 && !st->last) {
-			free(*path);
-			*path = NULL;
-		}
+			ret = collect_once(env, job, workload, st);
 		free(workload);
 	}
 	profile_free(st->acc);
@@ -187,42 +229,19 @@ static int collect_generated(const struct run_env *env, const struct run_job *jo
 	return ret;
 }
 
-/* Files the written profile under env->origin and drops the pending file. */
-static int register_profile(const struct run_env *env, const char *path)
-{
-	struct profile *p;
-	struct buf json = BUF_INIT;
-	const char *name = strrchr(path, '/');
-	int ret = profile_load(path, &p);
-
-	if (ret < 0)
-		return ret;
-	profile_write_json(p, &json, false);
-	struct store_item item = {p->type, name ? name + 1 : path, json.data, json.len};
-
-	ret = store_add(env->store, env->origin, &item, 1, NULL, NULL);
-	if (ret == 0)
-		unlink(path);
-	buf_release(&json);
-	profile_free(p);
-	return ret;
-}
-
 int run_job_run(const struct run_env *env, const struct run_matrix *m, const struct run_job *job,
 		struct run_result *r)
 {
-	struct job_state st = {.m = m, .job = job, .last = true};
+	struct job_state st = {.env = env, .r = r, .m = m, .job = job, .last = true};
 	double start = now_seconds();
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	err_clear();
-	ret = job->gen ? collect_generated(env, job, &st, &r->profile)
-		       : collect_once(env, job, job->workload, &st, &r->profile);
-	if (ret == 0 && r->profile && env->store) {
-		ret = register_profile(env, r->profile);
-		r->registered = ret == 0;
-	}
+	ret = job->gen ? collect_generated(env, job, &st)
+		       : collect_once(env, job, job->workload, &st);
+	if (ret == 0 && env->batch && run_batch_due(env->batch))
+		ret = run_batch_commit(env->batch);
 	r->seconds = now_seconds() - start;
 	r->ok = ret == 0;
 	if (ret < 0)
