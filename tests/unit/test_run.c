@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "profile/profile.h"
+#include "run/batch.h"
 #include "run/merge.h"
 #include "run/run.h"
 #include "testutil.h"
@@ -259,6 +260,34 @@ static void test_merge_sizes(void **state)
 	profile_free(b);
 }
 
+static void test_batch_names_and_commit(void **state)
+{
+	char *dir = tmp_fresh_dir(), *a, *b, *c;
+	struct profile *p = time_like(1.0), *q;
+	struct run_batch *batch = run_batch_new(dir);
+	char *existing = xasprintf("%s/x-time-w.perf", dir);
+
+	UNUSED(state);
+	assert_int_equal(file_write_atomic(existing, "{}", 2), 0);
+	assert_int_equal(run_batch_add(batch, "x-time-w", p, &a), 0);
+	assert_int_equal(run_batch_add(batch, "x-time-w", p, &b), 0);
+	assert_int_equal(run_batch_add(batch, "y", p, &c), 0);
+	/* Names never collide: with the file on disk, nor with each other. */
+	assert_non_null(strstr(a, "/x-time-w-2.perf"));
+	assert_non_null(strstr(b, "/x-time-w-3.perf"));
+	assert_false(path_exists(a));
+	assert_false(run_batch_due(batch)); /* just added */
+	assert_int_equal(run_batch_commit(batch), 0);
+	assert_int_equal(profile_load(b, &q), 0);
+	assert_string_equal(q->type, "time");
+	profile_free(q);
+	assert_true(path_exists(a) && path_exists(c));
+	assert_int_equal(run_batch_commit(batch), 0);
+	run_batch_free(batch);
+	profile_free(p);
+	free(a), free(b), free(c), free(existing), free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,7 +295,7 @@ int main(void)
 		cmocka_unit_test(test_params),	    cmocka_unit_test(test_split_words),
 		cmocka_unit_test(test_generators),  cmocka_unit_test(test_bad_generators),
 		cmocka_unit_test(test_bad_matrix),  cmocka_unit_test(test_nearest_first),
-		cmocka_unit_test(test_merge_sizes),
+		cmocka_unit_test(test_merge_sizes), cmocka_unit_test(test_batch_names_and_commit),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
