@@ -132,9 +132,10 @@ int run_pre_run(const struct run_matrix *m);
 /* ---- other versions ---- */
 
 /*
- * A detached checkout of @rev in a new temporary git worktree of the
- * repository at @root; *@dir is its path. run_worktree_remove() prunes it
- * (directory and git's record of it).
+ * A detached checkout of version @rev_id (a full id) in a new temporary
+ * git worktree of @repo under /tmp; *@dir is its path and *@name git's name
+ * for it. run_worktree_remove() prunes it: the directory, git's record of
+ * it, and the branch libgit2 needed to make it, if still there.
  */
 struct git_repository;
 int run_worktree_add(struct git_repository *repo, const char *rev_id, char **dir, char **name);
