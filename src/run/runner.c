@@ -217,6 +217,11 @@ static int collect_generated(const struct run_env *env, const struct run_job *jo
 
 		st->size = sizes[i];
 		st->last = i + 1 == n;
+		/* The collector's own handler forgets a Ctrl-C from between runs. */
+		if (spawn_interrupted()) {
+			ret = err_set(ERR_INTERRUPTED, "interrupted");
+			break;
+		}
 		ret = run_generator_workload(job->gen, sizes[i], tmpl, &workload);
 		if (ret == 0)
 			ret = collect_once(env, job, workload, st);
