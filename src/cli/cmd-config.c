@@ -80,11 +80,12 @@ static int get_or_list(char **paths, size_t n, const char *key)
 
 	buf_addc(&seen, '\n');
 	for (i = 0; i < n; i++) {
-		struct config *c;
+		struct config *c = NULL;
 
 		if (!paths[i])
 			continue;
-		if (config_load(paths[i], &c) < 0) {
+		if (config_load(paths[i], &c) < 0 || config_validate(c) < 0) {
+			config_free(c);
 			buf_release(&seen);
 			return cli_fail();
 		}
@@ -106,7 +107,7 @@ static int edit_file(const char *path)
 {
 	const char *editor = getenv("VISUAL");
 	char *cmd;
-	int status;
+	int status, ret;
 
 	if (!editor || !*editor)
 		editor = getenv("EDITOR");
@@ -141,8 +142,18 @@ static int edit_file(const char *path)
 
 	if (config_load(path, &c) < 0)
 		return cli_fail();
+	ret = config_validate(c) < 0 ? cli_fail() : 0;
 	config_free(c);
-	return 0;
+	return ret;
+}
+
+/* Refuses a key that no part of Veles reads: a typo would otherwise be
+ * silently ignored. */
+static int set_key(const char *path, const char *key, const char *value)
+{
+	if (!config_key_known(key))
+		return cli_error("unknown key '%s' (docs/config.md lists the keys)", key);
+	return config_set_file(path, key, value) < 0 ? cli_fail() : 0;
 }
 
 int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
@@ -191,10 +202,7 @@ int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 	else if (strcmp(verb, "list") == 0 && nargs == 0)
 		ret = get_or_list(paths, 2, NULL);
 	else if (strcmp(verb, "set") == 0 && nargs == 2)
-		ret = config_set_file(paths[0] ? paths[0] : paths[1], argv[optind + 1],
-				      argv[optind + 2]) < 0
-			      ? cli_fail()
-			      : 0;
+		ret = set_key(paths[0] ? paths[0] : paths[1], argv[optind + 1], argv[optind + 2]);
 	else if (strcmp(verb, "edit") == 0 && nargs == 0)
 		ret = edit_file(paths[0] ? paths[0] : paths[1]);
 	else

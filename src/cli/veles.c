@@ -35,6 +35,9 @@ static const struct cli_command commands[] = {
 	{"pull", cmd_pull, CMD_NEEDS_PROJECT, "fetch and merge profiles from a git remote"},
 	{"commit", cmd_commit, CMD_NEEDS_PROJECT,
 	 "record a new version of a plain (non-git) project"},
+	{"run", cmd_run, CMD_NEEDS_PROJECT, "run the job matrix of config.yml, or one job"},
+	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
+	 "install a git post-commit hook that runs the matrix on each commit"},
 };
 
 static void usage(FILE *f)

@@ -265,6 +265,11 @@ static int collect_write(struct collect_ctx *c, const struct collector *col)
 	if (ret < 0)
 		return ret;
 	collect_fill_header(c, col);
+	if (c->env->transform) {
+		ret = c->env->transform(c, c->env->transform_arg);
+		if (ret < 0 || !c->profile)
+			return ret;
+	}
 	ret = collect_claim_path(c->env->jobs_dir, c->name, &c->profile_path);
 	if (ret < 0)
 		return ret;
@@ -358,6 +363,8 @@ int collect_main(const struct collect_env *env, int argc, char **argv)
 	if (ret == 0)
 		ret = collect_write(&c, col);
 	spawn_signals_restore();
+	if (env->out_path)
+		*env->out_path = ret == 0 && c.profile_path ? xstrdup(c.profile_path) : NULL;
 out:
 	if (col->release)
 		col->release(&c);

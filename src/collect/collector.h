@@ -19,13 +19,26 @@ enum output_handling {
 	OUTPUT_SUPPRESS, /* sent to /dev/null */
 };
 
-/* What the caller (the CLI, later the job runner) knows about the project. */
+struct collect_ctx;
+
+/* What the caller (the CLI, or the job runner) knows about the project. */
 struct collect_env {
 	const char *jobs_dir; /* where the profile is written */
 	const char *logs_dir; /* where captured output goes */
 	const char *origin;   /* the code version measured, or NULL */
 	bool quiet;	      /* no summary on stdout */
 	bool progress;	      /* may draw progress on stderr (it is a terminal) */
+	/*
+	 * Called with the finished profile (c->profile, header filled) just
+	 * before it is written, so the job runner can postprocess it. It may
+	 * take the profile (set c->profile to NULL): nothing is written then.
+	 * A negative return is the collection's error.
+	 */
+	int (*transform)(struct collect_ctx *c, void *arg);
+	void *transform_arg;
+	/* When not NULL, receives the written profile's path (caller frees),
+	 * or NULL when nothing was written. */
+	char **out_path;
 };
 
 /* One collection in progress, shared by the phases. */

@@ -5,19 +5,10 @@
 #include <yaml.h>
 
 #include "config/config.h"
+#include "config/config_priv.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
-
-struct config_item {
-	char *key;
-	char *value;
-};
-
-struct config {
-	struct config_item *items;
-	size_t n, cap;
-};
 
 const char config_template[] =
 	"# Veles project configuration.\n"
@@ -33,9 +24,40 @@ const char config_template[] =
 	"\n"
 	"add:\n"
 	"  # Keep a pending profile in .veles/jobs/ after `veles add` registers it.\n"
-	"  keep_profile: false\n";
+	"  keep_profile: false\n"
+	"\n"
+	"# The job matrix that `veles run matrix` runs: every command with every\n"
+	"# argument string and every workload, under every collector; then the\n"
+	"# postprocessors, in order (docs/config.md). For example:\n"
+	"#\n"
+	"# execute:\n"
+	"#   pre_run:\n"
+	"#     - make -j4\n"
+	"# cmds:\n"
+	"#   - ./list_search\n"
+	"# args:\n"
+	"#   - -q\n"
+	"# workloads:\n"
+	"#   - 100000\n"
+	"#   - sizes            # the id of a generator below\n"
+	"# generators:\n"
+	"#   workload:\n"
+	"#     - id: sizes\n"
+	"#       type: integer\n"
+	"#       min_range: 1000\n"
+	"#       max_range: 10000\n"
+	"#       step: 1000\n"
+	"# collectors:\n"
+	"#   - name: time\n"
+	"#     params:\n"
+	"#       repeat: 10\n"
+	"#       warmup: 1\n"
+	"# postprocessors:\n"
+	"#   - name: normalizer\n"
+	"# profiles:\n"
+	"#   register_after_run: false\n";
 
-static void add_item(struct config *c, const char *key, const char *value)
+static void add_item(struct config *c, const char *key, const char *value, const yaml_mark_t *at)
 {
 	size_t i;
 
@@ -44,13 +66,22 @@ static void add_item(struct config *c, const char *key, const char *value)
 		if (strcmp(c->items[i].key, key) == 0) {
 			free(c->items[i].value);
 			c->items[i].value = xstrdup(value);
+			c->items[i].line = at->line + 1;
+			c->items[i].col = at->column + 1;
 			return;
 		}
 	}
 	c->items = xgrow(c->items, sizeof(*c->items), c->n + 1, &c->cap);
-	c->items[c->n].key = xstrdup(key);
-	c->items[c->n].value = xstrdup(value);
+	c->items[c->n] =
+		(struct config_item){xstrdup(key), xstrdup(value), at->line + 1, at->column + 1};
 	c->n++;
+}
+
+static void add_key(struct config *c, const char *key, const yaml_mark_t *at)
+{
+	c->keys = xgrow(c->keys, sizeof(*c->keys), c->nkeys + 1, &c->keys_cap);
+	c->keys[c->nkeys] = (struct config_item){xstrdup(key), NULL, at->line + 1, at->column + 1};
+	c->nkeys++;
 }
 
 /* Walking state: the dotted path so far, and per nesting level whether we
@@ -130,10 +161,11 @@ static int on_event(struct config *c, struct walk *w, const yaml_event_t *ev)
 			w->depth--;
 			path_push(w, text);
 			w->depth++;
+			add_key(c, buf_str(&w->path), &ev->start_mark);
 			break;
 		}
 		value_begin(w);
-		add_item(c, buf_str(&w->path), text);
+		add_item(c, buf_str(&w->path), text, &ev->start_mark);
 		value_end(w);
 		break;
 	default:
@@ -182,6 +214,8 @@ int config_load(const char *path, struct config **out)
 	struct buf text = BUF_INIT;
 	int ret = file_read_all(path, &text);
 
+	c->name = xstrdup(path);
+
 	if (ret == ERR_NOTFOUND) {
 		*out = c;
 		return 0;
@@ -197,17 +231,37 @@ int config_load(const char *path, struct config **out)
 	return 0;
 }
 
+static void items_free(struct config_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(items[i].key);
+		free(items[i].value);
+	}
+	free(items);
+}
+
+int config_load_text(const char *name, const char *text, size_t len, struct config **out)
+{
+	struct config *c = xcalloc(1, sizeof(*c));
+	int ret;
+
+	c->name = xstrdup(name);
+	ret = parse_text(name, text, len, c);
+	if (ret < 0) {
+		config_free(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
+}
+
 void config_free(struct config *c)
 {
-	size_t i;
-
 	if (!c)
 		return;
-	for (i = 0; i < c->n; i++) {
-		free(c->items[i].key);
-		free(c->items[i].value);
-	}
-	free(c->items);
+	items_free(c->items, c->n);
+	items_free(c->keys, c->nkeys);
+	free(c->name);
 	free(c);
 }
 
@@ -262,12 +316,8 @@ int config_parse_check(const char *name, const char *text, size_t len)
 {
 	struct config c = {0};
 	int ret = parse_text(name, text, len, &c);
-	size_t i;
 
-	for (i = 0; i < c.n; i++) {
-		free(c.items[i].key);
-		free(c.items[i].value);
-	}
-	free(c.items);
+	items_free(c.items, c.n);
+	items_free(c.keys, c.nkeys);
 	return ret;
 }

@@ -16,6 +16,8 @@ struct config;
 /* Loads @path; a missing file is an empty configuration. A syntax error is
  * "PATH:LINE:COL: problem". */
 int config_load(const char *path, struct config **out);
+/* Parses @text as if it were the file @name (an option's YAML value). */
+int config_load_text(const char *name, const char *text, size_t len, struct config **out);
 void config_free(struct config *c);
 
 /* The scalar at @key, or NULL. */
@@ -25,6 +27,22 @@ void config_each(const struct config *c, void (*fn)(const char *key, const char 
 		 void *arg);
 /* Reads a boolean (true/false/yes/no/on/off/1/0); @def when unset or odd. */
 bool config_bool(const struct config *c, const char *key, bool def);
+
+/*
+ * The schema. Known keys are those docs/config.md lists (a collector's or
+ * postprocessor's params and a generator's fields are free-form here and
+ * checked by whoever reads them).
+ */
+bool config_key_known(const char *key);
+/* ERR_INVALID "FILE:LINE:COL: unknown key 'KEY'" for the first unknown key. */
+int config_validate(const struct config *c);
+/* True when @key is set, as a scalar or as a section with keys below it. */
+bool config_has(const struct config *c, const char *key);
+/* The file @c was read from. */
+const char *config_name(const struct config *c);
+/* ERR_INVALID with "FILE:LINE:COL: MESSAGE", at @key (or "FILE: MESSAGE"). */
+int config_error_at(const struct config *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Sets @key to @value in the file at @path (creating it and any missing
  * parent mappings), atomically; the result must still parse. */

@@ -12,8 +12,8 @@ has .veles/config.yml "^  # Keep a pending profile"
 has .veles/config.yml "^  keep_profile: true$"
 
 # New sections and values that need quoting.
-ok veles config set bench.runner.name "a: b # c"
-ok veles config get bench.runner.name
+ok veles config set execute.pre_run "a: b # c"
+ok veles config get execute.pre_run
 [ "$(cat "$T/out")" = "a: b # c" ] || fail "quoted value: $(cat "$T/out")"
 
 fails 1 veles config set collect "x"
@@ -26,24 +26,37 @@ ok veles config --user set collect.warn_dirty false
 [ -f "$XDG_CONFIG_HOME/veles/config.yml" ] || fail "no user config"
 ok veles config get collect.warn_dirty
 [ "$(cat "$T/out")" = true ] || fail "project should win"
-ok veles config --user set only.user yes
-ok veles config get only.user
+ok veles config --user set profiles.register_after_run yes
+ok veles config get profiles.register_after_run
 [ "$(cat "$T/out")" = yes ] || fail "user fallback"
 ok veles config --local list
-hasnt "$T/out" "only.user"
+hasnt "$T/out" "register_after_run"
 ok veles config list
-has "$T/out" "^only.user=yes$"
+has "$T/out" "^profiles.register_after_run=yes$"
 has "$T/out" "^collect.warn_dirty=true$"
 
 # edit runs $EDITOR on the file and checks the result parses.
 cat >"$T/bin/ed.sh" <<'EOS'
 #!/bin/sh
-printf 'edited:\n  by: editor\n' >>"$1"
+printf 'collectors:\n  - name: editor\n' >>"$1"
 EOS
 chmod +x "$T/bin/ed.sh"
 EDITOR="$T/bin/ed.sh" ok veles config edit
-ok veles config get edited.by
+ok veles config get collectors.0.name
 [ "$(cat "$T/out")" = editor ] || fail "edit"
+
+# Unknown keys: refused by set, and reported with their position.
+fails 1 veles config set bench.runner.name x
+has "$T/err" "unknown key 'bench.runner.name'"
+cat >"$T/bin/typo.sh" <<'EOS'
+#!/bin/sh
+printf 'profiles:\n  register_afer_run: true\n' >>"$1"
+EOS
+chmod +x "$T/bin/typo.sh"
+EDITOR="$T/bin/typo.sh" fails 1 veles config edit
+has "$T/err" "config.yml:[0-9]+:3: unknown key 'profiles.register_afer_run'"
+fails 1 veles config get collect.warn_dirty
+has "$T/err" "unknown key 'profiles.register_afer_run'"
 
 # A broken file is one clear line with the position.
 printf 'collect:\n  warn_dirty: [unclosed\n' >.veles/config.yml

@@ -113,6 +113,34 @@ static void test_syntax_error_has_position(void **state)
 	assert_non_null(strstr(err_msg(), ":3:"));
 }
 
+static void test_unknown_key_has_position(void **state)
+{
+	struct config *c;
+
+	UNUSED(state);
+	write_text("cmds: [./a]\n"
+		   "collectors:\n"
+		   "  - name: time\n"
+		   "    params: {repeat: 3, anything: [1, 2]}\n"
+		   "    parms: {x: 1}\n");
+	assert_int_equal(config_load(path, &c), 0);
+	assert_int_equal(config_validate(c), ERR_INVALID);
+	assert_non_null(strstr(err_msg(), "config.yml:5:5: unknown key 'collectors.0.parms'"));
+	assert_true(config_has(c, "collectors.0.params"));
+	assert_false(config_has(c, "collectors.0.param"));
+	assert_int_equal(config_error_at(c, "collectors.0.name", "bad"), ERR_INVALID);
+	assert_non_null(strstr(err_msg(), "config.yml:3:5: bad"));
+	config_free(c);
+	assert_true(config_key_known("generators.workload.0.min_range"));
+	assert_true(config_key_known("collect"));
+	assert_false(config_key_known("collectors.x.name"));
+	assert_false(config_key_known("cmds.0.x"));
+	write_text(config_template);
+	assert_int_equal(config_load(path, &c), 0);
+	assert_int_equal(config_validate(c), 0);
+	config_free(c);
+}
+
 static void test_missing_file_is_empty(void **state)
 {
 	struct config *c;
@@ -138,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_set_keeps_comments),
 		cmocka_unit_test(test_set_refuses_sections_and_bad_keys),
 		cmocka_unit_test(test_syntax_error_has_position),
+		cmocka_unit_test(test_unknown_key_has_position),
 		cmocka_unit_test(test_missing_file_is_empty),
 	};
 

@@ -1,0 +1,144 @@
+/*
+ * The job matrix (docs/config.md): commands x arguments x workloads x
+ * collectors, each job postprocessed in order and stored as a pending (or
+ * registered) profile. Workloads are literal words or the id of a
+ * generator, which turns one job into a run per workload size merged into
+ * one profile whose resources carry the size as "structure-unit-size".
+ */
+#ifndef RUN_RUN_H
+#define RUN_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct config;
+struct postproc;
+struct store;
+struct run_batch;
+
+enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL };
+
+struct run_generator {
+	char *id;
+	enum run_gen_type type;
+	long min, max, step; /* the workload sizes: min, min+step, ... <= max */
+	char *command;	     /* GEN_EXTERNAL: a shell command printing the workload */
+};
+
+/* A collector or postprocessor with its options as argv (argv[0] = name). */
+struct run_step {
+	char *name;
+	char **argv; /* NULL-terminated */
+	int argc;
+	const struct postproc *pp; /* postprocessors: parsed once */
+	void *opts;
+};
+
+struct run_matrix {
+	char **cmds, **args, **workloads, **pre_run;
+	size_t ncmds, nargs, nworkloads, npre_run;
+	struct run_step *collectors, *postprocs;
+	size_t ncollectors, npostprocs;
+	struct run_generator *gens;
+	size_t ngens;
+	bool register_after_run;
+};
+
+struct run_job {
+	const char *cmd;
+	const char *args;		 /* "" when none */
+	const char *workload;		 /* literal words, a generator's id, or "" */
+	const struct run_generator *gen; /* the generator @workload names, or NULL */
+	const struct run_step *collector;
+};
+
+/*
+ * Reads the matrix from @cfgs, nearest first: each top-level part (cmds,
+ * args, ..., generators.workload) comes from the first file that sets it.
+ * Unknown keys and malformed parts are "FILE:LINE:COL: ..." errors.
+ */
+int run_matrix_load(struct config *const *cfgs, size_t n, struct run_matrix **out);
+struct run_matrix *run_matrix_new(void);
+void run_matrix_free(struct run_matrix *m);
+/* Adds a postprocessor from argv (argv[0] its name), parsing its options. */
+int run_matrix_add_postproc(struct run_matrix *m, int argc, char **argv);
+/* Adds a collector from argv (argv[0] its name). */
+void run_matrix_add_collector(struct run_matrix *m, int argc, char **argv);
+/* Appends a copy of @s to the list *@v of *@n strings. */
+void run_strv_add(char ***v, size_t *n, const char *s);
+/* The generator called @id, or NULL. */
+const struct run_generator *run_matrix_generator(const struct run_matrix *m, const char *id);
+
+/* cmds x args x workloads x collectors in that nesting order; caller
+ * frees *@out (the jobs point into @m). */
+size_t run_matrix_expand(const struct run_matrix *m, struct run_job **out);
+
+/*
+ * A params map at @prefix ("collectors.0.params") as options: {repeat: 10}
+ * is "--repeat=10", a list repeats the option, true is the bare flag, false
+ * leaves it out, and underscores become hyphens. Appended to *@argv.
+ */
+int run_params_argv(const struct config *c, const char *prefix, char ***argv, int *argc);
+/* Splits @s into words as a shell would (quotes and backslashes, no
+ * expansion); ERR_INVALID on an unclosed quote. */
+int run_split_words(const char *s, char ***words, int *n);
+void run_strv_free(char **v);
+
+/* ---- generators ---- */
+
+/* Reads generators.workload.N from @c; checks each generator's fields. */
+int run_generators_load(const struct config *c, struct run_generator **out, size_t *n);
+void run_generators_free(struct run_generator *g, size_t n);
+/* The sizes @g yields, in order; caller frees. */
+size_t run_generator_sizes(const struct run_generator *g, long **sizes);
+/*
+ * The workload argument of size @size: the integer, a string of @size
+ * characters, the path of a text file of @size lines made in @tmpdir, or
+ * the first line an external command prints. Caller frees *@out.
+ */
+int run_generator_workload(const struct run_generator *g, long size, const char *tmpdir,
+			   char **out);
+
+/* ---- running ---- */
+
+struct run_env {
+	const char *jobs_dir; /* absolute: the commands may run elsewhere */
+	const char *logs_dir;
+	const char *origin;	 /* the version measured (full id), or NULL */
+	struct store *store;	 /* register each profile here, or NULL: pending */
+	struct run_batch *batch; /* writes pending profiles (batch.h), or NULL:
+				  * the collector writes each itself */
+	bool quiet_collectors;
+};
+
+struct run_result {
+	bool ok;
+	char *profile; /* written (pending) profile path, or NULL */
+	bool registered;
+	char *error; /* why the job failed */
+	double seconds;
+};
+
+/* Runs one job: collects (per workload size for a generator), applies the
+ * postprocessors in order, writes the profile and registers it when asked.
+ * Returns ERR_INTERRUPTED on Ctrl-C, else 0 with @r saying how it went. */
+int run_job_run(const struct run_env *env, const struct run_matrix *m, const struct run_job *job,
+		struct run_result *r);
+void run_result_release(struct run_result *r);
+/* Runs each execute.pre_run command with /bin/sh in the current directory;
+ * the first that fails is the error. */
+int run_pre_run(const struct run_matrix *m);
+
+/* ---- other versions ---- */
+
+/*
+ * A detached checkout of version @rev_id (a full id) in a new temporary
+ * git worktree of @repo under /tmp; *@dir is its path and *@name git's name
+ * for it. run_worktree_remove() prunes it: the directory, git's record of
+ * it, and the branch libgit2 needed to make it, if still there.
+ */
+struct git_repository;
+int run_worktree_add(struct git_repository *repo, const char *rev_id, char **dir, char **name);
+int run_worktree_remove(struct git_repository *repo, const char *dir, const char *name);
+
+#endif
