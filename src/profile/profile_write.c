@@ -103,7 +103,13 @@ void jw_raw(struct jw *w, const char *json)
 	struct jsax j;
 
 	if (!w->indent || (json[0] != '{' && json[0] != '[')) {
-		buf_adds(w->b, json);
+		/* In pieces, so a long models list never grows the buffer
+		 * past a chunk. */
+		for (size_t left = strlen(json), k; left; json += k, left -= k) {
+			k = left < JW_CHUNK ? left : JW_CHUNK;
+			buf_add(w->b, json, k);
+			jw_maybe_flush(w);
+		}
 		return;
 	}
 	jsax_init_mem(&j, json, strlen(json), "json");
