@@ -22,8 +22,12 @@ import numpy as np
 
 
 def lstsq(cols, y):
+    # Columns scaled to unit norm first: x and x^2 of sizes in the millions
+    # differ by a factor 1e6, and the scaling keeps lstsq accurate.
     a = np.column_stack(cols)
-    return np.linalg.lstsq(a, y, rcond=None)[0]
+    norms = np.linalg.norm(a, axis=0)
+    norms[norms == 0] = 1
+    return np.linalg.lstsq(a / norms, y, rcond=None)[0] / norms
 
 
 def r_square(y, fitted):
