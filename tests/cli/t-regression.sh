@@ -40,16 +40,17 @@ assert len(by) == 4, by
 PY
 
 # A generated profile, linear with noise and every x, y > 0: all six models.
+# 102,000 points, enough for the fits to run on two threads.
 $py - "$T/gen.perf" <<'PY'
 import json, random, sys
 rnd = random.Random(3)
 res, types = {}, {}
 for u in range(5):
     uid = f"f{u}"
-    xs = [rnd.randrange(1, 5000) for _ in range(400)]
+    xs = [rnd.randrange(1, 5000) for _ in range(20400)]
     ys = [10 + (u + 1) * x + rnd.randrange(0, 300) for x in xs]
     # Two types share uid f0: their points form one group.
-    for k, part in enumerate((slice(0, 200), slice(200, 400))):
+    for k, part in enumerate((slice(0, 10200), slice(10200, 20400))):
         key = f"{uid}#{k}"
         res[key] = {"amount": ys[part], "structure-unit-size": xs[part]}
         types[key] = {"uid": uid, "type": "mixed", "subtype": "time delta", "k": k}
@@ -115,6 +116,29 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 assert len(p["models"]) == 40 + 5 and len(p["postprocessors"]) == 2
 ' "$T/twice.perf" || fail "second run appends"
+
+# The seed's time layout, one object per measurement, two uids taking
+# turns: rows are grouped by uid however they interleave.
+$py - "$T/time.perf" <<'PY'
+import json, sys
+res = [{"uid": u, "type": "time", "subtype": "real", "order": i,
+        "amount": 1 + 2 * i if u == "a" else 5 - i}
+       for i in range(1, 41) for u in ("a", "b")]
+json.dump({"origin": "0" * 40, "header": {"type": "time", "cmd": "t", "params": "",
+           "workload": "", "units": {"time": "s"}},
+           "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+           "global": {"timestamp": 1.0, "resources": res}}, open(sys.argv[1], "w"))
+PY
+ok veles postprocess -o "$T/time-out.perf" "$T/time.perf" regression-analysis -r linear --per order
+$py -c '
+import json, sys
+m = {x["uid"]: x for x in json.load(open(sys.argv[1]))["models"]}
+assert sorted(m) == ["a", "b"], m
+for uid, b0, b1 in (("a", 1, 2), ("b", 5, -1)):
+    c = [v["value"] for v in m[uid]["coeffs"]]
+    assert abs(c[0] - b0) < 1e-9 and abs(c[1] - b1) < 1e-9 and m[uid]["r_square"] > 1 - 1e-12, m
+    assert m[uid]["x_start"] == 1 and m[uid]["x_end"] == 40, m
+' "$T/time-out.perf" || fail "interleaved uids"
 
 # Bad options and impossible fits: one line, exit 1.
 fails 1 veles postprocess "$trace" regression-analysis -m nosuch
