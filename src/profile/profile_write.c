@@ -103,7 +103,13 @@ void jw_raw(struct jw *w, const char *json)
 	struct jsax j;
 
 	if (!w->indent || (json[0] != '{' && json[0] != '[')) {
-		buf_adds(w->b, json);
+		/* In pieces, so a long models list never grows the buffer
+		 * past a chunk. */
+		for (size_t left = strlen(json), k; left; json += k, left -= k) {
+			k = left < JW_CHUNK ? left : JW_CHUNK;
+			buf_add(w->b, json, k);
+			jw_maybe_flush(w);
+		}
 		return;
 	}
 	jsax_init_mem(&j, json, strlen(json), "json");
@@ -251,9 +257,11 @@ int profile_write_fd(const struct profile *p, int fd, bool indent)
 	int err;
 
 	/* A large profile is formatted while a second thread writes the
-	 * previous megabyte: the kernel's copy no longer adds to our time. */
+	 * previous chunk: the kernel's copy no longer adds to our time. A
+	 * quarter megabyte is as fast as a megabyte (measured on 1M points)
+	 * and keeps the three buffers in flight 2 MB smaller. */
 	if (p->res.nrows >= BG_WRITE_ROWS && (w.bg = bgio_writer(fd)))
-		w.chunk = 1 << 20;
+		w.chunk = 1 << 18;
 	buf_grow(&b, (w.chunk ? w.chunk : JW_CHUNK) + 4096);
 	write_profile(&w, p);
 	jw_flush(&w);

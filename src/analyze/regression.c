@@ -1,0 +1,457 @@
+/*
+ * regression-analysis: fits parametric models of one resource value (--of,
+ * amount) against another (--depending-on, structure-unit-size) for every
+ * uid, and appends them to the profile's models (docs/models.md). The
+ * fitting is in regmodels.c, the methods in regmethods.c; this file holds
+ * the options, the grouping of rows by uid and the JSON of each model.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/postproc.h"
+#include "analyze/reggroup.h"
+#include "analyze/regmodels.h"
+#include "profile/numfmt.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "util/strpool.h"
+
+#define NAME "regression-analysis"
+#define PFX "postprocess " NAME ": "
+
+struct reg_opts {
+	enum reg_method method;
+	unsigned mask; /* requested models, 1 << enum reg_model */
+	unsigned steps;
+	char *of, *per;
+};
+
+static void reg_usage(void)
+{
+	printf("usage: veles postprocess PROFILE " NAME " [-m METHOD] [-r MODEL]... [-s N]\n"
+	       "           [--of KEY] [--depending-on KEY]\n"
+	       "\n"
+	       "Fits regression models of one resource value against another for every uid\n"
+	       "and adds them to the profile's models.\n"
+	       "\n"
+	       "  -m, --method METHOD     full (default), iterative, interval, initial_guess\n"
+	       "                          or bisection\n"
+	       "  -r, --regression-models MODEL\n"
+	       "                          constant, linear, logarithmic, quadratic, power,\n"
+	       "                          exponential or all (default); repeat for several\n"
+	       "  -s, --steps N           parts for iterative, interval and initial_guess\n"
+	       "                          (default 3)\n"
+	       "      --of KEY            the dependent value (default: amount)\n"
+	       "      --depending-on KEY, --per KEY\n"
+	       "                          the independent value (default: structure-unit-size)\n");
+}
+
+static void reg_free(void *opts)
+{
+	struct reg_opts *o = opts;
+
+	if (!o)
+		return;
+	free(o->of);
+	free(o->per);
+	free(o);
+}
+
+static int parse_models(struct reg_opts *o, const char *arg)
+{
+	int m = reg_model_from_name(arg);
+
+	if (strcmp(arg, "all") == 0) {
+		o->mask = REG_ALL_MODELS;
+		return 0;
+	}
+	if (m < 0)
+		return err_set(ERR_INVALID,
+			       PFX "unknown model '%s' (constant, linear, "
+				   "logarithmic, quadratic, power, exponential or all)",
+			       arg);
+	o->mask |= 1u << m;
+	return 0;
+}
+
+static int parse_steps(struct reg_opts *o, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < 1 || v > 1000000)
+		return err_set(ERR_INVALID,
+			       PFX "--steps wants a whole number from 1 to 1000000, "
+				   "not '%s'",
+			       arg);
+	o->steps = (unsigned)v;
+	return 0;
+}
+
+static int parse_one(struct reg_opts *o, int opt, char **argv)
+{
+	switch (opt) {
+	case 'm':
+		if (reg_method_from_name(optarg) < 0)
+			return err_set(ERR_INVALID,
+				       PFX "unknown method '%s' (full, iterative, "
+					   "interval, initial_guess or bisection)",
+				       optarg);
+		o->method = reg_method_from_name(optarg);
+		return 0;
+	case 'r':
+		return parse_models(o, optarg);
+	case 's':
+		return parse_steps(o, optarg);
+	case 'O':
+		free(o->of);
+		o->of = xstrdup(optarg);
+		return 0;
+	case 'P':
+		free(o->per);
+		o->per = xstrdup(optarg);
+		return 0;
+	default:
+		return pp_bad_option(NAME, opt, argv);
+	}
+}
+
+static int reg_parse(int argc, char **argv, void **out)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"method", required_argument, NULL, 'm'},
+		{"regression-models", required_argument, NULL, 'r'},
+		{"steps", required_argument, NULL, 's'},
+		{"of", required_argument, NULL, 'O'},
+		{"depending-on", required_argument, NULL, 'P'},
+		{"per", required_argument, NULL, 'P'},
+		{NULL, 0, NULL, 0},
+	};
+	struct reg_opts *o = xcalloc(1, sizeof(*o));
+	int opt, ret = 0;
+
+	o->method = REG_FULL;
+	o->steps = 3;
+	o->of = xstrdup("amount");
+	o->per = xstrdup("structure-unit-size");
+	*out = NULL;
+	optind = 1;
+	opterr = 0;
+	while (ret == 0 && (opt = getopt_long(argc, argv, ":hm:r:s:", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			reg_usage();
+			reg_free(o);
+			return 0;
+		}
+		ret = parse_one(o, opt, argv);
+	}
+	if (ret == 0 && optind < argc)
+		ret = err_set(ERR_INVALID, PFX "unexpected argument '%s'", argv[optind]);
+	if (ret < 0) {
+		reg_free(o);
+		return ret;
+	}
+	if (!o->mask)
+		o->mask = REG_ALL_MODELS;
+	*out = o;
+	return 0;
+}
+
+static char *reg_params(const void *opts)
+{
+	const struct reg_opts *o = opts;
+	struct buf b = BUF_INIT;
+	bool first = true;
+	const char *sep = "";
+
+	buf_addc(&b, '{');
+	pp_json_str(&b, &first, "method", reg_method_name(o->method));
+	buf_adds(&b, ",\"regression_models\":[");
+	for (int m = 0; m < REG_NMODELS; m++) {
+		if (o->mask & (1u << m)) {
+			buf_adds(&b, sep);
+			buf_add_json_str(&b, reg_model_name(m), strlen(reg_model_name(m)));
+			sep = ",";
+		}
+	}
+	buf_addc(&b, ']');
+	pp_json_num(&b, &first, "steps", o->steps);
+	pp_json_str(&b, &first, "of_key", o->of);
+	pp_json_str(&b, &first, "per_key", o->per);
+	buf_addc(&b, '}');
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * Where a value lives: the measurement's own column, or its type's
+ * (persistent) one. Reading both directly keeps the gathering loop free of
+ * per-row lookups by name.
+ */
+struct source {
+	const struct column *res, *types;
+};
+
+static int find_source(const struct profile *p, const char *key, struct source *s)
+{
+	s->res = table_col(&p->res, key);
+	s->types = table_col(&p->types, key);
+	if (!s->res && !s->types)
+		return err_set(ERR_INVALID, PFX "no resource has '%s'", key);
+	if ((s->res && s->res->kind != COL_I64 && s->res->kind != COL_F64) ||
+	    (!s->res && s->types->kind != COL_I64 && s->types->kind != COL_F64))
+		return err_set(ERR_INVALID, PFX "'%s' is not a number", key);
+	return 0;
+}
+
+static double value_at(const struct profile *p, const struct source *s, size_t row)
+{
+	if (s->res && col_has(s->res, row))
+		return col_num(s->res, row);
+	return s->types ? col_num(s->types, p->res_type[row]) : NAN;
+}
+
+/* Everything one model's JSON needs besides the fit itself. */
+struct writer {
+	const struct reg_opts *o;
+	const char *uid;
+	struct buf *out; /* the models list so far, without its closing ']' */
+};
+
+static void add_num(struct buf *b, const char *key, double v)
+{
+	char num[NUMFMT_MAX];
+
+	buf_adds(b, key);
+	buf_add(b, num, numfmt_f64(num, v));
+}
+
+static void write_model(void *ctx, const struct reg_fit *f)
+{
+	struct writer *w = ctx;
+	struct buf *b = w->out;
+
+	if (b->len && b->data[b->len - 1] != '[')
+		buf_addc(b, ',');
+	buf_adds(b, "{\"uid\":");
+	buf_add_json_str(b, w->uid, strlen(w->uid));
+	buf_addf(b, ",\"model\":\"%s\",\"method\":\"%s\"", reg_model_name(f->model),
+		 reg_method_name(w->o->method));
+	add_num(b, ",\"r_square\":", f->r_square);
+	add_num(b, ",\"x_start\":", f->x_start);
+	add_num(b, ",\"x_end\":", f->x_end);
+	buf_adds(b, ",\"of_key\":");
+	buf_add_json_str(b, w->o->of, strlen(w->o->of));
+	buf_adds(b, ",\"per_key\":");
+	buf_add_json_str(b, w->o->per, strlen(w->o->per));
+	buf_adds(b, ",\"coeffs\":[");
+	for (int i = 0; i < f->ncoeffs; i++) {
+		buf_addf(b, "%s{\"name\":\"b%d\",", i ? "," : "", i);
+		add_num(b, "\"value\":", f->coeffs[i]);
+		buf_addc(b, '}');
+	}
+	buf_adds(b, "]}");
+}
+
+/* @len values from @row on into dst[0], dst[2], ...: straight from the
+ * column when every row has a value there, else one lookup per row. */
+static void read_values(const struct profile *p, const struct source *s, size_t row, size_t len,
+			double *dst)
+{
+	const struct column *c = s->res;
+
+	if (!c || c->absent || c->len < row + len) {
+		for (size_t i = 0; i < len; i++)
+			dst[2 * i] = value_at(p, s, row + i);
+	} else if (c->kind == COL_F64) {
+		for (size_t i = 0; i < len; i++)
+			dst[2 * i] = c->v.f64[row + i];
+	} else if (c->narrow) {
+		for (size_t i = 0; i < len; i++)
+			dst[2 * i] = c->v.i32[row + i];
+	} else {
+		for (size_t i = 0; i < len; i++)
+			dst[2 * i] = (double)c->v.i64[row + i];
+	}
+}
+
+/* Group @k's points with both values present; returns how many. */
+static size_t gather(const struct profile *p, const struct source *x, const struct source *y,
+		     const struct reg_groups *g, size_t k, struct reg_point *pts)
+{
+	size_t n = 0, kept = 0;
+
+	for (size_t i = g->start[k]; i < g->start[k + 1]; i++) {
+		size_t row = g->ranges ? g->item[2 * i] : g->item[i];
+		size_t len = g->ranges ? g->item[2 * i + 1] : 1;
+
+		read_values(p, x, row, len, &pts[n].x);
+		read_values(p, y, row, len, &pts[n].y);
+		n += len;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(pts[i].x) && !isnan(pts[i].y))
+			pts[kept++] = pts[i];
+	return kept;
+}
+
+/* Profiles this large fit their groups on two threads: the fits are about
+ * half of the command's time on a million points. */
+#define PARALLEL_ROWS 100000
+
+/* The second thread's models, kept as fits (smaller than their JSON) and
+ * written after the first thread's. */
+struct kept {
+	struct kept_fit {
+		size_t group;
+		struct reg_fit fit;
+	} * v;
+	size_t n, cap;
+};
+
+/* Groups [first, last): each model written to @out, or kept in @kept. */
+struct fit_job {
+	const struct profile *p;
+	const struct reg_opts *o;
+	const struct source *x, *y;
+	const struct reg_groups *g;
+	size_t first, last, group;
+	struct buf *out;
+	struct kept *kept;
+	size_t nmodels;
+};
+
+static void keep_model(void *ctx, const struct reg_fit *f)
+{
+	struct fit_job *job = ctx;
+	struct kept *k = job->kept;
+
+	k->v = xgrow(k->v, sizeof(*k->v), k->n + 1, &k->cap);
+	k->v[k->n++] = (struct kept_fit){job->group, *f};
+}
+
+static void *fit_range(void *arg)
+{
+	struct fit_job *job = arg;
+	struct reg_work *work = reg_work_new();
+	size_t most = 0;
+	struct reg_point *pts;
+
+	for (size_t k = job->first; k < job->last; k++)
+		if (reg_group_size(job->g, k) > most)
+			most = reg_group_size(job->g, k);
+	pts = xmalloc((most + 1) * sizeof(*pts));
+	for (size_t k = job->first; k < job->last; k++) {
+		struct writer w = {job->o, strpool_get(job->g->uids, (uint32_t)k), job->out};
+		size_t n = gather(job->p, job->x, job->y, job->g, k, pts);
+
+		job->group = k;
+		job->nmodels += reg_run_method(work, job->o->method, job->o->mask, job->o->steps,
+					       pts, n, job->kept ? keep_model : write_model,
+					       job->kept ? (void *)job : (void *)&w);
+	}
+	free(pts);
+	reg_work_free(work);
+	return NULL;
+}
+
+/* The first group of the second half of the rows. */
+static size_t middle_group(const struct reg_groups *g, size_t nrows)
+{
+	size_t rows = 0, k = 0;
+
+	while (k < g->ngroups && rows < nrows / 2)
+		rows += reg_group_size(g, k++);
+	return k;
+}
+
+/* Fits every group; returns the number of models appended to @out. */
+static size_t fit_groups(const struct profile *p, const struct reg_opts *o, const struct source *x,
+			 const struct source *y, struct buf *out)
+{
+	struct reg_groups g;
+	struct kept kept = {0};
+	struct fit_job a = {p, o, x, y, &g, 0, 0, 0, out, NULL, 0}, b = a;
+	pthread_t thread;
+	bool threaded = false;
+
+	reg_work_free(reg_work_new()); /* sets GSL's error handler before any thread */
+	reg_groups_build(p, &g);
+	a.last = g.ngroups;
+	if (profile_nres(p) >= PARALLEL_ROWS && g.ngroups >= 2) {
+		a.last = b.first = middle_group(&g, profile_nres(p));
+		b.last = g.ngroups;
+		b.kept = &kept;
+		threaded = pthread_create(&thread, NULL, fit_range, &b) == 0;
+	}
+	fit_range(&a);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else if (b.last > b.first)
+		fit_range(&b);
+	for (size_t i = 0; i < kept.n; i++) {
+		struct writer w = {o, strpool_get(g.uids, (uint32_t)kept.v[i].group), out};
+
+		write_model(&w, &kept.v[i].fit);
+	}
+	free(kept.v);
+	reg_groups_free(&g);
+	return a.nmodels + b.nmodels;
+}
+
+/* p->models without its closing ']', to append to. */
+static void open_models(const struct profile *p, struct buf *b)
+{
+	const char *old = p->models;
+
+	if (old && strcmp(old, "[]") != 0)
+		buf_add(b, old, strlen(old) - 1);
+	else
+		buf_addc(b, '[');
+}
+
+static int reg_run(struct profile *p, const void *opts)
+{
+	const struct reg_opts *o = opts;
+	struct source x, y;
+	struct buf models = BUF_INIT;
+	int ret;
+
+	if (profile_nres(p) == 0)
+		return err_set(ERR_INVALID, PFX "the profile has no resources");
+	ret = find_source(p, o->per, &x);
+	if (ret == 0)
+		ret = find_source(p, o->of, &y);
+	if (ret < 0)
+		return ret;
+	open_models(p, &models);
+	if (fit_groups(p, o, &x, &y, &models) == 0) {
+		buf_release(&models);
+		return err_set(ERR_INVALID,
+			       PFX "no requested model can be fitted to '%s' depending on '%s'",
+			       o->of, o->per);
+	}
+	buf_addc(&models, ']');
+	free(p->models);
+	p->models = buf_detach(&models, NULL);
+	return 0;
+}
+
+const struct postproc pp_regression_analysis = {
+	.name = NAME,
+	.summary = "fit regression models of a value per uid (constant ... exponential)",
+	.usage = reg_usage,
+	.parse = reg_parse,
+	.params_json = reg_params,
+	.run = reg_run,
+	.free_opts = reg_free,
+};
