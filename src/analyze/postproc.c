@@ -13,9 +13,11 @@
 #include "util/error.h"
 
 extern const struct postproc pp_normalizer;
+extern const struct postproc pp_moving_average;
 
 static const struct postproc *const table[] = {
 	&pp_normalizer,
+	&pp_moving_average,
 	NULL,
 };
 
