@@ -250,7 +250,7 @@ static void ma_one(const struct ma_opts *o, const struct series *s, struct buf *
 	size_t width = ma_width(o, s->n);
 	bool first = false;
 
-	model_begin(m, s, &o->keys, "moving_average", o->method);
+	model_begin(m, s, &o->keys, "moving_average", o->method, s->x[0], s->x[s->n - 1]);
 	if (strcmp(o->method, "ema") == 0) {
 		double v = isnan(o->decay_value) ? (double)width : o->decay_value;
 

@@ -14,10 +14,12 @@
 
 extern const struct postproc pp_normalizer;
 extern const struct postproc pp_moving_average;
+extern const struct postproc pp_regressogram;
 
 static const struct postproc *const table[] = {
 	&pp_normalizer,
 	&pp_moving_average,
+	&pp_regressogram,
 	NULL,
 };
 

@@ -174,7 +174,7 @@ double series_r_square(const double *y, const double *fit, size_t n)
 }
 
 void model_begin(struct buf *b, const struct series *s, const struct series_keys *k,
-		 const char *model, const char *method)
+		 const char *model, const char *method, double x_start, double x_end)
 {
 	bool first = true;
 
@@ -185,8 +185,8 @@ void model_begin(struct buf *b, const struct series *s, const struct series_keys
 	pp_json_str(b, &first, "method", method);
 	pp_json_str(b, &first, "of_key", k->of);
 	pp_json_str(b, &first, "per_key", k->per);
-	pp_json_num(b, &first, "x_start", s->x[0]);
-	pp_json_num(b, &first, "x_end", s->x[s->n - 1]);
+	pp_json_num(b, &first, "x_start", x_start);
+	pp_json_num(b, &first, "x_end", x_end);
 }
 
 static void num_array(struct buf *b, const char *key, const double *v, const double *y, size_t n)

@@ -62,7 +62,7 @@ double series_r_square(const double *y, const double *fit, size_t n);
  * profile of thousands of uids would copy p->models once per model).
  */
 void model_begin(struct buf *b, const struct series *s, const struct series_keys *k,
-		 const char *model, const char *method);
+		 const char *model, const char *method, double x_start, double x_end);
 void model_end(struct buf *models, struct buf *b, const double *x, const double *y, size_t n,
 	       double r_square);
 void models_commit(struct profile *p, struct buf *models);

@@ -1,0 +1,223 @@
+/*
+ * regressogram: splits each uid's x range into buckets (numpy's
+ * histogram_bin_edges estimators or a given number) and fits the mean or
+ * median of y in each, a step function written as a "regressogram" model
+ * (docs/postprocess/regressogram.md).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/postproc.h"
+#include "analyze/series.h"
+#include "analyze/smooth.h"
+#include "analyze/stats.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+
+#define NAME "regressogram"
+
+static const char *const bucket_methods[] = {"auto",  "doane", "fd",	  "rice",
+					     "scott", "sqrt",  "sturges", NULL};
+
+struct rg_opts {
+	struct series_keys keys;
+	const char *method; /* one of bucket_methods, or NULL with @nbuckets */
+	size_t nbuckets;
+	bool median;
+};
+
+static void rg_usage(void)
+{
+	printf("usage: veles postprocess PROFILE regressogram [OPTIONS]\n"
+	       "\n"
+	       "Splits the x range of each uid into equal buckets and fits a constant per\n"
+	       "bucket: a step function. Empty buckets get 0.\n"
+	       "\n"
+	       "  --bucket-method M          auto (default), doane, fd, rice, scott, sqrt or\n"
+	       "                             sturges, as numpy.histogram_bin_edges\n"
+	       "  --bucket-number N          N equal buckets instead\n"
+	       "  --statistic-function F     mean (default) or median\n"
+	       "  --of KEY                   the fitted value (default: amount)\n"
+	       "  --per KEY                  the independent variable (default:\n"
+	       "                             structure-unit-size); --depending-on is the same\n");
+}
+
+static void rg_free(void *opts)
+{
+	struct rg_opts *o = opts;
+
+	if (!o)
+		return;
+	series_keys_free(&o->keys);
+	free(o);
+}
+
+static int rg_option(struct rg_opts *o, int opt, char **argv)
+{
+	double v;
+
+	switch (opt) {
+	case 'b':
+		for (const char *const *m = bucket_methods; *m; m++) {
+			if (strcmp(*m, optarg) == 0) {
+				o->method = *m;
+				return 0;
+			}
+		}
+		return err_set(ERR_INVALID, "postprocess " NAME ": unknown --bucket-method '%s'",
+			       optarg);
+	case 'n':
+		if (pp_parse_double(NAME, "--bucket-number", optarg, &v) < 0)
+			return ERR_INVALID;
+		if (v != floor(v) || v < 1 || v > 1e7)
+			return err_set(ERR_INVALID,
+				       "postprocess " NAME
+				       ": --bucket-number wants a whole number >= 1, not '%s'",
+				       optarg);
+		o->nbuckets = (size_t)v;
+		o->method = NULL;
+		return 0;
+	case 's':
+		if (strcmp(optarg, "mean") != 0 && strcmp(optarg, "median") != 0)
+			return err_set(ERR_INVALID,
+				       "postprocess " NAME
+				       ": unknown --statistic-function '%s' (mean, median)",
+				       optarg);
+		o->median = strcmp(optarg, "median") == 0;
+		return 0;
+	default:
+		if (series_keys_option(&o->keys, opt, optarg))
+			return 0;
+		return pp_bad_option(NAME, opt, argv);
+	}
+}
+
+static int rg_parse(int argc, char **argv, void **out)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"bucket-method", required_argument, NULL, 'b'},
+		{"bucket-number", required_argument, NULL, 'n'},
+		{"statistic-function", required_argument, NULL, 's'},
+		{"of", required_argument, NULL, 'O'},
+		{"per", required_argument, NULL, 'P'},
+		{"depending-on", required_argument, NULL, 'P'},
+		{NULL, 0, NULL, 0},
+	};
+	struct rg_opts *o = xcalloc(1, sizeof(*o));
+	int opt, ret = 0;
+
+	series_keys_init(&o->keys);
+	o->method = "auto";
+	*out = NULL;
+	optind = 1;
+	opterr = 0;
+	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			rg_usage();
+			rg_free(o);
+			return 0;
+		}
+		ret = rg_option(o, opt, argv);
+	}
+	if (ret == 0 && optind < argc)
+		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
+			      argv[optind]);
+	if (ret < 0) {
+		rg_free(o);
+		return ret;
+	}
+	*out = o;
+	return 0;
+}
+
+static char *rg_params(const void *opts)
+{
+	const struct rg_opts *o = opts;
+	struct buf b = BUF_INIT;
+	bool first = true;
+
+	buf_addc(&b, '{');
+	pp_json_str(&b, &first, "bucket_method", o->method);
+	if (o->method)
+		pp_json_str(&b, &first, "bucket_number", NULL);
+	else
+		pp_json_num(&b, &first, "bucket_number", (double)o->nbuckets);
+	pp_json_str(&b, &first, "statistic_function", o->median ? "median" : "mean");
+	series_keys_json(&o->keys, &b, &first);
+	buf_addc(&b, '}');
+	return buf_detach(&b, NULL);
+}
+
+/* The statistic of the y of points [from, to) (contiguous: x is sorted). */
+static double rg_stat(const struct series *s, size_t from, size_t to, bool median, double *tmp)
+{
+	if (from == to)
+		return 0;
+	if (!median)
+		return stats_mean(s->y + from, to - from);
+	memcpy(tmp, s->y + from, (to - from) * sizeof(*tmp));
+	return stats_median_sort(tmp, to - from);
+}
+
+static void rg_one(const struct rg_opts *o, const struct series *s, struct buf *models,
+		   struct buf *m)
+{
+	double *edges, *tmp = xmalloc(s->n * sizeof(*tmp)), *fit = xmalloc(s->n * sizeof(*fit));
+	size_t nb = regressogram_edges(s->x, s->n, o->method, o->nbuckets, &edges), from = 0;
+	double *stat = xmalloc(nb * sizeof(*stat));
+	bool first = false;
+
+	for (size_t b = 0; b < nb; b++) {
+		size_t to = from;
+
+		while (to < s->n && regressogram_bucket(edges, nb, s->x[to]) == b)
+			to++;
+		stat[b] = rg_stat(s, from, to, o->median, tmp);
+		for (size_t i = from; i < to; i++)
+			fit[i] = stat[b];
+		from = to;
+	}
+	model_begin(m, s, &o->keys, "regressogram", o->method ? o->method : "bucket-number",
+		    edges[0], edges[nb]);
+	pp_json_num(m, &first, "bucket_number", (double)nb);
+	pp_json_str(m, &first, "statistic_function", o->median ? "median" : "mean");
+	model_end(models, m, edges, stat, nb, series_r_square(s->y, fit, s->n));
+	free(edges);
+	free(stat);
+	free(tmp);
+	free(fit);
+}
+
+static int rg_run(struct profile *p, const void *opts)
+{
+	const struct rg_opts *o = opts;
+	struct series_set set;
+	struct buf models = BUF_INIT, m = BUF_INIT;
+	int ret = series_collect(p, &o->keys, NAME, &set);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < set.n; i++)
+		rg_one(o, &set.s[i], &models, &m);
+	models_commit(p, &models);
+	buf_release(&models);
+	buf_release(&m);
+	series_set_free(&set);
+	return 0;
+}
+
+const struct postproc pp_regressogram = {
+	.name = NAME,
+	.summary = "fit a step function: the mean or median of each uid's points per bucket",
+	.usage = rg_usage,
+	.parse = rg_parse,
+	.params_json = rg_params,
+	.run = rg_run,
+	.free_opts = rg_free,
+};
