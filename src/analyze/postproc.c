@@ -15,12 +15,10 @@
 extern const struct postproc pp_normalizer;
 extern const struct postproc pp_moving_average;
 extern const struct postproc pp_regressogram;
+extern const struct postproc pp_kernel_regression;
 
 static const struct postproc *const table[] = {
-	&pp_normalizer,
-	&pp_moving_average,
-	&pp_regressogram,
-	NULL,
+	&pp_normalizer, &pp_moving_average, &pp_regressogram, &pp_kernel_regression, NULL,
 };
 
 const struct postproc *const *postproc_list(void)
