@@ -42,7 +42,8 @@ enum kernel { KERNEL_NORMAL, KERNEL_EPANECHNIKOV, KERNEL_TRICUBE };
  * bw_silverman: factor * min(sd, IQR / 1.349) * n^(-1/5). */
 double kernel_rule_bandwidth(const double *x, size_t n, double factor);
 
-/* Points aggregated by distinct x: count, sum and sum of squares of y. */
+/* Points aggregated by distinct x: count and sum of y, and the sum of
+ * squared deviations of y from its mean at that x. */
 struct kpoints {
 	double *x, *cnt, *sum, *sq;
 	size_t m;

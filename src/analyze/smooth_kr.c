@@ -30,9 +30,12 @@ void kpoints_build(const double *x, const double *y, size_t n, struct kpoints *k
 			k->cnt[m] = k->sum[m] = k->sq[m] = 0;
 			m++;
 		}
+		/* Welford: squared deviations from the group's running mean */
+		double before = k->cnt[m - 1] ? k->sum[m - 1] / k->cnt[m - 1] : 0;
+
 		k->cnt[m - 1] += 1;
 		k->sum[m - 1] += y[i];
-		k->sq[m - 1] += y[i] * y[i];
+		k->sq[m - 1] += (y[i] - before) * (y[i] - k->sum[m - 1] / k->cnt[m - 1]);
 	}
 	k->m = m;
 }
@@ -133,8 +136,10 @@ void kernel_fit(const struct kpoints *k, enum kernel kern, double h, bool local_
 /*
  * Leaving one point (x_j, y) out removes weight 1 at distance 0, so only
  * s0 and t0 change and the fit without it is alpha - beta * y. The
- * residuals of group j then sum to (1+beta)^2 sq - 2 (1+beta) alpha sum +
- * cnt alpha^2, one pass for all the points sharing x_j. A point left
+ * residuals (1+beta) y - alpha of group j then sum to (1+beta)^2 ss +
+ * cnt ((1+beta) mean - alpha)^2, ss the squared deviations from the
+ * group's mean: one pass for all the points sharing x_j, and no
+ * cancellation when a small bandwidth makes alpha and beta huge. A point left
  * without neighbours has no fit: that bandwidth scores infinity.
  */
 double kernel_cv_score(const struct kpoints *k, enum kernel kern, double h, bool local_linear)
@@ -160,7 +165,8 @@ double kernel_cv_score(const struct kpoints *k, enum kernel kern, double h, bool
 			beta = 1 / s0;
 		}
 		g = 1 + beta;
-		score += g * g * k->sq[j] - 2 * g * alpha * k->sum[j] + k->cnt[j] * alpha * alpha;
+		score += g * g * k->sq[j] + k->cnt[j] * (g * k->sum[j] / k->cnt[j] - alpha) *
+						    (g * k->sum[j] / k->cnt[j] - alpha);
 	}
 	return score;
 }
