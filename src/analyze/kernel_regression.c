@@ -20,6 +20,9 @@
 #define NAME "kernel-regression"
 /* More distinct x than this are fitted on a grid of this many points. */
 #define KR_MAX_POINTS 1000
+/* Cross-validation scores O(m^2) pairs for m distinct x at wide
+ * bandwidths: more than this many are binned for the search first. */
+#define KR_CV_BINS 2000
 
 static const char *const kernel_names[] = {"normal", "epanechnikov", "tricube", NULL};
 
@@ -179,8 +182,15 @@ static double kr_h(const struct kr_opts *o, const struct series *s, const struct
 		return kernel_rule_bandwidth(s->x, s->n, 0.9);
 	if (strcmp(o->bw_rule, "scott") == 0)
 		return kernel_rule_bandwidth(s->x, s->n, 1.059);
-	return kernel_cv_bandwidth(k, o->kern, kernel_rule_bandwidth(s->x, s->n, 1.059),
-				   o->local_linear);
+	double h0 = kernel_rule_bandwidth(s->x, s->n, 1.059), h;
+	struct kpoints bins;
+
+	if (k->m <= KR_CV_BINS)
+		return kernel_cv_bandwidth(k, o->kern, h0, o->local_linear);
+	kpoints_bin(k, KR_CV_BINS, &bins);
+	h = kernel_cv_bandwidth(&bins, o->kern, h0, o->local_linear);
+	kpoints_free(&bins);
+	return h;
 }
 
 /* The fit at each data point, by linear interpolation between grid points. */

@@ -127,6 +127,7 @@ int series_collect(const struct profile *p, const struct series_keys *k, const c
 	if (npts == 0 && n > 0) {
 		free(pts);
 		free(uid);
+		series_set_free(out);
 		return err_set(ERR_INVALID,
 			       "postprocess %s: no resource has both '%s' and '%s' as numbers", pp,
 			       k->per, k->of);

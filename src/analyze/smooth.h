@@ -50,6 +50,9 @@ struct kpoints {
 };
 void kpoints_build(const double *x, const double *y, size_t n, struct kpoints *k);
 void kpoints_free(struct kpoints *k);
+/* @k merged into @nbins equal-width bins of x, each at the mean x of its
+ * points: what cross-validation scores when there are many distinct x. */
+void kpoints_bin(const struct kpoints *k, size_t nbins, struct kpoints *out);
 /* The fitted value at each of @at[0..na-1] (ascending), local linear or
  * Nadaraya-Watson (@local_linear false). */
 void kernel_fit(const struct kpoints *k, enum kernel kern, double h, bool local_linear,

@@ -8,6 +8,7 @@
  * O(points evaluated x neighbours each).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "analyze/smooth.h"
@@ -38,6 +39,41 @@ void kpoints_build(const double *x, const double *y, size_t n, struct kpoints *k
 		k->sq[m - 1] += (y[i] - before) * (y[i] - k->sum[m - 1] / k->cnt[m - 1]);
 	}
 	k->m = m;
+}
+
+void kpoints_bin(const struct kpoints *k, size_t nbins, struct kpoints *out)
+{
+	double lo = k->x[0], width = (k->x[k->m - 1] - lo) / (double)nbins, xsum = 0;
+	size_t m = 0, cur = SIZE_MAX;
+
+	out->x = xmalloc((nbins + 1) * sizeof(*out->x));
+	out->cnt = xmalloc((nbins + 1) * sizeof(*out->cnt));
+	out->sum = xmalloc((nbins + 1) * sizeof(*out->sum));
+	out->sq = xmalloc((nbins + 1) * sizeof(*out->sq));
+	for (size_t j = 0; j < k->m; j++) {
+		size_t b = width > 0 ? (size_t)((k->x[j] - lo) / width) : 0;
+		double na, nb, delta;
+
+		if (b >= nbins)
+			b = nbins - 1;
+		if (b != cur) {
+			if (m)
+				out->x[m - 1] = xsum / out->cnt[m - 1];
+			out->cnt[m] = out->sum[m] = out->sq[m] = xsum = 0;
+			cur = b;
+			m++;
+		}
+		/* pairwise merge of squared deviations (Chan, Golub, LeVeque) */
+		na = out->cnt[m - 1];
+		nb = k->cnt[j];
+		delta = k->sum[j] / nb - (na ? out->sum[m - 1] / na : 0);
+		out->sq[m - 1] += k->sq[j] + (na ? delta * delta * na * nb / (na + nb) : 0);
+		out->cnt[m - 1] += nb;
+		out->sum[m - 1] += k->sum[j];
+		xsum += k->x[j] * nb;
+	}
+	out->x[m - 1] = xsum / out->cnt[m - 1];
+	out->m = m;
 }
 
 void kpoints_free(struct kpoints *k)

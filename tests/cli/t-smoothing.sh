@@ -261,6 +261,13 @@ for est in ("local-linear", "nadaraya-watson"):
         assert h >= hi * 0.999 or c <= loo(x, y, h * 1.02, "normal", ll) * (1 + 1e-9), (uid, est, h)
         assert m["bandwidth_method"] == "cv", m
 
+# More than 2000 distinct x: cross-validation searches on binned data, in
+# the same range.
+p = run("grid", "kernel-regression", "--bandwidth", "cv", "--kernel", "epanechnikov")
+[(uid, x, y)] = points("grid")
+h0 = rule(x, 1.059)
+assert h0 / 16 / 2 ** 0.25 <= model(p, uid)["bandwidth"] <= h0 * 4 * 2 ** 0.25, model(p, uid)
+
 # More than 1000 distinct x: the curve on 1000 evenly spaced points.
 p = run("grid", "kernel-regression", "--kernel", "epanechnikov", "--bandwidth", "40")
 [(uid, x, y)] = points("grid")

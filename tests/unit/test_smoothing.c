@@ -195,6 +195,31 @@ static void test_kernel(void **state)
 	assert_near(kernel_rule_bandwidth(x5, 1, 0.9), 1);
 }
 
+static void test_kpoints(void **state)
+{
+	const double x[] = {0, 0, 1, 2, 3}, y[] = {1, 3, 5, 5, 7};
+	struct kpoints k, b;
+
+	UNUSED(state);
+	kpoints_build(x, y, 5, &k);
+	assert_int_equal(k.m, 4);
+	assert_near(k.cnt[0], 2);
+	assert_near(k.sum[0], 4);
+	assert_near(k.sq[0], 2); /* (1-2)^2 + (3-2)^2 */
+	assert_near(k.sq[1], 0);
+	/* bins [0, 1.5) and [1.5, 3]: x at the mean of their points */
+	kpoints_bin(&k, 2, &b);
+	assert_int_equal(b.m, 2);
+	assert_near(b.x[0], 1.0 / 3);
+	assert_near(b.cnt[0], 3);
+	assert_near(b.sum[0], 9);
+	assert_near(b.sq[0], 8); /* 1 3 5 about 3 */
+	assert_near(b.x[1], 2.5);
+	assert_near(b.sq[1], 2);
+	kpoints_free(&b);
+	kpoints_free(&k);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -206,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_ema),
 		cmocka_unit_test(test_regressogram_edges),
 		cmocka_unit_test(test_kernel),
+		cmocka_unit_test(test_kpoints),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);
