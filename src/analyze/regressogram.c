@@ -74,7 +74,7 @@ static int rg_option(struct rg_opts *o, int opt, char **argv)
 	case 'n':
 		if (pp_parse_double(NAME, "--bucket-number", optarg, &v) < 0)
 			return ERR_INVALID;
-		if (v != floor(v) || v < 1 || v > 1e7)
+		if (v != floor(v) || v < 1 || v > REGRESSOGRAM_MAX_BUCKETS)
 			return err_set(ERR_INVALID,
 				       "postprocess " NAME
 				       ": --bucket-number wants a whole number >= 1, not '%s'",
@@ -165,14 +165,22 @@ static double rg_stat(const struct series *s, size_t from, size_t to, bool media
 	return stats_median_sort(tmp, to - from);
 }
 
-static void rg_one(const struct rg_opts *o, const struct series *s, struct buf *models,
-		   struct buf *m)
+static int rg_one(const struct rg_opts *o, const struct series *s, struct buf *models,
+		  struct buf *m)
 {
-	double *edges, *tmp = xmalloc(s->n * sizeof(*tmp)), *fit = xmalloc(s->n * sizeof(*fit));
+	double *edges, *tmp, *fit, *stat;
 	size_t nb = regressogram_edges(s->x, s->n, o->method, o->nbuckets, &edges), from = 0;
-	double *stat = xmalloc(nb * sizeof(*stat));
 	bool first = false;
 
+	if (nb == 0)
+		return err_set(ERR_INVALID,
+			       "postprocess " NAME
+			       ": --bucket-method %s gives more than %d buckets "
+			       "for '%s'; give --bucket-number",
+			       o->method, REGRESSOGRAM_MAX_BUCKETS, s->uid);
+	tmp = xmalloc(s->n * sizeof(*tmp));
+	fit = xmalloc(s->n * sizeof(*fit));
+	stat = xmalloc(nb * sizeof(*stat));
 	for (size_t b = 0; b < nb; b++) {
 		size_t to = from;
 
@@ -192,6 +200,7 @@ static void rg_one(const struct rg_opts *o, const struct series *s, struct buf *
 	free(stat);
 	free(tmp);
 	free(fit);
+	return 0;
 }
 
 static int rg_run(struct profile *p, const void *opts)
@@ -203,13 +212,14 @@ static int rg_run(struct profile *p, const void *opts)
 
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < set.n; i++)
-		rg_one(o, &set.s[i], &models, &m);
-	models_commit(p, &models);
+	for (size_t i = 0; i < set.n && ret == 0; i++)
+		ret = rg_one(o, &set.s[i], &models, &m);
+	if (ret == 0)
+		models_commit(p, &models);
 	buf_release(&models);
 	buf_release(&m);
 	series_set_free(&set);
-	return 0;
+	return ret;
 }
 
 const struct postproc pp_regressogram = {

@@ -118,7 +118,7 @@ int series_collect(const struct profile *p, const struct series_keys *k, const c
 	for (size_t r = 0; r < n; r++) {
 		double x = row_num(p, r, k->per), y = row_num(p, r, k->of);
 
-		if (isnan(x) || isnan(y))
+		if (!isfinite(x) || !isfinite(y))
 			continue;
 		uid[npts] = strpool_intern_cstr(out->uids, profile_uid(p, r, &scratch));
 		pts[npts++] = (struct point){x, y, r};

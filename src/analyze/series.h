@@ -41,8 +41,8 @@ bool series_keys_option(struct series_keys *k, int opt, const char *arg);
 void series_keys_json(const struct series_keys *k, struct buf *b, bool *first);
 
 /*
- * Collects the points of every uid that has both keys as numbers; rows
- * missing either are skipped. ERR_INVALID (naming postprocessor @pp) when
+ * Collects the points of every uid that has both keys as finite numbers;
+ * rows missing either are skipped. ERR_INVALID (naming postprocessor @pp) when
  * no resource has them at all.
  */
 int series_collect(const struct profile *p, const struct series_keys *k, const char *pp,

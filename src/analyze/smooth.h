@@ -29,8 +29,11 @@ void smooth_ema(const double *y, size_t n, double alpha, size_t min_periods, dou
  * Regressogram buckets: the edges numpy.histogram_bin_edges(x, METHOD)
  * gives for sorted @x (METHOD one of auto doane fd rice scott sqrt
  * sturges), or @nbuckets equal buckets when @method is NULL. Returns the
- * number of buckets; *@edges (malloc'd) holds that many plus one.
+ * number of buckets; *@edges (malloc'd) holds that many plus one. Returns
+ * 0 (and allocates nothing) when @method asks for more than
+ * REGRESSOGRAM_MAX_BUCKETS, as fd does for a few far outliers.
  */
+#define REGRESSOGRAM_MAX_BUCKETS 10000000
 size_t regressogram_edges(const double *x, size_t n, const char *method, size_t nbuckets,
 			  double **edges);
 /* The bucket of @v among @nb buckets, as numpy.histogram assigns it. */

@@ -39,20 +39,24 @@ void smooth_sma(const double *y, size_t n, size_t width, bool center, size_t min
 	size_t minp = min_periods ? min_periods : 1;
 	double *w;
 
+	if (n == 0)
+		return;
 	if (strcmp(win_type, "boxcar") == 0) {
 		sma_boxcar(y, n, width, center, minp, out);
 		return;
 	}
-	w = xmalloc(width * sizeof(*w));
-	window_weights(win_type, width, w);
+	/* weight k sits on point i - left + k: only k in [kmin, kmax) ever do */
+	size_t kmin = left >= n ? left - (n - 1) : 0, kmax = left + n < width ? left + n : width;
+
+	w = xmalloc((kmax - kmin + 1) * sizeof(*w));
+	window_weights(win_type, width, kmin, kmax, w);
 	for (size_t i = 0; i < n; i++) {
 		double sum = 0, wsum = 0;
 		size_t cnt = 0;
 
-		/* weight k sits on point i - left + k */
 		for (size_t k = i >= left ? 0 : left - i; k < width && i + k - left < n; k++) {
-			sum += w[k] * y[i + k - left];
-			wsum += w[k];
+			sum += w[k - kmin] * y[i + k - left];
+			wsum += w[k - kmin];
 			cnt++;
 		}
 		out[i] = cnt >= minp ? sum / wsum : NAN;
@@ -98,7 +102,7 @@ void smooth_smm(const double *y, size_t n, size_t width, bool center, size_t min
 {
 	size_t right = right_of(width, center), left = width - 1 - right;
 	size_t minp = min_periods ? min_periods : 1, cnt = 0, a = 0, b = 0; /* window [a, b) */
-	double *win = xmalloc((width + 1) * sizeof(*win));
+	double *win = xmalloc(((width < n ? width : n) + 1) * sizeof(*win));
 
 	for (size_t i = 0; i < n; i++) {
 		size_t lo = i > left ? i - left : 0, hi = i + right < n ? i + right + 1 : n;

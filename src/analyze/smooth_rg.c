@@ -77,9 +77,11 @@ size_t regressogram_edges(const double *x, size_t n, const char *method, size_t 
 		last += 0.5;
 	}
 	if (method) {
-		double w = bucket_width(x, n, method);
+		double w = bucket_width(x, n, method), nb = w > 0 ? ceil((last - first) / w) : 1;
 
-		nbuckets = w > 0 ? (size_t)ceil((last - first) / w) : 1;
+		if (!(nb <= REGRESSOGRAM_MAX_BUCKETS))
+			return 0;
+		nbuckets = (size_t)nb;
 	}
 	if (nbuckets < 1)
 		nbuckets = 1;

@@ -20,14 +20,14 @@ bool window_known(const char *name)
 }
 
 /* sum_j a[j] cos(j x), x running evenly from -pi to pi (scipy's general_cosine). */
-static void general_cosine(const double *a, size_t na, size_t m, double *w)
+static void general_cosine(const double *a, size_t na, size_t m, size_t from, size_t to, double *w)
 {
-	for (size_t k = 0; k < m; k++) {
+	for (size_t k = from; k < to; k++) {
 		double x = -PI + 2 * PI * (double)k / (double)(m - 1);
 
-		w[k] = 0;
+		w[k - from] = 0;
 		for (size_t j = 0; j < na; j++)
-			w[k] += a[j] * cos((double)j * x);
+			w[k - from] += a[j] * cos((double)j * x);
 	}
 }
 
@@ -77,17 +77,17 @@ static const double nuttall_a[] = {0.3635819, 0.4891775, 0.1365995, 0.0106411};
 
 #define COSINE(name, a)                                                                            \
 	if (strcmp(t, name) == 0) {                                                                \
-		general_cosine(a, sizeof(a) / sizeof(a[0]), m, w);                                 \
+		general_cosine(a, sizeof(a) / sizeof(a[0]), m, from, to, w);                       \
 		return;                                                                            \
 	}
 
-void window_weights(const char *t, size_t m, double *w)
+void window_weights(const char *t, size_t m, size_t from, size_t to, double *w)
 {
 	double (*f)(size_t, size_t) = NULL;
 
 	if (m == 1 || strcmp(t, "boxcar") == 0) { /* scipy: one point weighs 1 */
-		for (size_t k = 0; k < m; k++)
-			w[k] = 1;
+		for (size_t k = from; k < to; k++)
+			w[k - from] = 1;
 		return;
 	}
 	COSINE("blackman", blackman_a)
@@ -104,6 +104,6 @@ void window_weights(const char *t, size_t m, double *w)
 		f = bohman;
 	else
 		f = barthann;
-	for (size_t k = 0; k < m; k++)
-		w[k] = f(k, m);
+	for (size_t k = from; k < to; k++)
+		w[k - from] = f(k, m);
 }

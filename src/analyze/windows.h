@@ -13,7 +13,9 @@
 extern const char *const window_types[];
 
 bool window_known(const char *name);
-/* Fills @w[0..m-1] with window @name's weights (name must be known). */
-void window_weights(const char *name, size_t m, double *w);
+/* Fills @w[0..to-from-1] with weights @from..@to-1 of window @name of
+ * @m points (name must be known): a window far wider than the data needs
+ * only the weights that land on it. */
+void window_weights(const char *name, size_t m, size_t from, size_t to, double *w);
 
 #endif

@@ -72,6 +72,8 @@ x4 = rng.lognormal(2, 0.7, 120); y4 = 2 * x4 + rng.normal(0, 5, 120)
 profile(sys.argv[1] + "/flt.perf", [("s", x3, y3), ("l", x4, y4)])
 x5 = rng.uniform(0, 1000, 3000); y5 = x5 / 10 + rng.normal(0, 4, 3000)
 profile(sys.argv[1] + "/grid.perf", [("big", x5, y5)])
+x6 = np.append(rng.uniform(0, 1, 1000), 1e12); y6 = rng.normal(0, 1, 1001)
+profile(sys.argv[1] + "/outlier.perf", [("o", x6, y6)])
 PY
 
 # Runs every configuration into $T/NAME-N.perf and checks each against numpy.
@@ -299,7 +301,23 @@ fails 1 veles postprocess 0 kernel-regression --bandwidth aic
 fails 1 veles postprocess 0 kernel-regression --estimator ll
 fails 1 veles postprocess 0 kernel-regression --of nosuchkey
 fails 1 veles postprocess 0 regressogram extra
+# fd's buckets for 1000 points in [0, 1] and one at 1e12: 10^13 of them
+fails 1 veles postprocess "$T/outlier.perf" regressogram --bucket-method fd
+has "$T/err" "give --bucket-number"
+ok veles postprocess -o "$T/o.perf" "$T/outlier.perf" regressogram --bucket-method sturges
 [ "$(npending)" -eq "$n" ] || fail "a failed run wrote a profile"
+# Windows far wider than the data cost no more than the data.
+ok veles postprocess -o "$T/w.perf" "$T/int.perf" moving-average --window-width 100000000 \
+	--window-type hamming
+ok veles postprocess -o "$T/w.perf" "$T/int.perf" moving-average --window-width 100000000 \
+	--method smm
+python3 -c '
+import json, statistics, sys
+p, src = (json.load(open(f)) for f in sys.argv[1:])
+y = src["resources"]["g#0"]["amount"]
+[m] = [m for m in p["models"] if m["uid"] == "g"]
+assert all(abs(v - statistics.median(y)) < 1e-9 for v in m["bucket_stats"]), m
+' "$T/w.perf" "$T/int.perf" || fail "a window wider than the data"
 for pp in moving-average regressogram kernel-regression; do
 	ok veles postprocess 0 $pp --help
 	has "$T/out" "--of KEY"

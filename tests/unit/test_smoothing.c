@@ -81,16 +81,20 @@ static void test_windows(void **state)
 	const double tri4[] = {0.25, 0.75, 0.75, 0.25}, bart2[] = {0, 0};
 
 	UNUSED(state);
-	window_weights("hamming", 3, w);
+	window_weights("hamming", 3, 0, 3, w);
 	assert_all(w, ham3, 3);
-	window_weights("blackman", 3, w);
+	window_weights("blackman", 3, 0, 3, w);
 	assert_all(w, bla3, 3);
-	window_weights("bartlett", 5, w);
+	window_weights("bartlett", 5, 0, 5, w);
 	assert_all(w, bart5, 5);
-	window_weights("triang", 4, w);
+	window_weights("triang", 4, 0, 4, w);
 	assert_all(w, tri4, 4);
-	window_weights("bartlett", 2, w);
+	window_weights("bartlett", 2, 0, 2, w);
 	assert_all(w, bart2, 2);
+	/* a slice of a window: triang(4) weights 1..2 */
+	window_weights("triang", 4, 1, 3, w);
+	assert_near(w[0], 0.75);
+	assert_near(w[1], 0.75);
 	assert_true(window_known("nuttall"));
 	assert_false(window_known("gaussian"));
 }
