@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "analyze/series.h"
 #include "analyze/smooth.h"
 #include "analyze/windows.h"
 #include "util/common.h"
@@ -224,6 +225,21 @@ static void test_kpoints(void **state)
 	kpoints_free(&k);
 }
 
+static void test_r_square(void **state)
+{
+	const double y[] = {1, 2, 3}, same[] = {2, 2, 2}, gap[] = {1, NAN, 3}, off[] = {2, 2, 3};
+
+	UNUSED(state);
+	assert_near(series_r_square(y, y, 3), 1);
+	assert_near(series_r_square(y, same, 3), 0); /* the mean explains nothing */
+	assert_near(series_r_square(y, gap, 3), 1);  /* points without a fit do not count */
+	/* 1 - (1 + 0 + 0) / 2 */
+	assert_near(series_r_square(y, off, 3), 0.5);
+	/* constant data: 1 when fitted exactly, 0 otherwise (sklearn's r2_score) */
+	assert_near(series_r_square(same, same, 3), 1);
+	assert_near(series_r_square(same, y, 3), 0);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -236,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_regressogram_edges),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_kpoints),
+		cmocka_unit_test(test_r_square),
 	};
 	/* clang-format on */
 	return cmocka_run_group_tests(tests, NULL, NULL);
