@@ -13,11 +13,246 @@
 #include "analyze/postproc.h"
 #include "analyze/series.h"
 #include "analyze/smooth.h"
-#include "analyze/windows.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+
+/* ---- window weights, as scipy.signal.windows defines them (symmetric) ---- */
+
+#define PI 3.14159265358979323846
+
+const char *const window_types[] = {
+	"boxcar", "triang",	    "blackman", "hamming",  "bartlett", "parzen",
+	"bohman", "blackmanharris", "nuttall",	"barthann", NULL,
+};
+
+bool window_known(const char *name)
+{
+	for (const char *const *t = window_types; *t; t++)
+		if (strcmp(*t, name) == 0)
+			return true;
+	return false;
+}
+
+/* sum_j a[j] cos(j x), x running evenly from -pi to pi (scipy's general_cosine). */
+static void general_cosine(const double *a, size_t na, size_t m, size_t from, size_t to, double *w)
+{
+	for (size_t k = from; k < to; k++) {
+		double x = -PI + 2 * PI * (double)k / (double)(m - 1);
+
+		w[k - from] = 0;
+		for (size_t j = 0; j < na; j++)
+			w[k - from] += a[j] * cos((double)j * x);
+	}
+}
+
+static double triang(size_t k, size_t m)
+{
+	double n = (double)(k < m - 1 - k ? k : m - 1 - k) + 1;
+
+	return m % 2 ? 2 * n / ((double)m + 1) : (2 * n - 1) / (double)m;
+}
+
+static double bartlett(size_t k, size_t m)
+{
+	double t = 2 * (double)k / (double)(m - 1);
+
+	return (double)k <= (double)(m - 1) / 2 ? t : 2 - t;
+}
+
+static double parzen(size_t k, size_t m)
+{
+	double t = fabs((double)k - (double)(m - 1) / 2), r = t / ((double)m / 2);
+
+	if (t <= (double)(m - 1) / 4)
+		return 1 - 6 * r * r + 6 * r * r * r;
+	return 2 * pow(1 - r, 3);
+}
+
+static double bohman(size_t k, size_t m)
+{
+	double f = fabs(-1 + 2 * (double)k / (double)(m - 1));
+
+	if (k == 0 || k == m - 1)
+		return 0;
+	return (1 - f) * cos(PI * f) + sin(PI * f) / PI;
+}
+
+static double barthann(size_t k, size_t m)
+{
+	double f = fabs((double)k / (double)(m - 1) - 0.5);
+
+	return 0.62 - 0.48 * f + 0.38 * cos(2 * PI * f);
+}
+
+static const double blackman_a[] = {0.42, 0.50, 0.08};
+static const double hamming_a[] = {0.54, 0.46};
+static const double blackmanharris_a[] = {0.35875, 0.48829, 0.14128, 0.01168};
+static const double nuttall_a[] = {0.3635819, 0.4891775, 0.1365995, 0.0106411};
+
+#define COSINE(name, a)                                                                            \
+	if (strcmp(t, name) == 0) {                                                                \
+		general_cosine(a, sizeof(a) / sizeof(a[0]), m, from, to, w);                       \
+		return;                                                                            \
+	}
+
+void window_weights(const char *t, size_t m, size_t from, size_t to, double *w)
+{
+	double (*f)(size_t, size_t) = NULL;
+
+	if (m == 1 || strcmp(t, "boxcar") == 0) { /* scipy: one point weighs 1 */
+		for (size_t k = from; k < to; k++)
+			w[k - from] = 1;
+		return;
+	}
+	COSINE("blackman", blackman_a)
+	COSINE("hamming", hamming_a)
+	COSINE("blackmanharris", blackmanharris_a)
+	COSINE("nuttall", nuttall_a)
+	if (strcmp(t, "triang") == 0)
+		f = triang;
+	else if (strcmp(t, "bartlett") == 0)
+		f = bartlett;
+	else if (strcmp(t, "parzen") == 0)
+		f = parzen;
+	else if (strcmp(t, "bohman") == 0)
+		f = bohman;
+	else
+		f = barthann;
+	for (size_t k = from; k < to; k++)
+		w[k - from] = f(k, m);
+}
+
+/* ---- rolling means and medians, and the exponentially weighted mean ---- */
+
+/* Point i's window is [i - left, i + right] clipped to the data. */
+static size_t right_of(size_t width, bool center)
+{
+	return center ? (width - 1) / 2 : 0;
+}
+
+/* Boxcar: window sums from prefix sums, O(n) whatever the width. */
+static void sma_boxcar(const double *y, size_t n, size_t width, bool center, size_t minp,
+		       double *out)
+{
+	long double *pre = xmalloc((n + 1) * sizeof(*pre));
+	size_t right = right_of(width, center), left = width - 1 - right;
+
+	pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		pre[i + 1] = pre[i] + y[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = i > left ? i - left : 0, hi = i + right < n ? i + right + 1 : n;
+
+		out[i] = hi - lo >= minp ? (double)((pre[hi] - pre[lo]) / (long double)(hi - lo))
+					 : NAN;
+	}
+	free(pre);
+}
+
+void smooth_sma(const double *y, size_t n, size_t width, bool center, size_t min_periods,
+		const char *win_type, double *out)
+{
+	size_t right = right_of(width, center), left = width - 1 - right;
+	size_t minp = min_periods ? min_periods : 1;
+	double *w;
+
+	if (n == 0)
+		return;
+	if (strcmp(win_type, "boxcar") == 0) {
+		sma_boxcar(y, n, width, center, minp, out);
+		return;
+	}
+	/* weight k sits on point i - left + k: only k in [kmin, kmax) ever do */
+	size_t kmin = left >= n ? left - (n - 1) : 0, kmax = left + n < width ? left + n : width;
+
+	w = xmalloc((kmax - kmin + 1) * sizeof(*w));
+	window_weights(win_type, width, kmin, kmax, w);
+	for (size_t i = 0; i < n; i++) {
+		double sum = 0, wsum = 0;
+		size_t cnt = 0;
+
+		for (size_t k = i >= left ? 0 : left - i; k < width && i + k - left < n; k++) {
+			sum += w[k - kmin] * y[i + k - left];
+			wsum += w[k - kmin];
+			cnt++;
+		}
+		out[i] = cnt >= minp ? sum / wsum : NAN;
+	}
+	free(w);
+}
+
+/* A sorted multiset of the window's values. */
+static size_t lower_bound(const double *v, size_t n, double x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void sorted_insert(double *v, size_t *n, double x)
+{
+	size_t at = lower_bound(v, *n, x);
+
+	memmove(v + at + 1, v + at, (*n - at) * sizeof(*v));
+	v[at] = x;
+	(*n)++;
+}
+
+static void sorted_remove(double *v, size_t *n, double x)
+{
+	size_t at = lower_bound(v, *n, x);
+
+	memmove(v + at, v + at + 1, (*n - at - 1) * sizeof(*v));
+	(*n)--;
+}
+
+void smooth_smm(const double *y, size_t n, size_t width, bool center, size_t min_periods,
+		double *out)
+{
+	size_t right = right_of(width, center), left = width - 1 - right;
+	size_t minp = min_periods ? min_periods : 1, cnt = 0, a = 0, b = 0; /* window [a, b) */
+	double *win = xmalloc(((width < n ? width : n) + 1) * sizeof(*win));
+
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = i > left ? i - left : 0, hi = i + right < n ? i + right + 1 : n;
+
+		for (; a < lo; a++)
+			if (a < b)
+				sorted_remove(win, &cnt, y[a]);
+		if (b < a)
+			b = a;
+		for (; b < hi; b++)
+			sorted_insert(win, &cnt, y[b]);
+		if (cnt < minp)
+			out[i] = NAN;
+		else
+			out[i] = cnt % 2 ? win[cnt / 2] : (win[cnt / 2 - 1] + win[cnt / 2]) / 2;
+	}
+	free(win);
+}
+
+void smooth_ema(const double *y, size_t n, double alpha, size_t min_periods, double *out)
+{
+	double num = 0, den = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		num = y[i] + (1 - alpha) * num;
+		den = 1 + (1 - alpha) * den;
+		out[i] = i + 1 >= min_periods ? num / den : NAN;
+	}
+}
+
+/* ---- the postprocessor ---- */
 
 #define NAME "moving-average"
 

@@ -1,6 +1,8 @@
 /*
- * The numerical cores of the smoothing postprocessors, apart from options
- * and profiles so unit tests can check them against hand-worked values.
+ * The numerical cores of the smoothing postprocessors (each defined in its
+ * postprocessor's file: moving_average.c, regressogram.c,
+ * kernel_regression.c), apart from options and profiles so unit tests can
+ * check them against hand-worked values.
  * Inputs are in ascending x; an output of NaN means "no value here" (too
  * few points in the window).
  */
@@ -11,9 +13,23 @@
 #include <stddef.h>
 
 /*
+ * Window weights of the moving average's --window-type, defined as
+ * scipy.signal.windows defines them in their symmetric form (what pandas'
+ * rolling(win_type=...) uses). window_types lists their names,
+ * NULL-terminated, boxcar first.
+ */
+extern const char *const window_types[];
+
+bool window_known(const char *name);
+/* Fills @w[0..to-from-1] with weights @from..@to-1 of window @name of
+ * @m points (name must be known): a window far wider than the data needs
+ * only the weights that land on it. */
+void window_weights(const char *name, size_t m, size_t from, size_t to, double *w);
+
+/*
  * Rolling mean (pandas' rolling(width, center, min_periods, win_type)
  * .mean()): point i's window is [i - left, i + right], right = (width-1)/2
- * when centred and 0 otherwise; weights @win_type (see windows.h), each
+ * when centred and 0 otherwise; weights @win_type (window_weights()), each
  * window divided by the weights of the points it actually holds.
  */
 void smooth_sma(const double *y, size_t n, size_t width, bool center, size_t min_periods,

@@ -1,4 +1,4 @@
-/* The smoothing cores (analyze/smooth.h, analyze/windows.h) on values
+/* The smoothing cores (analyze/smooth.h) on values
  * worked out by hand; tests/cli/t-smoothing.sh checks them against numpy. */
 #include <math.h>
 #include <setjmp.h>
@@ -12,7 +12,6 @@
 
 #include "analyze/series.h"
 #include "analyze/smooth.h"
-#include "analyze/windows.h"
 #include "util/common.h"
 
 #define EPS 1e-12
