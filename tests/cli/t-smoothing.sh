@@ -48,6 +48,15 @@ for f in sys.argv[1:]:
                                  "per": "structure-unit-size"}, rec
 PY
 
+# A second smoothing appends its models to the first's.
+ok veles postprocess -o "$T/twice.perf" "$(ls .veles/jobs/tst-regressogram-*.perf)" moving-average
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert [m["model"] for m in p["models"]] == ["regressogram"] * 4 + ["moving_average"] * 4, p["models"]
+assert [r["name"] for r in p["postprocessors"]] == ["regressogram", "moving-average"]
+' "$T/twice.perf" || fail "models appended"
+
 # Generated profiles: integer sizes with repeats and continuous ones, two
 # uids each, plus a uid of 3000 distinct x (kernel-regression's grid).
 $PY - "$T" <<'PY' || fail "generating profiles"
