@@ -14,12 +14,23 @@
 
 extern const struct postproc pp_normalizer;
 extern const struct postproc pp_regression_analysis;
+extern const struct postproc pp_moving_average;
+extern const struct postproc pp_regressogram;
+extern const struct postproc pp_kernel_regression;
+extern const struct postproc pp_filter;
 
+/* One entry a line, so postprocessors land without touching each other. */
+/* clang-format off */
 static const struct postproc *const table[] = {
 	&pp_normalizer,
 	&pp_regression_analysis,
+	&pp_moving_average,
+	&pp_regressogram,
+	&pp_kernel_regression,
+	&pp_filter,
 	NULL,
 };
+/* clang-format on */
 
 const struct postproc *const *postproc_list(void)
 {

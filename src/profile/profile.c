@@ -325,6 +325,47 @@ size_t profile_res_add_n(struct profile *p, uint32_t type, size_t n)
 	return first;
 }
 
+/* Moves the kept cells of @c down in place; absent flags follow them. */
+static void col_compact(struct column *c, const bool *keep, size_t n)
+{
+	size_t size = cell_size(c), j = 0, len = 0;
+	uint8_t *absent = xmalloc(n + 1);
+	char *cells = (char *)c->v.i64;
+	bool any_absent = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		absent[j] = !col_has(c, i);
+		if (absent[j])
+			any_absent = true;
+		else {
+			memmove(cells + j * size, cells + i * size, size);
+			len = j + 1;
+		}
+		j++;
+	}
+	free(c->absent);
+	c->absent = any_absent ? absent : NULL;
+	c->absent_cap = any_absent ? len : 0;
+	c->len = len;
+	if (!any_absent)
+		free(absent);
+}
+
+size_t profile_res_keep(struct profile *p, const bool *keep)
+{
+	size_t n = p->res.nrows, j = 0;
+
+	for (size_t i = 0; i < p->res.ncols; i++)
+		col_compact(&p->res.cols[i], keep, n);
+	for (size_t i = 0; i < n; i++)
+		if (keep[i])
+			p->res_type[j++] = p->res_type[i];
+	p->res.nrows = j;
+	return j;
+}
+
 size_t profile_nres(const struct profile *p)
 {
 	return p->res.nrows;

@@ -195,6 +195,13 @@ double col_num(const struct column *c, size_t row);
 /* A STR or JSON cell as text; NULL when absent or numeric. */
 const char *col_text(const struct profile *p, const struct column *c, size_t row);
 
+/*
+ * Keeps the measurements whose @keep[row] is true, in their order, and
+ * returns how many remain. Resource types stay in p->types even when no
+ * measurement uses them any more (writers skip empty types in "resources").
+ */
+size_t profile_res_keep(struct profile *p, const bool *keep);
+
 /* ---- queries ---- */
 
 size_t profile_nres(const struct profile *p);

@@ -180,6 +180,55 @@ static void test_build_and_write(void **state)
 	profile_free(p);
 }
 
+/* Keeping every third row of two interleaved types, with holes in a column. */
+static void test_res_keep(void **state)
+{
+	struct profile *p = profile_new();
+	struct attr f = {.name = "uid", .kind = COL_STR, .s = "f"};
+	struct attr g = {.name = "uid", .kind = COL_STR, .s = "g"};
+	uint32_t tf = profile_type_add(p, &f, 1), tg = profile_type_add(p, &g, 1);
+	bool keep[20];
+	struct column *a, *s;
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	UNUSED(state);
+	for (i = 0; i < 20; i++) {
+		size_t r = profile_res_add(p, i % 2 ? tg : tf);
+
+		a = table_col_get(p, &p->res, "amount", COL_I64);
+		col_set_i64(&p->res, a, r, (int64_t)i * 1000000000); /* wide cells */
+		if (i % 4 == 0) {
+			s = table_col_get(p, &p->res, "structure-unit-size", COL_I64);
+			col_set_i64(&p->res, s, r, (int64_t)i);
+		}
+		keep[i] = i % 3 == 0;
+	}
+	assert_int_equal(profile_res_keep(p, keep), 7); /* rows 0 3 6 9 12 15 18 */
+	assert_int_equal(profile_nres(p), 7);
+	a = table_col(&p->res, "amount");
+	s = table_col(&p->res, "structure-unit-size");
+	for (i = 0; i < 7; i++) {
+		assert_true(col_num(a, i) == (double)(3 * i) * 1e9);
+		assert_int_equal(p->res_type[i], (3 * i) % 2 ? tg : tf);
+		/* rows 0, 12 had a size: now 0 and 4 */
+		assert_int_equal(col_has(s, i), i == 0 || i == 4);
+	}
+	assert_true(col_num(s, 4) == 12);
+	/* rows added after compacting start absent in the old columns */
+	i = profile_res_add(p, tf);
+	assert_false(col_has(s, i));
+	assert_false(col_has(a, i));
+	/* nothing kept: "g" and "f" stay as types, no resources are written */
+	memset(keep, 0, sizeof(keep));
+	assert_int_equal(profile_res_keep(p, keep), 0);
+	p->type = xstrdup("mixed");
+	profile_write_json(p, &b, false);
+	assert_non_null(strstr(b.data, "\"resources\":{}"));
+	buf_release(&b);
+	profile_free(p);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -189,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_types_after_load),
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_build_and_write),
+		cmocka_unit_test(test_res_keep),
 	};
 	/* clang-format on */
 

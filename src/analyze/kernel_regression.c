@@ -1,0 +1,521 @@
+/*
+ * kernel-regression: a kernel-weighted fit of each uid's points, local
+ * linear or Nadaraya-Watson, as statsmodels' KernelReg computes it, written
+ * as a "kernel" model (docs/postprocess/kernel-regression.md).
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/postproc.h"
+#include "analyze/series.h"
+#include "analyze/smooth.h"
+#include "analyze/stats.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+
+/*
+ * Kernel regression at given points: Nadaraya-Watson (a kernel-weighted
+ * mean) or local linear (the intercept of a kernel-weighted line through
+ * the neighbours), as statsmodels' KernelReg 'lc' and 'll'. Points are
+ * aggregated by distinct x first and only those within the kernel's
+ * support are visited (the normal kernel is cut at 8 bandwidths, where its
+ * weight, 1.3e-14, no longer moves a result at 1e-6), so a fit costs
+ * O(points evaluated x neighbours each).
+ */
+
+#define NORMAL_CUTOFF 8.0
+
+void kpoints_build(const double *x, const double *y, size_t n, struct kpoints *k)
+{
+	size_t m = 0;
+
+	k->x = xmalloc((n + 1) * sizeof(*k->x));
+	k->cnt = xmalloc((n + 1) * sizeof(*k->cnt));
+	k->sum = xmalloc((n + 1) * sizeof(*k->sum));
+	k->sq = xmalloc((n + 1) * sizeof(*k->sq));
+	for (size_t i = 0; i < n; i++) {
+		if (m == 0 || x[i] != k->x[m - 1]) {
+			k->x[m] = x[i];
+			k->cnt[m] = k->sum[m] = k->sq[m] = 0;
+			m++;
+		}
+		/* Welford: squared deviations from the group's running mean */
+		double before = k->cnt[m - 1] ? k->sum[m - 1] / k->cnt[m - 1] : 0;
+
+		k->cnt[m - 1] += 1;
+		k->sum[m - 1] += y[i];
+		k->sq[m - 1] += (y[i] - before) * (y[i] - k->sum[m - 1] / k->cnt[m - 1]);
+	}
+	k->m = m;
+}
+
+void kpoints_bin(const struct kpoints *k, size_t nbins, struct kpoints *out)
+{
+	double lo = k->x[0], width = (k->x[k->m - 1] - lo) / (double)nbins, xsum = 0;
+	size_t m = 0, cur = SIZE_MAX;
+
+	out->x = xmalloc((nbins + 1) * sizeof(*out->x));
+	out->cnt = xmalloc((nbins + 1) * sizeof(*out->cnt));
+	out->sum = xmalloc((nbins + 1) * sizeof(*out->sum));
+	out->sq = xmalloc((nbins + 1) * sizeof(*out->sq));
+	for (size_t j = 0; j < k->m; j++) {
+		size_t b = width > 0 ? (size_t)((k->x[j] - lo) / width) : 0;
+		double na, nb, delta;
+
+		if (b >= nbins)
+			b = nbins - 1;
+		if (b != cur) {
+			if (m)
+				out->x[m - 1] = xsum / out->cnt[m - 1];
+			out->cnt[m] = out->sum[m] = out->sq[m] = xsum = 0;
+			cur = b;
+			m++;
+		}
+		/* pairwise merge of squared deviations (Chan, Golub, LeVeque) */
+		na = out->cnt[m - 1];
+		nb = k->cnt[j];
+		delta = k->sum[j] / nb - (na ? out->sum[m - 1] / na : 0);
+		out->sq[m - 1] += k->sq[j] + (na ? delta * delta * na * nb / (na + nb) : 0);
+		out->cnt[m - 1] += nb;
+		out->sum[m - 1] += k->sum[j];
+		xsum += k->x[j] * nb;
+	}
+	out->x[m - 1] = xsum / out->cnt[m - 1];
+	out->m = m;
+}
+
+void kpoints_free(struct kpoints *k)
+{
+	free(k->x);
+	free(k->cnt);
+	free(k->sum);
+	free(k->sq);
+}
+
+double kernel_rule_bandwidth(const double *x, size_t n, double factor)
+{
+	double sd = n > 1 ? stats_stddev(x, n) : 0;
+	double iqr =
+		(stats_quantile_sorted(x, n, 0.75) - stats_quantile_sorted(x, n, 0.25)) / 1.349;
+	double a = iqr > 0 && iqr < sd ? iqr : sd;
+
+	/* one distinct x: any bandwidth gives the mean */
+	return a > 0 ? factor * a * pow((double)n, -0.2) : 1.0;
+}
+
+static double kernel_support(enum kernel kern)
+{
+	return kern == KERNEL_NORMAL ? NORMAL_CUTOFF : 1.0;
+}
+
+/* The kernel's weight at u = distance / bandwidth; 1 at u = 0 for all. */
+static double kernel_weight(enum kernel kern, double u)
+{
+	double a = fabs(u);
+
+	switch (kern) {
+	case KERNEL_EPANECHNIKOV:
+		return a <= 1 ? 1 - u * u : 0;
+	case KERNEL_TRICUBE:
+		return a <= 1 ? pow(1 - a * a * a, 3) : 0;
+	default:
+		return a <= NORMAL_CUTOFF ? exp(-0.5 * u * u) : 0;
+	}
+}
+
+/* Weighted sums of the neighbours of @at. */
+struct ksums {
+	double s0, s1, s2, t0, t1;
+};
+
+/* Moves the window [*lo, *hi) of @k to the neighbours of @at, then sums. */
+static void ksums_at(const struct kpoints *k, enum kernel kern, double h, double at, size_t *lo,
+		     size_t *hi, struct ksums *s)
+{
+	double r = kernel_support(kern) * h;
+
+	while (*lo < k->m && k->x[*lo] < at - r)
+		(*lo)++;
+	if (*hi < *lo)
+		*hi = *lo;
+	while (*hi < k->m && k->x[*hi] <= at + r)
+		(*hi)++;
+	*s = (struct ksums){0};
+	for (size_t j = *lo; j < *hi; j++) {
+		double d = k->x[j] - at, w = kernel_weight(kern, d / h);
+
+		s->s0 += w * k->cnt[j];
+		s->s1 += w * k->cnt[j] * d;
+		s->s2 += w * k->cnt[j] * d * d;
+		s->t0 += w * k->sum[j];
+		s->t1 += w * k->sum[j] * d;
+	}
+}
+
+/* The local linear system is singular when the neighbours share one x. */
+static bool ll_singular(double s0, double s1, double s2)
+{
+	double det = s0 * s2 - s1 * s1;
+
+	return !(s2 > 0) || !(fabs(det) > 1e-12 * s0 * s2);
+}
+
+void kernel_fit(const struct kpoints *k, enum kernel kern, double h, bool local_linear,
+		const double *at, size_t na, double *out)
+{
+	size_t lo = 0, hi = 0;
+	struct ksums s;
+
+	for (size_t i = 0; i < na; i++) {
+		ksums_at(k, kern, h, at[i], &lo, &hi, &s);
+		if (!(s.s0 > 0))
+			out[i] = NAN;
+		else if (!local_linear || ll_singular(s.s0, s.s1, s.s2))
+			out[i] = s.t0 / s.s0;
+		else
+			out[i] = (s.s2 * s.t0 - s.s1 * s.t1) / (s.s0 * s.s2 - s.s1 * s.s1);
+	}
+}
+
+/*
+ * Leaving one point (x_j, y) out removes weight 1 at distance 0, so only
+ * s0 and t0 change and the fit without it is alpha - beta * y. The
+ * residuals (1+beta) y - alpha of group j then sum to (1+beta)^2 ss +
+ * cnt ((1+beta) mean - alpha)^2, ss the squared deviations from the
+ * group's mean: one pass for all the points sharing x_j, and no
+ * cancellation when a small bandwidth makes alpha and beta huge. A point left
+ * without neighbours has no fit: that bandwidth scores infinity.
+ */
+double kernel_cv_score(const struct kpoints *k, enum kernel kern, double h, bool local_linear)
+{
+	size_t lo = 0, hi = 0;
+	double score = 0;
+	struct ksums s;
+
+	for (size_t j = 0; j < k->m; j++) {
+		double alpha, beta, s0, g;
+
+		ksums_at(k, kern, h, k->x[j], &lo, &hi, &s);
+		s0 = s.s0 - 1;
+		if (!(s0 > 1e-12 * s.s0))
+			return INFINITY;
+		if (local_linear && !ll_singular(s0, s.s1, s.s2)) {
+			double det = s0 * s.s2 - s.s1 * s.s1;
+
+			alpha = (s.s2 * s.t0 - s.s1 * s.t1) / det;
+			beta = s.s2 / det;
+		} else {
+			alpha = s.t0 / s0;
+			beta = 1 / s0;
+		}
+		g = 1 + beta;
+		score += g * g * k->sq[j] + k->cnt[j] * (g * k->sum[j] / k->cnt[j] - alpha) *
+						    (g * k->sum[j] / k->cnt[j] - alpha);
+	}
+	return score;
+}
+
+/*
+ * A grid of bandwidths from h0/16 to 4 h0 in steps of 2^(1/4), then a
+ * golden-section search on log h around the best of them.
+ */
+double kernel_cv_bandwidth(const struct kpoints *k, enum kernel kern, double h0, bool local_linear)
+{
+	const double step = log(2) / 4, phi = (sqrt(5) - 1) / 2;
+	double best = INFINITY, lb = log(h0), a, b, c, d, fc, fd;
+
+	for (int i = -16; i <= 8; i++) {
+		double v = kernel_cv_score(k, kern, h0 * exp(i * step), local_linear);
+
+		if (v < best) {
+			best = v;
+			lb = log(h0) + i * step;
+		}
+	}
+	if (!isfinite(best))
+		return h0;
+	a = lb - step;
+	b = lb + step;
+	c = b - phi * (b - a);
+	d = a + phi * (b - a);
+	fc = kernel_cv_score(k, kern, exp(c), local_linear);
+	fd = kernel_cv_score(k, kern, exp(d), local_linear);
+	for (int it = 0; it < 30; it++) {
+		if (fc < fd) {
+			b = d;
+			d = c;
+			fd = fc;
+			c = b - phi * (b - a);
+			fc = kernel_cv_score(k, kern, exp(c), local_linear);
+		} else {
+			a = c;
+			c = d;
+			fc = fd;
+			d = a + phi * (b - a);
+			fd = kernel_cv_score(k, kern, exp(d), local_linear);
+		}
+	}
+	if (fmin(fc, fd) > best) /* not unimodal there: keep the grid's best */
+		return exp(lb);
+	return exp((a + b) / 2);
+}
+
+/* ---- the postprocessor ---- */
+
+#define NAME "kernel-regression"
+/* More distinct x than this are fitted on a grid of this many points. */
+#define KR_MAX_POINTS 1000
+/* Cross-validation scores O(m^2) pairs for m distinct x at wide
+ * bandwidths: more than this many are binned for the search first. */
+#define KR_CV_BINS 2000
+
+static const char *const kernel_names[] = {"normal", "epanechnikov", "tricube", NULL};
+
+struct kr_opts {
+	struct series_keys keys;
+	bool local_linear;
+	enum kernel kern;
+	const char *bw_rule; /* scott, silverman, cv, or NULL for @bw */
+	double bw;
+};
+
+static void kr_usage(void)
+{
+	printf("usage: veles postprocess PROFILE kernel-regression [OPTIONS]\n"
+	       "\n"
+	       "Fits each uid's points with a kernel-weighted estimator and writes the\n"
+	       "curve at the distinct x (or at 1000 evenly spaced x when there are more).\n"
+	       "\n"
+	       "  --estimator E     local-linear (default) or nadaraya-watson\n"
+	       "  --bandwidth B     scott (default), silverman, cv (leave-one-out least\n"
+	       "                    squares) or a positive number\n"
+	       "  --kernel K        normal (default), epanechnikov or tricube\n"
+	       "  --of KEY          the fitted value (default: amount)\n"
+	       "  --per KEY         the independent variable (default: structure-unit-size);\n"
+	       "                    --depending-on is the same\n");
+}
+
+static void kr_free(void *opts)
+{
+	struct kr_opts *o = opts;
+
+	if (!o)
+		return;
+	series_keys_free(&o->keys);
+	free(o);
+}
+
+static int kr_bandwidth(struct kr_opts *o, const char *arg)
+{
+	static const char *const rules[] = {"scott", "silverman", "cv", NULL};
+
+	for (const char *const *r = rules; *r; r++) {
+		if (strcmp(*r, arg) == 0) {
+			o->bw_rule = *r;
+			return 0;
+		}
+	}
+	if (pp_parse_double(NAME, "--bandwidth", arg, &o->bw) < 0 || !(o->bw > 0))
+		return err_set(ERR_INVALID,
+			       "postprocess " NAME ": --bandwidth wants scott, silverman, cv or a "
+			       "positive number, not '%s'",
+			       arg);
+	o->bw_rule = NULL;
+	return 0;
+}
+
+static int kr_option(struct kr_opts *o, int opt, char **argv)
+{
+	switch (opt) {
+	case 'e':
+		if (strcmp(optarg, "local-linear") != 0 && strcmp(optarg, "nadaraya-watson") != 0)
+			return err_set(ERR_INVALID,
+				       "postprocess " NAME ": unknown --estimator '%s' "
+				       "(local-linear, nadaraya-watson)",
+				       optarg);
+		o->local_linear = strcmp(optarg, "local-linear") == 0;
+		return 0;
+	case 'b':
+		return kr_bandwidth(o, optarg);
+	case 'k':
+		for (int i = 0; kernel_names[i]; i++) {
+			if (strcmp(kernel_names[i], optarg) == 0) {
+				o->kern = (enum kernel)i;
+				return 0;
+			}
+		}
+		return err_set(ERR_INVALID,
+			       "postprocess " NAME
+			       ": unknown --kernel '%s' (normal, epanechnikov, tricube)",
+			       optarg);
+	default:
+		if (series_keys_option(&o->keys, opt, optarg))
+			return 0;
+		return pp_bad_option(NAME, opt, argv);
+	}
+}
+
+static int kr_parse(int argc, char **argv, void **out)
+{
+	static const struct option longopts[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"estimator", required_argument, NULL, 'e'},
+		{"bandwidth", required_argument, NULL, 'b'},
+		{"kernel", required_argument, NULL, 'k'},
+		{"of", required_argument, NULL, 'O'},
+		{"per", required_argument, NULL, 'P'},
+		{"depending-on", required_argument, NULL, 'P'},
+		{NULL, 0, NULL, 0},
+	};
+	struct kr_opts *o = xcalloc(1, sizeof(*o));
+	int opt, ret = 0;
+
+	series_keys_init(&o->keys);
+	o->local_linear = true;
+	o->kern = KERNEL_NORMAL;
+	o->bw_rule = "scott";
+	*out = NULL;
+	optind = 1;
+	opterr = 0;
+	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			kr_usage();
+			kr_free(o);
+			return 0;
+		}
+		ret = kr_option(o, opt, argv);
+	}
+	if (ret == 0 && optind < argc)
+		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
+			      argv[optind]);
+	if (ret < 0) {
+		kr_free(o);
+		return ret;
+	}
+	*out = o;
+	return 0;
+}
+
+static const char *kr_estimator(const struct kr_opts *o)
+{
+	return o->local_linear ? "local-linear" : "nadaraya-watson";
+}
+
+static char *kr_params(const void *opts)
+{
+	const struct kr_opts *o = opts;
+	struct buf b = BUF_INIT;
+	bool first = true;
+
+	buf_addc(&b, '{');
+	pp_json_str(&b, &first, "estimator", kr_estimator(o));
+	if (o->bw_rule)
+		pp_json_str(&b, &first, "bandwidth", o->bw_rule);
+	else
+		pp_json_num(&b, &first, "bandwidth", o->bw);
+	pp_json_str(&b, &first, "kernel", kernel_names[o->kern]);
+	series_keys_json(&o->keys, &b, &first);
+	buf_addc(&b, '}');
+	return buf_detach(&b, NULL);
+}
+
+static double kr_h(const struct kr_opts *o, const struct series *s, const struct kpoints *k)
+{
+	if (!o->bw_rule)
+		return o->bw;
+	if (strcmp(o->bw_rule, "silverman") == 0)
+		return kernel_rule_bandwidth(s->x, s->n, 0.9);
+	if (strcmp(o->bw_rule, "scott") == 0)
+		return kernel_rule_bandwidth(s->x, s->n, 1.059);
+	double h0 = kernel_rule_bandwidth(s->x, s->n, 1.059), h;
+	struct kpoints bins;
+
+	if (k->m <= KR_CV_BINS)
+		return kernel_cv_bandwidth(k, o->kern, h0, o->local_linear);
+	kpoints_bin(k, KR_CV_BINS, &bins);
+	h = kernel_cv_bandwidth(&bins, o->kern, h0, o->local_linear);
+	kpoints_free(&bins);
+	return h;
+}
+
+/* The fit at each data point, by linear interpolation between grid points. */
+static void kr_interpolate(const double *gx, const double *gy, size_t ng, const struct series *s,
+			   double *fit)
+{
+	size_t g = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		while (g + 2 < ng && gx[g + 1] < s->x[i])
+			g++;
+		double t = gx[g + 1] > gx[g] ? (s->x[i] - gx[g]) / (gx[g + 1] - gx[g]) : 0;
+
+		fit[i] = gy[g] + (gy[g + 1] - gy[g]) * t;
+	}
+}
+
+static void kr_one(const struct kr_opts *o, const struct series *s, struct buf *models,
+		   struct buf *m)
+{
+	struct kpoints k;
+	double h, *at, *curve, *fit = xmalloc(s->n * sizeof(*fit));
+	size_t na;
+	bool first = false;
+
+	kpoints_build(s->x, s->y, s->n, &k);
+	h = kr_h(o, s, &k);
+	na = k.m <= KR_MAX_POINTS ? k.m : KR_MAX_POINTS;
+	at = xmalloc(na * sizeof(*at));
+	curve = xmalloc(na * sizeof(*curve));
+	for (size_t i = 0; i < na; i++)
+		at[i] = k.m <= KR_MAX_POINTS
+				? k.x[i]
+				: k.x[0] + (k.x[k.m - 1] - k.x[0]) * (double)i / (double)(na - 1);
+	kernel_fit(&k, o->kern, h, o->local_linear, at, na, curve);
+	if (k.m <= KR_MAX_POINTS)
+		kernel_fit(&k, o->kern, h, o->local_linear, s->x, s->n, fit);
+	else
+		kr_interpolate(at, curve, na, s, fit);
+	model_begin(m, s, &o->keys, "kernel", kr_estimator(o), s->x[0], s->x[s->n - 1]);
+	pp_json_num(m, &first, "bandwidth", h);
+	pp_json_str(m, &first, "bandwidth_method", o->bw_rule ? o->bw_rule : "user");
+	pp_json_str(m, &first, "kernel", kernel_names[o->kern]);
+	model_end(models, m, at, curve, na, series_r_square(s->y, fit, s->n));
+	kpoints_free(&k);
+	free(at);
+	free(curve);
+	free(fit);
+}
+
+static int kr_run(struct profile *p, const void *opts)
+{
+	const struct kr_opts *o = opts;
+	struct series_set set;
+	struct buf models = BUF_INIT, m = BUF_INIT;
+	int ret = series_collect(p, &o->keys, NAME, &set);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < set.n; i++)
+		kr_one(o, &set.s[i], &models, &m);
+	models_commit(p, &models);
+	buf_release(&models);
+	buf_release(&m);
+	series_set_free(&set);
+	return 0;
+}
+
+const struct postproc pp_kernel_regression = {
+	.name = NAME,
+	.summary = "fit each uid's points by kernel regression (local linear or Nadaraya-Watson)",
+	.usage = kr_usage,
+	.parse = kr_parse,
+	.params_json = kr_params,
+	.run = kr_run,
+	.free_opts = kr_free,
+};

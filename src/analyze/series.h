@@ -1,0 +1,73 @@
+/*
+ * What the smoothing postprocessors (moving-average, regressogram,
+ * kernel-regression) share: the points of each uid as (x, y) pairs sorted
+ * by x, the options that choose x and y, and the model object they append
+ * to the profile's "models" list in the layout of docs/models.md.
+ */
+#ifndef ANALYZE_SERIES_H
+#define ANALYZE_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+struct profile;
+
+/* The points of one uid, ascending in x (ties keep the profile's order). */
+struct series {
+	const char *uid;
+	double *x, *y;
+	size_t n;
+};
+
+struct series_set {
+	struct series *s;
+	size_t n;
+	struct strpool *uids; /* owns the uid texts */
+};
+
+/* The --of and --per options every smoothing postprocessor takes. */
+struct series_keys {
+	char *of;  /* y: "amount" by default */
+	char *per; /* x: "structure-unit-size" by default */
+};
+
+void series_keys_init(struct series_keys *k);
+void series_keys_free(struct series_keys *k);
+/* Handles getopt value @opt ('O' for --of, 'P' for --per/--depending-on);
+ * returns false for any other option. */
+bool series_keys_option(struct series_keys *k, int opt, const char *arg);
+/* Adds "of" and "per" to an open params object. */
+void series_keys_json(const struct series_keys *k, struct buf *b, bool *first);
+
+/*
+ * Collects the points of every uid that has both keys as finite numbers;
+ * rows missing either are skipped. ERR_INVALID (naming postprocessor @pp) when
+ * no resource has them at all.
+ */
+int series_collect(const struct profile *p, const struct series_keys *k, const char *pp,
+		   struct series_set *out);
+void series_set_free(struct series_set *set);
+
+/* 1 - SS_res / SS_tot over the points whose fit is not NaN; when the data
+ * are constant, 1 for a perfect fit and 0 otherwise (as sklearn's r2). */
+double series_r_square(const double *y, const double *fit, size_t n);
+
+/*
+ * Model text: model_begin opens {"uid","model","method","of_key","per_key",
+ * "x_start","x_end"; the caller adds its settings with pp_json_*();
+ * model_end adds x_values, bucket_stats (points whose value is NaN left
+ * out) and r_square, closes the object and adds it to the comma-separated
+ * list @models; models_commit appends that list to p->models at once (a
+ * profile of thousands of uids would copy p->models once per model).
+ */
+void model_begin(struct buf *b, const struct series *s, const struct series_keys *k,
+		 const char *model, const char *method, double x_start, double x_end);
+void model_end(struct buf *models, struct buf *b, const double *x, const double *y, size_t n,
+	       double r_square);
+void models_commit(struct profile *p, struct buf *models);
+
+/* Sorts @v ascending (NaN-free). */
+void series_sort(double *v, size_t n);
+
+#endif
