@@ -49,11 +49,14 @@ int cmd_commit(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_check(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_diff(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_hook(struct cli_ctx *ctx, int argc, char **argv);
 
 /* A boolean setting, from .veles/config.yml, else the user config, else @def. */
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);
+/* A setting as text, nearest file first; caller frees; NULL when unset. */
+char *cli_config_string(const struct cli_ctx *ctx, const char *key);
 
 /* Prints "veles: MSG" on stderr; returns the exit status to use (1, or 2 for
  * usage errors, see cli_usage_error). */

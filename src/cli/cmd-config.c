@@ -36,25 +36,44 @@ static char *local_path(struct cli_ctx *ctx)
 	return xasprintf("%s/config.yml", ctx->veles_dir);
 }
 
-bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
+/* The nearest configuration file that sets @key (caller frees), or NULL. */
+static struct config *nearest_with(const struct cli_ctx *ctx, const char *key)
 {
 	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
 			  config_user_path()};
-	bool value = def, found = false;
-	size_t i;
+	struct config *found = NULL;
 
-	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
 		struct config *c;
 
 		if (!found && paths[i] && config_load(paths[i], &c) == 0) {
-			if (config_get(c, key)) {
-				value = config_bool(c, key, def);
-				found = true;
-			}
-			config_free(c);
+			if (config_get(c, key))
+				found = c;
+			else
+				config_free(c);
 		}
 		free(paths[i]);
 	}
+	return found;
+}
+
+char *cli_config_string(const struct cli_ctx *ctx, const char *key)
+{
+	struct config *c = nearest_with(ctx, key);
+	char *value = c ? xstrdup(config_get(c, key)) : NULL;
+
+	if (c)
+		config_free(c);
+	return value;
+}
+
+bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
+{
+	struct config *c = nearest_with(ctx, key);
+	bool value = c ? config_bool(c, key, def) : def;
+
+	if (c)
+		config_free(c);
 	return value;
 }
 

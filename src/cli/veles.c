@@ -28,6 +28,8 @@ static const struct cli_command commands[] = {
 	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, CMD_NEEDS_PROJECT,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},
+	{"bisect", cmd_bisect, CMD_NEEDS_PROJECT,
+	 "find the first commit that made a command slower"},
 	{"diff", cmd_diff, CMD_NEEDS_PROJECT, "compare two profiles side by side, per location"},
 	{"check", cmd_check, CMD_NEEDS_PROJECT,
 	 "did a version degrade against its parent? (exit 1 when it did)"},

@@ -1,0 +1,45 @@
+#!/bin/bash
+# veles bisect: finds the commit that planted a slowdown in a 20-commit
+# history, building each version in a temporary worktree.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+cp "$VELES_SRCDIR/examples/list_search.c" .
+git add list_search.c && git commit -qm "list search" || fail commit
+good=$(git rev-parse HEAD)
+for v in $(seq 1 20); do
+	if [ "$v" -eq 13 ]; then
+		sed -i 's/^#define SLOW 0$/#define SLOW 1/' list_search.c
+		grep -q '^#define SLOW 1$' list_search.c || fail "planting the slowdown"
+		git commit -qam "version $v: count the list on every lookup" || fail commit
+		planted=$(git rev-parse HEAD)
+	else
+		commit_change "version $v"
+	fi
+done
+head_before=$(git rev-parse HEAD)
+status_before=$(git status --porcelain)
+
+veles bisect --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' -r 5 \
+	-- ./prog 4000 4000 >"$T/out" 2>"$T/err" || { cat "$T/out" "$T/err" >&2; fail "bisect"; }
+has "$T/out" "^$planted is the first slow commit: version 13"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7}"
+has "$T/err" "^bisect: measuring good"
+# The user's tree and branch are as they were; no worktree is left.
+[ "$(git rev-parse HEAD)" = "$head_before" ] || fail "HEAD moved"
+[ "$(git status --porcelain)" = "$status_before" ] || fail "the working tree changed"
+[ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
+[ -z "$(git branch --list 'veles*')" ] || fail "a branch was left"
+
+# Good and bad alike: nothing to bisect (exit 1), said on stdout.
+veles bisect --good HEAD~3 --bad HEAD --build 'cc -O2 -o prog list_search.c' -r 5 \
+	--max-runs 10 -q -- ./prog 4000 4000 >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || fail "same speed should exit 1"
+has "$T/out" "is not slower than"
+
+fails 2 veles bisect --good HEAD~1 -- ./prog
+fails 2 veles bisect --good HEAD~1 --bad HEAD
+fails 2 veles bisect --good nosuch --bad HEAD -- ./prog
+fails 2 veles bisect --good HEAD --bad HEAD~1 -q -- ./prog
+fails 2 veles bisect --good HEAD~1 --bad HEAD --on wall -- ./prog
+fails 2 veles bisect --good HEAD~2 --bad HEAD -q --build false -- ./prog
+cat "$T/out" >&2; echo ok
