@@ -55,6 +55,20 @@ void version_profiles_free(struct version_profiles *v);
 /* The last profile (by name: the newest) of @v with configuration @key, or -1. */
 ssize_t version_profiles_find(const struct version_profiles *v, const char *key);
 
+/* The most methods degradation.strategies may apply to one profile. */
+#define CHECK_MAX_METHODS 16
+/*
+ * The check methods for target profile @p from degradation.strategies
+ * (first match, or all with degradation.apply: all); stat, or int for a
+ * non-time profile with models, when no rule matches. ERR_INVALID for an
+ * unknown method or apply value.
+ */
+int check_methods_for(const struct cli_ctx *ctx, const struct profile *p,
+		      const char *methods[CHECK_MAX_METHODS], size_t *n);
+
+/* Checks config.yml and every degradation strategy once, before any work. */
+int check_strategies_check(const struct cli_ctx *ctx);
+
 int check_parse_format(const char *arg, enum check_format *out);
 void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour);
 

@@ -57,6 +57,8 @@ int cmd_hook(struct cli_ctx *ctx, int argc, char **argv);
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);
 /* A setting as text, nearest file first; caller frees; NULL when unset. */
 char *cli_config_string(const struct cli_ctx *ctx, const char *key);
+/* Loads both configuration files and rejects unknown keys (one line). */
+int cli_config_validate(const struct cli_ctx *ctx);
 
 /* Prints "veles: MSG" on stderr; returns the exit status to use (1, or 2 for
  * usage errors, see cli_usage_error). */

@@ -49,7 +49,8 @@ static const char check_usage[] =
 	"  --aat-threshold R  aat: ratio of means that degrades (2.0); 1/R optimises\n";
 
 struct check_cli {
-	const char *method;
+	struct cli_ctx *ctx;
+	const char *method; /* --method, or NULL: degradation.strategies decide */
 	enum check_format fmt;
 	struct check_params cp;
 };
@@ -147,7 +148,6 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	int c, ret;
 
 	check_params_default(&o->cp);
-	o->method = "stat";
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(check_usage, stdout);
@@ -167,11 +167,19 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 			const struct profile *target, const char *target_name)
 {
 	struct check_pair *pair = check_report_add(r);
+	const char *methods[CHECK_MAX_METHODS];
+	size_t n;
+	int ret;
 
 	pair->baseline_name = xstrdup(base_name);
 	pair->target_name = xstrdup(target_name);
 	pair->config = profile_config_title(target);
-	return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
+	if (o->method)
+		return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
+	ret = check_methods_for(o->ctx, target, methods, &n);
+	for (size_t i = 0; i < n && ret == 0; i++)
+		ret = degrade_compare(base, target, methods[i], &o->cp, &pair->changes);
+	return ret;
 }
 
 static int finish(struct check_report *r, const struct check_cli *o, bool colour)
@@ -303,7 +311,7 @@ static int check_all(struct cli_ctx *ctx, const struct check_cli *o)
 
 int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct check_cli o = {0};
+	struct check_cli o = {.ctx = ctx};
 	int ret = parse_args(argc, argv, &o);
 	int nargs = argc - optind;
 	const char *mode = nargs > 0 ? argv[optind] : NULL;
@@ -312,6 +320,10 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (!mode)
 		return cli_usage_error("check", "say what to check: profiles, head or all");
+	if (!o.method && check_strategies_check(ctx) < 0) {
+		cli_fail();
+		return 2;
+	}
 	if (strcmp(mode, "profiles") == 0) {
 		if (nargs != 3)
 			return cli_usage_error("check", "profiles wants BASE and TARGET");

@@ -57,6 +57,26 @@ static struct config *nearest_with(const struct cli_ctx *ctx, const char *key)
 	return found;
 }
 
+int cli_config_validate(const struct cli_ctx *ctx)
+{
+	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
+			  config_user_path()};
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		struct config *c = NULL;
+
+		if (ret == 0 && paths[i]) {
+			ret = config_load(paths[i], &c);
+			if (ret == 0)
+				ret = config_validate(c);
+			config_free(c);
+		}
+		free(paths[i]);
+	}
+	return ret;
+}
+
 char *cli_config_string(const struct cli_ctx *ctx, const char *key)
 {
 	struct config *c = nearest_with(ctx, key);

@@ -30,6 +30,13 @@ static const char *const known_keys[] = {
 	"execute.pre_run",
 	"profiles.register_after_run",
 	"generators.workload.#.**",
+	"degradation.apply",
+	"degradation.strategies.#.method",
+	"degradation.strategies.#.type",
+	"degradation.strategies.#.cmd",
+	"degradation.strategies.#.workload",
+	"degradation.strategies.#.collector",
+	"degradation.strategies.#.postprocessor",
 	NULL,
 };
 
