@@ -99,7 +99,9 @@ static char *norm_params(const void *opts)
 
 	buf_addc(&b, '{');
 	pp_json_str(&b, &first, "of", o->of);
-	pp_json_str(&b, &first, "by", o->by);
+	/* "none" rather than null: a record's params must replay as options
+	 * (veles check --collect-missing does). */
+	pp_json_str(&b, &first, "by", o->by ? o->by : "none");
 	buf_addc(&b, '}');
 	return buf_detach(&b, NULL);
 }

@@ -69,6 +69,13 @@ int check_methods_for(const struct cli_ctx *ctx, const struct profile *p,
 /* Checks config.yml and every degradation strategy once, before any work. */
 int check_strategies_check(const struct cli_ctx *ctx);
 
+/*
+ * --collect-missing: measures the configuration of @target on version
+ * @parent (in a temporary worktree, after execute.pre_run) and registers the
+ * profile with @parent.
+ */
+int check_collect_missing(struct cli_ctx *ctx, const struct profile *target, const char *parent);
+
 int check_parse_format(const char *arg, enum check_format *out);
 void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour);
 

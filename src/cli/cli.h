@@ -57,6 +57,9 @@ int cmd_hook(struct cli_ctx *ctx, int argc, char **argv);
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);
 /* A setting as text, nearest file first; caller frees; NULL when unset. */
 char *cli_config_string(const struct cli_ctx *ctx, const char *key);
+/* A scalar or a list of scalars as a NULL-terminated array of copies
+ * (free each, then the array); empty when unset. */
+char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n);
 /* Loads both configuration files and rejects unknown keys (one line). */
 int cli_config_validate(const struct cli_ctx *ctx);
 

@@ -22,6 +22,7 @@
 #include "analyze/stats.h"
 #include "cli/cli.h"
 #include "run/run.h"
+#include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 #include "util/spawn.h"
@@ -450,6 +451,21 @@ static int bracket(struct bisect *b, struct sample *good, struct sample *bad)
 	return ret;
 }
 
+/* execute.pre_run's commands as one shell command, or NULL. */
+static char *config_build(struct cli_ctx *ctx)
+{
+	size_t n;
+	char **cmds = cli_config_list(ctx, "execute.pre_run", &n);
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		buf_addf(&b, "%s(%s)", i ? " && " : "", cmds[i]);
+		free(cmds[i]);
+	}
+	free(cmds);
+	return n ? buf_detach(&b, NULL) : NULL;
+}
+
 int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct bisect b = {.ctx = ctx};
@@ -467,7 +483,7 @@ int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
 	if (cli_resolve_version(ctx, b.good_rev, good.id) < 0 ||
 	    cli_resolve_version(ctx, b.bad_rev, bad.id) < 0)
 		return 2;
-	b.build_from_config = cli_config_string(ctx, "execute.pre_run.0");
+	b.build_from_config = config_build(ctx);
 	ret = first_parent_line(&b, good.id, bad.id, &line, &n);
 	spawn_signals_install();
 	if (ret == 0)

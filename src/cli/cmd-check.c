@@ -46,11 +46,18 @@ static const char check_usage[] =
 	"  --test T           stat's test: mann-whitney (default) or welch\n"
 	"  --rounds N         bootstrap resamples (2000)\n"
 	"  --seed N           bootstrap seed, for repeatable intervals\n"
-	"  --aat-threshold R  aat: ratio of means that degrades (2.0); 1/R optimises\n";
+	"  --aat-threshold R  aat: ratio of means that degrades (2.0); 1/R optimises\n"
+	"  --collect-missing  head, all: when a parent has no profile of a configuration,\n"
+	"                     collect it there first (temporary worktree, execute.pre_run,\n"
+	"                     the profile's own collector, parameters and postprocessors)\n"
+	"                     and register it with the parent\n"
+	"  -q, --quiet        no progress lines on stderr\n";
 
 struct check_cli {
 	struct cli_ctx *ctx;
 	const char *method; /* --method, or NULL: degradation.strategies decide */
+	bool collect_missing;
+	bool quiet_progress;
 	enum check_format fmt;
 	struct check_params cp;
 };
@@ -65,6 +72,7 @@ enum {
 	OPT_ROUNDS,
 	OPT_SEED,
 	OPT_AAT,
+	OPT_COLLECT,
 };
 
 static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -142,16 +150,22 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"rounds", required_argument, NULL, OPT_ROUNDS},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"aat-threshold", required_argument, NULL, OPT_AAT},
+		{"collect-missing", no_argument, NULL, OPT_COLLECT},
+		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, ret;
 
 	check_params_default(&o->cp);
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(check_usage, stdout);
 			return -1;
+		}
+		if (c == OPT_COLLECT || c == 'q') {
+			*(c == 'q' ? &o->quiet_progress : &o->collect_missing) = true;
+			continue;
 		}
 		if (c == '?' || c == ':')
 			return cli_bad_option("check", argv);
@@ -226,6 +240,55 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 }
 
 /* Compares every profile of @version with its match in the parents. */
+/* Compares target profile @i with its match in each parent; *@matched
+ * says whether any parent had one. */
+static int pair_with_parents(const struct check_cli *o, const struct vcs_version *ver,
+			     const struct version_profiles *target, size_t i,
+			     const struct version_profiles *parents, size_t np,
+			     struct check_report *r, bool *matched)
+{
+	int ret = 0;
+
+	*matched = false;
+	for (size_t k = 0; k < np && ret == 0; k++) {
+		ssize_t j = version_profiles_find(&parents[k], target->key[i]);
+
+		if (j < 0)
+			continue;
+		*matched = true;
+		ret = compare_into(r, o, parents[k].p[j], parents[k].e[j].name, target->p[i],
+				   target->e[i].name);
+		memcpy(r->pairs[r->n - 1].baseline_version, ver->parents[k], 41);
+		memcpy(r->pairs[r->n - 1].target_version, ver->id, 41);
+	}
+	return ret;
+}
+
+/* --collect-missing: measure the first parent, then look again. */
+static int collect_and_pair(struct cli_ctx *ctx, const struct check_cli *o,
+			    const struct vcs_version *ver, const struct version_profiles *target,
+			    size_t i, struct version_profiles *parents, struct check_report *r,
+			    bool *matched)
+{
+	int ret;
+
+	if (!o->quiet_progress)
+		fprintf(stderr, "check: collecting %s on %.7s\n", target->e[i].name,
+			ver->parents[0]);
+	ret = check_collect_missing(ctx, target->p[i], ver->parents[0]);
+	if (ret == 0) {
+		version_profiles_free(&parents[0]);
+		ret = version_profiles_load(ctx, ver->parents[0], &parents[0]);
+	}
+	if (ret == 0)
+		ret = pair_with_parents(o, ver, target, i, parents, 1, r, matched);
+	if (ret == 0 && !*matched)
+		cli_warn("the profile collected on %.7s does not match %s's configuration",
+			 ver->parents[0], target->e[i].name);
+	return ret;
+}
+
+/* Compares every profile of @version with its match in the parents. */
 static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 			 const struct vcs_version *ver, struct check_report *r)
 {
@@ -237,19 +300,11 @@ static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 	for (size_t k = 0; k < np && ret == 0; k++)
 		ret = version_profiles_load(ctx, ver->parents[k], &parents[k]);
 	for (size_t i = 0; i < target.n && ret == 0; i++) {
-		bool matched = false;
+		bool matched;
 
-		for (size_t k = 0; k < np && ret == 0; k++) {
-			ssize_t j = version_profiles_find(&parents[k], target.key[i]);
-
-			if (j < 0)
-				continue;
-			matched = true;
-			ret = compare_into(r, o, parents[k].p[j], parents[k].e[j].name, target.p[i],
-					   target.e[i].name);
-			memcpy(r->pairs[r->n - 1].baseline_version, ver->parents[k], 41);
-			memcpy(r->pairs[r->n - 1].target_version, ver->id, 41);
-		}
+		ret = pair_with_parents(o, ver, &target, i, parents, np, r, &matched);
+		if (ret == 0 && !matched && o->collect_missing && np > 0)
+			ret = collect_and_pair(ctx, o, ver, &target, i, parents, r, &matched);
 		r->without_baseline += !matched;
 	}
 	version_profiles_free(&target);

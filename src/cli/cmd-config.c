@@ -87,6 +87,35 @@ char *cli_config_string(const struct cli_ctx *ctx, const char *key)
 	return value;
 }
 
+static void strv_push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n)
+{
+	char **v = xcalloc(1, sizeof(*v));
+	char *item = cli_config_string(ctx, key);
+
+	*n = 0;
+	/* A scalar is a list of one; a list's items are KEY.0, KEY.1, ... */
+	if (item) {
+		strv_push(&v, n, item);
+		return v;
+	}
+	for (;;) {
+		char *k = xasprintf("%s.%zu", key, *n);
+
+		item = cli_config_string(ctx, k);
+		free(k);
+		if (!item)
+			return v;
+		strv_push(&v, n, item);
+	}
+}
+
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
 {
 	struct config *c = nearest_with(ctx, key);
