@@ -23,7 +23,7 @@ struct reader {
 	struct buf snap_time_str;
 	/* Caches for the list layouts, where a million resources repeat a
 	 * handful of keys and attribute sets (read_res.c). */
-	const char *coll[8];  /* the collectable key names, interned */
+	const char *coll[16]; /* the collectable key names, interned */
 	const char *keys[16]; /* the interned key last seen at each position */
 	size_t key_len[16];
 	struct buf sig;	   /* this resource's raw attribute signature */

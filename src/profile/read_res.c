@@ -13,10 +13,15 @@
 #include "util/strpool.h"
 
 /* Keys of a resource dict that vary per measurement; the rest describe
- * its type. */
+ * its type. The time collector's per-run fields are among them: a peak RSS
+ * that differs between runs must not split one command into many types. */
 static const char *const collectable[] = {
-	"amount", "structure-unit-size", "call-order", "order", "address", "timestamp", "exclusive",
+	"amount",    "structure-unit-size", "call-order", "order",	 "address",
+	"timestamp", "exclusive",	    "max-rss",	  "exit-status", "signal",
 };
+
+_Static_assert(ARRAY_SIZE(collectable) <= ARRAY_SIZE(((struct reader *)0)->coll),
+	       "reader.coll holds every collectable key");
 
 void reader_release(struct reader *r)
 {

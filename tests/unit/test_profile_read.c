@@ -294,6 +294,26 @@ static void test_list_and_scalars(void **state)
 /* The list layouts cache resource types by their raw attributes: many
  * interleaved types (more than the cache holds) and attribute sets that
  * differ only in a value's kind must still each get their own type. */
+/* Per-run fields of the time collector vary between runs: they are
+ * measurements, not part of the type, so one command stays one type. */
+static void test_time_run_fields(void **state)
+{
+	struct profile *p = load_str(
+		"{\"header\": {\"type\": \"time\"}, \"global\": {\"resources\": ["
+		"{\"uid\": \"./a\", \"subtype\": \"real\", \"amount\": 1, \"max-rss\": 100,"
+		" \"exit-status\": 0},"
+		"{\"uid\": \"./a\", \"subtype\": \"real\", \"amount\": 2, \"max-rss\": 200,"
+		" \"exit-status\": 1, \"signal\": 9}]}}");
+
+	UNUSED(state);
+	assert_int_equal(p->types.nrows, 1);
+	assert_int_equal(profile_nres(p), 2);
+	assert_int_equal(col_i64(table_col(&p->res, "max-rss"), 1), 200);
+	assert_true(col_has(table_col(&p->res, "signal"), 1));
+	assert_false(col_has(table_col(&p->res, "signal"), 0));
+	profile_free(p);
+}
+
 static void test_many_interleaved_types(void **state)
 {
 	struct buf j = BUF_INIT, scratch = BUF_INIT;
@@ -546,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_list_and_scalars),
 		cmocka_unit_test(test_escapes),
+		cmocka_unit_test(test_time_run_fields),
 		cmocka_unit_test(test_many_interleaved_types),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_compressed),
