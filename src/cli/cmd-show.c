@@ -281,6 +281,8 @@ static int positionals(int argc, char **argv, struct show_opts *o)
 			return -1;
 		}
 		o->spec = argv[optind++];
+		if (strcmp(o->view, "tableof") == 0)
+			tableof_subject(argc, argv, o); /* tableof PROFILE models */
 		return 0;
 	}
 	o->spec = argv[optind++];

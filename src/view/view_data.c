@@ -213,7 +213,7 @@ static char *unit_label(const struct profile *p, const char *key, const char *ag
 	struct buf b = BUF_INIT;
 
 	buf_addf(&b, "%s%s(%s)", running ? "running " : "", agg, key);
-	if (strcmp(key, "amount") == 0 && p->nunits == 1)
+	if (strcmp(key, "amount") == 0 && p->nunits == 1 && strcmp(agg, "count") != 0)
 		buf_addf(&b, " [%s]", p->units[0].value);
 	return buf_detach(&b, NULL);
 }
