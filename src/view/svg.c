@@ -147,8 +147,11 @@ static void svg_bars(const struct frame *f, const struct vplot *pl, bool stacked
 {
 	double band = (f->x1 - f->x0) / (double)pl->nx;
 	double bw = band * 0.8 / (stacked ? 1 : (double)pl->ns);
-	bool tilt = band < 70;
+	bool tilt = false;
 	size_t x, s;
+
+	for (x = 0; x < pl->nx; x++) /* tilt the labels only when one does not fit */
+		tilt = tilt || 7.0 * (double)strlen(pl->xcat[x]) > band * 0.9;
 
 	for (x = 0; x < pl->nx; x++) {
 		double base = 0, left = f->x0 + band * ((double)x + 0.1), cx = left + band * 0.4;
@@ -257,7 +260,7 @@ static void svg_plot(const struct vfigure *fig, size_t k, struct buf *out)
 	f.y0 = f.top + MT;
 	f.y1 = f.top + H - MB;
 	plot_ranges(pl, fig->stacked, &f.xlo, &f.xhi, &f.ylo, &f.yhi);
-	axis_nice(&f.ylo, &f.yhi, 6);
+	axis_nice(&f.ylo, &f.yhi, 10);
 	if (fig->kind == VIEW_BARS) {
 		f.xlo = -0.5;
 		f.xhi = (double)pl->nx - 0.5;

@@ -58,20 +58,32 @@ static void add_fit(const char *s, size_t w, bool right, struct buf *out)
 	buf_adds(out, "\xe2\x80\xa6");
 }
 
+/* The series' marks and names, wrapped at the terminal's width. */
 static void legend(const struct vplot *pl, const struct view_opts *o, bool digits, struct buf *out)
 {
-	size_t s;
+	size_t s, col = 2;
 
 	buf_adds(out, "  ");
 	for (s = 0; s < pl->ns; s++) {
+		size_t w = utf8_width(pl->s[s].label) + 2;
+
+		if (s && col + 3 + w > (size_t)o->width) {
+			buf_adds(out, "\n  ");
+			col = 2;
+		} else if (s) {
+			buf_adds(out, "   ");
+			col += 3;
+		}
 		color_on(o, s, out);
 		if (digits)
 			buf_addf(out, "%zu", s + 1);
 		else
 			buf_adds(out, fills[s % ARRAY_SIZE(fills)]);
 		color_off(o, out);
-		buf_addf(out, " %s%s", pl->s[s].label, s + 1 < pl->ns ? "   " : "\n");
+		buf_addf(out, " %s", pl->s[s].label);
+		col += w;
 	}
+	buf_adds(out, "\n");
 }
 
 /* One bar of @cells eighths-resolved columns. */
@@ -353,14 +365,36 @@ static void canvas_out(const struct canvas *c, const struct vplot *pl, const str
 		buf_release(&lab[k]);
 }
 
+/* The widest y tick label, so the canvas can take the rest of the width. */
+static size_t ylabel_width(double lo, double hi, size_t h)
+{
+	double ticks[16];
+	size_t n = axis_ticks(lo, hi, h / 4 + 1, ticks, ARRAY_SIZE(ticks)), w = 0, k;
+	struct buf t = BUF_INIT;
+
+	for (k = 0; k < n; k++) {
+		buf_reset(&t);
+		axis_num(ticks[k], &t);
+		w = t.len > w ? t.len : w;
+	}
+	buf_release(&t);
+	return w;
+}
+
 static void canvas_for(const struct vplot *pl, const struct view_opts *o, bool stacked, size_t h,
 		       struct canvas *c)
 {
-	size_t w = o->width > 30 ? (size_t)o->width - 12 : 18;
+	double xlo, xhi, ylo, yhi;
+	size_t used;
 
-	canvas_init(c, w, h);
-	plot_ranges(pl, stacked, &c->xlo, &c->xhi, &c->ylo, &c->yhi);
-	axis_nice(&c->ylo, &c->yhi, h / 4 + 1);
+	plot_ranges(pl, stacked, &xlo, &xhi, &ylo, &yhi);
+	axis_nice(&ylo, &yhi, h / 2);
+	used = ylabel_width(ylo, yhi, h) + 2 + 3; /* labels, axis, x labels' overhang */
+	canvas_init(c, (size_t)o->width > used + 16 ? (size_t)o->width - used : 16, h);
+	c->xlo = xlo;
+	c->xhi = xhi;
+	c->ylo = ylo;
+	c->yhi = yhi;
 }
 
 static void term_flow(const struct vplot *pl, const struct view_opts *o, bool stacked,
@@ -392,6 +426,38 @@ static void term_flow(const struct vplot *pl, const struct view_opts *o, bool st
 	free(y);
 }
 
+/* "• N measurements" and one entry per model, wrapped at the width. */
+static void scatter_legend(const struct vplot *pl, const struct view_opts *o, struct buf *out)
+{
+	struct buf e = BUF_INIT;
+	size_t i, col;
+
+	buf_addf(&e, "%zu measurement%s", pl->npts, pl->npts == 1 ? "" : "s");
+	buf_adds(out, "  ");
+	color_on(o, 0, out);
+	buf_adds(out, POINT_GLYPH);
+	color_off(o, out);
+	buf_addf(out, " %s", buf_str(&e));
+	col = 4 + utf8_width(buf_str(&e));
+	for (i = 0; i < pl->ncurves; i++) {
+		size_t w = utf8_width(pl->curves[i].label) + 2;
+
+		if (col + 3 + w > (size_t)o->width) {
+			buf_adds(out, "\n  ");
+			col = 2 + w;
+		} else {
+			buf_adds(out, "   ");
+			col += 3 + w;
+		}
+		color_on(o, i + 1, out);
+		buf_adds(out, "\xe2\xa0\xa4"); /* ⠤ */
+		color_off(o, out);
+		buf_addf(out, " %s", pl->curves[i].label);
+	}
+	buf_adds(out, "\n");
+	buf_release(&e);
+}
+
 static void term_scatter(const struct vplot *pl, const struct view_opts *o, struct buf *out)
 {
 	struct canvas c;
@@ -402,19 +468,7 @@ static void term_scatter(const struct vplot *pl, const struct view_opts *o, stru
 		polyline(&c, pl->curves[i].x, pl->curves[i].y, pl->curves[i].n, (int)i + 1);
 	for (i = 0; i < pl->npts; i++)
 		mark(&c, pl->px[i], pl->py[i], 'p', 0);
-	buf_adds(out, "  ");
-	color_on(o, 0, out);
-	buf_adds(out, POINT_GLYPH);
-	color_off(o, out);
-	buf_addf(out, " %zu measurement%s", pl->npts, pl->npts == 1 ? "" : "s");
-	for (i = 0; i < pl->ncurves; i++) {
-		buf_adds(out, "   ");
-		color_on(o, i + 1, out);
-		buf_adds(out, "\xe2\xa0\xa4"); /* ⠤ */
-		color_off(o, out);
-		buf_addf(out, " %s", pl->curves[i].label);
-	}
-	buf_adds(out, "\n");
+	scatter_legend(pl, o, out);
 	canvas_out(&c, pl, o, out);
 	canvas_release(&c);
 }

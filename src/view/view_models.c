@@ -391,6 +391,12 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 		pl->title = xstrdup(strpool_get(uids, (uint32_t)i + 1));
 		pl->xlabel = xstrdup(per);
 		pl->ylabel = xstrdup(o->of);
+		if (strcmp(o->of, "amount") == 0 && p->nunits == 1) {
+			free(pl->ylabel);
+			pl->ylabel = xmalloc(strlen(p->units[0].value) + 10);
+			snprintf(pl->ylabel, strlen(p->units[0].value) + 10, "amount [%s]",
+				 p->units[0].value);
+		}
 		add_model_curves(m, nm, o, per, pl);
 	}
 	free(caps);

@@ -77,6 +77,22 @@ has "$T/scatter.svg" "<polyline"
 ok veles show "$P" bars --title 'A & <B>' -o "$T/t.svg"
 xml_ok "$T/t.svg" || fail "escaping"
 
+# colour only on a terminal, and not with NO_COLOR (script(1) gives a tty)
+if command -v script >/dev/null; then
+	script -qc "'$VELES' show '$P' bars" /dev/null >"$T/tty" </dev/null
+	has "$T/tty" $'\x1b\\[34m'
+	NO_COLOR=1 script -qc "'$VELES' show '$P' bars" /dev/null >"$T/tty" </dev/null
+	hasnt "$T/tty" $'\x1b'
+fi
+for v in bars flow scatter; do
+	COLUMNS=40 veles show "$P" $v >"$T/narrow" || fail "COLUMNS=40 $v"
+	/usr/bin/python3 -c 'import sys; assert max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")) <= 40' \
+		"$T/narrow" || fail "$v wider than COLUMNS"
+done
+
+ok veles show "$P" tableof --format csv -h uid,amount -o "$T/t.csv"
+[ "$(wc -l <"$T/t.csv")" -eq 67 ] || fail "tableof -o"
+
 # the old views still work with options after the view's name
 ok veles show "$P" table -n 2
 [ "$(wc -l <"$T/out")" -eq 3 ] || fail "table -n"
