@@ -13,7 +13,7 @@
 #define ML 80.0	 /* left margin: y tick labels and title */
 #define MR 230.0 /* right margin: the legend */
 #define MT 50.0
-#define MB 80.0
+#define MB 96.0
 #define HEAD 40.0 /* the figure's title */
 
 /* Where a plot's drawing area lies, and its data ranges. */
@@ -116,7 +116,7 @@ static void frame_box(const struct frame *f, const struct vplot *pl, struct buf 
 {
 	buf_addf(out, "<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\"/>\n", f->x0, f->y0, f->y1,
 		 f->x1);
-	text(out, (f->x0 + f->x1) / 2, f->y1 + 58, "middle", " class=\"axis-title\"", pl->xlabel,
+	text(out, (f->x0 + f->x1) / 2, f->y1 + 80, "middle", " class=\"axis-title\"", pl->xlabel,
 	     80);
 	if (pl->title)
 		text(out, f->x0, f->top + 30, "start", " class=\"plot-title\"", pl->title, 90);
@@ -180,7 +180,7 @@ static void svg_bars(const struct frame *f, const struct vplot *pl, bool stacked
 		else
 			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", cx,
 				 f->y1 + 19);
-		esc(pl->xcat[x], tilt ? 14 : (size_t)(band / 7), out);
+		esc(pl->xcat[x], tilt ? 12 : (size_t)(band / 7), out);
 		buf_adds(out, "</text>\n");
 	}
 	for (s = 0; s < pl->ns; s++)

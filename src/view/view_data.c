@@ -179,8 +179,9 @@ static size_t collect_cells(const struct profile *p, const struct view_opts *o, 
 {
 	struct buf s1 = BUF_INIT, s2 = BUF_INIT;
 	size_t i, n = 0, cap = 0, nres = profile_nres(p);
-	const char *label = by ? NULL : view_agg_name(o->agg);
+	struct buf label = BUF_INIT; /* the one series' name without --by */
 
+	buf_addf(&label, "%s(%s)", view_agg_name(o->agg), o->of);
 	for (i = 0; i < nres; i++) {
 		double xnum, y, gnum;
 		const char *x, *g;
@@ -198,12 +199,13 @@ static size_t collect_cells(const struct profile *p, const struct view_opts *o, 
 			*cv = xrealloc(*cv, cap * sizeof(**cv));
 		}
 		(*cv)[n].xi = strpool_intern_cstr(xs->sp, x);
-		g = by ? view_value(p, i, by, &s2, &gnum) : label;
+		g = by ? view_value(p, i, by, &s2, &gnum) : buf_str(&label);
 		(*cv)[n].gi = strpool_intern_cstr(gs->sp, *g ? g : "-");
 		(*cv)[n++].v = y;
 	}
 	buf_release(&s1);
 	buf_release(&s2);
+	buf_release(&label);
 	return n;
 }
 
