@@ -93,6 +93,10 @@ double view_aggregate(enum view_agg a, double *v, size_t n)
 	return a == AGG_MEAN ? r / (double)n : r;
 }
 
+/* Bars and flow keep a dense grid of x values by series: beyond this many
+ * cells (128 MiB of doubles) no rendering could show them anyway. */
+#define VIEW_MAX_CELLS (16.0 * 1024 * 1024)
+
 /* One measurement, placed: its x category, its series, its value. */
 struct cellval {
 	uint32_t xi, gi;
@@ -291,6 +295,13 @@ static int build_grouped(const struct profile *p, const struct view_opts *o, con
 	keyset_order(&gs);
 	if (!n) {
 		ret = err_set(ERR_NOTFOUND, "no resource has both '%s' and '%s'", o->of, per);
+		goto out;
+	}
+	if ((double)xs.n * (double)gs.n > VIEW_MAX_CELLS) {
+		ret = err_set(ERR_INVALID,
+			      "%zu values of '%s' times %zu series is more than a view can draw; "
+			      "narrow it with --filter-by, or choose another --per or --by",
+			      xs.n, per, gs.n);
 		goto out;
 	}
 	if (o->kind == VIEW_FLOW && !xs.numeric) {

@@ -189,6 +189,38 @@ static void test_flow_accumulates(void **state)
 	profile_free(p);
 }
 
+/* 5000 uids at 5000 sizes would be a grid of 25M cells: refused, in one
+ * line, before any of it is allocated. */
+static void test_too_many_cells(void **state)
+{
+	struct profile *p = profile_new();
+	struct view_opts o;
+	struct vfigure f = {0};
+	char uid[16];
+	size_t i;
+
+	p->type = xstrdup("time");
+	for (i = 0; i < 5000; i++) {
+		struct attr u = {.name = "uid", .kind = COL_STR, .s = uid};
+		size_t row;
+
+		snprintf(uid, sizeof(uid), "f%zu", i);
+		row = profile_res_add(p, profile_type_add(p, &u, 1));
+		col_set_i64(&p->res, table_col_get(p, &p->res, "amount", COL_I64), row, 1);
+		col_set_i64(&p->res, table_col_get(p, &p->res, "structure-unit-size", COL_I64), row,
+			    (int64_t)i);
+	}
+	view_opts_init(&o, VIEW_FLOW);
+	assert_int_equal(view_build_flow(p, &o, &f), ERR_INVALID);
+	assert_non_null(strstr(err_msg(), "more than a view can draw"));
+	vfigure_release(&f);
+	o.filters[0] = (struct view_filter){"uid", "f7"};
+	o.nfilters = 1;
+	assert_int_equal(view_build_flow(p, &o, &f), 0);
+	vfigure_release(&f);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_ticks),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_flow_accumulates),
+		cmocka_unit_test(test_too_many_cells),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
