@@ -178,6 +178,7 @@
 
   const build = { bars: barsOpts, flow: flowOpts, scatter: scatterOpts }[fig.kind];
   const root = document.getElementById('charts');
+  const charts = window.velesCharts = []; /* for the browser tests */
   fig.plots.forEach((pl) => {
     if (pl.title) {
       const h = document.createElement('h2');
@@ -194,6 +195,7 @@
       legend: { live: true },
     }, o.data, el);
     zoomPan(u);
+    charts.push(u);
     window.addEventListener('resize', () => u.setSize({ width: width(), height: 380 }));
   });
 })();

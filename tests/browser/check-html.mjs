@@ -35,11 +35,30 @@ for (const file of process.argv.slice(2)) {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     const legend = await page.$$eval('.u-legend .u-value', (v) => v.map((e) => e.textContent));
     if (!legend.some((t) => t && t !== '-' && t !== '--')) errors.push('no value on hover');
-    await page.mouse.wheel(0, -200);
-    await page.mouse.move(box.x + box.width / 3, box.y + 20);
-    await page.mouse.down();
+    const scale = () => page.evaluate(() => {
+      const x = window.velesCharts[0].scales.x;
+      return [x.min, x.max];
+    });
+    const [min0, max0] = await scale();
+    await page.mouse.wheel(0, -200); // zoom in around the cursor
+    await page.waitForTimeout(50);
+    const [min1, max1] = await scale();
+    if (!(max1 - min1 < max0 - min0)) errors.push(`wheel did not zoom: ${min0}..${max0} -> ${min1}..${max1}`);
+    await page.keyboard.down('Shift'); // Shift+drag pans: same span, moved
     await page.mouse.move(box.x + box.width / 2, box.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 4, box.y + 20, { steps: 4 });
     await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const [min2, max2] = await scale();
+    if (!(min2 > min1 && Math.abs((max2 - min2) - (max1 - min1)) < 1e-6 * (max1 - min1 + 1)))
+      errors.push(`shift+drag did not pan: ${min1}..${max1} -> ${min2}..${max2}`);
+    await page.mouse.move(box.x + box.width / 3, box.y + 20); // drag selects a zoom
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + 20, { steps: 4 });
+    await page.mouse.up();
+    const [min3, max3] = await scale();
+    if (!(max3 - min3 < max2 - min2)) errors.push('drag did not zoom');
   }
   await page.close();
   if (errors.length) {
