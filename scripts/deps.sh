@@ -7,7 +7,11 @@ set -eu
 PKGS="gcc make pkg-config meson ninja-build git
 libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev
 clang-format cppcheck python3 hyperfine time procps
-libgsl-dev python3-numpy python3-scipy"
+libgsl-dev python3-numpy python3-scipy chromium libxml2-utils"
+
+# npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
+# unless an npm is already there.
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 
 missing=""
 for p in $PKGS; do

@@ -1,9 +1,12 @@
-/* veles show: one profile as raw JSON, a table of resources, or a summary. */
+/* veles show: one profile as raw JSON, a table, a summary, or one of the
+ * views of src/view (tableof, bars, flow, scatter). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
 
 #include "cli/cli.h"
 #include "cli/select.h"
@@ -11,10 +14,12 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
+#include "view/view.h"
 
 static const char show_usage[] =
-	"usage: veles show [-m REV] [options] VIEW PROFILE\n"
-	"       veles show [-m REV] [options] PROFILE [VIEW]\n"
+	"usage: veles show [-m REV] [options] PROFILE [VIEW [view options]]\n"
+	"       veles show [-m REV] [options] VIEW PROFILE [view options]\n"
 	"\n"
 	"Shows a registered or pending profile. PROFILE is N@i or a bare N (the\n"
 	"Nth profile of the version, as `veles status` numbers them), N@p (a\n"
@@ -25,75 +30,328 @@ static const char show_usage[] =
 	"            (count, mean, standard deviation, median, min, max); default\n"
 	"  table     one row per resource: uid, type, subtype and every measured field\n"
 	"  raw       the profile as JSON, indented (--compact for one line)\n"
+	"  tableof resources|models\n"
+	"            the resources (or the fitted models), filtered and sorted\n"
+	"  bars      one bar per --per value, of the --of values aggregated\n"
+	"  flow      the aggregated --of values as lines over a numeric --per\n"
+	"  scatter   every measurement as a point, one graph per uid, with the\n"
+	"            profile's models drawn as curves\n"
 	"\n"
 	"  -m, --minor REV   look PROFILE up in version REV (default: HEAD)\n"
 	"  -n, --limit N     table: at most N rows\n"
 	"  --compact         raw: no indentation\n"
-	"  --format FMT      summary and table: text (default) or json\n";
+	"  --format FMT      summary and table: text (default) or json;\n"
+	"                    tableof: plain (default), markdown, csv or json\n"
+	"  -o, --output FILE bars, flow, scatter: FILE.svg (a standalone SVG) or\n"
+	"                    FILE.html (an interactive page); tableof: the text\n"
+	"\n"
+	"View options (after the view's name):\n"
+	"  --of KEY          the value shown (default: amount)\n"
+	"  --per KEY         the x axis (bars: uid; flow, scatter: structure-unit-size)\n"
+	"  --by KEY          bars, flow: one series per value of KEY (flow: uid)\n"
+	"  -a, --aggregation F  sum (default), mean, median, min, max or count\n"
+	"  --stacked         bars, flow: series on top of each other\n"
+	"  --grouped         bars, flow: series side by side (default)\n"
+	"  --no-accumulate   flow: the aggregated values, not their running sum\n"
+	"  -h, --headers K,..  tableof: the columns, in order (repeatable)\n"
+	"  --sort-by KEY     tableof: rows ordered by a column (numbers by value)\n"
+	"  --descending      tableof: largest first\n"
+	"  --filter-by KEY VALUE  only resources whose KEY is VALUE (repeatable)\n"
+	"  --title TEXT      bars, flow, scatter: the figure's title\n"
+	"\n"
+	"The terminal rendering is as wide as the terminal ($COLUMNS, else 80),\n"
+	"in colour when stdout is a terminal and NO_COLOR is not set.\n";
+
+static const struct {
+	const char *name;
+	enum view_kind kind;
+} graph_views[] = {{"bars", VIEW_BARS},
+		   {"flow", VIEW_FLOW},
+		   {"scatter", VIEW_SCATTER},
+		   {"tableof", VIEW_TABLE_RES}};
 
 static bool is_view(const char *s)
 {
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(graph_views); i++)
+		if (strcmp(s, graph_views[i].name) == 0)
+			return true;
 	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0;
+}
+
+enum {
+	OPT_COMPACT = 256,
+	OPT_FORMAT,
+	OPT_OF,
+	OPT_PER,
+	OPT_BY,
+	OPT_STACKED,
+	OPT_GROUPED,
+	OPT_NO_ACC,
+	OPT_SORT,
+	OPT_DESC,
+	OPT_FILTER,
+	OPT_TITLE,
+	OPT_HELP,
+};
+
+static const struct option show_options[] = {
+	{"minor", required_argument, NULL, 'm'},
+	{"limit", required_argument, NULL, 'n'},
+	{"compact", no_argument, NULL, OPT_COMPACT},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"output", required_argument, NULL, 'o'},
+	{"of", required_argument, NULL, OPT_OF},
+	{"per", required_argument, NULL, OPT_PER},
+	{"by", required_argument, NULL, OPT_BY},
+	{"aggregation", required_argument, NULL, 'a'},
+	{"stacked", no_argument, NULL, OPT_STACKED},
+	{"grouped", no_argument, NULL, OPT_GROUPED},
+	{"no-accumulate", no_argument, NULL, OPT_NO_ACC},
+	{"headers", required_argument, NULL, 'H'},
+	{"sort-by", required_argument, NULL, OPT_SORT},
+	{"descending", no_argument, NULL, OPT_DESC},
+	{"filter-by", required_argument, NULL, OPT_FILTER},
+	{"title", required_argument, NULL, OPT_TITLE},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+/* -h K1,K2: the columns of tableof, split at commas. */
+static int add_headers(char *list, struct view_opts *vo)
+{
+	char *save = NULL, *k;
+
+	for (k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		if (vo->nheaders == VIEW_MAX_HEADERS) {
+			cli_usage_error("show", "at most %d --headers", VIEW_MAX_HEADERS);
+			return -1;
+		}
+		vo->headers[vo->nheaders++] = k;
+	}
+	return 0;
+}
+
+static int add_filter(int argc, char **argv, struct view_opts *vo)
+{
+	if (optind >= argc || vo->nfilters == VIEW_MAX_FILTERS) {
+		cli_usage_error("show", optind >= argc ? "--filter-by takes a KEY and a VALUE"
+						       : "too many --filter-by");
+		return -1;
+	}
+	vo->filters[vo->nfilters].key = optarg;
+	vo->filters[vo->nfilters++].value = argv[optind++];
+	return 0;
+}
+
+static int usage_err(int ret)
+{
+	if (ret < 0)
+		cli_usage_error("show", "%s", err_msg());
+	return ret < 0 ? -1 : 0;
+}
+
+/* The view options; 1 after --help, -1 on a bad one. */
+static int view_option(int c, int argc, char **argv, struct show_opts *o)
+{
+	struct view_opts *vo = &o->vo;
+
+	switch (c) {
+	case OPT_OF:
+		vo->of = optarg;
+		return 0;
+	case OPT_PER:
+		vo->per = optarg;
+		return 0;
+	case OPT_BY:
+		vo->by = optarg;
+		return 0;
+	case 'a':
+		return usage_err(view_parse_agg(optarg, &vo->agg));
+	case OPT_STACKED:
+	case OPT_GROUPED:
+		vo->stacked = c == OPT_STACKED;
+		return 0;
+	case OPT_NO_ACC:
+		vo->accumulate = false;
+		return 0;
+	case 'H':
+		return add_headers(optarg, vo);
+	case OPT_SORT:
+		vo->sort_by = optarg;
+		return 0;
+	case OPT_DESC:
+		vo->sort_desc = true;
+		return 0;
+	case OPT_FILTER:
+		return add_filter(argc, argv, vo);
+	case OPT_TITLE:
+		vo->title = optarg;
+		return 0;
+	}
+	cli_bad_option("show", argv);
+	return -1;
+}
+
+static int show_option(int c, int argc, char **argv, struct show_opts *o)
+{
+	switch (c) {
+	case 'm':
+		o->rev = optarg;
+		return 0;
+	case 'n':
+		return cli_parse_uint("show", "--limit", optarg, &o->limit) < 0 ? -1 : 0;
+	case OPT_COMPACT:
+		o->compact = true;
+		return 0;
+	case OPT_FORMAT:
+		o->format = optarg;
+		return 0;
+	case 'o':
+		o->output = optarg;
+		return 0;
+	case OPT_HELP:
+		fputs(show_usage, stdout);
+		return 1;
+	}
+	return view_option(c, argc, argv, o);
+}
+
+/* Options from argv[optind] on: up to the first non-option when @shorts
+ * starts with '+', else all of them (GNU getopt moves the others last). */
+static int parse_options(int argc, char **argv, const char *shorts, struct show_opts *o)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, shorts, show_options, NULL)) != -1) {
+		if (c == 'h') /* --help, except in tableof: --headers */
+			c = strstr(shorts, "h:") ? 'H' : OPT_HELP;
+		if (c == '?') {
+			cli_bad_option("show", argv);
+			return -1;
+		}
+		ret = show_option(c, argc, argv, o);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void set_view(struct show_opts *o, const char *name)
+{
+	size_t i;
+
+	o->view = name;
+	for (i = 0; i < ARRAY_SIZE(graph_views); i++)
+		if (strcmp(name, graph_views[i].name) == 0) {
+			o->is_graph = true;
+			view_opts_init(&o->vo, graph_views[i].kind);
+		}
+}
+
+/* tableof's subject, right after its name: resources (default) or models. */
+static int tableof_subject(int argc, char **argv, struct show_opts *o)
+{
+	const char *s = optind < argc ? argv[optind] : NULL;
+
+	if (!s || s[0] == '-')
+		return 0;
+	if (strcmp(s, "models") == 0)
+		o->vo.kind = VIEW_TABLE_MODELS;
+	else if (strcmp(s, "resources") != 0)
+		return 0;
+	optind++;
+	return 0;
+}
+
+/* The positionals before the view options: VIEW PROFILE or PROFILE [VIEW]. */
+static int positionals(int argc, char **argv, struct show_opts *o)
+{
+	if (optind >= argc) {
+		cli_usage_error("show", "name a profile, and optionally a view");
+		return -1;
+	}
+	if (is_view(argv[optind])) {
+		set_view(o, argv[optind++]);
+		if (strcmp(o->view, "tableof") == 0)
+			tableof_subject(argc, argv, o);
+		if (optind >= argc || argv[optind][0] == '-') {
+			cli_usage_error("show", "which profile should the %s view show?", o->view);
+			return -1;
+		}
+		o->spec = argv[optind++];
+		if (strcmp(o->view, "tableof") == 0)
+			tableof_subject(argc, argv, o); /* tableof PROFILE models */
+		return 0;
+	}
+	o->spec = argv[optind++];
+	if (optind < argc && argv[optind][0] != '-') {
+		if (!is_view(argv[optind])) {
+			cli_usage_error("show",
+					"unknown view '%s': use summary, table, raw, tableof, "
+					"bars, flow or scatter",
+					argv[optind]);
+			return -1;
+		}
+		set_view(o, argv[optind++]);
+	}
+	if (o->view && strcmp(o->view, "tableof") == 0)
+		tableof_subject(argc, argv, o);
+	return 0;
+}
+
+/* The text formats of table and summary; tableof's are its own. */
+static int check_format(struct show_opts *o)
+{
+	if (!o->format)
+		return 0;
+	if (o->is_graph && o->vo.kind != VIEW_TABLE_RES && o->vo.kind != VIEW_TABLE_MODELS) {
+		cli_usage_error("show",
+				"--format is for tables: the %s view writes -o FILE.svg or "
+				"FILE.html",
+				o->view);
+		return -1;
+	}
+	if (o->is_graph)
+		return usage_err(view_parse_table_fmt(o->format, &o->vo.tfmt));
+	return cli_parse_format("show", o->format, &o->fmt) < 0 ? -1 : 0;
 }
 
 static int parse_show_args(int argc, char **argv, struct show_opts *o)
 {
-	static const struct option opts[] = {
-		{"minor", required_argument, NULL, 'm'}, {"limit", required_argument, NULL, 'n'},
-		{"compact", no_argument, NULL, 'c'},	 {"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},	 {NULL, 0, NULL, 0},
-	};
-	int c, nargs;
+	bool tableof;
+	char **rest;
+	int ret, nrest;
 
-	while ((c = getopt_long(argc, argv, "m:n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->rev = optarg;
-			break;
-		case 'n':
-			if (cli_parse_uint("show", "--limit", optarg, &o->limit) < 0)
-				return -1;
-			break;
-		case 'c':
-			o->compact = true;
-			break;
-		case 'f':
-			if (cli_parse_format("show", optarg, &o->fmt) < 0)
-				return -1;
-			break;
-		case 'h':
-			fputs(show_usage, stdout);
-			return 1;
-		default:
-			cli_bad_option("show", argv);
+	view_opts_init(&o->vo, VIEW_BARS);
+	optind = 0;
+	ret = parse_options(argc, argv, "+m:n:o:a:h", o);
+	if (ret || (ret = positionals(argc, argv, o)))
+		return ret;
+	/* The view's options: everything after the positionals, parsed anew. */
+	tableof = o->view && strcmp(o->view, "tableof") == 0;
+	rest = argv + optind - 1;
+	nrest = argc - optind + 1;
+	optind = 0;
+	ret = parse_options(nrest, rest, tableof ? "m:n:o:a:h:" : "m:n:o:a:h", o);
+	if (ret)
+		return ret;
+	if (optind < nrest && !o->view && optind + 1 == nrest && is_view(rest[optind]) &&
+	    !o->is_graph && strcmp(rest[optind], "tableof") != 0) {
+		set_view(o, rest[optind++]);
+		if (o->is_graph) {
+			cli_usage_error("show", "the options of %s go after its name", o->view);
 			return -1;
 		}
 	}
-	nargs = argc - optind;
-	if (nargs < 1 || nargs > 2) {
-		cli_usage_error("show", "name a profile, and optionally a view");
+	if (optind < nrest) {
+		cli_usage_error("show", "unexpected argument '%s'", rest[optind]);
 		return -1;
 	}
-	o->view = "summary";
-	o->spec = argv[optind];
-	if (nargs == 2) {
-		/* Both orders: the issue tracker's `show VIEW PROFILE` and the
-		 * seeds' `show PROFILE VIEW`. */
-		if (is_view(argv[optind])) {
-			o->view = argv[optind];
-			o->spec = argv[optind + 1];
-		} else {
-			o->view = argv[optind + 1];
-		}
-	} else if (is_view(o->spec)) {
-		cli_usage_error("show", "which profile should the %s view show?", o->spec);
-		return -1;
-	}
-	if (!is_view(o->view)) {
-		cli_usage_error("show", "unknown view '%s': use raw, table or summary", o->view);
-		return -1;
-	}
-	return 0;
+	if (!o->view)
+		o->view = "summary";
+	return check_format(o);
 }
 
 static void show_raw(const struct profile *p, const struct show_opts *o)
@@ -107,6 +365,50 @@ static void show_raw(const struct profile *p, const struct show_opts *o)
 	buf_release(&b);
 }
 
+/* The terminal's width: $COLUMNS, the terminal's own, else 80. */
+static int term_width(const struct cli_ctx *ctx)
+{
+	const char *cols = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (cols && atoi(cols) >= 20)
+		return atoi(cols);
+	if (ctx->stdout_tty && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* tableof, bars, flow, scatter: rendered, then to stdout or -o FILE. */
+static int show_view(struct cli_ctx *ctx, const struct profile *p, struct show_opts *o)
+{
+	enum view_target t = TARGET_TERM;
+	struct buf out = BUF_INIT;
+	int ret;
+
+	if (o->output && ends_with(o->output, ".svg"))
+		t = TARGET_SVG;
+	else if (o->output && ends_with(o->output, ".html"))
+		t = TARGET_HTML;
+	else if (o->output && o->vo.kind != VIEW_TABLE_RES && o->vo.kind != VIEW_TABLE_MODELS)
+		return cli_error("show: -o %s: name a .svg or an .html file", o->output), 2;
+	o->vo.width = term_width(ctx);
+	o->vo.color = ctx->stdout_tty && !o->output && !getenv("NO_COLOR");
+	ret = view_render(p, &o->vo, t, &out);
+	if (ret == 0 && o->output)
+		ret = file_write_atomic(o->output, out.data, out.len);
+	else if (ret == 0)
+		fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
+	return ret < 0 ? cli_fail() : 0;
+}
+
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct show_opts o = {0};
@@ -118,6 +420,12 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (ret)
 		return ret > 0 ? 0 : 2;
+	/* tableof's -h (--headers) made the dispatcher skip opening the project,
+	 * taking it for --help */
+	if (!ctx->vcs && cli_open_project(ctx) < 0) {
+		cli_fail();
+		return 2;
+	}
 	if (o.rev && cli_resolve_version(ctx, o.rev, version) < 0)
 		return 1;
 	if (o.rev || cli_head(ctx, version))
@@ -129,7 +437,9 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		ref_release(&ref);
 		return cli_fail();
 	}
-	if (strcmp(o.view, "raw") == 0)
+	if (o.is_graph)
+		ret = show_view(ctx, p, &o);
+	else if (strcmp(o.view, "raw") == 0)
 		show_raw(p, &o);
 	else if (strcmp(o.view, "table") == 0)
 		show_table(p, &o);
@@ -137,5 +447,5 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		show_summary(p, ref_name(&ref), &o);
 	profile_free(p);
 	ref_release(&ref);
-	return 0;
+	return ret;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "cli/cli.h"
+#include "view/view.h"
 
 struct profile;
 
@@ -15,6 +16,10 @@ struct show_opts {
 	unsigned long limit;
 	bool compact;
 	enum out_format fmt;
+	const char *format;  /* --format as given; each view reads it its way */
+	const char *output;  /* -o FILE: .svg or .html (or any name for tableof) */
+	struct view_opts vo; /* tableof, bars, flow, scatter */
+	bool is_graph;	     /* the view is one of those */
 };
 
 void show_table(const struct profile *p, const struct show_opts *o);

@@ -1,0 +1,409 @@
+/* The models of a profile (docs/models.md): parsed, evaluated, sampled into
+ * curves, and the scatter view's data step. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/json_sax.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/strpool.h"
+#include "view/view_priv.h"
+
+#define CURVE_SAMPLES 120
+
+static int num_event(struct jsax *j, int ev, double *out)
+{
+	if (ev == JEV_INT)
+		*out = (double)j->i;
+	else if (ev == JEV_DBL)
+		*out = j->d;
+	else if (ev == JEV_NULL)
+		*out = NAN;
+	else
+		return err_set(ERR_INVALID, "%s: a number was expected", j->name);
+	return 0;
+}
+
+/* [1, 2.5, ...] into a growing array */
+static int read_numbers(struct jsax *j, double **out, size_t *n)
+{
+	size_t cap = 0;
+	int ev = jsax_next(j);
+
+	if (ev != JEV_ARR_START)
+		return ev < 0 ? ev : err_set(ERR_INVALID, "%s: a list was expected", j->name);
+	*n = 0;
+	while ((ev = jsax_next(j)) != JEV_ARR_END) {
+		if (ev < 0)
+			return ev;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*out = xrealloc(*out, cap * sizeof(**out));
+		}
+		if (num_event(j, ev, &(*out)[(*n)++]) < 0)
+			return ERR_INVALID;
+	}
+	return 0;
+}
+
+/* [{"name": "b0", "value": 1.5}, ...] */
+static int read_coeffs(struct jsax *j, struct vmodel *m)
+{
+	int ev = jsax_next(j);
+
+	if (ev != JEV_ARR_START)
+		return ev < 0 ? ev : err_set(ERR_INVALID, "%s: coeffs is not a list", j->name);
+	while ((ev = jsax_next(j)) == JEV_OBJ_START) {
+		char *name = NULL;
+		double v = NAN;
+
+		while ((ev = jsax_next(j)) == JEV_KEY) {
+			bool is_name = j->slen == 4 && !memcmp(j->s, "name", 4);
+			bool is_value = j->slen == 5 && !memcmp(j->s, "value", 5);
+
+			ev = jsax_next(j);
+			if (is_name && ev == JEV_STR) {
+				free(name);
+				name = xstrndup(j->s, j->slen);
+			} else if (is_value) {
+				if (num_event(j, ev, &v) < 0)
+					break;
+			} else if (jsax_skip(j, ev) < 0) {
+				break;
+			}
+		}
+		if (ev != JEV_OBJ_END || m->ncoeffs == ARRAY_SIZE(m->coeffs)) {
+			free(name);
+			return ev < 0 ? ev : err_set(ERR_INVALID, "%s: bad coeffs", j->name);
+		}
+		m->coeff_names[m->ncoeffs] = name ? name : xstrdup("");
+		m->coeffs[m->ncoeffs++] = v;
+	}
+	return ev == JEV_ARR_END ? 0
+	       : ev < 0		 ? ev
+				 : err_set(ERR_INVALID, "%s: bad coeffs", j->name);
+}
+
+static int read_member(struct jsax *j, const char *key, struct vmodel *m)
+{
+	static const char *const strs[] = {"uid", "model", "method", "of_key", "per_key"};
+	char **dst[] = {&m->uid, &m->kind, &m->method, &m->of_key, &m->per_key};
+	static const char *const nums[] = {"r_square", "x_start", "x_end"};
+	double *ndst[] = {&m->r_square, &m->x_start, &m->x_end};
+	size_t i;
+	int ev;
+
+	if (strcmp(key, "coeffs") == 0)
+		return read_coeffs(j, m);
+	if (strcmp(key, "x_values") == 0 || strcmp(key, "bucket_stats") == 0) {
+		size_t n = 0;
+		int ret = read_numbers(j, key[0] == 'x' ? &m->xs : &m->ys, &n);
+
+		if (key[0] == 'x' || !m->n)
+			m->n = n;
+		m->n = n < m->n ? n : m->n;
+		return ret;
+	}
+	ev = jsax_next(j);
+	if (ev < 0)
+		return ev;
+	for (i = 0; i < ARRAY_SIZE(strs); i++)
+		if (strcmp(key, strs[i]) == 0 && ev == JEV_STR) {
+			free(*dst[i]);
+			*dst[i] = xstrndup(j->s, j->slen);
+			return 0;
+		}
+	for (i = 0; i < ARRAY_SIZE(nums); i++)
+		if (strcmp(key, nums[i]) == 0)
+			return num_event(j, ev, ndst[i]);
+	return jsax_skip(j, ev);
+}
+
+static int parse_one(const char *raw, size_t len, struct vmodel *m)
+{
+	struct jsax j;
+	int ev, ret = 0;
+
+	m->r_square = m->x_start = m->x_end = NAN;
+	m->raw = xstrdup(raw);
+	jsax_init_mem(&j, raw, len, "models");
+	ev = jsax_next(&j); /* the object's start */
+	while (ret == 0 && (ev = jsax_next(&j)) == JEV_KEY) {
+		char *key = xstrndup(j.s, j.slen);
+
+		ret = read_member(&j, key, m);
+		free(key);
+	}
+	jsax_release(&j);
+	if (ret == 0 && ev < 0)
+		ret = ev;
+	if (ret == 0 && (!m->uid || !m->kind))
+		ret = err_set(ERR_INVALID, "models: a model without uid or model");
+	return ret;
+}
+
+int view_models_parse(const char *json, struct vmodel **out, size_t *n)
+{
+	struct buf raw = BUF_INIT;
+	struct jsax j;
+	size_t cap = 0;
+	int ev, ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!json)
+		return 0;
+	jsax_init_mem(&j, json, strlen(json), "models");
+	ev = jsax_next(&j);
+	if (ev != JEV_ARR_START)
+		ret = ev < 0 ? ev : err_set(ERR_INVALID, "models: not a list");
+	while (ret == 0 && (ev = jsax_next(&j)) == JEV_OBJ_START) {
+		buf_reset(&raw);
+		ret = jsax_capture(&j, ev, &raw);
+		if (ret < 0)
+			break;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*out = xrealloc(*out, cap * sizeof(**out));
+		}
+		memset(&(*out)[*n], 0, sizeof(**out));
+		ret = parse_one(buf_str(&raw), raw.len, &(*out)[(*n)++]);
+	}
+	if (ret == 0 && ev != JEV_ARR_END)
+		ret = ev < 0 ? ev : err_set(ERR_INVALID, "models: a model is not an object");
+	jsax_release(&j);
+	buf_release(&raw);
+	if (ret < 0) {
+		view_models_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+void view_models_free(struct vmodel *m, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		free(m[i].uid);
+		free(m[i].kind);
+		free(m[i].method);
+		free(m[i].of_key);
+		free(m[i].per_key);
+		free(m[i].raw);
+		free(m[i].xs);
+		free(m[i].ys);
+		for (k = 0; k < m[i].ncoeffs; k++)
+			free(m[i].coeff_names[k]);
+	}
+	free(m);
+}
+
+bool view_model_parametric(const struct vmodel *m)
+{
+	static const char *const kinds[] = {"constant",	 "linear", "logarithmic",
+					    "quadratic", "power",  "exponential"};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (strcmp(m->kind, kinds[i]) == 0)
+			return true;
+	return false;
+}
+
+static double coeff(const struct vmodel *m, size_t i)
+{
+	return i < m->ncoeffs ? m->coeffs[i] : 0;
+}
+
+/* The formulas of docs/models.md; NaN where the model is not defined. */
+double view_model_eval(const struct vmodel *m, double x)
+{
+	const char *k = m->kind;
+
+	if (strcmp(k, "constant") == 0)
+		return coeff(m, 0);
+	if (strcmp(k, "linear") == 0)
+		return coeff(m, 0) + coeff(m, 1) * x;
+	if (strcmp(k, "logarithmic") == 0)
+		return x > 0 ? coeff(m, 0) + coeff(m, 1) * log(x) : NAN;
+	if (strcmp(k, "quadratic") == 0)
+		return coeff(m, 0) + coeff(m, 1) * x + coeff(m, 2) * x * x;
+	if (strcmp(k, "power") == 0)
+		return x > 0 || coeff(m, 1) >= 0 ? coeff(m, 0) * pow(x, coeff(m, 1)) : NAN;
+	if (strcmp(k, "exponential") == 0)
+		return coeff(m, 0) * pow(coeff(m, 1), x);
+	return NAN;
+}
+
+static void curve_add(struct vcurve *c, size_t *cap, double x, double y)
+{
+	if (c->n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		c->x = xrealloc(c->x, *cap * sizeof(double));
+		c->y = xrealloc(c->y, *cap * sizeof(double));
+	}
+	c->x[c->n] = x;
+	c->y[c->n++] = y;
+}
+
+/* Non-parametric: the points as they are; a regressogram as steps. */
+static void curve_points(const struct vmodel *m, struct vcurve *c, size_t *cap)
+{
+	bool steps = strcmp(m->kind, "regressogram") == 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		curve_add(c, cap, m->xs[i], m->ys[i]);
+		if (steps) {
+			double end = i + 1 < m->n ? m->xs[i + 1] : m->x_end;
+
+			if (!isnan(end))
+				curve_add(c, cap, end, m->ys[i]);
+		}
+	}
+}
+
+void view_model_curve(const struct vmodel *m, double lo, double hi, struct vcurve *c)
+{
+	struct buf b = BUF_INIT;
+	size_t cap = 0, i;
+	double a = isnan(m->x_start) ? lo : m->x_start;
+	double z = isnan(m->x_end) ? hi : m->x_end;
+
+	memset(c, 0, sizeof(*c));
+	buf_addf(&b, "%s", m->kind);
+	if (!isnan(m->r_square))
+		buf_addf(&b, " (R\xc2\xb2 %.3f)", m->r_square);
+	c->label = buf_detach(&b, NULL);
+	if (!view_model_parametric(m)) {
+		curve_points(m, c, &cap);
+		return;
+	}
+	for (i = 0; i <= CURVE_SAMPLES; i++) {
+		double x = a + (z - a) * (double)i / CURVE_SAMPLES;
+		double y = view_model_eval(m, x);
+
+		if (isfinite(y))
+			curve_add(c, &cap, x, y);
+	}
+}
+
+/* Does model @m describe this plot's uid and axes? */
+static bool model_fits(const struct vmodel *m, const char *uid, const struct view_opts *o,
+		       const char *per)
+{
+	return strcmp(m->uid, uid) == 0 && (!m->of_key || strcmp(m->of_key, o->of) == 0) &&
+	       (!m->per_key || strcmp(m->per_key, per) == 0);
+}
+
+static void add_model_curves(const struct vmodel *m, size_t nm, const struct view_opts *o,
+			     const char *per, struct vplot *pl)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i, cap = 0;
+
+	for (i = 0; i < pl->npts; i++) {
+		lo = pl->px[i] < lo ? pl->px[i] : lo;
+		hi = pl->px[i] > hi ? pl->px[i] : hi;
+	}
+	for (i = 0; i < nm; i++) {
+		if (!model_fits(&m[i], pl->title, o, per))
+			continue;
+		if (pl->ncurves == cap) {
+			cap = cap ? 2 * cap : 4;
+			pl->curves = xrealloc(pl->curves, cap * sizeof(*pl->curves));
+		}
+		view_model_curve(&m[i], lo, hi, &pl->curves[pl->ncurves]);
+		if (pl->curves[pl->ncurves].n)
+			pl->ncurves++;
+		else
+			free(pl->curves[pl->ncurves].label);
+	}
+}
+
+/* Points (per, of) of one resource group; *cap tracks px/py's room. */
+static void plot_add_point(struct vplot *pl, size_t *cap, double x, double y)
+{
+	if (pl->npts == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		pl->px = xrealloc(pl->px, *cap * sizeof(double));
+		pl->py = xrealloc(pl->py, *cap * sizeof(double));
+	}
+	pl->px[pl->npts] = x;
+	pl->py[pl->npts++] = y;
+}
+
+static size_t collect_points(const struct profile *p, const struct view_opts *o, const char *per,
+			     struct strpool *uids, struct vplot **plots, size_t **caps)
+{
+	struct buf s = BUF_INIT;
+	size_t i, nres = profile_nres(p), nplots = 0;
+
+	for (i = 0; i < nres; i++) {
+		double x, y;
+		uint32_t id;
+
+		if (!view_row_matches(p, i, o, &s))
+			continue;
+		view_value(p, i, per, &s, &x);
+		view_value(p, i, o->of, &s, &y);
+		if (isnan(x) || isnan(y))
+			continue;
+		id = strpool_intern_cstr(uids, profile_uid(p, i, &s)) - 1;
+		if (id >= nplots) {
+			*plots = xrealloc(*plots, (id + 1) * sizeof(**plots));
+			*caps = xrealloc(*caps, (id + 1) * sizeof(**caps));
+			memset(&(*plots)[nplots], 0, (id + 1 - nplots) * sizeof(**plots));
+			memset(&(*caps)[nplots], 0, (id + 1 - nplots) * sizeof(**caps));
+			nplots = id + 1;
+		}
+		plot_add_point(&(*plots)[id], &(*caps)[id], x, y);
+	}
+	buf_release(&s);
+	return nplots;
+}
+
+int view_build_scatter(const struct profile *p, const struct view_opts *o, struct vfigure *f)
+{
+	const char *per = o->per ? o->per : "structure-unit-size";
+	struct strpool *uids;
+	struct vmodel *m;
+	size_t nm, i, *caps = NULL;
+	int ret;
+
+	if (!view_has_key(p, o->of) || !view_has_key(p, per))
+		return err_set(ERR_NOTFOUND, "the profile has no key '%s'",
+			       view_has_key(p, o->of) ? per : o->of);
+	ret = view_models_parse(p->models, &m, &nm);
+	if (ret < 0)
+		return ret;
+	uids = strpool_new();
+	f->kind = VIEW_SCATTER;
+	f->n = collect_points(p, o, per, uids, &f->plots, &caps);
+	for (i = 0; i < f->n; i++) {
+		struct vplot *pl = &f->plots[i];
+
+		pl->title = xstrdup(strpool_get(uids, (uint32_t)i + 1));
+		pl->xlabel = xstrdup(per);
+		pl->ylabel = xstrdup(o->of);
+		if (strcmp(o->of, "amount") == 0 && p->nunits == 1) {
+			free(pl->ylabel);
+			pl->ylabel = xmalloc(strlen(p->units[0].value) + 10);
+			snprintf(pl->ylabel, strlen(p->units[0].value) + 10, "amount [%s]",
+				 p->units[0].value);
+		}
+		add_model_curves(m, nm, o, per, pl);
+	}
+	free(caps);
+	strpool_free(uids);
+	view_models_free(m, nm);
+	if (!f->n)
+		return err_set(ERR_NOTFOUND, "no resource has numeric '%s' and '%s'", o->of, per);
+	f->title = xstrdup(o->title ? o->title : "scatter");
+	return 0;
+}

@@ -1,0 +1,72 @@
+// Opens each HTML view in headless Chromium and fails on any console error
+// or page error, or when a chart is missing or has no size. Also hovers and
+// zooms the first chart, so the glue's event handlers run too.
+// usage: node check-html.mjs FILE.html...
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
+const { chromium } = require('playwright-core');
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox'],
+});
+let failed = 0;
+for (const file of process.argv.slice(2)) {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:') && !r.url().startsWith('data:'))
+      errors.push('fetched ' + r.url());
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  const sizes = await page.$$eval('.chart canvas', (cs) =>
+    cs.map((c) => [c.getBoundingClientRect().width, c.getBoundingClientRect().height]));
+  if (!sizes.length) errors.push('no chart');
+  for (const [w, h] of sizes) if (!(w > 0 && h > 0)) errors.push(`chart of size ${w}x${h}`);
+  const over = await page.$('.u-over');
+  if (over) {
+    const box = await over.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const legend = await page.$$eval('.u-legend .u-value', (v) => v.map((e) => e.textContent));
+    if (!legend.some((t) => t && t !== '-' && t !== '--')) errors.push('no value on hover');
+    const scale = () => page.evaluate(() => {
+      const x = window.velesCharts[0].scales.x;
+      return [x.min, x.max];
+    });
+    const [min0, max0] = await scale();
+    await page.mouse.wheel(0, -200); // zoom in around the cursor
+    await page.waitForTimeout(50);
+    const [min1, max1] = await scale();
+    if (!(max1 - min1 < max0 - min0)) errors.push(`wheel did not zoom: ${min0}..${max0} -> ${min1}..${max1}`);
+    await page.keyboard.down('Shift'); // Shift+drag pans: same span, moved
+    await page.mouse.move(box.x + box.width / 2, box.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 4, box.y + 20, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const [min2, max2] = await scale();
+    if (!(min2 > min1 && Math.abs((max2 - min2) - (max1 - min1)) < 1e-6 * (max1 - min1 + 1)))
+      errors.push(`shift+drag did not pan: ${min1}..${max1} -> ${min2}..${max2}`);
+    await page.mouse.move(box.x + box.width / 3, box.y + 20); // drag selects a zoom
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, box.y + 20, { steps: 4 });
+    await page.mouse.up();
+    const [min3, max3] = await scale();
+    if (!(max3 - min3 < max2 - min2)) errors.push('drag did not zoom');
+  }
+  await page.close();
+  if (errors.length) {
+    failed++;
+    console.log(`FAIL ${path.basename(file)}: ${errors.join('; ')}`);
+  } else {
+    console.log(`ok ${path.basename(file)}: ${sizes.length} chart(s)`);
+  }
+}
+await browser.close();
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Every HTML view, rendered in headless Chromium with no console error (see
+# check-html.mjs). Skipped (77) without chromium, node or web/node_modules.
+: "${VELES:?}" "${VELES_SRCDIR:?}"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
+	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
+	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
+	exit 77
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/veles-browser.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" && git init -q . && "$VELES" init -q >/dev/null 2>&1 || "$VELES" init >/dev/null || exit 1
+P=$VELES_SRCDIR/tests/data/profiles/trace-models.perf
+set -e
+"$VELES" show "$P" bars -o bars.html
+"$VELES" show "$P" bars --per structure-unit-size --by uid --stacked -a median -o bars-stacked.html
+"$VELES" show "$P" bars --per structure-unit-size --by uid -o bars-grouped.html
+"$VELES" show "$P" flow -o flow.html
+"$VELES" show "$P" flow --stacked --no-accumulate -o flow-stacked.html
+"$VELES" show "$P" scatter -o scatter.html
+"$VELES" show "$VELES_SRCDIR/tests/data/profiles/trace.perf" scatter -o scatter-nomodels.html
+export VELES_SRCDIR CHROMIUM
+exec node "$VELES_SRCDIR/tests/browser/check-html.mjs" "$T"/*.html

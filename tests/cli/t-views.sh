@@ -1,0 +1,112 @@
+#!/bin/bash
+# veles show tableof|bars|flow|scatter: terminal output against expected
+# files (tests/cli/views/, trailing blanks dropped), SVG parsed as XML, HTML
+# self-contained, and the errors of bad view options.
+# VELES_UPDATE_EXPECTED=1 rewrites the expected files.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+P=$VELES_SRCDIR/tests/data/profiles/trace-models.perf
+EXP=$VELES_SRCDIR/tests/cli/views
+export COLUMNS=72
+unset NO_COLOR
+
+# same NAME VELES-ARGS...: the terminal output equals views/NAME.txt
+same() {
+	local name=$1
+	shift
+	ok veles "$@"
+	sed 's/[[:space:]]*$//' "$T/out" >"$T/norm"
+	if [ -n "${VELES_UPDATE_EXPECTED:-}" ]; then
+		cp "$T/norm" "$EXP/$name.txt"
+	fi
+	diff -u "$EXP/$name.txt" "$T/norm" >&2 || fail "$name: output differs"
+	hasnt "$T/out" $'\x1b' # no colour when stdout is not a terminal
+}
+
+same tableof show "$P" tableof
+same tableof-sorted show tableof "$P" resources -h uid,structure-unit-size,amount \
+	--sort-by amount --descending --filter-by structure-unit-size 100
+same tableof-md show "$P" tableof --format markdown -h uid -h amount \
+	--filter-by structure-unit-size 0
+same tableof-csv show "$P" tableof --format csv -h uid,amount --filter-by structure-unit-size 0
+same tableof-models show "$P" tableof models
+same bars show "$P" bars
+same bars-stacked show "$P" bars --per structure-unit-size --by uid --stacked -a max
+same bars-grouped show "$P" bars --per uid --by structure-unit-size -a count \
+	--filter-by structure-unit-size 50
+same flow show "$P" flow
+same flow-mean show flow "$P" --no-accumulate -a mean --stacked
+same scatter show "$P" scatter
+
+ok veles show "$P" tableof models --format json
+/usr/bin/python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert [x["model"] for x in m] == ["linear", "constant", "quadratic", "regressogram"], m
+assert m[2]["r_square"] == 0.995 and m[2]["coeffs"] == "b0=10 b1=0 b2=0.1", m[2]
+' "$T/out" || fail "tableof models json"
+ok veles show "$P" tableof --format json --sort-by amount
+/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = [x["amount"] for x in r]
+assert len(r) == 66 and a == sorted(a), a
+' "$T/out" || fail "tableof json"
+
+# SVG: well-formed XML with the plot in it; HTML: one file, nothing fetched
+xml_ok() {
+	if command -v xmllint >/dev/null; then
+		xmllint --noout "$1"
+	else
+		/usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"
+	fi
+}
+for v in bars flow scatter; do
+	ok veles show "$P" "$v" -o "$T/$v.svg"
+	[ ! -s "$T/out" ] || fail "$v -o wrote to stdout"
+	xml_ok "$T/$v.svg" || fail "$v.svg is not XML"
+	has "$T/$v.svg" "<svg xmlns="
+	ok veles show "$P" "$v" --stacked -o "$T/$v.html"
+	has "$T/$v.html" "VELES_FIGURE"
+	has "$T/$v.html" "uPlot"
+	hasnt "$T/$v.html" '<(script|link)[^>]* (src|href)='
+done
+has "$T/scatter.svg" "regressogram"
+has "$T/scatter.svg" "<polyline"
+[ "$(grep -c '<circle' "$T/scatter.svg")" -ge 66 ] || fail "scatter.svg points"
+ok veles show "$P" bars --title 'A & <B>' -o "$T/t.svg"
+xml_ok "$T/t.svg" || fail "escaping"
+
+# colour only on a terminal, and not with NO_COLOR (script(1) gives a tty)
+if command -v script >/dev/null; then
+	script -qc "'$VELES' show '$P' bars" /dev/null >"$T/tty" </dev/null
+	has "$T/tty" $'\x1b\\[34m'
+	NO_COLOR=1 script -qc "'$VELES' show '$P' bars" /dev/null >"$T/tty" </dev/null
+	hasnt "$T/tty" $'\x1b'
+fi
+for v in bars flow scatter; do
+	COLUMNS=40 veles show "$P" $v >"$T/narrow" || fail "COLUMNS=40 $v"
+	/usr/bin/python3 -c 'import sys; assert max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")) <= 40' \
+		"$T/narrow" || fail "$v wider than COLUMNS"
+done
+
+ok veles show "$P" tableof --format csv -h uid,amount -o "$T/t.csv"
+[ "$(wc -l <"$T/t.csv")" -eq 67 ] || fail "tableof -o"
+
+# the old views still work with options after the view's name
+ok veles show "$P" table -n 2
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "table -n"
+ok veles show summary "$P" --format json
+
+fails 2 veles show "$P" bars -a average
+fails 2 veles show "$P" bars -o "$T/x.png"
+fails 2 veles show "$P" bars --format csv
+fails 2 veles show "$P" tableof --format yaml
+fails 2 veles show "$P" tableof --filter-by uid
+fails 2 veles show "$P" bars extra
+fails 1 veles show "$P" bars --per nokey
+fails 1 veles show "$P" flow --per uid
+fails 1 veles show "$P" tableof --sort-by nokey -h uid
+fails 1 veles show "$P" tableof models -h nocolumn
+fails 1 veles show "$P" tableof -o "$T/x.svg"
+true
