@@ -15,8 +15,12 @@ for spec in 0 0@i "$(basename "$pending")"; do
 	has "$T/out" "^Type: +time"
 done
 id=$(git ls-tree -r refs/veles/ledger | awk '{print $3}')
-ok veles show "${id:0:8}" raw
-ok veles show raw "${id:0:8}" --compact
+# A prefix of digits only would read as an index (N@i): take one long
+# enough to hold a letter.
+n=8
+while [[ "${id:0:$n}" =~ ^[0-9]+$ ]]; do n=$((n + 1)); done
+ok veles show "${id:0:$n}" raw
+ok veles show raw "${id:0:$n}" --compact
 [ "$(wc -l <"$T/out")" -eq 1 ] || fail "--compact"
 
 ok veles show table 0
