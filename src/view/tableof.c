@@ -8,15 +8,8 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "view/table_priv.h"
 #include "view/view_priv.h"
-
-/* The table, materialised: cells are owned strings, NULL when empty. */
-struct tbl {
-	size_t ncols, nrows, cap;
-	const char **names;
-	char **cells;
-	double *nums; /* NaN for text */
-};
 
 static void tbl_row(struct tbl *t)
 {
@@ -234,7 +227,7 @@ static void md_cell(const char *s, struct buf *out)
 }
 
 /* Display width of UTF-8 text: one column per code point. */
-static size_t text_width(const char *s)
+size_t tbl_text_width(const char *s)
 {
 	size_t w = 0;
 
@@ -248,11 +241,11 @@ static void write_plain(const struct tbl *t, const size_t *order, struct buf *ou
 	size_t *w = xcalloc(t->ncols, sizeof(*w)), r, c, k;
 
 	for (c = 0; c < t->ncols; c++)
-		w[c] = text_width(t->names[c]);
+		w[c] = tbl_text_width(t->names[c]);
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
 			const char *s = t->cells[r * t->ncols + c];
-			size_t l = s ? text_width(s) : 0;
+			size_t l = s ? tbl_text_width(s) : 0;
 
 			w[c] = l > w[c] ? l : w[c];
 		}
@@ -268,7 +261,7 @@ static void write_plain(const struct tbl *t, const size_t *order, struct buf *ou
 		for (c = 0; c < t->ncols; c++) {
 			size_t at = order[r] * t->ncols + c;
 			const char *s = t->cells[at] ? t->cells[at] : "";
-			size_t pad = w[c] - text_width(s);
+			size_t pad = w[c] - tbl_text_width(s);
 			bool right = !isnan(t->nums[at]);
 
 			if (right)
@@ -342,7 +335,8 @@ static void write_json(const struct tbl *t, const size_t *order, struct buf *out
 	buf_adds(out, t->nrows ? "\n]\n" : "]\n");
 }
 
-int tableof_render(const struct profile *p, const struct view_opts *o, struct buf *out)
+int tableof_render(const struct profile *p, const struct view_opts *o, enum view_target target,
+		   struct buf *out)
 {
 	struct tbl t = {0};
 	size_t *order = NULL;
@@ -352,7 +346,9 @@ int tableof_render(const struct profile *p, const struct view_opts *o, struct bu
 	ret = o->kind == VIEW_TABLE_MODELS ? fill_models(p, o, &t) : fill_resources(p, o, &t);
 	if (ret == 0)
 		ret = row_order(&t, o, &order);
-	if (ret == 0 && o->tfmt == TFMT_JSON)
+	if (ret == 0 && target != TARGET_TERM)
+		table_page(&t, order, o, target == TARGET_SVG, out);
+	else if (ret == 0 && o->tfmt == TFMT_JSON)
 		write_json(&t, order, out);
 	else if (ret == 0 && o->tfmt == TFMT_PLAIN)
 		write_plain(&t, order, out);

@@ -59,12 +59,8 @@ int view_render(const struct profile *p, const struct view_opts *o, enum view_ta
 	struct vfigure f = {0};
 	int ret;
 
-	if (o->kind == VIEW_TABLE_RES || o->kind == VIEW_TABLE_MODELS) {
-		if (t != TARGET_TERM)
-			return err_set(ERR_INVALID,
-				       "tableof writes text: use --format, not .svg/.html");
-		return tableof_render(p, o, out);
-	}
+	if (o->kind == VIEW_TABLE_RES || o->kind == VIEW_TABLE_MODELS)
+		return tableof_render(p, o, t, out);
 	if (o->kind == VIEW_BARS)
 		ret = view_build_bars(p, o, &f);
 	else if (o->kind == VIEW_FLOW)

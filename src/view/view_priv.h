@@ -90,7 +90,8 @@ void plot_ranges(const struct vplot *pl, bool stacked, double *xlo, double *xhi,
 		 double *yhi);
 
 /* the renderers */
-int tableof_render(const struct profile *p, const struct view_opts *o, struct buf *out);
+int tableof_render(const struct profile *p, const struct view_opts *o, enum view_target target,
+		   struct buf *out);
 void term_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
 void svg_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
 void html_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);

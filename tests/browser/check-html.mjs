@@ -15,6 +15,40 @@ const browser = await chromium.launch({
   args: ['--no-sandbox'],
 });
 let failed = 0;
+
+function report(file, errors, what) {
+  if (errors.length) {
+    failed++;
+    console.log(`FAIL ${path.basename(file)}: ${errors.join('; ')}`);
+  } else {
+    console.log(`ok ${path.basename(file)}: ${what}`);
+  }
+}
+
+// tableof pages: rows shown, a click on a numeric header sorts by it (twice
+// reverses), and typing in the filter hides the rows that do not match.
+async function checkTable(page, errors) {
+  const column = (c) => page.$$eval('table.veles-table tbody tr', (rows, c) =>
+    rows.filter((r) => r.style.display !== 'none').map((r) => r.cells[c].textContent), c);
+  const heads = await page.$$eval('table.veles-table th', (h) => h.map((e) => e.textContent));
+  if (!(await column(0)).length) errors.push('no rows');
+  const c = await page.$$eval('table.veles-table tbody tr:first-child td',
+    (tds) => tds.findIndex((d) => d.dataset.num !== undefined));
+  if (c < 0) { errors.push('no numeric column'); return; }
+  const th = (await page.$$('table.veles-table th'))[c];
+  await th.click();
+  const up = (await column(c)).map(Number);
+  if (up.some((v, i) => i && v < up[i - 1])) errors.push(`${heads[c]} not sorted up: ${up}`);
+  await th.click();
+  const down = (await column(c)).map(Number);
+  if (down.some((v, i) => i && v > down[i - 1])) errors.push(`${heads[c]} not sorted down: ${down}`);
+  const first = (await column(0))[0];
+  await page.fill('#filter', first);
+  const left = await column(0);
+  if (!left.length || left.some((t) => !t.includes(first))) errors.push('filter did not filter');
+  await page.fill('#filter', 'no row holds this text');
+  if ((await column(0)).length) errors.push('filter kept rows that do not match');
+}
 for (const file of process.argv.slice(2)) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   const errors = [];
@@ -25,6 +59,12 @@ for (const file of process.argv.slice(2)) {
       errors.push('fetched ' + r.url());
   });
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  if (await page.$('table.veles-table')) {
+    await checkTable(page, errors);
+    await page.close();
+    report(file, errors, 'table');
+    continue;
+  }
   const sizes = await page.$$eval('.chart canvas', (cs) =>
     cs.map((c) => [c.getBoundingClientRect().width, c.getBoundingClientRect().height]));
   if (!sizes.length) errors.push('no chart');
@@ -61,12 +101,7 @@ for (const file of process.argv.slice(2)) {
     if (!(max3 - min3 < max2 - min2)) errors.push('drag did not zoom');
   }
   await page.close();
-  if (errors.length) {
-    failed++;
-    console.log(`FAIL ${path.basename(file)}: ${errors.join('; ')}`);
-  } else {
-    console.log(`ok ${path.basename(file)}: ${sizes.length} chart(s)`);
-  }
+  report(file, errors, `${sizes.length} chart(s)`);
 }
 await browser.close();
 process.exit(failed ? 1 : 0);

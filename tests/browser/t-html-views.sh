@@ -20,5 +20,7 @@ set -e
 "$VELES" show "$P" flow --stacked --no-accumulate -o flow-stacked.html
 "$VELES" show "$P" scatter -o scatter.html
 "$VELES" show "$VELES_SRCDIR/tests/data/profiles/trace.perf" scatter -o scatter-nomodels.html
+"$VELES" show "$P" tableof models -o tableof-models.html
+"$VELES" show "$P" tableof resources --title "Resources" -o tableof-resources.html
 export VELES_SRCDIR CHROMIUM
 exec node "$VELES_SRCDIR/tests/browser/check-html.mjs" "$T"/*.html

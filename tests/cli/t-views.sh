@@ -74,6 +74,15 @@ done
 has "$T/scatter.svg" "regressogram"
 has "$T/scatter.svg" "<polyline"
 [ "$(grep -c '<circle' "$T/scatter.svg")" -ge 66 ] || fail "scatter.svg points"
+# tableof as SVG (text on a grid) and as an HTML page (sortable, filterable).
+ok veles show "$P" tableof models --title 'Models & <fits>' -o "$T/models.svg"
+xml_ok "$T/models.svg" || fail "tableof models.svg is not XML"
+has "$T/models.svg" "<text [^>]*>regressogram</text>"
+has "$T/models.svg" "Models &amp; &lt;fits&gt;"
+ok veles show "$P" tableof models -o "$T/models.html"
+has "$T/models.html" '<table class="veles-table">'
+has "$T/models.html" '<td class="n" data-num="0.998">0.998</td>'
+hasnt "$T/models.html" '<(script|link)[^>]* (src|href)='
 ok veles show "$P" bars --title 'A & <B>' -o "$T/t.svg"
 xml_ok "$T/t.svg" || fail "escaping"
 
@@ -108,5 +117,4 @@ fails 1 veles show "$P" bars --per nokey
 fails 1 veles show "$P" flow --per uid
 fails 1 veles show "$P" tableof --sort-by nokey -h uid
 fails 1 veles show "$P" tableof models -h nocolumn
-fails 1 veles show "$P" tableof -o "$T/x.svg"
 true
