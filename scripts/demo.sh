@@ -53,3 +53,31 @@ echo "exit status $status"
 
 step "The history of one metric, with the shift marked"
 run "$veles" log --perf "[user]"
+
+step "How does its time grow with the list? A job matrix over sizes, with regression analysis"
+cat >>.veles/config.yml <<'YML'
+cmds: [./list_search]
+workloads: [sizes]
+generators:
+  workload:
+    - id: sizes
+      type: integer
+      min_range: 2000
+      max_range: 20000
+      step: 2000
+collectors:
+  - name: time
+    params: {repeat: 3, warmup: 1, output_handling: suppress}
+postprocessors:
+  - name: filter
+    params: {where: "subtype=user"}
+  - name: regression-analysis
+    params: {method: full, regression_models: all}
+YML
+run cat .veles/config.yml
+run "$veles" run matrix
+run "$veles" show 0@p tableof models --sort-by r_square --descending
+run "$veles" show 0@p scatter
+"$veles" show 0@p scatter -o "$top/build/demo-scatter.html" >/dev/null
+"$veles" show 0@p scatter -o "$top/build/demo-scatter.svg" >/dev/null
+echo "(also written: build/demo-scatter.html, build/demo-scatter.svg)"
