@@ -17,9 +17,12 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
+#include "view/flamegraph.h"
 
 static const char diff_usage[] =
 	"usage: veles diff [options] BASE TARGET [table]\n"
+	"       veles diff [-o FILE.svg] [--of KEY] [--negate] BASE TARGET flamegraph\n"
 	"\n"
 	"Shows two profiles side by side: for each location (uid [subtype]) the\n"
 	"aggregated amount in BASE and in TARGET and the change, largest changes\n"
@@ -35,7 +38,13 @@ static const char diff_usage[] =
 	"  --sort-by S          change (default: largest relative change either way),\n"
 	"                       increase, decrease, baseline, target or name\n"
 	"  --format F           text (default), json, csv or markdown\n"
-	"  -m, --minor REV      look the profiles up in version REV (default: HEAD)\n";
+	"  -m, --minor REV      look the profiles up in version REV (default: HEAD)\n"
+	"\n"
+	"flamegraph draws the call stacks of the resources' traces (memory profiles\n"
+	"have them) as a differential flame graph in SVG: frame widths from TARGET,\n"
+	"colour from each frame's change, red where it grew and blue where it shrank.\n"
+	"  -o, --output FILE    write the SVG to FILE (default: standard output)\n"
+	"  --negate             widths from BASE, so what disappeared shows\n";
 
 enum agg { AGG_SUM, AGG_MEAN, AGG_MEDIAN, AGG_MIN, AGG_MAX, AGG_COUNT };
 enum sort { SORT_CHANGE, SORT_INCREASE, SORT_DECREASE, SORT_BASELINE, SORT_TARGET, SORT_NAME };
@@ -46,7 +55,8 @@ struct diff_opts {
 	enum agg agg;
 	enum sort sort;
 	enum fmt fmt;
-	const char *group_by, *of, *filter, *rev;
+	const char *group_by, *of, *filter, *rev, *output;
+	bool flamegraph, negate;
 	regex_t re;
 };
 
@@ -93,7 +103,7 @@ static int parse_option(struct diff_opts *o, int c, char **argv)
 	case 'g':
 		o->group_by = optarg;
 		return 0;
-	case 'o':
+	case 'K':
 		o->of = optarg;
 		return 0;
 	case 'r':
@@ -101,6 +111,12 @@ static int parse_option(struct diff_opts *o, int c, char **argv)
 		return 0;
 	case 'm':
 		o->rev = optarg;
+		return 0;
+	case 'O':
+		o->output = optarg;
+		return 0;
+	case 'N':
+		o->negate = true;
 		return 0;
 	default:
 		return cli_bad_option("diff", argv);
@@ -116,9 +132,11 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		{"sort-by", required_argument, NULL, 's'},
 		{"format", required_argument, NULL, 'f'},
 		{"group-by", required_argument, NULL, 'g'},
-		{"of", required_argument, NULL, 'o'},
+		{"of", required_argument, NULL, 'K'},
 		{"filter", required_argument, NULL, 'r'},
 		{"minor", required_argument, NULL, 'm'},
+		{"output", required_argument, NULL, 'O'},
+		{"negate", no_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -126,7 +144,9 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 	o->top = 20;
 	o->agg = AGG_MEDIAN;
-	while ((c = getopt_long(argc, argv, "n:m:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:m:o:h", opts, NULL)) != -1) {
+		if (c == 'o')
+			c = 'O';
 		if (c == 'h') {
 			fputs(diff_usage, stdout);
 			return -1;
@@ -137,8 +157,11 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 	}
 	if (argc - optind < 2 || argc - optind > 3)
 		return cli_usage_error("diff", "name BASE and TARGET, and optionally the view");
-	if (argc - optind == 3 && strcmp(argv[optind + 2], "table") != 0)
-		return cli_usage_error("diff", "unknown view '%s': use table", argv[optind + 2]);
+	if (argc - optind == 3 && strcmp(argv[optind + 2], "table") != 0 &&
+	    strcmp(argv[optind + 2], "flamegraph") != 0)
+		return cli_usage_error("diff", "unknown view '%s': use table or flamegraph",
+				       argv[optind + 2]);
+	o->flamegraph = argc - optind == 3 && strcmp(argv[optind + 2], "flamegraph") == 0;
 	if (o->filter && regcomp(&o->re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
 		return cli_usage_error("diff", "--filter: bad regular expression '%s'", o->filter);
 	return 0;
@@ -348,6 +371,28 @@ static void print_rows(const struct diff_opts *o, const struct diff_row *rows, s
 	buf_release(&b);
 }
 
+static int diff_flamegraph(const struct diff_opts *o, struct profile *p[2], const char *names[2])
+{
+	struct flame_opts fo = {.of = o->of, .negate = o->negate};
+	struct buf b = BUF_INIT;
+	char *title = xasprintf("%s -> %s", names[0], names[1]);
+	int ret;
+
+	fo.title = title;
+	ret = flamegraph_svg(p[0], p[1], &fo, &b);
+	if (ret == 0 && o->output)
+		ret = file_write_atomic(o->output, b.data, b.len);
+	else if (ret == 0)
+		fwrite(b.data, 1, b.len, stdout);
+	buf_release(&b);
+	free(title);
+	if (ret < 0)
+		return cli_fail();
+	if (o->output)
+		fprintf(stderr, "flame graph written to %s\n", o->output);
+	return 0;
+}
+
 static int diff_loaded(const struct diff_opts *o, struct profile *p[2], const char *names[2])
 {
 	struct sample_set s[2];
@@ -396,7 +441,7 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 			ret = cli_fail();
 	}
 	if (ret == 0)
-		ret = diff_loaded(&o, p, names);
+		ret = o.flamegraph ? diff_flamegraph(&o, p, names) : diff_loaded(&o, p, names);
 	for (int i = 0; i < 2; i++) {
 		profile_free(p[i]);
 		ref_release(&refs[i]);

@@ -36,6 +36,9 @@ static const char show_usage[] =
 	"  flow      the aggregated --of values as lines over a numeric --per\n"
 	"  scatter   every measurement as a point, one graph per uid, with the\n"
 	"            profile's models drawn as curves\n"
+	"  flamegraph\n"
+	"            the call stacks of the resources' traces, inclusive --of per\n"
+	"            frame (SVG or HTML only: -o FILE.svg|FILE.html)\n"
 	"\n"
 	"  -m, --minor REV   look PROFILE up in version REV (default: HEAD)\n"
 	"  -n, --limit N     table: at most N rows\n"
@@ -68,7 +71,8 @@ static const struct {
 } graph_views[] = {{"bars", VIEW_BARS},
 		   {"flow", VIEW_FLOW},
 		   {"scatter", VIEW_SCATTER},
-		   {"tableof", VIEW_TABLE_RES}};
+		   {"tableof", VIEW_TABLE_RES},
+		   {"flamegraph", VIEW_FLAMEGRAPH}};
 
 static bool is_view(const char *s)
 {

@@ -4,6 +4,7 @@
 
 #include "util/buf.h"
 #include "util/common.h"
+#include "view/flamegraph.h"
 #include "view/view_priv.h"
 
 static const char *const agg_names[] = {"sum", "mean", "median", "min", "max", "count"};
@@ -53,6 +54,25 @@ const char *view_agg_name(enum view_agg a)
 	return agg_names[a];
 }
 
+/* The flame graph is SVG; a page holds it inline, where hovering a frame
+ * shows its value. */
+static int flamegraph_render(const struct profile *p, const struct view_opts *o, enum view_target t,
+			     struct buf *out)
+{
+	struct flame_opts fo = {.of = o->of, .title = o->title};
+	int ret;
+
+	if (t == TARGET_TERM)
+		return err_set(ERR_INVALID, "flamegraph draws a picture: -o FILE.svg or FILE.html");
+	if (t == TARGET_HTML)
+		buf_adds(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+			      "<title>flame graph</title></head><body>\n");
+	ret = flamegraph_svg(NULL, p, &fo, out);
+	if (t == TARGET_HTML)
+		buf_adds(out, "</body></html>\n");
+	return ret;
+}
+
 int view_render(const struct profile *p, const struct view_opts *o, enum view_target t,
 		struct buf *out)
 {
@@ -61,6 +81,8 @@ int view_render(const struct profile *p, const struct view_opts *o, enum view_ta
 
 	if (o->kind == VIEW_TABLE_RES || o->kind == VIEW_TABLE_MODELS)
 		return tableof_render(p, o, t, out);
+	if (o->kind == VIEW_FLAMEGRAPH)
+		return flamegraph_render(p, o, t, out);
 	if (o->kind == VIEW_BARS)
 		ret = view_build_bars(p, o, &f);
 	else if (o->kind == VIEW_FLOW)

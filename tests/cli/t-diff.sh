@@ -50,8 +50,64 @@ ok veles diff a.perf b.perf table --sort-by increase
 ok veles diff --help
 has "$T/out" "--aggregate"
 
+# A differential flame graph of two memory profiles with call stacks.
+python3 - .veles/jobs <<'PY'
+import json, sys
+def profile(sizes):
+    stacks = {"parse": ["malloc", "parse", "main", "_start"],
+              "render": ["malloc", "render", "main", "_start"],
+              "cache": ["malloc", "cache_put", "render", "main", "_start"]}
+    p = {"header": {"type": "memory", "units": {"memory": "B"}}, "resources": {},
+         "resource_type_map": {}}
+    for uid, n in sizes.items():
+        key = uid + "#0"
+        p["resource_type_map"][key] = {"uid": uid, "type": "memory", "subtype": "malloc",
+            "trace": [{"function": f, "source": "m.c", "line": 1} for f in stacks[uid]]}
+        p["resources"][key] = {"amount": [n], "address": [4096]}
+    return p
+json.dump(profile({"parse": 100, "render": 300}), open(sys.argv[1] + "/m1.perf", "w"))
+json.dump(profile({"parse": 200, "render": 150, "cache": 50}), open(sys.argv[1] + "/m2.perf", "w"))
+PY
+ok veles diff m1.perf m2.perf flamegraph -o "$T/fg.svg"
+has "$T/err" "flame graph written to"
+python3 - "$T/fg.svg" <<'PY' || fail "flame graph"
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+frames = {}
+for g in root.iter("{http://www.w3.org/2000/svg}g"):
+    title = g.find("s:title", ns).text
+    rect = g.find("s:rect", ns)
+    frames[title.split(":")[0]] = (title, float(rect.get("width")), rect.get("fill"))
+# parse doubled (red), render shrank (blue), cache_put is new (red).
+assert "+100.0%" in frames["parse"][0] and frames["parse"][2].startswith("#ff"), frames["parse"]
+render = frames["render"]
+assert "300 -> 200" in render[0], render   # inclusive: render + cache_put
+assert render[2].endswith("ff") and not render[2].startswith("#ff"), render
+assert frames["cache_put"][2].startswith("#ff")
+# Widths from the target: parse 200 and render 200 share main equally.
+assert abs(frames["parse"][1] - frames["render"][1]) < 0.01, frames
+assert frames["main"][1] > frames["parse"][1] * 1.99
+PY
+ok veles diff m1.perf m2.perf flamegraph --negate -o "$T/fgn.svg"
+xmllint --noout "$T/fgn.svg" 2>/dev/null || python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$T/fgn.svg" || fail "negate svg"
+ok veles diff m1.perf m2.perf flamegraph
+has "$T/out" "^<svg xmlns="
+fails 1 veles diff a.perf b.perf flamegraph
+# One profile's flame graph, as SVG and as a page.
+ok veles show m2.perf flamegraph -o "$T/one.svg"
+python3 -c '
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+t = [g.find("{http://www.w3.org/2000/svg}title").text for g in r.iter("{http://www.w3.org/2000/svg}g")]
+assert "main: 400" in t and "cache_put: 50" in t, t
+' "$T/one.svg" || fail "show flamegraph"
+ok veles show flamegraph m2.perf -o "$T/one.html"
+has "$T/one.html" "^<svg xmlns="
+fails 1 veles show m2.perf flamegraph
+
 fails 2 veles diff a.perf
-fails 2 veles diff a.perf b.perf flamegraph
+fails 2 veles diff a.perf b.perf bubbles
 fails 2 veles diff a.perf b.perf --aggregate mode
 fails 2 veles diff a.perf b.perf --filter '('
 fails 2 veles diff a.perf b.perf --bogus

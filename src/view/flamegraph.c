@@ -1,0 +1,239 @@
+/* Stacks merged into a tree of frames, laid out as nested rectangles. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_tree.h>
+
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "view/flamegraph.h"
+
+#define FG_WIDTH 1200.0
+#define FG_ROW 17.0
+#define FG_PAD 10.0
+#define FG_MIN_PX 0.1 /* narrower frames are not drawn */
+
+struct node {
+	char *name;
+	double v[2]; /* inclusive value in base, target */
+	struct node **kids;
+	size_t nkids;
+};
+
+static struct node *child(struct node *n, const char *name)
+{
+	for (size_t i = 0; i < n->nkids; i++)
+		if (strcmp(n->kids[i]->name, name) == 0)
+			return n->kids[i];
+	n->kids = xrealloc(n->kids, (n->nkids + 1) * sizeof(*n->kids));
+	n->kids[n->nkids] = xcalloc(1, sizeof(struct node));
+	n->kids[n->nkids]->name = xstrdup(name);
+	return n->kids[n->nkids++];
+}
+
+static void node_free(struct node *n)
+{
+	for (size_t i = 0; i < n->nkids; i++)
+		node_free(n->kids[i]);
+	free(n->kids);
+	free(n->name);
+	free(n);
+}
+
+/* A frame's name: "function" of an object frame, or a string frame as is. */
+static const char *frame_name(yajl_val f)
+{
+	const char *path[] = {"function", NULL};
+	const char *s = YAJL_IS_STRING(f) ? YAJL_GET_STRING(f)
+					  : YAJL_GET_STRING(yajl_tree_get(f, path, yajl_t_string));
+
+	return s && *s ? s : "?";
+}
+
+/* Adds @v along the stack @trace (innermost first) from the root. */
+static bool add_stack(struct node *root, const char *trace, int side, double v)
+{
+	char err[64];
+	yajl_val t = yajl_tree_parse(trace, err, sizeof(err));
+	struct node *n = root;
+
+	if (!YAJL_IS_ARRAY(t) || t->u.array.len == 0) {
+		yajl_tree_free(t);
+		return false;
+	}
+	root->v[side] += v;
+	for (size_t i = t->u.array.len; i-- > 0;) {
+		n = child(n, frame_name(t->u.array.values[i]));
+		n->v[side] += v;
+	}
+	yajl_tree_free(t);
+	return true;
+}
+
+static size_t add_profile(struct node *root, const struct profile *p, const char *of, int side)
+{
+	const struct column *val = table_col(&p->res, of ? of : "amount");
+	size_t n = profile_nres(p), used = 0;
+
+	for (size_t i = 0; val && i < n; i++) {
+		const struct table *where;
+		size_t at;
+		const struct column *c = profile_attr(p, i, "trace", &where, &at);
+		const char *trace = c && col_has(c, at) ? col_text(p, c, at) : NULL;
+		double v = col_num(val, i);
+
+		if (trace && !isnan(v) && add_stack(root, trace, side, fabs(v)))
+			used++;
+	}
+	return used;
+}
+
+static void xml_text(struct buf *out, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; *s && n < max; s++, n++) {
+		if (*s == '<')
+			buf_adds(out, "&lt;");
+		else if (*s == '>')
+			buf_adds(out, "&gt;");
+		else if (*s == '&')
+			buf_adds(out, "&amp;");
+		else if (*s == '"')
+			buf_adds(out, "&quot;");
+		else if ((unsigned char)*s >= 0x20)
+			buf_addc(out, *s);
+	}
+	if (*s)
+		buf_adds(out, "..");
+}
+
+struct layout {
+	int wide;      /* the side whose values give widths */
+	bool diff;     /* colours by change */
+	double scale;  /* pixels per unit of value */
+	double maxrel; /* largest |relative change| of any frame, for colours */
+	int depth;     /* rows */
+	struct buf *out;
+};
+
+/* Warm colours by hash for a single profile; red/blue by change for two. */
+static void frame_colour(const struct layout *l, const struct node *n, char rgb[8])
+{
+	if (!l->diff) {
+		unsigned h = 2166136261u;
+
+		for (const char *s = n->name; *s; s++)
+			h = (h ^ (unsigned char)*s) * 16777619u;
+		snprintf(rgb, 8, "#%02x%02x%02x", 205 + h % 50, 80 + (h >> 8) % 130,
+			 (h >> 16) % 55);
+		return;
+	}
+	double rel = n->v[0] > 0 ? n->v[1] / n->v[0] - 1 : (n->v[1] > 0 ? 1 : 0);
+	double k = l->maxrel > 0 ? fmin(1, fabs(rel) / l->maxrel) : 0;
+	int fade = (int)(255 - 200 * k);
+
+	if (rel > 0)
+		snprintf(rgb, 8, "#ff%02x%02x", fade, fade);
+	else if (rel < 0)
+		snprintf(rgb, 8, "#%02x%02xff", fade, fade);
+	else
+		snprintf(rgb, 8, "#eeeeee");
+}
+
+static void max_rel(const struct node *n, double *m)
+{
+	if (n->v[0] > 0)
+		*m = fmax(*m, fabs(n->v[1] / n->v[0] - 1));
+	else if (n->v[1] > 0)
+		*m = fmax(*m, 1);
+	for (size_t i = 0; i < n->nkids; i++)
+		max_rel(n->kids[i], m);
+}
+
+static int depth_of(const struct node *n)
+{
+	int d = 0;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		int k = depth_of(n->kids[i]);
+
+		d = k > d ? k : d;
+	}
+	return d + 1;
+}
+
+static void draw(const struct layout *l, const struct node *n, double x, int level)
+{
+	double w = n->v[l->wide] * l->scale;
+	double y = FG_PAD + 30 + (double)(l->depth - 1 - level) * FG_ROW;
+	char rgb[8];
+
+	if (w < FG_MIN_PX)
+		return;
+	frame_colour(l, n, rgb);
+	buf_adds(l->out, "<g><title>");
+	xml_text(l->out, n->name, 400);
+	if (l->diff)
+		buf_addf(l->out, ": %.6g -> %.6g (%+.1f%%)", n->v[0], n->v[1],
+			 n->v[0] > 0 ? 100 * (n->v[1] / n->v[0] - 1) : 100.0);
+	else
+		buf_addf(l->out, ": %.6g", n->v[l->wide]);
+	buf_addf(l->out,
+		 "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+		 "rx=\"2\"/>",
+		 x, y, w, FG_ROW - 1, rgb);
+	if (w > 30) {
+		buf_addf(l->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_ROW - 5);
+		xml_text(l->out, n->name, (size_t)((w - 6) / 7));
+		buf_adds(l->out, "</text>");
+	}
+	buf_adds(l->out, "</g>\n");
+	for (size_t i = 0; i < n->nkids; i++) {
+		draw(l, n->kids[i], x, level + 1);
+		x += n->kids[i]->v[l->wide] * l->scale;
+	}
+}
+
+int flamegraph_svg(const struct profile *base, const struct profile *target,
+		   const struct flame_opts *o, struct buf *out)
+{
+	struct node *root = xcalloc(1, sizeof(*root));
+	struct layout l = {.wide = base && o->negate ? 0 : 1, .diff = base != NULL, .out = out};
+	size_t used = add_profile(root, target, o->of, 1);
+	double height;
+
+	root->name = xstrdup("all");
+	if (base)
+		used += add_profile(root, base, o->of, 0);
+	if (!used) {
+		node_free(root);
+		return err_set(ERR_INVALID, "no resource has a call stack (\"trace\") to draw");
+	}
+	l.depth = depth_of(root);
+	l.scale = root->v[l.wide] > 0 ? (FG_WIDTH - 2 * FG_PAD) / root->v[l.wide] : 0;
+	if (l.diff)
+		max_rel(root, &l.maxrel);
+	height = 2 * FG_PAD + 30 + l.depth * FG_ROW + 20;
+	buf_addf(out,
+		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		 "viewBox=\"0 0 %.0f %.0f\" font-family=\"Verdana, DejaVu Sans, sans-serif\" "
+		 "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
+		 "<text x=\"%.0f\" y=\"24\" font-size=\"15\" text-anchor=\"middle\">",
+		 FG_WIDTH, height, FG_WIDTH, height, FG_WIDTH / 2);
+	xml_text(out, o->title ? o->title : base ? "differential flame graph" : "flame graph", 200);
+	buf_adds(out, "</text>\n");
+	draw(&l, root, FG_PAD, 0);
+	buf_addf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">", FG_PAD, height - 8);
+	if (l.diff)
+		buf_addf(out, "widths: %s; red grew, blue shrank (deepest colour: %+.0f%% or more)",
+			 l.wide ? "target" : "baseline", 100 * l.maxrel);
+	else
+		buf_addf(out, "widths: inclusive %s", o->of ? o->of : "amount");
+	buf_adds(out, "</text>\n</svg>\n");
+	node_free(root);
+	return 0;
+}

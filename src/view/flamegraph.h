@@ -1,0 +1,29 @@
+/*
+ * Flame graphs of the call stacks in a profile's resources ("trace"
+ * attributes: a list of frames, innermost first, as the memory collector
+ * writes them): one for a profile, or a differential one for two.
+ */
+#ifndef VIEW_FLAMEGRAPH_H
+#define VIEW_FLAMEGRAPH_H
+
+#include <stdbool.h>
+
+struct buf;
+struct profile;
+
+struct flame_opts {
+	const char *of; /* the value summed per stack; NULL: "amount" */
+	const char *title;
+	bool negate; /* differential: widths from the baseline, not the target */
+};
+
+/*
+ * A standalone SVG. With @base, a differential flame graph: frame widths
+ * from @target (or @base with negate), colours from the change of each
+ * frame's inclusive value, red where it grew and blue where it shrank.
+ * ERR_INVALID when no resource has a trace.
+ */
+int flamegraph_svg(const struct profile *base, const struct profile *target,
+		   const struct flame_opts *o, struct buf *out);
+
+#endif
