@@ -30,11 +30,13 @@ has "$T/err" "^bisect: measuring good"
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 [ -z "$(git branch --list 'veles*')" ] || fail "a branch was left"
 
-# Good and bad alike: nothing to bisect (exit 1), said on stdout.
+# Good and bad alike: nothing to bisect, or (when a busy machine makes the
+# two batches differ) no version between them can be placed: exit 1 both
+# ways, said on stdout.
 veles bisect --good HEAD~3 --bad HEAD --build 'cc -O2 -o prog list_search.c' -r 5 \
 	--max-runs 10 -q -- ./prog 4000 4000 >"$T/out" 2>"$T/err"
 [ $? -eq 1 ] || fail "same speed should exit 1"
-has "$T/out" "is not slower than"
+has "$T/out" "is not slower than|cannot tell whether"
 
 fails 2 veles bisect --good HEAD~1 -- ./prog
 fails 2 veles bisect --good HEAD~1 --bad HEAD
