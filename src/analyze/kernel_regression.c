@@ -459,9 +459,10 @@ static void kr_interpolate(const double *gx, const double *gy, size_t ng, const 
 	}
 }
 
-static void kr_one(const struct kr_opts *o, const struct series *s, struct buf *models,
-		   struct buf *m)
+static int kr_one(const void *opts, const struct series *s, struct buf *models, struct buf *m)
 {
+	const struct kr_opts *o = opts;
+
 	struct kpoints k;
 	double h, *at, *curve, *fit = xmalloc(s->n * sizeof(*fit));
 	size_t na;
@@ -490,24 +491,14 @@ static void kr_one(const struct kr_opts *o, const struct series *s, struct buf *
 	free(at);
 	free(curve);
 	free(fit);
+	return 0;
 }
 
 static int kr_run(struct profile *p, const void *opts)
 {
 	const struct kr_opts *o = opts;
-	struct series_set set;
-	struct buf models = BUF_INIT, m = BUF_INIT;
-	int ret = series_collect(p, &o->keys, NAME, &set);
 
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < set.n; i++)
-		kr_one(o, &set.s[i], &models, &m);
-	models_commit(p, &models);
-	buf_release(&models);
-	buf_release(&m);
-	series_set_free(&set);
-	return 0;
+	return series_run_each(p, &o->keys, NAME, kr_one, opts);
 }
 
 const struct postproc pp_kernel_regression = {

@@ -478,9 +478,10 @@ static size_t ma_width(const struct ma_opts *o, size_t n)
 	return w < n ? w : n;
 }
 
-static void ma_one(const struct ma_opts *o, const struct series *s, struct buf *models,
-		   struct buf *m)
+static int ma_one(const void *opts, const struct series *s, struct buf *models, struct buf *m)
 {
+	const struct ma_opts *o = opts;
+
 	double *fit = xmalloc(s->n * sizeof(*fit)), alpha;
 	size_t width = ma_width(o, s->n);
 	bool first = false;
@@ -508,24 +509,14 @@ static void ma_one(const struct ma_opts *o, const struct series *s, struct buf *
 	pp_json_num(m, &first, "min_periods", (double)(o->min_periods ? o->min_periods : 1));
 	model_end(models, m, s->x, fit, s->n, series_r_square(s->y, fit, s->n));
 	free(fit);
+	return 0;
 }
 
 static int ma_run(struct profile *p, const void *opts)
 {
 	const struct ma_opts *o = opts;
-	struct series_set set;
-	struct buf models = BUF_INIT, m = BUF_INIT;
-	int ret = series_collect(p, &o->keys, NAME, &set);
 
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < set.n; i++)
-		ma_one(o, &set.s[i], &models, &m);
-	models_commit(p, &models);
-	buf_release(&models);
-	buf_release(&m);
-	series_set_free(&set);
-	return 0;
+	return series_run_each(p, &o->keys, NAME, ma_one, opts);
 }
 
 const struct postproc pp_moving_average = {

@@ -268,9 +268,10 @@ static double rg_stat(const struct series *s, size_t from, size_t to, bool media
 	return stats_median_sort(tmp, to - from);
 }
 
-static int rg_one(const struct rg_opts *o, const struct series *s, struct buf *models,
-		  struct buf *m)
+static int rg_one(const void *opts, const struct series *s, struct buf *models, struct buf *m)
 {
+	const struct rg_opts *o = opts;
+
 	double *edges, *tmp, *fit, *stat;
 	size_t nb = regressogram_edges(s->x, s->n, o->method, o->nbuckets, &edges), from = 0;
 	bool first = false;
@@ -309,20 +310,8 @@ static int rg_one(const struct rg_opts *o, const struct series *s, struct buf *m
 static int rg_run(struct profile *p, const void *opts)
 {
 	const struct rg_opts *o = opts;
-	struct series_set set;
-	struct buf models = BUF_INIT, m = BUF_INIT;
-	int ret = series_collect(p, &o->keys, NAME, &set);
 
-	if (ret < 0)
-		return ret;
-	for (size_t i = 0; i < set.n && ret == 0; i++)
-		ret = rg_one(o, &set.s[i], &models, &m);
-	if (ret == 0)
-		models_commit(p, &models);
-	buf_release(&models);
-	buf_release(&m);
-	series_set_free(&set);
-	return ret;
+	return series_run_each(p, &o->keys, NAME, rg_one, opts);
 }
 
 const struct postproc pp_regressogram = {

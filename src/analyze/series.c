@@ -248,3 +248,22 @@ void series_sort(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), dbl_cmp);
 }
+
+int series_run_each(struct profile *p, const struct series_keys *k, const char *pp,
+		    series_fit_fn one, const void *opts)
+{
+	struct series_set set;
+	struct buf models = BUF_INIT, scratch = BUF_INIT;
+	int ret = series_collect(p, k, pp, &set);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < set.n && ret == 0; i++)
+		ret = one(opts, &set.s[i], &models, &scratch);
+	if (ret == 0)
+		models_commit(p, &models);
+	buf_release(&models);
+	buf_release(&scratch);
+	series_set_free(&set);
+	return ret;
+}

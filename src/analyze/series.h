@@ -67,6 +67,16 @@ void model_end(struct buf *models, struct buf *b, const double *x, const double 
 	       double r_square);
 void models_commit(struct profile *p, struct buf *models);
 
+/*
+ * The run of a smoothing postprocessor: collects the series of @k, calls
+ * @one(@opts, series, models, scratch) for each uid (a negative return
+ * stops it), then commits the models. @pp names it in errors.
+ */
+typedef int (*series_fit_fn)(const void *opts, const struct series *s, struct buf *models,
+			     struct buf *scratch);
+int series_run_each(struct profile *p, const struct series_keys *k, const char *pp,
+		    series_fit_fn one, const void *opts);
+
 /* Sorts @v ascending (NaN-free). */
 void series_sort(double *v, size_t n);
 

@@ -1,5 +1,6 @@
 /* Printing check results: terminal tree, JSON, markdown and JUnit. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,37 +247,14 @@ static void print_markdown(FILE *f, const struct check_report *r)
 	buf_release(&b);
 }
 
-static void xml_text(struct buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			buf_adds(b, "&lt;");
-			break;
-		case '>':
-			buf_adds(b, "&gt;");
-			break;
-		case '&':
-			buf_adds(b, "&amp;");
-			break;
-		case '"':
-			buf_adds(b, "&quot;");
-			break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\t' || *s == '\n')
-				buf_addc(b, *s);
-		}
-	}
-}
-
 static void junit_case(struct buf *b, const struct check_pair *p, const struct change *c)
 {
 	struct buf msg = BUF_INIT;
 
 	buf_adds(b, "  <testcase classname=\"");
-	xml_text(b, p->config);
+	buf_add_xml(b, p->config, SIZE_MAX);
 	buf_adds(b, "\" name=\"");
-	xml_text(b, c->location);
+	buf_add_xml(b, c->location, SIZE_MAX);
 	buf_adds(b, "\"");
 	if (!change_is_degradation(c->cls)) {
 		buf_adds(b, "/>\n");
@@ -287,7 +265,7 @@ static void junit_case(struct buf *b, const struct check_pair *p, const struct c
 	buf_adds(b, ">\n    <failure type=\"");
 	buf_adds(b, change_class_name(c->cls));
 	buf_adds(b, "\" message=\"");
-	xml_text(b, buf_str(&msg));
+	buf_add_xml(b, buf_str(&msg), SIZE_MAX);
 	buf_adds(b, "\"/>\n  </testcase>\n");
 	buf_release(&msg);
 }

@@ -143,3 +143,26 @@ const char *buf_str(const struct buf *b)
 {
 	return b->data ? b->data : "";
 }
+
+void buf_add_xml(struct buf *b, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		/* Count characters, not the continuation bytes of UTF-8. */
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max) {
+			buf_adds(b, "\xe2\x80\xa6");
+			return;
+		}
+		if (*s == '&')
+			buf_adds(b, "&amp;");
+		else if (*s == '<')
+			buf_adds(b, "&lt;");
+		else if (*s == '>')
+			buf_adds(b, "&gt;");
+		else if (*s == '"')
+			buf_adds(b, "&quot;");
+		else if ((unsigned char)*s >= 0x20 || *s == '\t')
+			buf_addc(b, *s);
+	}
+}

@@ -91,26 +91,6 @@ static size_t add_profile(struct node *root, const struct profile *p, const char
 	return used;
 }
 
-static void xml_text(struct buf *out, const char *s, size_t max)
-{
-	size_t n = 0;
-
-	for (; *s && n < max; s++, n++) {
-		if (*s == '<')
-			buf_adds(out, "&lt;");
-		else if (*s == '>')
-			buf_adds(out, "&gt;");
-		else if (*s == '&')
-			buf_adds(out, "&amp;");
-		else if (*s == '"')
-			buf_adds(out, "&quot;");
-		else if ((unsigned char)*s >= 0x20)
-			buf_addc(out, *s);
-	}
-	if (*s)
-		buf_adds(out, "..");
-}
-
 struct layout {
 	int wide;      /* the side whose values give widths */
 	bool diff;     /* colours by change */
@@ -176,7 +156,7 @@ static void draw(const struct layout *l, const struct node *n, double x, int lev
 		return;
 	frame_colour(l, n, rgb);
 	buf_adds(l->out, "<g><title>");
-	xml_text(l->out, n->name, 400);
+	buf_add_xml(l->out, n->name, 400);
 	if (l->diff)
 		buf_addf(l->out, ": %.6g -> %.6g (%+.1f%%)", n->v[0], n->v[1],
 			 n->v[0] > 0 ? 100 * (n->v[1] / n->v[0] - 1) : 100.0);
@@ -188,7 +168,7 @@ static void draw(const struct layout *l, const struct node *n, double x, int lev
 		 x, y, w, FG_ROW - 1, rgb);
 	if (w > 30) {
 		buf_addf(l->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_ROW - 5);
-		xml_text(l->out, n->name, (size_t)((w - 6) / 7));
+		buf_add_xml(l->out, n->name, (size_t)((w - 6) / 7));
 		buf_adds(l->out, "</text>");
 	}
 	buf_adds(l->out, "</g>\n");
@@ -224,7 +204,11 @@ int flamegraph_svg(const struct profile *base, const struct profile *target,
 		 "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
 		 "<text x=\"%.0f\" y=\"24\" font-size=\"15\" text-anchor=\"middle\">",
 		 FG_WIDTH, height, FG_WIDTH, height, FG_WIDTH / 2);
-	xml_text(out, o->title ? o->title : base ? "differential flame graph" : "flame graph", 200);
+	buf_add_xml(out,
+		    o->title ? o->title
+		    : base   ? "differential flame graph"
+			     : "flame graph",
+		    200);
 	buf_adds(out, "</text>\n");
 	draw(&l, root, FG_PAD, 0);
 	buf_addf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">", FG_PAD, height - 8);

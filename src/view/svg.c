@@ -33,33 +33,11 @@ static double fy(const struct frame *f, double y)
 	return f->y1 - (y - f->ylo) / (f->yhi - f->ylo) * (f->y1 - f->y0);
 }
 
-static void esc(const char *s, size_t max, struct buf *out)
-{
-	size_t n = 0;
-
-	for (; *s; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max) {
-			buf_adds(out, "\xe2\x80\xa6");
-			return;
-		}
-		if (*s == '&')
-			buf_adds(out, "&amp;");
-		else if (*s == '<')
-			buf_adds(out, "&lt;");
-		else if (*s == '>')
-			buf_adds(out, "&gt;");
-		else if (*s == '"')
-			buf_adds(out, "&quot;");
-		else if ((unsigned char)*s >= 0x20 || *s == '\t')
-			buf_addc(out, *s);
-	}
-}
-
 static void text(struct buf *out, double x, double y, const char *anchor, const char *extra,
 		 const char *s, size_t max)
 {
 	buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>", x, y, anchor, extra);
-	esc(s, max, out);
+	buf_add_xml(out, s, max);
 	buf_adds(out, "</text>\n");
 }
 
@@ -88,7 +66,7 @@ static void y_axis(const struct frame *f, const char *label, struct buf *out)
 		 "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" "
 		 "class=\"axis-title\">",
 		 f->x0 - 62, (f->y0 + f->y1) / 2);
-	esc(label, 60, out);
+	buf_add_xml(out, label, 60);
 	buf_adds(out, "</text>\n");
 	buf_release(&t);
 }
@@ -168,7 +146,7 @@ static void svg_bars(const struct frame *f, const struct vplot *pl, bool stacked
 				 "fill=\"%s\"><title>",
 				 stacked ? left : left + bw * (double)s, top, bw, bot - top,
 				 color(s));
-			esc(pl->s[s].label, 200, out);
+			buf_add_xml(out, pl->s[s].label, 200);
 			buf_addf(out, ": %g</title></rect>\n", y);
 			base += stacked ? fmax(y, 0) : 0;
 		}
@@ -180,7 +158,7 @@ static void svg_bars(const struct frame *f, const struct vplot *pl, bool stacked
 		else
 			buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", cx,
 				 f->y1 + 19);
-		esc(pl->xcat[x], tilt ? 12 : (size_t)(band / 7), out);
+		buf_add_xml(out, pl->xcat[x], tilt ? 12 : (size_t)(band / 7));
 		buf_adds(out, "</text>\n");
 	}
 	for (s = 0; s < pl->ns; s++)

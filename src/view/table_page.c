@@ -5,6 +5,7 @@
  * Nothing is fetched when either is opened.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +19,6 @@
 #define ROW_H 20
 #define CHAR_W 7.8
 #define PAD 12
-
-static void xml_text(struct buf *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			buf_adds(out, "&lt;");
-		else if (*s == '>')
-			buf_adds(out, "&gt;");
-		else if (*s == '&')
-			buf_adds(out, "&amp;");
-		else if (*s == '"')
-			buf_adds(out, "&quot;");
-		else if ((unsigned char)*s >= 0x20 || *s == '\t')
-			buf_addc(out, *s);
-	}
-}
 
 static const char *cell(const struct tbl *t, size_t row, size_t col, bool *num)
 {
@@ -72,7 +57,7 @@ static void svg_row(struct buf *out, const struct tbl *t, const size_t *w, size_
 
 		buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\"%s%s>", at, y,
 			 num ? " text-anchor=\"end\"" : "", head ? " font-weight=\"bold\"" : "");
-		xml_text(out, s);
+		buf_add_xml(out, s, SIZE_MAX);
 		buf_adds(out, "</text>\n");
 		x += (double)w[c] * CHAR_W + 2 * PAD;
 	}
@@ -96,7 +81,7 @@ static void write_svg(const struct tbl *t, const size_t *order, const struct vie
 	if (o->title) {
 		buf_addf(out, "<text x=\"%d\" y=\"%d\" font-size=\"16\" font-weight=\"bold\">", PAD,
 			 ROW_H + 4);
-		xml_text(out, o->title);
+		buf_add_xml(out, o->title, SIZE_MAX);
 		buf_adds(out, "</text>\n");
 	}
 	buf_addf(out, "<rect x=\"0\" y=\"%.0f\" width=\"%.0f\" height=\"%d\" fill=\"#dde4ee\"/>\n",
@@ -149,11 +134,11 @@ static void write_html(const struct tbl *t, const size_t *order, const struct vi
 	bool num;
 
 	buf_adds(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
-	xml_text(out, o->title ? o->title : "veles tableof");
+	buf_add_xml(out, o->title ? o->title : "veles tableof", SIZE_MAX);
 	buf_addf(out, "</title><style>%s</style></head><body>\n", table_style);
 	if (o->title) {
 		buf_adds(out, "<h1>");
-		xml_text(out, o->title);
+		buf_add_xml(out, o->title, SIZE_MAX);
 		buf_adds(out, "</h1>\n");
 	}
 	buf_addf(out,
@@ -162,7 +147,7 @@ static void write_html(const struct tbl *t, const size_t *order, const struct vi
 		 t->nrows);
 	for (size_t c = 0; c < t->ncols; c++) {
 		buf_adds(out, "<th>");
-		xml_text(out, t->names[c]);
+		buf_add_xml(out, t->names[c], SIZE_MAX);
 		buf_adds(out, "</th>");
 	}
 	buf_adds(out, "</tr></thead>\n<tbody>\n");
@@ -176,7 +161,7 @@ static void write_html(const struct tbl *t, const size_t *order, const struct vi
 					 t->nums[order[r] * t->ncols + c]);
 			else
 				buf_adds(out, "<td>");
-			xml_text(out, s);
+			buf_add_xml(out, s, SIZE_MAX);
 			buf_adds(out, "</td>");
 		}
 		buf_adds(out, "</tr>\n");
