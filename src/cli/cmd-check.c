@@ -211,16 +211,11 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 	struct profile_ref refs[2];
 	struct profile *p[2] = {NULL, NULL};
 	struct check_report r = {0};
-	char head[41];
-	const char *version = cli_head(ctx, head) ? head : NULL;
 	int ret = 0;
 
 	memset(refs, 0, sizeof(refs));
-	for (int i = 0; i < 2 && ret == 0; i++) {
-		ret = ref_resolve(ctx, specs[i], version, REF_DEFAULT_INDEX, &refs[i]);
-		if (ret == 0)
-			ret = ref_load(ctx, &refs[i], &p[i]);
-	}
+	for (int i = 0; i < 2 && ret == 0; i++)
+		ret = ref_open(ctx, specs[i], NULL, REF_DEFAULT_INDEX, &refs[i], &p[i]);
 	if (ret == 0)
 		ret = compare_into(&r, o, p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1]));
 	if (ret == 0 && refs[0].kind == REF_STORED)

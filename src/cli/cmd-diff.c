@@ -420,24 +420,16 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 	struct profile_ref refs[2];
 	struct profile *p[2] = {NULL, NULL};
 	const char *names[2];
-	char version[41];
-	const char *in_version = NULL;
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	memset(refs, 0, sizeof(refs));
-	if (o.rev && cli_resolve_version(ctx, o.rev, version) < 0)
-		ret = 1;
-	else if (o.rev || cli_head(ctx, version))
-		in_version = version;
 	for (int i = 0; i < 2 && ret == 0; i++) {
-		ret = ref_resolve(ctx, argv[optind + i], in_version, REF_DEFAULT_INDEX, &refs[i]);
-		if (ret == 0)
-			ret = ref_load(ctx, &refs[i], &p[i]);
+		ret = ref_open(ctx, argv[optind + i], o.rev, REF_DEFAULT_INDEX, &refs[i], &p[i]);
 		if (ret == 0)
 			names[i] = ref_name(&refs[i]);
-		if (ret < 0)
+		else
 			ret = cli_fail();
 	}
 	if (ret == 0)

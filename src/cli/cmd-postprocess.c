@@ -131,8 +131,6 @@ int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
 	struct pp_cli o = {0};
 	struct profile_ref ref;
 	struct profile *p;
-	char version[41];
-	const char *in_version = NULL;
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret)
@@ -141,16 +139,9 @@ int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
 	 * neither, seeing --help). */
 	if (cli_wants_help(o.pp_argc, o.pp_argv))
 		return show_pp_usage(&o);
-	if (o.rev && cli_resolve_version(ctx, o.rev, version) < 0)
-		return 1;
-	if (o.rev || cli_head(ctx, version))
-		in_version = version;
-	if (ref_resolve(ctx, o.spec, in_version, REF_DEFAULT_PENDING, &ref) < 0)
+	if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_PENDING, &ref, &p) < 0)
 		return cli_fail();
-	ret = ref_load(ctx, &ref, &p);
 	ref_release(&ref);
-	if (ret < 0)
-		return cli_fail();
 	ret = postproc_run_argv(p, o.pp_argc, o.pp_argv);
 	if (ret == 0)
 		ret = save_result(ctx, p, o.pp_argv[0], o.output);

@@ -418,8 +418,6 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	struct show_opts o = {0};
 	struct profile_ref ref;
 	struct profile *p;
-	char version[41];
-	const char *in_version = NULL;
 	int ret = parse_show_args(argc, argv, &o);
 
 	if (ret)
@@ -430,17 +428,8 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		cli_fail();
 		return 2;
 	}
-	if (o.rev && cli_resolve_version(ctx, o.rev, version) < 0)
-		return 1;
-	if (o.rev || cli_head(ctx, version))
-		in_version = version;
-	if (ref_resolve(ctx, o.spec, in_version, REF_DEFAULT_INDEX, &ref) < 0)
+	if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_INDEX, &ref, &p) < 0)
 		return cli_fail();
-	ret = ref_load(ctx, &ref, &p);
-	if (ret < 0) {
-		ref_release(&ref);
-		return cli_fail();
-	}
 	if (o.is_graph)
 		ret = show_view(ctx, p, &o);
 	else if (strcmp(o.view, "raw") == 0)

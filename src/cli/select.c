@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "vcs/vcs.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -205,6 +206,30 @@ int ref_read(struct cli_ctx *ctx, const struct profile_ref *ref, struct buf *raw
 	if (ref->kind == REF_STORED)
 		return store_read(ctx->store, ref->entry.blob, raw);
 	return file_read_all(ref->path, raw);
+}
+
+int ref_open(struct cli_ctx *ctx, const char *spec, const char *rev, enum ref_default def,
+	     struct profile_ref *ref, struct profile **out)
+{
+	char version[41];
+	const char *in = NULL;
+	int ret = 0;
+
+	memset(ref, 0, sizeof(*ref));
+	*out = NULL;
+	if (rev)
+		ret = vcs_resolve(ctx->vcs, rev, version);
+	else if (vcs_head(ctx->vcs, version) == 0)
+		in = version;
+	if (rev && ret == 0)
+		in = version;
+	if (ret == 0)
+		ret = ref_resolve(ctx, spec, in, def, ref);
+	if (ret == 0)
+		ret = ref_load(ctx, ref, out);
+	if (ret < 0)
+		ref_release(ref);
+	return ret;
 }
 
 int ref_load(struct cli_ctx *ctx, const struct profile_ref *ref, struct profile **out)

@@ -32,6 +32,13 @@ void pending_free(char **names, size_t n);
 /* Resolves @spec; @version is the version to look in for stored ones. */
 int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version, enum ref_default def,
 		struct profile_ref *out);
+/*
+ * What most commands do with a PROFILE argument: resolves @spec in version
+ * @rev (NULL: HEAD, or no version yet) and loads it. On error @ref is
+ * released and err_msg() says why (a bad @rev too).
+ */
+int ref_open(struct cli_ctx *ctx, const char *spec, const char *rev, enum ref_default def,
+	     struct profile_ref *ref, struct profile **out);
 /* The profile's bytes as stored (file contents or blob). */
 int ref_read(struct cli_ctx *ctx, const struct profile_ref *ref, struct buf *raw);
 int ref_load(struct cli_ctx *ctx, const struct profile_ref *ref, struct profile **out);
