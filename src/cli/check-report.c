@@ -108,28 +108,63 @@ static const char *class_colour(enum change_class c)
 	return "";
 }
 
+/* The pair's changes, in location order; stable, so methods keep theirs. */
+static size_t *by_location(const struct check_pair *p)
+{
+	size_t *ord = xcalloc(p->changes.n ? p->changes.n : 1, sizeof(*ord));
+
+	for (size_t i = 0; i < p->changes.n; i++) {
+		size_t j = i;
+
+		while (j > 0 &&
+		       strcmp(p->changes.v[ord[j - 1]].location, p->changes.v[i].location) > 0) {
+			ord[j] = ord[j - 1];
+			j--;
+		}
+		ord[j] = i;
+	}
+	return ord;
+}
+
+/* One pair as a tree: a branch per location, a leaf per method's verdict. */
+static void print_pair(FILE *f, const struct check_pair *p, bool colour, struct buf *b)
+{
+	size_t *ord = by_location(p), n = p->changes.n;
+
+	fprintf(f, "%s\n  %.7s%s%s -> %.7s%s%s\n", p->config, p->baseline_version,
+		*p->baseline_version ? " " : "", p->baseline_name, p->target_version,
+		*p->target_version ? " " : "", p->target_name);
+	for (size_t k = 0; k < n;) {
+		const char *loc = p->changes.v[ord[k]].location;
+		size_t end = k;
+		bool last;
+
+		while (end < n && strcmp(p->changes.v[ord[end]].location, loc) == 0)
+			end++;
+		last = end == n;
+		fprintf(f, "  %s %s\n", last ? "└─" : "├─", loc);
+		for (; k < end; k++) {
+			const struct change *c = &p->changes.v[ord[k]];
+			const char *col = colour ? class_colour(c->cls) : "";
+
+			buf_reset(b);
+			add_details(b, c);
+			fprintf(f, "  %s  %s%s%s  %s\n", last ? " " : "│", col,
+				change_class_name(c->cls), *col ? "\033[0m" : "", buf_str(b));
+		}
+	}
+	free(ord);
+}
+
 static void print_text(FILE *f, const struct check_report *r, bool colour)
 {
 	size_t deg, opt, other;
 	struct buf b = BUF_INIT;
 
 	for (size_t i = 0; i < r->n; i++) {
-		const struct check_pair *p = &r->pairs[i];
-
-		fprintf(f, "%s%s\n  %.7s%s%s -> %.7s%s%s\n", i ? "\n" : "", p->config,
-			p->baseline_version, *p->baseline_version ? " " : "", p->baseline_name,
-			p->target_version, *p->target_version ? " " : "", p->target_name);
-		for (size_t j = 0; j < p->changes.n; j++) {
-			const struct change *c = &p->changes.v[j];
-			const char *col = colour ? class_colour(c->cls) : "";
-
-			buf_reset(&b);
-			add_details(&b, c);
-			fprintf(f, "  %s %s\n  %s  %s%s%s  %s\n",
-				j + 1 < p->changes.n ? "├─" : "└─", c->location,
-				j + 1 < p->changes.n ? "│" : " ", col, change_class_name(c->cls),
-				*col ? "\033[0m" : "", buf_str(&b));
-		}
+		if (i)
+			fputc('\n', f);
+		print_pair(f, &r->pairs[i], colour, &b);
 	}
 	check_report_counts(r, &deg, &opt, &other);
 	fprintf(f, "%s%zu degradation%s, %zu optimization%s, %zu other result%s", r->n ? "\n" : "",
