@@ -154,8 +154,9 @@ static char *params_json(const struct trace_opts *o)
 {
 	struct buf j = BUF_INIT;
 
-	buf_addf(&j, "{\"method\":\"instrumented\",\"mode\":\"%s\",\"global_sampling\":%ld,",
-		 o->aggregate ? "aggregate" : "records", o->global_sampling);
+	buf_addf(&j, "{\"method\":\"%s\",\"mode\":\"%s\",\"global_sampling\":%ld,",
+		 o->dynamic ? "dynamic" : "instrumented", o->aggregate ? "aggregate" : "records",
+		 o->global_sampling);
 	buf_adds(&j, "\"sampling\":[");
 	for (size_t i = 0; i < o->nrules; i++) {
 		buf_adds(&j, i ? ",{\"func\":" : "{\"func\":");

@@ -28,7 +28,7 @@ struct reader {
 	int pid, tid;
 };
 
-static void add_call(struct trace_data *d, const struct trace_call *c)
+void trace_data_add_call(struct trace_data *d, const struct trace_call *c)
 {
 	if (d->ncalls == d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 1024;
@@ -72,7 +72,7 @@ static void leave(struct reader *r, uint32_t idx, struct trace_data *d)
 	c.excl = c.incl - (o->children < c.incl ? o->children : c.incl);
 	if (r->depth > 0)
 		r->stack[r->depth - 1].children += c.incl;
-	add_call(d, &c);
+	trace_data_add_call(d, &c);
 }
 
 static void define(struct reader *r, uint64_t addr)
@@ -204,7 +204,7 @@ static int read_aggregate(const char *text, const char *name, int pid, int tid,
 		if (count > 0) {
 			struct trace_call c = {addr, incl, excl, count, pid, tid, 0};
 
-			add_call(d, &c);
+			trace_data_add_call(d, &c);
 		}
 		line = nl ? nl + 1 : line + strlen(line);
 	}

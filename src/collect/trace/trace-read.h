@@ -46,6 +46,8 @@ int trace_read_dir(const char *dir, struct trace_data *out);
 int trace_read_records(const void *data, size_t len, const char *name, struct trace_data *out);
 /* Parses one process's .meta text into @proc. */
 int trace_read_meta(const char *text, const char *name, struct trace_proc *proc);
+/* Appends @c to d->calls. */
+void trace_data_add_call(struct trace_data *d, const struct trace_call *c);
 const struct trace_proc *trace_proc_find(const struct trace_data *d, int pid);
 void trace_data_free(struct trace_data *d);
 

@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "collect/collector.h"
+#include "collect/trace/trace-dynamic.h"
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
 #include "collect/trace/trace.h"
@@ -26,7 +27,7 @@
 
 struct trace_state {
 	struct trace_opts o;
-	bool instrumented, keep, zip;
+	bool instrumented, dynamic, keep, zip;
 	char *runtime;
 	char *dir; /* the runtime's output, a temporary directory */
 	struct trace_data data;
@@ -39,13 +40,16 @@ enum { OPT_INSTRUMENTED = 0x200, OPT_AGGREGATE };
 static void trace_usage(void)
 {
 	printf("usage: veles collect trace --instrumented [OPTIONS] -- COMMAND [ARGS...]\n"
+	       "       veles collect trace -d -f FUNC [-f FUNC...] [OPTIONS] -- COMMAND [ARGS...]\n"
 	       "\n"
-	       "Runs COMMAND, a program built with `veles cflags trace`, and records how long\n"
-	       "each call of each of its functions took (inclusive and exclusive time), in\n"
-	       "which thread and in which order. One resource per call, keyed by function.\n"
+	       "Runs COMMAND and records how long each call of each of its functions took\n"
+	       "(inclusive and exclusive time), in which thread and in which order. One\n"
+	       "resource per call, keyed by function.\n"
 	       "\n"
-	       "      --instrumented       the program calls the trace runtime itself (built\n"
-	       "                           with -finstrument-functions): the only mode so far\n"
+	       "      --instrumented       COMMAND is built with `veles cflags trace`: the trace\n"
+	       "                           runtime records every function it compiled\n"
+	       "  -d, --dynamic            probes (uprobes) on the functions named with -f in\n"
+	       "                           the unmodified binary; needs root\n"
 	       "      --aggregate          sums per function and thread (calls, inclusive and\n"
 	       "                           exclusive time) instead of every call\n"
 	       "  -f, --func FUNC[#N]      keep only these functions (repeatable), every Nth\n"
@@ -88,6 +92,9 @@ static int trace_option(struct collect_ctx *c, struct trace_state *st, int opt, 
 	case OPT_AGGREGATE:
 		st->o.aggregate = true;
 		return 0;
+	case 'd':
+		st->dynamic = true;
+		return 0;
 	case 'f':
 		return parse_rule(&st->o, optarg);
 	case 'g':
@@ -109,6 +116,7 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	static const struct option longopts[] = {
 		{"instrumented", no_argument, NULL, OPT_INSTRUMENTED},
 		{"aggregate", no_argument, NULL, OPT_AGGREGATE},
+		{"dynamic", no_argument, NULL, 'd'},
 		{"func", required_argument, NULL, 'f'},
 		{"global-sampling", required_argument, NULL, 'g'},
 		{"keep-temps", no_argument, NULL, 'k'},
@@ -122,14 +130,17 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	st->o.global_sampling = 1;
 	c->state = st;
 	while (ret == 0 && !c->help &&
-	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "f:g:kz", longopts, NULL)) != -1)
+	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "df:g:kz", longopts, NULL)) != -1)
 		ret = trace_option(c, st, opt, argv);
 	if (ret < 0 || c->help)
 		return ret;
-	if (!st->instrumented)
-		return err_set(ERR_INVALID,
-			       "collect trace: only --instrumented is available: build the "
-			       "program with `veles cflags trace` and add --instrumented");
+	if (st->instrumented == st->dynamic)
+		return err_set(ERR_INVALID, "collect trace: choose --instrumented (a program built "
+					    "with `veles cflags trace`) or --dynamic");
+	if (st->dynamic && (!st->o.nrules || st->o.aggregate || st->keep))
+		return err_set(ERR_INVALID, "collect trace: --dynamic needs -f FUNC and takes no "
+					    "--aggregate, -k or -z");
+	st->o.dynamic = st->dynamic;
 	return collect_take_command(c, "trace", argc, argv);
 }
 
@@ -138,6 +149,8 @@ static int trace_before(struct collect_ctx *c)
 	struct trace_state *st = c->state;
 	const char *tmp = getenv("TMPDIR");
 
+	if (st->dynamic)
+		return 0;
 	st->runtime = trace_runtime_path();
 	if (!st->runtime)
 		return err_set(ERR_NOTFOUND, "collect trace: the trace runtime libveles-trace.so "
@@ -203,13 +216,30 @@ static int run_command(struct collect_ctx *c, struct trace_state *st)
 static int trace_collect(struct collect_ctx *c)
 {
 	struct trace_state *st = c->state;
-	int ret = run_command(c, st);
+	int ret;
 
+	if (st->dynamic) {
+		char status[96];
+
+		ret = trace_dynamic_run(c, &st->o, &st->syms, &st->data, &st->run);
+		c->last_status = st->run.status;
+		if (ret == 0 && st->run.timed_out)
+			ret = err_set(ERR_CHILD,
+				      "collect trace: '%s' timed out after %g s (%s): no "
+				      "profile written",
+				      c->argv[0], c->timeout,
+				      spawn_status_str(st->run.status, status, sizeof(status)));
+	} else {
+		ret = run_command(c, st);
+		if (ret == 0 && !spawn_interrupted())
+			ret = trace_read_dir(st->dir, &st->data);
+	}
 	if (ret < 0 || spawn_interrupted())
 		return ret;
-	ret = trace_read_dir(st->dir, &st->data);
-	if (ret < 0)
-		return ret;
+	if (st->dynamic && !st->data.ncalls)
+		return err_set(ERR_INVALID,
+			       "collect trace: '%s' made no call of the functions named",
+			       c->argv[0]);
 	if (!st->data.nprocs || !st->data.ncalls)
 		return err_set(ERR_INVALID,
 			       "collect trace: '%s' recorded no calls: was it built with `veles "
@@ -237,7 +267,8 @@ static void trace_summary(struct collect_ctx *c, struct trace_state *st)
 	}
 	printf("Traced %zu calls in %zu threads of %zu processes; kept %zu\n", d->ncalls, nthreads,
 	       d->nprocs, profile_nres(c->profile));
-	printf("  Records: %.1f bytes per call\n", (double)d->bytes / (double)d->ncalls);
+	if (d->bytes)
+		printf("  Records: %.1f bytes per call\n", (double)d->bytes / (double)d->ncalls);
 }
 
 static int gzip_file(const char *path)

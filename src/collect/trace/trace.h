@@ -25,6 +25,7 @@ struct trace_opts {
 	size_t nrules;
 	long global_sampling; /* keep every Nth call; 1 = all */
 	bool aggregate;
+	bool dynamic; /* uprobes rather than the runtime */
 };
 
 /* The flags `veles cflags trace` prints. */
