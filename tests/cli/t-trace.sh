@@ -199,6 +199,14 @@ assert len(r["SLList_destroy#0"]["amount"]) == 6 and len(set(r["SLList_destroy#0
 for a, e in zip(r["SLList_search#0"]["amount"], r["SLList_search#0"]["exclusive"]):
     assert 0 < e <= a
 PY
+	# The structure size from an argument: insertion_sort(keys, n).
+	ok dyn --size insertion_sort:2 -- ./ds_plain -t 1 37 5
+	$py - "$(latest)" <<'PY' || fail "dynamic --size"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
+assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
+PY
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"
 	fails 2 dyn -f SLList_insert -- ./ds_stripped 10
@@ -209,3 +217,8 @@ fi
 fails 2 veles collect trace --dynamic -- ./ds_plain 10
 has "$T/err" "--dynamic needs -f FUNC"
 fails 2 veles collect trace --dynamic --instrumented -f main -- ./ds_plain 10
+fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_driver 10
+has "$T/err" "--size needs --dynamic"
+fails 2 veles collect trace --dynamic --size insertion_sort:7 -- ./ds_plain 10
+has "$T/err" "ARGN from 1 to 6"
+fails 2 veles collect trace --dynamic --size insertion_sort -- ./ds_plain 10

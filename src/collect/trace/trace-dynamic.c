@@ -1,4 +1,5 @@
 /* The dynamic mode (see trace-dynamic.h). */
+#include <asm/perf_regs.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -32,11 +33,14 @@ struct probe {
 	uint64_t id;
 	uint64_t addr; /* the function's symbol value */
 	bool ret;
+	bool regs; /* its samples carry the --size argument's register */
 };
 
 struct sample {
 	uint64_t id, time;
 	uint32_t pid, tid;
+	bool has_size;
+	int64_t size;
 };
 
 /* A PERF_RECORD_FORK: process @pid made by @ppid (a thread when equal). */
@@ -145,7 +149,11 @@ static int map_ring(struct dyn *dy, long cpu, int fd)
 }
 
 /* Entry and return probes of @addr (file offset @off) on every CPU. */
-static int attach(struct dyn *dy, int type, const char *path, uint64_t addr, uint64_t off)
+/* The registers of the first six integer arguments (x86-64 System V). */
+static const int arg_regs[] = {PERF_REG_X86_DI, PERF_REG_X86_SI, PERF_REG_X86_DX,
+			       PERF_REG_X86_CX, PERF_REG_X86_R8, PERF_REG_X86_R9};
+
+static int attach(struct dyn *dy, int type, const char *path, uint64_t addr, uint64_t off, int argn)
 {
 	for (int ret = 0; ret < 2; ret++)
 		for (long cpu = 0; cpu < dy->ncpus; cpu++) {
@@ -158,6 +166,10 @@ static int attach(struct dyn *dy, int type, const char *path, uint64_t addr, uin
 			a.probe_offset = off;
 			a.sample_period = 1;
 			a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+			if (argn && !ret) {
+				a.sample_type |= PERF_SAMPLE_REGS_USER;
+				a.sample_regs_user = 1ull << arg_regs[argn - 1];
+			}
 			/* Every process on the CPU: an inherited uprobe event re-reads
 			 * uprobe_path in the forking process, where our pointer means
 			 * nothing. Only code of this file fires it; the samples of the
@@ -171,7 +183,8 @@ static int attach(struct dyn *dy, int type, const char *path, uint64_t addr, uin
 				return open_failed(errno);
 			dy->probes = xrealloc(dy->probes, (dy->nprobes + 1) * sizeof(*dy->probes));
 			p = &dy->probes[dy->nprobes++];
-			*p = (struct probe){.fd = fd, .addr = addr, .ret = ret};
+			*p = (struct probe){
+				.fd = fd, .addr = addr, .ret = ret, .regs = argn && !ret};
 			if (ioctl(fd, PERF_EVENT_IOC_ID, &p->id) < 0)
 				return err_set(ERR_IO, "collect trace: perf event id: %s",
 					       strerror(errno));
@@ -196,11 +209,29 @@ static void add_sample(struct dyn *dy, const struct sample *s)
 	dy->samples[dy->nsamples++] = *s;
 }
 
+static const struct probe *probe_of(const struct dyn *dy, uint64_t id);
+
+/* The --size register after the time: the ABI word, then the register
+ * (none when the sample hit no user code). */
+static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len, struct sample *s)
+{
+	const struct probe *p = probe_of(dy, s->id);
+	uint64_t abi;
+
+	if (!p || !p->regs || len < 48)
+		return;
+	memcpy(&abi, rec + 32, 8);
+	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
+		return;
+	memcpy(&s->size, rec + 40, 8);
+	s->has_size = true;
+}
+
 /* One record at @rec (copied out of the ring when it wrapped). */
 static void take_record(struct dyn *dy, const unsigned char *rec)
 {
 	struct perf_event_header h;
-	struct sample s;
+	struct sample s = {0};
 
 	memcpy(&h, rec, sizeof(h));
 	if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 24) {
@@ -208,6 +239,7 @@ static void take_record(struct dyn *dy, const unsigned char *rec)
 		memcpy(&s.pid, rec + 16, 4);
 		memcpy(&s.tid, rec + 20, 4);
 		memcpy(&s.time, rec + 24, 8);
+		take_size(dy, rec, h.size, &s);
 		add_sample(dy, &s);
 	} else if (h.type == PERF_RECORD_FORK && h.size >= sizeof(h) + 24) {
 		struct fork_rec f;
@@ -372,7 +404,9 @@ static void pair_thread(const struct dyn *dy, size_t i, size_t end, struct trace
 							   .order = order,
 							   .pid = (int)s->pid,
 							   .tid = (int)s->tid,
-							   .depth = (uint32_t)depth};
+							   .depth = (uint32_t)depth,
+							   .has_size = s->has_size,
+							   .size = s->size};
 			children[depth++] = 0;
 			order++;
 			continue;
@@ -458,6 +492,15 @@ static const struct sym *find_func(const struct sym_file *f, const char *name)
 	return NULL;
 }
 
+/* --size's argument number for @func, or 0. */
+static int size_arg(const struct trace_opts *o, const char *func)
+{
+	for (size_t i = 0; i < o->nsizes; i++)
+		if (strcmp(o->sizes[i].func, func) == 0)
+			return o->sizes[i].argn;
+	return 0;
+}
+
 static int attach_rules(struct dyn *dy, const struct trace_opts *o, struct sym_cache *syms,
 			const char *path)
 {
@@ -480,7 +523,7 @@ static int attach_rules(struct dyn *dy, const struct trace_opts *o, struct sym_c
 				       o->rules[i].func, path);
 		ret = file_offset(path, s->value, &off);
 		if (ret == 0)
-			ret = attach(dy, type, path, s->value, off);
+			ret = attach(dy, type, path, s->value, off, size_arg(o, s->name));
 	}
 	return ret;
 }

@@ -31,7 +31,7 @@ struct fn_map {
 	size_t mask, used;
 };
 
-enum { C_AMOUNT, C_EXCL, C_ORDER, C_THREAD, C_PID, C_DEPTH, C_CALLS, NCOLS };
+enum { C_AMOUNT, C_EXCL, C_ORDER, C_THREAD, C_PID, C_DEPTH, C_CALLS, C_SIZE, NCOLS };
 
 struct builder {
 	struct profile *p;
@@ -135,12 +135,15 @@ static void add_call(struct builder *b, const struct trace_call *c, double us_pe
 	}
 	col_set_i64(&b->p->res, b->col[C_ORDER], row, (int64_t)c->order);
 	col_set_i64(&b->p->res, b->col[C_DEPTH], row, c->depth);
+	if (c->has_size)
+		col_set_i64(&b->p->res, b->col[C_SIZE], row, c->size);
 }
 
 static void make_columns(struct builder *b)
 {
-	static const char *const names[NCOLS] = {"amount", "exclusive", "order", "thread",
-						 "pid",	   "depth",	"calls"};
+	static const char *const names[NCOLS] = {
+		"amount", "exclusive", "order", "thread",
+		"pid",	  "depth",     "calls", "structure-unit-size"};
 
 	/* Create every column before taking pointers: adding one may move them. */
 	for (int k = 0; k < NCOLS; k++)

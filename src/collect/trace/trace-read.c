@@ -202,7 +202,12 @@ static int read_aggregate(const char *text, const char *name, int pid, int tid,
 		if (sscanf(line, "%lx %lu %lu %lu", &addr, &count, &incl, &excl) != 4)
 			return err_set(ERR_PARSE, "%s: bad line", name);
 		if (count > 0) {
-			struct trace_call c = {addr, incl, excl, count, pid, tid, 0};
+			struct trace_call c = {.addr = addr,
+					       .incl = incl,
+					       .excl = excl,
+					       .order = count,
+					       .pid = pid,
+					       .tid = tid};
 
 			trace_data_add_call(d, &c);
 		}

@@ -7,6 +7,7 @@
 #ifndef COLLECT_TRACE_READ_H
 #define COLLECT_TRACE_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,8 @@ struct trace_call {
 	uint64_t order;	     /* entry number in its thread, from 0; aggregate: calls */
 	int pid, tid;
 	uint32_t depth; /* open calls around it when it was entered */
+	bool has_size;	/* --size: the argument read at entry */
+	int64_t size;
 };
 
 struct trace_data {

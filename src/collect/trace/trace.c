@@ -35,7 +35,7 @@ struct trace_state {
 	struct spawn_result run;
 };
 
-enum { OPT_INSTRUMENTED = 0x200, OPT_AGGREGATE };
+enum { OPT_INSTRUMENTED = 0x200, OPT_AGGREGATE, OPT_SIZE };
 
 static void trace_usage(void)
 {
@@ -55,10 +55,39 @@ static void trace_usage(void)
 	       "  -f, --func FUNC[#N]      keep only these functions (repeatable), every Nth\n"
 	       "                           call of FUNC when #N is given\n"
 	       "  -g, --global-sampling N  keep every Nth call of each function (default 1)\n"
+	       "      --size FUNC:ARGN     --dynamic: each call's structure-unit-size is its\n"
+	       "                           ARGN-th integer argument (1-6); traces FUNC too\n"
 	       "  -k, --keep-temps         keep the raw records and say where they are\n"
 	       "  -z, --zip-temps          keep them gzip-compressed (implies -k)\n"
 	       "\n");
 	collect_common_usage();
+}
+
+/* "FUNC:ARGN"; FUNC is traced too. */
+static int parse_size(struct trace_opts *o, const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+	struct trace_size z = {0};
+	long n = 0;
+	bool traced = false;
+
+	if (!colon || colon == arg ||
+	    collect_parse_count("trace", "--size's ARGN", colon + 1, 1, &n) < 0 || n > 6)
+		return err_set(ERR_INVALID,
+			       "collect trace: --size is FUNC:ARGN with ARGN from 1 to 6, not '%s'",
+			       arg);
+	z.func = xstrdup(arg);
+	z.func[colon - arg] = '\0';
+	z.argn = (int)n;
+	o->sizes = xrealloc(o->sizes, (o->nsizes + 1) * sizeof(*o->sizes));
+	o->sizes[o->nsizes++] = z;
+	for (size_t i = 0; i < o->nrules; i++)
+		traced |= strcmp(o->rules[i].func, z.func) == 0;
+	if (traced)
+		return 0;
+	o->rules = xrealloc(o->rules, (o->nrules + 1) * sizeof(*o->rules));
+	o->rules[o->nrules++] = (struct trace_rule){xstrdup(z.func), 0};
+	return 0;
 }
 
 /* "FUNC" or "FUNC#N". */
@@ -95,6 +124,8 @@ static int trace_option(struct collect_ctx *c, struct trace_state *st, int opt, 
 	case 'd':
 		st->dynamic = true;
 		return 0;
+	case OPT_SIZE:
+		return parse_size(&st->o, optarg);
 	case 'f':
 		return parse_rule(&st->o, optarg);
 	case 'g':
@@ -117,6 +148,7 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 		{"instrumented", no_argument, NULL, OPT_INSTRUMENTED},
 		{"aggregate", no_argument, NULL, OPT_AGGREGATE},
 		{"dynamic", no_argument, NULL, 'd'},
+		{"size", required_argument, NULL, OPT_SIZE},
 		{"func", required_argument, NULL, 'f'},
 		{"global-sampling", required_argument, NULL, 'g'},
 		{"keep-temps", no_argument, NULL, 'k'},
@@ -137,6 +169,9 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	if (st->instrumented == st->dynamic)
 		return err_set(ERR_INVALID, "collect trace: choose --instrumented (a program built "
 					    "with `veles cflags trace`) or --dynamic");
+	if (st->o.nsizes && !st->dynamic)
+		return err_set(ERR_INVALID, "collect trace: --size needs --dynamic (the "
+					    "instrumented hooks see no arguments)");
 	if (st->dynamic && (!st->o.nrules || st->o.aggregate || st->keep))
 		return err_set(ERR_INVALID, "collect trace: --dynamic needs -f FUNC and takes no "
 					    "--aggregate, -k or -z");
@@ -346,6 +381,9 @@ static void trace_release(struct collect_ctx *c)
 	for (size_t i = 0; i < st->o.nrules; i++)
 		free(st->o.rules[i].func);
 	free(st->o.rules);
+	for (size_t i = 0; i < st->o.nsizes; i++)
+		free(st->o.sizes[i].func);
+	free(st->o.sizes);
 	free(st->dir);
 	free(st->runtime);
 	trace_data_free(&st->data);

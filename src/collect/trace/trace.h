@@ -20,7 +20,15 @@ struct trace_rule {
 	long sample; /* 0: the global sampling */
 };
 
+/* --size FUNC:ARGN: the structure size is FUNC's ARGN-th argument. */
+struct trace_size {
+	char *func;
+	int argn; /* 1..6, the integer argument registers */
+};
+
 struct trace_opts {
+	struct trace_size *sizes;
+	size_t nsizes;
 	struct trace_rule *rules; /* none: every function */
 	size_t nrules;
 	long global_sampling; /* keep every Nth call; 1 = all */
