@@ -9,6 +9,10 @@
 # uninstrumented program's, divided by the calls; the contenders take
 # turns ROUNDS times (default 5) and each figure is the median. Then the
 # call counts: veles's (records and --aggregate) must equal uftrace's.
+# Last the dynamic mode (root only): ns per traced call of the plain
+# program over DYN_CALLS calls (default 200,000), veles collect trace -d
+# end to end beside perf probe + perf record and bpftrace counting the
+# same probes.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +20,7 @@ calls=${CALLS:-10000000}
 rounds=${ROUNDS:-5}
 veles=$build/src/cli/veles
 lib=$build/runtime/libveles-trace.so
-for tool in uftrace python3 git; do
+for tool in uftrace python3 git perf bpftrace; do
 	command -v $tool >/dev/null || { echo "trace: needs $tool (scripts/deps.sh)" >&2; exit 1; }
 done
 [ -f "$lib" ] || { echo "trace: build $lib first" >&2; exit 1; }
@@ -107,4 +111,39 @@ for path in sys.argv[2:]:
         print(f"  calls of {f}: uftrace {want.get(f)}, veles ({'aggregate' if agg else 'records'}) "
               f"{got.get(f)} {'agree' if same else 'DIFFER'}")
 sys.exit(0 if ok else 1)
+EOS
+
+[ "$(id -u)" -eq 0 ] || { echo "  dynamic mode: needs root, not measured"; exit 0; }
+dyn_calls=${DYN_CALLS:-200000}
+python3 - "$dyn_calls" "$rounds" "$veles" "$tmp/plain" <<'EOS'
+import os, statistics, subprocess, sys, time
+calls, rounds, veles, prog = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+null = subprocess.DEVNULL
+def run(cmd):
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=null, stderr=null, check=True)
+    return time.perf_counter() - t
+subprocess.run(["perf", "probe", "-q", "-x", prog, "small"], check=True, stderr=null)
+subprocess.run(["perf", "probe", "-q", "-x", prog, "small%return"], check=True, stderr=null)
+try:
+    tools = {
+        "plain": [prog, str(calls)],
+        "veles": [veles, "collect", "trace", "-d", "-q", "-f", "small", "--", prog, str(calls)],
+        "perf": ["perf", "record", "-q", "-o", "../perf.data", "-e", "probe_plain:small",
+                 "-e", "probe_plain:small__return", prog, str(calls)],
+        "bpftrace": ["bpftrace", "-e", f"uprobe:{prog}:small {{ @e = count(); }} "
+                     f"uretprobe:{prog}:small {{ @r = count(); }}", "-c", f"{prog} {calls}"],
+    }
+    got = {k: [] for k in tools}
+    for _ in range(rounds):
+        for k, cmd in tools.items():
+            got[k].append(run(cmd))
+finally:
+    subprocess.run(["perf", "probe", "-q", "-d", "probe_plain:*"], stderr=null)
+ns = {k: statistics.median((v - p) / calls * 1e9 for v, p in zip(got[k], got["plain"]))
+      for k in tools}
+print(f"dynamic mode, {calls:,} calls, end to end (ns per call over the plain program):")
+print(f"  veles collect trace -d {ns['veles']:7.0f} ns  (profile of every call written)")
+print(f"  perf probe + record    {ns['perf']:7.0f} ns  -> veles {ns['veles'] / ns['perf']:.2f}x")
+print(f"  bpftrace, counts only  {ns['bpftrace']:7.0f} ns  -> veles {ns['veles'] / ns['bpftrace']:.2f}x")
 EOS
