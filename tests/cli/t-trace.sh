@@ -35,7 +35,8 @@ latest() { ls -t .veles/jobs/*.perf | head -1; }
 # One workload of 200 keys and 60 searches: the driver's documented counts.
 ok veles collect trace --instrumented -- ./ds_driver 200 60
 has "$T/out" "Traced [0-9]+ calls in 1 threads of 1 processes"
-has "$T/out" "Records: 1[0-9.]+ bytes per call"
+# One word per entry or return, once the functions are defined.
+has "$T/out" "Records: ([89]|1[0-6])\.[0-9] bytes per call"
 counts "$(latest)" >"$T/counts"
 for want in "SLList_init 2" "SLList_insert 200" "SLList_search 60" "SLList_destroy 1" \
 	"BTree_init 2" "BTree_insert 200" "BTree_search 60" "BTree_destroy 1" \

@@ -23,6 +23,9 @@ static size_t make_file(uint8_t *out, const uint32_t *w, size_t n)
 }
 
 #define DEF(addr) VTR_DEFINE, 0, (uint32_t)(addr), 0
+/* One-word records: function @f entered or returned from @d cycles later. */
+#define IN(f, d) (VTR_SHORT | (f) << VTR_SHORT_SHIFT | (d))
+#define OUT(f, d) (VTR_SHORT | VTR_SHORT_EXIT | (f) << VTR_SHORT_SHIFT | (d))
 
 static void read_words(const uint32_t *w, size_t n, struct trace_data *d, int want)
 {
@@ -35,7 +38,7 @@ static void read_words(const uint32_t *w, size_t n, struct trace_data *d, int wa
 static void test_nested(void **state)
 {
 	/* f0 { f1 {} }: f1 takes 20 cycles, f0 32 of which 12 are its own. */
-	const uint32_t w[] = {DEF(0x1000), 0, 10, DEF(0x2000), 1, 5, 1 | VTR_EXIT, 20, VTR_EXIT, 7};
+	const uint32_t w[] = {DEF(0x1000), IN(0, 10), DEF(0x2000), IN(1, 5), OUT(1, 20), OUT(0, 7)};
 	struct trace_data d = {0};
 
 	UNUSED(state);
@@ -57,13 +60,16 @@ static void test_nested(void **state)
 
 static void test_long_delta(void **state)
 {
-	const uint32_t w[] = {DEF(0x1000), 0, 1, VTR_HIGH, 2, VTR_EXIT, 3};
+	/* Two-word records: a delta past 32 bits, and one past a short's 20. */
+	const uint32_t w[] = {DEF(0x1000), 0, 1,	VTR_HIGH, 2,
+			      VTR_EXIT,	   3, IN(0, 1), VTR_EXIT, 0x100000};
 	struct trace_data d = {0};
 
 	UNUSED(state);
 	read_words(w, ARRAY_SIZE(w), &d, 0);
-	assert_int_equal(d.ncalls, 1);
+	assert_int_equal(d.ncalls, 2);
 	assert_int_equal(d.calls[0].incl, (2ull << 32) + 3);
+	assert_int_equal(d.calls[1].incl, 0x100000);
 	trace_data_free(&d);
 }
 
@@ -71,7 +77,7 @@ static void test_unmatched(void **state)
 {
 	/* A return from before the records began (a fork) is not timed; a
 	 * longjmp out of f1 back into f0 drops f1's open call. */
-	const uint32_t w[] = {DEF(0x1000), VTR_EXIT, 4, DEF(0x2000), 0, 1, 1, 2, VTR_EXIT, 3};
+	const uint32_t w[] = {DEF(0x1000), OUT(0, 4), DEF(0x2000), IN(0, 1), IN(1, 2), OUT(0, 3)};
 	struct trace_data d = {0};
 
 	UNUSED(state);
@@ -87,7 +93,7 @@ static void test_unmatched(void **state)
 static void test_cut_short(void **state)
 {
 	/* A define whose address record is missing: the file ends there. */
-	const uint32_t w[] = {DEF(0x1000), 0, 1, VTR_EXIT, 1, VTR_DEFINE, 0};
+	const uint32_t w[] = {DEF(0x1000), IN(0, 1), OUT(0, 1), VTR_DEFINE, 0};
 	struct trace_data d = {0};
 
 	UNUSED(state);
@@ -98,7 +104,7 @@ static void test_cut_short(void **state)
 
 static void test_bad_records(void **state)
 {
-	const uint32_t undefined[] = {0, 1};
+	const uint32_t undefined[] = {IN(0, 1)};
 	struct trace_data d = {0};
 	uint8_t file[64] = {0};
 

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,33 +85,48 @@ static void define(struct reader *r, uint64_t addr)
 	r->addrs[r->naddrs++] = addr;
 }
 
+/* An entry or a return of function @idx, @delta cycles after the last. */
+static int take(struct reader *r, uint32_t idx, bool ret, uint64_t delta, size_t at,
+		struct trace_data *d)
+{
+	if (idx >= r->naddrs)
+		return err_set(ERR_PARSE, "%s: word %zu names function %u, not defined", r->name,
+			       at, idx);
+	r->now += r->high | delta;
+	r->high = 0;
+	if (ret)
+		leave(r, idx, d);
+	else
+		enter(r, idx);
+	return 0;
+}
+
 static int read_words(struct reader *r, const uint32_t *w, size_t n, struct trace_data *d)
 {
-	for (size_t i = 0; i + 1 < n; i += 2) {
-		uint32_t idx = w[i] & VTR_INDEX;
+	int ret = 0;
 
-		if (w[i] == VTR_DEFINE) {
+	/* A record cut short at the end (the process was killed) is lost. */
+	for (size_t i = 0; i < n && ret == 0;) {
+		if (w[i] & VTR_SHORT) {
+			ret = take(r, (w[i] >> VTR_SHORT_SHIFT) & (VTR_SHORT_FUNCS - 1),
+				   w[i] & VTR_SHORT_EXIT, w[i] & VTR_SHORT_DELTA, i, d);
+			i++;
+		} else if (w[i] == VTR_DEFINE) {
 			if (i + 3 >= n)
-				break; /* cut short by a kill: the rest is lost */
+				break;
 			define(r, (uint64_t)w[i + 2] | (uint64_t)w[i + 3] << 32);
-			i += 2;
-			continue;
-		}
-		if (w[i] == VTR_HIGH) {
+			i += 4;
+		} else if (i + 1 >= n) {
+			break;
+		} else if (w[i] == VTR_HIGH) {
 			r->high = (uint64_t)w[i + 1] << 32;
-			continue;
+			i += 2;
+		} else {
+			ret = take(r, w[i] & VTR_INDEX, w[i] & VTR_EXIT, w[i + 1], i, d);
+			i += 2;
 		}
-		if (idx >= r->naddrs)
-			return err_set(ERR_PARSE, "%s: record %zu names function %u, not defined",
-				       r->name, i / 2, idx);
-		r->now += r->high | w[i + 1];
-		r->high = 0;
-		if (w[i] & VTR_EXIT)
-			leave(r, idx, d);
-		else
-			enter(r, idx);
 	}
-	return 0;
+	return ret;
 }
 
 int trace_read_records(const void *data, size_t len, const char *name, struct trace_data *out)
