@@ -208,6 +208,14 @@ p = json.load(open(sys.argv[1]))
 assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
 assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
 PY
+	# Every function of the program, SLList_insert's calls sampled.
+	ok dyn -s userspace -f 'SLList_insert#10' -- ./ds_plain 100 50
+	counts "$(latest)" >"$T/counts"
+	for want in "SLList_insert 10" "SLList_search 50" "BTree_insert 100" "insertion_sort 1" \
+		"main 1"; do
+		has "$T/counts" "^$want\$"
+	done
+	hasnt "$T/counts" "^_start|^frame_dummy"
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"
 	fails 2 dyn -f SLList_insert -- ./ds_stripped 10
@@ -216,7 +224,10 @@ else
 	has "$T/err" "needs root|no uprobe PMU"
 fi
 fails 2 veles collect trace --dynamic -- ./ds_plain 10
-has "$T/err" "--dynamic needs -f FUNC"
+has "$T/err" "--dynamic needs -f FUNC or -s userspace"
+fails 2 veles collect trace --dynamic -s all -- ./ds_plain 10
+has "$T/err" "--strategy is userspace or custom"
+fails 2 veles collect trace --instrumented -s userspace -- ./ds_driver 10
 fails 2 veles collect trace --dynamic --instrumented -f main -- ./ds_plain 10
 fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_driver 10
 has "$T/err" "--size needs --dynamic"

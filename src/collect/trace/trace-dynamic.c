@@ -492,6 +492,14 @@ static const struct sym *find_func(const struct sym_file *f, const char *name)
 	return NULL;
 }
 
+static bool find_rule_func(const struct trace_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->nrules; i++)
+		if (strcmp(o->rules[i].func, name) == 0)
+			return true;
+	return false;
+}
+
 /* --size's argument number for @func, or 0. */
 static int size_arg(const struct trace_opts *o, const char *func)
 {
@@ -499,6 +507,29 @@ static int size_arg(const struct trace_opts *o, const char *func)
 		if (strcmp(o->sizes[i].func, func) == 0)
 			return o->sizes[i].argn;
 	return 0;
+}
+
+/* -s userspace: the program's own functions, not the C runtime's start-up. */
+static bool user_function(const struct sym *s, const struct sym *prev)
+{
+	static const char *const crt[] = {"frame_dummy", "register_tm_clones",
+					  "deregister_tm_clones"};
+
+	if (s->size == 0 || s->name[0] == '_' || (prev && prev->value == s->value))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(crt); i++)
+		if (strcmp(s->name, crt[i]) == 0)
+			return false;
+	return true;
+}
+
+static int attach_symbol(struct dyn *dy, const struct trace_opts *o, int type, const char *path,
+			 const struct sym *s)
+{
+	uint64_t off = 0;
+	int ret = file_offset(path, s->value, &off);
+
+	return ret < 0 ? ret : attach(dy, type, path, s->value, off, size_arg(o, s->name));
 }
 
 static int attach_rules(struct dyn *dy, const struct trace_opts *o, struct sym_cache *syms,
@@ -514,16 +545,17 @@ static int attach_rules(struct dyn *dy, const struct trace_opts *o, struct sym_c
 	if (!f->nsyms)
 		return err_set(ERR_INVALID, "collect trace: %s has no symbol table (stripped?)",
 			       path);
+	for (size_t i = 0; o->userspace && i < f->nsyms && ret == 0; i++)
+		if (user_function(&f->syms[i], i ? &f->syms[i - 1] : NULL) &&
+		    !find_rule_func(o, f->syms[i].name))
+			ret = attach_symbol(dy, o, type, path, &f->syms[i]);
 	for (size_t i = 0; i < o->nrules && ret == 0; i++) {
 		const struct sym *s = find_func(f, o->rules[i].func);
-		uint64_t off = 0;
 
 		if (!s)
 			return err_set(ERR_INVALID, "collect trace: no function '%s' in %s",
 				       o->rules[i].func, path);
-		ret = file_offset(path, s->value, &off);
-		if (ret == 0)
-			ret = attach(dy, type, path, s->value, off, size_arg(o, s->name));
+		ret = attach_symbol(dy, o, type, path, s);
 	}
 	return ret;
 }

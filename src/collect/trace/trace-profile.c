@@ -68,7 +68,7 @@ static void slot_fill(struct builder *b, struct fn_slot *s, const struct trace_c
 		name = hex;
 	}
 	r = find_rule(b->o, name);
-	s->kept = !b->o->nrules || r;
+	s->kept = !b->o->nrules || r || b->o->userspace;
 	s->sample = r && r->sample ? r->sample : b->o->global_sampling;
 	if (s->kept) {
 		struct attr a[] = {

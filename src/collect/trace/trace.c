@@ -52,6 +52,8 @@ static void trace_usage(void)
 	       "                           the unmodified binary; needs root\n"
 	       "      --aggregate          sums per function and thread (calls, inclusive and\n"
 	       "                           exclusive time) instead of every call\n"
+	       "  -s, --strategy S         --dynamic: userspace (every function of the\n"
+	       "                           program) or custom (the -f functions; default)\n"
 	       "  -f, --func FUNC[#N]      keep only these functions (repeatable), every Nth\n"
 	       "                           call of FUNC when #N is given\n"
 	       "  -g, --global-sampling N  keep every Nth call of each function (default 1)\n"
@@ -126,6 +128,15 @@ static int trace_option(struct collect_ctx *c, struct trace_state *st, int opt, 
 		return 0;
 	case OPT_SIZE:
 		return parse_size(&st->o, optarg);
+	case 's':
+		if (strcmp(optarg, "userspace") == 0 || strcmp(optarg, "custom") == 0) {
+			st->o.userspace = optarg[0] == 'u';
+			return 0;
+		}
+		return err_set(ERR_INVALID,
+			       "collect trace: --strategy is userspace or custom, not '%s' (all, "
+			       "u_sampled and a_sampled are not built)",
+			       optarg);
 	case 'f':
 		return parse_rule(&st->o, optarg);
 	case 'g':
@@ -149,6 +160,7 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 		{"aggregate", no_argument, NULL, OPT_AGGREGATE},
 		{"dynamic", no_argument, NULL, 'd'},
 		{"size", required_argument, NULL, OPT_SIZE},
+		{"strategy", required_argument, NULL, 's'},
 		{"func", required_argument, NULL, 'f'},
 		{"global-sampling", required_argument, NULL, 'g'},
 		{"keep-temps", no_argument, NULL, 'k'},
@@ -162,7 +174,7 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	st->o.global_sampling = 1;
 	c->state = st;
 	while (ret == 0 && !c->help &&
-	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "df:g:kz", longopts, NULL)) != -1)
+	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "df:g:kzs:", longopts, NULL)) != -1)
 		ret = trace_option(c, st, opt, argv);
 	if (ret < 0 || c->help)
 		return ret;
@@ -172,9 +184,14 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	if (st->o.nsizes && !st->dynamic)
 		return err_set(ERR_INVALID, "collect trace: --size needs --dynamic (the "
 					    "instrumented hooks see no arguments)");
-	if (st->dynamic && (!st->o.nrules || st->o.aggregate || st->keep))
-		return err_set(ERR_INVALID, "collect trace: --dynamic needs -f FUNC and takes no "
-					    "--aggregate, -k or -z");
+	if (st->dynamic && ((!st->o.nrules && !st->o.userspace) || st->o.aggregate || st->keep))
+		return err_set(ERR_INVALID,
+			       "collect trace: --dynamic needs -f FUNC or -s userspace "
+			       "and takes no --aggregate, -k or -z");
+	if (st->o.userspace && !st->dynamic)
+		return err_set(ERR_INVALID,
+			       "collect trace: --strategy needs --dynamic (the "
+			       "instrumented mode records every function it compiled)");
 	st->o.dynamic = st->dynamic;
 	return collect_take_command(c, "trace", argc, argv);
 }

@@ -33,7 +33,8 @@ struct trace_opts {
 	size_t nrules;
 	long global_sampling; /* keep every Nth call; 1 = all */
 	bool aggregate;
-	bool dynamic; /* uprobes rather than the runtime */
+	bool dynamic;	/* uprobes rather than the runtime */
+	bool userspace; /* -s userspace: every function of the binary */
 };
 
 /* The flags `veles cflags trace` prints. */
