@@ -7,7 +7,8 @@ set -eu
 PKGS="gcc make pkg-config meson ninja-build git
 libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev
 clang-format cppcheck python3 hyperfine time procps
-libgsl-dev python3-numpy python3-scipy chromium libxml2-utils"
+libgsl-dev python3-numpy python3-scipy chromium libxml2-utils
+libelf-dev uftrace linux-perf bpftrace"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

@@ -40,6 +40,7 @@ static const struct cli_command commands[] = {
 	{"run", cmd_run, CMD_NEEDS_PROJECT, "run the job matrix of config.yml, or one job"},
 	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
 	 "install a git post-commit hook that runs the matrix on each commit"},
+	{"cflags", cmd_cflags, 0, "compiler flags for a program to trace (veles cflags trace)"},
 };
 
 static void usage(FILE *f)

@@ -16,6 +16,7 @@
 
 #include "collect/collector.h"
 #include "collect/time/time.h"
+#include "collect/trace/trace.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -27,6 +28,7 @@
 
 static const struct collector *const collectors[] = {
 	&time_collector,
+	&trace_collector,
 	NULL,
 };
 

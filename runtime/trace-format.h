@@ -1,0 +1,45 @@
+/*
+ * The raw trace format shared by the runtime (libveles-trace.so) and the
+ * collector that reads it (docs/trace-format.md). Little-endian, as the
+ * x86-64 machines whose cycle counter the runtime reads.
+ */
+#ifndef VELES_TRACE_FORMAT_H
+#define VELES_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define VTR_MAGIC 0x5254564cu /* "LVTR" read as bytes: 4c 56 54 52 */
+#define VTR_VERSION 2
+
+/* Each thread's file PID.TID.vtr starts with this header. */
+struct vtr_header {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t tsc0; /* the cycle counter the first record's delta counts from */
+};
+
+/*
+ * Then records of 32-bit words. A word with VTR_SHORT set is a whole
+ * record: a function numbered below 1024 (bits 20-29) entered or, with
+ * VTR_SHORT_EXIT, returned from, VTR_SHORT_DELTA cycles (bits 0-19) after
+ * the previous record. Any other record is two words: w0 is the function's
+ * number with VTR_EXIT set on a return, w1 the cycles since the previous
+ * record. Functions are numbered in order of first appearance in the file;
+ * two numbers are reserved: VTR_DEFINE says the next number is the
+ * function at the address in the two words that follow (low, high; four
+ * words in all with its w1 of 0), and VTR_HIGH carries in w1 the high 32
+ * bits of the next record's delta.
+ */
+#define VTR_SHORT 0x80000000u
+#define VTR_SHORT_EXIT 0x40000000u
+#define VTR_SHORT_SHIFT 20
+#define VTR_SHORT_FUNCS 1024u
+#define VTR_SHORT_DELTA 0xfffffu
+#define VTR_EXIT 0x40000000u
+#define VTR_INDEX 0x3fffffffu
+#define VTR_DEFINE 0x3fffffffu
+#define VTR_HIGH 0x3ffffffeu
+
+#endif

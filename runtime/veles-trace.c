@@ -1,0 +1,524 @@
+/*
+ * libveles-trace.so: the runtime of `veles collect trace --instrumented`
+ * for programs built with -finstrument-functions (docs/collect-trace.md).
+ *
+ * Every function entry and exit reads the cycle counter and appends one
+ * 8-byte record to the calling thread's buffer (docs/trace-format.md);
+ * a full buffer is written to the thread's file. At exit the cycle counter
+ * is calibrated against CLOCK_MONOTONIC and the loaded objects are listed
+ * with their load bias, so the collector can turn records into
+ * microseconds and addresses into names. With VELES_TRACE_MODE=aggregate
+ * nothing per call leaves the process: each thread sums call counts,
+ * inclusive and exclusive cycles and a histogram per function instead.
+ *
+ * Inactive unless VELES_TRACE_DIR names the directory to write to, so a
+ * program built with the flags runs normally outside the collector.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "trace-format.h"
+
+#define NOINSTR __attribute__((no_instrument_function))
+#define HOT __attribute__((no_instrument_function, hot))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* 64 KiB of records per thread between writes. */
+#define BUF_WORDS (16 * 1024)
+#define MAP_MIN 1024
+#define STACK_MAX 4096
+#define HIST_BUCKETS 64
+
+struct slot {
+	uintptr_t addr; /* 0 = empty */
+	uint32_t idx;
+};
+
+/* Aggregate mode: per function of a thread. */
+struct agg {
+	uint64_t count, incl, excl;
+	uint64_t hist[HIST_BUCKETS]; /* calls by floor(log2(inclusive cycles)) */
+};
+
+struct frame {
+	uint32_t idx;
+	uint64_t start, children;
+};
+
+struct tbuf {
+	uint32_t *pos, *end;
+	uint64_t last;
+	int fd;
+	uint32_t nfuncs;
+	struct slot *map;
+	uint32_t mask;	  /* map has mask + 1 slots */
+	uintptr_t *addrs; /* aggregate mode: index -> address */
+	struct agg *aggs;
+	uint32_t aggs_cap;
+	struct frame *stack;
+	uint32_t depth;
+	pid_t tid;
+	struct tbuf *next; /* in the list of live buffers */
+	uint32_t data[BUF_WORDS];
+};
+
+#define TB_OFF ((struct tbuf *)1) /* this thread records nothing (more) */
+
+static __thread struct tbuf *tb __attribute__((tls_model("initial-exec")));
+static int stopped = 1; /* until the constructor finds VELES_TRACE_DIR */
+static int aggregate;
+static char dir[4096];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tbuf *live;
+static pthread_key_t exit_key;
+static uint64_t tsc_start;
+static struct timespec ts_start;
+
+static NOINSTR pid_t gettid_raw(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/* ---- writing ---- */
+
+static NOINSTR void write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		c += w;
+		n -= (size_t)w;
+	}
+}
+
+static NOINSTR void flush(struct tbuf *b)
+{
+	if (b->fd >= 0 && b->pos > b->data)
+		write_all(b->fd, b->data, (size_t)(b->pos - b->data) * sizeof(uint32_t));
+	b->pos = b->data;
+}
+
+static NOINSTR int open_in_dir(const char *name)
+{
+	char path[sizeof(dir) + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+/* The thread's record file, its header carrying the counter's start. */
+static NOINSTR void open_records(struct tbuf *b)
+{
+	char name[64];
+	struct vtr_header h = {VTR_MAGIC, VTR_VERSION, (uint32_t)getpid(), (uint32_t)b->tid,
+			       b->last};
+
+	snprintf(name, sizeof(name), "%d.%d.vtr", (int)getpid(), (int)b->tid);
+	b->fd = open_in_dir(name);
+	if (b->fd >= 0)
+		write_all(b->fd, &h, sizeof(h));
+}
+
+/*
+ * The time a write takes is taken out of the timeline: the next record's
+ * delta counts from when it finished, so no call looks slower for having
+ * been open while the buffer was written.
+ */
+static NOINSTR void flush_paused(struct tbuf *b)
+{
+	uint64_t t0 = __rdtsc();
+
+	flush(b);
+	b->last += __rdtsc() - t0;
+}
+
+/* Room for @words more words in the buffer. */
+static HOT inline void room(struct tbuf *b, size_t words)
+{
+	if (UNLIKELY(b->pos + words > b->end))
+		flush_paused(b);
+}
+
+/* ---- function indices ---- */
+
+static HOT inline uint32_t hash_addr(uintptr_t a, uint32_t mask)
+{
+	return (uint32_t)(((uint64_t)a * 0x9e3779b97f4a7c15ull) >> 40) & mask;
+}
+
+static NOINSTR void map_grow(struct tbuf *b)
+{
+	uint32_t old = b->mask + 1, cap = old * 2;
+	struct slot *map = calloc(cap, sizeof(*map)), *prev = b->map;
+
+	if (!map)
+		abort();
+	b->map = map;
+	b->mask = cap - 1;
+	for (uint32_t i = 0; i < old; i++) {
+		uint32_t h = hash_addr(prev[i].addr, b->mask);
+
+		if (!prev[i].addr)
+			continue;
+		while (map[h].addr)
+			h = (h + 1) & b->mask;
+		map[h] = prev[i];
+	}
+	free(prev);
+}
+
+static NOINSTR void agg_grow(struct tbuf *b)
+{
+	uint32_t cap = b->aggs_cap ? b->aggs_cap * 2 : 256;
+
+	b->aggs = realloc(b->aggs, cap * sizeof(*b->aggs));
+	b->addrs = realloc(b->addrs, cap * sizeof(*b->addrs));
+	if (!b->aggs || !b->addrs)
+		abort();
+	memset(b->aggs + b->aggs_cap, 0, (cap - b->aggs_cap) * sizeof(*b->aggs));
+	b->aggs_cap = cap;
+}
+
+/* A function seen for the first time: numbered, and defined in the records. */
+static NOINSTR uint32_t define(struct tbuf *b, uintptr_t a, uint32_t h)
+{
+	uint32_t idx = b->nfuncs++;
+
+	b->map[h] = (struct slot){a, idx};
+	if (aggregate) {
+		if (idx >= b->aggs_cap)
+			agg_grow(b);
+		b->addrs[idx] = a;
+	} else {
+		room(b, 4);
+		b->pos[0] = VTR_DEFINE;
+		b->pos[1] = 0;
+		b->pos[2] = (uint32_t)a;
+		b->pos[3] = (uint32_t)((uint64_t)a >> 32);
+		b->pos += 4;
+	}
+	if (b->nfuncs * 2 > b->mask)
+		map_grow(b);
+	return idx;
+}
+
+static HOT inline uint32_t func_index(struct tbuf *b, void *fn)
+{
+	uintptr_t a = (uintptr_t)fn;
+	uint32_t h = hash_addr(a, b->mask);
+
+	for (;;) {
+		if (LIKELY(b->map[h].addr == a))
+			return b->map[h].idx;
+		if (!b->map[h].addr)
+			return define(b, a, h);
+		h = (h + 1) & b->mask;
+	}
+}
+
+/* ---- threads ---- */
+
+static NOINSTR void thread_exit(void *arg);
+
+static NOINSTR struct tbuf *thread_start(void)
+{
+	struct tbuf *b;
+
+	if (stopped || !(b = calloc(1, sizeof(*b)))) {
+		tb = TB_OFF;
+		return NULL;
+	}
+	b->map = calloc(MAP_MIN, sizeof(*b->map));
+	b->mask = MAP_MIN - 1;
+	b->pos = b->data;
+	b->end = b->data + BUF_WORDS;
+	b->tid = gettid_raw();
+	b->fd = -1;
+	b->last = __rdtsc();
+	if (aggregate)
+		b->stack = calloc(STACK_MAX, sizeof(*b->stack));
+	else
+		open_records(b);
+	pthread_mutex_lock(&live_lock);
+	b->next = live;
+	live = b;
+	pthread_mutex_unlock(&live_lock);
+	tb = b;
+	pthread_setspecific(exit_key, b);
+	return b;
+}
+
+static NOINSTR void write_aggregate(struct tbuf *b)
+{
+	char name[64];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "%d.%d.agg", (int)getpid(), (int)b->tid);
+	int fd = open_in_dir(name);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	for (uint32_t i = 0; i < b->nfuncs; i++) {
+		const struct agg *g = &b->aggs[i];
+
+		fprintf(f, "%#lx %lu %lu %lu", (unsigned long)b->addrs[i], (unsigned long)g->count,
+			(unsigned long)g->incl, (unsigned long)g->excl);
+		for (int k = 0; k < HIST_BUCKETS; k++)
+			fprintf(f, " %lu", (unsigned long)g->hist[k]);
+		fputc('\n', f);
+	}
+	fclose(f);
+}
+
+/* Writes what @b holds and closes its file; @b stays allocated. */
+static NOINSTR void finish(struct tbuf *b)
+{
+	if (aggregate) {
+		write_aggregate(b);
+		return;
+	}
+	flush(b);
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
+}
+
+static NOINSTR void release(struct tbuf *b)
+{
+	free(b->map);
+	free(b->aggs);
+	free(b->addrs);
+	free(b->stack);
+	free(b);
+}
+
+static NOINSTR void thread_exit(void *arg)
+{
+	struct tbuf *b = arg, **at;
+
+	tb = TB_OFF;
+	pthread_mutex_lock(&live_lock);
+	for (at = &live; *at && *at != b; at = &(*at)->next)
+		;
+	if (*at) {
+		*at = b->next;
+		if (!stopped)
+			finish(b);
+		release(b);
+	}
+	pthread_mutex_unlock(&live_lock);
+}
+
+/*
+ * In a forked child only the forking thread lives on, and the records it
+ * inherited are the parent's to write: it starts a file of its own.
+ */
+static NOINSTR void after_fork_child(void)
+{
+	struct tbuf *b = tb;
+
+	live = NULL;
+	pthread_mutex_init(&live_lock, NULL);
+	tb = NULL;
+	if (stopped || (uintptr_t)b <= 1)
+		return;
+	b->pos = b->data; /* the parent writes these */
+	if (b->fd >= 0)
+		close(b->fd);
+	release(b);
+	thread_start();
+}
+
+/* ---- the hooks ---- */
+
+/* One word for a call of one of the first 1024 functions within a million
+ * cycles of the previous record (nearly all), else two or four. */
+static HOT inline void record(struct tbuf *b, uint32_t idx, bool ret)
+{
+	uint64_t t = __rdtsc(), d = t - b->last;
+
+	b->last = t;
+	room(b, 4);
+	if (LIKELY(idx < VTR_SHORT_FUNCS && d <= VTR_SHORT_DELTA)) {
+		*b->pos++ = VTR_SHORT | (ret ? VTR_SHORT_EXIT : 0) | idx << VTR_SHORT_SHIFT |
+			    (uint32_t)d;
+		return;
+	}
+	if (UNLIKELY(d >> 32)) {
+		b->pos[0] = VTR_HIGH;
+		b->pos[1] = (uint32_t)(d >> 32);
+		b->pos += 2;
+	}
+	b->pos[0] = idx | (ret ? VTR_EXIT : 0);
+	b->pos[1] = (uint32_t)d;
+	b->pos += 2;
+}
+
+static NOINSTR void agg_enter(struct tbuf *b, uint32_t idx)
+{
+	if (b->depth < STACK_MAX)
+		b->stack[b->depth] = (struct frame){idx, __rdtsc(), 0};
+	b->depth++;
+}
+
+static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
+{
+	uint64_t t = __rdtsc(), incl;
+	struct frame *f;
+	struct agg *g;
+
+	if (b->depth == 0 || --b->depth >= STACK_MAX)
+		return;
+	f = &b->stack[b->depth];
+	if (f->idx != idx)
+		return; /* left by longjmp or an exception: not a call we can time */
+	incl = t - f->start;
+	g = &b->aggs[idx];
+	g->count++;
+	g->incl += incl;
+	g->excl += incl - (f->children < incl ? f->children : incl);
+	g->hist[incl ? 63 - __builtin_clzll(incl) : 0]++;
+	if (b->depth > 0 && b->depth <= STACK_MAX)
+		b->stack[b->depth - 1].children += incl;
+}
+
+HOT void __cyg_profile_func_enter(void *fn, void *site)
+{
+	struct tbuf *b = tb;
+
+	if (UNLIKELY((uintptr_t)b <= 1)) {
+		if (b || !(b = thread_start()))
+			return;
+	}
+	if (UNLIKELY(stopped))
+		return;
+	if (aggregate)
+		agg_enter(b, func_index(b, fn));
+	else
+		record(b, func_index(b, fn), false);
+}
+
+HOT void __cyg_profile_func_exit(void *fn, void *site)
+{
+	struct tbuf *b = tb;
+
+	if (UNLIKELY((uintptr_t)b <= 1 || stopped))
+		return;
+	if (aggregate)
+		agg_exit(b, func_index(b, fn));
+	else
+		record(b, func_index(b, fn), true);
+}
+
+/* ---- start and end of the process ---- */
+
+static NOINSTR int write_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	FILE *f = arg;
+	char exe[4096];
+	const char *name = info->dlpi_name;
+
+	if (!name || !*name) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+		if (n <= 0)
+			return 0;
+		exe[n] = '\0';
+		name = exe;
+	}
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+			fprintf(f, "object %#lx %#lx %#lx %s\n", (unsigned long)info->dlpi_addr,
+				(unsigned long)(info->dlpi_addr + ph->p_vaddr),
+				(unsigned long)(info->dlpi_addr + ph->p_vaddr + ph->p_memsz), name);
+	}
+	return 0;
+}
+
+static NOINSTR double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+/* PID.meta: the counter's calibration and where each object was loaded. */
+static NOINSTR void write_meta(void)
+{
+	struct timespec now;
+	uint64_t tsc;
+	char name[64];
+	FILE *f;
+	int fd;
+
+	/* A millisecond at least between the two readings keeps the rate
+	 * within a part in a thousand even for a program that ran for less. */
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		tsc = __rdtsc();
+	} while (seconds_between(&ts_start, &now) < 1e-3);
+	snprintf(name, sizeof(name), "%d.meta", (int)getpid());
+	fd = open_in_dir(name);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	fprintf(f, "veles-trace %d\npid %d\nmode %s\n", VTR_VERSION, (int)getpid(),
+		aggregate ? "aggregate" : "records");
+	fprintf(f, "clock %lu %ld.%09ld %lu %ld.%09ld\n", (unsigned long)tsc_start,
+		(long)ts_start.tv_sec, ts_start.tv_nsec, (unsigned long)tsc, (long)now.tv_sec,
+		now.tv_nsec);
+	dl_iterate_phdr(write_object, f);
+	fclose(f);
+}
+
+__attribute__((constructor)) static NOINSTR void trace_init(void)
+{
+	const char *d = getenv("VELES_TRACE_DIR");
+	const char *mode = getenv("VELES_TRACE_MODE");
+
+	if (!d || !*d || strlen(d) >= sizeof(dir))
+		return;
+	strcpy(dir, d);
+	aggregate = mode && strcmp(mode, "aggregate") == 0;
+	if (pthread_key_create(&exit_key, thread_exit) != 0)
+		return;
+	pthread_atfork(NULL, NULL, after_fork_child);
+	clock_gettime(CLOCK_MONOTONIC, &ts_start);
+	tsc_start = __rdtsc();
+	stopped = 0;
+}
+
+/* Threads still running are written as they are: their open calls stay open. */
+__attribute__((destructor)) static NOINSTR void trace_fini(void)
+{
+	if (stopped)
+		return;
+	pthread_mutex_lock(&live_lock);
+	stopped = 1;
+	for (struct tbuf *b = live; b; b = b->next)
+		finish(b);
+	pthread_mutex_unlock(&live_lock);
+	write_meta();
+}

@@ -1,0 +1,56 @@
+/*
+ * veles cflags trace [--link]: the compiler flags that build a program for
+ * `veles collect trace --instrumented` (docs/collect-trace.md), so a build
+ * can say CFLAGS="$(veles cflags trace)".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "collect/trace/trace.h"
+#include "util/common.h"
+
+static void cflags_usage(void)
+{
+	printf("usage: veles cflags trace [--link]\n"
+	       "\n"
+	       "Prints the compiler flags that build a program for\n"
+	       "`veles collect trace --instrumented`: " TRACE_CFLAGS ".\n"
+	       "The collector preloads the trace runtime, so nothing more is needed;\n"
+	       "with --link, also the flags that link the runtime into the program\n"
+	       "(then it records whenever VELES_TRACE_DIR is set).\n");
+}
+
+/* -L and -rpath of the directory holding libveles-trace.so. */
+static int print_link_flags(void)
+{
+	char *lib = trace_runtime_path(), *slash;
+
+	if (!lib)
+		return cli_usage_error("cflags", "the trace runtime libveles-trace.so is not "
+						 "installed (set VELES_TRACE_LIB to its path)");
+	slash = strrchr(lib, '/');
+	if (slash)
+		*slash = '\0';
+	printf(" -L%s -Wl,-rpath,%s -lveles-trace", slash ? lib : ".", slash ? lib : ".");
+	free(lib);
+	return 0;
+}
+
+int cmd_cflags(struct cli_ctx *ctx, int argc, char **argv)
+{
+	bool link = argc == 3 && strcmp(argv[2], "--link") == 0;
+
+	if (cli_wants_help(argc, argv)) {
+		cflags_usage();
+		return 0;
+	}
+	if (argc < 2 || strcmp(argv[1], "trace") != 0 || (argc > 2 && !link))
+		return cli_usage_error("cflags", "usage: veles cflags trace [--link]");
+	printf("%s", TRACE_CFLAGS);
+	if (link && print_link_flags() != 0)
+		return 2;
+	printf("\n");
+	return 0;
+}

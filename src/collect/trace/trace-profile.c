@@ -1,0 +1,226 @@
+/*
+ * The trace profile (the seed's layout): resources keyed "FUNC#0" of type
+ * "mixed", subtype "time delta", amounts in microseconds, each call with
+ * its exclusive time, call order, thread, process and depth.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/trace/trace-read.h"
+#include "collect/trace/trace-sym.h"
+#include "collect/trace/trace.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+
+/* One function of one process: its resource type and sampling counter. */
+struct fn_slot {
+	uint64_t addr;
+	int pid;
+	bool used;
+	bool kept;   /* passes the -f rules */
+	long sample; /* keep every sample-th call */
+	long seen;
+	uint32_t type;
+};
+
+struct fn_map {
+	struct fn_slot *slots;
+	size_t mask, used;
+};
+
+enum { C_AMOUNT, C_EXCL, C_ORDER, C_THREAD, C_PID, C_DEPTH, C_CALLS, C_SIZE, NCOLS };
+
+struct builder {
+	struct profile *p;
+	const struct trace_data *d;
+	const struct trace_opts *o;
+	struct sym_cache *syms;
+	struct fn_map map;
+	struct column *col[NCOLS];
+};
+
+static size_t slot_hash(uint64_t addr, int pid, size_t mask)
+{
+	return (size_t)(((addr ^ (uint64_t)pid << 48) * 0x9e3779b97f4a7c15ull) >> 20) & mask;
+}
+
+static const struct trace_rule *find_rule(const struct trace_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->nrules; i++)
+		if (strcmp(o->rules[i].func, name) == 0)
+			return &o->rules[i];
+	return NULL;
+}
+
+/* Names a function the first time one of its calls comes by. */
+static void slot_fill(struct builder *b, struct fn_slot *s, const struct trace_call *c)
+{
+	const char *name = sym_lookup(b->syms, trace_proc_find(b->d, c->pid), c->addr);
+	const struct trace_rule *r;
+	char hex[32];
+
+	if (!name) {
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, c->addr);
+		name = hex;
+	}
+	r = find_rule(b->o, name);
+	s->kept = !b->o->nrules || r || b->o->userspace;
+	s->sample = r && r->sample ? r->sample : b->o->global_sampling;
+	if (s->kept) {
+		struct attr a[] = {
+			{.name = "uid", .kind = COL_STR, .s = name},
+			{.name = "type", .kind = COL_STR, .s = "mixed"},
+			{.name = "subtype", .kind = COL_STR, .s = "time delta"},
+		};
+		s->type = profile_type_add(b->p, a, ARRAY_SIZE(a));
+	}
+}
+
+static struct fn_slot *slot_find(struct fn_map *m, uint64_t addr, int pid)
+{
+	size_t h = slot_hash(addr, pid, m->mask);
+	struct fn_slot *s;
+
+	while ((s = &m->slots[h])->used && (s->addr != addr || s->pid != pid))
+		h = (h + 1) & m->mask;
+	return s;
+}
+
+/* Kept at most half full. */
+static void map_grow(struct fn_map *m)
+{
+	struct fn_map old = *m;
+
+	m->mask = old.slots ? old.mask * 2 + 1 : 63;
+	m->slots = xcalloc(m->mask + 1, sizeof(*m->slots));
+	for (size_t i = 0; old.slots && i <= old.mask; i++)
+		if (old.slots[i].used)
+			*slot_find(m, old.slots[i].addr, old.slots[i].pid) = old.slots[i];
+	free(old.slots);
+}
+
+static struct fn_slot *slot_get(struct builder *b, const struct trace_call *c)
+{
+	struct fn_slot *s = slot_find(&b->map, c->addr, c->pid);
+
+	if (!s->used) {
+		if (++b->map.used * 2 > b->map.mask) {
+			map_grow(&b->map);
+			s = slot_find(&b->map, c->addr, c->pid);
+		}
+		*s = (struct fn_slot){.addr = c->addr, .pid = c->pid, .used = true};
+		slot_fill(b, s, c);
+	}
+	return s;
+}
+
+/*
+ * Microseconds to the nanosecond: the clock's calibration is not finer,
+ * and three decimals write (and read) several times faster than the
+ * seventeen digits a double would otherwise need.
+ */
+static double to_us(uint64_t ticks, double ns_per_tick)
+{
+	return round((double)ticks * ns_per_tick) / 1000.0;
+}
+
+static void add_call(struct builder *b, const struct trace_call *c, double ns_per_tick)
+{
+	struct fn_slot *s = slot_get(b, c);
+	size_t row;
+
+	if (!s->kept || s->seen++ % s->sample != 0)
+		return;
+	row = profile_res_add(b->p, s->type);
+	col_set_f64(&b->p->res, b->col[C_AMOUNT], row, to_us(c->incl, ns_per_tick));
+	col_set_f64(&b->p->res, b->col[C_EXCL], row, to_us(c->excl, ns_per_tick));
+	col_set_i64(&b->p->res, b->col[C_THREAD], row, c->tid);
+	col_set_i64(&b->p->res, b->col[C_PID], row, c->pid);
+	if (b->d->aggregate) {
+		col_set_i64(&b->p->res, b->col[C_CALLS], row, (int64_t)c->order);
+		return;
+	}
+	col_set_i64(&b->p->res, b->col[C_ORDER], row, (int64_t)c->order);
+	col_set_i64(&b->p->res, b->col[C_DEPTH], row, c->depth);
+	if (c->has_size)
+		col_set_i64(&b->p->res, b->col[C_SIZE], row, c->size);
+}
+
+static void make_columns(struct builder *b)
+{
+	static const char *const names[NCOLS] = {
+		"amount", "exclusive", "order", "thread",
+		"pid",	  "depth",     "calls", "structure-unit-size"};
+
+	/* Create every column before taking pointers: adding one may move them. */
+	for (int k = 0; k < NCOLS; k++)
+		table_col_get(b->p, &b->p->res, names[k], k < C_ORDER ? COL_F64 : COL_I64);
+	for (int k = 0; k < NCOLS; k++)
+		b->col[k] =
+			table_col_get(b->p, &b->p->res, names[k], k < C_ORDER ? COL_F64 : COL_I64);
+}
+
+static char *params_json(const struct trace_opts *o)
+{
+	struct buf j = BUF_INIT;
+
+	buf_addf(&j, "{\"method\":\"%s\",\"mode\":\"%s\",\"global_sampling\":%ld,",
+		 o->dynamic ? "dynamic" : "instrumented", o->aggregate ? "aggregate" : "records",
+		 o->global_sampling);
+	buf_adds(&j, "\"sampling\":[");
+	for (size_t i = 0; i < o->nrules; i++) {
+		buf_adds(&j, i ? ",{\"func\":" : "{\"func\":");
+		buf_add_json_str(&j, o->rules[i].func, strlen(o->rules[i].func));
+		buf_addf(&j, ",\"sample\":%ld}",
+			 o->rules[i].sample ? o->rules[i].sample : o->global_sampling);
+	}
+	buf_adds(&j, "]}");
+	return buf_detach(&j, NULL);
+}
+
+/* The main program (the first process's first object) must have symbols. */
+static int check_symbols(struct sym_cache *syms, const struct trace_data *d, const char *cmd)
+{
+	const struct sym_file *f;
+
+	if (!d->nprocs || !d->procs[0].nobjs)
+		return 0;
+	f = sym_cache_file(syms, d->procs[0].objs[0].path);
+	if (f->nsyms)
+		return 0;
+	return err_set(ERR_INVALID,
+		       "collect trace: %s has no symbol table (stripped?): build it without "
+		       "stripping to name its functions",
+		       cmd);
+}
+
+struct profile *trace_build_profile(const struct trace_data *d, const struct trace_opts *o,
+				    struct sym_cache *syms, const char *cmd)
+{
+	struct builder b = {.d = d, .o = o, .syms = syms};
+
+	if (check_symbols(syms, d, cmd) < 0)
+		return NULL;
+	b.p = profile_new();
+	b.p->layout = LAYOUT_TYPED;
+	b.p->type = xstrdup("mixed");
+	b.p->units = xcalloc(1, sizeof(*b.p->units));
+	b.p->units[0] = (struct kv){xstrdup("mixed(time delta)"), xstrdup("us")};
+	b.p->nunits = 1;
+	b.p->collector_params = params_json(o);
+	make_columns(&b);
+	map_grow(&b.map);
+	for (size_t i = 0; i < d->ncalls; i++) {
+		const struct trace_proc *proc = trace_proc_find(d, d->calls[i].pid);
+
+		/* A process killed before its exit left no calibration. */
+		if (proc)
+			add_call(&b, &d->calls[i], proc->ns_per_tick);
+	}
+	free(b.map.slots);
+	return b.p;
+}

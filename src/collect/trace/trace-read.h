@@ -1,0 +1,57 @@
+/*
+ * Reading what libveles-trace.so wrote (docs/trace-format.md): each
+ * process's calibration and loaded objects (PID.meta), each thread's
+ * records (PID.TID.vtr) turned into calls with inclusive and exclusive
+ * cycles, or each thread's sums (PID.TID.agg) in aggregate mode.
+ */
+#ifndef COLLECT_TRACE_READ_H
+#define COLLECT_TRACE_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_object {
+	uint64_t bias, lo, hi; /* load bias; [lo, hi) its executable segment */
+	char *path;
+};
+
+struct trace_proc {
+	int pid;
+	double ns_per_tick;
+	struct trace_object *objs;
+	size_t nobjs;
+};
+
+/* One returned call (records), or one function's sums on a thread (aggregate). */
+struct trace_call {
+	uint64_t addr;
+	uint64_t incl, excl; /* cycles */
+	uint64_t order;	     /* entry number in its thread, from 0; aggregate: calls */
+	int pid, tid;
+	uint32_t depth; /* open calls around it when it was entered */
+	bool has_size;	/* --size: the argument read at entry */
+	int64_t size;
+};
+
+struct trace_data {
+	struct trace_proc *procs;
+	size_t nprocs;
+	struct trace_call *calls;
+	size_t ncalls, cap;
+	uint64_t bytes; /* of records read */
+	int aggregate;	/* the calls are sums */
+};
+
+/* Reads every file the runtime wrote to @dir. 0 or a negative ERR_*. */
+int trace_read_dir(const char *dir, struct trace_data *out);
+/* Parses one thread's records (a .vtr file's contents) into @out. */
+int trace_read_records(const void *data, size_t len, const char *name, struct trace_data *out);
+/* Parses one process's .meta text into @proc. */
+int trace_read_meta(const char *text, const char *name, struct trace_proc *proc);
+/* Appends @c to d->calls. */
+void trace_data_add_call(struct trace_data *d, const struct trace_call *c);
+const struct trace_proc *trace_proc_find(const struct trace_data *d, int pid);
+void trace_data_free(struct trace_data *d);
+
+#endif

@@ -1,0 +1,142 @@
+/* Symbol lookup with libelf (see trace-sym.h). */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/trace/trace-read.h"
+#include "collect/trace/trace-sym.h"
+#include "util/common.h"
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The defined functions of one symbol table section. */
+static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_file *f)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+
+	for (size_t i = 0; data && i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+		    s.st_shndx == SHN_UNDEF || s.st_value == 0)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		f->syms = xrealloc(f->syms, (f->nsyms + 1) * sizeof(*f->syms));
+		f->syms[f->nsyms++] = (struct sym){s.st_value, s.st_size, xstrdup(name)};
+	}
+}
+
+/* .symtab when the file has one (it names static functions), else .dynsym. */
+static void read_file_syms(Elf *elf, struct sym_file *f)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL, *tab = NULL;
+	GElf_Shdr sh, dyn_sh, tab_sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			tab = scn;
+			tab_sh = sh;
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dyn = scn;
+			dyn_sh = sh;
+		}
+	}
+	if (tab)
+		read_symtab(elf, tab, &tab_sh, f);
+	else if (dyn)
+		read_symtab(elf, dyn, &dyn_sh, f);
+}
+
+static void load_file(struct sym_file *f)
+{
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+
+	if (fd < 0) {
+		f->err = ERR_NOTFOUND;
+		return;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		read_file_syms(elf, f);
+	else
+		f->err = ERR_PARSE;
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (f->nsyms)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_sym);
+	else if (!f->err)
+		f->err = ERR_NOTFOUND;
+}
+
+const struct sym_file *sym_cache_file(struct sym_cache *c, const char *path)
+{
+	struct sym_file *f;
+
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i].path, path) == 0)
+			return &c->files[i];
+	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
+	f = &c->files[c->nfiles++];
+	*f = (struct sym_file){.path = xstrdup(path)};
+	load_file(f);
+	return f;
+}
+
+/* The function starting at @v, or the one whose extent covers it. */
+static const char *find_sym(const struct sym_file *f, uint64_t v)
+{
+	size_t lo = 0, hi = f->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].value <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct sym *s = &f->syms[lo - 1];
+	return s->value == v || v - s->value < s->size ? s->name : NULL;
+}
+
+const char *sym_lookup(struct sym_cache *c, const struct trace_proc *proc, uint64_t addr)
+{
+	for (size_t i = 0; proc && i < proc->nobjs; i++) {
+		const struct trace_object *o = &proc->objs[i];
+
+		if (addr >= o->lo && addr < o->hi)
+			return find_sym(sym_cache_file(c, o->path), addr - o->bias);
+	}
+	return NULL;
+}
+
+void sym_cache_free(struct sym_cache *c)
+{
+	for (size_t i = 0; i < c->nfiles; i++) {
+		for (size_t k = 0; k < c->files[i].nsyms; k++)
+			free(c->files[i].syms[k].name);
+		free(c->files[i].syms);
+		free(c->files[i].path);
+	}
+	free(c->files);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,42 @@
+/*
+ * Function names for the addresses the runtime recorded: the symbol tables
+ * (.symtab, else .dynsym) of the objects a process had loaded, read with
+ * libelf, each shifted by its object's load bias (PIE and libraries).
+ */
+#ifndef COLLECT_TRACE_SYM_H
+#define COLLECT_TRACE_SYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_proc;
+
+struct sym {
+	uint64_t value, size;
+	char *name;
+};
+
+struct sym_file {
+	char *path;
+	struct sym *syms; /* functions, by value */
+	size_t nsyms;
+	int err; /* 0, or why the file gave no symbols */
+};
+
+/* The symbol files read so far, shared by the processes of one trace. */
+struct sym_cache {
+	struct sym_file *files;
+	size_t nfiles;
+};
+
+/*
+ * The name of the function at @addr in @proc, or NULL when no object or
+ * symbol covers it. A file that cannot be read counts as one without
+ * symbols; sym_cache_file() tells which.
+ */
+const char *sym_lookup(struct sym_cache *c, const struct trace_proc *proc, uint64_t addr);
+/* The file's symbols, read on first use. */
+const struct sym_file *sym_cache_file(struct sym_cache *c, const char *path);
+void sym_cache_free(struct sym_cache *c);
+
+#endif

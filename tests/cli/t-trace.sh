@@ -1,0 +1,236 @@
+#!/bin/bash
+# veles collect trace --instrumented: the examples/ds library traced with
+# the runtime; exact call counts per function, threads, a fork, aggregate
+# sums, sampling, raw records kept, errors; and regression analysis over
+# growing lists (the job matrix's generator) picks the linear model for
+# SLList_search.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+py=/usr/bin/python3
+ds=$VELES_SRCDIR/examples/ds
+
+ok veles cflags trace
+has "$T/out" "^-finstrument-functions"
+flags=$(cat "$T/out")
+fails 2 veles cflags nothing
+ok veles collect trace --help
+has "$T/out" "--instrumented"
+has "$T/out" "--global-sampling N"
+
+# shellcheck disable=SC2086
+${CC:-cc} -O2 $flags -o ds_driver "$ds/ds_driver.c" "$ds/ds.c" -lpthread || fail "build ds_driver"
+${CC:-cc} -O2 -o ds_plain "$ds/ds_driver.c" "$ds/ds.c" -lpthread || fail "build ds_plain"
+
+# counts PROFILE: "FUNC CALLS" per function, sorted.
+counts() {
+	$py - "$1" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for k, v in sorted(p["resources"].items()):
+    print(p["resource_type_map"][k]["uid"], len(v["amount"]))
+PY
+}
+latest() { ls -t .veles/jobs/*.perf | head -1; }
+
+# One workload of 200 keys and 60 searches: the driver's documented counts.
+ok veles collect trace --instrumented -- ./ds_driver 200 60
+has "$T/out" "Traced [0-9]+ calls in 1 threads of 1 processes"
+# One word per entry or return, once the functions are defined.
+has "$T/out" "Records: ([89]|1[0-6])\.[0-9] bytes per call"
+counts "$(latest)" >"$T/counts"
+for want in "SLList_init 2" "SLList_insert 200" "SLList_search 60" "SLList_destroy 1" \
+	"BTree_init 2" "BTree_insert 200" "BTree_search 60" "BTree_destroy 1" \
+	"insertion_sort 1" "next_key 200" "run_workload 1" "main 1"; do
+	has "$T/counts" "^$want\$"
+done
+# The seed's layout: uid#0 keys, type mixed, subtype time delta, units us;
+# inclusive time covers exclusive time, SLList_destroy's includes SLList_init.
+$py - "$(latest)" <<'PY' || fail "trace profile layout"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["header"]["type"] == "mixed", p["header"]
+assert p["header"]["units"] == {"mixed(time delta)": "us"}, p["header"]
+assert p["collector_info"]["name"] == "trace"
+t = p["resource_type_map"]["SLList_search#0"]
+assert t == {"uid": "SLList_search", "type": "mixed", "subtype": "time delta"}, t
+for k, r in p["resources"].items():
+    assert set(r) >= {"amount", "exclusive", "order", "thread", "pid", "depth"}, r.keys()
+    for a, e in zip(r["amount"], r["exclusive"]):
+        assert 0 <= e <= a, (k, a, e)
+main = p["resources"]["main#0"]
+assert main["depth"] == [0] and main["order"] == [0], main
+run = p["resources"]["run_workload#0"]
+total = sum(sum(r["amount"]) for k, r in p["resources"].items() if k != "main#0")
+assert main["amount"][0] > run["amount"][0] > 0
+ins = p["resources"]["SLList_insert#0"]
+assert sorted(ins["order"]) == ins["order"] and len(set(ins["order"])) == 200
+PY
+
+# Threads: the main thread's workload and one on each of 3 threads.
+ok veles collect trace --instrumented -f SLList_insert -f SLList_search -- ./ds_driver -t 3 100 10
+has "$T/out" "in 4 threads of 1 processes"
+$py - "$(latest)" <<'PY' || fail "threads"
+import json, sys, collections
+p = json.load(open(sys.argv[1]))
+assert sorted(p["resources"]) == ["SLList_insert#0", "SLList_search#0"], p["resources"].keys()
+per = collections.Counter(p["resources"]["SLList_insert#0"]["thread"])
+assert len(per) == 4 and set(per.values()) == {100}, per
+assert len(p["resources"]["SLList_search#0"]["amount"]) == 40
+PY
+
+# A fork: the child's calls are its own, none counted twice or lost.
+ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_driver -f -t 1 50
+has "$T/out" "in 4 threads of 2 processes"
+$py - "$(latest)" <<'PY' || fail "fork"
+import json, sys, collections
+p = json.load(open(sys.argv[1]))
+r = p["resources"]
+per = collections.Counter(r["SLList_insert#0"]["pid"])
+assert len(per) == 2 and set(per.values()) == {100}, per
+assert len(r["run_all#0"]["amount"]) == 2, r["run_all#0"]
+# main was entered before the fork: only the parent returns from it timed.
+assert len(r["main#0"]["amount"]) == 1
+PY
+
+# Aggregate mode: one resource per function and thread, with the sums.
+ok veles collect trace --instrumented --aggregate -- ./ds_driver -t 1 100 30
+has "$T/out" "sums only"
+$py - "$(latest)" <<'PY' || fail "aggregate"
+import json, sys
+p = json.load(open(sys.argv[1]))
+r = p["resources"]["SLList_insert#0"]
+assert r["calls"] == [100, 100], r
+assert len(set(r["thread"])) == 2
+s = p["resources"]["SLList_search#0"]
+assert s["calls"] == [30, 30] and all(a >= e > 0 for a, e in zip(s["amount"], s["exclusive"])), s
+assert p["collector_info"]["params"]["mode"] == "aggregate"
+PY
+
+# Sampling: every 10th insert by its own rule, every 4th call otherwise.
+ok veles collect trace --instrumented -g 4 -f 'SLList_insert#10' -f SLList_search -- ./ds_driver 200 100
+counts "$(latest)" >"$T/counts"
+has "$T/counts" "^SLList_insert 20$"
+has "$T/counts" "^SLList_search 25$"
+
+# Raw records kept, and kept compressed.
+ok veles collect trace --instrumented -k -- ./ds_driver 10
+dir=$(sed -n 's/^  Raw records kept in //p' "$T/out")
+[ -n "$(ls "$dir"/*.vtr 2>/dev/null)" ] || fail "no records kept in '$dir'"
+has "$dir"/*.meta "^clock [0-9]+ [0-9.]+ [0-9]+ [0-9.]+$"
+rm -rf "$dir"
+ok veles collect trace --instrumented -z -- ./ds_driver 10
+dir=$(sed -n 's/^  Raw records kept in //p' "$T/out")
+[ -n "$(ls "$dir"/*.vtr.gz 2>/dev/null)" ] || fail "no compressed records in '$dir'"
+gzip -dc "$dir"/*.meta.gz | grep -q "^mode records" || fail "compressed meta"
+rm -rf "$dir"
+
+# Errors: one line each.
+fails 2 veles collect trace -- ./ds_driver 10
+has "$T/err" "choose --instrumented"
+fails 2 veles collect trace --instrumented -- ./ds_plain 10
+has "$T/err" "recorded no calls: was it built with .veles cflags trace."
+cp ds_driver ds_stripped && strip ds_stripped
+fails 2 veles collect trace --instrumented -- ./ds_stripped 10
+has "$T/err" "ds_stripped has no symbol table"
+fails 2 veles collect trace --instrumented -f 'x#0' -- ./ds_driver 10
+fails 1 veles collect trace --instrumented -- ./no-such-program
+
+# Regression analysis over list lengths 200..2000 from the job matrix's
+# generator: every search misses (-m), so SLList_search walks the list, and
+# the linear model fits it best. A call during which the process was
+# preempted (milliseconds, on a loaded machine) says nothing about the
+# function: the filter drops calls over 20 µs (the longest takes 4).
+cat >>.veles/config.yml <<'YML'
+cmds: [./ds_driver]
+args: [-m]
+workloads: [lengths]
+generators:
+  workload:
+    - {id: lengths, type: integer, min_range: 200, max_range: 2000, step: 200}
+collectors:
+  - name: trace
+    params: {instrumented: true, func: SLList_search}
+postprocessors:
+  - name: filter
+    params: {where: amount<20}
+  - name: regression-analysis
+    params: {regression_models: [constant, logarithmic, linear, exponential]}
+YML
+rm -f .veles/jobs/*.perf
+ok veles run matrix
+has "$T/out" "1 job: 1 ok"
+$py - "$(latest)" <<'PY' || fail "regression over list lengths"
+import json, sys, collections
+p = json.load(open(sys.argv[1]))
+r = p["resources"]["SLList_search#0"]
+# The size of each call is its list's length, each length searched that often.
+per = collections.Counter(r["structure-unit-size"])
+assert set(per) == set(range(200, 2001, 200)), per
+assert all(n * 0.95 <= per[n] <= n for n in per), per
+best = max((m for m in p["models"] if m["uid"] == "SLList_search"), key=lambda m: m["r_square"])
+assert best["model"] == "linear", best
+# A call preempted by another process scatters a point here and there on
+# a busy machine; the medians per length lie on a line all the same.
+med = collections.defaultdict(list)
+for a, n in zip(r["amount"], r["structure-unit-size"]):
+    med[n].append(a)
+xs = sorted(med)
+ys = [sorted(med[n])[len(med[n]) // 2] for n in xs]
+mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+b1 = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+sse = sum((y - my - b1 * (x - mx)) ** 2 for x, y in zip(xs, ys))
+assert b1 > 0 and sse < 0.01 * sum((y - my) ** 2 for y in ys), (xs, ys)
+PY
+
+# Dynamic mode: uprobes on the unmodified program, where perf_event_open
+# allows them (root); otherwise the one-line error that says so.
+rm -f .veles/jobs/*.perf
+dyn() { veles collect trace --dynamic "$@"; }
+if dyn -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"; then
+	ok dyn -f SLList_insert -f SLList_search -f SLList_destroy -- ./ds_plain -t 2 -f 120 30
+	has "$T/out" "in 6 threads of 2 processes"
+	$py - "$(latest)" <<'PY' || fail "dynamic"
+import json, sys, collections
+p = json.load(open(sys.argv[1]))
+r = p["resources"]
+assert p["collector_info"]["params"]["method"] == "dynamic"
+assert collections.Counter(r["SLList_insert#0"]["thread"]).most_common()[0][1] == 120
+assert len(r["SLList_insert#0"]["amount"]) == 720 and len(r["SLList_search#0"]["amount"]) == 180
+assert len(r["SLList_destroy#0"]["amount"]) == 6 and len(set(r["SLList_destroy#0"]["pid"])) == 2
+for a, e in zip(r["SLList_search#0"]["amount"], r["SLList_search#0"]["exclusive"]):
+    assert 0 < e <= a
+PY
+	# The structure size from an argument: insertion_sort(keys, n).
+	ok dyn --size insertion_sort:2 -- ./ds_plain -t 1 37 5
+	$py - "$(latest)" <<'PY' || fail "dynamic --size"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
+assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
+PY
+	# Every function of the program, SLList_insert's calls sampled.
+	ok dyn -s userspace -f 'SLList_insert#10' -- ./ds_plain 100 50
+	counts "$(latest)" >"$T/counts"
+	for want in "SLList_insert 10" "SLList_search 50" "BTree_insert 100" "insertion_sort 1" \
+		"main 1"; do
+		has "$T/counts" "^$want\$"
+	done
+	hasnt "$T/counts" "^_start|^frame_dummy"
+	fails 2 dyn -f no_such_function -- ./ds_plain 10
+	has "$T/err" "no function 'no_such_function' in"
+	fails 2 dyn -f SLList_insert -- ./ds_stripped 10
+	has "$T/err" "no symbol table"
+else
+	has "$T/err" "needs root|no uprobe PMU"
+fi
+fails 2 veles collect trace --dynamic -- ./ds_plain 10
+has "$T/err" "--dynamic needs -f FUNC or -s userspace"
+fails 2 veles collect trace --dynamic -s all -- ./ds_plain 10
+has "$T/err" "--strategy is userspace or custom"
+fails 2 veles collect trace --instrumented -s userspace -- ./ds_driver 10
+fails 2 veles collect trace --dynamic --instrumented -f main -- ./ds_plain 10
+fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_driver 10
+has "$T/err" "--size needs --dynamic"
+fails 2 veles collect trace --dynamic --size insertion_sort:7 -- ./ds_plain 10
+has "$T/err" "ARGN from 1 to 6"
+fails 2 veles collect trace --dynamic --size insertion_sort -- ./ds_plain 10

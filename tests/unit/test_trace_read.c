@@ -1,0 +1,151 @@
+/* The trace reader: records into calls (nesting, exclusive time, long
+ * deltas, returns without entries, longjmp), .meta files, bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../runtime/trace-format.h"
+#include "collect/trace/trace-read.h"
+#include "testutil.h"
+
+/* A thread's file: the header, then the words given. */
+static size_t make_file(uint8_t *out, const uint32_t *w, size_t n)
+{
+	struct vtr_header h = {VTR_MAGIC, VTR_VERSION, 42, 43, 1000};
+
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), w, n * sizeof(*w));
+	return sizeof(h) + n * sizeof(*w);
+}
+
+#define DEF(addr) VTR_DEFINE, 0, (uint32_t)(addr), 0
+/* One-word records: function @f entered or returned from @d cycles later. */
+#define IN(f, d) (VTR_SHORT | (f) << VTR_SHORT_SHIFT | (d))
+#define OUT(f, d) (VTR_SHORT | VTR_SHORT_EXIT | (f) << VTR_SHORT_SHIFT | (d))
+
+static void read_words(const uint32_t *w, size_t n, struct trace_data *d, int want)
+{
+	uint8_t file[4096];
+	size_t len = make_file(file, w, n);
+
+	assert_int_equal(trace_read_records(file, len, "t.vtr", d), want);
+}
+
+static void test_nested(void **state)
+{
+	/* f0 { f1 {} }: f1 takes 20 cycles, f0 32 of which 12 are its own. */
+	const uint32_t w[] = {DEF(0x1000), IN(0, 10), DEF(0x2000), IN(1, 5), OUT(1, 20), OUT(0, 7)};
+	struct trace_data d = {0};
+
+	UNUSED(state);
+	read_words(w, ARRAY_SIZE(w), &d, 0);
+	assert_int_equal(d.ncalls, 2);
+	assert_int_equal(d.calls[0].addr, 0x2000);
+	assert_int_equal(d.calls[0].incl, 20);
+	assert_int_equal(d.calls[0].excl, 20);
+	assert_int_equal(d.calls[0].order, 1);
+	assert_int_equal(d.calls[0].depth, 1);
+	assert_int_equal(d.calls[1].addr, 0x1000);
+	assert_int_equal(d.calls[1].incl, 32);
+	assert_int_equal(d.calls[1].excl, 12);
+	assert_int_equal(d.calls[1].order, 0);
+	assert_int_equal(d.calls[1].pid, 42);
+	assert_int_equal(d.calls[1].tid, 43);
+	trace_data_free(&d);
+}
+
+static void test_long_delta(void **state)
+{
+	/* Two-word records: a delta past 32 bits, and one past a short's 20. */
+	const uint32_t w[] = {DEF(0x1000), 0, 1,	VTR_HIGH, 2,
+			      VTR_EXIT,	   3, IN(0, 1), VTR_EXIT, 0x100000};
+	struct trace_data d = {0};
+
+	UNUSED(state);
+	read_words(w, ARRAY_SIZE(w), &d, 0);
+	assert_int_equal(d.ncalls, 2);
+	assert_int_equal(d.calls[0].incl, (2ull << 32) + 3);
+	assert_int_equal(d.calls[1].incl, 0x100000);
+	trace_data_free(&d);
+}
+
+static void test_unmatched(void **state)
+{
+	/* A return from before the records began (a fork) is not timed; a
+	 * longjmp out of f1 back into f0 drops f1's open call. */
+	const uint32_t w[] = {DEF(0x1000), OUT(0, 4), DEF(0x2000), IN(0, 1), IN(1, 2), OUT(0, 3)};
+	struct trace_data d = {0};
+
+	UNUSED(state);
+	read_words(w, ARRAY_SIZE(w), &d, 0);
+	assert_int_equal(d.ncalls, 1);
+	assert_int_equal(d.calls[0].addr, 0x1000);
+	assert_int_equal(d.calls[0].incl, 5);
+	assert_int_equal(d.calls[0].excl, 5);
+	assert_int_equal(d.calls[0].depth, 0);
+	trace_data_free(&d);
+}
+
+static void test_cut_short(void **state)
+{
+	/* A define whose address record is missing: the file ends there. */
+	const uint32_t w[] = {DEF(0x1000), IN(0, 1), OUT(0, 1), VTR_DEFINE, 0};
+	struct trace_data d = {0};
+
+	UNUSED(state);
+	read_words(w, ARRAY_SIZE(w), &d, 0);
+	assert_int_equal(d.ncalls, 1);
+	trace_data_free(&d);
+}
+
+static void test_bad_records(void **state)
+{
+	const uint32_t undefined[] = {IN(0, 1)};
+	struct trace_data d = {0};
+	uint8_t file[64] = {0};
+
+	UNUSED(state);
+	read_words(undefined, ARRAY_SIZE(undefined), &d, ERR_PARSE);
+	assert_int_equal(trace_read_records(file, 8, "t.vtr", &d), ERR_PARSE);
+	assert_int_equal(trace_read_records(file, sizeof(file), "t.vtr", &d), ERR_PARSE);
+	trace_data_free(&d);
+}
+
+static void test_meta(void **state)
+{
+	struct trace_proc p = {0};
+	const char *text = "veles-trace 1\npid 7\nmode records\n"
+			   "clock 1000 10.000000000 3001000 11.000000000\n"
+			   "object 0x5000 0x6000 0x7000 /bin/prog with space\n";
+
+	UNUSED(state);
+	assert_int_equal(trace_read_meta(text, "m", &p), 0);
+	assert_int_equal(p.pid, 7);
+	assert_true(p.ns_per_tick > 333.33 && p.ns_per_tick < 333.34);
+	assert_int_equal(p.nobjs, 1);
+	assert_int_equal(p.objs[0].bias, 0x5000);
+	assert_int_equal(p.objs[0].hi, 0x7000);
+	assert_string_equal(p.objs[0].path, "/bin/prog with space");
+	free(p.objs[0].path);
+	free(p.objs);
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(trace_read_meta("pid 7\n", "m", &p), ERR_PARSE);
+	assert_int_equal(trace_read_meta("clock 5 2.0 5 3.0\n", "m", &p), ERR_PARSE);
+	assert_int_equal(trace_read_meta("object zz\n", "m", &p), ERR_PARSE);
+	free(p.objs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nested),	    cmocka_unit_test(test_long_delta),
+		cmocka_unit_test(test_unmatched),   cmocka_unit_test(test_cut_short),
+		cmocka_unit_test(test_bad_records), cmocka_unit_test(test_meta),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
