@@ -38,6 +38,7 @@ static const struct cli_command commands[] = {
 	{"run", cmd_run, CMD_NEEDS_PROJECT, "run the job matrix of config.yml, or one job"},
 	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
 	 "install a git post-commit hook that runs the matrix on each commit"},
+	{"list", cmd_list, 0, "list the events this machine can count (perf_event_open)"},
 };
 
 static void usage(FILE *f)
