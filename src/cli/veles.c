@@ -39,6 +39,7 @@ static const struct cli_command commands[] = {
 	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
 	 "install a git post-commit hook that runs the matrix on each commit"},
 	{"list", cmd_list, 0, "list the events this machine can count (perf_event_open)"},
+	{"stat", cmd_stat, 0, "count events over a command, a process or all CPUs"},
 };
 
 static void usage(FILE *f)
