@@ -184,12 +184,12 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 struct stat_ctx {
 	struct stat_opts o;
 	struct perf_counters cs;
-	pid_t child;   /* the command, or 0 */
-	int go_fd;     /* written to let the child exec */
-	int err_fd;    /* the child's exec errno, or EOF once it ran */
-	pid_t *tids;   /* -p: the threads */
+	pid_t child; /* the command, or 0 */
+	int go_fd;   /* written to let the child exec */
+	int err_fd;  /* the child's exec errno, or EOF once it ran */
+	pid_t *tids; /* -p: the threads */
 	size_t ntids;
-	int pidfd;     /* -p: becomes readable when the process exits */
+	int pidfd; /* -p: becomes readable when the process exits */
 	bool reaped;
 	int status;
 	struct rusage ru;
@@ -310,7 +310,8 @@ static void keep_records(struct stat_ctx *s, const struct stat_sample *smp, doub
 	if (!s->o.profile)
 		return;
 	for (size_t i = 0; i < s->cs.n; i++) {
-		s->run.recs = xgrow(s->run.recs, sizeof(*s->run.recs), s->run.nrecs + 1, &s->run.cap);
+		s->run.recs =
+			xgrow(s->run.recs, sizeof(*s->run.recs), s->run.nrecs + 1, &s->run.cap);
 		s->run.recs[s->run.nrecs++] = (struct stat_record){t, i, smp[i]};
 	}
 }

@@ -96,8 +96,8 @@ static struct metric metric_of(const struct stat_out *o, const struct stat_sampl
 		return rate(v, (task ? task->value : span_ns) / 1e9);
 	if (c->attr.type == PERF_TYPE_HARDWARE)
 		return hw_metric(o, s, c, v);
-	if (c->attr.type == PERF_TYPE_HW_CACHE && (c->attr.config >> 16) ==
-							  PERF_COUNT_HW_CACHE_RESULT_MISS) {
+	if (c->attr.type == PERF_TYPE_HW_CACHE &&
+	    (c->attr.config >> 16) == PERF_COUNT_HW_CACHE_RESULT_MISS) {
 		uint64_t access = c->attr.config & 0xffff;
 
 		return ratio(find(o, s, PERF_TYPE_HW_CACHE, access), v, 100, "% of all accesses");
@@ -106,8 +106,8 @@ static struct metric metric_of(const struct stat_out *o, const struct stat_sampl
 }
 
 /* The count as text ("<not supported>" / "<not counted>") and its unit. */
-static const char *value_text(const struct perf_counter *c, const struct stat_sample *s,
-			      char *buf, size_t len, const char **unit)
+static const char *value_text(const struct perf_counter *c, const struct stat_sample *s, char *buf,
+			      size_t len, const char **unit)
 {
 	*unit = "";
 	if (c->unsupported)
@@ -188,8 +188,9 @@ static void print_json_line(const struct stat_out *o, const struct stat_sample *
 	else
 		buf_addf(&b, ",\"counter-value\":%.10g,\"supported\":true",
 			 is_clock(c) ? s[i].value / 1e6 : s[i].value);
-	buf_addf(&b, ",\"unit\":\"%s\",\"raw-value\":%llu,\"enabled-ns\":%llu,\"running-ns\":%llu"
-		     ",\"pcnt-running\":%.2f",
+	buf_addf(&b,
+		 ",\"unit\":\"%s\",\"raw-value\":%llu,\"enabled-ns\":%llu,\"running-ns\":%llu"
+		 ",\"pcnt-running\":%.2f",
 		 unit, (unsigned long long)s[i].raw, (unsigned long long)s[i].enabled,
 		 (unsigned long long)s[i].running, pct_running(&s[i]));
 	if (m->unit && isfinite(m->value))

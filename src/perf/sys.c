@@ -59,6 +59,11 @@ static int paranoid_needed(const struct perf_event_attr *attr, int cpu)
 static int open_error(const char *name, const struct perf_event_attr *attr, pid_t pid, int cpu,
 		      int e)
 {
+	if ((e == EACCES || e == EPERM) && perf_paranoid() <= paranoid_needed(attr, cpu))
+		return err_set(ERR_INVALID,
+			       "no permission to open %s on process %d: it is not yours (run as "
+			       "root or as its owner)",
+			       name, (int)pid);
 	if (e == EACCES || e == EPERM)
 		return err_set(ERR_INVALID,
 			       "no permission to open %s%s (perf_event_paranoid is %d): run as "
