@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/stat.h"
+#include "perf/child.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -184,10 +185,8 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 struct stat_ctx {
 	struct stat_opts o;
 	struct perf_counters cs;
-	pid_t child; /* the command, or 0 */
-	int go_fd;   /* written to let the child exec */
-	int err_fd;  /* the child's exec errno, or EOF once it ran */
-	pid_t *tids; /* -p: the threads */
+	struct perf_child ch; /* the command, if any */
+	pid_t *tids;	      /* -p: the threads */
 	size_t ntids;
 	int pidfd; /* -p: becomes readable when the process exits */
 	bool reaped;
@@ -196,60 +195,6 @@ struct stat_ctx {
 	struct timespec start;
 	struct stat_run run;
 };
-
-/* Forks the command, held before exec until start_child(), so counters
- * can be attached to it first. */
-static int fork_child(struct stat_ctx *s)
-{
-	int go[2], err[2];
-
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
-		return err_set(ERR_IO, "cannot make a pipe: %s", strerror(errno));
-	s->child = fork();
-	if (s->child < 0)
-		return err_set(ERR_CHILD, "cannot fork: %s", strerror(errno));
-	if (s->child == 0) {
-		char b;
-		int e;
-
-		close(go[1]);
-		close(err[0]);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);
-		execvp(s->o.argv[0], s->o.argv);
-		e = errno;
-		if (write(err[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(err[1]);
-	s->go_fd = go[1];
-	s->err_fd = err[0];
-	return 0;
-}
-
-static int start_child(struct stat_ctx *s)
-{
-	int e;
-	ssize_t n;
-
-	if (write(s->go_fd, "g", 1) != 1)
-		return err_set(ERR_CHILD, "cannot start %s: %s", s->o.argv[0], strerror(errno));
-	close(s->go_fd);
-	s->go_fd = -1;
-	do
-		n = read(s->err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(s->err_fd);
-	s->err_fd = -1;
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(s->child, NULL, 0);
-		s->child = 0;
-		return err_set(ERR_CHILD, "cannot run %s: %s", s->o.argv[0], strerror(e));
-	}
-	return 0;
-}
 
 static int open_target(struct stat_ctx *s)
 {
@@ -261,10 +206,10 @@ static int open_target(struct stat_ctx *s)
 		s->pidfd = (int)syscall(SYS_pidfd_open, s->o.pid, 0);
 		t = (struct perf_target){TARGET_PIDS, s->tids, s->ntids};
 	} else if (s->o.argc) {
-		if (fork_child(s) < 0)
+		if (perf_child_fork(&s->ch, s->o.argv) < 0)
 			return ERR_CHILD;
 		if (!s->o.system_wide)
-			t = (struct perf_target){TARGET_CHILD, &s->child, 1};
+			t = (struct perf_target){TARGET_CHILD, &s->ch.pid, 1};
 	}
 	return perf_counters_open(&s->cs, &t);
 }
@@ -273,13 +218,13 @@ static int open_target(struct stat_ctx *s)
  * @block waits for that. */
 static bool target_ended(struct stat_ctx *s, bool block)
 {
-	if (s->child) {
+	if (s->ch.pid) {
 		pid_t r;
 
 		do
-			r = wait4(s->child, &s->status, block ? 0 : WNOHANG, &s->ru);
+			r = wait4(s->ch.pid, &s->status, block ? 0 : WNOHANG, &s->ru);
 		while (block && r < 0 && errno == EINTR);
-		s->reaped = r == s->child;
+		s->reaped = r == s->ch.pid;
 		return s->reaped;
 	}
 	if (got_sigint)
@@ -471,10 +416,10 @@ static int run_stat(struct cli_ctx *ctx, struct stat_ctx *s)
 		return cli_fail();
 	catch_signals();
 	clock_gettime(CLOCK_MONOTONIC, &s->start);
-	if (s->child && start_child(s) < 0)
+	if (s->ch.pid && perf_child_start(&s->ch, s->o.argv[0]) < 0)
 		return cli_fail();
 	ret = s->o.interval_ms ? count_intervals(s) : count_totals(s);
-	if (s->child && !s->reaped)
+	if (s->ch.pid && !s->reaped)
 		target_ended(s, true);
 	if (ret < 0)
 		return cli_fail();
@@ -485,14 +430,8 @@ static int run_stat(struct cli_ctx *ctx, struct stat_ctx *s)
 
 static void release(struct stat_ctx *s)
 {
-	if (s->child && !s->reaped) {
-		kill(s->child, SIGKILL);
-		waitpid(s->child, NULL, 0);
-	}
-	if (s->go_fd >= 0)
-		close(s->go_fd);
-	if (s->err_fd >= 0)
-		close(s->err_fd);
+	if (!s->reaped)
+		perf_child_release(&s->ch);
 	if (s->pidfd >= 0)
 		close(s->pidfd);
 	if (s->o.out.f && s->o.out.f != stderr)
@@ -505,7 +444,7 @@ static void release(struct stat_ctx *s)
 
 int cmd_stat(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct stat_ctx s = {.go_fd = -1, .err_fd = -1, .pidfd = -1};
+	struct stat_ctx s = {.ch = {0, -1, -1}, .pidfd = -1};
 	int ret = parse_opts(&s.o, argc, argv);
 
 	if (ret == 0) {
