@@ -1,6 +1,8 @@
 /* Copying records out of the kernel's ring buffers. */
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -147,4 +149,76 @@ void perf_sampler_close(struct perf_sampler *s)
 	free(s->rings);
 	free(s->scratch);
 	memset(s, 0, sizeof(*s));
+}
+
+/* ---- what a process already had before sampling began ---- */
+
+static int synth_comm(struct perf_data_writer *w, pid_t pid)
+{
+	char path[64], name[32] = "";
+	unsigned char rec[sizeof(struct perf_event_header) + 8 + 40];
+	struct perf_event_header h = {.type = PERF_RECORD_COMM};
+	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (!f || !fgets(name, sizeof(name), f))
+		snprintf(name, sizeof(name), "%d", (int)pid);
+	if (f)
+		fclose(f);
+	name[strcspn(name, "\n")] = '\0';
+	memset(rec, 0, sizeof(rec));
+	h.size = (uint16_t)(sizeof(h) + 8 + ((strlen(name) + 8) & ~(size_t)7));
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + sizeof(h), ids, sizeof(ids));
+	memcpy(rec + sizeof(h) + 8, name, strlen(name));
+	return perf_data_write(w, rec, h.size);
+}
+
+struct synth_mmap {
+	struct perf_event_header h;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	char file[4096];
+};
+
+static int synth_map(struct perf_data_writer *w, pid_t pid, const char *line)
+{
+	unsigned long long start, end, pgoff;
+	char perms[8];
+	int at = 0;
+	struct synth_mmap r;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &pgoff, &at) < 4 ||
+	    !at || !strchr(perms, 'x'))
+		return 0;
+	memset(&r, 0, sizeof(r));
+	snprintf(r.file, sizeof(r.file), "%s", line + at);
+	r.file[strcspn(r.file, "\n")] = '\0';
+	if (!r.file[0])
+		return 0;
+	r.h.type = PERF_RECORD_MMAP;
+	r.h.size =
+		(uint16_t)(offsetof(struct synth_mmap, file) + ((strlen(r.file) + 8) & ~(size_t)7));
+	r.pid = r.tid = (uint32_t)pid;
+	r.addr = start;
+	r.len = end - start;
+	r.pgoff = pgoff;
+	return perf_data_write(w, &r, r.h.size);
+}
+
+int perf_sampler_synthesize(struct perf_data_writer *w, pid_t pid)
+{
+	char path[64], line[4352];
+	FILE *f;
+	int ret = synth_comm(w, pid);
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	while (ret == 0 && f && fgets(line, sizeof(line), f))
+		ret = synth_map(w, pid, line);
+	if (f)
+		fclose(f);
+	return ret;
 }

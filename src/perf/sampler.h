@@ -43,5 +43,8 @@ int perf_sampler_open(struct perf_sampler *s, const char *name, struct perf_even
 int perf_sampler_poll(struct perf_sampler *s, int timeout_ms);
 int perf_sampler_drain(struct perf_sampler *s);
 void perf_sampler_close(struct perf_sampler *s);
+/* Writes comm and mmap records for what process @pid already runs (from
+ * /proc/PID/comm and /proc/PID/maps), as the kernel would have. */
+int perf_sampler_synthesize(struct perf_data_writer *w, pid_t pid);
 
 #endif
