@@ -179,3 +179,13 @@ const struct perf_sym *perf_dso_find(const struct perf_dso *d, uint64_t off)
 			return perf_dso_find_addr(d, off - d->loads[i].off + d->loads[i].vaddr);
 	return NULL;
 }
+
+bool perf_dso_offset(const struct perf_dso *d, uint64_t addr, uint64_t *off)
+{
+	for (size_t i = 0; i < d->nloads; i++)
+		if (addr >= d->loads[i].vaddr && addr < d->loads[i].vaddr + d->loads[i].size) {
+			*off = addr - d->loads[i].vaddr + d->loads[i].off;
+			return true;
+		}
+	return false;
+}

@@ -5,6 +5,7 @@
 #ifndef PERF_SYMBOLS_H
 #define PERF_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,5 +32,8 @@ void perf_dso_free(struct perf_dso *d);
 /* The function containing file offset @off (kernel: address), or NULL. */
 const struct perf_sym *perf_dso_find(const struct perf_dso *d, uint64_t off);
 const struct perf_sym *perf_dso_find_addr(const struct perf_dso *d, uint64_t addr);
+/* The file offset where address @addr of the file is loaded from; false
+ * when no PT_LOAD segment holds it. */
+bool perf_dso_offset(const struct perf_dso *d, uint64_t addr, uint64_t *off);
 
 #endif
