@@ -64,7 +64,8 @@ static void fill_header(struct profile *p, const struct stat_run *run, const cha
 {
 	struct buf b = BUF_INIT;
 
-	p->layout = LAYOUT_GLOBAL;
+	/* Typed layout: raw, enabled-ns and running-ns stay per measurement. */
+	p->layout = LAYOUT_TYPED;
 	p->type = xstrdup("counters");
 	p->units = xcalloc(1, sizeof(*p->units));
 	p->units[0] = (struct kv){xstrdup("counter"), xstrdup("count")};

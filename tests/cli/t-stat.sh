@@ -114,10 +114,35 @@ f=$(find .veles/jobs -name '*.perf')
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "counters" and p["collector_info"]["name"] == "stat", p["header"]
-res = p["global"]["resources"]
-pf = [r for r in res if r["uid"] == "page-faults"][0]
-assert pf["amount"] > 100 and pf["type"] == "counter", pf
+pf = p["resources"]["page-faults#0"]
+assert len(pf["amount"]) == 1 and pf["amount"][0] > 100, pf
+assert pf["running-ns"][0] > 0 and pf["enabled-ns"][0] >= pf["running-ns"][0], pf
+t = p["resource_type_map"]["page-faults#0"]
+assert t["type"] == "counter" and t["subtype"] == "count", t
 assert p["origin"], "no origin"
 EOS
 ok veles status
 has "$T/out" "counters +touch-stat-100"
+# With -I, one measurement per event and interval, stamped with its end.
+rm .veles/jobs/*.perf
+ok veles stat --profile -I 10 -e task-clock -- sleep 0.1
+f=$(find .veles/jobs -name '*.perf')
+/usr/bin/python3 - "$f" <<'EOS' || fail "bad interval profile"
+import json, sys
+p = json.load(open(sys.argv[1]))
+tc = p["resources"]["task-clock#0"]
+ts = tc["timestamp"]
+assert len(ts) >= 1 and ts == sorted(ts) and ts[-1] < 1, ts
+EOS
+ok veles show 0@p summary
+has "$T/out" "task-clock"
+
+# System-wide (root here): every CPU's clock.
+if [ "$(id -u)" -eq 0 ]; then
+	ok veles stat -a -x, -e cpu-clock -- sleep 0.1
+	/usr/bin/python3 - "$T/err" "$(nproc)" <<'EOS' || fail "system-wide cpu-clock"
+import sys
+f = open(sys.argv[1]).read().strip().split(",")
+assert f[2] == "cpu-clock" and abs(float(f[5]) - int(sys.argv[2])) < 0.2, f
+EOS
+fi
