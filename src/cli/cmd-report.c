@@ -11,7 +11,7 @@
 #include "util/xalloc.h"
 
 static const char report_usage[] =
-	"usage: veles report [-i FILE] [-g] [--min PERCENT] [--format text|json]\n"
+	"usage: veles report [-i FILE] [-g] [--min PERCENT] [--format text|json] [--folded]\n"
 	"\n"
 	"Reads a recording of `veles record` and prints where the samples fell:\n"
 	"one line per command, object file and function, by share of the sampled\n"
@@ -22,7 +22,10 @@ static const char report_usage[] =
 	"  -g, --call-graph   under each function, its most frequent callers\n"
 	"                     (needs a recording made with -g)\n"
 	"  --min PERCENT      leave out lines below PERCENT (default 0.5)\n"
-	"  --format FMT       text (default) or json\n";
+	"  --format FMT       text (default) or json\n"
+	"  --folded           one line per distinct stack, COMM;outer;...;inner COUNT:\n"
+	"                     the input of flame graph tools (needs -g recordings\n"
+	"                     for more than the sampled function)\n";
 
 enum { CALLER_DEPTH = 4, CALLERS_SHOWN = 5 };
 
@@ -80,6 +83,57 @@ static void on_sample(const struct perf_sample *smp, void *arg)
 	r->total += smp->period;
 	r->samples++;
 	add_caller(&r->v[i], smp);
+}
+
+/* Collapsed stacks: "comm;outermost;...;innermost" -> samples. */
+struct folded {
+	struct strmap stacks;
+	uint64_t *count;
+	size_t cap;
+};
+
+static void on_sample_folded(const struct perf_sample *smp, void *arg)
+{
+	struct folded *f = arg;
+	struct buf b = BUF_INIT;
+	bool added;
+	size_t i;
+
+	buf_adds(&b, smp->comm);
+	for (i = smp->nchain; i-- > 0;)
+		buf_addf(&b, ";%s", perf_loc_sym(&smp->chain[i]));
+	buf_addf(&b, ";%s", perf_loc_sym(&smp->at));
+	i = strmap_intern(&f->stacks, b.data, &added);
+	f->count = xgrow(f->count, sizeof(*f->count), i + 1, &f->cap);
+	if (added)
+		f->count[i] = 0;
+	f->count[i]++;
+	buf_release(&b);
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void print_folded(struct perf_session *s, uint64_t *lost)
+{
+	struct folded f = {0};
+	char **keys;
+	size_t n = 0;
+
+	perf_session_samples(s, on_sample_folded, &f, lost);
+	keys = xcalloc(f.stacks.n ? f.stacks.n : 1, sizeof(*keys));
+	for (size_t j = 0; j < f.stacks.cap; j++)
+		if (f.stacks.keys[j])
+			keys[n++] = f.stacks.keys[j];
+	qsort(keys, n, sizeof(*keys), by_text);
+	for (size_t k = 0; k < n; k++)
+		printf("%s %llu\n", keys[k],
+		       (unsigned long long)f.count[strmap_get(&f.stacks, keys[k])]);
+	free(keys);
+	free(f.count);
+	strmap_free(&f.stacks);
 }
 
 static int by_period(const void *a, const void *b)
@@ -198,12 +252,16 @@ static void report_free(struct report *r)
 }
 
 static int report_parse(int argc, char **argv, const char **in, bool *graph, double *min,
-			enum out_format *fmt)
+			enum out_format *fmt, bool *folded)
 {
 	static const struct option opts[] = {
-		{"input", required_argument, NULL, 'i'}, {"call-graph", no_argument, NULL, 'g'},
-		{"min", required_argument, NULL, 'm'},	 {"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},	 {NULL, 0, NULL, 0},
+		{"input", required_argument, NULL, 'i'},
+		{"call-graph", no_argument, NULL, 'g'},
+		{"min", required_argument, NULL, 'm'},
+		{"format", required_argument, NULL, 'f'},
+		{"folded", no_argument, NULL, 'F'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	char *end;
 	int c;
@@ -215,11 +273,13 @@ static int report_parse(int argc, char **argv, const char **in, bool *graph, dou
 			*in = optarg;
 		else if (c == 'g')
 			*graph = true;
+		else if (c == 'F')
+			*folded = true;
 		else if (c == 'f' && cli_parse_format("report", optarg, fmt) < 0)
 			return 2;
 		else if (c == 'm' && ((*min = strtod(optarg, &end)) < 0 || *end || end == optarg))
 			return cli_usage_error("report", "bad --min '%s'", optarg);
-		else if (c != 'f' && c != 'm')
+		else if (c != 'f' && c != 'm' && c != 'F')
 			return cli_bad_option("report", argv);
 	}
 	if (optind < argc)
@@ -230,18 +290,26 @@ static int report_parse(int argc, char **argv, const char **in, bool *graph, dou
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const char *in = "veles.data";
-	bool graph = false;
+	bool graph = false, folded = false;
 	double min = 0.5;
 	enum out_format fmt = FORMAT_TEXT;
 	struct perf_session *s;
 	struct report r = {0};
 	uint64_t lost;
-	int ret = report_parse(argc, argv, &in, &graph, &min, &fmt);
+	int ret = report_parse(argc, argv, &in, &graph, &min, &fmt, &folded);
 
 	if (ret != 0)
 		return ret < 0 ? 0 : ret;
 	if (perf_session_open(in, &s) < 0)
 		return cli_fail();
+	if (folded) {
+		print_folded(s, &lost);
+		if (lost)
+			cli_warn("%llu samples were lost while recording",
+				 (unsigned long long)lost);
+		perf_session_free(s);
+		return 0;
+	}
 	perf_session_samples(s, on_sample, &r, &lost);
 	qsort(r.v, r.n, sizeof(*r.v), by_period);
 	if (fmt == FORMAT_JSON)

@@ -31,6 +31,14 @@ assert any("main" in c["chain"] for c in top["callers"]), top["callers"]
 assert r["samples"] > 50, r["samples"]
 EOS
 
+# Collapsed stacks for flame graphs: outermost first, counts summing to
+# the samples.
+ok veles report -i hot.data --folded
+has "$T/out" '^hot;.*main;hot_loop [0-9]+$'
+total=$(awk '{n += $NF} END {print n}' "$T/out")
+samples=$(veles report -i hot.data | sed -n "s/^# Samples: \([0-9]*\) .*/\1/p")
+[ "$total" -eq "$samples" ] || fail "folded counts $total, samples $samples"
+
 # A fixed period instead of a frequency; the default file name.
 ok veles record -e cpu-clock -c 1000000 -- ./hot
 [ -s veles.data ] || fail "no veles.data"
