@@ -50,7 +50,43 @@ static bool parse_raw(const char *name, struct perf_event_attr *attr)
 	return true;
 }
 
+/* perf's modifiers after the last ':': u (user), k (kernel), h (hypervisor)
+ * say which privilege levels to count; the others are excluded. */
+static bool parse_modifiers(const char *mods, struct perf_event_attr *attr)
+{
+	bool u = false, k = false, h = false;
+
+	if (!*mods || strspn(mods, "ukh") != strlen(mods))
+		return false;
+	u = strchr(mods, 'u') != NULL;
+	k = strchr(mods, 'k') != NULL;
+	h = strchr(mods, 'h') != NULL;
+	attr->exclude_user = !u;
+	attr->exclude_kernel = !k;
+	attr->exclude_hv = !h;
+	return true;
+}
+
+static int parse_plain(const char *name, struct perf_event_attr *attr);
+
 int perf_event_parse(const char *name, struct perf_event_attr *attr)
+{
+	const char *colon = strrchr(name, ':');
+	char *base;
+	int ret = parse_plain(name, attr);
+
+	if (ret == 0 || !colon || colon == name || colon[-1] == ':')
+		return ret;
+	base = xstrndup(name, (size_t)(colon - name));
+	if (parse_plain(base, attr) == 0 && parse_modifiers(colon + 1, attr))
+		ret = 0;
+	else
+		err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
+	free(base);
+	return ret;
+}
+
+static int parse_plain(const char *name, struct perf_event_attr *attr)
 {
 	struct pfm_code code;
 

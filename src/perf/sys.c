@@ -28,7 +28,7 @@ int perf_paranoid(void)
 
 void perf_attr_fit(struct perf_event_attr *attr)
 {
-	if (geteuid() != 0 && perf_paranoid() >= 2) {
+	if (geteuid() != 0 && perf_paranoid() >= 2 && !attr->exclude_user) {
 		attr->exclude_kernel = 1;
 		attr->exclude_hv = 1;
 	}

@@ -45,6 +45,17 @@ static void test_event_names(void **state)
 	assert_int_equal(perf_event_parse("no-such-event", &a), ERR_NOTFOUND);
 	assert_string_equal(err_msg(), "unknown event 'no-such-event' (see veles list)");
 	assert_int_equal(perf_event_parse("../x:y", &a), ERR_NOTFOUND);
+	/* perf's privilege-level modifiers. */
+	assert_int_equal(perf_event_parse("cycles:u", &a), 0);
+	assert_int_equal(a.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_true(!a.exclude_user && a.exclude_kernel && a.exclude_hv);
+	assert_int_equal(perf_event_parse("page-faults:uk", &a), 0);
+	assert_true(!a.exclude_user && !a.exclude_kernel && a.exclude_hv);
+	assert_int_equal(perf_event_parse("task-clock:k", &a), 0);
+	assert_true(a.exclude_user && !a.exclude_kernel);
+	assert_int_equal(perf_event_parse("cycles:x", &a), ERR_NOTFOUND);
+	assert_string_equal(err_msg(), "unknown event 'cycles:x' (see veles list)");
+	assert_int_equal(perf_event_parse("cycles:", &a), ERR_NOTFOUND);
 }
 
 static void test_scaling(void **state)
