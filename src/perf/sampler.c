@@ -12,21 +12,26 @@
 #include "util/error.h"
 #include "util/xalloc.h"
 
-enum { RING_PAGES = 128 }; /* 512 KiB a buffer: ~100 ms of -F 999 -g at worst */
+enum { RING_PAGES = 128, MIN_RING_PAGES = 8 }; /* 512 KiB a buffer at most */
 
+/* Maps the ring buffer, halving it while locked memory runs short (the
+ * perf_event_mlock_kb budget is per user, shared by every buffer). */
 static int map_ring(struct perf_ring *r, const char *name)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
-	r->data_size = RING_PAGES * page;
-	r->base = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		return err_set(
-			ERR_IO, "cannot map the ring buffer of %s: %s%s", name, strerror(errno),
-			errno == EPERM ? " (raise /proc/sys/kernel/perf_event_mlock_kb)" : "");
+	for (size_t pages = RING_PAGES; pages >= MIN_RING_PAGES; pages /= 2) {
+		r->data_size = pages * page;
+		r->base = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd,
+			       0);
+		if (r->base != MAP_FAILED)
+			return 0;
+		if (errno != EPERM && errno != ENOMEM)
+			break;
 	}
-	return 0;
+	r->base = NULL;
+	return err_set(ERR_IO, "cannot map the ring buffer of %s: %s%s", name, strerror(errno),
+		       errno == EPERM ? " (raise /proc/sys/kernel/perf_event_mlock_kb)" : "");
 }
 
 static int add_ring(struct perf_sampler *s, const char *name, struct perf_event_attr *attr,
@@ -53,7 +58,8 @@ int perf_sampler_open(struct perf_sampler *s, const char *name, struct perf_even
 	attr->comm_exec = 1;
 	attr->sample_id_all = 1;
 	attr->watermark = 1;
-	attr->wakeup_watermark = (uint32_t)(RING_PAGES * sysconf(_SC_PAGESIZE) / 4);
+	/* Woken often enough for the smallest buffer; the poll times out anyway. */
+	attr->wakeup_watermark = (uint32_t)(MIN_RING_PAGES * sysconf(_SC_PAGESIZE) / 2);
 	/* Inherited events need a buffer per CPU; a thread's own may use any. */
 	attr->inherit = child > 0;
 	attr->disabled = attr->enable_on_exec = child > 0;
