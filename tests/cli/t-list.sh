@@ -26,6 +26,15 @@ has "$T/out" '^  minor-faults '
 ok veles list no-such-event-anywhere
 [ -s "$T/out" ] && fail "an unmatched pattern listed events"
 
+# PMU events from libpfm4's tables; LIBPFM_FORCE_PMU picks a table even
+# where the CPU has no PMU to detect (then the kernel rejects them).
+export LIBPFM_FORCE_PMU=skl
+ok veles list INST_RETIRED
+has "$T/out" '^  skl::INST_RETIRED +\[pmu(, not supported)?\] Number of instructions retired'
+ok veles stat -x, -e skl::inst_retired:any_p -- true
+has "$T/err" '^([0-9]+|<not supported>),,skl::inst_retired:any_p,'
+unset LIBPFM_FORCE_PMU
+
 ok veles list --format json task-clock
 /usr/bin/python3 - "$T/out" <<'EOS' || fail "bad list JSON"
 import json, sys
