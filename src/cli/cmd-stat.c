@@ -229,7 +229,7 @@ static bool target_ended(struct stat_ctx *s, bool block)
 	}
 	if (got_sigint)
 		return true;
-	if (block) {
+	if (block && (s->pidfd >= 0 || !s->o.pid)) {
 		struct pollfd p = {.fd = s->pidfd, .events = POLLIN};
 
 		poll(&p, s->pidfd >= 0 ? 1 : 0, -1);
@@ -240,7 +240,13 @@ static bool target_ended(struct stat_ctx *s, bool block)
 
 		return poll(&p, 1, 0) > 0;
 	}
-	return false;
+	/* No pidfd (kernels before 5.3): look for the process every 100 ms. */
+	while (s->o.pid && !(kill(s->o.pid, 0) < 0 && errno == ESRCH)) {
+		if (!block || got_sigint)
+			return got_sigint;
+		poll(NULL, 0, 100);
+	}
+	return s->o.pid != 0;
 }
 
 /* ---- counting ---- */
