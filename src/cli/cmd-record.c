@@ -11,13 +11,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/record.h"
 #include "perf/child.h"
 #include "perf/counters.h"
 #include "perf/sampler.h"
 #include "util/error.h"
 
 static const char record_usage[] =
-	"usage: veles record [-e EV] [-F HZ | -c PERIOD] [-g] [-o FILE] [-p PID | [--] CMD...]\n"
+	"usage: veles record [-e EV] [-F HZ | -c PERIOD] [-g] [-o FILE] [--profile]\n"
+	"                    [-p PID | [--] CMD...]\n"
 	"\n"
 	"Samples CMD and its children (or the running process PID, until it exits\n"
 	"or Ctrl-C) through the kernel's ring buffers, keeping for each sample the\n"
@@ -31,12 +33,15 @@ static const char record_usage[] =
 	"  -c, --count N       a sample every N events instead\n"
 	"  -g, --call-graph    record call chains\n"
 	"  -o, --output FILE   where to write (default veles.data)\n"
-	"  -p, --pid PID       sample a running process\n";
+	"  -p, --pid PID       sample a running process\n"
+	"  --profile           also save the samples as a profile in .veles/jobs/\n";
+
+enum { OPT_RECORD_PROFILE = 0x100 };
 
 struct record_opts {
 	const char *event, *out;
 	unsigned long freq, period;
-	bool callchain;
+	bool callchain, profile;
 	pid_t pid;
 	char **argv;
 	int argc;
@@ -73,6 +78,9 @@ static int record_option(int c, struct record_opts *o, char **argv)
 	case 'o':
 		o->out = optarg;
 		return 0;
+	case OPT_RECORD_PROFILE:
+		o->profile = true;
+		return 0;
 	case 'p':
 		if (cli_parse_uint("record", "-p", optarg, &v) < 0)
 			return 2;
@@ -88,10 +96,15 @@ static int record_option(int c, struct record_opts *o, char **argv)
 static int record_parse(struct record_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"event", required_argument, NULL, 'e'},  {"freq", required_argument, NULL, 'F'},
-		{"count", required_argument, NULL, 'c'},  {"call-graph", no_argument, NULL, 'g'},
-		{"output", required_argument, NULL, 'o'}, {"pid", required_argument, NULL, 'p'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+		{"event", required_argument, NULL, 'e'},
+		{"freq", required_argument, NULL, 'F'},
+		{"count", required_argument, NULL, 'c'},
+		{"call-graph", no_argument, NULL, 'g'},
+		{"output", required_argument, NULL, 'o'},
+		{"pid", required_argument, NULL, 'p'},
+		{"profile", no_argument, NULL, OPT_RECORD_PROFILE},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	int c, ret;
 
@@ -199,6 +212,27 @@ static int record_status(const struct record_run *r)
 	return WIFSIGNALED(r->status) ? 128 + WTERMSIG(r->status) : 0;
 }
 
+static int save_profile(struct cli_ctx *ctx, const struct record_opts *o)
+{
+	char head[41], label[32], *path = NULL;
+	struct record_info ri = {.data_path = o->out,
+				 .argv = o->argv,
+				 .argc = o->argc,
+				 .label = label,
+				 .freq = o->period ? 0 : o->freq,
+				 .period = o->period,
+				 .callchain = o->callchain};
+	int ret;
+
+	snprintf(label, sizeof(label), "pid-%d", (int)o->pid);
+	ri.origin = cli_head(ctx, head) ? head : NULL;
+	ret = record_save_profile(&ri, ctx->jobs_dir, &path);
+	if (ret == 0)
+		fprintf(stderr, "veles record: saved %s\n", path);
+	free(path);
+	return ret;
+}
+
 int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct record_opts o = {0};
@@ -214,6 +248,8 @@ int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if ((ret = record_attr(&o, &attr)) != 0)
 		return ret;
+	if (o.profile && cli_open_project(ctx) < 0)
+		return cli_fail();
 	h.name_len = (uint32_t)strlen(o.event);
 	h.header_size = (uint32_t)(sizeof(h) + h.name_len);
 	h.sample_type = attr.sample_type;
@@ -243,5 +279,7 @@ int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
 	if (lost)
 		fprintf(stderr, " (%llu lost)", (unsigned long long)lost);
 	fprintf(stderr, "\n");
+	if (o.profile && save_profile(ctx, &o) < 0)
+		return cli_fail();
 	return record_status(&r);
 }

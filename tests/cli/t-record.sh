@@ -53,6 +53,30 @@ wait "$pid"
 ok veles report -i pid.data --min 0
 has "$T/out" 'hot_loop|cold_loop'
 
+# --profile files the samples as a profile with traces.
+new_git_project p
+cp "$T/hot" .
+ok veles record --profile -g -F 999 -o r.data -- ./hot
+has "$T/err" 'veles record: saved .*/\.veles/jobs/hot-record-.*\.perf'
+[ "$(npending)" -eq 1 ] || fail "no pending profile"
+f=$(find .veles/jobs -name '*.perf')
+/usr/bin/python3 - "$f" <<'EOS' || fail "bad record profile"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["header"]["type"] == "samples" and p["collector_info"]["name"] == "record"
+assert p["collector_info"]["params"]["call_graph"] is True
+by_uid = {}
+for k, t in p["resource_type_map"].items():
+    by_uid.setdefault(t["uid"], 0)
+    by_uid[t["uid"]] += sum(p["resources"][k]["amount"])
+    if t["uid"] == "hot_loop" and t["subtype"] == "hot":
+        assert any(f["func"] == "main" for f in t["trace"]), t
+assert max(by_uid, key=by_uid.get) == "hot_loop", by_uid
+EOS
+ok veles show 0@p summary
+has "$T/out" 'hot_loop +hot'
+cd "$T"
+
 # Errors.
 fails 2 veles record -e no-such-event -- ./hot
 has "$T/err" "unknown event 'no-such-event'"
