@@ -12,6 +12,7 @@
 
 #include "perf/counters.h"
 #include "perf/datafile.h"
+#include "perf/metrics.h"
 #include "perf/session.h"
 #include "perf/symbols.h"
 #include "testutil.h"
@@ -77,6 +78,49 @@ static void test_counter_list(void **state)
 	assert_string_equal(cs.v[1].name, "page-faults");
 	assert_int_equal(perf_counters_add(&cs, "cs,bogus"), ERR_NOTFOUND);
 	assert_int_equal(cs.n, 3); /* the good ones before the bad one stay */
+	perf_counters_free(&cs);
+}
+
+static void assert_metric(struct perf_metric m, double value, const char *unit)
+{
+	assert_non_null(m.unit);
+	assert_string_equal(m.unit, unit);
+	assert_true(m.value > value - 1e-9 && m.value < value + 1e-9);
+}
+
+static void test_metrics(void **state)
+{
+	struct perf_counters cs = {0};
+	/* task-clock 2 ms over a 4 ms span; 4e6 cycles, 1e7 instructions ... */
+	struct perf_count c[] = {
+		{2e6, true}, {4e6, true}, {1e7, true}, {1000, true}, {50, true},  {400, true},
+		{100, true}, {800, true}, {8, true},   {3000, true}, {1e6, true}, {5, false},
+	};
+
+	UNUSED(state);
+	assert_int_equal(perf_counters_add(&cs, "task-clock,cycles,instructions,branches,"
+						"branch-misses,cache-references,cache-misses,"
+						"L1-dcache-loads,L1-dcache-load-misses,page-faults,"
+						"stalled-cycles-frontend,cs"),
+			 0);
+	assert_metric(perf_metric(&cs, c, 0, 4e6), 0.5, "CPUs utilized");
+	assert_metric(perf_metric(&cs, c, 1, 4e6), 2.0, "GHz");
+	assert_metric(perf_metric(&cs, c, 2, 4e6), 2.5, "insn per cycle");
+	assert_null(perf_metric(&cs, c, 3, 4e6).unit);
+	assert_metric(perf_metric(&cs, c, 4, 4e6), 5.0, "% of all branches");
+	assert_metric(perf_metric(&cs, c, 6, 4e6), 25.0, "% of all cache refs");
+	assert_metric(perf_metric(&cs, c, 8, 4e6), 1.0, "% of all accesses");
+	/* 3000 faults in 2 ms of task time: 1.5 M/sec */
+	assert_metric(perf_metric(&cs, c, 9, 4e6), 1.5, "M/sec");
+	assert_metric(perf_metric(&cs, c, 10, 4e6), 25.0, "% frontend cycles idle");
+	assert_null(perf_metric(&cs, c, 11, 4e6).unit); /* not counted */
+	/* Without its partner (cycles not counted) there is no IPC. */
+	c[1].counted = false;
+	assert_null(perf_metric(&cs, c, 2, 4e6).unit);
+	/* Without task-clock, rates are per second of wall time. */
+	c[0].counted = false;
+	assert_metric(perf_metric(&cs, c, 9, 4e6), 750.0, "K/sec");
+	assert_true(perf_is_clock(&cs.v[0]) && !perf_is_clock(&cs.v[9]));
 	perf_counters_free(&cs);
 }
 
@@ -250,9 +294,10 @@ static void test_session_resolves(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_event_names),  cmocka_unit_test(test_scaling),
-		cmocka_unit_test(test_counter_list), cmocka_unit_test(test_data_file),
-		cmocka_unit_test(test_symbols),	     cmocka_unit_test(test_session_resolves),
+		cmocka_unit_test(test_event_names),	 cmocka_unit_test(test_scaling),
+		cmocka_unit_test(test_counter_list),	 cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_data_file),	 cmocka_unit_test(test_symbols),
+		cmocka_unit_test(test_session_resolves),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
