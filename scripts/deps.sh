@@ -8,7 +8,7 @@ PKGS="gcc make pkg-config meson ninja-build git
 libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev
 clang-format cppcheck python3 hyperfine time procps
 libgsl-dev python3-numpy python3-scipy chromium libxml2-utils
-libelf-dev uftrace linux-perf bpftrace"
+libelf-dev uftrace linux-perf bpftrace libpfm4-dev"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

@@ -53,6 +53,10 @@ int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_hook(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_cflags(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_list(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_stat(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_record(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 
 /* A boolean setting, from .veles/config.yml, else the user config, else @def. */
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);

@@ -41,6 +41,10 @@ static const struct cli_command commands[] = {
 	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
 	 "install a git post-commit hook that runs the matrix on each commit"},
 	{"cflags", cmd_cflags, 0, "compiler flags for a program to trace (veles cflags trace)"},
+	{"list", cmd_list, 0, "list the events this machine can count (perf_event_open)"},
+	{"stat", cmd_stat, 0, "count events over a command, a process or all CPUs"},
+	{"record", cmd_record, 0, "sample a command or a process into a record file"},
+	{"report", cmd_report, 0, "the flat profile (and callers) of a record file"},
 };
 
 static void usage(FILE *f)

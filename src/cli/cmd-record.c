@@ -1,0 +1,285 @@
+/* veles record: sample a command or a process into a record file. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/record.h"
+#include "perf/child.h"
+#include "perf/counters.h"
+#include "perf/sampler.h"
+#include "util/error.h"
+
+static const char record_usage[] =
+	"usage: veles record [-e EV] [-F HZ | -c PERIOD] [-g] [-o FILE] [--profile]\n"
+	"                    [-p PID | [--] CMD...]\n"
+	"\n"
+	"Samples CMD and its children (or the running process PID, until it exits\n"
+	"or Ctrl-C) through the kernel's ring buffers, keeping for each sample the\n"
+	"instruction pointer, PID/TID, CPU, time and period (and the call chain\n"
+	"with -g), with the mmap and comm records needed to name functions later\n"
+	"(`veles report`). The file format is docs/perf-data.md.\n"
+	"\n"
+	"  -e, --event EV      the event to sample (default: cycles, or cpu-clock\n"
+	"                      where there is no hardware PMU)\n"
+	"  -F, --freq HZ       samples per second (default 4000)\n"
+	"  -c, --count N       a sample every N events instead\n"
+	"  -g, --call-graph    record call chains\n"
+	"  -o, --output FILE   where to write (default veles.data)\n"
+	"  -p, --pid PID       sample a running process\n"
+	"  --profile           also save the samples as a profile in .veles/jobs/\n";
+
+enum { OPT_RECORD_PROFILE = 0x100 };
+
+struct record_opts {
+	const char *event, *out;
+	unsigned long freq, period;
+	bool callchain, profile;
+	pid_t pid;
+	char **argv;
+	int argc;
+};
+
+static volatile sig_atomic_t record_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	record_sigint = 1;
+}
+
+static int record_option(int c, struct record_opts *o, char **argv)
+{
+	unsigned long v;
+
+	switch (c) {
+	case 'e':
+		o->event = optarg;
+		return 0;
+	case 'F':
+	case 'c':
+		if (cli_parse_uint("record", c == 'F' ? "-F" : "-c", optarg, &v) < 0)
+			return 2;
+		if (v < 1)
+			return cli_usage_error("record", "-%c needs at least 1", c);
+		o->freq = c == 'F' ? v : 0;
+		o->period = c == 'c' ? v : 0;
+		return 0;
+	case 'g':
+		o->callchain = true;
+		return 0;
+	case 'o':
+		o->out = optarg;
+		return 0;
+	case OPT_RECORD_PROFILE:
+		o->profile = true;
+		return 0;
+	case 'p':
+		if (cli_parse_uint("record", "-p", optarg, &v) < 0)
+			return 2;
+		if (v < 1 || v > 0x3fffffff)
+			return cli_usage_error("record", "bad process id '%s'", optarg);
+		o->pid = (pid_t)v;
+		return 0;
+	default:
+		return cli_bad_option("record", argv);
+	}
+}
+
+static int record_parse(struct record_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"event", required_argument, NULL, 'e'},
+		{"freq", required_argument, NULL, 'F'},
+		{"count", required_argument, NULL, 'c'},
+		{"call-graph", no_argument, NULL, 'g'},
+		{"output", required_argument, NULL, 'o'},
+		{"pid", required_argument, NULL, 'p'},
+		{"profile", no_argument, NULL, OPT_RECORD_PROFILE},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, ret;
+
+	o->out = "veles.data";
+	o->freq = 4000;
+	while ((c = getopt_long(argc, argv, "+he:F:c:go:p:", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(record_usage, stdout);
+			return -1;
+		}
+		if ((ret = record_option(c, o, argv)) != 0)
+			return ret;
+	}
+	o->argv = argv + optind;
+	o->argc = argc - optind;
+	if (o->pid && o->argc)
+		return cli_usage_error("record", "-p takes no command");
+	if (!o->pid && !o->argc)
+		return cli_usage_error("record", "nothing to record: give a command or -p PID");
+	return 0;
+}
+
+/* The event's attributes; the default falls back to cpu-clock without a PMU. */
+static int record_attr(struct record_opts *o, struct perf_event_attr *attr)
+{
+	bool dflt = !o->event;
+
+	if (dflt)
+		o->event = "cycles";
+	if (perf_event_parse(o->event, attr) < 0)
+		return cli_usage_error("record", "%s", err_msg());
+	if (dflt && perf_probe(attr) != 0) {
+		o->event = "cpu-clock";
+		perf_event_parse(o->event, attr);
+	}
+	attr->sample_type = PERF_SAMPLER_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	attr->freq = o->period == 0;
+	if (o->period)
+		attr->sample_period = o->period;
+	else
+		attr->sample_freq = o->freq;
+	return 0;
+}
+
+struct record_run {
+	struct perf_child ch;
+	pid_t *tids;
+	size_t ntids;
+	int pidfd;
+	int status;
+	bool reaped;
+};
+
+static bool record_ended(struct record_run *r)
+{
+	if (r->ch.pid) {
+		r->reaped = waitpid(r->ch.pid, &r->status, WNOHANG) == r->ch.pid;
+		return r->reaped;
+	}
+	if (record_sigint)
+		return true;
+	if (r->pidfd >= 0) {
+		struct pollfd p = {.fd = r->pidfd, .events = POLLIN};
+
+		return poll(&p, 1, 0) > 0;
+	}
+	return kill(r->tids[0], 0) < 0 && errno == ESRCH;
+}
+
+static int record_loop(struct record_opts *o, struct record_run *r, struct perf_sampler *s)
+{
+	struct sigaction sa = {.sa_handler = on_sigint};
+	int ret = 0;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	if (r->ch.pid && perf_child_start(&r->ch, o->argv[0]) < 0)
+		return ERR_CHILD;
+	while (ret == 0 && !record_ended(r))
+		ret = perf_sampler_poll(s, 100);
+	return ret < 0 ? ret : perf_sampler_drain(s);
+}
+
+static int record_open(struct record_opts *o, struct record_run *r, struct perf_sampler *s,
+		       struct perf_event_attr *attr)
+{
+	if (o->pid) {
+		if (perf_pid_threads(o->pid, &r->tids, &r->ntids) < 0)
+			return ERR_NOTFOUND;
+		r->pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
+		if (perf_sampler_synthesize(s->out, o->pid) < 0)
+			return ERR_IO;
+	} else if (perf_child_fork(&r->ch, o->argv) < 0) {
+		return ERR_CHILD;
+	}
+	return perf_sampler_open(s, o->event, attr, r->ch.pid, r->tids, r->ntids);
+}
+
+static int record_status(const struct record_run *r)
+{
+	if (!r->reaped)
+		return 0;
+	if (WIFEXITED(r->status))
+		return WEXITSTATUS(r->status);
+	return WIFSIGNALED(r->status) ? 128 + WTERMSIG(r->status) : 0;
+}
+
+static int save_profile(struct cli_ctx *ctx, const struct record_opts *o)
+{
+	char head[41], label[32], *path = NULL;
+	struct record_info ri = {.data_path = o->out,
+				 .argv = o->argv,
+				 .argc = o->argc,
+				 .label = label,
+				 .freq = o->period ? 0 : o->freq,
+				 .period = o->period,
+				 .callchain = o->callchain};
+	int ret;
+
+	snprintf(label, sizeof(label), "pid-%d", (int)o->pid);
+	ri.origin = cli_head(ctx, head) ? head : NULL;
+	ret = record_save_profile(&ri, ctx->jobs_dir, &path);
+	if (ret == 0)
+		fprintf(stderr, "veles record: saved %s\n", path);
+	free(path);
+	return ret;
+}
+
+int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct record_opts o = {0};
+	struct record_run r = {.ch = {0, -1, -1}, .pidfd = -1};
+	struct perf_sampler s = {0};
+	struct perf_data_writer w = {0};
+	struct perf_event_attr attr;
+	struct perf_data_header h = {.magic = PERF_DATA_MAGIC, .version = PERF_DATA_VERSION};
+	uint64_t samples, lost;
+	int cret, ret = record_parse(&o, argc, argv);
+
+	if (ret != 0)
+		return ret < 0 ? 0 : ret;
+	if ((ret = record_attr(&o, &attr)) != 0)
+		return ret;
+	if (o.profile && cli_open_project(ctx) < 0)
+		return cli_fail();
+	h.name_len = (uint32_t)strlen(o.event);
+	h.header_size = (uint32_t)(sizeof(h) + h.name_len);
+	h.sample_type = attr.sample_type;
+	h.period = o.period ? o.period : o.freq;
+	h.freq = attr.freq;
+	h.event_type = attr.type;
+	h.event_config = attr.config;
+	s.out = &w;
+	ret = perf_data_create(&w, o.out, &h, o.event);
+	if (ret == 0)
+		ret = record_open(&o, &r, &s, &attr);
+	if (ret == 0)
+		ret = record_loop(&o, &r, &s);
+	if (!r.reaped)
+		perf_child_release(&r.ch);
+	samples = s.samples;
+	lost = s.lost;
+	perf_sampler_close(&s);
+	cret = perf_data_close(&w, ret == 0);
+	free(r.tids);
+	if (r.pidfd >= 0)
+		close(r.pidfd);
+	if (ret < 0 || cret < 0)
+		return cli_fail();
+	fprintf(stderr, "veles record: %llu samples of %s written to %s",
+		(unsigned long long)samples, o.event, o.out);
+	if (lost)
+		fprintf(stderr, " (%llu lost)", (unsigned long long)lost);
+	fprintf(stderr, "\n");
+	if (o.profile && save_profile(ctx, &o) < 0)
+		return cli_fail();
+	return record_status(&r);
+}

@@ -1,0 +1,140 @@
+/* How `veles stat` prints counts: perf's layouts, plus the derived ratios. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat.h"
+#include "perf/metrics.h"
+#include "util/buf.h"
+#include "util/xalloc.h"
+
+/* The ratio of event @i, from every event's count in the same span. */
+static struct perf_metric metric_of(const struct stat_out *o, const struct stat_sample *s, size_t i,
+				    double span_ns)
+{
+	struct perf_count *counts = xcalloc(o->cs->n, sizeof(*counts));
+	struct perf_metric m;
+
+	for (size_t k = 0; k < o->cs->n; k++)
+		counts[k] = (struct perf_count){s[k].value,
+						!o->cs->v[k].unsupported && s[k].running > 0};
+	m = perf_metric(o->cs, counts, i, span_ns);
+	free(counts);
+	return m;
+}
+
+/* The count as text ("<not supported>" / "<not counted>") and its unit. */
+static const char *value_text(const struct perf_counter *c, const struct stat_sample *s, char *buf,
+			      size_t len, const char **unit)
+{
+	*unit = "";
+	if (c->unsupported)
+		return "<not supported>";
+	if (!s->running)
+		return "<not counted>";
+	if (perf_is_clock(c)) {
+		*unit = "msec";
+		snprintf(buf, len, "%.2f", s->value / 1e6);
+	} else {
+		snprintf(buf, len, "%.0f", s->value);
+	}
+	return buf;
+}
+
+static double pct_running(const struct stat_sample *s)
+{
+	return s->enabled ? 100.0 * (double)s->running / (double)s->enabled : 0;
+}
+
+static void print_text_line(const struct stat_out *o, const struct stat_sample *s, size_t i,
+			    const struct perf_metric *m, double t)
+{
+	const struct perf_counter *c = &o->cs->v[i];
+	const char *unit;
+	char buf[64];
+	const char *v = value_text(c, &s[i], buf, sizeof(buf), &unit);
+	struct buf line = BUF_INIT;
+
+	if (t >= 0)
+		buf_addf(&line, "%16.9f ", t);
+	buf_addf(&line, "%18s %-4s %-32s", v, unit, c->name);
+	if (m->unit)
+		buf_addf(&line, " # %8.3f %s", m->value, m->unit);
+	if (!c->unsupported && s[i].running && s[i].running < s[i].enabled)
+		buf_addf(&line, "  (%.2f%%)", pct_running(&s[i]));
+	while (line.len && line.data[line.len - 1] == ' ')
+		line.data[--line.len] = '\0';
+	fprintf(o->f, "%s\n", line.data);
+	buf_release(&line);
+}
+
+static void print_csv_line(const struct stat_out *o, const struct stat_sample *s, size_t i,
+			   const struct perf_metric *m, double t)
+{
+	const struct perf_counter *c = &o->cs->v[i];
+	const char *unit, *sep = o->sep;
+	char buf[64];
+	const char *v = value_text(c, &s[i], buf, sizeof(buf), &unit);
+
+	if (t >= 0)
+		fprintf(o->f, "%.9f%s", t, sep);
+	fprintf(o->f, "%s%s%s%s%s%s%llu%s%.2f%s", v, sep, unit, sep, c->name, sep,
+		(unsigned long long)s[i].running, sep, pct_running(&s[i]), sep);
+	if (m->unit)
+		fprintf(o->f, "%.3f%s%s\n", m->value, sep, m->unit);
+	else
+		fprintf(o->f, "%s\n", sep);
+}
+
+static void print_json_line(const struct stat_out *o, const struct stat_sample *s, size_t i,
+			    const struct perf_metric *m, double t)
+{
+	const struct perf_counter *c = &o->cs->v[i];
+	const char *unit;
+	char buf[64];
+	struct buf b = BUF_INIT;
+
+	value_text(c, &s[i], buf, sizeof(buf), &unit);
+	buf_adds(&b, "{");
+	if (t >= 0)
+		buf_addf(&b, "\"interval\":%.9f,", t);
+	buf_adds(&b, "\"event\":");
+	buf_add_json_str(&b, c->name, strlen(c->name));
+	if (c->unsupported || !s[i].running)
+		buf_addf(&b, ",\"counter-value\":null,\"supported\":%s",
+			 c->unsupported ? "false" : "true");
+	else
+		buf_addf(&b, ",\"counter-value\":%.10g,\"supported\":true",
+			 perf_is_clock(c) ? s[i].value / 1e6 : s[i].value);
+	buf_addf(&b,
+		 ",\"unit\":\"%s\",\"raw-value\":%llu,\"enabled-ns\":%llu,\"running-ns\":%llu"
+		 ",\"pcnt-running\":%.2f",
+		 unit, (unsigned long long)s[i].raw, (unsigned long long)s[i].enabled,
+		 (unsigned long long)s[i].running, pct_running(&s[i]));
+	if (m->unit && isfinite(m->value))
+		buf_addf(&b, ",\"metric-value\":%.6g,\"metric-unit\":\"%s\"", m->value, m->unit);
+	buf_adds(&b, "}\n");
+	fwrite(b.data, 1, b.len, o->f);
+	buf_release(&b);
+}
+
+void stat_print_interval_header(const struct stat_out *o)
+{
+	if (o->fmt == STAT_TEXT)
+		fprintf(o->f, "#           time             counts unit events\n");
+}
+
+void stat_print(const struct stat_out *o, const struct stat_sample *samples, double span_ns,
+		double t)
+{
+	for (size_t i = 0; i < o->cs->n; i++) {
+		struct perf_metric m = metric_of(o, samples, i, span_ns);
+
+		if (o->fmt == STAT_CSV)
+			print_csv_line(o, samples, i, &m, t);
+		else if (o->fmt == STAT_JSON)
+			print_json_line(o, samples, i, &m, t);
+		else
+			print_text_line(o, samples, i, &m, t);
+	}
+}

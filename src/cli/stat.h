@@ -1,0 +1,62 @@
+/*
+ * veles stat, split by concern: cmd-stat.c runs the target and the clock,
+ * stat-print.c formats counts and derived ratios (text, CSV, JSON),
+ * stat-profile.c saves them as a Veles profile.
+ */
+#ifndef CLI_STAT_H
+#define CLI_STAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perf/counters.h"
+
+enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
+
+/* One event's count over a span (the whole run, or one interval). */
+struct stat_sample {
+	double value; /* scaled for multiplexing */
+	uint64_t raw, enabled, running;
+};
+
+struct stat_out {
+	FILE *f;
+	enum stat_format fmt;
+	const char *sep; /* CSV separator */
+	const struct perf_counters *cs;
+};
+
+/* The header line(s) before interval output (text only). */
+void stat_print_interval_header(const struct stat_out *o);
+/*
+ * Prints every event's sample: @samples[i] belongs to o->cs->v[i]; @span_ns
+ * is the wall time they cover (for CPUs utilised and rates); @t is the
+ * interval's end in seconds since the start, or negative for the totals.
+ */
+void stat_print(const struct stat_out *o, const struct stat_sample *samples, double span_ns,
+		double t);
+
+/* Everything one run measured, for --profile. */
+struct stat_record {
+	double t; /* interval end (s), or the elapsed time for totals */
+	size_t counter;
+	struct stat_sample s;
+};
+
+struct stat_run {
+	char **argv; /* the command, or NULL */
+	int argc;
+	const char *label; /* "pid-N" or "system-wide" without a command */
+	const char *events;
+	unsigned long interval_ms;
+	double elapsed;
+	struct stat_record *recs;
+	size_t nrecs, cap;
+};
+
+/* Writes @run as a profile into @jobs_dir; its path into *@path. */
+int stat_save_profile(const struct stat_run *run, const struct perf_counters *cs,
+		      const char *jobs_dir, const char *origin, char **path);
+
+#endif

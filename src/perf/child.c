@@ -1,0 +1,90 @@
+/* Starting the measured command: fork now, exec when the counters are on. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perf/child.h"
+#include "util/error.h"
+
+static void child_main(int go, int err, char **argv)
+{
+	char b;
+	int e;
+
+	if (read(go, &b, 1) != 1)
+		_exit(127);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int perf_child_fork(struct perf_child *ch, char **argv)
+{
+	int go[2], err[2];
+
+	ch->pid = 0;
+	ch->go_fd = ch->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return err_set(ERR_CHILD, "cannot make a pipe: %s", strerror(errno));
+	if (pipe2(err, O_CLOEXEC) < 0) {
+		close(go[0]);
+		close(go[1]);
+		return err_set(ERR_CHILD, "cannot make a pipe: %s", strerror(errno));
+	}
+	ch->pid = fork();
+	if (ch->pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		child_main(go[0], err[1], argv);
+	}
+	close(go[0]);
+	close(err[1]);
+	ch->go_fd = go[1];
+	ch->err_fd = err[0];
+	if (ch->pid < 0) {
+		ch->pid = 0;
+		return err_set(ERR_CHILD, "cannot fork: %s", strerror(errno));
+	}
+	return 0;
+}
+
+int perf_child_start(struct perf_child *ch, const char *argv0)
+{
+	int e;
+	ssize_t n;
+
+	if (write(ch->go_fd, "g", 1) != 1)
+		return err_set(ERR_CHILD, "cannot start %s: %s", argv0, strerror(errno));
+	close(ch->go_fd);
+	ch->go_fd = -1;
+	do
+		n = read(ch->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(ch->err_fd);
+	ch->err_fd = -1;
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(ch->pid, NULL, 0);
+		ch->pid = 0;
+		return err_set(ERR_CHILD, "cannot run %s: %s", argv0, strerror(e));
+	}
+	return 0;
+}
+
+void perf_child_release(struct perf_child *ch)
+{
+	if (ch->pid > 0) {
+		kill(ch->pid, SIGKILL);
+		waitpid(ch->pid, NULL, 0);
+		ch->pid = 0;
+	}
+	if (ch->go_fd >= 0)
+		close(ch->go_fd);
+	if (ch->err_fd >= 0)
+		close(ch->err_fd);
+	ch->go_fd = ch->err_fd = -1;
+}

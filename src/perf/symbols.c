@@ -1,0 +1,191 @@
+/* Function symbols from ELF files (libelf) and from /proc/kallsyms. */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "perf/symbols.h"
+#include "util/xalloc.h"
+
+/* A PT_LOAD segment: file offsets [off, off+size) are at vaddr onwards. */
+struct perf_load {
+	uint64_t off, size, vaddr;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct perf_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void add_sym(struct perf_dso *d, size_t *cap, uint64_t start, uint64_t size,
+		    const char *name)
+{
+	d->syms = xgrow(d->syms, sizeof(*d->syms), d->nsyms + 1, cap);
+	d->syms[d->nsyms++] = (struct perf_sym){start, start + size, xstrdup(name)};
+}
+
+/* Sorts, and gives symbols without a size the room up to the next one. */
+static void finish_syms(struct perf_dso *d)
+{
+	qsort(d->syms, d->nsyms, sizeof(*d->syms), by_start);
+	for (size_t i = 0; i < d->nsyms; i++)
+		if (d->syms[i].end == d->syms[i].start)
+			d->syms[i].end =
+				i + 1 < d->nsyms ? d->syms[i + 1].start : d->syms[i].start + 4096;
+}
+
+static void read_symtab(struct perf_dso *d, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0, cap = d->nsyms;
+	GElf_Sym sym;
+
+	for (size_t i = 0; data && i < n; i++) {
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_value == 0 ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		name = elf_strptr(e, sh->sh_link, sym.st_name);
+		if (name && *name)
+			add_sym(d, &cap, sym.st_value, sym.st_size, name);
+	}
+}
+
+static void read_elf(struct perf_dso *d, Elf *e)
+{
+	Elf_Scn *scn = NULL, *dynsym = NULL;
+	GElf_Shdr sh, dynsh;
+	size_t nph = 0;
+	bool has_symtab = false;
+
+	if (elf_getphdrnum(e, &nph) == 0) {
+		d->loads = xcalloc(nph ? nph : 1, sizeof(*d->loads));
+		for (size_t i = 0; i < nph; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+				d->loads[d->nloads++] =
+					(struct perf_load){ph.p_offset, ph.p_filesz, ph.p_vaddr};
+		}
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			read_symtab(d, e, scn, &sh);
+			has_symtab = true;
+		} else if (sh.sh_type == SHT_DYNSYM) {
+			dynsym = scn;
+			dynsh = sh;
+		}
+	}
+	if (!has_symtab && dynsym)
+		read_symtab(d, e, dynsym, &dynsh);
+	finish_syms(d);
+}
+
+static struct perf_dso *dso_new(const char *path)
+{
+	struct perf_dso *d = xcalloc(1, sizeof(*d));
+	const char *slash = strrchr(path, '/');
+
+	d->path = xstrdup(path);
+	d->short_name = xstrdup(slash && slash[1] ? slash + 1 : path);
+	return d;
+}
+
+struct perf_dso *perf_dso_load(const char *path)
+{
+	struct perf_dso *d = dso_new(path);
+	int fd;
+	Elf *e;
+
+	if (path[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+		return d;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return d;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF)
+		read_elf(d, e);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return d;
+}
+
+struct perf_dso *perf_kernel_load(void)
+{
+	struct perf_dso *d = dso_new("[kernel.kallsyms]");
+	FILE *f = fopen("/proc/kallsyms", "re");
+	size_t cap = 0;
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256];
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 && addr &&
+		    (type == 't' || type == 'T'))
+			add_sym(d, &cap, addr, 0, name);
+	}
+	if (f)
+		fclose(f);
+	finish_syms(d);
+	return d;
+}
+
+void perf_dso_free(struct perf_dso *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nsyms; i++)
+		free(d->syms[i].name);
+	free(d->syms);
+	free(d->loads);
+	free(d->path);
+	free(d->short_name);
+	free(d);
+}
+
+const struct perf_sym *perf_dso_find_addr(const struct perf_dso *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nsyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= d->syms[lo - 1].end)
+		return NULL;
+	return &d->syms[lo - 1];
+}
+
+const struct perf_sym *perf_dso_find(const struct perf_dso *d, uint64_t off)
+{
+	for (size_t i = 0; i < d->nloads; i++)
+		if (off >= d->loads[i].off && off < d->loads[i].off + d->loads[i].size)
+			return perf_dso_find_addr(d, off - d->loads[i].off + d->loads[i].vaddr);
+	return NULL;
+}
+
+bool perf_dso_offset(const struct perf_dso *d, uint64_t addr, uint64_t *off)
+{
+	for (size_t i = 0; i < d->nloads; i++)
+		if (addr >= d->loads[i].vaddr && addr < d->loads[i].vaddr + d->loads[i].size) {
+			*off = addr - d->loads[i].vaddr + d->loads[i].off;
+			return true;
+		}
+	return false;
+}
