@@ -25,6 +25,8 @@ static const char show_usage[] =
 	"            (count, mean, standard deviation, median, min, max); default\n"
 	"  table     one row per resource: uid, type, subtype and every measured field\n"
 	"  raw       the profile as JSON, indented (--compact for one line)\n"
+	"  memory    a memory profile: peak heap, totals, temporary allocations,\n"
+	"            leaks with their stacks, top sites (-n: how many; default 10)\n"
 	"\n"
 	"  -m, --minor REV   look PROFILE up in version REV (default: HEAD)\n"
 	"  -n, --limit N     table: at most N rows\n"
@@ -33,7 +35,8 @@ static const char show_usage[] =
 
 static bool is_view(const char *s)
 {
-	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0;
+	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0 ||
+	       strcmp(s, "memory") == 0;
 }
 
 static int parse_show_args(int argc, char **argv, struct show_opts *o)
@@ -90,7 +93,8 @@ static int parse_show_args(int argc, char **argv, struct show_opts *o)
 		return -1;
 	}
 	if (!is_view(o->view)) {
-		cli_usage_error("show", "unknown view '%s': use raw, table or summary", o->view);
+		cli_usage_error("show", "unknown view '%s': use raw, table, summary or memory",
+				o->view);
 		return -1;
 	}
 	return 0;
@@ -133,9 +137,11 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		show_raw(p, &o);
 	else if (strcmp(o.view, "table") == 0)
 		show_table(p, &o);
+	else if (strcmp(o.view, "memory") == 0)
+		ret = show_memory(p, ref_name(&ref), &o);
 	else
 		show_summary(p, ref_name(&ref), &o);
 	profile_free(p);
 	ref_release(&ref);
-	return 0;
+	return ret < 0 ? 1 : 0;
 }

@@ -46,6 +46,35 @@ for key, t in p["resource_type_map"].items():
     assert set(p["resources"][key]) >= {"amount", "address"}
 EOS
 
+# The summary a heaptrack user reads: known totals, peak, leaks, sites.
+ok veles show "$f" memory
+has "$T/out" "Total allocated: +17.11 kB in 130 allocations"
+has "$T/out" "Temporary allocations: 10 "
+has "$T/out" "Peak heap: +16.34 kB at 0.025000 s"
+has "$T/out" "Leaked: +240 B in 10 blocks"
+has "$T/out" "basic.c:main:20"
+ok veles show memory "$f" --format json
+/usr/bin/python3 - "$T/out" <<'EOS' || fail "show memory json"
+import json, sys
+s = json.load(open(sys.argv[1]))
+# 100 malloc + 10 calloc + 10 realloc + 10 kept; the reallocs each grow a
+# block of 16..25 bytes to 1000 after the 100 mallocs of 16..115 bytes.
+assert (s["allocations"], s["releases"], s["bytes"]) == (130, 120, 17110), s
+assert (s["temporary"], s["leaked"], s["leaked_blocks"]) == (10, 240, 10), s
+assert s["peak"] == 6550 - 205 + 10000, s["peak"]
+assert s["leaks"][0]["uid"].endswith("basic.c:main:20")
+assert s["by_count"][0]["allocations"] == 100
+assert s["by_bytes"][0]["bytes"] == 10000
+assert s["by_peak"][0]["peak"] == 10000 and s["by_peak"][1]["peak"] == 6345
+EOS
+# The seed's example profile: one malloc of 4 bytes, then its free.
+ok veles show "$VELES_SRCDIR/tests/data/profiles/memory.perf" memory
+has "$T/out" "Total allocated: +4 B in 1 allocations"
+has "$T/out" "Peak heap: +4 B at 0.025000 s"
+has "$T/out" "Leaked: +0 B in 0 blocks"
+fails 1 veles show "$VELES_SRCDIR/tests/data/profiles/time.perf" memory
+has "$T/err" "needs a memory profile"
+
 # Filters leave the named site out; --all keeps the runtime's frames.
 ok veles collect memory -q --no-func main -- "$T/basic"
 counts
@@ -96,6 +125,8 @@ if command -v c++ >/dev/null; then
 	want "make_node(int) new 20 320"
 	want "main delete 20 0"
 	want "main new[] 1 40"
+	ok veles show "$(ls -t .veles/jobs/*.perf | head -1)" memory
+	has "$T/out" "40 B in 1 block .*objects.cc:main:22"
 fi
 
 # A static binary cannot be interposed: one clear line, no profile.

@@ -230,7 +230,7 @@ static uint32_t type_of(struct profile *p, struct tcache *c, struct proc *pr, st
 
 /* ---- the profile ---- */
 
-enum { C_AMOUNT, C_ADDRESS, C_OLD, C_THREAD, C_PID, NCOLS };
+enum { C_AMOUNT, C_ADDRESS, C_OLD, C_THREAD, C_PID, C_ORDER, NCOLS };
 
 static void add_event(struct profile *p, struct column **col, const struct mem_event *e,
 		      uint32_t type, uint32_t pid, struct mem_totals *tot)
@@ -243,6 +243,8 @@ static void add_event(struct profile *p, struct column **col, const struct mem_e
 		col_set_i64(&p->res, col[C_OLD], row, (int64_t)e->old);
 	col_set_i64(&p->res, col[C_THREAD], row, e->tid);
 	col_set_i64(&p->res, col[C_PID], row, pid);
+	/* The file groups events by type: "order" keeps their sequence. */
+	col_set_i64(&p->res, col[C_ORDER], row, (int64_t)row + 1);
 	if (mem_kind_frees(e->kind)) {
 		tot->frees++;
 	} else {
@@ -253,8 +255,8 @@ static void add_event(struct profile *p, struct column **col, const struct mem_e
 
 static void profile_start(struct profile *p, const struct mem_opts *o, struct column **col)
 {
-	static const char *const names[NCOLS] = {"amount", "address", "old-address", "thread",
-						 "pid"};
+	static const char *const names[NCOLS] = {"amount", "address", "old-address",
+						 "thread", "pid",     "order"};
 	struct buf b = BUF_INIT;
 
 	p->layout = LAYOUT_TYPED;
