@@ -85,7 +85,7 @@ static bool in_boot(const void *p)
 /* ---- state ---- */
 
 struct tstate {
-	atomic_int busy; /* a lock: held while the owner appends or anyone flushes */
+	atomic_int busy; /* set while the owner appends or anyone flushes: lock() */
 	uint32_t tid;
 	size_t len; /* bytes used in buf, headers included */
 	uint64_t base_ns, last_ns;
@@ -108,6 +108,7 @@ static atomic_uint next_stack = 1;
 static _Atomic(struct tstate *) threads;
 static pthread_key_t thread_key;
 static uint64_t start_ns;
+static bool free_stacks; /* VELES_MEMORY_FREE_STACKS=1: whole stacks for releases too */
 
 static TLS struct tstate *self;
 static TLS int guard; /* > 0: inside our own code, record nothing */
@@ -241,12 +242,14 @@ static void finish(int how, int sig)
 static int open_output(void)
 {
 	const char *prefix = getenv("VELES_MEMORY_OUT");
+	const char *fs = getenv("VELES_MEMORY_FREE_STACKS");
 	char path[4096];
 	unsigned char head[VMEM_HEADER_LEN] = {0};
 	ssize_t n;
 
 	if (!prefix || strlen(prefix) > sizeof(path) - 48)
 		return -1;
+	free_stacks = fs && *fs == '1';
 	for (int seq = 0; seq < 1000; seq++) {
 		size_t len = strlen(prefix);
 		char num[48];
@@ -297,14 +300,23 @@ static struct slot *table_new(void)
 
 /* ---- threads ---- */
 
+/*
+ * The owner marks its buffer busy with plain stores: an atomic exchange on
+ * every event cost more than the rest of the recording. Within the thread
+ * (a signal handler) the mark is exact; another thread flushing at exit
+ * or on a fatal signal takes the buffer with a compare-and-swap and may,
+ * in a narrow window, race with an owner still running: the process is
+ * ending then, and the reader drops a block that does not decode.
+ */
 static void lock(struct tstate *t)
 {
-	while (atomic_exchange_explicit(&t->busy, 1, memory_order_acquire))
-		;
+	atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
 }
 
 static void unlock(struct tstate *t)
 {
+	atomic_signal_fence(memory_order_seq_cst);
 	atomic_store_explicit(&t->busy, 0, memory_order_release);
 }
 
@@ -480,14 +492,15 @@ static uint64_t zigzag(uintptr_t a, uintptr_t b)
 }
 
 /*
- * Return addresses by frame pointers, from our caller's caller outwards.
- * A frame pointer must lie above the previous one and inside this thread's
- * stack, so a frame compiled without frame pointers ends the walk rather
- * than sending it into unmapped memory.
+ * Return addresses by frame pointers, from the interposed function's caller
+ * outwards: @fp is the interposed function's frame. A frame pointer must
+ * lie above the previous one and inside this thread's stack, so a frame
+ * compiled without frame pointers ends the walk rather than sending it into
+ * unmapped memory.
  */
-__attribute__((noinline)) static int walk(const struct tstate *t, uintptr_t *pc)
+static inline __attribute__((always_inline)) int walk(const struct tstate *t, uintptr_t *fp,
+						      uintptr_t *pc)
 {
-	uintptr_t *fp = __builtin_frame_address(0);
 	int n = 0;
 
 	while (n < VMEM_MAX_FRAMES) {
@@ -507,15 +520,17 @@ __attribute__((noinline)) static int walk(const struct tstate *t, uintptr_t *pc)
 	return n;
 }
 
+/* One multiply-add per frame keeps the hash off the critical path; the
+ * final mix spreads the bits over the table. */
 static uint64_t hash_frames(const uintptr_t *pc, int n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)n;
+	uint64_t h = (uint64_t)n;
 
-	for (int i = 0; i < n; i++) {
-		h ^= pc[i];
-		h *= 0xff51afd7ed558ccdu;
-		h ^= h >> 32;
-	}
+	for (int i = 0; i < n; i++)
+		h = (h + pc[i]) * 0x9e3779b97f4a7c15u;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9u;
+	h ^= h >> 32;
 	return h ? h : 1;
 }
 
@@ -572,7 +587,8 @@ static struct tstate *thread_state(void)
 __attribute__((noinline)) static void record(int kind, const void *addr, size_t size,
 					     const void *old)
 {
-	uintptr_t pc[VMEM_MAX_FRAMES];
+	uintptr_t pc[VMEM_MAX_FRAMES], *fp;
+	bool release = kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
 	struct tstate *t;
 	unsigned char *p;
 	uint64_t now;
@@ -584,7 +600,16 @@ __attribute__((noinline)) static void record(int kind, const void *addr, size_t 
 		guard--;
 		return;
 	}
-	n = walk(t, pc);
+	/* Our own frame's link is the interposed function's frame. A release
+	 * keeps only its caller unless asked for more: its uid is that caller,
+	 * and walking half the events costs more than all the rest. */
+	fp = *(uintptr_t **)__builtin_frame_address(0);
+	if (release && !free_stacks) {
+		n = (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi;
+		pc[0] = n ? fp[1] : 0;
+	} else {
+		n = walk(t, fp, pc);
+	}
 	lock(t);
 	if (t->len + BUF_SLACK > BUF_SIZE)
 		flush_locked(t);
@@ -595,7 +620,7 @@ __attribute__((noinline)) static void record(int kind, const void *addr, size_t 
 	p += put_varint(p, now - t->last_ns);
 	p += put_varint(p, id);
 	p += put_varint(p, zigzag((uintptr_t)addr, t->last_addr));
-	if (kind != VMEM_FREE && kind != VMEM_DELETE && kind != VMEM_DELETE_ARRAY)
+	if (!release)
 		p += put_varint(p, size);
 	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
 		p += put_varint(p, zigzag((uintptr_t)old, (uintptr_t)addr));

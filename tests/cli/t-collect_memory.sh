@@ -87,6 +87,19 @@ has "$f" '"sampling":0.5'
 has "$f" '"all":true'
 has "$f" '"no_source":"basic.c"'
 
+# A release records its caller only, unless -a asks for its whole stack.
+depth() {
+	/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS'
+import json, sys
+p = json.load(open(sys.argv[1]))
+print(max(len(t["trace"]) for t in p["resource_type_map"].values() if t["subtype"] == "free"))
+EOS
+}
+ok veles collect memory -q -- "$T/basic"
+[ "$(depth)" -eq 2 ] || fail "a free's trace: $(depth) frames, not the allocator and its caller"
+ok veles collect memory -q -a -- "$T/basic"
+[ "$(depth)" -gt 2 ] || fail "-a: a free's trace has only $(depth) frames"
+
 # Threads: every thread's events, each thread named.
 ok veles collect memory -q -- "$T/threads"
 counts

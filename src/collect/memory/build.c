@@ -72,23 +72,17 @@ static void site_make(struct proc *pr, uint32_t id, int kind, const struct mem_o
 		id < pr->f->nstacks && pr->f->stacks[id].defined ? &pr->f->stacks[id] : NULL;
 	const struct sym_frame *uid = NULL;
 	struct buf t = BUF_INIT, u = BUF_INIT;
-	bool first = true;
 
 	buf_addc(&t, '[');
-	if (!o->all) {
-		frame_json(&t, mem_kind_name(kind), "unreachable", 0);
-		first = false;
-	}
+	frame_json(&t, mem_kind_name(kind), "unreachable", 0);
 	for (uint32_t i = 0; s && i < s->n; i++) {
 		const struct sym_frame *f = sym_lookup(pr->sym, s->pc[i]);
 
-		if (f->runtime && !o->all)
+		if (f->runtime)
 			continue;
 		if (!uid && !f->runtime && !is_allocator(f->function))
 			uid = f;
-		if (!first)
-			buf_addc(&t, ',');
-		first = false;
+		buf_addc(&t, ',');
 		frame_json(&t, f->function, f->source, f->line);
 	}
 	buf_addc(&t, ']');

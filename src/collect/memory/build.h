@@ -10,7 +10,7 @@ struct profile;
 
 struct mem_opts {
 	double sampling; /* seconds per snapshot */
-	bool all;	 /* keep the allocator's own frames in traces */
+	bool all;	 /* whole stacks for releases too (the runtime records them) */
 	const char **no_source;
 	size_t nno_source;
 	const char **no_func;

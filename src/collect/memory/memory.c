@@ -52,7 +52,8 @@ static void memory_usage(void)
 	       "      --no-source FILE    leave out allocations made in source FILE (repeatable)\n"
 	       "      --no-func NAME      leave out allocations made by function NAME "
 	       "(repeatable)\n"
-	       "  -a, --all               keep the allocator's own frames in every trace\n"
+	       "  -a, --all               the whole call stack of releases too (by default a\n"
+	       "                          free or delete records only its caller)\n"
 	       "\n",
 	       MEMORY_DEFAULT_SAMPLING);
 	collect_common_usage();
@@ -267,6 +268,7 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	char *out = xasprintf("%s/mem", st->dir);
 	char *old_pre = env_push("LD_PRELOAD", preload);
 	char *old_out = env_push("VELES_MEMORY_OUT", out);
+	char *old_fs = env_push("VELES_MEMORY_FREE_STACKS", st->o.all ? "1" : "0");
 	struct spawn_opts so;
 	struct spawn_result r;
 	int ret;
@@ -275,6 +277,7 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	ret = spawn_run(c->argv, &so, &r);
 	env_pop("LD_PRELOAD", old_pre);
 	env_pop("VELES_MEMORY_OUT", old_out);
+	env_pop("VELES_MEMORY_FREE_STACKS", old_fs);
 	free(preload);
 	free(out);
 	if (ret == 0)
