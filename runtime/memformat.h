@@ -30,12 +30,16 @@ enum vmem_end {
 };
 
 /*
- * Event kinds: the first byte of a record. Every event then has varints
- * dt (ns since the previous record of the block), stack id and the
- * zigzag difference of its address from the block's previous address;
- * allocations add the size, and the realloc kinds the zigzag difference
- * of the old address from the new one.
+ * Event kinds: the low 6 bits of a record's first byte; the top two are
+ * flags. Every event then has varints dt (ns since the previous event of
+ * the block; only with VMEM_F_TIME, else 0), stack id and the zigzag
+ * difference of its address from the block's previous address (divided by
+ * 16 with VMEM_F_ADDR16); allocations add the size, and the realloc kinds
+ * the zigzag difference of the old address from the new one.
  */
+#define VMEM_F_TIME 0x80
+#define VMEM_F_ADDR16 0x40
+#define VMEM_KIND_MASK 0x3f
 enum vmem_kind {
 	VMEM_MALLOC = 1,
 	VMEM_CALLOC,

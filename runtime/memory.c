@@ -488,7 +488,7 @@ static uint64_t zigzag(uintptr_t a, uintptr_t b)
 {
 	int64_t d = (int64_t)(a - b);
 
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+	return ((uint64_t)d << 1) ^ (d < 0 ? UINT64_MAX : 0);
 }
 
 /*
@@ -588,6 +588,8 @@ __attribute__((noinline)) static void record(int kind, const void *addr, size_t 
 					     const void *old)
 {
 	uintptr_t pc[VMEM_MAX_FRAMES], *fp;
+	unsigned char head;
+	int64_t diff;
 	bool release = kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
 	struct tstate *t;
 	unsigned char *p;
@@ -616,10 +618,18 @@ __attribute__((noinline)) static void record(int kind, const void *addr, size_t 
 	uint32_t id = stack_id(t, pc, n);
 	now = now_ns();
 	p = t->buf + t->len;
-	*p++ = (unsigned char)kind;
-	p += put_varint(p, now - t->last_ns);
+	head = (unsigned char)kind | (now != t->last_ns ? VMEM_F_TIME : 0);
+	diff = (int64_t)((uintptr_t)addr - t->last_addr);
+	/* Allocators hand out 16-byte aligned blocks: drop the zero bits. */
+	if ((((uintptr_t)addr | t->last_addr) & 15) == 0) {
+		head |= VMEM_F_ADDR16;
+		diff /= 16;
+	}
+	*p++ = head;
+	if (head & VMEM_F_TIME)
+		p += put_varint(p, now - t->last_ns);
 	p += put_varint(p, id);
-	p += put_varint(p, zigzag((uintptr_t)addr, t->last_addr));
+	p += put_varint(p, ((uint64_t)diff << 1) ^ (diff < 0 ? UINT64_MAX : 0));
 	if (!release)
 		p += put_varint(p, size);
 	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)

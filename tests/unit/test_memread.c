@@ -63,21 +63,20 @@ static size_t events_block(struct out *o)
 	varint(o, 2);
 	varint(o, zz(0x401000));
 	varint(o, zz(0x10)); /* 0x401010 */
-	o->b[o->n++] = VMEM_MALLOC;
+	o->b[o->n++] = VMEM_MALLOC | VMEM_F_TIME;
 	varint(o, 3);
 	varint(o, 1);
 	varint(o, zz(0x5000));
 	varint(o, 24);
-	o->b[o->n++] = VMEM_REALLOC;
-	varint(o, 0);
+	o->b[o->n++] = VMEM_REALLOC | VMEM_F_ADDR16; /* no time flag: dt 0 */
 	varint(o, 1);
-	varint(o, zz(0x100)); /* new 0x5100 */
+	varint(o, zz(0x10)); /* new 0x5100, in units of 16 */
 	varint(o, 48);
 	varint(o, zz(-0x100)); /* old 0x5000 */
-	o->b[o->n++] = VMEM_FREE;
+	o->b[o->n++] = VMEM_FREE | VMEM_F_TIME | VMEM_F_ADDR16;
 	varint(o, 2);
 	varint(o, 0);
-	varint(o, zz(0));
+	varint(o, zz(-0x10)); /* back to 0x5000 */
 	for (int i = 0; i < 4; i++)
 		o->b[head + 1 + i] = (unsigned char)((o->n - start) >> (8 * i));
 	return head;
@@ -104,7 +103,8 @@ static void test_events(void **state)
 	assert_int_equal(f.ev[1].old, 0x5000);
 	assert_int_equal(f.ev[1].size, 48);
 	assert_int_equal(f.ev[2].kind, VMEM_FREE);
-	assert_int_equal(f.ev[2].addr, 0x5100);
+	assert_int_equal(f.ev[1].ns, 5003);
+	assert_int_equal(f.ev[2].addr, 0x5000);
 	assert_int_equal(f.ev[2].ns, 5005);
 	assert_true(f.nstacks > 1 && f.stacks[1].defined);
 	assert_int_equal(f.stacks[1].n, 2);

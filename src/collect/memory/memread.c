@@ -104,8 +104,9 @@ static void read_events(struct cur *c, struct mem_file *f)
 
 	c->p += VMEM_EVENTS_HEAD;
 	while (c->p < c->end && !c->bad) {
-		int kind = *c->p++;
+		int head = *c->p++, kind = head & VMEM_KIND_MASK;
 		struct mem_event e = {.tid = tid, .kind = (uint8_t)kind};
+		uint64_t z;
 
 		if (kind == VMEM_STACK) {
 			read_stack(c, f);
@@ -115,10 +116,13 @@ static void read_events(struct cur *c, struct mem_file *f)
 			c->bad = 1;
 			break;
 		}
-		ns += varint(c);
+		if (head & VMEM_F_TIME)
+			ns += varint(c);
 		e.ns = ns;
 		e.stack = (uint32_t)varint(c);
-		addr = e.addr = unzigzag(addr, varint(c));
+		z = unzigzag(0, varint(c));
+		/* A difference in units of 16: both addresses were aligned. */
+		addr = e.addr = addr + (head & VMEM_F_ADDR16 ? z * 16 : z);
 		if (!mem_kind_frees(kind))
 			e.size = varint(c);
 		if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
