@@ -8,7 +8,7 @@ PKGS="gcc make pkg-config meson ninja-build git
 libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev
 clang-format cppcheck python3 hyperfine time procps
 libgsl-dev python3-numpy python3-scipy
-libdw-dev libelf-dev g++"
+libdw-dev libelf-dev g++ heaptrack valgrind zstd sqlite3"
 
 missing=""
 for p in $PKGS; do
