@@ -138,6 +138,8 @@ import json
 allocs = json.loads(out)["allocations"]
 measure("sqlite3 (200,000 rows inserted, indexed, queried)", ["sqlite3", ":memory:"], allocs,
         tmp + "/work.sql")
-print(f"  output per allocation: veles {size_of(rec + '/mem.*') / allocs:.2f} B raw; "
-      f"heaptrack {size_of(tmp + '/ht/out*') / allocs:.2f} B as it stores it")
+print(f"  output per allocation: veles {size_of(rec + '/mem.*') / allocs:.2f} B raw "
+      f"({zstd_size(rec + '/mem.*') / allocs:.2f} B zstd -3); heaptrack "
+      f"{unzstd_size(tmp + '/ht/out*.zst') / allocs:.2f} B raw "
+      f"({size_of(tmp + '/ht/out*') / allocs:.2f} B as it stores it)")
 EOS

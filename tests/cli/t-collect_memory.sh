@@ -7,7 +7,7 @@ new_git_project p
 D="$VELES_SRCDIR/tests/data/memory"
 export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
 CFLAGS="-g -O0 -fno-omit-frame-pointer"
-for prog in basic threads forks crash quick_exit nothing; do
+for prog in basic threads forks crash quick_exit nothing exec_self; do
 	cc $CFLAGS -pthread -o "$T/$prog" "$D/$prog.c" || fail "cc $prog"
 done
 
@@ -113,6 +113,30 @@ counts
 want "child_work malloc 7 700"
 want "parent_work malloc 5 1000"
 want "pids 2"
+
+# exec: the new image of the same process records as well.
+ok veles collect memory -q -- "$T/exec_self"
+counts
+want "before_exec malloc 2 20"
+want "after_exec malloc 4 80"
+want "pids 1"
+
+# Stacks through a shared library: the site is the library's own line.
+cc $CFLAGS -shared -fPIC -o "$T/liballoc.so" "$D/liballoc.c" || fail "cc liballoc"
+cc $CFLAGS -o "$T/uses_lib" "$D/uses_lib.c" "$T/liballoc.so" -Wl,-rpath,"$T" || fail "cc uses_lib"
+ok veles collect memory -q -- "$T/uses_lib"
+counts
+want "lib_make malloc 6 288"
+want "lib_make calloc 1 48"
+line=$(grep -n "the library's malloc line" "$D/liballoc.c" | cut -d: -f1)
+want "line liballoc.c:lib_make:$line"
+f=$(ls -t .veles/jobs/*.perf | head -1)
+/usr/bin/python3 - "$f" <<'EOS' || fail "no main under lib_make"
+import json, sys
+p = json.load(open(sys.argv[1]))
+traces = [t["trace"] for t in p["resource_type_map"].values() if t["uid"]["function"] == "lib_make"]
+assert traces and all([f["function"] for f in t[1:3]] == ["lib_make", "main"] for t in traces), traces
+EOS
 
 # A crash keeps what happened before it, and says what happened.
 ok veles collect memory -q -- "$T/crash"

@@ -1,0 +1,31 @@
+/* Two allocations in before_exec(), then the program execs itself, and
+ * the new image makes four in after_exec(): one pid, two images. */
+#include <stdlib.h>
+#include <unistd.h>
+
+static void *keep[4];
+
+static void before_exec(void)
+{
+	for (int i = 0; i < 2; i++)
+		keep[i] = malloc(10);
+}
+
+static void after_exec(void)
+{
+	for (int i = 0; i < 4; i++)
+		keep[i] = malloc(20);
+}
+
+int main(int argc, char **argv)
+{
+	char *again[] = {argv[0], "again", NULL};
+
+	if (argc > 1) {
+		after_exec();
+		return 0;
+	}
+	before_exec();
+	execv(argv[0], again);
+	return 1;
+}
