@@ -247,7 +247,13 @@ static int open_output(void)
 	unsigned char head[VMEM_HEADER_LEN] = {0};
 	ssize_t n;
 
+	const char *driver = getenv("VELES_MEMORY_DRIVER");
+
 	if (!prefix || strlen(prefix) > sizeof(path) - 48)
+		return -1;
+	/* Only the command's own process (collect memory --no-children): its
+	 * parent is the driver; a forked child's is not. */
+	if (driver && *driver && strtol(driver, NULL, 10) != (long)getppid())
 		return -1;
 	free_stacks = fs && *fs == '1';
 	for (int seq = 0; seq < 1000; seq++) {

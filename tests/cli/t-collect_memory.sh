@@ -113,6 +113,11 @@ counts
 want "child_work malloc 7 700"
 want "parent_work malloc 5 1000"
 want "pids 2"
+ok veles collect memory -q --no-children -- "$T/forks"
+counts
+want "parent_work malloc 5 1000"
+want "pids 1"
+hasnt "$T/counts" "child_work"
 
 # exec: the new image of the same process records as well.
 ok veles collect memory -q -- "$T/exec_self"

@@ -31,6 +31,7 @@
 struct memory_state {
 	struct mem_opts o;
 	char *runtime;
+	bool no_children;
 	char *dir; /* the records' temporary directory */
 	struct mem_totals totals;
 	size_t nprocs;
@@ -54,6 +55,8 @@ static void memory_usage(void)
 	       "(repeatable)\n"
 	       "  -a, --all               the whole call stack of releases too (by default a\n"
 	       "                          free or delete records only its caller)\n"
+	       "      --no-children       record the command's own process only, not the\n"
+	       "                          processes it forks\n"
 	       "\n",
 	       MEMORY_DEFAULT_SAMPLING);
 	collect_common_usage();
@@ -79,7 +82,7 @@ static void list_add(const char ***list, size_t *n, const char *s)
 	(*list)[(*n)++] = s;
 }
 
-enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC };
+enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC, OPT_NO_CHILDREN };
 
 static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 {
@@ -88,6 +91,7 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 		{"no-source", required_argument, NULL, OPT_NO_SOURCE},
 		{"no-func", required_argument, NULL, OPT_NO_FUNC},
 		{"all", no_argument, NULL, 'a'},
+		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
 		COLLECT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -106,6 +110,8 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 			list_add(&st->o.no_source, &st->o.nno_source, optarg);
 		else if (opt == OPT_NO_FUNC)
 			list_add(&st->o.no_func, &st->o.nno_func, optarg);
+		else if (opt == OPT_NO_CHILDREN)
+			st->no_children = true;
 		else
 			ret = collect_option(c, "memory", opt, argv);
 	}
@@ -204,7 +210,8 @@ int memory_check_dynamic(const char *path)
 		interp = ph.p_type == PT_INTERP;
 	}
 	close(fd);
-	if (interp || eh.e_type == ET_DYN)
+	/* No interpreter: static, or static-pie (ET_DYN all the same). */
+	if (interp || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
 		return 0;
 	return err_set(ERR_INVALID,
 		       "collect memory: %s is statically linked: its allocations cannot be "
@@ -269,6 +276,8 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	char *old_pre = env_push("LD_PRELOAD", preload);
 	char *old_out = env_push("VELES_MEMORY_OUT", out);
 	char *old_fs = env_push("VELES_MEMORY_FREE_STACKS", st->o.all ? "1" : "0");
+	char *self = xasprintf("%ld", st->no_children ? (long)getpid() : 0L);
+	char *old_drv = env_push("VELES_MEMORY_DRIVER", st->no_children ? self : "");
 	struct spawn_opts so;
 	struct spawn_result r;
 	int ret;
@@ -278,6 +287,8 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	env_pop("LD_PRELOAD", old_pre);
 	env_pop("VELES_MEMORY_OUT", old_out);
 	env_pop("VELES_MEMORY_FREE_STACKS", old_fs);
+	env_pop("VELES_MEMORY_DRIVER", old_drv);
+	free(self);
 	free(preload);
 	free(out);
 	if (ret == 0)
