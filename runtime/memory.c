@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -929,4 +930,62 @@ EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 	ret = real.execvpe(file, argv, envp);
 	after_failed_exec();
 	return ret;
+}
+
+/* glibc's execl family calls its internal execve, past our interposition:
+ * they are gathered into an argument vector here and sent through ours. */
+#define EXECL_MAX 1024 /* arguments written out in a call: never many */
+
+static int collect_args(const char *arg0, va_list ap, char **argv)
+{
+	int n = 0;
+
+	argv[n++] = (char *)arg0;
+	while (arg0 && n < EXECL_MAX && (argv[n] = va_arg(ap, char *)) != NULL)
+		n++;
+	if (n == EXECL_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	argv[n] = NULL;
+	return 0;
+}
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+	char *argv[EXECL_MAX + 1];
+	extern char **environ;
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = collect_args(arg, ap, argv);
+	va_end(ap);
+	return ret < 0 ? -1 : execve(path, argv, environ);
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	char *argv[EXECL_MAX + 1];
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = collect_args(arg, ap, argv);
+	va_end(ap);
+	return ret < 0 ? -1 : execvp(file, argv);
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+	char *argv[EXECL_MAX + 1];
+	char **envp;
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = collect_args(arg, ap, argv);
+	envp = ret < 0 ? NULL : va_arg(ap, char **);
+	va_end(ap);
+	return ret < 0 ? -1 : execve(path, argv, envp);
 }
