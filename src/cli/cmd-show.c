@@ -30,6 +30,8 @@ static const char show_usage[] =
 	"            (count, mean, standard deviation, median, min, max); default\n"
 	"  table     one row per resource: uid, type, subtype and every measured field\n"
 	"  raw       the profile as JSON, indented (--compact for one line)\n"
+	"  memory    a memory profile: peak heap, totals, temporary allocations,\n"
+	"            leaks with their stacks, top sites (-n: how many; default 10)\n"
 	"  tableof resources|models\n"
 	"            the resources (or the fitted models), filtered and sorted\n"
 	"  bars      one bar per --per value, of the --of values aggregated\n"
@@ -81,7 +83,8 @@ static bool is_view(const char *s)
 	for (i = 0; i < ARRAY_SIZE(graph_views); i++)
 		if (strcmp(s, graph_views[i].name) == 0)
 			return true;
-	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0;
+	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0 ||
+	       strcmp(s, "memory") == 0;
 }
 
 enum {
@@ -293,8 +296,8 @@ static int positionals(int argc, char **argv, struct show_opts *o)
 	if (optind < argc && argv[optind][0] != '-') {
 		if (!is_view(argv[optind])) {
 			cli_usage_error("show",
-					"unknown view '%s': use summary, table, raw, tableof, "
-					"bars, flow or scatter",
+					"unknown view '%s': use summary, table, raw, memory, "
+					"tableof, bars, flow, scatter or flamegraph",
 					argv[optind]);
 			return -1;
 		}
@@ -436,6 +439,8 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		show_raw(p, &o);
 	else if (strcmp(o.view, "table") == 0)
 		show_table(p, &o);
+	else if (strcmp(o.view, "memory") == 0)
+		ret = show_memory(p, ref_name(&ref), &o) < 0 ? 1 : 0;
 	else
 		show_summary(p, ref_name(&ref), &o);
 	profile_free(p);

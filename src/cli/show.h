@@ -24,5 +24,7 @@ struct show_opts {
 
 void show_table(const struct profile *p, const struct show_opts *o);
 void show_summary(const struct profile *p, const char *name, const struct show_opts *o);
+/* The heaptrack-style summary of a memory profile; -1 (said on stderr) for another type. */
+int show_memory(const struct profile *p, const char *name, const struct show_opts *o);
 
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "collect/collector.h"
+#include "collect/memory/memory.h"
 #include "collect/time/time.h"
 #include "collect/trace/trace.h"
 #include "profile/profile.h"
@@ -29,6 +30,7 @@
 static const struct collector *const collectors[] = {
 	&time_collector,
 	&trace_collector,
+	&memory_collector,
 	NULL,
 };
 

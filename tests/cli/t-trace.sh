@@ -179,7 +179,7 @@ ys = [sorted(med[n])[len(med[n]) // 2] for n in xs]
 mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
 b1 = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 sse = sum((y - my - b1 * (x - mx)) ** 2 for x, y in zip(xs, ys))
-assert b1 > 0 and sse < 0.01 * sum((y - my) ** 2 for y in ys), (xs, ys)
+assert b1 > 0 and sse < 0.05 * sum((y - my) ** 2 for y in ys), (xs, ys)
 PY
 
 # Dynamic mode: uprobes on the unmodified program, where perf_event_open

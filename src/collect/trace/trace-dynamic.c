@@ -535,7 +535,7 @@ static int attach_symbol(struct dyn *dy, const struct trace_opts *o, int type, c
 static int attach_rules(struct dyn *dy, const struct trace_opts *o, struct sym_cache *syms,
 			const char *path)
 {
-	const struct sym_file *f = sym_cache_file(syms, path);
+	const struct sym_file *f = trace_sym_file(syms, path);
 	int type = uprobe_type(), ret = 0;
 
 	if (type < 0)

@@ -59,7 +59,7 @@ static const struct trace_rule *find_rule(const struct trace_opts *o, const char
 /* Names a function the first time one of its calls comes by. */
 static void slot_fill(struct builder *b, struct fn_slot *s, const struct trace_call *c)
 {
-	const char *name = sym_lookup(b->syms, trace_proc_find(b->d, c->pid), c->addr);
+	const char *name = trace_sym_lookup(b->syms, trace_proc_find(b->d, c->pid), c->addr);
 	const struct trace_rule *r;
 	char hex[32];
 
@@ -189,7 +189,7 @@ static int check_symbols(struct sym_cache *syms, const struct trace_data *d, con
 
 	if (!d->nprocs || !d->procs[0].nobjs)
 		return 0;
-	f = sym_cache_file(syms, d->procs[0].objs[0].path);
+	f = trace_sym_file(syms, d->procs[0].objs[0].path);
 	if (f->nsyms)
 		return 0;
 	return err_set(ERR_INVALID,

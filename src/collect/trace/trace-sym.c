@@ -85,7 +85,7 @@ static void load_file(struct sym_file *f)
 		f->err = ERR_NOTFOUND;
 }
 
-const struct sym_file *sym_cache_file(struct sym_cache *c, const char *path)
+const struct sym_file *trace_sym_file(struct sym_cache *c, const char *path)
 {
 	struct sym_file *f;
 
@@ -118,18 +118,18 @@ static const char *find_sym(const struct sym_file *f, uint64_t v)
 	return s->value == v || v - s->value < s->size ? s->name : NULL;
 }
 
-const char *sym_lookup(struct sym_cache *c, const struct trace_proc *proc, uint64_t addr)
+const char *trace_sym_lookup(struct sym_cache *c, const struct trace_proc *proc, uint64_t addr)
 {
 	for (size_t i = 0; proc && i < proc->nobjs; i++) {
 		const struct trace_object *o = &proc->objs[i];
 
 		if (addr >= o->lo && addr < o->hi)
-			return find_sym(sym_cache_file(c, o->path), addr - o->bias);
+			return find_sym(trace_sym_file(c, o->path), addr - o->bias);
 	}
 	return NULL;
 }
 
-void sym_cache_free(struct sym_cache *c)
+void trace_sym_free(struct sym_cache *c)
 {
 	for (size_t i = 0; i < c->nfiles; i++) {
 		for (size_t k = 0; k < c->files[i].nsyms; k++)

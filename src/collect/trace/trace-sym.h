@@ -32,11 +32,11 @@ struct sym_cache {
 /*
  * The name of the function at @addr in @proc, or NULL when no object or
  * symbol covers it. A file that cannot be read counts as one without
- * symbols; sym_cache_file() tells which.
+ * symbols; trace_sym_file() tells which.
  */
-const char *sym_lookup(struct sym_cache *c, const struct trace_proc *proc, uint64_t addr);
+const char *trace_sym_lookup(struct sym_cache *c, const struct trace_proc *proc, uint64_t addr);
 /* The file's symbols, read on first use. */
-const struct sym_file *sym_cache_file(struct sym_cache *c, const char *path);
-void sym_cache_free(struct sym_cache *c);
+const struct sym_file *trace_sym_file(struct sym_cache *c, const char *path);
+void trace_sym_free(struct sym_cache *c);
 
 #endif

@@ -404,7 +404,7 @@ static void trace_release(struct collect_ctx *c)
 	free(st->dir);
 	free(st->runtime);
 	trace_data_free(&st->data);
-	sym_cache_free(&st->syms);
+	trace_sym_free(&st->syms);
 	free(st);
 	c->state = NULL;
 }

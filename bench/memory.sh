@@ -1,0 +1,145 @@
+#!/bin/bash
+# bench/memory.sh BUILD_DIR: what recording every allocation costs.
+#
+# bench/memalloc.c makes N allocations (default 5,000,000) of varied sizes
+# from three call sites, keeping a working set of 4096 blocks; it is built
+# -O2 -fno-omit-frame-pointer, as collect memory asks. It runs plain, with
+# libveles-memory.so preloaded (what `veles collect memory` runs: the
+# records it writes), under heaptrack and under valgrind massif, taking
+# turns PAIRS times (default 3) so the load of a shared machine falls on
+# all alike. Each slowdown is the median of the per-turn ratios of CPU time
+# (user + sys, every process of the run) against the plain run beside it;
+# wall times are printed too. The whole `veles collect memory` (run,
+# symbolise, write the N-resource profile) and massif are timed once.
+# Then the same on a real program: sqlite3 running a script.
+set -eu
+build=$(cd "${1:-build}" && pwd)
+n=${N:-5000000}
+pairs=${PAIRS:-3}
+veles=$build/src/cli/veles
+rt=$build/runtime/libveles-memory.so
+here=$(cd "$(dirname "$0")" && pwd)
+for tool in cc python3 heaptrack valgrind zstd sqlite3 git; do
+	command -v $tool >/dev/null || { echo "memory: needs $tool" >&2; exit 1; }
+done
+[ -x "$veles" ] && [ -f "$rt" ] || { echo "memory: build $veles and $rt first" >&2; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/veles-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+cc -O2 -fno-omit-frame-pointer -o memalloc "$here/memalloc.c"
+git init -q project && cd project
+git -c user.name=bench -c user.email=bench@example.com commit -q --allow-empty -m init
+"$veles" init >/dev/null
+# The real program: sqlite3 building, indexing and querying a table.
+cat >"$tmp/work.sql" <<'EOS'
+CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL);
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000)
+INSERT INTO t SELECT x, printf('name-%d-%s', x, hex(randomblob(8))), x * 0.5 FROM c;
+CREATE INDEX t_name ON t(name);
+SELECT count(*), sum(length(name)) FROM t WHERE name LIKE 'name-1%';
+SELECT name, count(*) FROM t GROUP BY substr(name, 1, 7) ORDER BY 2 DESC LIMIT 5;
+EOS
+
+python3 - "$tmp" "$veles" "$rt" "$n" "$pairs" <<'EOS'
+import glob, os, shutil, statistics, subprocess, sys, time
+tmp, veles, rt, n, pairs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+null = subprocess.DEVNULL
+rec = os.path.join(tmp, "rec")
+
+def run(cmd, env=None, stdin=None):
+    """Wall and CPU (user + sys of the process and all it waited for)."""
+    e = dict(os.environ, **(env or {}))
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=null, stderr=null, env=e,
+                         stdin=open(stdin) if stdin else null)
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    if status != 0:
+        sys.exit(f"memory: {cmd[0]} failed ({status})")
+    return wall, ru.ru_utime + ru.ru_stime
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+
+def contenders(prog, stdin=None):
+    return {
+        "plain": lambda: run(prog, stdin=stdin),
+        "veles": lambda: (fresh(rec), run(prog, {"LD_PRELOAD": rt,
+                          "VELES_MEMORY_OUT": rec + "/mem"}, stdin))[1],
+        "heaptrack": lambda: (fresh(tmp + "/ht"), run(["heaptrack", "-o", tmp + "/ht/out"] + prog,
+                              stdin=stdin))[1],
+    }
+
+def size_of(pattern):
+    return sum(os.path.getsize(f) for f in glob.glob(pattern))
+
+def unzstd_size(pattern):
+    total = 0
+    for f in glob.glob(pattern):
+        out = subprocess.run(["zstd", "-dc", f], capture_output=True, check=True).stdout
+        total += len(out)
+    return total
+
+def zstd_size(pattern):
+    total = 0
+    for f in glob.glob(pattern):
+        out = subprocess.run(["zstd", "-3", "-c", f], capture_output=True, check=True).stdout
+        total += len(out)
+    return total
+
+def measure(label, prog, allocs, stdin=None):
+    c = contenders(prog, stdin)
+    for name in c:  # warm-up
+        c[name]()
+    got = {name: [] for name in c}
+    for _ in range(pairs):
+        for name in c:
+            got[name].append(c[name]())
+    med = lambda k, i: statistics.median(v[i] for v in got[k])
+    ratio = lambda k, i: statistics.median(v[i] / p[i] for v, p in zip(got[k], got["plain"]))
+    print(f"{label}: {allocs:,} allocations, medians of {pairs} alternating turns")
+    for name in c:
+        cpu = med(name, 1)
+        print(f"  {name:10s} {cpu * 1e9 / allocs:7.1f} ns/allocation CPU "
+              f"({ratio(name, 1):5.2f}x plain; wall {med(name, 0):6.2f} s, {ratio(name, 0):5.2f}x)")
+    return got
+
+got = measure("memalloc", [tmp + "/memalloc", str(n)], n)
+raw = size_of(rec + "/mem.*")
+ht_file = glob.glob(tmp + "/ht/out*")
+ht_packed = size_of(tmp + "/ht/out*")
+ht_raw = unzstd_size(tmp + "/ht/out*.zst") if ht_file and ht_file[0].endswith(".zst") else ht_packed
+print(f"  output per allocation: veles {raw / n:.2f} B raw ({zstd_size(rec + '/mem.*') / n:.2f} B "
+      f"zstd -3); heaptrack {ht_raw / n:.2f} B raw ({ht_packed / n:.2f} B as it stores it)")
+print(f"  veles CPU overhead {statistics.median(v[1] / p[1] for v, p in zip(got['veles'], got['plain'])):.2f}x "
+      f"(target <= 1.5x)")
+
+wall, cpu = run(["valgrind", "--tool=massif", "--massif-out-file=" + tmp + "/massif.out",
+                 tmp + "/memalloc", str(n)])
+plain = statistics.median(v[1] for v in got["plain"])
+print(f"  massif     {cpu * 1e9 / n:7.1f} ns/allocation CPU ({cpu / plain:5.2f}x plain, once)")
+os.chdir(tmp + "/project")
+wall, cpu = run([veles, "collect", "memory", "-q", "-o", "suppress", "--", tmp + "/memalloc", str(n)])
+prof = size_of(".veles/jobs/*.perf")
+print(f"  whole `veles collect memory` (run, symbolise, write the profile): {wall:.2f} s wall, "
+      f"{cpu:.2f} s CPU, profile {prof / 1e6:.0f} MB ({prof / n / 2:.0f} B per event)")
+for f in glob.glob(".veles/jobs/*"):
+    os.unlink(f)
+
+fresh(rec)
+run(["sqlite3", ":memory:"], {"LD_PRELOAD": rt, "VELES_MEMORY_OUT": rec + "/mem"}, tmp + "/work.sql")
+subprocess.run([veles, "collect", "memory", "-q", "-o", "suppress", "--", "sqlite3", ":memory:"],
+               stdin=open(tmp + "/work.sql"), stdout=null, check=True)
+out = subprocess.run([veles, "show", glob.glob(".veles/jobs/*.perf")[0], "memory", "--format", "json"],
+                     capture_output=True, text=True, check=True).stdout
+import json
+allocs = json.loads(out)["allocations"]
+measure("sqlite3 (200,000 rows inserted, indexed, queried)", ["sqlite3", ":memory:"], allocs,
+        tmp + "/work.sql")
+print(f"  output per allocation: veles {size_of(rec + '/mem.*') / allocs:.2f} B raw "
+      f"({zstd_size(rec + '/mem.*') / allocs:.2f} B zstd -3); heaptrack "
+      f"{unzstd_size(tmp + '/ht/out*.zst') / allocs:.2f} B raw "
+      f"({size_of(tmp + '/ht/out*') / allocs:.2f} B as it stores it)")
+EOS

@@ -1,0 +1,993 @@
+/*
+ * libveles-memory.so: loaded with LD_PRELOAD by `veles collect memory`, it
+ * records every allocation and release of the program with its call stack
+ * (docs/collect-memory.md, format in docs/memory-format.md).
+ *
+ * Cost is the point: an event is a frame-pointer walk, a hash of the
+ * frames, one lookup in a lock-free table of stacks, and a few varints
+ * appended to the thread's own buffer. Buffers go to the output file with
+ * one write() each when full, so a crash loses at most the last buffer of
+ * each thread, and at exit, _exit, exec and fatal signals.
+ *
+ * Nothing here may allocate through malloc: thread state, the stack table
+ * and the buffers are mmap'd, and the C library functions we call either
+ * do not allocate or run under the recursion guard, which sends any
+ * allocation they make straight to the real allocator unrecorded.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "memformat.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+#define BUF_SIZE (64 * 1024)
+#define BUF_SLACK (24 + 10 * (VMEM_MAX_FRAMES + 3)) /* the largest record pair */
+#define TABLE_BITS 20
+#define TABLE_PROBES 64
+#define BOOT_ARENA (64 * 1024)
+
+/* ---- the real allocator ---- */
+
+struct real_fns {
+	void *(*malloc)(size_t);
+	void *(*calloc)(size_t, size_t);
+	void *(*realloc)(void *, size_t);
+	void (*free)(void *);
+	int (*posix_memalign)(void **, size_t, size_t);
+	void *(*aligned_alloc)(size_t, size_t);
+	void *(*memalign)(size_t, size_t);
+	void *(*valloc)(size_t);
+	void *(*pvalloc)(size_t);
+	void *(*reallocarray)(void *, size_t, size_t);
+	void (*exit_)(int); /* _exit and _Exit: they do not return (see below) */
+	void (*Exit_)(int);
+	int (*execve)(const char *, char *const[], char *const[]);
+	int (*execvp)(const char *, char *const[]);
+	int (*execvpe)(const char *, char *const[], char *const[]);
+};
+static struct real_fns real;
+
+/* dlsym() may allocate (its error buffer) before malloc is resolved: it
+ * gets memory from this arena, which free() recognises and ignores. */
+static _Alignas(64) unsigned char boot_arena[BOOT_ARENA];
+static _Atomic size_t boot_used;
+
+static void *boot_alloc(size_t n)
+{
+	size_t used = atomic_load(&boot_used), at;
+
+	do {
+		at = (used + 15) & ~(size_t)15;
+		if (n > BOOT_ARENA - at)
+			return NULL;
+	} while (!atomic_compare_exchange_weak(&boot_used, &used, at + n));
+	return boot_arena + at;
+}
+
+static bool in_boot(const void *p)
+{
+	return (const unsigned char *)p >= boot_arena &&
+	       (const unsigned char *)p < boot_arena + BOOT_ARENA;
+}
+
+/* ---- state ---- */
+
+struct tstate {
+	atomic_int busy; /* set while the owner appends or anyone flushes: lock() */
+	uint32_t tid;
+	size_t len; /* bytes used in buf, headers included */
+	uint64_t base_ns, last_ns;
+	uintptr_t last_addr;
+	uintptr_t stack_lo, stack_hi;
+	struct tstate *next;
+	unsigned char buf[BUF_SIZE];
+};
+
+struct slot {
+	_Atomic uint64_t key;
+	_Atomic uint32_t id;
+};
+
+enum { ST_OFF, ST_INIT, ST_ON, ST_DONE };
+static atomic_int state = ST_OFF;
+static int out_fd = -1;
+static struct slot *table;
+static atomic_uint next_stack = 1;
+static _Atomic(struct tstate *) threads;
+static pthread_key_t thread_key;
+static uint64_t start_ns;
+static bool free_stacks; /* VELES_MEMORY_FREE_STACKS=1: whole stacks for releases too */
+
+static TLS struct tstate *self;
+static TLS int guard; /* > 0: inside our own code, record nothing */
+static TLS bool initialising;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	/* The coarse clock costs a few ns; snapshots are milliseconds apart. */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- output ---- */
+
+static void write_all(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len > 0 && out_fd >= 0) {
+		ssize_t n = write(out_fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void write_block(int kind, const void *data, size_t len)
+{
+	unsigned char head[VMEM_BLOCK_HEAD];
+
+	head[0] = (unsigned char)kind;
+	put_u32(head + 1, (uint32_t)len);
+	write_all(head, sizeof(head));
+	write_all(data, len);
+}
+
+/* Empties @t into the file; the caller holds t->busy. */
+static void flush_locked(struct tstate *t)
+{
+	if (t->len > VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD) {
+		t->buf[0] = VMEM_BLOCK_EVENTS;
+		put_u32(t->buf + 1, (uint32_t)(t->len - VMEM_BLOCK_HEAD));
+		put_u32(t->buf + 5, t->tid);
+		put_u64(t->buf + 9, t->base_ns);
+		write_all(t->buf, t->len);
+	}
+	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
+	t->base_ns = t->last_ns = now_ns();
+	t->last_addr = 0;
+}
+
+/* Every thread's buffer, skipping one that its owner is writing (a crash
+ * inside the runtime must not deadlock the handler). */
+static void flush_all(void)
+{
+	for (struct tstate *t = atomic_load(&threads); t; t = t->next) {
+		int expect = 0;
+
+		if (!atomic_compare_exchange_strong(&t->busy, &expect, 1))
+			continue;
+		flush_locked(t);
+		atomic_store(&t->busy, 0);
+	}
+}
+
+/* The maps let the reader find which file each return address is in. */
+static void write_maps(void)
+{
+	static char text[256 * 1024];
+	size_t len = 0;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while (len < sizeof(text)) {
+		ssize_t n = read(fd, text + len, sizeof(text) - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	write_block(VMEM_BLOCK_MAPS, text, len);
+}
+
+static void write_end(int how, int sig)
+{
+	unsigned char end[10];
+
+	put_u64(end, now_ns());
+	end[8] = (unsigned char)how;
+	end[9] = (unsigned char)sig;
+	write_block(VMEM_BLOCK_END, end, sizeof(end));
+}
+
+/* Flushes everything and closes the file: the process is ending. */
+static void finish(int how, int sig)
+{
+	int expect = ST_ON;
+
+	if (!atomic_compare_exchange_strong(&state, &expect, ST_DONE))
+		return;
+	flush_all();
+	write_maps();
+	write_end(how, sig);
+	close(out_fd);
+	out_fd = -1;
+}
+
+/* PREFIX.PID.N: a new file for each process image (fork, exec). */
+static int open_output(void)
+{
+	const char *prefix = getenv("VELES_MEMORY_OUT");
+	const char *fs = getenv("VELES_MEMORY_FREE_STACKS");
+	char path[4096];
+	unsigned char head[VMEM_HEADER_LEN] = {0};
+	ssize_t n;
+
+	const char *driver = getenv("VELES_MEMORY_DRIVER");
+
+	if (!prefix || strlen(prefix) > sizeof(path) - 48)
+		return -1;
+	/* Only the command's own process (collect memory --no-children): its
+	 * parent is the driver; a forked child's is not. */
+	if (driver && *driver && strtol(driver, NULL, 10) != (long)getppid())
+		return -1;
+	free_stacks = fs && *fs == '1';
+	for (int seq = 0; seq < 1000; seq++) {
+		size_t len = strlen(prefix);
+		char num[48];
+		int k = 0;
+		unsigned long v[2] = {(unsigned long)getpid(), (unsigned long)seq};
+
+		memcpy(path, prefix, len);
+		for (int j = 0; j < 2; j++) {
+			char digits[24];
+			int d = 0;
+
+			num[k++] = '.';
+			do
+				digits[d++] = (char)('0' + v[j] % 10);
+			while ((v[j] /= 10) > 0);
+			while (d > 0)
+				num[k++] = digits[--d];
+		}
+		memcpy(path + len, num, (size_t)k);
+		path[len + (size_t)k] = '\0';
+		out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		if (out_fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (out_fd < 0)
+		return -1;
+	memcpy(head, VMEM_MAGIC, VMEM_MAGIC_LEN);
+	put_u32(head + 8, VMEM_VERSION);
+	put_u32(head + 12, (uint32_t)getpid());
+	put_u32(head + 16, (uint32_t)getppid());
+	start_ns = now_ns();
+	put_u64(head + 24, start_ns);
+	write_all(head, sizeof(head));
+	n = readlink("/proc/self/exe", path, sizeof(path));
+	if (n > 0)
+		write_block(VMEM_BLOCK_EXE, path, (size_t)n);
+	write_maps();
+	return 0;
+}
+
+static struct slot *table_new(void)
+{
+	void *p = mmap(NULL, sizeof(struct slot) << TABLE_BITS, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ---- threads ---- */
+
+/*
+ * The owner marks its buffer busy with plain stores: an atomic exchange on
+ * every event cost more than the rest of the recording. Within the thread
+ * (a signal handler) the mark is exact; another thread flushing at exit
+ * or on a fatal signal takes the buffer with a compare-and-swap and may,
+ * in a narrow window, race with an owner still running: the process is
+ * ending then, and the reader drops a block that does not decode.
+ */
+static void lock(struct tstate *t)
+{
+	atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+static void unlock(struct tstate *t)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	atomic_store_explicit(&t->busy, 0, memory_order_release);
+}
+
+static void thread_gone(void *arg)
+{
+	struct tstate *t = arg;
+
+	lock(t);
+	flush_locked(t);
+	unlock(t);
+}
+
+/* The stack's bounds keep the frame-pointer walk inside mapped memory. */
+static void thread_bounds(struct tstate *t)
+{
+	pthread_attr_t attr;
+	void *addr;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return;
+	if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+		t->stack_lo = (uintptr_t)addr;
+		t->stack_hi = (uintptr_t)addr + size;
+	}
+	pthread_attr_destroy(&attr);
+}
+
+static struct tstate *thread_new(void)
+{
+	struct tstate *t =
+		mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (t == MAP_FAILED)
+		return NULL;
+	t->tid = (uint32_t)gettid();
+	thread_bounds(t);
+	flush_locked(t);
+	t->next = atomic_load(&threads);
+	while (!atomic_compare_exchange_weak(&threads, &t->next, t))
+		;
+	pthread_setspecific(thread_key, t);
+	return t;
+}
+
+/* ---- fork, signals, start ---- */
+
+/* The child: one thread (ours), a file of its own, a table of its own so
+ * its file defines every stack it uses. */
+static void child_after_fork(void)
+{
+	struct tstate *t = self;
+
+	if (atomic_load(&state) != ST_ON)
+		return;
+	close(out_fd);
+	out_fd = -1;
+	table = table_new();
+	atomic_store(&next_stack, 1);
+	atomic_store(&threads, NULL);
+	if (t) {
+		t->tid = (uint32_t)gettid();
+		t->next = NULL;
+		atomic_store(&t->busy, 0);
+		flush_locked(t); /* drops the parent's events: the parent writes them */
+		t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
+		atomic_store(&threads, t);
+	}
+	if (open_output() < 0 || !table)
+		atomic_store(&state, ST_DONE);
+}
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGABRT, SIGFPE, SIGILL, SIGTRAP,
+				    SIGSYS,  SIGTERM, SIGINT,  SIGHUP, SIGQUIT};
+
+static void on_fatal(int sig)
+{
+	guard++;
+	finish(VMEM_END_SIGNAL, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	guard--;
+}
+
+/* Our handler only where the program had the default: a handler of its
+ * own, installed later, replaces ours and is left alone. */
+static void install_signals(void)
+{
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
+		struct sigaction old, sa;
+
+		if (sigaction(fatal_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal;
+		sa.sa_flags = SA_NODEFER | SA_RESETHAND;
+		sigaction(fatal_signals[i], &sa, NULL);
+	}
+}
+
+#define RESOLVE(name) real.name = (__typeof__(real.name))dlsym(RTLD_NEXT, #name)
+
+static void resolve(void)
+{
+	RESOLVE(malloc);
+	RESOLVE(calloc);
+	RESOLVE(realloc);
+	RESOLVE(free);
+	RESOLVE(posix_memalign);
+	RESOLVE(aligned_alloc);
+	RESOLVE(memalign);
+	RESOLVE(valloc);
+	RESOLVE(pvalloc);
+	RESOLVE(reallocarray);
+	RESOLVE(execve);
+	RESOLVE(execvp);
+	RESOLVE(execvpe);
+	real.exit_ = (__typeof__(real.exit_))dlsym(RTLD_NEXT, "_exit");
+	real.Exit_ = (__typeof__(real.Exit_))dlsym(RTLD_NEXT, "_Exit");
+}
+
+/* Runs once, at the first allocation (often before any constructor). */
+static void start(void)
+{
+	int expect = ST_OFF;
+
+	if (!atomic_compare_exchange_strong(&state, &expect, ST_INIT))
+		return;
+	initialising = true;
+	guard++;
+	resolve();
+	table = table_new();
+	if (!table || pthread_key_create(&thread_key, thread_gone) != 0 || open_output() < 0) {
+		atomic_store(&state, ST_DONE);
+	} else {
+		pthread_atfork(NULL, NULL, child_after_fork);
+		install_signals();
+		atomic_store(&state, ST_ON);
+	}
+	guard--;
+	initialising = false;
+}
+
+__attribute__((constructor)) static void on_load(void)
+{
+	start();
+}
+
+__attribute__((destructor)) static void on_unload(void)
+{
+	finish(VMEM_END_EXIT, 0);
+}
+
+/* ---- recording ---- */
+
+static size_t put_varint(unsigned char *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+static uint64_t zigzag(uintptr_t a, uintptr_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return ((uint64_t)d << 1) ^ (d < 0 ? UINT64_MAX : 0);
+}
+
+/*
+ * Return addresses by frame pointers, from the interposed function's caller
+ * outwards: @fp is the interposed function's frame. A frame pointer must
+ * lie above the previous one and inside this thread's stack, so a frame
+ * compiled without frame pointers ends the walk rather than sending it into
+ * unmapped memory.
+ */
+static inline __attribute__((always_inline)) int walk(const struct tstate *t, uintptr_t *fp,
+						      uintptr_t *pc)
+{
+	int n = 0;
+
+	while (n < VMEM_MAX_FRAMES) {
+		uintptr_t *next;
+
+		if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi ||
+		    ((uintptr_t)fp & 7))
+			break;
+		next = (uintptr_t *)fp[0];
+		if (fp[1] < 4096)
+			break;
+		pc[n++] = fp[1];
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+	return n;
+}
+
+/* One multiply-add per frame keeps the hash off the critical path; the
+ * final mix spreads the bits over the table. */
+static uint64_t hash_frames(const uintptr_t *pc, int n)
+{
+	uint64_t h = (uint64_t)n;
+
+	for (int i = 0; i < n; i++)
+		h = (h + pc[i]) * 0x9e3779b97f4a7c15u;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9u;
+	h ^= h >> 32;
+	return h ? h : 1;
+}
+
+static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
+{
+	unsigned char *p = t->buf + t->len;
+	uintptr_t prev = 0;
+
+	*p++ = VMEM_STACK;
+	p += put_varint(p, id);
+	p += put_varint(p, (uint64_t)n);
+	for (int i = 0; i < n; i++) {
+		p += put_varint(p, zigzag(pc[i], prev));
+		prev = pc[i];
+	}
+	t->len = (size_t)(p - t->buf);
+}
+
+/* The stack's id, defining it in @t's buffer on its first use anywhere;
+ * 0 when the table is full (the event then has no stack). */
+static uint32_t stack_id(struct tstate *t, const uintptr_t *pc, int n)
+{
+	uint64_t h = hash_frames(pc, n);
+	size_t mask = ((size_t)1 << TABLE_BITS) - 1;
+
+	for (size_t i = h & mask, probe = 0; probe < TABLE_PROBES; i = (i + 1) & mask, probe++) {
+		struct slot *s = &table[i];
+		uint64_t key = atomic_load_explicit(&s->key, memory_order_acquire);
+		uint32_t id;
+
+		if (key == 0 && atomic_compare_exchange_strong(&s->key, &key, h)) {
+			id = atomic_fetch_add(&next_stack, 1);
+			put_stack(t, id, pc, n);
+			atomic_store_explicit(&s->id, id, memory_order_release);
+			return id;
+		}
+		if (key != h)
+			continue;
+		while ((id = atomic_load_explicit(&s->id, memory_order_acquire)) == 0)
+			;
+		return id;
+	}
+	return 0;
+}
+
+static struct tstate *thread_state(void)
+{
+	if (!self && atomic_load(&state) == ST_ON)
+		self = thread_new();
+	return self;
+}
+
+/* One event; @old is the released address of a realloc. */
+__attribute__((noinline)) static void record(int kind, const void *addr, size_t size,
+					     const void *old)
+{
+	uintptr_t pc[VMEM_MAX_FRAMES], *fp;
+	unsigned char head;
+	int64_t diff;
+	bool release = kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
+	struct tstate *t;
+	unsigned char *p;
+	uint64_t now;
+	int n;
+
+	guard++;
+	t = thread_state();
+	if (!t || atomic_load_explicit(&state, memory_order_relaxed) != ST_ON) {
+		guard--;
+		return;
+	}
+	/* Our own frame's link is the interposed function's frame. A release
+	 * keeps only its caller unless asked for more: its uid is that caller,
+	 * and walking half the events costs more than all the rest. */
+	fp = *(uintptr_t **)__builtin_frame_address(0);
+	if (release && !free_stacks) {
+		n = (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi;
+		pc[0] = n ? fp[1] : 0;
+	} else {
+		n = walk(t, fp, pc);
+	}
+	lock(t);
+	if (t->len + BUF_SLACK > BUF_SIZE)
+		flush_locked(t);
+	uint32_t id = stack_id(t, pc, n);
+	now = now_ns();
+	p = t->buf + t->len;
+	head = (unsigned char)kind | (now != t->last_ns ? VMEM_F_TIME : 0);
+	diff = (int64_t)((uintptr_t)addr - t->last_addr);
+	/* Allocators hand out 16-byte aligned blocks: drop the zero bits. */
+	if ((((uintptr_t)addr | t->last_addr) & 15) == 0) {
+		head |= VMEM_F_ADDR16;
+		diff /= 16;
+	}
+	*p++ = head;
+	if (head & VMEM_F_TIME)
+		p += put_varint(p, now - t->last_ns);
+	p += put_varint(p, id);
+	p += put_varint(p, ((uint64_t)diff << 1) ^ (diff < 0 ? UINT64_MAX : 0));
+	if (!release)
+		p += put_varint(p, size);
+	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
+		p += put_varint(p, zigzag((uintptr_t)old, (uintptr_t)addr));
+	t->last_ns = now;
+	t->last_addr = (uintptr_t)addr;
+	t->len = (size_t)(p - t->buf);
+	unlock(t);
+	guard--;
+}
+
+static inline bool recording(void)
+{
+	if (__builtin_expect(atomic_load_explicit(&state, memory_order_relaxed) == ST_OFF, 0))
+		start();
+	return guard == 0 && atomic_load_explicit(&state, memory_order_relaxed) == ST_ON;
+}
+
+/* ---- the C allocator ---- */
+
+EXPORT void *malloc(size_t size)
+{
+	void *p;
+
+	if (__builtin_expect(!real.malloc, 0)) {
+		if (initialising)
+			return boot_alloc(size);
+		start();
+		if (!real.malloc)
+			return boot_alloc(size);
+	}
+	if (!recording())
+		return real.malloc(size);
+	p = real.malloc(size);
+	if (p)
+		record(VMEM_MALLOC, p, size, NULL);
+	return p;
+}
+
+EXPORT void free(void *p)
+{
+	if (!p || in_boot(p))
+		return;
+	if (!real.free)
+		start();
+	if (recording())
+		record(VMEM_FREE, p, 0, NULL);
+	real.free(p);
+}
+
+EXPORT void *calloc(size_t n, size_t size)
+{
+	void *p;
+
+	if (__builtin_expect(!real.calloc, 0)) {
+		/* The arena is static, hence zeroed. */
+		if (size && n > SIZE_MAX / size)
+			return NULL;
+		if (initialising)
+			return boot_alloc(n * size);
+		start();
+		if (!real.calloc)
+			return boot_alloc(n * size);
+	}
+	if (!recording())
+		return real.calloc(n, size);
+	p = real.calloc(n, size);
+	if (p)
+		record(VMEM_CALLOC, p, n * size, NULL);
+	return p;
+}
+
+/* A block of the arena moves to the real heap: its size is unknown, so
+ * copy as much as can be there. */
+static void *realloc_boot(void *old, size_t size)
+{
+	size_t room = (size_t)(boot_arena + BOOT_ARENA - (unsigned char *)old);
+	void *p = malloc(size);
+
+	if (p)
+		memcpy(p, old, size < room ? size : room);
+	return p;
+}
+
+EXPORT void *realloc(void *old, size_t size)
+{
+	void *p;
+
+	if (old && in_boot(old))
+		return realloc_boot(old, size);
+	if (!real.realloc)
+		start();
+	if (!real.realloc)
+		return NULL;
+	if (!recording())
+		return real.realloc(old, size);
+	p = real.realloc(old, size);
+	if (p || size == 0)
+		record(VMEM_REALLOC, p, p ? size : 0, old);
+	return p;
+}
+
+EXPORT void *reallocarray(void *old, size_t n, size_t size)
+{
+	void *p;
+
+	if (old && in_boot(old))
+		return size && n > SIZE_MAX / size ? NULL : realloc_boot(old, n * size);
+	if (!real.reallocarray)
+		start();
+	if (!real.reallocarray)
+		return NULL;
+	if (!recording())
+		return real.reallocarray(old, n, size);
+	p = real.reallocarray(old, n, size);
+	if (p)
+		record(VMEM_REALLOCARRAY, p, n * size, old);
+	return p;
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+	int ret;
+
+	if (!real.posix_memalign)
+		start();
+	if (!recording())
+		return real.posix_memalign(out, align, size);
+	ret = real.posix_memalign(out, align, size);
+	if (ret == 0)
+		record(VMEM_POSIX_MEMALIGN, *out, size, NULL);
+	return ret;
+}
+
+/* aligned_alloc, memalign, valloc and pvalloc share one shape. */
+#define ALIGNED(name, kind, params, args, size_expr)                                               \
+	EXPORT void *name params                                                                   \
+	{                                                                                          \
+		void *p;                                                                           \
+		if (!real.name)                                                                    \
+			start();                                                                   \
+		if (!recording())                                                                  \
+			return real.name args;                                                     \
+		p = real.name args;                                                                \
+		if (p)                                                                             \
+			record(kind, p, size_expr, NULL);                                          \
+		return p;                                                                          \
+	}
+
+ALIGNED(aligned_alloc, VMEM_ALIGNED_ALLOC, (size_t align, size_t size), (align, size), size)
+ALIGNED(memalign, VMEM_MEMALIGN, (size_t align, size_t size), (align, size), size)
+ALIGNED(valloc, VMEM_VALLOC, (size_t size), (size), size)
+ALIGNED(pvalloc, VMEM_PVALLOC, (size_t size), (size), size)
+
+/* ---- C++ operator new and delete (the Itanium ABI's mangled names) ----
+ *
+ * Each calls the C++ library's own operator under the guard, so bad_alloc,
+ * the new-handler and nothrow keep their meaning and the malloc inside is
+ * not counted twice.
+ */
+#define NEW(sym, kind, params, args, size)                                                         \
+	EXPORT void *sym params                                                                    \
+	{                                                                                          \
+		static void *(*next)params;                                                        \
+		void *p;                                                                           \
+		if (!next)                                                                         \
+			next = (void *(*)params)dlsym(RTLD_NEXT, #sym);                            \
+		if (!recording())                                                                  \
+			return next args;                                                          \
+		guard++;                                                                           \
+		p = next args;                                                                     \
+		guard--;                                                                           \
+		if (p)                                                                             \
+			record(kind, p, size, NULL);                                               \
+		return p;                                                                          \
+	}
+
+#define DELETE(sym, kind, params, args)                                                            \
+	EXPORT void sym params                                                                     \
+	{                                                                                          \
+		static void(*next) params;                                                         \
+		if (!next)                                                                         \
+			next = (void(*) params)dlsym(RTLD_NEXT, #sym);                             \
+		if (p && recording())                                                              \
+			record(kind, p, 0, NULL);                                                  \
+		guard++;                                                                           \
+		next args;                                                                         \
+		guard--;                                                                           \
+	}
+
+/* Opaque stand-ins for std::align_val_t and const std::nothrow_t&. */
+typedef size_t align_t;
+typedef const void *nothrow_t;
+
+NEW(_Znwm, VMEM_NEW, (size_t n), (n), n)
+NEW(_Znam, VMEM_NEW_ARRAY, (size_t n), (n), n)
+NEW(_ZnwmRKSt9nothrow_t, VMEM_NEW, (size_t n, nothrow_t t), (n, t), n)
+NEW(_ZnamRKSt9nothrow_t, VMEM_NEW_ARRAY, (size_t n, nothrow_t t), (n, t), n)
+NEW(_ZnwmSt11align_val_t, VMEM_NEW, (size_t n, align_t a), (n, a), n)
+NEW(_ZnamSt11align_val_t, VMEM_NEW_ARRAY, (size_t n, align_t a), (n, a), n)
+NEW(_ZnwmSt11align_val_tRKSt9nothrow_t, VMEM_NEW, (size_t n, align_t a, nothrow_t t), (n, a, t), n)
+NEW(_ZnamSt11align_val_tRKSt9nothrow_t, VMEM_NEW_ARRAY, (size_t n, align_t a, nothrow_t t),
+    (n, a, t), n)
+
+DELETE(_ZdlPv, VMEM_DELETE, (void *p), (p))
+DELETE(_ZdaPv, VMEM_DELETE_ARRAY, (void *p), (p))
+DELETE(_ZdlPvm, VMEM_DELETE, (void *p, size_t n), (p, n))
+DELETE(_ZdaPvm, VMEM_DELETE_ARRAY, (void *p, size_t n), (p, n))
+DELETE(_ZdlPvRKSt9nothrow_t, VMEM_DELETE, (void *p, nothrow_t t), (p, t))
+DELETE(_ZdaPvRKSt9nothrow_t, VMEM_DELETE_ARRAY, (void *p, nothrow_t t), (p, t))
+DELETE(_ZdlPvSt11align_val_t, VMEM_DELETE, (void *p, align_t a), (p, a))
+DELETE(_ZdaPvSt11align_val_t, VMEM_DELETE_ARRAY, (void *p, align_t a), (p, a))
+DELETE(_ZdlPvmSt11align_val_t, VMEM_DELETE, (void *p, size_t n, align_t a), (p, n, a))
+DELETE(_ZdaPvmSt11align_val_t, VMEM_DELETE_ARRAY, (void *p, size_t n, align_t a), (p, n, a))
+DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, VMEM_DELETE, (void *p, align_t a, nothrow_t t),
+       (p, a, t))
+DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, VMEM_DELETE_ARRAY, (void *p, align_t a, nothrow_t t),
+       (p, a, t))
+
+/* ---- process ends and image changes ---- */
+
+EXPORT void _exit(int status)
+{
+	if (!real.exit_)
+		start();
+	finish(VMEM_END__EXIT, 0);
+	real.exit_(status);
+	__builtin_unreachable();
+}
+
+EXPORT void _Exit(int status)
+{
+	if (!real.Exit_)
+		start();
+	finish(VMEM_END__EXIT, 0);
+	real.Exit_(status);
+	__builtin_unreachable();
+}
+
+/* The new image opens a file of its own; what we buffered goes first. A
+ * failed exec carries on recording into a new file. */
+static void before_exec(void)
+{
+	finish(VMEM_END_EXEC, 0);
+}
+
+static void after_failed_exec(void)
+{
+	int expect = ST_DONE;
+
+	if (atomic_compare_exchange_strong(&state, &expect, ST_ON) && open_output() < 0)
+		atomic_store(&state, ST_DONE);
+}
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	int ret;
+
+	if (!real.execve)
+		start();
+	before_exec();
+	ret = real.execve(path, argv, envp);
+	after_failed_exec();
+	return ret;
+}
+
+EXPORT int execv(const char *path, char *const argv[])
+{
+	extern char **environ;
+
+	return execve(path, argv, environ);
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	int ret;
+
+	if (!real.execvp)
+		start();
+	before_exec();
+	ret = real.execvp(file, argv);
+	after_failed_exec();
+	return ret;
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	int ret;
+
+	if (!real.execvpe)
+		start();
+	before_exec();
+	ret = real.execvpe(file, argv, envp);
+	after_failed_exec();
+	return ret;
+}
+
+/* glibc's execl family calls its internal execve, past our interposition:
+ * they are gathered into an argument vector here and sent through ours. */
+#define EXECL_MAX 1024 /* arguments written out in a call: never many */
+
+static int collect_args(const char *arg0, va_list ap, char **argv)
+{
+	int n = 0;
+
+	argv[n++] = (char *)arg0;
+	while (arg0 && n < EXECL_MAX && (argv[n] = va_arg(ap, char *)) != NULL)
+		n++;
+	if (n == EXECL_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	argv[n] = NULL;
+	return 0;
+}
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+	char *argv[EXECL_MAX + 1];
+	extern char **environ;
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = collect_args(arg, ap, argv);
+	va_end(ap);
+	return ret < 0 ? -1 : execve(path, argv, environ);
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	char *argv[EXECL_MAX + 1];
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = collect_args(arg, ap, argv);
+	va_end(ap);
+	return ret < 0 ? -1 : execvp(file, argv);
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+	char *argv[EXECL_MAX + 1];
+	char **envp;
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = collect_args(arg, ap, argv);
+	envp = ret < 0 ? NULL : va_arg(ap, char **);
+	va_end(ap);
+	return ret < 0 ? -1 : execve(path, argv, envp);
+}

@@ -1,0 +1,35 @@
+/* Turning decoded memory records into a profile in the seed's memory layout. */
+#ifndef COLLECT_MEMORY_BUILD_H
+#define COLLECT_MEMORY_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct mem_file;
+struct profile;
+
+struct mem_opts {
+	double sampling; /* seconds per snapshot */
+	bool all;	 /* whole stacks for releases too (the runtime records them) */
+	const char **no_source;
+	size_t nno_source;
+	const char **no_func;
+	size_t nno_func;
+};
+
+/* What mem_build counted, for the collector's summary line. */
+struct mem_totals {
+	size_t allocs, frees, excluded;
+	unsigned long long bytes;
+};
+
+/*
+ * One resource per event of @files (every process of the run), in time
+ * order, grouped in snapshots of o->sampling seconds since the first
+ * process started. Events whose allocation site (uid) is in an excluded
+ * source file or function are left out.
+ */
+int mem_build(struct mem_file *files, size_t nfiles, const struct mem_opts *o, struct profile **out,
+	      struct mem_totals *totals);
+
+#endif

@@ -1,0 +1,402 @@
+/*
+ * veles collect memory: runs the command with libveles-memory.so preloaded,
+ * then reads every process's records, symbolises the stacks and writes the
+ * seed's memory profile (docs/collect-memory.md).
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collect/collector.h"
+#include "collect/memory/build.h"
+#include "collect/memory/memory.h"
+#include "collect/memory/memread.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+#include "util/spawn.h"
+
+#define RUNTIME_NAME "libveles-memory.so"
+
+struct memory_state {
+	struct mem_opts o;
+	char *runtime;
+	bool no_children;
+	char *dir; /* the records' temporary directory */
+	struct mem_totals totals;
+	size_t nprocs;
+};
+
+static void memory_usage(void)
+{
+	printf("usage: veles collect memory [-s SECONDS] [--no-source FILE] [--no-func NAME]\n"
+	       "                            [-a] [OPTIONS] -- COMMAND [ARGS...]\n"
+	       "\n"
+	       "Runs COMMAND with every allocation and release recorded (malloc, calloc,\n"
+	       "realloc, free, the aligned allocators and C++ new/delete) with its call\n"
+	       "stack, in every process the command starts, and writes one resource per\n"
+	       "event: subtype, address, amount (bytes), trace and uid (source:function:line\n"
+	       "of the first frame outside the allocator). Stacks are walked by frame\n"
+	       "pointers: build with -fno-omit-frame-pointer (and -g for lines).\n"
+	       "\n"
+	       "  -s, --sampling SECONDS  group the events in snapshots this long (default %g)\n"
+	       "      --no-source FILE    leave out allocations made in source FILE (repeatable)\n"
+	       "      --no-func NAME      leave out allocations made by function NAME "
+	       "(repeatable)\n"
+	       "  -a, --all               the whole call stack of releases too (by default a\n"
+	       "                          free or delete records only its caller)\n"
+	       "      --no-children       record the command's own process only, not the\n"
+	       "                          processes it forks\n"
+	       "\n",
+	       MEMORY_DEFAULT_SAMPLING);
+	collect_common_usage();
+}
+
+static int parse_sampling(const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*out > 0) || !isfinite(*out))
+		return err_set(ERR_INVALID,
+			       "collect memory: --sampling needs a positive number of seconds, "
+			       "not '%s'",
+			       arg);
+	return 0;
+}
+
+static void list_add(const char ***list, size_t *n, const char *s)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = s;
+}
+
+enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC, OPT_NO_CHILDREN };
+
+static int memory_parse(struct collect_ctx *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"sampling", required_argument, NULL, 's'},
+		{"no-source", required_argument, NULL, OPT_NO_SOURCE},
+		{"no-func", required_argument, NULL, OPT_NO_FUNC},
+		{"all", no_argument, NULL, 'a'},
+		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
+		COLLECT_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct memory_state *st = xcalloc(1, sizeof(*st));
+	int opt, ret = 0;
+
+	st->o.sampling = MEMORY_DEFAULT_SAMPLING;
+	c->state = st;
+	while (ret == 0 && !c->help &&
+	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "s:a", longopts, NULL)) != -1) {
+		if (opt == 's')
+			ret = parse_sampling(optarg, &st->o.sampling);
+		else if (opt == 'a')
+			st->o.all = true;
+		else if (opt == OPT_NO_SOURCE)
+			list_add(&st->o.no_source, &st->o.nno_source, optarg);
+		else if (opt == OPT_NO_FUNC)
+			list_add(&st->o.no_func, &st->o.nno_func, optarg);
+		else if (opt == OPT_NO_CHILDREN)
+			st->no_children = true;
+		else
+			ret = collect_option(c, "memory", opt, argv);
+	}
+	if (ret < 0 || c->help)
+		return ret;
+	return collect_take_command(c, "memory", argc, argv);
+}
+
+/* ---- before: the runtime, and a program it can reach ---- */
+
+static char *exe_relative(const char *rel)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return xasprintf("%s/%s", exe, rel);
+}
+
+int memory_runtime_path(char **out)
+{
+	const char *env = getenv("VELES_MEMORY_LIB");
+	char *cand[3] = {NULL, NULL, NULL};
+	int ret = 0;
+
+	if (env && *env) {
+		if (access(env, R_OK) != 0)
+			return err_set(ERR_NOTFOUND, "collect memory: VELES_MEMORY_LIB=%s: %s", env,
+				       strerror(errno));
+		*out = xstrdup(env);
+		return 0;
+	}
+	cand[0] = exe_relative("../../runtime/" RUNTIME_NAME);
+	cand[1] = xstrdup(VELES_LIBDIR "/" RUNTIME_NAME);
+	cand[2] = exe_relative("../lib/" RUNTIME_NAME);
+	*out = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(cand); i++) {
+		if (!*out && cand[i] && access(cand[i], R_OK) == 0) {
+			*out = cand[i];
+			continue;
+		}
+		free(cand[i]);
+	}
+	if (!*out)
+		ret = err_set(ERR_NOTFOUND, "collect memory: cannot find " RUNTIME_NAME
+					    " (looked beside veles and in " VELES_LIBDIR
+					    "; set VELES_MEMORY_LIB)");
+	return ret;
+}
+
+/* The file @cmd runs: as given when it has a slash, else on PATH. */
+static char *find_program(const char *cmd)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(cmd, '/'))
+		return xstrdup(cmd);
+	while (path && *path) {
+		size_t len = strcspn(path, ":");
+		char *p = xasprintf("%.*s/%s", (int)len, len ? path : ".", cmd);
+
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+		path += len + (path[len] == ':');
+	}
+	return NULL;
+}
+
+int memory_check_dynamic(const char *path)
+{
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), interp = 0;
+
+	if (fd < 0)
+		return 0; /* the spawn says why it cannot run */
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr)) {
+		close(fd);
+		return 0; /* a script, or not ours to judge */
+	}
+	for (unsigned i = 0; i < eh.e_phnum && !interp; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph))
+			break;
+		interp = ph.p_type == PT_INTERP;
+	}
+	close(fd);
+	/* No interpreter: static, or static-pie (ET_DYN all the same). */
+	if (interp || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
+		return 0;
+	return err_set(ERR_INVALID,
+		       "collect memory: %s is statically linked: its allocations cannot be "
+		       "interposed (link it dynamically)",
+		       path);
+}
+
+static int memory_before(struct collect_ctx *c)
+{
+	struct memory_state *st = c->state;
+	char *prog = find_program(c->argv[0]);
+	int ret = prog ? memory_check_dynamic(prog) : 0;
+
+	free(prog);
+	if (ret == 0)
+		ret = memory_runtime_path(&st->runtime);
+	return ret;
+}
+
+/* ---- collect: run, read, build ---- */
+
+static int make_dir(struct memory_state *st)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *templ = xasprintf("%s/veles-memory.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	if (!mkdtemp(templ)) {
+		int e = errno;
+
+		free(templ);
+		return err_set(ERR_IO, "collect memory: cannot make a temporary directory: %s",
+			       strerror(e));
+	}
+	st->dir = templ;
+	return 0;
+}
+
+/* Sets @name to @value for the command, returning the old value to put back. */
+static char *env_push(const char *name, const char *value)
+{
+	const char *old = getenv(name);
+	char *saved = old ? xstrdup(old) : NULL;
+
+	setenv(name, value, 1);
+	return saved;
+}
+
+static void env_pop(const char *name, char *saved)
+{
+	if (saved)
+		setenv(name, saved, 1);
+	else
+		unsetenv(name);
+	free(saved);
+}
+
+static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
+{
+	const char *pre = getenv("LD_PRELOAD");
+	char *preload = pre && *pre ? xasprintf("%s:%s", st->runtime, pre) : xstrdup(st->runtime);
+	char *out = xasprintf("%s/mem", st->dir);
+	char *old_pre = env_push("LD_PRELOAD", preload);
+	char *old_out = env_push("VELES_MEMORY_OUT", out);
+	char *old_fs = env_push("VELES_MEMORY_FREE_STACKS", st->o.all ? "1" : "0");
+	char *self = xasprintf("%ld", st->no_children ? (long)getpid() : 0L);
+	char *old_drv = env_push("VELES_MEMORY_DRIVER", st->no_children ? self : "");
+	struct spawn_opts so;
+	struct spawn_result r;
+	int ret;
+
+	collect_spawn_opts(c, &so);
+	ret = spawn_run(c->argv, &so, &r);
+	env_pop("LD_PRELOAD", old_pre);
+	env_pop("VELES_MEMORY_OUT", old_out);
+	env_pop("VELES_MEMORY_FREE_STACKS", old_fs);
+	env_pop("VELES_MEMORY_DRIVER", old_drv);
+	free(self);
+	free(preload);
+	free(out);
+	if (ret == 0)
+		c->last_status = r.status;
+	return ret;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every record file of the run, in the order the processes started. */
+static int read_all(struct memory_state *st, struct mem_file **files, size_t *n)
+{
+	DIR *d = opendir(st->dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t count = 0;
+	int ret = 0;
+
+	if (!d)
+		return err_set(ERR_IO, "collect memory: %s: %s", st->dir, strerror(errno));
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, "mem.", 4) == 0) {
+			names = xrealloc(names, (count + 1) * sizeof(*names));
+			names[count++] = xasprintf("%s/%s", st->dir, de->d_name);
+		}
+	closedir(d);
+	qsort(names, count, sizeof(*names), name_cmp);
+	*files = xcalloc(count ? count : 1, sizeof(**files));
+	for (size_t i = 0; i < count; i++) {
+		if (ret == 0)
+			ret = mem_read_file(names[i], &(*files)[i]);
+		free(names[i]);
+	}
+	free(names);
+	*n = count;
+	return ret;
+}
+
+static int memory_collect(struct collect_ctx *c)
+{
+	struct memory_state *st = c->state;
+	struct mem_file *files = NULL;
+	size_t n = 0;
+	int ret = make_dir(st);
+
+	if (ret == 0)
+		ret = run_preloaded(c, st);
+	if (ret == 0)
+		ret = read_all(st, &files, &n);
+	if (ret == 0 && n == 0)
+		ret = err_set(ERR_CHILD,
+			      "collect memory: '%s' recorded nothing: it may not be able to load "
+			      "the runtime (%s)",
+			      c->argv[0], st->runtime);
+	if (ret == 0 && !spawn_interrupted())
+		ret = mem_build(files, n, &st->o, &c->profile, &st->totals);
+	st->nprocs = n;
+	for (size_t i = 0; i < n; i++)
+		mem_file_release(&files[i]);
+	free(files);
+	return ret;
+}
+
+static int memory_after(struct collect_ctx *c)
+{
+	struct memory_state *st = c->state;
+	const struct mem_totals *t = &st->totals;
+	char what[96];
+
+	if (!c->quiet)
+		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s\n",
+		       t->allocs, t->allocs == 1 ? "" : "s", t->bytes, t->frees,
+		       t->frees == 1 ? "" : "s", st->nprocs, st->nprocs == 1 ? "" : "es",
+		       t->excluded ? " (some left out by --no-source/--no-func)" : "");
+	if (!WIFEXITED(c->last_status) || WEXITSTATUS(c->last_status) != 0) {
+		fflush(stdout);
+		fprintf(stderr, "Warning: command %s; the events up to then are kept\n",
+			spawn_status_str(c->last_status, what, sizeof(what)));
+	}
+	return 0;
+}
+
+static void memory_release(struct collect_ctx *c)
+{
+	struct memory_state *st = c->state;
+
+	if (!st)
+		return;
+	if (st->dir)
+		rm_rf(st->dir);
+	free(st->dir);
+	free(st->runtime);
+	free(st->o.no_source);
+	free(st->o.no_func);
+	free(st);
+	c->state = NULL;
+}
+
+const struct collector memory_collector = {
+	.name = "memory",
+	.summary = "every allocation and release of a program, with call stacks",
+	.usage = memory_usage,
+	.parse = memory_parse,
+	.before = memory_before,
+	.collect = memory_collect,
+	.after = memory_after,
+	.release = memory_release,
+};

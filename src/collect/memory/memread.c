@@ -1,0 +1,224 @@
+/* Decoding libveles-memory.so's record files (docs/memory-format.md). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/memory/memread.h"
+#include "memformat.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+static const char *const kind_names[] = {
+	[VMEM_MALLOC] = "malloc",
+	[VMEM_CALLOC] = "calloc",
+	[VMEM_REALLOC] = "realloc",
+	[VMEM_FREE] = "free",
+	[VMEM_POSIX_MEMALIGN] = "posix_memalign",
+	[VMEM_ALIGNED_ALLOC] = "aligned_alloc",
+	[VMEM_MEMALIGN] = "memalign",
+	[VMEM_VALLOC] = "valloc",
+	[VMEM_PVALLOC] = "pvalloc",
+	[VMEM_REALLOCARRAY] = "reallocarray",
+	[VMEM_NEW] = "new",
+	[VMEM_NEW_ARRAY] = "new[]",
+	[VMEM_DELETE] = "delete",
+	[VMEM_DELETE_ARRAY] = "delete[]",
+};
+
+const char *mem_kind_name(int kind)
+{
+	return kind > 0 && kind <= VMEM_KIND_MAX ? kind_names[kind] : NULL;
+}
+
+int mem_kind_frees(int kind)
+{
+	return kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* A cursor over one block's payload; any overrun sets bad. */
+struct cur {
+	const unsigned char *p, *end;
+	int bad;
+};
+
+static uint64_t varint(struct cur *c)
+{
+	uint64_t v = 0;
+
+	for (int shift = 0; shift < 64; shift += 7) {
+		if (c->p >= c->end)
+			break;
+		v |= (uint64_t)(*c->p & 0x7f) << shift;
+		if (!(*c->p++ & 0x80))
+			return v;
+	}
+	c->bad = 1;
+	return 0;
+}
+
+static uint64_t unzigzag(uint64_t base, uint64_t z)
+{
+	int64_t d = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+
+	return base + (uint64_t)d;
+}
+
+static void read_stack(struct cur *c, struct mem_file *f)
+{
+	uint64_t id = varint(c), n = varint(c), prev = 0;
+	struct mem_stack *s;
+
+	if (c->bad || n > VMEM_MAX_FRAMES || id > UINT32_MAX - 1) {
+		c->bad = 1;
+		return;
+	}
+	if (id >= f->nstacks) {
+		size_t want = id + 1 > f->nstacks * 2 ? id + 1 : f->nstacks * 2;
+
+		f->stacks = xrealloc(f->stacks, want * sizeof(*f->stacks));
+		memset(f->stacks + f->nstacks, 0, (want - f->nstacks) * sizeof(*f->stacks));
+		f->nstacks = want;
+	}
+	s = &f->stacks[id];
+	free(s->pc);
+	s->pc = xmalloc((n ? n : 1) * sizeof(*s->pc));
+	s->n = (uint32_t)n;
+	s->defined = 1;
+	for (uint64_t i = 0; i < n; i++)
+		prev = s->pc[i] = unzigzag(prev, varint(c));
+}
+
+static void read_events(struct cur *c, struct mem_file *f)
+{
+	uint32_t tid = (uint32_t)get_le(c->p, 4);
+	uint64_t ns = get_le(c->p + 4, 8), addr = 0;
+
+	c->p += VMEM_EVENTS_HEAD;
+	while (c->p < c->end && !c->bad) {
+		int head = *c->p++, kind = head & VMEM_KIND_MASK;
+		struct mem_event e = {.tid = tid, .kind = (uint8_t)kind};
+		uint64_t z;
+
+		if (kind == VMEM_STACK) {
+			read_stack(c, f);
+			continue;
+		}
+		if (!mem_kind_name(kind)) {
+			c->bad = 1;
+			break;
+		}
+		if (head & VMEM_F_TIME)
+			ns += varint(c);
+		e.ns = ns;
+		e.stack = (uint32_t)varint(c);
+		z = unzigzag(0, varint(c));
+		/* A difference in units of 16: both addresses were aligned. */
+		addr = e.addr = addr + (head & VMEM_F_ADDR16 ? z * 16 : z);
+		if (!mem_kind_frees(kind))
+			e.size = varint(c);
+		if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
+			e.old = unzigzag(e.addr, varint(c));
+		if (c->bad)
+			break;
+		if (f->nev == f->cap) {
+			f->cap = f->cap ? f->cap * 2 : 1024;
+			f->ev = xrealloc(f->ev, f->cap * sizeof(*f->ev));
+		}
+		f->ev[f->nev++] = e;
+	}
+}
+
+static char *text_copy(const unsigned char *p, size_t n)
+{
+	char *s = xmalloc(n + 1);
+
+	memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
+static void read_block(int kind, const unsigned char *p, size_t n, struct mem_file *f)
+{
+	struct cur c = {p, p + n, 0};
+
+	switch (kind) {
+	case VMEM_BLOCK_EVENTS:
+		if (n >= VMEM_EVENTS_HEAD)
+			read_events(&c, f);
+		break;
+	case VMEM_BLOCK_MAPS:
+		free(f->maps);
+		f->maps = text_copy(p, n);
+		break;
+	case VMEM_BLOCK_EXE:
+		free(f->exe);
+		f->exe = text_copy(p, n);
+		break;
+	case VMEM_BLOCK_END:
+		if (n >= 10) {
+			f->end = p[8];
+			f->end_signal = p[9];
+		}
+		break;
+	default: /* a newer writer's block: skipped, as the format allows */
+		break;
+	}
+}
+
+int mem_parse(const unsigned char *data, size_t len, const char *name, struct mem_file *f)
+{
+	size_t at = VMEM_HEADER_LEN;
+
+	if (len < VMEM_HEADER_LEN || memcmp(data, VMEM_MAGIC, VMEM_MAGIC_LEN) != 0)
+		return err_set(ERR_PARSE, "%s: not a memory record file", name);
+	if (get_le(data + 8, 4) != VMEM_VERSION)
+		return err_set(ERR_PARSE, "%s: memory records of version %u, this veles reads %d",
+			       name, (unsigned)get_le(data + 8, 4), VMEM_VERSION);
+	f->pid = (uint32_t)get_le(data + 12, 4);
+	f->ppid = (uint32_t)get_le(data + 16, 4);
+	f->start_ns = get_le(data + 24, 8);
+	while (at + VMEM_BLOCK_HEAD <= len) {
+		size_t n = (size_t)get_le(data + at + 1, 4);
+
+		if (n > len - at - VMEM_BLOCK_HEAD) {
+			f->truncated = 1;
+			break;
+		}
+		read_block(data[at], data + at + VMEM_BLOCK_HEAD, n, f);
+		at += VMEM_BLOCK_HEAD + n;
+	}
+	if (at < len && !f->truncated)
+		f->truncated = 1;
+	return 0;
+}
+
+int mem_read_file(const char *path, struct mem_file *f)
+{
+	struct buf b = BUF_INIT;
+	int ret = file_read_all(path, &b);
+
+	if (ret == 0)
+		ret = mem_parse((const unsigned char *)b.data, b.len, path, f);
+	buf_release(&b);
+	return ret;
+}
+
+void mem_file_release(struct mem_file *f)
+{
+	for (size_t i = 0; i < f->nstacks; i++)
+		free(f->stacks[i].pc);
+	free(f->stacks);
+	free(f->ev);
+	free(f->exe);
+	free(f->maps);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,5 @@
+/* Allocates nothing at all. */
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,191 @@
+/* Decoding the memory runtime's records (docs/memory-format.md), from
+ * bytes written here by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "collect/memory/memread.h"
+#include "memformat.h"
+#include "util/common.h"
+
+struct out {
+	unsigned char b[512];
+	size_t n;
+};
+
+static void le(struct out *o, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		o->b[o->n++] = (unsigned char)(v >> (8 * i));
+}
+
+static void varint(struct out *o, uint64_t v)
+{
+	while (v >= 0x80) {
+		o->b[o->n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	o->b[o->n++] = (unsigned char)v;
+}
+
+static uint64_t zz(int64_t d)
+{
+	return ((uint64_t)d << 1) ^ (d < 0 ? UINT64_MAX : 0);
+}
+
+static void header(struct out *o)
+{
+	memcpy(o->b, VMEM_MAGIC, VMEM_MAGIC_LEN);
+	o->n = VMEM_MAGIC_LEN;
+	le(o, VMEM_VERSION, 4);
+	le(o, 4242, 4);
+	le(o, 1, 4);
+	le(o, 0, 4);
+	le(o, 1000, 8);
+}
+
+/* One events block: a stack, a malloc, a realloc and a free. */
+static size_t events_block(struct out *o)
+{
+	size_t head = o->n, start;
+
+	o->b[o->n++] = VMEM_BLOCK_EVENTS;
+	le(o, 0, 4);
+	start = o->n;
+	le(o, 77, 4);	/* tid */
+	le(o, 5000, 8); /* base ns */
+	o->b[o->n++] = VMEM_STACK;
+	varint(o, 1);
+	varint(o, 2);
+	varint(o, zz(0x401000));
+	varint(o, zz(0x10)); /* 0x401010 */
+	o->b[o->n++] = VMEM_MALLOC | VMEM_F_TIME;
+	varint(o, 3);
+	varint(o, 1);
+	varint(o, zz(0x5000));
+	varint(o, 24);
+	o->b[o->n++] = VMEM_REALLOC | VMEM_F_ADDR16; /* no time flag: dt 0 */
+	varint(o, 1);
+	varint(o, zz(0x10)); /* new 0x5100, in units of 16 */
+	varint(o, 48);
+	varint(o, zz(-0x100)); /* old 0x5000 */
+	o->b[o->n++] = VMEM_FREE | VMEM_F_TIME | VMEM_F_ADDR16;
+	varint(o, 2);
+	varint(o, 0);
+	varint(o, zz(-0x10)); /* back to 0x5000 */
+	for (int i = 0; i < 4; i++)
+		o->b[head + 1 + i] = (unsigned char)((o->n - start) >> (8 * i));
+	return head;
+}
+
+static void test_events(void **state)
+{
+	struct out o = {0};
+	struct mem_file f = {0};
+
+	UNUSED(state);
+	header(&o);
+	events_block(&o);
+	assert_int_equal(mem_parse(o.b, o.n, "t", &f), 0);
+	assert_int_equal(f.pid, 4242);
+	assert_int_equal(f.nev, 3);
+	assert_int_equal(f.truncated, 0);
+	assert_int_equal(f.ev[0].kind, VMEM_MALLOC);
+	assert_int_equal(f.ev[0].ns, 5003);
+	assert_int_equal(f.ev[0].addr, 0x5000);
+	assert_int_equal(f.ev[0].size, 24);
+	assert_int_equal(f.ev[0].tid, 77);
+	assert_int_equal(f.ev[1].addr, 0x5100);
+	assert_int_equal(f.ev[1].old, 0x5000);
+	assert_int_equal(f.ev[1].size, 48);
+	assert_int_equal(f.ev[2].kind, VMEM_FREE);
+	assert_int_equal(f.ev[1].ns, 5003);
+	assert_int_equal(f.ev[2].addr, 0x5000);
+	assert_int_equal(f.ev[2].ns, 5005);
+	assert_true(f.nstacks > 1 && f.stacks[1].defined);
+	assert_int_equal(f.stacks[1].n, 2);
+	assert_int_equal(f.stacks[1].pc[1], 0x401010);
+	assert_int_equal(f.end, 0);
+	mem_file_release(&f);
+}
+
+/* A crash mid-write leaves a block cut short: the whole blocks before it
+ * are kept. */
+static void test_truncated(void **state)
+{
+	struct out o = {0};
+	struct mem_file f = {0};
+	size_t whole;
+
+	UNUSED(state);
+	header(&o);
+	events_block(&o);
+	whole = o.n;
+	events_block(&o);
+	assert_int_equal(mem_parse(o.b, whole + 9, "t", &f), 0);
+	assert_int_equal(f.nev, 3);
+	assert_int_equal(f.truncated, 1);
+	mem_file_release(&f);
+}
+
+static void test_end_and_maps(void **state)
+{
+	struct out o = {0};
+	struct mem_file f = {0};
+	static const char maps[] = "00400000-00401000 r-xp 00000000 08:01 1 /bin/x\n";
+
+	UNUSED(state);
+	header(&o);
+	o.b[o.n++] = VMEM_BLOCK_MAPS;
+	le(&o, sizeof(maps) - 1, 4);
+	memcpy(o.b + o.n, maps, sizeof(maps) - 1);
+	o.n += sizeof(maps) - 1;
+	o.b[o.n++] = 99; /* a block from a newer writer: skipped */
+	le(&o, 2, 4);
+	o.n += 2;
+	o.b[o.n++] = VMEM_BLOCK_END;
+	le(&o, 10, 4);
+	le(&o, 9999, 8);
+	o.b[o.n++] = VMEM_END_SIGNAL;
+	o.b[o.n++] = 11;
+	assert_int_equal(mem_parse(o.b, o.n, "t", &f), 0);
+	assert_string_equal(f.maps, maps);
+	assert_int_equal(f.end, VMEM_END_SIGNAL);
+	assert_int_equal(f.end_signal, 11);
+	assert_int_equal(f.nev, 0);
+	mem_file_release(&f);
+}
+
+static void test_not_records(void **state)
+{
+	struct mem_file f = {0};
+	struct out o = {0};
+
+	UNUSED(state);
+	assert_int_equal(mem_parse((const unsigned char *)"hello", 5, "x.bin", &f), ERR_PARSE);
+	assert_non_null(strstr(err_msg(), "x.bin: not a memory record file"));
+	header(&o);
+	o.b[8] = 9; /* version */
+	assert_int_equal(mem_parse(o.b, o.n, "y", &f), ERR_PARSE);
+	assert_non_null(strstr(err_msg(), "version 9"));
+	assert_string_equal(mem_kind_name(VMEM_NEW_ARRAY), "new[]");
+	assert_null(mem_kind_name(0));
+	assert_true(mem_kind_frees(VMEM_DELETE));
+	assert_false(mem_kind_frees(VMEM_REALLOC));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_end_and_maps),
+		cmocka_unit_test(test_not_records),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
