@@ -51,6 +51,7 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_diff(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_hook(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv);
 
 /* A boolean setting, from .veles/config.yml, else the user config, else @def. */
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);

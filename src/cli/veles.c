@@ -38,6 +38,7 @@ static const struct cli_command commands[] = {
 	{"run", cmd_run, CMD_NEEDS_PROJECT, "run the job matrix of config.yml, or one job"},
 	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
 	 "install a git post-commit hook that runs the matrix on each commit"},
+	{"monitor", cmd_monitor, 0, "sample the system (cpu, disks, memory, network...)"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,167 @@
+/*
+ * veles monitor: samples the system from /proc at an interval and prints
+ * rates (brief, verbose or plot), records raw samples with -f, plays a
+ * recording back with -p. Option letters follow collectl's.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "monitor/run.h"
+#include "monitor/view.h"
+#include "util/common.h"
+
+static void monitor_usage(void)
+{
+	printf("usage: veles monitor [-s SUBSYSTEMS] [-i INTERVAL] [-c COUNT] [options]\n"
+	       "\n"
+	       "Samples the system from /proc every INTERVAL seconds and prints counters as\n"
+	       "rates per second: one line per interval (brief), a section per subsystem\n"
+	       "(verbose) or plot lines. Letters follow collectl's.\n"
+	       "\n"
+	       "  -s, --subsys LETTERS  subsystems (default cdn): c cpu, C per cpu, d disks,\n"
+	       "                        D per disk, m memory, n network, N per interface,\n"
+	       "                        j interrupts, J per interrupt, s sockets, f nfs\n"
+	       "                        client, Z processes and load\n"
+	       "  -i, --interval SECS   seconds between samples, fractions allowed (default 1;\n"
+	       "                        0 samples back to back)\n"
+	       "  -c, --count N         stop after N intervals (default: until interrupted)\n"
+	       "      --verbose         a section per subsystem (details imply it)\n"
+	       "  -P, --plot            one line per interval with a header, for plotting\n"
+	       "      --sep CHAR        plot separator (default a space)\n"
+	       "      --on              counters per interval instead of per second\n"
+	       "  -f, --filename FILE   record raw samples to FILE (compressed), no output\n"
+	       "  -p, --playback FILE   play back a recording in any output format\n"
+	       "  -d, --debug N         N >= 4: show each sample as it is recorded\n"
+	       "      --self            print the cpu time used per sample on exit\n"
+	       "      --proc DIR        read DIR instead of /proc (saved files)\n");
+}
+
+enum { OPT_SEP = 256, OPT_ON, OPT_VERBOSE, OPT_SELF, OPT_PROC };
+
+static int parse_interval(const char *v, double *out)
+{
+	char *end;
+
+	*out = strtod(v, &end);
+	if (end == v || *end || !(*out >= 0) || *out > 86400)
+		return cli_usage_error("monitor", "bad interval '%s' (seconds, e.g. 0.5)", v);
+	return 0;
+}
+
+/* One option; returns 0, 1 after --help, or an exit status. */
+static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
+{
+	unsigned long n;
+
+	switch (c) {
+	case 's':
+		o->letters = arg;
+		return 0;
+	case 'i':
+		return parse_interval(arg, &o->interval) ? 2 : 0;
+	case 'c':
+		if (cli_parse_uint("monitor", "--count", arg, &n) < 0)
+			return 2;
+		o->count = (long)n;
+		return 0;
+	case 'P':
+		o->format = MON_PLOT;
+		return 0;
+	case OPT_VERBOSE:
+		o->format = MON_VERBOSE;
+		return 0;
+	case OPT_SEP:
+		if (strlen(arg) != 1)
+			return cli_usage_error("monitor", "--sep takes one character");
+		o->sep = arg[0];
+		return 0;
+	case OPT_ON:
+		o->per_interval = true;
+		return 0;
+	case 'f':
+		o->record = arg;
+		return 0;
+	case 'p':
+		o->playback = arg;
+		return 0;
+	case 'd':
+		if (cli_parse_uint("monitor", "--debug", arg, &n) < 0)
+			return 2;
+		o->debug = (int)n;
+		return 0;
+	case OPT_SELF:
+		o->self = true;
+		return 0;
+	case OPT_PROC:
+		o->proc_root = arg;
+		return 0;
+	case 'h':
+		monitor_usage();
+		return 1;
+	default:
+		return cli_bad_option("monitor", argv);
+	}
+}
+
+static int parse_args(int argc, char **argv, struct mon_run_opts *o)
+{
+	static const struct option opts[] = {
+		{"subsys", required_argument, NULL, 's'},
+		{"interval", required_argument, NULL, 'i'},
+		{"count", required_argument, NULL, 'c'},
+		{"plot", no_argument, NULL, 'P'},
+		{"verbose", no_argument, NULL, OPT_VERBOSE},
+		{"sep", required_argument, NULL, OPT_SEP},
+		{"on", no_argument, NULL, OPT_ON},
+		{"filename", required_argument, NULL, 'f'},
+		{"playback", required_argument, NULL, 'p'},
+		{"debug", required_argument, NULL, 'd'},
+		{"self", no_argument, NULL, OPT_SELF},
+		{"proc", required_argument, NULL, OPT_PROC},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "+s:i:c:Pf:p:d:h", opts, NULL)) != -1)
+		if ((rc = apply(c, optarg, o, argv)) != 0)
+			return rc;
+	if (optind < argc)
+		return cli_usage_error("monitor", "unexpected argument '%s'", argv[optind]);
+	if (o->record && o->playback)
+		return cli_usage_error("monitor", "-f and -p do not go together");
+	if (!o->letters[0])
+		return cli_usage_error("monitor", "-s needs at least one subsystem");
+	for (const char *p = o->letters; *p; p++)
+		if (!mon_view_find(*p))
+			return cli_usage_error("monitor", "unknown subsystem '%c' (one of %s)", *p,
+					       mon_view_letters());
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	UNUSED(sig);
+	mon_stop = 1;
+}
+
+int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct mon_run_opts o = {
+		.letters = "cdn", .interval = 1, .count = -1, .sep = ' ', .out = stdout};
+	struct sigaction sa = {.sa_handler = on_signal};
+	int rc = parse_args(argc, argv, &o);
+
+	UNUSED(ctx);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (mon_run(&o) < 0)
+		return cli_fail();
+	return 0;
+}
