@@ -8,8 +8,37 @@
 
 static const double scale10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 
+/* A whole number, two digits at a time: the common case of plot output. */
+static size_t fmt_uint(char *dst, uint64_t x)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	char tmp[24];
+	size_t n = sizeof(tmp), len;
+
+	while (x >= 100) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * (x % 100), 2);
+		x /= 100;
+	}
+	if (x >= 10) {
+		n -= 2;
+		memcpy(tmp + n, pairs + 2 * x, 2);
+	} else {
+		tmp[--n] = (char)('0' + x);
+	}
+	len = sizeof(tmp) - n;
+	memcpy(dst, tmp + n, len);
+	dst[len] = '\0';
+	return len;
+}
+
 size_t mon_fmt_fixed(char *dst, double v, int decimals)
 {
+	if (decimals <= 0 && v >= 0 && v < 1e18)
+		return fmt_uint(dst, (uint64_t)(v + 0.5));
 	char tmp[32];
 	size_t n = 0, len = 0;
 	uint64_t x;

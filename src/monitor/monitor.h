@@ -46,6 +46,7 @@ struct mon_table {
 	size_t nrows, cap;
 	char (*names)[MON_NAME];
 	uint64_t *vals; /* nrows x the table's column count */
+	unsigned gen;	/* playback: equal generations have equal row names */
 };
 
 struct mon_tabdef {

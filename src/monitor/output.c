@@ -44,12 +44,16 @@ void mon_out_release(struct mon_out *o)
 static void add_num(struct buf *b, const struct mon_field *fl, double v, int w, bool cvt)
 {
 	char num[32];
-	size_t n = cvt && fl->decimals == 0 ? mon_cvt(num, v, fl->width, fl->size)
-					    : mon_fmt_fixed(num, v, fl->decimals);
+	size_t n;
 
 	buf_grow(b, 64);
-	b->len += w ? mon_fmt_pad(b->data + b->len, num, n, w)
-		    : (memcpy(b->data + b->len, num, n + 1), n);
+	if (!w) { /* plot: straight into the line */
+		b->len += mon_fmt_fixed(b->data + b->len, v, fl->decimals);
+		return;
+	}
+	n = cvt && fl->decimals == 0 ? mon_cvt(num, v, fl->width, fl->size)
+				     : mon_fmt_fixed(num, v, fl->decimals);
+	b->len += mon_fmt_pad(b->data + b->len, num, n, w);
 }
 
 static void add_time(struct buf *b, const struct mon_out *o, double t, bool date)

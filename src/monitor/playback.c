@@ -100,9 +100,25 @@ static uint64_t unzigzag(uint64_t v)
 	return (v >> 1) ^ (~(v & 1) + 1);
 }
 
-/* Row names (when sent) and values of one table, after the previous ones. */
-static bool decode_table(struct mon_player *p, size_t *pos, size_t end, struct mon_table *t,
-			 size_t ncols)
+/* Makes @out's rows those of @base, copying names only when they differ. */
+static void same_rows_as(struct mon_table *out, const struct mon_table *base, size_t ncols)
+{
+	if (out->cap < base->nrows) {
+		out->cap = base->nrows;
+		out->names = xrealloc(out->names, out->cap * sizeof(*out->names));
+		out->vals =
+			xrealloc(out->vals, out->cap * (ncols ? ncols : 1) * sizeof(*out->vals));
+	}
+	if (out->gen != base->gen || out->nrows != base->nrows)
+		memcpy(out->names, base->names, base->nrows * sizeof(*base->names));
+	out->nrows = base->nrows;
+	out->gen = base->gen;
+}
+
+/* Row names (when sent) and values of one table into @out, the values as
+ * differences from @base's. */
+static bool decode_table(struct mon_player *p, size_t *pos, size_t end,
+			 const struct mon_table *base, struct mon_table *out, size_t ncols)
 {
 	uint64_t nrows, d;
 	bool renamed;
@@ -111,22 +127,25 @@ static bool decode_table(struct mon_player *p, size_t *pos, size_t end, struct m
 		return false;
 	renamed = p->data[(*pos)++];
 	if (renamed) {
-		mon_table_reset(t);
+		mon_table_reset(out);
+		out->gen = ++p->gen;
 		for (uint64_t r = 0; r < nrows; r++) {
 			size_t n = *pos < end ? (unsigned char)p->data[*pos] : 0;
 
 			if (*pos + 1 + n > end)
 				return false;
-			mon_table_add(t, p->data + *pos + 1, n, ncols);
+			mon_table_add(out, p->data + *pos + 1, n, ncols);
 			*pos += 1 + n;
 		}
-	} else if (nrows != t->nrows) {
+	} else if (nrows != base->nrows) {
 		return false;
+	} else {
+		same_rows_as(out, base, ncols);
 	}
 	for (size_t i = 0; i < nrows * ncols; i++) {
 		if (!get_varint(p, pos, &d))
 			return false;
-		t->vals[i] = (renamed ? 0 : t->vals[i]) + unzigzag(d);
+		out->vals[i] = (renamed ? 0 : base->vals[i]) + unzigzag(d);
 	}
 	return *pos <= end;
 }
@@ -146,10 +165,10 @@ static bool decode_modrecs(struct mon_player *p, size_t *pos, size_t end, struct
 	return true;
 }
 
-/* Decodes into p->prev in place (values are differences from it). */
-static bool decode_sample(struct mon_player *p, size_t pos, size_t end)
+/* Decodes into @s, after @base. */
+static bool decode_sample(struct mon_player *p, size_t pos, size_t end,
+			  const struct mon_sample *base, struct mon_sample *s)
 {
-	struct mon_sample *s = &p->prev;
 	uint64_t dt, present;
 
 	if (!get_varint(p, &pos, &dt) || !get_varint(p, &pos, &present))
@@ -164,19 +183,21 @@ static bool decode_sample(struct mon_player *p, size_t pos, size_t end)
 			mon_table_reset(&s->tab[t]);
 			continue;
 		}
-		if (!decode_table(p, &pos, end, &s->tab[t], mon_tabdefs[t].ncols))
+		if (!decode_table(p, &pos, end, &base->tab[t], &s->tab[t], mon_tabdefs[t].ncols))
 			return false;
 	}
 	s->present = (unsigned)present;
 	return decode_modrecs(p, &pos, end, s) && pos == end;
 }
 
-int mon_player_next(struct mon_player *p, struct mon_sample *s)
+int mon_player_next(struct mon_player *p, const struct mon_sample **s)
 {
 	size_t start, end;
 	char tag;
 
 	for (;;) {
+		unsigned next = p->cur ^ 1;
+
 		if (!next_record(p, &tag, &start, &end)) {
 			if (p->pos < p->len)
 				p->damaged = true;
@@ -184,12 +205,13 @@ int mon_player_next(struct mon_player *p, struct mon_sample *s)
 		}
 		if (tag != 'S')
 			continue; /* a record kind of a later version */
-		if (!decode_sample(p, start, end))
+		if (!decode_sample(p, start, end, &p->s[p->cur], &p->s[next]))
 			return err_set(ERR_PARSE, "sample %lu of the recording is malformed",
 				       p->nsamples + 1);
+		p->cur = next;
 		p->have_prev = true;
 		p->nsamples++;
-		mon_sample_copy(s, &p->prev);
+		*s = &p->s[next];
 		return 1;
 	}
 }
@@ -198,7 +220,8 @@ void mon_player_close(struct mon_player *p)
 {
 	free(p->data);
 	free(p->header);
-	mon_sample_release(&p->prev);
+	mon_sample_release(&p->s[0]);
+	mon_sample_release(&p->s[1]);
 	memset(p, 0, sizeof(*p));
 }
 

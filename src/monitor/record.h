@@ -41,7 +41,9 @@ struct mon_player {
 	char *data; /* the decompressed stream */
 	size_t len, pos;
 	char *header;
-	struct mon_sample prev; /* what differences apply to */
+	struct mon_sample s[2]; /* the last two samples: one is the base of the next */
+	unsigned cur;		/* which of s[] was decoded last */
+	unsigned gen;
 	bool have_prev;
 	int64_t us;   /* the last sample's time in microseconds */
 	bool damaged; /* the stream ended inside a record or frame */
@@ -50,8 +52,10 @@ struct mon_player {
 
 /* Reads and decompresses @path; a damaged end is remembered, not an error. */
 int mon_player_open(struct mon_player *p, const char *path);
-/* The next sample into @s: 1, 0 at the end, negative on bad data. */
-int mon_player_next(struct mon_player *p, struct mon_sample *s);
+/* The next sample into *@s: 1, 0 at the end, negative on bad data. The
+ * sample stays valid until the call after next, so a caller can keep the
+ * previous one to compute rates without copying. */
+int mon_player_next(struct mon_player *p, const struct mon_sample **s);
 void mon_player_close(struct mon_player *p);
 /* Value of "key: value" in a header, copied into @out; false if absent. */
 bool mon_header_get(const char *header, const char *key, char *out, size_t cap);

@@ -119,21 +119,21 @@ static int live(struct loop *l)
 static int playback(struct loop *l)
 {
 	struct mon_player p;
+	const struct mon_sample *prev = NULL, *cur;
 	int rc = mon_player_open(&p, l->o->playback);
 	long k = 0;
 
 	if (rc < 0)
 		return rc;
 	while (!mon_stop && (l->o->count < 0 || k <= l->o->count)) {
-		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
-
-		rc = mon_player_next(&p, cur);
+		rc = mon_player_next(&p, &cur);
 		if (rc <= 0)
 			break;
 		if (prev) {
 			mon_interval_compute(&l->iv, prev, cur);
 			mon_out_interval(&l->out, &l->iv);
 		}
+		prev = cur;
 		k++;
 	}
 	if (rc >= 0 && p.damaged)
