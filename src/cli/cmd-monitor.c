@@ -37,10 +37,15 @@ static void monitor_usage(void)
 	       "  -p, --playback FILE   play back a recording in any output format\n"
 	       "  -d, --debug N         N >= 4: show each sample as it is recorded\n"
 	       "      --self            print the cpu time used per sample on exit\n"
+	       "      --import F[,OPTS][:F2...]\n"
+	       "                        load import modules (shared objects; bare names\n"
+	       "                        are looked up in $VELES_MODULE_PATH, then the\n"
+	       "                        installed modules): hello, misc, gpu\n"
+	       "      --export lexpr    print \"name value\" lines per interval instead\n"
 	       "      --proc DIR        read DIR instead of /proc (saved files)\n");
 }
 
-enum { OPT_SEP = 256, OPT_ON, OPT_VERBOSE, OPT_SELF, OPT_PROC };
+enum { OPT_SEP = 256, OPT_ON, OPT_VERBOSE, OPT_SELF, OPT_PROC, OPT_IMPORT, OPT_EXPORT };
 
 static int parse_interval(const char *v, double *out)
 {
@@ -99,6 +104,14 @@ static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
 	case OPT_PROC:
 		o->proc_root = arg;
 		return 0;
+	case OPT_IMPORT:
+		o->imports = arg;
+		return 0;
+	case OPT_EXPORT:
+		if (strcmp(arg, "lexpr"))
+			return cli_usage_error("monitor", "unknown export '%s' (lexpr)", arg);
+		o->format = MON_LEXPR;
+		return 0;
 	case 'h':
 		monitor_usage();
 		return 1;
@@ -122,6 +135,8 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		{"debug", required_argument, NULL, 'd'},
 		{"self", no_argument, NULL, OPT_SELF},
 		{"proc", required_argument, NULL, OPT_PROC},
+		{"import", required_argument, NULL, OPT_IMPORT},
+		{"export", required_argument, NULL, OPT_EXPORT},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "monitor/format.h"
+#include "monitor/modules.h"
 #include "monitor/output.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -93,12 +94,16 @@ static void brief_header(struct mon_out *o, struct buf *b)
 	buf_adds(b, o->millis ? "#            " : "#        ");
 	for (size_t i = 0; i < o->nviews; i++)
 		brief_title(b, o->views[i]);
+	if (o->mods)
+		mon_modules_brief(o->mods, VMON_BRIEF_TITLE, b);
 	buf_adds(b, o->millis ? "\n#Time        " : "\n#Time    ");
 	for (size_t i = 0; i < o->nviews; i++)
 		for (size_t k = 0; k < o->views[i]->nfields; k++)
 			if (o->views[i]->fields[k].brief)
 				buf_addf(b, " %*s", o->views[i]->fields[k].width,
 					 o->views[i]->fields[k].brief);
+	if (o->mods)
+		mon_modules_brief(o->mods, VMON_BRIEF_HEADER, b);
 	buf_addc(b, '\n');
 }
 
@@ -118,6 +123,8 @@ static void brief_line(struct mon_out *o, const struct mon_interval *iv, struct 
 				add_num(b, &v->fields[k], vals[k], v->fields[k].width, true);
 			}
 	}
+	if (o->mods)
+		mon_modules_brief(o->mods, VMON_BRIEF_DATA, b);
 	buf_addc(b, '\n');
 }
 
@@ -172,6 +179,8 @@ static void verbose_interval(struct mon_out *o, const struct mon_interval *iv, s
 	buf_addf(b, " (%.3f secs) ###\n", iv->secs);
 	for (size_t i = 0; i < o->nviews; i++)
 		verbose_view(o, iv, o->views[i], b);
+	if (o->mods)
+		mon_modules_verbose(o->mods, b);
 	buf_addc(b, '\n');
 }
 
@@ -212,6 +221,8 @@ static void plot_header(struct mon_out *o, const struct mon_interval *iv, struct
 					buf_addf(b, "[%s]%s", v->title, v->fields[k].name);
 			}
 	}
+	if (o->mods)
+		mon_modules_plot(o->mods, VMON_PLOT_HEADER, b);
 	buf_addc(b, '\n');
 }
 
@@ -258,7 +269,46 @@ static void plot_line(struct mon_out *o, const struct mon_interval *iv, struct b
 		o->views[i]->summary(iv, vals);
 		plot_values(o, b, o->views[i], vals);
 	}
+	if (o->mods)
+		mon_modules_plot(o->mods, VMON_PLOT_DATA, b);
 	buf_addc(b, '\n');
+}
+
+/* ---- lexpr: "name value" lines per interval, as collectl's export ---- */
+
+/* "[CPU]User%" as "cpu.user": lowercase letters and digits only. */
+static void lexpr_name(struct buf *b, const char *title, const char *field)
+{
+	for (const char *p = title; *p; p++)
+		buf_addc(b, (char)(*p | 0x20));
+	buf_addc(b, '.');
+	for (const char *p = field; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+			buf_addc(b, *p);
+		else if (*p >= 'A' && *p <= 'Z')
+			buf_addc(b, (char)(*p | 0x20));
+}
+
+static void lexpr_interval(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
+{
+	double vals[MON_MAXFIELDS];
+
+	buf_addf(b, "sample.time %.3f\n", iv->cur->t);
+	for (size_t i = 0; i < o->nviews; i++) {
+		const struct mon_view *v = o->views[i];
+
+		if (v->detail)
+			continue;
+		v->summary(iv, vals);
+		for (size_t k = 0; k < v->nfields; k++) {
+			lexpr_name(b, v->title, v->fields[k].name);
+			buf_addc(b, ' ');
+			add_num(b, &v->fields[k], vals[k], 0, false);
+			buf_addc(b, '\n');
+		}
+	}
+	if (o->mods)
+		mon_modules_export(o->mods, b);
 }
 
 void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
@@ -272,6 +322,8 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 		brief_line(o, iv, &b);
 	} else if (o->format == MON_VERBOSE) {
 		verbose_interval(o, iv, &b);
+	} else if (o->format == MON_LEXPR) {
+		lexpr_interval(o, iv, &b);
 	} else {
 		if (!o->nprinted)
 			plot_header(o, iv, &b);

@@ -8,7 +8,7 @@
 #include "monitor/view.h"
 #include "util/buf.h"
 
-enum mon_format { MON_BRIEF, MON_VERBOSE, MON_PLOT };
+enum mon_format { MON_BRIEF, MON_VERBOSE, MON_PLOT, MON_LEXPR };
 
 struct mon_modules;
 

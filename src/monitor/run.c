@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monitor/modules.h"
 #include "monitor/record.h"
 #include "monitor/run.h"
 #include "util/common.h"
@@ -43,7 +44,7 @@ static void sleep_until(const struct timespec *start, double interval, long k)
 }
 
 /* What a recording says about where and how it was made. */
-static char *make_header(const struct mon_run_opts *o, unsigned tables)
+static char *make_header(const struct mon_run_opts *o, unsigned tables, struct mon_modules *mods)
 {
 	struct utsname u;
 	struct buf b = BUF_INIT;
@@ -54,6 +55,7 @@ static char *make_header(const struct mon_run_opts *o, unsigned tables)
 	buf_addf(&b, "cpus: %ld\ninterval: %g\nsubsystems: %s\ntables: %u\n",
 		 sysconf(_SC_NPROCESSORS_ONLN), o->interval, o->letters, tables);
 	buf_addf(&b, "modules: %s\n", o->imports ? o->imports : "");
+	mon_modules_update_header(mods, &b);
 	return buf_detach(&b, NULL);
 }
 
@@ -63,25 +65,50 @@ struct loop {
 	struct mon_interval iv;
 	struct mon_sample s[2];
 	struct mon_writer w;
+	struct mon_modules mods;
 	bool recording;
 	unsigned long n; /* samples taken */
 };
 
-/* Shows (or, recording, stores) sample @cur after @prev. */
-static int handle(struct loop *l, struct mon_sample *prev, struct mon_sample *cur)
+/* -d4: the raw sample, as it is recorded. */
+static void debug_dump(const struct mon_sample *s)
 {
+	fprintf(stderr, ">>> %.3f <<<\n", s->t);
+	for (int t = 0; t < MT_COUNT; t++) {
+		const struct mon_table *tab = &s->tab[t];
+
+		for (size_t r = 0; r < tab->nrows; r++) {
+			fprintf(stderr, "%s %s", mon_tabdefs[t].name, tab->names[r]);
+			for (size_t k = 0; k < mon_tabdefs[t].ncols; k++)
+				fprintf(stderr, " %llu",
+					(unsigned long long)
+						tab->vals[r * mon_tabdefs[t].ncols + k]);
+			fputc('\n', stderr);
+		}
+	}
+	for (size_t i = 0; i < s->nmod; i++)
+		fprintf(stderr, "%s\n", s->mod[i].line);
+}
+
+/* Shows (or, recording, stores) sample @cur after @prev. */
+static int handle(struct loop *l, const struct mon_sample *prev, const struct mon_sample *cur)
+{
+	bool show = prev && (!l->recording || l->o->debug >= 4);
+
 	if (l->recording) {
 		int rc = mon_writer_add(&l->w, cur);
 
 		if (rc < 0)
 			return rc;
 	}
-	if (l->o->debug >= 4 && l->recording)
-		fprintf(stderr, ">>> %.3f <<< sample %lu recorded\n", cur->t, l->n);
-	if (!prev || (l->recording && !l->o->debug))
-		return 0;
-	mon_interval_compute(&l->iv, prev, cur);
-	mon_out_interval(&l->out, &l->iv);
+	if (l->o->debug >= 4)
+		debug_dump(cur);
+	mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
+	if (show) {
+		mon_interval_compute(&l->iv, prev, cur);
+		mon_out_interval(&l->out, &l->iv);
+	}
+	mon_modules_interval_end(&l->mods);
 	return 0;
 }
 
@@ -105,6 +132,8 @@ static int live(struct loop *l)
 		mon_sample_reset(cur);
 		cur->t = now_real();
 		rc = mon_reader_read(&r, cur);
+		if (rc >= 0)
+			mon_modules_get_data(&l->mods, cur);
 		if (rc < 0 || (rc = handle(l, prev, cur)) < 0)
 			break;
 		l->n++;
@@ -125,14 +154,19 @@ static int playback(struct loop *l)
 
 	if (rc < 0)
 		return rc;
+	mon_modules_get_header(&l->mods, p.header);
 	while (!mon_stop && (l->o->count < 0 || k <= l->o->count)) {
 		rc = mon_player_next(&p, &cur);
 		if (rc <= 0)
 			break;
+		if (l->mods.n)
+			mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
 		if (prev) {
 			mon_interval_compute(&l->iv, prev, cur);
 			mon_out_interval(&l->out, &l->iv);
 		}
+		if (l->mods.n)
+			mon_modules_interval_end(&l->mods);
 		prev = cur;
 		k++;
 	}
@@ -154,9 +188,14 @@ int mon_run(const struct mon_run_opts *o)
 	l.out.per_interval = o->per_interval;
 	l.out.millis = o->interval < 1 || o->interval != floor(o->interval);
 	l.iv.per_interval = o->per_interval;
+	l.mods.sep = o->sep;
+	l.mods.per_interval = o->per_interval;
+	l.out.mods = &l.mods;
 	rc = mon_out_init(&l.out, o->letters);
+	if (rc >= 0 && o->imports)
+		rc = mon_modules_load(&l.mods, o->imports);
 	if (rc >= 0 && o->record) {
-		char *h = make_header(o, mon_out_tables(&l.out));
+		char *h = make_header(o, mon_out_tables(&l.out), &l.mods);
 
 		rc = mon_writer_open(&l.w, o->record, h);
 		l.recording = rc >= 0;
@@ -170,6 +209,7 @@ int mon_run(const struct mon_run_opts *o)
 		rc = rc < 0 ? rc : wrc;
 	}
 	fflush(o->out);
+	mon_modules_unload(&l.mods);
 	mon_out_release(&l.out);
 	mon_interval_release(&l.iv);
 	mon_sample_release(&l.s[0]);
