@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$build" && pwd)
 status=0
 sh "$here/../scripts/deps.sh"
-for b in profile_load log collect_time run_matrix detect regression smoothing; do
+for b in profile_load log collect_time run_matrix detect regression smoothing monitor; do
 	echo "== $b"
 	bash "$here/$b.sh" "$build" || status=1
 done

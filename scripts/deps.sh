@@ -7,7 +7,8 @@ set -eu
 PKGS="gcc make pkg-config meson ninja-build git
 libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev
 clang-format cppcheck python3 hyperfine time procps
-libgsl-dev python3-numpy python3-scipy"
+libgsl-dev python3-numpy python3-scipy
+sysstat collectl"
 
 missing=""
 for p in $PKGS; do

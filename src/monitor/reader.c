@@ -51,6 +51,10 @@ static ssize_t read_all(struct mon_reader *r, int fd)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		/* /proc files are seq_files: they fill the buffer up to their
+		 * end, so a short read is the end and saves a second call. */
+		if ((size_t)n < r->cap - (len - (size_t)n) - 1)
+			break;
 	}
 	r->buf[len] = '\0';
 	return (ssize_t)len;

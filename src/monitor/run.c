@@ -37,8 +37,12 @@ static double cpu_seconds(void)
 static void sleep_until(const struct timespec *start, double interval, long k)
 {
 	double at = (double)start->tv_sec + (double)start->tv_nsec / 1e9 + interval * (double)k;
-	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)};
+	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)}, now;
 
+	/* Late already (or back to back): no system call to sleep for nothing. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > ts.tv_sec || (now.tv_sec == ts.tv_sec && now.tv_nsec >= ts.tv_nsec))
+		return;
 	while (!mon_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
