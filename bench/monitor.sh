@@ -87,7 +87,7 @@ print(f"veles monitor start-up (-c 0): {med['monitor']:.2f} ms; veles --version 
       f"(monitor over --version: {med['monitor'] - med['version']:+.2f} ms; target < 5 ms)")
 
 # Playback: record samples back to back, then play them into plot format.
-count = 20000
+count = 100000
 subprocess.run([veles, "monitor", "-s", "cdmn", "-i", "0", "-c", str(count), "-f", "rec"],
                check=True)
 best = None

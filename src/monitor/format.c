@@ -8,30 +8,53 @@
 
 static const double scale10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 
-/* A whole number, two digits at a time: the common case of plot output. */
+/* A whole number, two digits at a time, written from its last digit back
+ * (no copy: this is the common case of plot output). */
 static size_t fmt_uint(char *dst, uint64_t x)
 {
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 				    "25262728293031323334353637383940414243444546474849"
 				    "50515253545556575859606162636465666768697071727374"
 				    "75767778798081828384858687888990919293949596979899";
-	char tmp[24];
-	size_t n = sizeof(tmp), len;
+	static const uint64_t tens[] = {10ull,
+					100ull,
+					1000ull,
+					10000ull,
+					100000ull,
+					1000000ull,
+					10000000ull,
+					100000000ull,
+					1000000000ull,
+					10000000000ull,
+					100000000000ull,
+					1000000000000ull,
+					10000000000000ull,
+					100000000000000ull,
+					1000000000000000ull,
+					10000000000000000ull,
+					100000000000000000ull,
+					1000000000000000000ull,
+					10000000000000000000ull};
+	size_t len = 1;
+	char *p;
 
+	while (len < 20 && x >= tens[len - 1])
+		len++;
+	p = dst + len;
+	*p = '\0';
 	while (x >= 100) {
-		n -= 2;
-		memcpy(tmp + n, pairs + 2 * (x % 100), 2);
+		const char *d = pairs + 2 * (x % 100);
+
+		*--p = d[1];
+		*--p = d[0];
 		x /= 100;
 	}
 	if (x >= 10) {
-		n -= 2;
-		memcpy(tmp + n, pairs + 2 * x, 2);
+		*--p = pairs[2 * x + 1];
+		*--p = pairs[2 * x];
 	} else {
-		tmp[--n] = (char)('0' + x);
+		*--p = (char)('0' + x);
 	}
-	len = sizeof(tmp) - n;
-	memcpy(dst, tmp + n, len);
-	dst[len] = '\0';
 	return len;
 }
 

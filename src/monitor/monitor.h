@@ -132,7 +132,14 @@ void mon_interval_compute(struct mon_interval *iv, const struct mon_sample *prev
 			  const struct mon_sample *cur);
 void mon_interval_release(struct mon_interval *iv);
 /* The rate of row @row, column @col of table @tab (0 when absent). */
-double mon_rate(const struct mon_interval *iv, enum mon_tab tab, size_t row, int col);
+static inline double mon_rate(const struct mon_interval *iv, enum mon_tab tab, size_t row, int col)
+{
+	const struct mon_rates *r = &iv->rates[tab];
+
+	if (row >= r->nrows || col < 0)
+		return 0;
+	return r->v[row * mon_tabdefs[tab].ncols + (size_t)col];
+}
 
 /* Reading the live system (monitor/reader.c): files stay open and are read
  * again from offset 0 at each sample, which costs one pread per file. */

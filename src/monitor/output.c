@@ -229,9 +229,10 @@ static void plot_header(struct mon_out *o, const struct mon_interval *iv, struct
 static void plot_values(struct mon_out *o, struct buf *b, const struct mon_view *v,
 			const double *vals)
 {
+	buf_grow(b, v->nfields * 34);
 	for (size_t k = 0; k < v->nfields; k++) {
-		buf_addc(b, o->sep);
-		add_num(b, &v->fields[k], vals[k], 0, false);
+		b->data[b->len++] = o->sep;
+		b->len += mon_fmt_fixed(b->data + b->len, vals[k], v->fields[k].decimals);
 	}
 }
 
@@ -315,7 +316,8 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 {
 	struct buf b = o->line;
 
-	buf_reset(&b);
+	if (!o->batch)
+		buf_reset(&b);
 	if (o->format == MON_BRIEF) {
 		if (!o->nprinted)
 			brief_header(o, &b);
@@ -329,7 +331,15 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 			plot_header(o, iv, &b);
 		plot_line(o, iv, &b);
 	}
-	fwrite(b.data, 1, b.len, o->f);
 	o->line = b;
 	o->nprinted++;
+	if (!o->batch || b.len >= 1 << 16)
+		mon_out_flush(o);
+}
+
+void mon_out_flush(struct mon_out *o)
+{
+	if (o->line.len)
+		fwrite(o->line.data, 1, o->line.len, o->f);
+	buf_reset(&o->line);
 }

@@ -26,6 +26,7 @@ struct mon_out {
 	size_t nplot_rows[32];
 	char (*plot_rows[32])[MON_NAME];
 	struct buf line;
+	bool batch; /* playback: write in large blocks, not per interval */
 };
 
 /* Picks the views of the letters in @letters; -1 with a message for an
@@ -34,6 +35,8 @@ int mon_out_init(struct mon_out *o, const char *letters);
 /* The tables the chosen views read (bit per enum mon_tab). */
 unsigned mon_out_tables(const struct mon_out *o);
 void mon_out_interval(struct mon_out *o, const struct mon_interval *iv);
+/* Writes what batching holds back. */
+void mon_out_flush(struct mon_out *o);
 void mon_out_release(struct mon_out *o);
 
 #endif

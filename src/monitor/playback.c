@@ -143,8 +143,15 @@ static bool decode_table(struct mon_player *p, size_t *pos, size_t end,
 		same_rows_as(out, base, ncols);
 	}
 	for (size_t i = 0; i < nrows * ncols; i++) {
-		if (!get_varint(p, pos, &d))
+		unsigned char c = *pos < end ? (unsigned char)p->data[*pos] : 0x80;
+
+		/* Most differences fit one byte. */
+		if (c < 0x80) {
+			d = c;
+			(*pos)++;
+		} else if (!get_varint(p, pos, &d)) {
 			return false;
+		}
 		out->vals[i] = (renamed ? 0 : base->vals[i]) + unzigzag(d);
 	}
 	return *pos <= end;

@@ -19,16 +19,14 @@ uint64_t mon_fix(uint64_t prev, uint64_t cur, unsigned width)
 	return ((uint64_t)1 << width) - prev + cur;
 }
 
-static double col_rate(const struct mon_col *c, uint64_t prev, uint64_t cur, double div)
+/* The rate of one column from @prev to @cur; @mul is 1 / the divisor. */
+static double col_rate(enum mon_col_kind kind, uint64_t prev, uint64_t cur, double mul)
 {
-	switch (c->kind) {
-	case MON_GAUGE:
+	if (kind == MON_GAUGE)
 		return (double)cur;
-	case MON_COUNTER32:
-		return (double)mon_fix(prev, cur, 32) / div;
-	default:
-		return (double)mon_fix(prev, cur, 64) / div;
-	}
+	if (cur >= prev || kind == MON_COUNTER64) /* 64-bit wraps undo themselves */
+		return (double)(cur - prev) * mul;
+	return (double)mon_fix(prev, cur, 32) * mul;
 }
 
 /* The row of @prev that matches row @i of @cur: the same index when the
@@ -40,10 +38,22 @@ static long match_row(const struct mon_table *prev, const struct mon_table *cur,
 	return mon_table_find(prev, cur->names[i]);
 }
 
+/* Playback marks tables whose row names did not change with the same
+ * generation; live tables compare their names. */
+static bool same_rows(const struct mon_table *prev, const struct mon_table *cur)
+{
+	if (prev->nrows != cur->nrows)
+		return false;
+	if (cur->gen && cur->gen == prev->gen)
+		return true;
+	return !memcmp(prev->names, cur->names, cur->nrows * sizeof(*cur->names));
+}
+
 static void table_rates(struct mon_rates *r, const struct mon_tabdef *d,
-			const struct mon_table *prev, const struct mon_table *cur, double div)
+			const struct mon_table *prev, const struct mon_table *cur, double mul)
 {
 	size_t nc = d->ncols;
+	bool same = same_rows(prev, cur);
 
 	if (r->cap < cur->nrows * nc) {
 		r->cap = cur->nrows * nc;
@@ -51,16 +61,14 @@ static void table_rates(struct mon_rates *r, const struct mon_tabdef *d,
 	}
 	r->nrows = cur->nrows;
 	for (size_t i = 0; i < cur->nrows; i++) {
-		long j = match_row(prev, cur, i);
+		long j = same ? (long)i : match_row(prev, cur, i);
 		const uint64_t *c = cur->vals + i * nc;
+		const uint64_t *p = j < 0 ? c : prev->vals + (size_t)j * nc;
 		double *out = r->v + i * nc;
 
+		/* A new row (j < 0) is its own previous: zero rates. */
 		for (size_t k = 0; k < nc; k++)
-			out[k] = j < 0 && d->cols[k].kind != MON_GAUGE
-					 ? 0
-					 : col_rate(&d->cols[k],
-						    j < 0 ? 0 : prev->vals[(size_t)j * nc + k],
-						    c[k], div);
+			out[k] = col_rate(d->cols[k].kind, p[k], c[k], mul);
 	}
 }
 
@@ -74,7 +82,10 @@ void mon_interval_compute(struct mon_interval *iv, const struct mon_sample *prev
 	iv->secs = cur->t - prev->t;
 	div = iv->per_interval || iv->secs <= 0 ? 1.0 : iv->secs;
 	for (int t = 0; t < MT_COUNT; t++)
-		table_rates(&iv->rates[t], &mon_tabdefs[t], &prev->tab[t], &cur->tab[t], div);
+		if (cur->present & (1u << t) || iv->rates[t].nrows) {
+			table_rates(&iv->rates[t], &mon_tabdefs[t], &prev->tab[t], &cur->tab[t],
+				    1.0 / div);
+		}
 }
 
 void mon_interval_release(struct mon_interval *iv)
@@ -82,13 +93,4 @@ void mon_interval_release(struct mon_interval *iv)
 	for (int t = 0; t < MT_COUNT; t++)
 		free(iv->rates[t].v);
 	memset(iv->rates, 0, sizeof(iv->rates));
-}
-
-double mon_rate(const struct mon_interval *iv, enum mon_tab tab, size_t row, int col)
-{
-	const struct mon_rates *r = &iv->rates[tab];
-
-	if (row >= r->nrows || col < 0)
-		return 0;
-	return r->v[row * mon_tabdefs[tab].ncols + (size_t)col];
 }

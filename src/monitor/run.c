@@ -195,6 +195,7 @@ int mon_run(const struct mon_run_opts *o)
 	l.mods.sep = o->sep;
 	l.mods.per_interval = o->per_interval;
 	l.out.mods = &l.mods;
+	l.out.batch = o->playback != NULL;
 	rc = mon_out_init(&l.out, o->letters);
 	if (rc >= 0 && o->imports)
 		rc = mon_modules_load(&l.mods, o->imports);
@@ -212,6 +213,7 @@ int mon_run(const struct mon_run_opts *o)
 
 		rc = rc < 0 ? rc : wrc;
 	}
+	mon_out_flush(&l.out);
 	fflush(o->out);
 	mon_modules_unload(&l.mods);
 	mon_out_release(&l.out);
