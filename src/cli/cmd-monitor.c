@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "monitor/export.h"
 #include "monitor/run.h"
 #include "monitor/view.h"
 #include "util/common.h"
@@ -41,7 +42,10 @@ static void monitor_usage(void)
 	       "                        load import modules (shared objects; bare names\n"
 	       "                        are looked up in $VELES_MODULE_PATH, then the\n"
 	       "                        installed modules): hello, misc, gpu\n"
-	       "      --export lexpr    print \"name value\" lines per interval instead\n"
+	       "      --export KIND     send values instead of printing a table:\n"
+	       "                        lexpr[,HOST:PORT] (\"name value\" lines),\n"
+	       "                        graphite,HOST:PORT (plaintext protocol),\n"
+	       "                        prometheus,PORT (serves /metrics)\n"
 	       "      --proc DIR        read DIR instead of /proc (saved files)\n");
 }
 
@@ -54,6 +58,18 @@ static int parse_interval(const char *v, double *out)
 	*out = strtod(v, &end);
 	if (end == v || *end || !(*out >= 0) || *out > 86400)
 		return cli_usage_error("monitor", "bad interval '%s' (seconds, e.g. 0.5)", v);
+	return 0;
+}
+
+static int check_export(const char *spec, struct mon_run_opts *o)
+{
+	struct mon_export e;
+	int rc = mon_export_parse(&e, spec);
+
+	mon_export_close(&e);
+	if (rc < 0)
+		return cli_usage_error("monitor", "%s", err_msg());
+	o->export_spec = spec;
 	return 0;
 }
 
@@ -108,10 +124,7 @@ static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
 		o->imports = arg;
 		return 0;
 	case OPT_EXPORT:
-		if (strcmp(arg, "lexpr"))
-			return cli_usage_error("monitor", "unknown export '%s' (lexpr)", arg);
-		o->format = MON_LEXPR;
-		return 0;
+		return check_export(arg, o);
 	case 'h':
 		monitor_usage();
 		return 1;

@@ -290,11 +290,10 @@ static void lexpr_name(struct buf *b, const char *title, const char *field)
 			buf_addc(b, (char)(*p | 0x20));
 }
 
-static void lexpr_interval(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
+void mon_out_values(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
 {
 	double vals[MON_MAXFIELDS];
 
-	buf_addf(b, "sample.time %.3f\n", iv->cur->t);
 	for (size_t i = 0; i < o->nviews; i++) {
 		const struct mon_view *v = o->views[i];
 
@@ -324,8 +323,7 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 		brief_line(o, iv, &b);
 	} else if (o->format == MON_VERBOSE) {
 		verbose_interval(o, iv, &b);
-	} else if (o->format == MON_LEXPR) {
-		lexpr_interval(o, iv, &b);
+
 	} else {
 		if (!o->nprinted)
 			plot_header(o, iv, &b);

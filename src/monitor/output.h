@@ -8,7 +8,7 @@
 #include "monitor/view.h"
 #include "util/buf.h"
 
-enum mon_format { MON_BRIEF, MON_VERBOSE, MON_PLOT, MON_LEXPR };
+enum mon_format { MON_BRIEF, MON_VERBOSE, MON_PLOT };
 
 struct mon_modules;
 
@@ -35,6 +35,9 @@ int mon_out_init(struct mon_out *o, const char *letters);
 /* The tables the chosen views read (bit per enum mon_tab). */
 unsigned mon_out_tables(const struct mon_out *o);
 void mon_out_interval(struct mon_out *o, const struct mon_interval *iv);
+/* The summary views' values (and the modules' exports) as "cpu.user 3"
+ * lines: what --export sends. */
+void mon_out_values(struct mon_out *o, const struct mon_interval *iv, struct buf *b);
 /* Writes what batching holds back. */
 void mon_out_flush(struct mon_out *o);
 void mon_out_release(struct mon_out *o);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monitor/export.h"
 #include "monitor/modules.h"
 #include "monitor/record.h"
 #include "monitor/run.h"
@@ -34,7 +35,7 @@ static double cpu_seconds(void)
 
 /* Sleeps until @start + @k intervals on the monotonic clock, so the time
  * spent sampling does not push later samples back. */
-static void sleep_until(const struct timespec *start, double interval, long k)
+static void sleep_until(struct mon_export *e, const struct timespec *start, double interval, long k)
 {
 	double at = (double)start->tv_sec + (double)start->tv_nsec / 1e9 + interval * (double)k;
 	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)}, now;
@@ -43,6 +44,10 @@ static void sleep_until(const struct timespec *start, double interval, long k)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (now.tv_sec > ts.tv_sec || (now.tv_sec == ts.tv_sec && now.tv_nsec >= ts.tv_nsec))
 		return;
+	if (e && e->listen_fd >= 0) { /* prometheus: answer requests meanwhile */
+		mon_export_wait(e, at);
+		return;
+	}
 	while (!mon_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
@@ -70,6 +75,8 @@ struct loop {
 	struct mon_sample s[2];
 	struct mon_writer w;
 	struct mon_modules mods;
+	struct mon_export exp;
+	bool exporting;
 	bool recording;
 	unsigned long n; /* samples taken */
 };
@@ -94,6 +101,17 @@ static void debug_dump(const struct mon_sample *s)
 		fprintf(stderr, "%s\n", s->mod[i].line);
 }
 
+/* Prints or exports the interval from @prev to @cur. */
+static int show_interval(struct loop *l, const struct mon_sample *prev,
+			 const struct mon_sample *cur)
+{
+	mon_interval_compute(&l->iv, prev, cur);
+	if (l->exporting)
+		return mon_export_interval(&l->exp, &l->out, &l->iv);
+	mon_out_interval(&l->out, &l->iv);
+	return 0;
+}
+
 /* Shows (or, recording, stores) sample @cur after @prev. */
 static int handle(struct loop *l, const struct mon_sample *prev, const struct mon_sample *cur)
 {
@@ -109,8 +127,10 @@ static int handle(struct loop *l, const struct mon_sample *prev, const struct mo
 		debug_dump(cur);
 	mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
 	if (show) {
-		mon_interval_compute(&l->iv, prev, cur);
-		mon_out_interval(&l->out, &l->iv);
+		int rc = show_interval(l, prev, cur);
+
+		if (rc < 0)
+			return rc;
 	}
 	mon_modules_interval_end(&l->mods);
 	return 0;
@@ -130,7 +150,7 @@ static int live(struct loop *l)
 		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
 
 		if (k)
-			sleep_until(&start, o->interval, k);
+			sleep_until(l->exporting ? &l->exp : NULL, &start, o->interval, k);
 		if (k == 1)
 			cpu0 = cpu_seconds();
 		mon_sample_reset(cur);
@@ -165,10 +185,8 @@ static int playback(struct loop *l)
 			break;
 		if (l->mods.n)
 			mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
-		if (prev) {
-			mon_interval_compute(&l->iv, prev, cur);
-			mon_out_interval(&l->out, &l->iv);
-		}
+		if (prev && (rc = show_interval(l, prev, cur)) < 0)
+			break;
 		if (l->mods.n)
 			mon_modules_interval_end(&l->mods);
 		prev = cur;
@@ -199,6 +217,12 @@ int mon_run(const struct mon_run_opts *o)
 	rc = mon_out_init(&l.out, o->letters);
 	if (rc >= 0 && o->imports)
 		rc = mon_modules_load(&l.mods, o->imports);
+	if (rc >= 0 && o->export_spec) {
+		rc = mon_export_parse(&l.exp, o->export_spec);
+		if (rc >= 0)
+			rc = mon_export_open(&l.exp, o->out);
+		l.exporting = rc >= 0;
+	}
 	if (rc >= 0 && o->record) {
 		char *h = make_header(o, mon_out_tables(&l.out), &l.mods);
 
@@ -213,6 +237,8 @@ int mon_run(const struct mon_run_opts *o)
 
 		rc = rc < 0 ? rc : wrc;
 	}
+	if (l.exporting)
+		mon_export_close(&l.exp);
 	mon_out_flush(&l.out);
 	fflush(o->out);
 	mon_modules_unload(&l.mods);

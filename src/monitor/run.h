@@ -10,13 +10,14 @@ struct mon_run_opts {
 	long count;	     /* -c, intervals to show; -1: until interrupted */
 	enum mon_format format;
 	char sep;
-	bool per_interval;     /* --on */
-	const char *record;    /* -f FILE */
-	const char *playback;  /* -p FILE */
-	const char *proc_root; /* "/proc", or fixtures for tests */
-	const char *imports;   /* --import */
-	int debug;	       /* -d */
-	bool self;	       /* --self */
+	bool per_interval;	 /* --on */
+	const char *record;	 /* -f FILE */
+	const char *playback;	 /* -p FILE */
+	const char *proc_root;	 /* "/proc", or fixtures for tests */
+	const char *imports;	 /* --import */
+	const char *export_spec; /* --export */
+	int debug;		 /* -d */
+	bool self;		 /* --self */
 	FILE *out;
 };
 
