@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cli/cli.h"
+#include "collect/collector.h"
 #include "monitor/export.h"
 #include "monitor/run.h"
 #include "monitor/view.h"
@@ -18,6 +20,7 @@
 static void monitor_usage(void)
 {
 	printf("usage: veles monitor [-s SUBSYSTEMS] [-i INTERVAL] [-c COUNT] [options]\n"
+	       "       veles monitor [options] [--profile] -- COMMAND [ARGS...]\n"
 	       "\n"
 	       "Samples the system from /proc every INTERVAL seconds and prints counters as\n"
 	       "rates per second: one line per interval (brief), a section per subsystem\n"
@@ -46,10 +49,24 @@ static void monitor_usage(void)
 	       "                        lexpr[,HOST:PORT] (\"name value\" lines),\n"
 	       "                        graphite,HOST:PORT (plaintext protocol),\n"
 	       "                        prometheus,PORT (serves /metrics)\n"
-	       "      --proc DIR        read DIR instead of /proc (saved files)\n");
+	       "      --proc DIR        read DIR instead of /proc (saved files)\n"
+	       "      --profile         with -- COMMAND: write the summary values of each\n"
+	       "                        interval as a Veles profile in .veles/jobs/\n"
+	       "\n"
+	       "With -- COMMAND, runs COMMAND and samples until it exits; the exit status\n"
+	       "is COMMAND's.\n");
 }
 
-enum { OPT_SEP = 256, OPT_ON, OPT_VERBOSE, OPT_SELF, OPT_PROC, OPT_IMPORT, OPT_EXPORT };
+enum {
+	OPT_SEP = 256,
+	OPT_ON,
+	OPT_VERBOSE,
+	OPT_SELF,
+	OPT_PROC,
+	OPT_IMPORT,
+	OPT_EXPORT,
+	OPT_PROFILE
+};
 
 static int parse_interval(const char *v, double *out)
 {
@@ -125,6 +142,9 @@ static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
 		return 0;
 	case OPT_EXPORT:
 		return check_export(arg, o);
+	case OPT_PROFILE:
+		o->profile = true;
+		return 0;
 	case 'h':
 		monitor_usage();
 		return 1;
@@ -150,6 +170,7 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		{"proc", required_argument, NULL, OPT_PROC},
 		{"import", required_argument, NULL, OPT_IMPORT},
 		{"export", required_argument, NULL, OPT_EXPORT},
+		{"profile", no_argument, NULL, OPT_PROFILE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -158,8 +179,18 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 	while ((c = getopt_long(argc, argv, "+s:i:c:Pf:p:d:h", opts, NULL)) != -1)
 		if ((rc = apply(c, optarg, o, argv)) != 0)
 			return rc;
+	if (optind < argc && strcmp(argv[optind - 1], "--"))
+		return cli_usage_error("monitor",
+				       "unexpected argument '%s' (a command goes after --)",
+				       argv[optind]);
 	if (optind < argc)
-		return cli_usage_error("monitor", "unexpected argument '%s'", argv[optind]);
+		o->cmd = argv + optind;
+	if (o->profile && (!o->cmd || o->record || o->playback || o->export_spec))
+		return cli_usage_error("monitor",
+				       "--profile needs a command (-- CMD) and no -f, -p "
+				       "or --export");
+	if (o->cmd && o->playback)
+		return cli_usage_error("monitor", "-p plays back: it runs no command");
 	if (o->record && o->playback)
 		return cli_usage_error("monitor", "-f and -p do not go together");
 	if (!o->letters[0])
@@ -177,19 +208,66 @@ static void on_signal(int sig)
 	mon_stop = 1;
 }
 
+/* --profile: `veles collect monitor -s LETTERS -i SECS -- CMD`, the
+ * summary letters only (details have no single value per interval). */
+static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
+{
+	struct collect_env env = {0};
+	char letters[64], interval[32], head[41];
+	size_t n = 0, nargs = 0;
+	char **args;
+	int ret;
+
+	for (const char *p = o->letters; *p && n < sizeof(letters) - 1; p++)
+		if (!mon_view_find(*p)->detail)
+			letters[n++] = *p;
+	letters[n] = '\0';
+	if (!n)
+		return cli_usage_error("monitor",
+				       "--profile needs a summary subsystem (lowercase)");
+	if (cli_open_project(ctx) < 0)
+		return cli_fail();
+	snprintf(interval, sizeof(interval), "%g", o->interval > 0 ? o->interval : 1);
+	while (o->cmd[nargs])
+		nargs++;
+	args = xcalloc(nargs + 7, sizeof(*args));
+	args[0] = "monitor";
+	args[1] = "-s";
+	args[2] = letters;
+	args[3] = "-i";
+	args[4] = interval;
+	args[5] = "--";
+	memcpy(args + 6, o->cmd, nargs * sizeof(*args));
+	env.jobs_dir = ctx->jobs_dir;
+	env.logs_dir = ctx->logs_dir;
+	if (cli_head(ctx, head))
+		env.origin = head;
+	ret = collect_main(&env, (int)nargs + 6, args);
+	free(args);
+	if (ret < 0) {
+		cli_fail();
+		return ret == ERR_INVALID ? 2 : 1;
+	}
+	return 0;
+}
+
 int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct mon_run_opts o = {
 		.letters = "cdn", .interval = 1, .count = -1, .sep = ' ', .out = stdout};
 	struct sigaction sa = {.sa_handler = on_signal};
-	int rc = parse_args(argc, argv, &o);
+	int status = 0, rc = parse_args(argc, argv, &o);
 
-	UNUSED(ctx);
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	if (o.profile)
+		return monitor_profile(ctx, &o);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	o.cmd_status = &status;
 	if (mon_run(&o) < 0)
 		return cli_fail();
-	return 0;
+	if (!o.cmd)
+		return 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

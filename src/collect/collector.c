@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "collect/collector.h"
+#include "collect/monitor/monitor.h"
 #include "collect/time/time.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -27,6 +28,7 @@
 
 static const struct collector *const collectors[] = {
 	&time_collector,
+	&monitor_collector,
 	NULL,
 };
 

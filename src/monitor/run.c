@@ -1,10 +1,13 @@
 /* The monitor's loops: live sampling at absolute deadlines, and playback. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +18,13 @@
 #include "util/common.h"
 
 volatile int mon_stop;
+static volatile sig_atomic_t child_exited;
+
+static void on_child(int sig)
+{
+	UNUSED(sig);
+	child_exited = 1;
+}
 
 static double now_real(void)
 {
@@ -48,7 +58,8 @@ static void sleep_until(struct mon_export *e, const struct timespec *start, doub
 		mon_export_wait(e, at);
 		return;
 	}
-	while (!mon_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (!mon_stop && !child_exited &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 }
 
@@ -68,6 +79,8 @@ static char *make_header(const struct mon_run_opts *o, unsigned tables, struct m
 	return buf_detach(&b, NULL);
 }
 
+extern char **environ;
+
 struct loop {
 	const struct mon_run_opts *o;
 	struct mon_out out;
@@ -78,6 +91,9 @@ struct loop {
 	struct mon_export exp;
 	bool exporting;
 	bool recording;
+	pid_t child; /* the command of `veles monitor -- CMD`, or 0 */
+	double t0;   /* the first sample's time */
+	struct buf scratch;
 	unsigned long n; /* samples taken */
 };
 
@@ -101,11 +117,28 @@ static void debug_dump(const struct mon_sample *s)
 		fprintf(stderr, "%s\n", s->mod[i].line);
 }
 
+/* --profile: the interval's values, each line prefixed with its time. */
+static void add_values(struct loop *l, const struct mon_interval *iv)
+{
+	buf_reset(&l->scratch);
+	mon_out_values(&l->out, iv, &l->scratch);
+	for (const char *p = l->scratch.data; p && *p;) {
+		size_t n = strcspn(p, "\n");
+
+		buf_addf(l->o->values, "%.3f %.*s\n", iv->cur->t - l->t0, (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 /* Prints or exports the interval from @prev to @cur. */
 static int show_interval(struct loop *l, const struct mon_sample *prev,
 			 const struct mon_sample *cur)
 {
 	mon_interval_compute(&l->iv, prev, cur);
+	if (l->o->values)
+		add_values(l, &l->iv);
+	if (l->o->quiet)
+		return 0;
 	if (l->exporting)
 		return mon_export_interval(&l->exp, &l->out, &l->iv);
 	mon_out_interval(&l->out, &l->iv);
@@ -136,6 +169,35 @@ static int handle(struct loop *l, const struct mon_sample *prev, const struct mo
 	return 0;
 }
 
+/* Whether the command has exited (its status is kept); a last sample is
+ * still taken by the caller's loop only while it runs. */
+static bool child_done(struct loop *l)
+{
+	int status;
+
+	if (waitpid(l->child, &status, WNOHANG) != l->child)
+		return false;
+	if (l->o->cmd_status)
+		*l->o->cmd_status = status;
+	l->child = 0;
+	return true;
+}
+
+static int start_child(struct loop *l)
+{
+	struct sigaction sa = {.sa_handler = on_child};
+	int rc;
+
+	sigaction(SIGCHLD, &sa, NULL); /* ends the wait for the next sample */
+	rc = posix_spawnp(&l->child, l->o->cmd[0], NULL, NULL, l->o->cmd, environ);
+
+	if (rc) {
+		l->child = 0;
+		return err_set(ERR_CHILD, "cannot run %s: %s", l->o->cmd[0], strerror(rc));
+	}
+	return 0;
+}
+
 static int live(struct loop *l)
 {
 	const struct mon_run_opts *o = l->o;
@@ -145,6 +207,8 @@ static int live(struct loop *l)
 	double cpu0 = 0;
 
 	mon_reader_init(&r, o->proc_root ? o->proc_root : "/proc", mon_out_tables(&l->out));
+	if (o->cmd && (rc = start_child(l)) < 0)
+		return rc;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (long k = 0; !mon_stop && (o->count < 0 || k <= o->count); k++) {
 		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
@@ -155,17 +219,29 @@ static int live(struct loop *l)
 			cpu0 = cpu_seconds();
 		mon_sample_reset(cur);
 		cur->t = now_real();
+		if (!k)
+			l->t0 = cur->t;
 		rc = mon_reader_read(&r, cur);
 		if (rc >= 0)
 			mon_modules_get_data(&l->mods, cur);
 		if (rc < 0 || (rc = handle(l, prev, cur)) < 0)
 			break;
 		l->n++;
+		/* The command's end closes its last (shorter) interval. */
+		if (l->child && child_done(l))
+			break;
 	}
 	if (o->self && l->n > 1)
 		fprintf(stderr, "veles monitor: %.3f ms of cpu per sample over %lu samples\n",
 			(cpu_seconds() - cpu0) * 1e3 / (double)(l->n - 1), l->n - 1);
 	mon_reader_close(&r);
+	if (l->child) { /* stopped early (-c, Ctrl-C): wait for the command */
+		int status;
+
+		waitpid(l->child, &status, 0);
+		if (o->cmd_status)
+			*o->cmd_status = status;
+	}
 	return rc;
 }
 
@@ -241,6 +317,7 @@ int mon_run(const struct mon_run_opts *o)
 		mon_export_close(&l.exp);
 	mon_out_flush(&l.out);
 	fflush(o->out);
+	buf_release(&l.scratch);
 	mon_modules_unload(&l.mods);
 	mon_out_release(&l.out);
 	mon_interval_release(&l.iv);

@@ -3,6 +3,7 @@
 #define MONITOR_RUN_H
 
 #include "monitor/output.h"
+#include "util/buf.h"
 
 struct mon_run_opts {
 	const char *letters; /* -s */
@@ -19,6 +20,14 @@ struct mon_run_opts {
 	int debug;		 /* -d */
 	bool self;		 /* --self */
 	FILE *out;
+	/* `veles monitor -- CMD`: run CMD and sample until it exits. */
+	char **cmd;
+	int *cmd_status; /* receives CMD's wait status */
+	/* When set, each interval's summary values are appended here as
+	 * "SECONDS-SINCE-START name value" lines (for --profile). */
+	struct buf *values;
+	bool quiet;   /* no table output (with values) */
+	bool profile; /* the CLI's --profile: write a Veles profile instead */
 };
 
 int mon_run(const struct mon_run_opts *o);
