@@ -109,7 +109,7 @@ static void same_rows_as(struct mon_table *out, const struct mon_table *base, si
 		out->vals =
 			xrealloc(out->vals, out->cap * (ncols ? ncols : 1) * sizeof(*out->vals));
 	}
-	if (out->gen != base->gen || out->nrows != base->nrows)
+	if (base->nrows && (out->gen != base->gen || out->nrows != base->nrows))
 		memcpy(out->names, base->names, base->nrows * sizeof(*base->names));
 	out->nrows = base->nrows;
 	out->gen = base->gen;

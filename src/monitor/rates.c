@@ -44,6 +44,8 @@ static bool same_rows(const struct mon_table *prev, const struct mon_table *cur)
 {
 	if (prev->nrows != cur->nrows)
 		return false;
+	if (!cur->nrows)
+		return true;
 	if (cur->gen && cur->gen == prev->gen)
 		return true;
 	return !memcmp(prev->names, cur->names, cur->nrows * sizeof(*cur->names));

@@ -313,7 +313,7 @@ int mon_run(const struct mon_run_opts *o)
 
 		rc = rc < 0 ? rc : wrc;
 	}
-	if (l.exporting)
+	if (o->export_spec) /* parsed, opened or not */
 		mon_export_close(&l.exp);
 	mon_out_flush(&l.out);
 	fflush(o->out);
