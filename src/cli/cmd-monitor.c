@@ -26,7 +26,8 @@ static void monitor_usage(void)
 	       "rates per second: one line per interval (brief), a section per subsystem\n"
 	       "(verbose) or plot lines. Letters follow collectl's.\n"
 	       "\n"
-	       "  -s, --subsys LETTERS  subsystems (default cdn): c cpu, C per cpu, d disks,\n"
+	       "  -s, --subsys LETTERS  subsystems (default cdn; playing back, the recorded\n"
+	       "                        ones; with --profile, cdmn): c cpu, C per cpu, d disks,\n"
 	       "                        D per disk, m memory, n network, N per interface,\n"
 	       "                        j interrupts, J per interrupt, s sockets, f nfs\n"
 	       "                        client, Z processes and load\n"
@@ -193,9 +194,9 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		return cli_usage_error("monitor", "-p plays back: it runs no command");
 	if (o->record && o->playback)
 		return cli_usage_error("monitor", "-f and -p do not go together");
-	if (!o->letters[0])
+	if (o->letters && !o->letters[0])
 		return cli_usage_error("monitor", "-s needs at least one subsystem");
-	for (const char *p = o->letters; *p; p++)
+	for (const char *p = o->letters ? o->letters : ""; *p; p++)
 		if (!mon_view_find(*p))
 			return cli_usage_error("monitor", "unknown subsystem '%c' (one of %s)", *p,
 					       mon_view_letters());
@@ -218,7 +219,7 @@ static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
 	char **args;
 	int ret;
 
-	for (const char *p = o->letters; *p && n < sizeof(letters) - 1; p++)
+	for (const char *p = o->letters ? o->letters : "cdmn"; *p && n < sizeof(letters) - 1; p++)
 		if (!mon_view_find(*p)->detail)
 			letters[n++] = *p;
 	letters[n] = '\0';
@@ -254,7 +255,7 @@ static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
 int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct mon_run_opts o = {
-		.letters = "cdn", .interval = 1, .count = -1, .sep = ' ', .out = stdout};
+		.letters = NULL, .interval = 1, .count = -1, .sep = ' ', .out = stdout};
 	struct sigaction sa = {.sa_handler = on_signal};
 	int status = 0, rc = parse_args(argc, argv, &o);
 

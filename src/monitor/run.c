@@ -73,7 +73,8 @@ static char *make_header(const struct mon_run_opts *o, unsigned tables, struct m
 	buf_addf(&b, "version: 1\nhost: %s\nkernel: %s %s\nmachine: %s\n", u.nodename, u.sysname,
 		 u.release, u.machine);
 	buf_addf(&b, "cpus: %ld\ninterval: %g\nsubsystems: %s\ntables: %u\n",
-		 sysconf(_SC_NPROCESSORS_ONLN), o->interval, o->letters, tables);
+		 sysconf(_SC_NPROCESSORS_ONLN), o->interval, o->letters ? o->letters : "cdn",
+		 tables);
 	buf_addf(&b, "modules: %s\n", o->imports ? o->imports : "");
 	mon_modules_update_header(mods, &b);
 	return buf_detach(&b, NULL);
@@ -245,6 +246,23 @@ static int live(struct loop *l)
 	return rc;
 }
 
+/* What the recording says: its subsystems (unless -s chose) and interval. */
+static int playback_setup(struct loop *l, const struct mon_player *p)
+{
+	char v[64];
+
+	if (mon_header_get(p->header, "interval", v, sizeof(v))) {
+		double secs = atof(v);
+
+		l->out.millis = secs < 1 || secs != floor(secs);
+	}
+	if (l->o->letters)
+		return 0;
+	if (!mon_header_get(p->header, "subsystems", v, sizeof(v)) || !v[0])
+		snprintf(v, sizeof(v), "cdn");
+	return mon_out_init(&l->out, v);
+}
+
 static int playback(struct loop *l)
 {
 	struct mon_player p;
@@ -252,8 +270,12 @@ static int playback(struct loop *l)
 	int rc = mon_player_open(&p, l->o->playback);
 	long k = 0;
 
-	if (rc < 0)
+	if (rc >= 0)
+		rc = playback_setup(l, &p);
+	if (rc < 0) {
+		mon_player_close(&p);
 		return rc;
+	}
 	mon_modules_get_header(&l->mods, p.header);
 	while (!mon_stop && (l->o->count < 0 || k <= l->o->count)) {
 		rc = mon_player_next(&p, &cur);
@@ -278,7 +300,7 @@ static int playback(struct loop *l)
 int mon_run(const struct mon_run_opts *o)
 {
 	struct loop l = {.o = o};
-	int rc;
+	int rc = 0;
 
 	l.out.f = o->out;
 	l.out.format = o->format;
@@ -290,7 +312,9 @@ int mon_run(const struct mon_run_opts *o)
 	l.mods.per_interval = o->per_interval;
 	l.out.mods = &l.mods;
 	l.out.batch = o->playback != NULL;
-	rc = mon_out_init(&l.out, o->letters);
+	/* Without -s: a recording's own subsystems (see playback_setup), else cdn. */
+	if (o->letters || !o->playback)
+		rc = mon_out_init(&l.out, o->letters ? o->letters : "cdn");
 	if (rc >= 0 && o->imports)
 		rc = mon_modules_load(&l.mods, o->imports);
 	if (rc >= 0 && o->export_spec) {

@@ -6,7 +6,7 @@
 #include "util/buf.h"
 
 struct mon_run_opts {
-	const char *letters; /* -s */
+	const char *letters; /* -s; NULL: cdn, or a recording's own */
 	double interval;     /* -i, seconds; 0: back to back */
 	long count;	     /* -c, intervals to show; -1: until interrupted */
 	enum mon_format format;

@@ -55,6 +55,10 @@ awk -v t="$total" 'NR > 1 && $25 != t {exit 1}' "$T/out" ||
 cp "$T/out" "$T/plot1"
 ok veles monitor -p "$T/rec" -P -s cdmn
 cmp -s "$T/out" "$T/plot1" || fail "two playbacks differ"
+# without -s, the recorded subsystems; times as fine as the recorded interval
+ok veles monitor -p "$T/rec"
+has "$T/out" '^# +<-+CPU-+><-+DSK-+><-+MEM-+><-+NET-+>$'
+has "$T/out" '^[0-9:]{8}\.[0-9]{3} '
 ok veles monitor -p "$T/rec" -s cdmn -c 2
 [ "$(wc -l <"$T/out")" -eq 4 ] || fail "playback -c 2: headers + 2 lines"
 ok veles monitor -p "$T/rec" --verbose -s m
