@@ -52,6 +52,7 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_run(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_hook(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_cflags(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_list(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_stat(struct cli_ctx *ctx, int argc, char **argv);

@@ -45,6 +45,7 @@ static const struct cli_command commands[] = {
 	{"stat", cmd_stat, 0, "count events over a command, a process or all CPUs"},
 	{"record", cmd_record, 0, "sample a command or a process into a record file"},
 	{"report", cmd_report, 0, "the flat profile (and callers) of a record file"},
+	{"monitor", cmd_monitor, 0, "sample the system (cpu, disks, memory, network...)"},
 };
 
 static void usage(FILE *f)

@@ -16,6 +16,7 @@
 
 #include "collect/collector.h"
 #include "collect/memory/memory.h"
+#include "collect/monitor/monitor.h"
 #include "collect/time/time.h"
 #include "collect/trace/trace.h"
 #include "profile/profile.h"
@@ -27,12 +28,16 @@
 /* Longest workload part of a profile name: names must stay under NAME_MAX. */
 #define NAME_WORKLOAD_MAX 64
 
+/* One entry a line, so collectors land without touching each other. */
+/* clang-format off */
 static const struct collector *const collectors[] = {
 	&time_collector,
 	&trace_collector,
 	&memory_collector,
+	&monitor_collector,
 	NULL,
 };
+/* clang-format on */
 
 const struct collector *const *collector_list(void)
 {

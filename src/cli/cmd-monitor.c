@@ -1,0 +1,274 @@
+/*
+ * veles monitor: samples the system from /proc at an interval and prints
+ * rates (brief, verbose or plot), records raw samples with -f, plays a
+ * recording back with -p. Option letters follow collectl's.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/cli.h"
+#include "collect/collector.h"
+#include "monitor/export.h"
+#include "monitor/run.h"
+#include "monitor/view.h"
+#include "util/common.h"
+
+static void monitor_usage(void)
+{
+	printf("usage: veles monitor [-s SUBSYSTEMS] [-i INTERVAL] [-c COUNT] [options]\n"
+	       "       veles monitor [options] [--profile] -- COMMAND [ARGS...]\n"
+	       "\n"
+	       "Samples the system from /proc every INTERVAL seconds and prints counters as\n"
+	       "rates per second: one line per interval (brief), a section per subsystem\n"
+	       "(verbose) or plot lines. Letters follow collectl's.\n"
+	       "\n"
+	       "  -s, --subsys LETTERS  subsystems (default cdn; playing back, the recorded\n"
+	       "                        ones; with --profile, cdmn): c cpu, C per cpu, d disks,\n"
+	       "                        D per disk, m memory, n network, N per interface,\n"
+	       "                        j interrupts, J per interrupt, s sockets, f nfs\n"
+	       "                        client, Z processes and load\n"
+	       "  -i, --interval SECS   seconds between samples, fractions allowed (default 1;\n"
+	       "                        0 samples back to back)\n"
+	       "  -c, --count N         stop after N intervals (default: until interrupted)\n"
+	       "      --verbose         a section per subsystem (details imply it)\n"
+	       "  -P, --plot            one line per interval with a header, for plotting\n"
+	       "      --sep CHAR        plot separator (default a space)\n"
+	       "      --on              counters per interval instead of per second\n"
+	       "  -f, --filename FILE   record raw samples to FILE (compressed), no output\n"
+	       "  -p, --playback FILE   play back a recording in any output format\n"
+	       "  -d, --debug N         N >= 4: show each sample as it is recorded\n"
+	       "      --self            print the cpu time used per sample on exit\n"
+	       "      --import F[,OPTS][:F2...]\n"
+	       "                        load import modules (shared objects; bare names\n"
+	       "                        are looked up in $VELES_MODULE_PATH, then the\n"
+	       "                        installed modules): hello, misc, gpu\n"
+	       "      --export KIND     send values instead of printing a table:\n"
+	       "                        lexpr[,HOST:PORT] (\"name value\" lines),\n"
+	       "                        graphite,HOST:PORT (plaintext protocol),\n"
+	       "                        prometheus,PORT (serves /metrics)\n"
+	       "      --proc DIR        read DIR instead of /proc (saved files)\n"
+	       "      --profile         with -- COMMAND: write the summary values of each\n"
+	       "                        interval as a Veles profile in .veles/jobs/\n"
+	       "\n"
+	       "With -- COMMAND, runs COMMAND and samples until it exits; the exit status\n"
+	       "is COMMAND's.\n");
+}
+
+enum {
+	OPT_SEP = 256,
+	OPT_ON,
+	OPT_VERBOSE,
+	OPT_SELF,
+	OPT_PROC,
+	OPT_IMPORT,
+	OPT_EXPORT,
+	OPT_PROFILE
+};
+
+static int parse_interval(const char *v, double *out)
+{
+	char *end;
+
+	*out = strtod(v, &end);
+	if (end == v || *end || !(*out >= 0) || *out > 86400)
+		return cli_usage_error("monitor", "bad interval '%s' (seconds, e.g. 0.5)", v);
+	return 0;
+}
+
+static int check_export(const char *spec, struct mon_run_opts *o)
+{
+	struct mon_export e;
+	int rc = mon_export_parse(&e, spec);
+
+	mon_export_close(&e);
+	if (rc < 0)
+		return cli_usage_error("monitor", "%s", err_msg());
+	o->export_spec = spec;
+	return 0;
+}
+
+/* One option; returns 0, 1 after --help, or an exit status. */
+static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
+{
+	unsigned long n;
+
+	switch (c) {
+	case 's':
+		o->letters = arg;
+		return 0;
+	case 'i':
+		return parse_interval(arg, &o->interval) ? 2 : 0;
+	case 'c':
+		if (cli_parse_uint("monitor", "--count", arg, &n) < 0)
+			return 2;
+		o->count = (long)n;
+		return 0;
+	case 'P':
+		o->format = MON_PLOT;
+		return 0;
+	case OPT_VERBOSE:
+		o->format = MON_VERBOSE;
+		return 0;
+	case OPT_SEP:
+		if (strlen(arg) != 1)
+			return cli_usage_error("monitor", "--sep takes one character");
+		o->sep = arg[0];
+		return 0;
+	case OPT_ON:
+		o->per_interval = true;
+		return 0;
+	case 'f':
+		o->record = arg;
+		return 0;
+	case 'p':
+		o->playback = arg;
+		return 0;
+	case 'd':
+		if (cli_parse_uint("monitor", "--debug", arg, &n) < 0)
+			return 2;
+		o->debug = (int)n;
+		return 0;
+	case OPT_SELF:
+		o->self = true;
+		return 0;
+	case OPT_PROC:
+		o->proc_root = arg;
+		return 0;
+	case OPT_IMPORT:
+		o->imports = arg;
+		return 0;
+	case OPT_EXPORT:
+		return check_export(arg, o);
+	case OPT_PROFILE:
+		o->profile = true;
+		return 0;
+	case 'h':
+		monitor_usage();
+		return 1;
+	default:
+		return cli_bad_option("monitor", argv);
+	}
+}
+
+static int parse_args(int argc, char **argv, struct mon_run_opts *o)
+{
+	static const struct option opts[] = {
+		{"subsys", required_argument, NULL, 's'},
+		{"interval", required_argument, NULL, 'i'},
+		{"count", required_argument, NULL, 'c'},
+		{"plot", no_argument, NULL, 'P'},
+		{"verbose", no_argument, NULL, OPT_VERBOSE},
+		{"sep", required_argument, NULL, OPT_SEP},
+		{"on", no_argument, NULL, OPT_ON},
+		{"filename", required_argument, NULL, 'f'},
+		{"playback", required_argument, NULL, 'p'},
+		{"debug", required_argument, NULL, 'd'},
+		{"self", no_argument, NULL, OPT_SELF},
+		{"proc", required_argument, NULL, OPT_PROC},
+		{"import", required_argument, NULL, OPT_IMPORT},
+		{"export", required_argument, NULL, OPT_EXPORT},
+		{"profile", no_argument, NULL, OPT_PROFILE},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "+s:i:c:Pf:p:d:h", opts, NULL)) != -1)
+		if ((rc = apply(c, optarg, o, argv)) != 0)
+			return rc;
+	if (optind < argc && strcmp(argv[optind - 1], "--"))
+		return cli_usage_error("monitor",
+				       "unexpected argument '%s' (a command goes after --)",
+				       argv[optind]);
+	if (optind < argc)
+		o->cmd = argv + optind;
+	if (o->profile && (!o->cmd || o->record || o->playback || o->export_spec))
+		return cli_usage_error("monitor",
+				       "--profile needs a command (-- CMD) and no -f, -p "
+				       "or --export");
+	if (o->cmd && o->playback)
+		return cli_usage_error("monitor", "-p plays back: it runs no command");
+	if (o->record && o->playback)
+		return cli_usage_error("monitor", "-f and -p do not go together");
+	if (o->letters && !o->letters[0])
+		return cli_usage_error("monitor", "-s needs at least one subsystem");
+	for (const char *p = o->letters ? o->letters : ""; *p; p++)
+		if (!mon_view_find(*p))
+			return cli_usage_error("monitor", "unknown subsystem '%c' (one of %s)", *p,
+					       mon_view_letters());
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	UNUSED(sig);
+	mon_stop = 1;
+}
+
+/* --profile: `veles collect monitor -s LETTERS -i SECS -- CMD`, the
+ * summary letters only (details have no single value per interval). */
+static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
+{
+	struct collect_env env = {0};
+	char letters[64], interval[32], head[41];
+	size_t n = 0, nargs = 0;
+	char **args;
+	int ret;
+
+	for (const char *p = o->letters ? o->letters : "cdmn"; *p && n < sizeof(letters) - 1; p++)
+		if (!mon_view_find(*p)->detail)
+			letters[n++] = *p;
+	letters[n] = '\0';
+	if (!n)
+		return cli_usage_error("monitor",
+				       "--profile needs a summary subsystem (lowercase)");
+	if (cli_open_project(ctx) < 0)
+		return cli_fail();
+	snprintf(interval, sizeof(interval), "%g", o->interval > 0 ? o->interval : 1);
+	while (o->cmd[nargs])
+		nargs++;
+	args = xcalloc(nargs + 7, sizeof(*args));
+	args[0] = "monitor";
+	args[1] = "-s";
+	args[2] = letters;
+	args[3] = "-i";
+	args[4] = interval;
+	args[5] = "--";
+	memcpy(args + 6, o->cmd, nargs * sizeof(*args));
+	env.jobs_dir = ctx->jobs_dir;
+	env.logs_dir = ctx->logs_dir;
+	if (cli_head(ctx, head))
+		env.origin = head;
+	ret = collect_main(&env, (int)nargs + 6, args);
+	free(args);
+	if (ret < 0) {
+		cli_fail();
+		return ret == ERR_INVALID ? 2 : 1;
+	}
+	return 0;
+}
+
+int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct mon_run_opts o = {
+		.letters = NULL, .interval = 1, .count = -1, .sep = ' ', .out = stdout};
+	struct sigaction sa = {.sa_handler = on_signal};
+	int status = 0, rc = parse_args(argc, argv, &o);
+
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	if (o.profile)
+		return monitor_profile(ctx, &o);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	o.cmd_status = &status;
+	if (mon_run(&o) < 0)
+		return cli_fail();
+	if (!o.cmd)
+		return 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

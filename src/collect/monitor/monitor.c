@@ -1,0 +1,239 @@
+/*
+ * The monitor collector: `veles collect monitor [-s LETTERS] [-i SECS] --
+ * CMD` (and `veles monitor --profile ... -- CMD`) samples the system while
+ * CMD runs and writes the summary values of each interval as a profile, so
+ * the load a version put on the machine is versioned with it. A resource
+ * per value and interval: uid "cpu.user", "mem.free", ...; type monitor;
+ * subtype the view (cpu, dsk, mem, net, ...); amount the value; time the
+ * interval's end in seconds since the first sample; order its number.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "collect/collector.h"
+#include "monitor/run.h"
+#include "monitor/view.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/spawn.h"
+#include "util/strmap.h"
+
+struct mon_state {
+	const char *letters;
+	double interval;
+	struct buf values;
+	int status;
+};
+
+static void monitor_usage(void)
+{
+	printf("usage: veles collect monitor [-s LETTERS] [-i SECS] [OPTIONS] -- COMMAND...\n"
+	       "\n"
+	       "Samples the system (veles monitor) while COMMAND runs and writes each\n"
+	       "interval's summary values as a profile.\n"
+	       "\n"
+	       "  -s, --subsys LETTERS  summary subsystems (default cdmn; see veles monitor)\n"
+	       "  -i, --interval SECS   seconds between samples (default 1)\n");
+	collect_common_usage();
+}
+
+static int set_opt(struct collect_ctx *c, struct mon_state *st, int opt, char **argv)
+{
+	char *end;
+
+	switch (opt) {
+	case 's':
+		for (const char *p = optarg; *p; p++) {
+			const struct mon_view *v = mon_view_find(*p);
+
+			if (!v || v->detail)
+				return err_set(ERR_INVALID,
+					       "collect monitor: '%c' is not a summary subsystem",
+					       *p);
+		}
+		st->letters = optarg;
+		return 0;
+	case 'i':
+		st->interval = strtod(optarg, &end);
+		if (end == optarg || *end || !(st->interval > 0) || st->interval > 86400)
+			return err_set(ERR_INVALID, "collect monitor: bad interval '%s'", optarg);
+		return 0;
+	default:
+		return collect_option(c, "monitor", opt, argv);
+	}
+}
+
+static int monitor_parse(struct collect_ctx *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		COLLECT_LONGOPTS,
+		{"subsys", required_argument, NULL, 's'},
+		{"interval", required_argument, NULL, 'i'},
+		{NULL, 0, NULL, 0},
+	};
+	struct mon_state *st = xcalloc(1, sizeof(*st));
+	int opt, rc;
+
+	st->letters = "cdmn";
+	st->interval = 1;
+	c->state = st;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "s:i:", opts, NULL)) != -1)
+		if ((rc = set_opt(c, st, opt, argv)) < 0)
+			return rc;
+	if (c->help) {
+		monitor_usage();
+		return 0;
+	}
+	/* The sampler starts the command itself, with the terminal as is. */
+	if (c->timeout > 0 || c->output != OUTPUT_DEFAULT)
+		return err_set(ERR_INVALID, "collect monitor: --timeout and --output-handling "
+					    "are not supported");
+	return collect_take_command(c, "monitor", argc, argv);
+}
+
+static struct profile *new_profile(const struct mon_state *st);
+static void fill(struct profile *p, const char *values, double *last);
+
+static int monitor_collect(struct collect_ctx *c)
+{
+	struct mon_state *st = c->state;
+	struct mon_run_opts o = {.letters = st->letters,
+				 .interval = st->interval,
+				 .count = -1,
+				 .sep = ' ',
+				 .out = stdout,
+				 .cmd = c->argv,
+				 .cmd_status = &st->status,
+				 .values = &st->values,
+				 .quiet = true};
+	int rc = mon_run(&o);
+	double last = 0;
+
+	c->last_status = st->status;
+	if (rc < 0)
+		return rc;
+	c->profile = new_profile(st);
+	fill(c->profile, buf_str(&st->values), &last);
+	c->profile->has_timestamp = true;
+	c->profile->timestamp = last;
+	return 0;
+}
+
+struct types {
+	struct strmap names;
+	uint32_t *ids; /* by the name's number in @names */
+};
+
+/* The type of value @name ("cpu.user"): one per name, made on first use. */
+static uint32_t type_of(struct profile *p, struct types *ts, const char *name)
+{
+	bool added;
+	size_t i = strmap_intern(&ts->names, name, &added);
+	char view[16];
+
+	if (added) {
+		struct attr a[] = {
+			{.name = "uid", .kind = COL_STR, .s = name},
+			{.name = "type", .kind = COL_STR, .s = "monitor"},
+			{.name = "subtype", .kind = COL_STR, .s = view},
+		};
+
+		snprintf(view, sizeof(view), "%.*s", (int)strcspn(name, "."), name);
+		ts->ids = xrealloc(ts->ids, (i + 1) * sizeof(*ts->ids));
+		ts->ids[i] = profile_type_add(p, a, ARRAY_SIZE(a));
+	}
+	return ts->ids[i];
+}
+
+static struct profile *new_profile(const struct mon_state *st)
+{
+	struct profile *p = profile_new();
+
+	p->layout = LAYOUT_GLOBAL;
+	p->type = xstrdup("monitor");
+	p->units = xcalloc(1, sizeof(*p->units));
+	p->units[0] = (struct kv){xstrdup("monitor"), xstrdup("value")};
+	p->nunits = 1;
+	p->collector_params =
+		xasprintf("{\"subsystems\":\"%s\",\"interval\":%g}", st->letters, st->interval);
+	return p;
+}
+
+/* "SECONDS name value" lines into resources. */
+static void fill(struct profile *p, const char *values, double *last)
+{
+	static const char *const cols[] = {"amount", "time", "order"};
+	struct column *col[ARRAY_SIZE(cols)];
+	struct types ts = {{0}, NULL};
+	double prev_t = -1;
+	long order = 0;
+
+	/* Create every column before taking pointers: adding one may move them. */
+	for (size_t k = 0; k < ARRAY_SIZE(cols); k++)
+		table_col_get(p, &p->res, cols[k], k == 2 ? COL_I64 : COL_F64);
+	for (size_t k = 0; k < ARRAY_SIZE(cols); k++)
+		col[k] = table_col_get(p, &p->res, cols[k], k == 2 ? COL_I64 : COL_F64);
+	for (const char *l = values; l && *l;) {
+		char name[64];
+		double t, v;
+		size_t n = strcspn(l, "\n");
+
+		if (sscanf(l, "%lf %63s %lf", &t, name, &v) == 3) {
+			size_t row = profile_res_add(p, type_of(p, &ts, name));
+
+			if (t != prev_t) {
+				order++;
+				prev_t = t;
+			}
+			col_set_f64(&p->res, col[0], row, v);
+			col_set_f64(&p->res, col[1], row, t);
+			col_set_i64(&p->res, col[2], row, order);
+			*last = t;
+		}
+		l += n + (l[n] == '\n');
+	}
+	strmap_free(&ts.names);
+	free(ts.ids);
+}
+
+static int monitor_after(struct collect_ctx *c)
+{
+	struct mon_state *st = c->state;
+	char what[96];
+
+	if (!c->quiet && c->profile)
+		printf("monitor: %zu values over %.1f s\n", profile_nres(c->profile),
+		       c->profile->timestamp);
+	if (!WIFEXITED(st->status) || WEXITSTATUS(st->status)) {
+		spawn_status_str(st->status, what, sizeof(what));
+		fflush(stdout);
+		fprintf(stderr, "Warning: command %s\n", what);
+	}
+	return 0;
+}
+
+static void monitor_release(struct collect_ctx *c)
+{
+	struct mon_state *st = c->state;
+
+	if (!st)
+		return;
+	buf_release(&st->values);
+	free(st);
+	c->state = NULL;
+}
+
+const struct collector monitor_collector = {
+	.name = "monitor",
+	.summary = "system load (veles monitor) sampled while a command runs",
+	.usage = monitor_usage,
+	.parse = monitor_parse,
+	.collect = monitor_collect,
+	.after = monitor_after,
+	.release = monitor_release,
+};

@@ -1,0 +1,237 @@
+/* --export: lexpr, graphite and prometheus (see export.h). */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "monitor/export.h"
+#include "util/common.h"
+
+int mon_export_parse(struct mon_export *e, const char *spec)
+{
+	const char *comma = strchr(spec, ',');
+	size_t kn = comma ? (size_t)(comma - spec) : strlen(spec);
+	const char *addr = comma ? comma + 1 : "";
+	const char *colon = strrchr(addr, ':');
+
+	memset(e, 0, sizeof(*e));
+	e->fd = e->listen_fd = -1;
+	if (kn == 5 && !memcmp(spec, "lexpr", 5))
+		e->kind = EXPORT_LEXPR;
+	else if (kn == 8 && !memcmp(spec, "graphite", 8))
+		e->kind = EXPORT_GRAPHITE;
+	else if (kn == 10 && !memcmp(spec, "prometheus", 10))
+		e->kind = EXPORT_PROMETHEUS;
+	else
+		return err_set(ERR_INVALID, "unknown export '%.*s' (lexpr, graphite, prometheus)",
+			       (int)kn, spec);
+	if (e->kind == EXPORT_PROMETHEUS) {
+		if (!*addr || strspn(addr, "0123456789") != strlen(addr))
+			return err_set(ERR_INVALID, "prometheus needs a port: prometheus,PORT");
+		e->port = xstrdup(addr);
+	} else if (*addr) {
+		if (!colon || colon == addr || !colon[1])
+			return err_set(ERR_INVALID, "bad address '%s' (HOST:PORT)", addr);
+		e->host = xstrndup(addr, (size_t)(colon - addr));
+		e->port = xstrdup(colon + 1);
+	} else if (e->kind == EXPORT_GRAPHITE) {
+		return err_set(ERR_INVALID, "graphite needs an address: graphite,HOST:PORT");
+	}
+	return 0;
+}
+
+static int connect_to(const char *host, const char *port)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
+	int fd = -1, rc = getaddrinfo(host, port, &hints, &res);
+
+	if (rc)
+		return err_set(ERR_IO, "cannot resolve %s: %s", host, gai_strerror(rc));
+	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	return fd >= 0 ? fd
+		       : err_set(ERR_IO, "cannot connect to %s:%s: %s", host, port,
+				 strerror(errno));
+}
+
+static int listen_on(const char *port)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
+	int one = 1, fd, rc = getaddrinfo(NULL, port, &hints, &res);
+
+	if (rc)
+		return err_set(ERR_IO, "bad port %s: %s", port, gai_strerror(rc));
+	fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) < 0 || listen(fd, 16) < 0) {
+		rc = err_set(ERR_IO, "cannot listen on port %s: %s", port, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(res);
+		return rc;
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+int mon_export_open(struct mon_export *e, FILE *terminal)
+{
+	char *dot;
+
+	e->terminal = terminal;
+	gethostname(e->host_prefix, sizeof(e->host_prefix) - 1);
+	dot = strchr(e->host_prefix, '.'); /* graphite paths use dots */
+	if (dot)
+		*dot = '\0';
+	if (e->kind == EXPORT_PROMETHEUS) {
+		e->listen_fd = listen_on(e->port);
+		return e->listen_fd < 0 ? e->listen_fd : 0;
+	}
+	if (e->host) {
+		e->fd = connect_to(e->host, e->port);
+		return e->fd < 0 ? e->fd : 0;
+	}
+	return 0;
+}
+
+static int send_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return err_set(ERR_IO, "export: cannot send: %s", strerror(errno));
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* "cpu.user 3" lines as graphite's "HOST.cpu.user 3 TIME". */
+static void to_graphite(struct mon_export *e, long t)
+{
+	for (const char *l = e->values.data; l && *l;) {
+		size_t n = strcspn(l, "\n");
+
+		buf_addf(&e->out, "%s.%.*s %ld\n", e->host_prefix, (int)n, l, t);
+		l += n + (l[n] == '\n');
+	}
+}
+
+/* As Prometheus's text format: "veles_cpu_user{host="h"} 3". */
+static void to_prometheus(struct mon_export *e)
+{
+	buf_reset(&e->metrics);
+	for (const char *l = e->values.data; l && *l;) {
+		size_t n = strcspn(l, "\n"), sp = strcspn(l, " ");
+
+		buf_adds(&e->metrics, "veles_");
+		for (size_t i = 0; i < sp && i < n; i++)
+			buf_addc(&e->metrics, l[i] == '.' ? '_' : l[i]);
+		buf_addf(&e->metrics, "{host=\"%s\"}%.*s\n", e->host_prefix, (int)(n - sp), l + sp);
+		l += n + (l[n] == '\n');
+	}
+}
+
+int mon_export_interval(struct mon_export *e, struct mon_out *o, const struct mon_interval *iv)
+{
+	buf_reset(&e->values);
+	buf_reset(&e->out);
+	mon_out_values(o, iv, &e->values);
+	switch (e->kind) {
+	case EXPORT_LEXPR:
+		buf_addf(&e->out, "sample.time %.3f\n", iv->cur->t);
+		buf_add(&e->out, e->values.data, e->values.len);
+		break;
+	case EXPORT_GRAPHITE:
+		to_graphite(e, (long)iv->cur->t);
+		break;
+	case EXPORT_PROMETHEUS:
+		to_prometheus(e);
+		return 0;
+	}
+	if (e->fd >= 0)
+		return send_all(e->fd, e->out.data, e->out.len);
+	fwrite(e->out.data, 1, e->out.len, e->terminal);
+	fflush(e->terminal);
+	return 0;
+}
+
+/* Answers one HTTP request with the latest metrics (any path but
+ * /metrics is a 404). */
+static void serve(struct mon_export *e, int fd)
+{
+	char req[2048];
+	struct pollfd p = {fd, POLLIN, 0};
+	ssize_t n = poll(&p, 1, 1000) > 0 ? recv(fd, req, sizeof(req) - 1, 0) : -1;
+	struct buf r = BUF_INIT;
+	bool ok;
+
+	if (n <= 0)
+		return;
+	req[n] = '\0';
+	ok = !strncmp(req, "GET /metrics ", 13) || !strncmp(req, "GET /metrics?", 13);
+	buf_addf(&r,
+		 "HTTP/1.0 %s\r\nContent-Type: text/plain; version=0.0.4\r\n"
+		 "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+		 ok ? "200 OK" : "404 Not Found", ok ? e->metrics.len : 10);
+	if (ok)
+		buf_add(&r, e->metrics.data, e->metrics.len);
+	else
+		buf_adds(&r, "not found\n");
+	send_all(fd, r.data, r.len);
+	buf_release(&r);
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void mon_export_wait(struct mon_export *e, double deadline)
+{
+	double left;
+
+	while ((left = deadline - mono_now()) > 0) {
+		struct pollfd p = {e->listen_fd, POLLIN, 0};
+		int fd, ms = (int)(left * 1000) + 1;
+
+		if (poll(&p, 1, ms) <= 0)
+			return; /* the deadline, or a signal: the caller checks */
+		fd = accept4(e->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+		if (fd >= 0) {
+			serve(e, fd);
+			close(fd);
+		}
+	}
+}
+
+void mon_export_close(struct mon_export *e)
+{
+	if (e->fd >= 0)
+		close(e->fd);
+	if (e->listen_fd >= 0)
+		close(e->listen_fd);
+	free(e->host);
+	free(e->port);
+	buf_release(&e->values);
+	buf_release(&e->out);
+	buf_release(&e->metrics);
+}

@@ -1,0 +1,156 @@
+/* Number and time formatting fast enough for a million lines a second. */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "monitor/format.h"
+#include "util/common.h"
+
+static const double scale10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+
+/* A whole number, two digits at a time, written from its last digit back
+ * (no copy: this is the common case of plot output). */
+static size_t fmt_uint(char *dst, uint64_t x)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
+	static const uint64_t tens[] = {10ull,
+					100ull,
+					1000ull,
+					10000ull,
+					100000ull,
+					1000000ull,
+					10000000ull,
+					100000000ull,
+					1000000000ull,
+					10000000000ull,
+					100000000000ull,
+					1000000000000ull,
+					10000000000000ull,
+					100000000000000ull,
+					1000000000000000ull,
+					10000000000000000ull,
+					100000000000000000ull,
+					1000000000000000000ull,
+					10000000000000000000ull};
+	size_t len = 1;
+	char *p;
+
+	while (len < 20 && x >= tens[len - 1])
+		len++;
+	p = dst + len;
+	*p = '\0';
+	while (x >= 100) {
+		const char *d = pairs + 2 * (x % 100);
+
+		*--p = d[1];
+		*--p = d[0];
+		x /= 100;
+	}
+	if (x >= 10) {
+		*--p = pairs[2 * x + 1];
+		*--p = pairs[2 * x];
+	} else {
+		*--p = (char)('0' + x);
+	}
+	return len;
+}
+
+size_t mon_fmt_fixed(char *dst, double v, int decimals)
+{
+	if (decimals <= 0 && v >= 0 && v < 1e18)
+		return fmt_uint(dst, (uint64_t)(v + 0.5));
+	char tmp[32];
+	size_t n = 0, len = 0;
+	uint64_t x;
+
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 6)
+		decimals = 6;
+	if (!isfinite(v) || fabs(v) >= 1e18)
+		v = 0;
+	if (v < 0) {
+		dst[len++] = '-';
+		v = -v;
+	}
+	x = (uint64_t)(v * scale10[decimals] + 0.5);
+	do {
+		tmp[n++] = (char)('0' + x % 10);
+		x /= 10;
+		if ((int)n == decimals)
+			tmp[n++] = '.';
+	} while (x || (int)n <= decimals + (decimals > 0));
+	if (len == 1 && n == 1 && tmp[0] == '0')
+		len = 0; /* "-0" after rounding */
+	while (n)
+		dst[len++] = tmp[--n];
+	dst[len] = '\0';
+	return len;
+}
+
+size_t mon_cvt(char *dst, double v, int width, bool size)
+{
+	static const char units[] = "KMGTP";
+	size_t n = mon_fmt_fixed(dst, v, 0);
+	/* Sizes arrive in KB, so their first step is M. */
+	const char *u = size ? units + 1 : units;
+	double div = size ? 1024 : 1000;
+
+	if ((int)n <= width)
+		return n;
+	for (; *u; u++) {
+		v /= div;
+		n = mon_fmt_fixed(dst, v, 0);
+		if ((int)n + 1 <= width || !u[1]) {
+			dst[n++] = *u;
+			dst[n] = '\0';
+			break;
+		}
+	}
+	return n;
+}
+
+size_t mon_fmt_pad(char *dst, const char *s, size_t n, int width)
+{
+	size_t pad = (int)n < width ? (size_t)width - n : 0;
+
+	memset(dst, ' ', pad);
+	memcpy(dst + pad, s, n);
+	dst[pad + n] = '\0';
+	return pad + n;
+}
+
+/* "20261122 05:01:02" for the whole second, cached: consecutive samples
+ * usually share the minute and format only the seconds. */
+size_t mon_fmt_time(char *dst, double t, bool date, bool millis)
+{
+	static time_t last = -1;
+	static char whole[32];
+	time_t s = (time_t)floor(t);
+	size_t n;
+
+	if (s != last) {
+		struct tm tm;
+
+		localtime_r(&s, &tm);
+		strftime(whole, sizeof(whole), "%Y%m%d %H:%M:%S", &tm);
+		last = s;
+	}
+	n = date ? strlen(whole) : strlen(whole) - 9;
+	memcpy(dst, date ? whole : whole + 9, n);
+	if (millis) {
+		int ms = (int)((t - (double)s) * 1000);
+
+		if (ms > 999)
+			ms = 999;
+		dst[n++] = '.';
+		dst[n++] = (char)('0' + ms / 100);
+		dst[n++] = (char)('0' + ms / 10 % 10);
+		dst[n++] = (char)('0' + ms % 10);
+	}
+	dst[n] = '\0';
+	return n;
+}

@@ -1,0 +1,250 @@
+/* Reading recordings back: decompress, then decode sample records. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "monitor/record.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+/* Decompresses what it can of @z; sets *damaged when the stream is cut or
+ * corrupt (the good part before stays usable). */
+static void inflate(const char *z, size_t zlen, struct buf *out, bool *damaged)
+{
+	ZSTD_DCtx *dc = ZSTD_createDCtx();
+	ZSTD_inBuffer in = {z, zlen, 0};
+	size_t r = 0;
+
+	while (in.pos < in.size) {
+		ZSTD_outBuffer o;
+
+		buf_grow(out, 1 << 20);
+		o = (ZSTD_outBuffer){out->data + out->len, out->cap - out->len - 1, 0};
+		r = ZSTD_decompressStream(dc, &o, &in);
+		out->len += o.pos;
+		if (ZSTD_isError(r)) {
+			*damaged = true;
+			break;
+		}
+		if (!o.pos && in.pos == in.size)
+			break;
+	}
+	if (r != 0)
+		*damaged = true; /* a frame left unfinished */
+	ZSTD_freeDCtx(dc);
+}
+
+static bool get_varint(const struct mon_player *p, size_t *pos, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		unsigned char c;
+
+		if (*pos >= p->len)
+			return false;
+		c = (unsigned char)p->data[(*pos)++];
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The next record: its tag and payload bounds; false when none is whole. */
+static bool next_record(struct mon_player *p, char *tag, size_t *start, size_t *end)
+{
+	size_t pos = p->pos + 1;
+	uint64_t len;
+
+	if (p->pos >= p->len || !get_varint(p, &pos, &len) || len > p->len - pos)
+		return false;
+	*tag = p->data[p->pos];
+	*start = pos;
+	*end = pos + len;
+	p->pos = *end;
+	return true;
+}
+
+int mon_player_open(struct mon_player *p, const char *path)
+{
+	struct buf out = BUF_INIT, raw = BUF_INIT;
+	size_t hs, he;
+	char tag;
+	size_t ml = strlen(MON_MAGIC);
+
+	memset(p, 0, sizeof(*p));
+	if (file_read_all(path, &raw) < 0)
+		return -1;
+	if (raw.len < ml || memcmp(raw.data, MON_MAGIC, ml)) {
+		buf_release(&raw);
+		return err_set(ERR_PARSE, "%s is not a veles monitor recording", path);
+	}
+	inflate(raw.data + ml, raw.len - ml, &out, &p->damaged);
+	buf_release(&raw);
+	p->data = buf_detach(&out, &p->len);
+	if (!next_record(p, &tag, &hs, &he) || tag != 'H') {
+		mon_player_close(p);
+		return err_set(ERR_PARSE, "%s: no header (the recording is damaged)", path);
+	}
+	p->header = xstrndup(p->data + hs, he - hs);
+	return 0;
+}
+
+static uint64_t unzigzag(uint64_t v)
+{
+	return (v >> 1) ^ (~(v & 1) + 1);
+}
+
+/* Makes @out's rows those of @base, copying names only when they differ. */
+static void same_rows_as(struct mon_table *out, const struct mon_table *base, size_t ncols)
+{
+	if (out->cap < base->nrows) {
+		out->cap = base->nrows;
+		out->names = xrealloc(out->names, out->cap * sizeof(*out->names));
+		out->vals =
+			xrealloc(out->vals, out->cap * (ncols ? ncols : 1) * sizeof(*out->vals));
+	}
+	if (base->nrows && (out->gen != base->gen || out->nrows != base->nrows))
+		memcpy(out->names, base->names, base->nrows * sizeof(*base->names));
+	out->nrows = base->nrows;
+	out->gen = base->gen;
+}
+
+/* Row names (when sent) and values of one table into @out, the values as
+ * differences from @base's. */
+static bool decode_table(struct mon_player *p, size_t *pos, size_t end,
+			 const struct mon_table *base, struct mon_table *out, size_t ncols)
+{
+	uint64_t nrows, d;
+	bool renamed;
+
+	if (!get_varint(p, pos, &nrows) || *pos >= end || nrows > 1u << 20)
+		return false;
+	renamed = p->data[(*pos)++];
+	if (renamed) {
+		mon_table_reset(out);
+		out->gen = ++p->gen;
+		for (uint64_t r = 0; r < nrows; r++) {
+			size_t n = *pos < end ? (unsigned char)p->data[*pos] : 0;
+
+			if (*pos + 1 + n > end)
+				return false;
+			mon_table_add(out, p->data + *pos + 1, n, ncols);
+			*pos += 1 + n;
+		}
+	} else if (nrows != base->nrows) {
+		return false;
+	} else {
+		same_rows_as(out, base, ncols);
+	}
+	for (size_t i = 0; i < nrows * ncols; i++) {
+		unsigned char c = *pos < end ? (unsigned char)p->data[*pos] : 0x80;
+
+		/* Most differences fit one byte. */
+		if (c < 0x80) {
+			d = c;
+			(*pos)++;
+		} else if (!get_varint(p, pos, &d)) {
+			return false;
+		}
+		out->vals[i] = (renamed ? 0 : base->vals[i]) + unzigzag(d);
+	}
+	return *pos <= end;
+}
+
+static bool decode_modrecs(struct mon_player *p, size_t *pos, size_t end, struct mon_sample *s)
+{
+	uint64_t n, module, len;
+
+	if (!get_varint(p, pos, &n))
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (!get_varint(p, pos, &module) || !get_varint(p, pos, &len) || len > end - *pos)
+			return false;
+		mon_sample_add_modrec(s, (unsigned)module, p->data + *pos, len);
+		*pos += len;
+	}
+	return true;
+}
+
+/* Decodes into @s, after @base. */
+static bool decode_sample(struct mon_player *p, size_t pos, size_t end,
+			  const struct mon_sample *base, struct mon_sample *s)
+{
+	uint64_t dt, present;
+
+	if (!get_varint(p, &pos, &dt) || !get_varint(p, &pos, &present))
+		return false;
+	p->us = (p->have_prev ? p->us : 0) + (int64_t)unzigzag(dt);
+	s->t = (double)p->us / 1e6;
+	for (size_t i = 0; i < s->nmod; i++)
+		free(s->mod[i].line);
+	s->nmod = 0;
+	for (int t = 0; t < MT_COUNT; t++) {
+		if (!(present & (1u << t))) {
+			mon_table_reset(&s->tab[t]);
+			continue;
+		}
+		if (!decode_table(p, &pos, end, &base->tab[t], &s->tab[t], mon_tabdefs[t].ncols))
+			return false;
+	}
+	s->present = (unsigned)present;
+	return decode_modrecs(p, &pos, end, s) && pos == end;
+}
+
+int mon_player_next(struct mon_player *p, const struct mon_sample **s)
+{
+	size_t start, end;
+	char tag;
+
+	for (;;) {
+		unsigned next = p->cur ^ 1;
+
+		if (!next_record(p, &tag, &start, &end)) {
+			if (p->pos < p->len)
+				p->damaged = true;
+			return 0;
+		}
+		if (tag != 'S')
+			continue; /* a record kind of a later version */
+		if (!decode_sample(p, start, end, &p->s[p->cur], &p->s[next]))
+			return err_set(ERR_PARSE, "sample %lu of the recording is malformed",
+				       p->nsamples + 1);
+		p->cur = next;
+		p->have_prev = true;
+		p->nsamples++;
+		*s = &p->s[next];
+		return 1;
+	}
+}
+
+void mon_player_close(struct mon_player *p)
+{
+	free(p->data);
+	free(p->header);
+	mon_sample_release(&p->s[0]);
+	mon_sample_release(&p->s[1]);
+	memset(p, 0, sizeof(*p));
+}
+
+bool mon_header_get(const char *header, const char *key, char *out, size_t cap)
+{
+	size_t k = strlen(key);
+
+	for (const char *l = header; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, key, k) && l[k] == ':' && l[k + 1] == ' ') {
+			size_t n = strcspn(l + k + 2, "\n");
+
+			if (n >= cap)
+				n = cap - 1;
+			memcpy(out, l + k + 2, n);
+			out[n] = '\0';
+			return true;
+		}
+	return false;
+}

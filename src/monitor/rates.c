@@ -1,0 +1,98 @@
+/* Counters into rates, with the seed's wrap correction. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "monitor/monitor.h"
+#include "util/common.h"
+
+uint64_t mon_fix(uint64_t prev, uint64_t cur, unsigned width)
+{
+	if (cur >= prev)
+		return cur - prev;
+	/* Went down: it wrapped once at 2^width (unsigned arithmetic adds the
+	 * 2^64 back by itself). A 32-bit counter above 2^32 was reset, not
+	 * wrapped: count from zero. */
+	if (width >= 64)
+		return cur - prev;
+	if (prev >> width)
+		return cur;
+	return ((uint64_t)1 << width) - prev + cur;
+}
+
+/* The rate of one column from @prev to @cur; @mul is 1 / the divisor. */
+static double col_rate(enum mon_col_kind kind, uint64_t prev, uint64_t cur, double mul)
+{
+	if (kind == MON_GAUGE)
+		return (double)cur;
+	if (cur >= prev || kind == MON_COUNTER64) /* 64-bit wraps undo themselves */
+		return (double)(cur - prev) * mul;
+	return (double)mon_fix(prev, cur, 32) * mul;
+}
+
+/* The row of @prev that matches row @i of @cur: the same index when the
+ * names agree (the usual case), else a search; -1 when it is new. */
+static long match_row(const struct mon_table *prev, const struct mon_table *cur, size_t i)
+{
+	if (i < prev->nrows && !strcmp(prev->names[i], cur->names[i]))
+		return (long)i;
+	return mon_table_find(prev, cur->names[i]);
+}
+
+/* Playback marks tables whose row names did not change with the same
+ * generation; live tables compare their names. */
+static bool same_rows(const struct mon_table *prev, const struct mon_table *cur)
+{
+	if (prev->nrows != cur->nrows)
+		return false;
+	if (!cur->nrows)
+		return true;
+	if (cur->gen && cur->gen == prev->gen)
+		return true;
+	return !memcmp(prev->names, cur->names, cur->nrows * sizeof(*cur->names));
+}
+
+static void table_rates(struct mon_rates *r, const struct mon_tabdef *d,
+			const struct mon_table *prev, const struct mon_table *cur, double mul)
+{
+	size_t nc = d->ncols;
+	bool same = same_rows(prev, cur);
+
+	if (r->cap < cur->nrows * nc) {
+		r->cap = cur->nrows * nc;
+		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+	}
+	r->nrows = cur->nrows;
+	for (size_t i = 0; i < cur->nrows; i++) {
+		long j = same ? (long)i : match_row(prev, cur, i);
+		const uint64_t *c = cur->vals + i * nc;
+		const uint64_t *p = j < 0 ? c : prev->vals + (size_t)j * nc;
+		double *out = r->v + i * nc;
+
+		/* A new row (j < 0) is its own previous: zero rates. */
+		for (size_t k = 0; k < nc; k++)
+			out[k] = col_rate(d->cols[k].kind, p[k], c[k], mul);
+	}
+}
+
+void mon_interval_compute(struct mon_interval *iv, const struct mon_sample *prev,
+			  const struct mon_sample *cur)
+{
+	double div;
+
+	iv->prev = prev;
+	iv->cur = cur;
+	iv->secs = cur->t - prev->t;
+	div = iv->per_interval || iv->secs <= 0 ? 1.0 : iv->secs;
+	for (int t = 0; t < MT_COUNT; t++)
+		if (cur->present & (1u << t) || iv->rates[t].nrows) {
+			table_rates(&iv->rates[t], &mon_tabdefs[t], &prev->tab[t], &cur->tab[t],
+				    1.0 / div);
+		}
+}
+
+void mon_interval_release(struct mon_interval *iv)
+{
+	for (int t = 0; t < MT_COUNT; t++)
+		free(iv->rates[t].v);
+	memset(iv->rates, 0, sizeof(iv->rates));
+}

@@ -1,0 +1,351 @@
+/* The monitor's loops: live sampling at absolute deadlines, and playback. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "monitor/export.h"
+#include "monitor/modules.h"
+#include "monitor/record.h"
+#include "monitor/run.h"
+#include "util/common.h"
+
+volatile int mon_stop;
+static volatile sig_atomic_t child_exited;
+
+static void on_child(int sig)
+{
+	UNUSED(sig);
+	child_exited = 1;
+}
+
+static double now_real(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* Sleeps until @start + @k intervals on the monotonic clock, so the time
+ * spent sampling does not push later samples back. */
+static void sleep_until(struct mon_export *e, const struct timespec *start, double interval, long k)
+{
+	double at = (double)start->tv_sec + (double)start->tv_nsec / 1e9 + interval * (double)k;
+	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)}, now;
+
+	/* Late already (or back to back): no system call to sleep for nothing. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > ts.tv_sec || (now.tv_sec == ts.tv_sec && now.tv_nsec >= ts.tv_nsec))
+		return;
+	if (e && e->listen_fd >= 0) { /* prometheus: answer requests meanwhile */
+		mon_export_wait(e, at);
+		return;
+	}
+	while (!mon_stop && !child_exited &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+/* What a recording says about where and how it was made. */
+static char *make_header(const struct mon_run_opts *o, unsigned tables, struct mon_modules *mods)
+{
+	struct utsname u;
+	struct buf b = BUF_INIT;
+
+	uname(&u);
+	buf_addf(&b, "version: 1\nhost: %s\nkernel: %s %s\nmachine: %s\n", u.nodename, u.sysname,
+		 u.release, u.machine);
+	buf_addf(&b, "cpus: %ld\ninterval: %g\nsubsystems: %s\ntables: %u\n",
+		 sysconf(_SC_NPROCESSORS_ONLN), o->interval, o->letters ? o->letters : "cdn",
+		 tables);
+	buf_addf(&b, "modules: %s\n", o->imports ? o->imports : "");
+	mon_modules_update_header(mods, &b);
+	return buf_detach(&b, NULL);
+}
+
+extern char **environ;
+
+struct loop {
+	const struct mon_run_opts *o;
+	struct mon_out out;
+	struct mon_interval iv;
+	struct mon_sample s[2];
+	struct mon_writer w;
+	struct mon_modules mods;
+	struct mon_export exp;
+	bool exporting;
+	bool recording;
+	pid_t child; /* the command of `veles monitor -- CMD`, or 0 */
+	double t0;   /* the first sample's time */
+	struct buf scratch;
+	unsigned long n; /* samples taken */
+};
+
+/* -d4: the raw sample, as it is recorded. */
+static void debug_dump(const struct mon_sample *s)
+{
+	fprintf(stderr, ">>> %.3f <<<\n", s->t);
+	for (int t = 0; t < MT_COUNT; t++) {
+		const struct mon_table *tab = &s->tab[t];
+
+		for (size_t r = 0; r < tab->nrows; r++) {
+			fprintf(stderr, "%s %s", mon_tabdefs[t].name, tab->names[r]);
+			for (size_t k = 0; k < mon_tabdefs[t].ncols; k++)
+				fprintf(stderr, " %llu",
+					(unsigned long long)
+						tab->vals[r * mon_tabdefs[t].ncols + k]);
+			fputc('\n', stderr);
+		}
+	}
+	for (size_t i = 0; i < s->nmod; i++)
+		fprintf(stderr, "%s\n", s->mod[i].line);
+}
+
+/* --profile: the interval's values, each line prefixed with its time. */
+static void add_values(struct loop *l, const struct mon_interval *iv)
+{
+	buf_reset(&l->scratch);
+	mon_out_values(&l->out, iv, &l->scratch);
+	for (const char *p = l->scratch.data; p && *p;) {
+		size_t n = strcspn(p, "\n");
+
+		buf_addf(l->o->values, "%.3f %.*s\n", iv->cur->t - l->t0, (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* Prints or exports the interval from @prev to @cur. */
+static int show_interval(struct loop *l, const struct mon_sample *prev,
+			 const struct mon_sample *cur)
+{
+	mon_interval_compute(&l->iv, prev, cur);
+	if (l->o->values)
+		add_values(l, &l->iv);
+	if (l->o->quiet)
+		return 0;
+	if (l->exporting)
+		return mon_export_interval(&l->exp, &l->out, &l->iv);
+	mon_out_interval(&l->out, &l->iv);
+	return 0;
+}
+
+/* Shows (or, recording, stores) sample @cur after @prev. */
+static int handle(struct loop *l, const struct mon_sample *prev, const struct mon_sample *cur)
+{
+	bool show = prev && (!l->recording || l->o->debug >= 4);
+
+	if (l->recording) {
+		int rc = mon_writer_add(&l->w, cur);
+
+		if (rc < 0)
+			return rc;
+	}
+	if (l->o->debug >= 4)
+		debug_dump(cur);
+	mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
+	if (show) {
+		int rc = show_interval(l, prev, cur);
+
+		if (rc < 0)
+			return rc;
+	}
+	mon_modules_interval_end(&l->mods);
+	return 0;
+}
+
+/* Whether the command has exited (its status is kept); a last sample is
+ * still taken by the caller's loop only while it runs. */
+static bool child_done(struct loop *l)
+{
+	int status;
+
+	if (waitpid(l->child, &status, WNOHANG) != l->child)
+		return false;
+	if (l->o->cmd_status)
+		*l->o->cmd_status = status;
+	l->child = 0;
+	return true;
+}
+
+static int start_child(struct loop *l)
+{
+	struct sigaction sa = {.sa_handler = on_child};
+	int rc;
+
+	sigaction(SIGCHLD, &sa, NULL); /* ends the wait for the next sample */
+	rc = posix_spawnp(&l->child, l->o->cmd[0], NULL, NULL, l->o->cmd, environ);
+
+	if (rc) {
+		l->child = 0;
+		return err_set(ERR_CHILD, "cannot run %s: %s", l->o->cmd[0], strerror(rc));
+	}
+	return 0;
+}
+
+static int live(struct loop *l)
+{
+	const struct mon_run_opts *o = l->o;
+	struct mon_reader r;
+	struct timespec start;
+	int rc = 0;
+	double cpu0 = 0;
+
+	mon_reader_init(&r, o->proc_root ? o->proc_root : "/proc", mon_out_tables(&l->out));
+	if (o->cmd && (rc = start_child(l)) < 0)
+		return rc;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (long k = 0; !mon_stop && (o->count < 0 || k <= o->count); k++) {
+		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
+
+		if (k)
+			sleep_until(l->exporting ? &l->exp : NULL, &start, o->interval, k);
+		if (k == 1)
+			cpu0 = cpu_seconds();
+		mon_sample_reset(cur);
+		cur->t = now_real();
+		if (!k)
+			l->t0 = cur->t;
+		rc = mon_reader_read(&r, cur);
+		if (rc >= 0)
+			mon_modules_get_data(&l->mods, cur);
+		if (rc < 0 || (rc = handle(l, prev, cur)) < 0)
+			break;
+		l->n++;
+		/* The command's end closes its last (shorter) interval. */
+		if (l->child && child_done(l))
+			break;
+	}
+	if (o->self && l->n > 1)
+		fprintf(stderr, "veles monitor: %.3f ms of cpu per sample over %lu samples\n",
+			(cpu_seconds() - cpu0) * 1e3 / (double)(l->n - 1), l->n - 1);
+	mon_reader_close(&r);
+	if (l->child) { /* stopped early (-c, Ctrl-C): wait for the command */
+		int status;
+
+		waitpid(l->child, &status, 0);
+		if (o->cmd_status)
+			*o->cmd_status = status;
+	}
+	return rc;
+}
+
+/* What the recording says: its subsystems (unless -s chose) and interval. */
+static int playback_setup(struct loop *l, const struct mon_player *p)
+{
+	char v[64];
+
+	if (mon_header_get(p->header, "interval", v, sizeof(v))) {
+		double secs = atof(v);
+
+		l->out.millis = secs < 1 || secs != floor(secs);
+	}
+	if (l->o->letters)
+		return 0;
+	if (!mon_header_get(p->header, "subsystems", v, sizeof(v)) || !v[0])
+		snprintf(v, sizeof(v), "cdn");
+	return mon_out_init(&l->out, v);
+}
+
+static int playback(struct loop *l)
+{
+	struct mon_player p;
+	const struct mon_sample *prev = NULL, *cur;
+	int rc = mon_player_open(&p, l->o->playback);
+	long k = 0;
+
+	if (rc >= 0)
+		rc = playback_setup(l, &p);
+	if (rc < 0) {
+		mon_player_close(&p);
+		return rc;
+	}
+	mon_modules_get_header(&l->mods, p.header);
+	while (!mon_stop && (l->o->count < 0 || k <= l->o->count)) {
+		rc = mon_player_next(&p, &cur);
+		if (rc <= 0)
+			break;
+		if (l->mods.n)
+			mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
+		if (prev && (rc = show_interval(l, prev, cur)) < 0)
+			break;
+		if (l->mods.n)
+			mon_modules_interval_end(&l->mods);
+		prev = cur;
+		k++;
+	}
+	if (rc >= 0 && p.damaged)
+		fprintf(stderr, "veles monitor: %s is damaged: played back its first %lu samples\n",
+			l->o->playback, p.nsamples);
+	mon_player_close(&p);
+	return rc < 0 ? rc : 0;
+}
+
+int mon_run(const struct mon_run_opts *o)
+{
+	struct loop l = {.o = o};
+	int rc = 0;
+
+	l.out.f = o->out;
+	l.out.format = o->format;
+	l.out.sep = o->sep;
+	l.out.per_interval = o->per_interval;
+	l.out.millis = o->interval < 1 || o->interval != floor(o->interval);
+	l.iv.per_interval = o->per_interval;
+	l.mods.sep = o->sep;
+	l.mods.per_interval = o->per_interval;
+	l.out.mods = &l.mods;
+	l.out.batch = o->playback != NULL;
+	/* Without -s: a recording's own subsystems (see playback_setup), else cdn. */
+	if (o->letters || !o->playback)
+		rc = mon_out_init(&l.out, o->letters ? o->letters : "cdn");
+	if (rc >= 0 && o->imports)
+		rc = mon_modules_load(&l.mods, o->imports);
+	if (rc >= 0 && o->export_spec) {
+		rc = mon_export_parse(&l.exp, o->export_spec);
+		if (rc >= 0)
+			rc = mon_export_open(&l.exp, o->out);
+		l.exporting = rc >= 0;
+	}
+	if (rc >= 0 && o->record) {
+		char *h = make_header(o, mon_out_tables(&l.out), &l.mods);
+
+		rc = mon_writer_open(&l.w, o->record, h);
+		l.recording = rc >= 0;
+		free(h);
+	}
+	if (rc >= 0)
+		rc = o->playback ? playback(&l) : live(&l);
+	if (l.recording) {
+		int wrc = mon_writer_close(&l.w);
+
+		rc = rc < 0 ? rc : wrc;
+	}
+	if (o->export_spec) /* parsed, opened or not */
+		mon_export_close(&l.exp);
+	mon_out_flush(&l.out);
+	fflush(o->out);
+	buf_release(&l.scratch);
+	mon_modules_unload(&l.mods);
+	mon_out_release(&l.out);
+	mon_interval_release(&l.iv);
+	mon_sample_release(&l.s[0]);
+	mon_sample_release(&l.s[1]);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/* The monitor's main loops: sampling the live system, playing back. */
+#ifndef MONITOR_RUN_H
+#define MONITOR_RUN_H
+
+#include "monitor/output.h"
+#include "util/buf.h"
+
+struct mon_run_opts {
+	const char *letters; /* -s; NULL: cdn, or a recording's own */
+	double interval;     /* -i, seconds; 0: back to back */
+	long count;	     /* -c, intervals to show; -1: until interrupted */
+	enum mon_format format;
+	char sep;
+	bool per_interval;	 /* --on */
+	const char *record;	 /* -f FILE */
+	const char *playback;	 /* -p FILE */
+	const char *proc_root;	 /* "/proc", or fixtures for tests */
+	const char *imports;	 /* --import */
+	const char *export_spec; /* --export */
+	int debug;		 /* -d */
+	bool self;		 /* --self */
+	FILE *out;
+	/* `veles monitor -- CMD`: run CMD and sample until it exits. */
+	char **cmd;
+	int *cmd_status; /* receives CMD's wait status */
+	/* When set, each interval's summary values are appended here as
+	 * "SECONDS-SINCE-START name value" lines (for --profile). */
+	struct buf *values;
+	bool quiet;   /* no table output (with values) */
+	bool profile; /* the CLI's --profile: write a Veles profile instead */
+};
+
+int mon_run(const struct mon_run_opts *o);
+
+/* Set from a signal handler: the loops stop after the current sample. */
+extern volatile int mon_stop;
+
+#endif

@@ -1,0 +1,92 @@
+# veles monitor: each output format, options, record and playback.
+. "$VELES_SRCDIR/tests/cli/lib.sh"
+cd "$T" || exit 1
+
+# brief: two header lines, then one line per interval
+ok veles monitor -c 2 -i 0.1
+[ "$(wc -l <"$T/out")" -eq 4 ] || fail "brief: want 2 headers + 2 lines"
+has "$T/out" '^# +<-+CPU-+><-+DSK-+><-+NET-+>$'
+has "$T/out" '^#Time +sys +cpu +inter +ctxsw +KBRead +Reads +KBWrit +Writes +KBIn +PktIn +KBOut +PktOut$'
+has "$T/out" '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}( +[0-9]+[KMG]?){12}$'
+
+# every summary letter side by side
+ok veles monitor -s cdmnjsfZ -c 2 -i 0.1
+has "$T/out" '<-+MEM-+>'
+has "$T/out" '<-+PRC-+>'
+
+# verbose: a section per subsystem, details per instance
+ok veles monitor --verbose -s cm -c 2 -i 0.1
+[ "$(grep -c '^### RECORD' "$T/out")" -eq 2 ] || fail "verbose: two records"
+has "$T/out" '^# CPU SUMMARY \(/sec\)$'
+has "$T/out" '^# MEMORY SUMMARY \(KB\)$'
+ok veles monitor -s CDN -c 1 -i 0.1
+has "$T/out" '^# SINGLE CPU STATISTICS'
+has "$T/out" '^ cpu0 '
+has "$T/out" '^ lo '
+hasnt "$T/out" '^ loop'
+
+# plot: a header and one line per interval; --sep; --on
+ok veles monitor -P -s cm -c 2 -i 0.1
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "plot: header + 2 lines"
+has "$T/out" '^#Date Time \[CPU\]User% .* \[MEM\]Tot '
+has "$T/out" '^[0-9]{8} [0-9:.]+( -?[0-9.]+){27}$'
+ok veles monitor -P --sep , -s m -c 2 -i 0.1
+has "$T/out" '^#Date,Time,\[MEM\]Tot,'
+has "$T/out" '^[0-9]{8},[0-9:.]+(,[0-9]+){13}$'
+ok veles monitor --on --verbose -s d -c 1 -i 0.1
+has "$T/out" 'DISK SUMMARY \(/int\)'
+ok veles monitor -P -s N -c 1 -i 0.1
+has "$T/out" '\[NET:lo\]KBIn'
+
+# saved /proc files: the same file twice gives zero rates and the gauges
+ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -P -s mZ -c 1 -i 0.05
+has "$T/out" ' 24684092 '
+has "$T/out" ' 1\.35 2\.34 2\.24 100$'
+
+# record, then play back into each format
+ok veles monitor -s cdmn -i 0.05 -c 5 -f "$T/rec"
+[ ! -s "$T/out" ] || fail "recording prints nothing"
+head -c 10 "$T/rec" | grep -q VELESMON1 || fail "magic"
+ok veles monitor -p "$T/rec" -P -s cdmn
+[ "$(wc -l <"$T/out")" -eq 6 ] || fail "playback: header + 5 lines"
+total=$(awk '/^MemTotal/ {print $2}' /proc/meminfo)
+awk -v t="$total" 'NR > 1 && $25 != t {exit 1}' "$T/out" ||
+	fail "playback: [MEM]Tot is not MemTotal"
+cp "$T/out" "$T/plot1"
+ok veles monitor -p "$T/rec" -P -s cdmn
+cmp -s "$T/out" "$T/plot1" || fail "two playbacks differ"
+# without -s, the recorded subsystems; times as fine as the recorded interval
+ok veles monitor -p "$T/rec"
+has "$T/out" '^# +<-+CPU-+><-+DSK-+><-+MEM-+><-+NET-+>$'
+has "$T/out" '^[0-9:]{8}\.[0-9]{3} '
+ok veles monitor -p "$T/rec" -s cdmn -c 2
+[ "$(wc -l <"$T/out")" -eq 4 ] || fail "playback -c 2: headers + 2 lines"
+ok veles monitor -p "$T/rec" --verbose -s m
+[ "$(grep -c '^### RECORD' "$T/out")" -eq 5 ] || fail "playback verbose"
+
+# a truncated recording plays up to the damage, with a message
+ok veles monitor -s m -i 0.01 -c 30 -f "$T/long"
+size=$(stat -c %s "$T/long")
+head -c $((size * 2 / 3)) "$T/long" >"$T/cut"
+ok veles monitor -p "$T/cut" -P -s m
+has "$T/err" 'damaged: played back its first [0-9]+ samples'
+lines=$(wc -l <"$T/out")
+[ "$lines" -ge 2 ] && [ "$lines" -lt 31 ] || fail "truncated: $lines lines"
+
+# --self and -d4
+ok veles monitor -s c -c 3 -i 0.02 --self
+has "$T/err" '^veles monitor: [0-9.]+ ms of cpu per sample over 3 samples$'
+ok veles monitor -s m -c 1 -i 0.02 -d4 -f "$T/rec2"
+has "$T/err" '^>>> [0-9.]+ <<<'
+
+# bad input: one line, non-zero
+fails 2 veles monitor -s q -c 1
+fails 2 veles monitor -i abc
+fails 2 veles monitor -c -1
+fails 2 veles monitor --sep ab
+fails 2 veles monitor -f a -p b
+fails 1 veles monitor -p "$T/nothere"
+echo junk >"$T/junk"
+fails 1 veles monitor -p "$T/junk"
+ok veles monitor --help
+has "$T/out" '^usage: veles monitor'

@@ -1,0 +1,87 @@
+# veles monitor --export: lexpr to the terminal and a socket, graphite's
+# plaintext protocol and prometheus's /metrics, each checked by a real
+# listener on loopback.
+. "$VELES_SRCDIR/tests/cli/lib.sh"
+cd "$T" || exit 1
+export VELES_MODULE_PATH="$VELES_BUILDDIR/plugins"
+command -v python3 >/dev/null || { echo "skip: no python3"; exit 77; }
+
+ok veles monitor -s cm --import hello --on --export lexpr -c 2 -i 0.05
+[ "$(grep -cE '^sample\.time [0-9.]+$' "$T/out")" -eq 2 ] || fail "lexpr: two samples"
+has "$T/out" '^cpu\.user [0-9]+$'
+has "$T/out" '^mem\.tot [0-9]+$'
+has "$T/out" '^hello\.hello3 300$'
+
+# listen.py MODE: accepts one connection, prints what it was sent
+cat >"$T/listen.py" <<'PY'
+import socket, sys
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(1)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+s.settimeout(20)
+c, _ = s.accept()
+data = b""
+while True:
+    d = c.recv(65536)
+    if not d:
+        break
+    data += d
+sys.stdout.write(data.decode())
+PY
+listen() { # listen OUT: starts a listener; its port in $port
+	rm -f "$T/port"
+	python3 "$T/listen.py" "$T/port" >"$1" &
+	lpid=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	port=$(cat "$T/port")
+}
+
+listen "$T/graphite"
+ok veles monitor -s cn --import hello --on --export "graphite,127.0.0.1:$port" -c 2 -i 0.05
+wait "$lpid"
+host=$(hostname | cut -d. -f1)
+[ "$(grep -cE "^$host\.cpu\.user [0-9]+ [0-9]{10}$" "$T/graphite")" -eq 2 ] ||
+	{ cat "$T/graphite" >&2; fail "graphite: cpu.user twice"; }
+has "$T/graphite" "^$host\.net\.kbin [0-9]+ [0-9]{10}$"
+has "$T/graphite" "^$host\.hello\.hello1 100 [0-9]{10}$"
+[ ! -s "$T/out" ] || fail "graphite prints nothing"
+
+listen "$T/lexpr"
+ok veles monitor -s m --export "lexpr,127.0.0.1:$port" -c 1 -i 0.05
+wait "$lpid"
+has "$T/lexpr" '^mem\.free [0-9]+$'
+
+# prometheus: /metrics answers while sampling; other paths are 404
+pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$VELES" monitor -s cm --export "prometheus,$pport" -c 40 -i 0.1 >"$T/pout" 2>"$T/perr" &
+vpid=$!
+cat >"$T/get.py" <<'PY'
+import sys, time, urllib.error, urllib.request
+url = "http://127.0.0.1:%s%s" % (sys.argv[1], sys.argv[2])
+for _ in range(100):
+    try:
+        print(urllib.request.urlopen(url, timeout=5).read().decode(), end="")
+        sys.exit(0)
+    except urllib.error.HTTPError as e:
+        print(e.code)
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.05)
+sys.exit(1)
+PY
+sleep 0.3
+python3 "$T/get.py" "$pport" /metrics >"$T/metrics" || fail "prometheus: no answer"
+python3 "$T/get.py" "$pport" /other >"$T/other" || fail "prometheus: no answer"
+kill -TERM "$vpid"
+wait "$vpid" || fail "prometheus: veles failed: $(cat "$T/perr")"
+host=$(hostname | cut -d. -f1)
+has "$T/metrics" "^veles_cpu_user\{host=\"$host\"\} [0-9]+$"
+has "$T/metrics" "^veles_mem_tot\{host=\"$host\"\} [0-9]+$"
+has "$T/other" '^404$'
+
+fails 2 veles monitor --export nope -c 1
+fails 2 veles monitor --export graphite -c 1
+fails 2 veles monitor --export prometheus,abc -c 1
+fails 2 veles monitor --export lexpr,nohostport -c 1
+fails 1 veles monitor --export graphite,127.0.0.1:1 -c 1 -i 0.05

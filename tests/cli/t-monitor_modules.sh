@@ -1,0 +1,72 @@
+# veles monitor --import: the hello and misc modules in every format,
+# recorded and played back, and modules whose init fails.
+. "$VELES_SRCDIR/tests/cli/lib.sh"
+cd "$T" || exit 1
+export VELES_MODULE_PATH="$VELES_BUILDDIR/plugins"
+
+# hello's counters grow by 100, 200, 300 a sample: exact per interval
+ok veles monitor -s c --import hello --on -P -c 3 -i 0.05
+has "$T/out" '^#Date Time .* \[HW\]Hello1 \[HW\]Hello2 \[HW\]Hello3$'
+[ "$(grep -c ' 100 200 300$' "$T/out")" -eq 3 ] || fail "hello: 100 200 300 per interval"
+
+# brief: its columns after the built-in ones; misc beside it
+ok veles monitor -s c --import hello:misc -c 2 -i 0.05
+has "$T/out" '<-+CPU-+><-+Hello-+><-+Misc-+>$'
+has "$T/out" 'Hello1 +Hello2 +Hello3 UpHrs +LogIn +MHz +NFS$'
+[ "$(wc -l <"$T/out")" -eq 4 ] || fail "brief with modules: 4 lines"
+
+# verbose and lexpr
+ok veles monitor -s m --import hello,quiet:misc --verbose --on -c 1 -i 0.05
+has "$T/out" '^# HELLO SUMMARY \(/int\)$'
+has "$T/out" '^ +100 +200 +300$'
+has "$T/out" '^# MISC SUMMARY$'
+up=$(awk '/^# MISC/ {getline; getline; print $1}' "$T/out")
+sys_up=$(cut -d. -f1 /proc/uptime)
+[ $((sys_up - up)) -le 2 ] && [ $((up - sys_up)) -le 2 ] || fail "misc uptime $up vs $sys_up"
+ok veles monitor -s m --import hello:misc --export lexpr --on -c 1 -i 0.05
+has "$T/out" '^hello\.hello2 200$'
+has "$T/out" '^misc\.nfsmounts [0-9]+$'
+has "$T/out" '^mem\.tot [0-9]+$'
+
+# a module's records are recorded with its discriminator and played back
+ok veles monitor -s m --import hello:misc -c 4 -i 0.05 -f "$T/rec"
+ok veles monitor -p "$T/rec" -s m --import hello --on -P
+[ "$(grep -c ' 100 200 300$' "$T/out")" -eq 4 ] || fail "playback: hello's numbers"
+ok veles monitor -p "$T/rec" -s m --import misc:hello --on -P
+has "$T/out" '\[MISC\]Mounts \[HW\]Hello1'
+# without --import the module's records are skipped
+ok veles monitor -p "$T/rec" -s m -P
+hasnt "$T/out" 'HW'
+ok veles monitor -s m --import hello -c 1 -i 0.05 -d4 -f "$T/rec2"
+has "$T/err" '^hw hello1 [0-9]+$'
+
+# init fails: reported, unloaded, the rest goes on
+ok veles monitor -s c --import hello,bogus -c 1 -i 0.05
+has "$T/err" "module hello: unknown option 'bogus'"
+has "$T/err" 'module hello did not start: unloaded'
+hasnt "$T/out" 'Hello'
+ok veles monitor -s c --import gpu -P -c 1 -i 0.05
+if [ -e /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 ]; then
+	has "$T/out" 'GPU'
+else
+	has "$T/err" 'module gpu: NVML not found'
+	hasnt "$T/out" 'GPU'
+fi
+
+# files that are not modules
+fails 1 veles monitor --import nothere -c 1
+echo 'not a library' >"$T/fake.so"
+fails 1 veles monitor --import "$T/fake.so" -c 1
+fails 1 veles monitor --import /bin/true -c 1
+fails 2 veles monitor --export nope -c 1
+
+# the worked example of docs/monitor-modules.md builds and runs as shown
+if command -v "${CC:-cc}" >/dev/null; then
+	awk '/^\/\* files.c/ {f = 1} f && /^```$/ {f = 0} f' \
+		"$VELES_SRCDIR/docs/monitor-modules.md" >"$T/files.c"
+	"${CC:-cc}" -shared -fPIC -Wall -Wextra -Werror -I "$VELES_SRCDIR/src" \
+		-o "$T/files.so" "$T/files.c" || fail "the worked example does not build"
+	ok veles monitor -s c --import "$T/files.so" -P -c 1 -i 0.05
+	has "$T/out" '\[FILES\]Used$'
+	has "$T/out" ' [0-9]+$'
+fi

@@ -1,0 +1,276 @@
+/* veles monitor: the /proc parsers on files saved from a real machine,
+ * rates and counter wrap, formatting, and a record-playback round trip. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "monitor/format.h"
+#include "monitor/monitor.h"
+#include "monitor/record.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/fsutil.h"
+
+/* tests/data/proc/NAME parsed as table @tab. */
+static void parse_fixture(const char *name, enum mon_tab tab, struct mon_table *t)
+{
+	char *path = xasprintf("%s/tests/data/proc/%s", getenv("VELES_SRCDIR"), name);
+	struct buf b = BUF_INIT;
+
+	assert_int_equal(file_read_all(path, &b), 0);
+	mon_table_reset(t);
+	assert_int_equal(mon_tabdefs[tab].parse(buf_str(&b), t), 0);
+	buf_release(&b);
+	free(path);
+}
+
+static uint64_t val(const struct mon_table *t, enum mon_tab tab, const char *row, const char *col)
+{
+	long r = mon_table_find(t, row);
+	int c = mon_col_index(tab, col);
+
+	assert_true(r >= 0);
+	assert_true(c >= 0);
+	return t->vals[(size_t)r * mon_tabdefs[tab].ncols + (size_t)c];
+}
+
+static void test_parse_cpu_and_stat(void **state)
+{
+	struct mon_table t = {0};
+
+	UNUSED(state);
+	parse_fixture("stat", MT_CPU, &t);
+	assert_int_equal(t.nrows, 3); /* the total and two cpus */
+	assert_string_equal(t.names[0], "cpu");
+	assert_int_equal(val(&t, MT_CPU, "cpu", "user"), 244082);
+	assert_int_equal(val(&t, MT_CPU, "cpu", "softirq"), 2697);
+	assert_int_equal(val(&t, MT_CPU, "cpu0", "idle"), 433872);
+	parse_fixture("stat", MT_STAT, &t);
+	assert_int_equal(val(&t, MT_STAT, "stat", "intr"), 4458567);
+	assert_int_equal(val(&t, MT_STAT, "stat", "ctxt"), 9678268);
+	assert_int_equal(val(&t, MT_STAT, "stat", "forks"), 497577);
+	assert_int_equal(val(&t, MT_STAT, "stat", "running"), 2);
+	mon_table_release(&t);
+}
+
+static void test_parse_meminfo_loadavg(void **state)
+{
+	struct mon_table t = {0};
+
+	UNUSED(state);
+	parse_fixture("meminfo", MT_MEM, &t);
+	assert_int_equal(val(&t, MT_MEM, "mem", "free"), 23858308);
+	assert_int_equal(val(&t, MT_MEM, "mem", "cached"), 476972);
+	assert_int_equal(val(&t, MT_MEM, "mem", "commit"), 78184);
+	parse_fixture("loadavg", MT_LOAD, &t);
+	assert_int_equal(val(&t, MT_LOAD, "load", "load1"), 135);
+	assert_int_equal(val(&t, MT_LOAD, "load", "load5"), 234);
+	assert_int_equal(val(&t, MT_LOAD, "load", "threads"), 100);
+	mon_table_release(&t);
+}
+
+static void test_parse_diskstats_keeps_whole_disks(void **state)
+{
+	struct mon_table t = {0};
+
+	UNUSED(state);
+	parse_fixture("diskstats", MT_DISK, &t);
+	assert_int_equal(t.nrows, 2); /* vda and zram0; the eight loops go */
+	assert_int_equal(val(&t, MT_DISK, "vda", "reads"), 575191);
+	assert_int_equal(val(&t, MT_DISK, "vda", "rsectors"), 23394642);
+	assert_int_equal(val(&t, MT_DISK, "vda", "weighted"), 1240907);
+	assert_true(mon_disk_is_whole("sda", 3));
+	assert_false(mon_disk_is_whole("sda1", 4));
+	assert_true(mon_disk_is_whole("nvme0n1", 7));
+	assert_false(mon_disk_is_whole("nvme0n1p2", 9));
+	assert_false(mon_disk_is_whole("mmcblk0p1", 9));
+	assert_true(mon_disk_is_whole("dm-0", 4));
+	assert_false(mon_disk_is_whole("loop3", 5));
+	mon_table_release(&t);
+}
+
+static void test_parse_netdev_sockstat(void **state)
+{
+	struct mon_table t = {0};
+
+	UNUSED(state);
+	parse_fixture("net_dev", MT_NET, &t);
+	assert_int_equal(t.nrows, 4);
+	assert_int_equal(val(&t, MT_NET, "eth0", "rxbytes"), 159018582);
+	assert_int_equal(val(&t, MT_NET, "eth0", "rxpkts"), 4171);
+	assert_int_equal(val(&t, MT_NET, "eth0", "txbytes"), 228765);
+	assert_int_equal(val(&t, MT_NET, "eth0", "txpkts"), 3013);
+	parse_fixture("sockstat", MT_SOCK, &t);
+	assert_int_equal(val(&t, MT_SOCK, "sock", "used"), 14);
+	assert_int_equal(val(&t, MT_SOCK, "sock", "tcpmem"), 255);
+	assert_int_equal(val(&t, MT_SOCK, "sock", "alloc"), 1);
+	mon_table_release(&t);
+}
+
+static void test_parse_interrupts_nfs(void **state)
+{
+	struct mon_table t = {0};
+
+	UNUSED(state);
+	parse_fixture("interrupts", MT_IRQ, &t);
+	assert_int_equal(val(&t, MT_IRQ, "LOC", "count"), 631223 + 706176);
+	assert_int_equal(val(&t, MT_IRQ, "24", "count"), 1);
+	assert_int_equal(val(&t, MT_IRQ, "ERR", "count"), 0);
+	parse_fixture("nfs", MT_NFS, &t);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "calls"), 1500);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "retrans"), 3);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "read"), 200 + 10);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "write"), 300 + 20);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "commit"), 7 + 3);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "getattr"), 100 + 50);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "lookup"), 30 + 60);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "access"), 40 + 4);
+	mon_table_release(&t);
+}
+
+static void test_live_files_parse(void **state)
+{
+	struct mon_reader r;
+	struct mon_sample s = {0};
+
+	UNUSED(state);
+	mon_reader_init(&r, "/proc", (1u << MT_COUNT) - 1);
+	assert_int_equal(mon_reader_read(&r, &s), 0);
+	assert_true(s.tab[MT_CPU].nrows >= 2);
+	assert_true(val(&s.tab[MT_MEM], MT_MEM, "mem", "total") > 0);
+	assert_true(mon_table_find(&s.tab[MT_NET], "lo") >= 0);
+	mon_reader_close(&r);
+	mon_sample_release(&s);
+}
+
+static void test_fix_corrects_wraps(void **state)
+{
+	UNUSED(state);
+	assert_int_equal(mon_fix(100, 250, 32), 150);
+	assert_int_equal(mon_fix(4294967290u, 5, 32), 11);
+	assert_int_equal(mon_fix(UINT64_MAX - 1, 3, 64), 5);
+	/* Above 2^32 it cannot have wrapped at 32 bits: a reset. */
+	assert_int_equal(mon_fix(5000000000u, 7, 32), 7);
+}
+
+/* A sample with one disk row and a cpu total, at time @t. */
+static void disk_sample(struct mon_sample *s, double t, uint64_t reads, uint64_t rms)
+{
+	uint64_t *row;
+
+	mon_sample_reset(s);
+	s->t = t;
+	s->present = 1u << MT_DISK | 1u << MT_MEM;
+	row = mon_table_add(&s->tab[MT_DISK], "sda", 3, mon_tabdefs[MT_DISK].ncols);
+	row[0] = reads;
+	row[3] = rms;
+	row = mon_table_add(&s->tab[MT_MEM], "mem", 3, mon_tabdefs[MT_MEM].ncols);
+	row[1] = 1000 + reads;
+}
+
+static void test_rates_per_second_and_interval(void **state)
+{
+	struct mon_sample a = {0}, b = {0};
+	struct mon_interval iv = {0};
+
+	UNUSED(state);
+	disk_sample(&a, 100.0, 1000, 4294967000u);
+	disk_sample(&b, 100.5, 1600, 704); /* rms wrapped at 32 bits */
+	mon_interval_compute(&iv, &a, &b);
+	assert_true(iv.secs > 0.49 && iv.secs < 0.51);
+	assert_float_equal(mon_rate(&iv, MT_DISK, 0, 0), 1200, 1e-6);
+	assert_float_equal(mon_rate(&iv, MT_DISK, 0, 3), 2000, 1e-6);
+	assert_float_equal(mon_rate(&iv, MT_MEM, 0, 1), 2600, 1e-9); /* a gauge */
+	iv.per_interval = 1;
+	mon_interval_compute(&iv, &a, &b);
+	assert_float_equal(mon_rate(&iv, MT_DISK, 0, 0), 600, 1e-6);
+	mon_interval_release(&iv);
+	mon_sample_release(&a);
+	mon_sample_release(&b);
+}
+
+static void test_formatting(void **state)
+{
+	char s[32];
+
+	UNUSED(state);
+	mon_fmt_fixed(s, 0.04, 1);
+	assert_string_equal(s, "0.0");
+	mon_fmt_fixed(s, 12.345, 2);
+	assert_string_equal(s, "12.35");
+	mon_fmt_fixed(s, -3.6, 0);
+	assert_string_equal(s, "-4");
+	mon_fmt_fixed(s, -0.2, 0);
+	assert_string_equal(s, "0");
+	mon_cvt(s, 1234, 6, false);
+	assert_string_equal(s, "1234");
+	mon_cvt(s, 123456789, 6, false);
+	assert_string_equal(s, "123M");
+	mon_cvt(s, 24684092, 5, true); /* KB */
+	assert_string_equal(s, "24G");
+}
+
+static void test_record_playback_round_trip(void **state)
+{
+	char path[] = "/tmp/veles-monrec-XXXXXX";
+	struct mon_writer w;
+	struct mon_player p;
+	struct mon_sample s = {0};
+	const struct mon_sample *back;
+	int fd = mkstemp(path);
+
+	UNUSED(state);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mon_writer_open(&w, path, "host: test\n"), 0);
+	for (int i = 0; i < 50; i++) {
+		disk_sample(&s, 1700000000.25 + i, 1000u * (unsigned)i,
+			    4294967000u + 100u * (unsigned)i);
+		if (i == 20) /* a disk appears: the names are sent again */
+			mon_table_add(&s.tab[MT_DISK], "sdb", 3, mon_tabdefs[MT_DISK].ncols)[0] = 9;
+		mon_sample_add_modrec(&s, 0, "hello 1 2 3", 11);
+		assert_int_equal(mon_writer_add(&w, &s), 0);
+	}
+	assert_int_equal(mon_writer_close(&w), 0);
+	assert_int_equal(mon_player_open(&p, path), 0);
+	assert_string_equal(p.header, "host: test\n");
+	for (int i = 0; i < 50; i++) {
+		assert_int_equal(mon_player_next(&p, &back), 1);
+		assert_float_equal(back->t, 1700000000.25 + i, 1e-6);
+		assert_int_equal(back->tab[MT_DISK].nrows, i == 20 ? 2 : 1);
+		assert_int_equal(back->tab[MT_DISK].vals[0], 1000u * (unsigned)i);
+		assert_int_equal(back->tab[MT_DISK].vals[3],
+				 (uint32_t)(4294967000u + 100u * (unsigned)i));
+		assert_int_equal(back->nmod, 1);
+		assert_string_equal(back->mod[0].line, "hello 1 2 3");
+	}
+	assert_int_equal(mon_player_next(&p, &back), 0);
+	assert_false(p.damaged);
+	mon_player_close(&p);
+	unlink(path);
+	mon_sample_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_cpu_and_stat),
+		cmocka_unit_test(test_parse_meminfo_loadavg),
+		cmocka_unit_test(test_parse_diskstats_keeps_whole_disks),
+		cmocka_unit_test(test_parse_netdev_sockstat),
+		cmocka_unit_test(test_parse_interrupts_nfs),
+		cmocka_unit_test(test_live_files_parse),
+		cmocka_unit_test(test_fix_corrects_wraps),
+		cmocka_unit_test(test_rates_per_second_and_interval),
+		cmocka_unit_test(test_formatting),
+		cmocka_unit_test(test_record_playback_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
