@@ -31,6 +31,21 @@ void check_report_free(struct check_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+bool check_fails(const struct check_report *r, enum change_class c)
+{
+	return change_is_degradation(c) && (r->strict || c != CH_MAYBE_DEGRADATION);
+}
+
+size_t check_report_failing(const struct check_report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
+			n += check_fails(r, r->pairs[i].changes.v[j].cls);
+	return n;
+}
+
 void check_report_counts(const struct check_report *r, size_t *deg, size_t *opt, size_t *other)
 {
 	*deg = *opt = *other = 0;
@@ -230,8 +245,8 @@ static void print_json(FILE *f, const struct check_report *r)
 	check_report_counts(r, &deg, &opt, &other);
 	buf_addf(&b,
 		 "],\"summary\":{\"degradations\":%zu,\"optimizations\":%zu,\"other\":%zu,"
-		 "\"without_baseline\":%zu}}\n",
-		 deg, opt, other, r->without_baseline);
+		 "\"without_baseline\":%zu,\"failing\":%zu}}\n",
+		 deg, opt, other, r->without_baseline, check_report_failing(r));
 	fwrite(b.data, 1, b.len, f);
 	buf_release(&b);
 }
@@ -282,7 +297,8 @@ static void print_markdown(FILE *f, const struct check_report *r)
 	buf_release(&b);
 }
 
-static void junit_case(struct buf *b, const struct check_pair *p, const struct change *c)
+static void junit_case(struct buf *b, const struct check_report *r, const struct check_pair *p,
+		       const struct change *c)
 {
 	struct buf msg = BUF_INIT;
 
@@ -291,7 +307,7 @@ static void junit_case(struct buf *b, const struct check_pair *p, const struct c
 	buf_adds(b, "\" name=\"");
 	buf_add_xml(b, c->location, SIZE_MAX);
 	buf_adds(b, "\"");
-	if (!change_is_degradation(c->cls)) {
+	if (!check_fails(r, c->cls)) {
 		buf_adds(b, "/>\n");
 		return;
 	}
@@ -314,10 +330,10 @@ static void print_junit(FILE *f, const struct check_report *r)
 	buf_addf(&b,
 		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		 "<testsuite name=\"veles check\" tests=\"%zu\" failures=\"%zu\">\n",
-		 deg + opt + other, deg);
+		 deg + opt + other, check_report_failing(r));
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
-			junit_case(&b, &r->pairs[i], &r->pairs[i].changes.v[j]);
+			junit_case(&b, r, &r->pairs[i], &r->pairs[i].changes.v[j]);
 	buf_adds(&b, "</testsuite>\n");
 	fwrite(b.data, 1, b.len, f);
 	buf_release(&b);

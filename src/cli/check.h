@@ -27,10 +27,16 @@ struct check_report {
 	struct check_pair *pairs;
 	size_t n, cap;
 	size_t without_baseline; /* target profiles no baseline profile matched */
+	bool strict;		 /* a MaybeDegradation fails too (--strict) */
 };
 
 struct check_pair *check_report_add(struct check_report *r);
 void check_report_free(struct check_report *r);
+/* Whether a change of class @c fails the check (sets the exit status):
+ * a sure degradation, or with --strict a maybe too. */
+bool check_fails(const struct check_report *r, enum change_class c);
+/* How many changes fail the check. */
+size_t check_report_failing(const struct check_report *r);
 /* Counts over every change: degradations, optimizations, the rest. */
 void check_report_counts(const struct check_report *r, size_t *deg, size_t *opt, size_t *other);
 

@@ -29,8 +29,9 @@ static const char check_usage[] =
 	"sure that is. `head` compares each profile of REV (default HEAD) with the\n"
 	"profile of its parent version(s) that has the same configuration (type,\n"
 	"command, arguments, workload, collector, postprocessors); `all` does that\n"
-	"for every version in the history. Exit status: 0 when nothing degraded, 1\n"
-	"when something did, 2 on error.\n"
+	"for every version in the history. Exit status: 0 when nothing surely\n"
+	"degraded, 1 when something did (a Degradation, Severe or Total; with\n"
+	"--strict a MaybeDegradation too), 2 on error.\n"
 	"\n"
 	"  --method M         stat (default): a rank test (or Welch's t) on repeated\n"
 	"                     measurements with a bootstrap interval of the change;\n"
@@ -51,12 +52,14 @@ static const char check_usage[] =
 	"                     collect it there first (temporary worktree, execute.pre_run,\n"
 	"                     the profile's own collector, parameters and postprocessors)\n"
 	"                     and register it with the parent\n"
+	"  --strict           a MaybeDegradation fails the check too\n"
 	"  -q, --quiet        no progress lines on stderr\n";
 
 struct check_cli {
 	struct cli_ctx *ctx;
 	const char *method; /* --method, or NULL: degradation.strategies decide */
 	bool collect_missing;
+	bool strict;
 	bool quiet_progress;
 	enum check_format fmt;
 	struct check_params cp;
@@ -73,6 +76,7 @@ enum {
 	OPT_SEED,
 	OPT_AAT,
 	OPT_COLLECT,
+	OPT_STRICT,
 };
 
 static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -151,6 +155,7 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"aat-threshold", required_argument, NULL, OPT_AAT},
 		{"collect-missing", no_argument, NULL, OPT_COLLECT},
+		{"strict", no_argument, NULL, OPT_STRICT},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -163,8 +168,10 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 			fputs(check_usage, stdout);
 			return -1;
 		}
-		if (c == OPT_COLLECT || c == 'q') {
-			*(c == 'q' ? &o->quiet_progress : &o->collect_missing) = true;
+		if (c == OPT_COLLECT || c == OPT_STRICT || c == 'q') {
+			*(c == 'q'	    ? &o->quiet_progress
+			  : c == OPT_STRICT ? &o->strict
+					    : &o->collect_missing) = true;
 			continue;
 		}
 		if (c == '?' || c == ':')
@@ -198,12 +205,13 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 
 static int finish(struct check_report *r, const struct check_cli *o, bool colour)
 {
-	size_t deg, opt, other;
+	size_t failing;
 
+	r->strict = o->strict;
 	check_print(stdout, r, o->fmt, colour);
-	check_report_counts(r, &deg, &opt, &other);
+	failing = check_report_failing(r);
 	check_report_free(r);
-	return deg ? 1 : 0;
+	return failing ? 1 : 0;
 }
 
 static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char **specs)

@@ -125,6 +125,27 @@ fails 2 veles check head
 has "$T/err" "config.yml:[0-9]+:[0-9]+: unknown key 'degradation.strategies.3.colector'"
 cp "$T/config.orig" .veles/config.yml
 
+# A significant 4% that the interval cannot place beyond the 2% of noise:
+# a MaybeDegradation, reported, failing only with --strict.
+python3 - "$T" <<'PY'
+import json, sys
+def profile(f):
+    res = [{"uid": "./x", "type": "time", "subtype": "user", "amount": (100 + (i * 7) % 20) * f,
+            "order": i} for i in range(30)]
+    return {"header": {"type": "time", "cmd": "./x", "units": {"time": "s"}},
+            "collector_info": {"name": "time"}, "global": {"resources": res}}
+json.dump(profile(1.0), open(sys.argv[1] + "/mb.perf", "w"))
+json.dump(profile(1.04), open(sys.argv[1] + "/mt.perf", "w"))
+PY
+ok veles check profiles "$T/mb.perf" "$T/mt.perf"
+has "$T/out" "MaybeDegradation +\+4\.0%"
+veles check profiles --strict "$T/mb.perf" "$T/mt.perf" >"$T/out"
+[ $? -eq 1 ] || fail "--strict: a maybe fails"
+veles check profiles --format junit "$T/mb.perf" "$T/mt.perf" >"$T/out"
+has "$T/out" 'failures="0"'
+veles check profiles --strict --format json "$T/mb.perf" "$T/mt.perf" >"$T/out"
+has "$T/out" '"failing":1'
+
 fails 2 veles check
 fails 2 veles check sideways
 fails 2 veles check profiles 0@i
