@@ -139,9 +139,20 @@ int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
 	 * neither, seeing --help). */
 	if (cli_wants_help(o.pp_argc, o.pp_argv))
 		return show_pp_usage(&o);
-	if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_PENDING, &ref, &p) < 0)
-		return cli_fail();
-	ref_release(&ref);
+	/* A profile file in, a file out: no project to open (its repository
+	 * and store would cost more memory than many a profile). */
+	if (o.output && !o.rev && access(o.spec, F_OK) == 0) {
+		if (profile_load(o.spec, &p) < 0)
+			return cli_fail();
+	} else {
+		if (cli_open_project(ctx) < 0) {
+			cli_fail();
+			return 2;
+		}
+		if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_PENDING, &ref, &p) < 0)
+			return cli_fail();
+		ref_release(&ref);
+	}
 	ret = postproc_run_argv(p, o.pp_argc, o.pp_argv);
 	if (ret == 0)
 		ret = save_result(ctx, p, o.pp_argv[0], o.output);

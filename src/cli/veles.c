@@ -26,7 +26,7 @@ static const struct cli_command commands[] = {
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
 	{"show", cmd_show, CMD_NEEDS_PROJECT, "show a profile: raw, table or summary"},
 	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
-	{"postprocess", cmd_postprocess, CMD_NEEDS_PROJECT,
+	{"postprocess", cmd_postprocess, 0,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},
 	{"bisect", cmd_bisect, CMD_NEEDS_PROJECT,
 	 "find the first commit that made a command slower"},

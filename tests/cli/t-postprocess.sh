@@ -42,6 +42,13 @@ for k, v in p["resources"].items():
 assert set(top.values()) <= {0.0, 1.0} and 1.0 in top.values(), top
 ' "$T/twice.perf" || fail "--by uid"
 
+# A file in and a file out need no project.
+mkdir "$T/elsewhere" && cd "$T/elsewhere" || fail cd
+ok veles postprocess -o "$T/free.perf" "$VELES_SRCDIR/tests/data/profiles/trace.perf" normalizer
+has "$T/free.perf" '"name":"normalizer"'
+fails 2 veles postprocess "$VELES_SRCDIR/tests/data/profiles/trace.perf" normalizer
+cd "$T/p" || fail cd
+
 fails 2 veles postprocess
 fails 2 veles postprocess 0
 fails 2 veles postprocess 0 nosuch
