@@ -16,7 +16,8 @@ fifth=$(git rev-parse --short=7 HEAD~3)
 
 ok veles log --perf "[user]"
 has "$T/out" "^\./prog 3000 3000 · time: \./prog \[user\]  \(8 versions, oldest first\)"
-has "$T/out" "^  (▁|▂){4}(▇|█){4}$"
+# Noise on a busy machine can lower a bar a notch or two.
+has "$T/out" "^  (▁|▂|▃){4}(▅|▆|▇|█){4}$"
 has "$T/out" "^  $fifth .*◀ shift \+[0-9]{2,}\.[0-9]%"
 # A busy machine can shift a few versions' runs a little; nothing else is
 # a big step.
