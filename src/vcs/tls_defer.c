@@ -11,7 +11,13 @@
  * vcs_tls_enable() is called it only remembers the bundle's path; after
  * it, it hands over to the real function.
  *
- * With a libgit2 built on OpenSSL or another backend nothing calls this,
+ * The same goes for the two other start-up costs of its TLS and SSH
+ * transports: seeding mbedTLS's random generator (a loop over the cycle
+ * counter) and libssh2_init(), which initialises OpenSSL. Both are put off
+ * until vcs_tls_enable(); libssh2 would also initialise itself when a
+ * session is made.
+ *
+ * With a libgit2 built on OpenSSL or another backend nothing calls these,
  * and nothing changes.
  */
 #include <dlfcn.h>
@@ -25,9 +31,60 @@
 struct mbedtls_x509_crt;
 
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path);
+int mbedtls_ctr_drbg_seed(void *ctx, int (*f_entropy)(void *, unsigned char *, size_t),
+			  void *p_entropy, const unsigned char *custom, size_t len);
+int libssh2_init(int flags);
 
 static bool tls_enabled;
 static char *deferred_file;
+
+/* The seeding libgit2 asked for, done when TLS is first needed. */
+static struct {
+	bool pending;
+	void *ctx;
+	int (*f_entropy)(void *, unsigned char *, size_t);
+	void *p_entropy;
+	unsigned char *custom;
+	size_t len;
+} deferred_seed;
+static bool ssh_pending;
+static int ssh_flags;
+
+int mbedtls_ctr_drbg_seed(void *ctx, int (*f_entropy)(void *, unsigned char *, size_t),
+			  void *p_entropy, const unsigned char *custom, size_t len)
+{
+	int (*real)(void *, int (*)(void *, unsigned char *, size_t), void *, const unsigned char *,
+		    size_t);
+
+	if (!tls_enabled) {
+		free(deferred_seed.custom);
+		deferred_seed.custom = len ? xmalloc(len) : NULL;
+		if (len)
+			memcpy(deferred_seed.custom, custom, len);
+		deferred_seed.ctx = ctx;
+		deferred_seed.f_entropy = f_entropy;
+		deferred_seed.p_entropy = p_entropy;
+		deferred_seed.len = len;
+		deferred_seed.pending = true;
+		return 0;
+	}
+	*(void **)&real = dlsym(RTLD_NEXT, "mbedtls_ctr_drbg_seed");
+	/* -0x0034 is MBEDTLS_ERR_CTR_DRBG_ENTROPY_SOURCE_FAILED. */
+	return real ? real(ctx, f_entropy, p_entropy, custom, len) : -0x0034;
+}
+
+int libssh2_init(int flags)
+{
+	int (*real)(int);
+
+	if (!tls_enabled) {
+		ssh_pending = true;
+		ssh_flags = flags;
+		return 0;
+	}
+	*(void **)&real = dlsym(RTLD_NEXT, "libssh2_init");
+	return real ? real(flags) : 0;
+}
 
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path)
 {
@@ -48,6 +105,16 @@ void vcs_tls_enable(void)
 	if (tls_enabled)
 		return;
 	tls_enabled = true;
+	if (deferred_seed.pending) {
+		mbedtls_ctr_drbg_seed(deferred_seed.ctx, deferred_seed.f_entropy,
+				      deferred_seed.p_entropy, deferred_seed.custom,
+				      deferred_seed.len);
+		deferred_seed.pending = false;
+	}
+	if (ssh_pending) {
+		libssh2_init(ssh_flags);
+		ssh_pending = false;
+	}
 	if (deferred_file)
 		git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, deferred_file, NULL);
 }

@@ -1,11 +1,14 @@
 /* tls_defer.c: certificates are skipped at start-up and loaded for real
  * once a network operation asks for them. */
+#include <dlfcn.h>
 #include <git2.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -49,9 +52,64 @@ static void test_deferred_then_real(void **state)
 	git_libgit2_shutdown();
 }
 
+static int entropy_calls;
+
+static int count_entropy(void *arg, unsigned char *out, size_t len)
+{
+	UNUSED(arg);
+	entropy_calls++;
+	memset(out, 0x5a, len);
+	return 0;
+}
+
+int mbedtls_ctr_drbg_seed(void *ctx, int (*f_entropy)(void *, unsigned char *, size_t),
+			  void *p_entropy, const unsigned char *custom, size_t len);
+
+/*
+ * The random generator's seeding is put off too: libgit2's call at start-up
+ * draws no entropy, and the seeding happens, with the same arguments, when
+ * TLS is enabled. (Run in a child: tls_defer's state is per process.)
+ */
+static int seed_check(void)
+{
+	void (*drbg_init)(void *);
+	static unsigned char ctx[8192] __attribute__((aligned(16)));
+	const unsigned char custom[] = "veles";
+
+	*(void **)&drbg_init = dlsym(RTLD_DEFAULT, "mbedtls_ctr_drbg_init");
+	if (!drbg_init)
+		return 2;
+	drbg_init(ctx);
+	entropy_calls = 0;
+	if (mbedtls_ctr_drbg_seed(ctx, count_entropy, NULL, custom, 5) != 0 || entropy_calls)
+		return 3;
+	vcs_tls_enable();
+	return entropy_calls > 0 ? 0 : 4;
+}
+
+static void test_seed_deferred(void **state)
+{
+	pid_t pid;
+	int status = 0;
+
+	UNUSED(state);
+	git_libgit2_init();
+	if (!uses_mbedtls())
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(seed_check());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	git_libgit2_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_deferred),
 		cmocka_unit_test(test_deferred_then_real),
 	};
 
