@@ -30,8 +30,8 @@
 #include <unistd.h>
 
 #include "memformat.h"
+#include "memory_priv.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define TLS __thread __attribute__((tls_model("initial-exec")))
 #define BUF_SIZE (64 * 1024)
 #define BUF_SLACK (24 + 10 * (VMEM_MAX_FRAMES + 3)) /* the largest record pair */
@@ -41,24 +41,7 @@
 
 /* ---- the real allocator ---- */
 
-struct real_fns {
-	void *(*malloc)(size_t);
-	void *(*calloc)(size_t, size_t);
-	void *(*realloc)(void *, size_t);
-	void (*free)(void *);
-	int (*posix_memalign)(void **, size_t, size_t);
-	void *(*aligned_alloc)(size_t, size_t);
-	void *(*memalign)(size_t, size_t);
-	void *(*valloc)(size_t);
-	void *(*pvalloc)(size_t);
-	void *(*reallocarray)(void *, size_t, size_t);
-	void (*exit_)(int); /* _exit and _Exit: they do not return (see below) */
-	void (*Exit_)(int);
-	int (*execve)(const char *, char *const[], char *const[]);
-	int (*execvp)(const char *, char *const[]);
-	int (*execvpe)(const char *, char *const[], char *const[]);
-};
-static struct real_fns real;
+struct real_fns vmem_real;
 
 /* dlsym() may allocate (its error buffer) before malloc is resolved: it
  * gets memory from this arena, which free() recognises and ignores. */
@@ -424,7 +407,7 @@ static void install_signals(void)
 	}
 }
 
-#define RESOLVE(name) real.name = (__typeof__(real.name))dlsym(RTLD_NEXT, #name)
+#define RESOLVE(name) vmem_real.name = (__typeof__(vmem_real.name))dlsym(RTLD_NEXT, #name)
 
 static void resolve(void)
 {
@@ -441,12 +424,12 @@ static void resolve(void)
 	RESOLVE(execve);
 	RESOLVE(execvp);
 	RESOLVE(execvpe);
-	real.exit_ = (__typeof__(real.exit_))dlsym(RTLD_NEXT, "_exit");
-	real.Exit_ = (__typeof__(real.Exit_))dlsym(RTLD_NEXT, "_Exit");
+	vmem_real.exit_ = (__typeof__(vmem_real.exit_))dlsym(RTLD_NEXT, "_exit");
+	vmem_real.Exit_ = (__typeof__(vmem_real.Exit_))dlsym(RTLD_NEXT, "_Exit");
 }
 
 /* Runs once, at the first allocation (often before any constructor). */
-static void start(void)
+void vmem_start(void)
 {
 	int expect = ST_OFF;
 
@@ -469,7 +452,7 @@ static void start(void)
 
 __attribute__((constructor)) static void on_load(void)
 {
-	start();
+	vmem_start();
 }
 
 __attribute__((destructor)) static void on_unload(void)
@@ -651,7 +634,7 @@ __attribute__((noinline)) static void record(int kind, const void *addr, size_t 
 static inline bool recording(void)
 {
 	if (__builtin_expect(atomic_load_explicit(&state, memory_order_relaxed) == ST_OFF, 0))
-		start();
+		vmem_start();
 	return guard == 0 && atomic_load_explicit(&state, memory_order_relaxed) == ST_ON;
 }
 
@@ -661,16 +644,16 @@ EXPORT void *malloc(size_t size)
 {
 	void *p;
 
-	if (__builtin_expect(!real.malloc, 0)) {
+	if (__builtin_expect(!vmem_real.malloc, 0)) {
 		if (initialising)
 			return boot_alloc(size);
-		start();
-		if (!real.malloc)
+		vmem_start();
+		if (!vmem_real.malloc)
 			return boot_alloc(size);
 	}
 	if (!recording())
-		return real.malloc(size);
-	p = real.malloc(size);
+		return vmem_real.malloc(size);
+	p = vmem_real.malloc(size);
 	if (p)
 		record(VMEM_MALLOC, p, size, NULL);
 	return p;
@@ -680,30 +663,30 @@ EXPORT void free(void *p)
 {
 	if (!p || in_boot(p))
 		return;
-	if (!real.free)
-		start();
+	if (!vmem_real.free)
+		vmem_start();
 	if (recording())
 		record(VMEM_FREE, p, 0, NULL);
-	real.free(p);
+	vmem_real.free(p);
 }
 
 EXPORT void *calloc(size_t n, size_t size)
 {
 	void *p;
 
-	if (__builtin_expect(!real.calloc, 0)) {
+	if (__builtin_expect(!vmem_real.calloc, 0)) {
 		/* The arena is static, hence zeroed. */
 		if (size && n > SIZE_MAX / size)
 			return NULL;
 		if (initialising)
 			return boot_alloc(n * size);
-		start();
-		if (!real.calloc)
+		vmem_start();
+		if (!vmem_real.calloc)
 			return boot_alloc(n * size);
 	}
 	if (!recording())
-		return real.calloc(n, size);
-	p = real.calloc(n, size);
+		return vmem_real.calloc(n, size);
+	p = vmem_real.calloc(n, size);
 	if (p)
 		record(VMEM_CALLOC, p, n * size, NULL);
 	return p;
@@ -727,13 +710,13 @@ EXPORT void *realloc(void *old, size_t size)
 
 	if (old && in_boot(old))
 		return realloc_boot(old, size);
-	if (!real.realloc)
-		start();
-	if (!real.realloc)
+	if (!vmem_real.realloc)
+		vmem_start();
+	if (!vmem_real.realloc)
 		return NULL;
 	if (!recording())
-		return real.realloc(old, size);
-	p = real.realloc(old, size);
+		return vmem_real.realloc(old, size);
+	p = vmem_real.realloc(old, size);
 	if (p || size == 0)
 		record(VMEM_REALLOC, p, p ? size : 0, old);
 	return p;
@@ -745,13 +728,13 @@ EXPORT void *reallocarray(void *old, size_t n, size_t size)
 
 	if (old && in_boot(old))
 		return size && n > SIZE_MAX / size ? NULL : realloc_boot(old, n * size);
-	if (!real.reallocarray)
-		start();
-	if (!real.reallocarray)
+	if (!vmem_real.reallocarray)
+		vmem_start();
+	if (!vmem_real.reallocarray)
 		return NULL;
 	if (!recording())
-		return real.reallocarray(old, n, size);
-	p = real.reallocarray(old, n, size);
+		return vmem_real.reallocarray(old, n, size);
+	p = vmem_real.reallocarray(old, n, size);
 	if (p)
 		record(VMEM_REALLOCARRAY, p, n * size, old);
 	return p;
@@ -761,11 +744,11 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 {
 	int ret;
 
-	if (!real.posix_memalign)
-		start();
+	if (!vmem_real.posix_memalign)
+		vmem_start();
 	if (!recording())
-		return real.posix_memalign(out, align, size);
-	ret = real.posix_memalign(out, align, size);
+		return vmem_real.posix_memalign(out, align, size);
+	ret = vmem_real.posix_memalign(out, align, size);
 	if (ret == 0)
 		record(VMEM_POSIX_MEMALIGN, *out, size, NULL);
 	return ret;
@@ -776,11 +759,11 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 	EXPORT void *name params                                                                   \
 	{                                                                                          \
 		void *p;                                                                           \
-		if (!real.name)                                                                    \
-			start();                                                                   \
+		if (!vmem_real.name)                                                               \
+			vmem_start();                                                              \
 		if (!recording())                                                                  \
-			return real.name args;                                                     \
-		p = real.name args;                                                                \
+			return vmem_real.name args;                                                \
+		p = vmem_real.name args;                                                           \
 		if (p)                                                                             \
 			record(kind, p, size_expr, NULL);                                          \
 		return p;                                                                          \
@@ -856,138 +839,24 @@ DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, VMEM_DELETE, (void *p, align_t a, no
 DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, VMEM_DELETE_ARRAY, (void *p, align_t a, nothrow_t t),
        (p, a, t))
 
-/* ---- process ends and image changes ---- */
+/* ---- what the process-end and exec wrappers (memory_exec.c) need ---- */
 
-EXPORT void _exit(int status)
+void vmem_finish_exit(void)
 {
-	if (!real.exit_)
-		start();
 	finish(VMEM_END__EXIT, 0);
-	real.exit_(status);
-	__builtin_unreachable();
 }
 
-EXPORT void _Exit(int status)
-{
-	if (!real.Exit_)
-		start();
-	finish(VMEM_END__EXIT, 0);
-	real.Exit_(status);
-	__builtin_unreachable();
-}
-
-/* The new image opens a file of its own; what we buffered goes first. A
- * failed exec carries on recording into a new file. */
-static void before_exec(void)
+/* The new image opens a file of its own; what we buffered goes first. */
+void vmem_before_exec(void)
 {
 	finish(VMEM_END_EXEC, 0);
 }
 
-static void after_failed_exec(void)
+/* A failed exec carries on recording into a new file. */
+void vmem_after_failed_exec(void)
 {
 	int expect = ST_DONE;
 
 	if (atomic_compare_exchange_strong(&state, &expect, ST_ON) && open_output() < 0)
 		atomic_store(&state, ST_DONE);
-}
-
-EXPORT int execve(const char *path, char *const argv[], char *const envp[])
-{
-	int ret;
-
-	if (!real.execve)
-		start();
-	before_exec();
-	ret = real.execve(path, argv, envp);
-	after_failed_exec();
-	return ret;
-}
-
-EXPORT int execv(const char *path, char *const argv[])
-{
-	extern char **environ;
-
-	return execve(path, argv, environ);
-}
-
-EXPORT int execvp(const char *file, char *const argv[])
-{
-	int ret;
-
-	if (!real.execvp)
-		start();
-	before_exec();
-	ret = real.execvp(file, argv);
-	after_failed_exec();
-	return ret;
-}
-
-EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
-{
-	int ret;
-
-	if (!real.execvpe)
-		start();
-	before_exec();
-	ret = real.execvpe(file, argv, envp);
-	after_failed_exec();
-	return ret;
-}
-
-/* glibc's execl family calls its internal execve, past our interposition:
- * they are gathered into an argument vector here and sent through ours. */
-#define EXECL_MAX 1024 /* arguments written out in a call: never many */
-
-static int collect_args(const char *arg0, va_list ap, char **argv)
-{
-	int n = 0;
-
-	argv[n++] = (char *)arg0;
-	while (arg0 && n < EXECL_MAX && (argv[n] = va_arg(ap, char *)) != NULL)
-		n++;
-	if (n == EXECL_MAX) {
-		errno = E2BIG;
-		return -1;
-	}
-	argv[n] = NULL;
-	return 0;
-}
-
-EXPORT int execl(const char *path, const char *arg, ...)
-{
-	char *argv[EXECL_MAX + 1];
-	extern char **environ;
-	va_list ap;
-	int ret;
-
-	va_start(ap, arg);
-	ret = collect_args(arg, ap, argv);
-	va_end(ap);
-	return ret < 0 ? -1 : execve(path, argv, environ);
-}
-
-EXPORT int execlp(const char *file, const char *arg, ...)
-{
-	char *argv[EXECL_MAX + 1];
-	va_list ap;
-	int ret;
-
-	va_start(ap, arg);
-	ret = collect_args(arg, ap, argv);
-	va_end(ap);
-	return ret < 0 ? -1 : execvp(file, argv);
-}
-
-EXPORT int execle(const char *path, const char *arg, ...)
-{
-	char *argv[EXECL_MAX + 1];
-	char **envp;
-	va_list ap;
-	int ret;
-
-	va_start(ap, arg);
-	ret = collect_args(arg, ap, argv);
-	envp = ret < 0 ? NULL : va_arg(ap, char **);
-	va_end(ap);
-	return ret < 0 ? -1 : execve(path, argv, envp);
 }
