@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
 
@@ -27,7 +26,6 @@
 #include "util/common.h"
 #include "util/error.h"
 #include "util/fsutil.h"
-#include "util/spawn.h"
 #include "vcs/vcs.h"
 
 /* A JSON scalar as an option value; false when it gives no option. */
@@ -132,20 +130,6 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 	return ret;
 }
 
-static int run_shell(const char *cmd)
-{
-	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	struct spawn_opts o = {.output = SPAWN_SUPPRESS};
-	struct spawn_result r;
-	char status[96];
-	int ret = spawn_run(argv, &o, &r);
-
-	if (ret == 0 && (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0))
-		ret = err_set(ERR_CHILD, "pre_run '%s' %s", cmd,
-			      spawn_status_str(r.status, status, sizeof(status)));
-	return ret;
-}
-
 static int pre_run(const struct cli_ctx *ctx)
 {
 	size_t n;
@@ -154,7 +138,7 @@ static int pre_run(const struct cli_ctx *ctx)
 
 	for (size_t i = 0; i < n; i++) {
 		if (ret == 0)
-			ret = run_shell(cmds[i]);
+			ret = cli_run_shell(cmds[i], "pre_run");
 		free(cmds[i]);
 	}
 	free(cmds);

@@ -18,6 +18,9 @@
 #include "util/common.h"
 #include "util/error.h"
 
+static const char *const field_names[CHECK_RULE_FIELDS] = {"type", "cmd", "workload", "collector",
+							   "postprocessor"};
+
 static char *rule_field(const struct cli_ctx *ctx, size_t i, const char *field)
 {
 	char *key = xasprintf("degradation.strategies.%zu.%s", i, field);
@@ -42,65 +45,76 @@ static bool ran_postprocessor(const struct profile *p, const char *name)
 	return found;
 }
 
-static bool rule_matches(const struct cli_ctx *ctx, size_t i, const struct profile *p)
+static bool rule_matches(const struct check_rule *r, const struct profile *p)
 {
-	static const char *const fields[] = {"type", "cmd", "workload", "collector",
-					     "postprocessor"};
-	bool ok = true;
+	char *const *want = r->field;
 
-	for (size_t f = 0; f < ARRAY_SIZE(fields) && ok; f++) {
-		char *want = rule_field(ctx, i, fields[f]);
-
-		if (!want)
-			continue;
-		switch (f) {
-		case 0:
-			ok = p->type && strcmp(want, p->type) == 0;
-			break;
-		case 1:
-			ok = glob_or_equal(want, p->cmd);
-			break;
-		case 2:
-			ok = glob_or_equal(want, p->workload);
-			break;
-		case 3:
-			ok = p->collector && strcmp(want, p->collector) == 0;
-			break;
-		default:
-			ok = ran_postprocessor(p, want);
-		}
-		free(want);
-	}
-	return ok;
+	return (!want[0] || (p->type && strcmp(want[0], p->type) == 0)) &&
+	       (!want[1] || glob_or_equal(want[1], p->cmd)) &&
+	       (!want[2] || glob_or_equal(want[2], p->workload)) &&
+	       (!want[3] || (p->collector && strcmp(want[3], p->collector) == 0)) &&
+	       (!want[4] || ran_postprocessor(p, want[4]));
 }
 
-int check_strategies_check(const struct cli_ctx *ctx)
+/* The known method called @name (its static name), or NULL. */
+static const char *known_method(const char *name)
 {
-	struct profile *p = profile_new();
-	const char *methods[CHECK_MAX_METHODS];
-	size_t n;
+	for (const char *const *m = check_method_names(); *m; m++)
+		if (strcmp(*m, name) == 0)
+			return *m;
+	return NULL;
+}
+
+static int load_apply(const struct cli_ctx *ctx, bool *all)
+{
+	char *apply = cli_config_string(ctx, "degradation.apply");
+	int ret = 0;
+
+	*all = apply && strcmp(apply, "all") == 0;
+	if (apply && !*all && strcmp(apply, "first") != 0)
+		ret = err_set(ERR_INVALID, "degradation.apply is '%s': use first or all", apply);
+	free(apply);
+	return ret;
+}
+
+int check_strategies_load(const struct cli_ctx *ctx, struct check_strategies *s)
+{
 	int ret = cli_config_validate(ctx);
 
-	/* An empty profile matches no rule with a field, so every rule's method
-	 * and the apply value are looked at. */
+	memset(s, 0, sizeof(*s));
 	if (ret == 0)
-		ret = check_methods_for(ctx, p, methods, &n);
+		ret = load_apply(ctx, &s->all);
 	for (size_t i = 0; ret == 0; i++) {
 		char *method = rule_field(ctx, i, "method");
-		const char *const *known = check_method_names();
+		struct check_rule *r;
 
 		if (!method)
 			break;
-		while (*known && strcmp(*known, method))
-			known++;
-		if (!*known)
+		s->rules = xrealloc(s->rules, (s->n + 1) * sizeof(*s->rules));
+		r = &s->rules[s->n++];
+		memset(r, 0, sizeof(*r));
+		/* The fields first: reading a setting may leave a message behind. */
+		for (size_t f = 0; f < CHECK_RULE_FIELDS; f++)
+			r->field[f] = rule_field(ctx, i, field_names[f]);
+		r->method = known_method(method);
+		if (!r->method)
 			ret = err_set(ERR_INVALID,
 				      "degradation.strategies.%zu.method: unknown method '%s'", i,
 				      method);
 		free(method);
 	}
-	profile_free(p);
+	if (ret < 0)
+		check_strategies_free(s);
 	return ret;
+}
+
+void check_strategies_free(struct check_strategies *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t f = 0; f < CHECK_RULE_FIELDS; f++)
+			free(s->rules[i].field[f]);
+	free(s->rules);
+	memset(s, 0, sizeof(*s));
 }
 
 /* Without a rule: stat on repeated measurements, int on fitted models. */
@@ -112,36 +126,17 @@ static const char *default_method(const struct profile *p)
 	return has_models && !is_time ? "int" : "stat";
 }
 
-int check_methods_for(const struct cli_ctx *ctx, const struct profile *p,
-		      const char *methods[CHECK_MAX_METHODS], size_t *n)
+void check_methods_for(const struct check_strategies *s, const struct profile *p,
+		       const char *methods[CHECK_MAX_METHODS], size_t *n)
 {
-	char *apply = cli_config_string(ctx, "degradation.apply");
-	bool all = apply && strcmp(apply, "all") == 0;
-	int ret = 0;
-
 	*n = 0;
-	if (apply && !all && strcmp(apply, "first") != 0)
-		ret = err_set(ERR_INVALID, "degradation.apply is '%s': use first or all", apply);
-	free(apply);
-	for (size_t i = 0; ret == 0 && *n < CHECK_MAX_METHODS; i++) {
-		char *method = rule_field(ctx, i, "method");
-		const char *const *known;
-
-		if (!method)
-			break;
-		for (known = check_method_names(); *known && strcmp(*known, method); known++)
-			;
-		if (!*known)
-			ret = err_set(ERR_INVALID,
-				      "degradation.strategies.%zu.method: unknown method '%s'", i,
-				      method);
-		else if (rule_matches(ctx, i, p))
-			methods[(*n)++] = *known;
-		free(method);
-		if (*n && !all)
+	for (size_t i = 0; i < s->n && *n < CHECK_MAX_METHODS; i++) {
+		if (!rule_matches(&s->rules[i], p))
+			continue;
+		methods[(*n)++] = s->rules[i].method;
+		if (!s->all)
 			break;
 	}
-	if (ret == 0 && *n == 0)
+	if (*n == 0)
 		methods[(*n)++] = default_method(p);
-	return ret;
 }

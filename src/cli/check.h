@@ -63,17 +63,31 @@ ssize_t version_profiles_find(const struct version_profiles *v, const char *key)
 
 /* The most methods degradation.strategies may apply to one profile. */
 #define CHECK_MAX_METHODS 16
-/*
- * The check methods for target profile @p from degradation.strategies
- * (first match, or all with degradation.apply: all); stat, or int for a
- * non-time profile with models, when no rule matches. ERR_INVALID for an
- * unknown method or apply value.
- */
-int check_methods_for(const struct cli_ctx *ctx, const struct profile *p,
-		      const char *methods[CHECK_MAX_METHODS], size_t *n);
+#define CHECK_RULE_FIELDS 5 /* type, cmd, workload, collector, postprocessor */
 
-/* Checks config.yml and every degradation strategy once, before any work. */
-int check_strategies_check(const struct cli_ctx *ctx);
+/* degradation.strategies, read once per command. */
+struct check_rule {
+	const char *method;		/* a name from check_method_names() */
+	char *field[CHECK_RULE_FIELDS]; /* NULL: any */
+};
+
+struct check_strategies {
+	bool all; /* degradation.apply: all */
+	struct check_rule *rules;
+	size_t n;
+};
+
+/* Reads and checks config.yml's strategies (and rejects unknown keys)
+ * before any work: ERR_INVALID for an unknown method or apply value. */
+int check_strategies_load(const struct cli_ctx *ctx, struct check_strategies *s);
+void check_strategies_free(struct check_strategies *s);
+/*
+ * The check methods for target profile @p: the first matching rule's, or
+ * every matching rule's with apply: all; stat, or int for a non-time
+ * profile with models, when none matches.
+ */
+void check_methods_for(const struct check_strategies *s, const struct profile *p,
+		       const char *methods[CHECK_MAX_METHODS], size_t *n);
 
 /*
  * --collect-missing: measures the configuration of @target on version

@@ -93,19 +93,8 @@ static void progress(const struct bisect *b, const char *fmt, ...)
 static int build_in(const struct bisect *b)
 {
 	const char *cmd = b->build ? b->build : b->build_from_config;
-	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	struct spawn_opts o = {.output = SPAWN_SUPPRESS};
-	struct spawn_result r;
-	char status[96];
-	int ret;
 
-	if (!cmd)
-		return 0;
-	ret = spawn_run(argv, &o, &r);
-	if (ret == 0 && (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0))
-		ret = err_set(ERR_CHILD, "the build '%s' %s", cmd,
-			      spawn_status_str(r.status, status, sizeof(status)));
-	return ret;
+	return cmd ? cli_run_shell(cmd, "the build") : 0;
 }
 
 /* @n more runs of the command in the current directory, plus one warm-up

@@ -56,8 +56,8 @@ static const char check_usage[] =
 	"  -q, --quiet        no progress lines on stderr\n";
 
 struct check_cli {
-	struct cli_ctx *ctx;
-	const char *method; /* --method, or NULL: degradation.strategies decide */
+	const char *method;		    /* --method, or NULL: degradation.strategies decide */
+	struct check_strategies strategies; /* when no --method */
 	bool collect_missing;
 	bool strict;
 	bool quiet_progress;
@@ -197,7 +197,8 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 	pair->config = profile_config_title(target);
 	if (o->method)
 		return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
-	ret = check_methods_for(o->ctx, target, methods, &n);
+	check_methods_for(&o->strategies, target, methods, &n);
+	ret = 0;
 	for (size_t i = 0; i < n && ret == 0; i++)
 		ret = degrade_compare(base, target, methods[i], &o->cp, &pair->changes);
 	return ret;
@@ -367,9 +368,33 @@ static int check_all(struct cli_ctx *ctx, const struct check_cli *o)
 	return finish(&r, o, ctx->stdout_tty);
 }
 
+/* profiles BASE TARGET, head [REV] or all (@args[0] is the mode); returns
+ * the exit status. */
+static int check_mode(struct cli_ctx *ctx, const struct check_cli *o, int nargs, char **args)
+{
+	const char *mode = args[0];
+
+	if (strcmp(mode, "profiles") == 0) {
+		if (nargs != 3)
+			return cli_usage_error("check", "profiles wants BASE and TARGET");
+		return check_profiles(ctx, o, args + 1);
+	}
+	if (strcmp(mode, "head") == 0) {
+		if (nargs > 2)
+			return cli_usage_error("check", "head takes at most one revision");
+		return check_head(ctx, o, nargs == 2 ? args[1] : NULL);
+	}
+	if (strcmp(mode, "all") == 0) {
+		if (nargs != 1)
+			return cli_usage_error("check", "all takes no arguments");
+		return check_all(ctx, o);
+	}
+	return cli_usage_error("check", "unknown mode '%s': use profiles, head or all", mode);
+}
+
 int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct check_cli o = {.ctx = ctx};
+	struct check_cli o = {0};
 	int ret = parse_args(argc, argv, &o);
 	int nargs = argc - optind;
 	const char *mode = nargs > 0 ? argv[optind] : NULL;
@@ -378,24 +403,11 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (!mode)
 		return cli_usage_error("check", "say what to check: profiles, head or all");
-	if (!o.method && check_strategies_check(ctx) < 0) {
+	if (!o.method && check_strategies_load(ctx, &o.strategies) < 0) {
 		cli_fail();
 		return 2;
 	}
-	if (strcmp(mode, "profiles") == 0) {
-		if (nargs != 3)
-			return cli_usage_error("check", "profiles wants BASE and TARGET");
-		return check_profiles(ctx, &o, argv + optind + 1);
-	}
-	if (strcmp(mode, "head") == 0) {
-		if (nargs > 2)
-			return cli_usage_error("check", "head takes at most one revision");
-		return check_head(ctx, &o, nargs == 2 ? argv[optind + 1] : NULL);
-	}
-	if (strcmp(mode, "all") == 0) {
-		if (nargs != 1)
-			return cli_usage_error("check", "all takes no arguments");
-		return check_all(ctx, &o);
-	}
-	return cli_usage_error("check", "unknown mode '%s': use profiles, head or all", mode);
+	ret = check_mode(ctx, &o, nargs, argv + optind);
+	check_strategies_free(&o.strategies);
+	return ret;
 }
