@@ -26,6 +26,7 @@
 #include "util/common.h"
 #include "util/error.h"
 #include "util/fsutil.h"
+#include "util/spawn.h"
 #include "vcs/vcs.h"
 
 /* A JSON scalar as an option value; false when it gives no option. */
@@ -138,7 +139,7 @@ static int pre_run(const struct cli_ctx *ctx)
 
 	for (size_t i = 0; i < n; i++) {
 		if (ret == 0)
-			ret = cli_run_shell(cmds[i], "pre_run");
+			ret = spawn_shell(cmds[i], "pre_run", SPAWN_SUPPRESS);
 		free(cmds[i]);
 	}
 	free(cmds);

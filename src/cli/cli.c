@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -14,7 +13,6 @@
 #include "util/common.h"
 #include "util/error.h"
 #include "util/fsutil.h"
-#include "util/spawn.h"
 #include "vcs/vcs.h"
 
 int cli_error(const char *fmt, ...)
@@ -176,18 +174,4 @@ int cli_resolve_version(struct cli_ctx *ctx, const char *rev, char id[41])
 bool cli_head(struct cli_ctx *ctx, char id[41])
 {
 	return vcs_head(ctx->vcs, id) == 0;
-}
-
-int cli_run_shell(const char *cmd, const char *what)
-{
-	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	struct spawn_opts o = {.output = SPAWN_SUPPRESS};
-	struct spawn_result r;
-	char status[96];
-	int ret = spawn_run(argv, &o, &r);
-
-	if (ret == 0 && (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0))
-		ret = err_set(ERR_CHILD, "%s '%s' %s", what, cmd,
-			      spawn_status_str(r.status, status, sizeof(status)));
-	return ret;
 }

@@ -66,9 +66,6 @@ char *cli_config_string(const struct cli_ctx *ctx, const char *key);
 /* A scalar or a list of scalars as a NULL-terminated array of copies
  * (free each, then the array); empty when unset. */
 char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n);
-/* Runs @cmd with /bin/sh in the current directory, its output discarded;
- * a failure is ERR_CHILD "WHAT 'CMD' exited with status N". */
-int cli_run_shell(const char *cmd, const char *what);
 /* Loads both configuration files and rejects unknown keys (one line). */
 int cli_config_validate(const struct cli_ctx *ctx);
 

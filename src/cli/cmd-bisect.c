@@ -94,7 +94,7 @@ static int build_in(const struct bisect *b)
 {
 	const char *cmd = b->build ? b->build : b->build_from_config;
 
-	return cmd ? cli_run_shell(cmd, "the build") : 0;
+	return cmd ? spawn_shell(cmd, "the build", SPAWN_SUPPRESS) : 0;
 }
 
 /* @n more runs of the command in the current directory, plus one warm-up

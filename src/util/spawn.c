@@ -436,6 +436,24 @@ int spawn_run(char *const *argv, const struct spawn_opts *opts, struct spawn_res
 	return ret;
 }
 
+int spawn_shell(const char *cmd, const char *what, enum spawn_output output)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+	struct spawn_opts o = {.output = output};
+	struct spawn_result r;
+	char status[96];
+	int ret = spawn_run(argv, &o, &r);
+
+	if (ret < 0)
+		return ret;
+	if (spawn_interrupted())
+		return err_set(ERR_INTERRUPTED, "interrupted during %s", what);
+	if (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0)
+		return err_set(ERR_CHILD, "%s '%s' %s", what, cmd,
+			       spawn_status_str(r.status, status, sizeof(status)));
+	return 0;
+}
+
 const char *spawn_status_str(int status, char *out, size_t len)
 {
 	if (WIFEXITED(status))

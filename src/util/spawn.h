@@ -70,6 +70,13 @@ void spawner_release(struct spawner *s);
 int spawn_run(char *const *argv, const struct spawn_opts *opts, struct spawn_result *r);
 
 /*
+ * Runs @cmd through /bin/sh -c (a user's build or pre_run line) with its
+ * output as @output says. A non-zero exit fails with ERR_CHILD "@what 'cmd'
+ * exited with status 2"; a signal received meanwhile with ERR_INTERRUPTED.
+ */
+int spawn_shell(const char *cmd, const char *what, enum spawn_output output);
+
+/*
  * SIGINT and SIGTERM while commands run: the first is forwarded to the
  * running command (a second one sends SIGKILL) and remembered, so the caller
  * stops and writes nothing. spawn_signals_restore() puts the old handlers
