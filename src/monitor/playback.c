@@ -1,7 +1,9 @@
 /* Reading recordings back: decompress, then decode sample records. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "monitor/record.h"
@@ -247,4 +249,18 @@ bool mon_header_get(const char *header, const char *key, char *out, size_t cap)
 			return true;
 		}
 	return false;
+}
+
+bool mon_file_is_recording(const char *path)
+{
+	char head[sizeof(MON_MAGIC) - 1];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool is;
+
+	if (fd < 0)
+		return false;
+	is = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	     memcmp(head, MON_MAGIC, sizeof(head)) == 0;
+	close(fd);
+	return is;
 }
