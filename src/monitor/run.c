@@ -26,12 +26,14 @@ static void on_child(int sig)
 	child_exited = 1;
 }
 
+/* The time of a sample, in whole microseconds as recordings keep it, so
+ * what is shown live is what a playback shows, to the last digit. */
 static double now_real(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) / 1e6;
 }
 
 static double cpu_seconds(void)
