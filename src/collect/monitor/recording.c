@@ -80,6 +80,21 @@ static int read_header(const char *path, struct recorded *r)
 	return 0;
 }
 
+/* Plays @path back, its summary values into @values ("SECONDS name value"
+ * lines, as --profile collects them). */
+static int play_values(const char *path, const char *letters, struct buf *values)
+{
+	struct mon_run_opts o = {.letters = letters,
+				 .count = -1,
+				 .sep = ' ',
+				 .out = stdout,
+				 .playback = path,
+				 .values = values,
+				 .quiet = true};
+
+	return mon_run(&o);
+}
+
 int monitor_recording_profile(const char *path, struct profile **out)
 {
 	struct recorded r = {0};
@@ -88,20 +103,10 @@ int monitor_recording_profile(const char *path, struct profile **out)
 	double last = 0;
 	int rc = read_header(path, &r);
 
-	if (rc < 0)
-		return rc;
-	if (!r.letters[0]) {
-		free(r.params);
-		return err_set(ERR_INVALID, "%s: no summary subsystem was recorded", path);
-	}
-	struct mon_run_opts o = {.letters = r.letters,
-				 .count = -1,
-				 .sep = ' ',
-				 .out = stdout,
-				 .playback = path,
-				 .values = &values,
-				 .quiet = true};
-	rc = mon_run(&o);
+	if (rc >= 0 && !r.letters[0])
+		rc = err_set(ERR_INVALID, "%s: no summary subsystem was recorded", path);
+	if (rc >= 0)
+		rc = play_values(path, r.letters, &values);
 	if (rc < 0) {
 		free(r.params);
 		buf_release(&values);
