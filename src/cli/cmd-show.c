@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "cli/select.h"
 #include "cli/show.h"
+#include "collect/monitor/monitor.h"
+#include "monitor/record.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -24,6 +26,8 @@ static const char show_usage[] =
 	"Shows a registered or pending profile. PROFILE is N@i or a bare N (the\n"
 	"Nth profile of the version, as `veles status` numbers them), N@p (a\n"
 	"pending one), a path, a profile name, or a prefix of a profile's id.\n"
+	"A recording of `veles monitor -f FILE` is shown as a monitor profile: the\n"
+	"summary values of each interval (flow and scatter draw them over time).\n"
 	"\n"
 	"Views:\n"
 	"  summary   header, units and per-resource statistics of the amounts\n"
@@ -416,6 +420,38 @@ static int show_view(struct cli_ctx *ctx, const struct profile *p, struct show_o
 	return ret < 0 ? cli_fail() : 0;
 }
 
+static int show_profile(struct cli_ctx *ctx, const struct profile *p, const char *name,
+			struct show_opts *o)
+{
+	if (o->is_graph)
+		return show_view(ctx, p, o);
+	if (strcmp(o->view, "raw") == 0)
+		show_raw(p, o);
+	else if (strcmp(o->view, "table") == 0)
+		show_table(p, o);
+	else if (strcmp(o->view, "memory") == 0)
+		return show_memory(p, name, o) < 0 ? 1 : 0;
+	else
+		show_summary(p, name, o);
+	return 0;
+}
+
+/* A `veles monitor -f` recording: its intervals' summary values, drawn over
+ * time unless --per says otherwise. */
+static int show_recording(struct cli_ctx *ctx, struct show_opts *o)
+{
+	struct profile *p;
+	int ret;
+
+	if (monitor_recording_profile(o->spec, &p) < 0)
+		return cli_fail();
+	if (!o->vo.per && (o->vo.kind == VIEW_FLOW || o->vo.kind == VIEW_SCATTER))
+		o->vo.per = "time";
+	ret = show_profile(ctx, p, o->spec, o);
+	profile_free(p);
+	return ret;
+}
+
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct show_opts o = {0};
@@ -431,18 +467,11 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 		cli_fail();
 		return 2;
 	}
+	if (mon_file_is_recording(o.spec))
+		return show_recording(ctx, &o);
 	if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_INDEX, &ref, &p) < 0)
 		return cli_fail();
-	if (o.is_graph)
-		ret = show_view(ctx, p, &o);
-	else if (strcmp(o.view, "raw") == 0)
-		show_raw(p, &o);
-	else if (strcmp(o.view, "table") == 0)
-		show_table(p, &o);
-	else if (strcmp(o.view, "memory") == 0)
-		ret = show_memory(p, ref_name(&ref), &o) < 0 ? 1 : 0;
-	else
-		show_summary(p, ref_name(&ref), &o);
+	ret = show_profile(ctx, p, ref_name(&ref), &o);
 	profile_free(p);
 	ref_release(&ref);
 	return ret;

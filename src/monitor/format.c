@@ -16,30 +16,38 @@ static size_t fmt_uint(char *dst, uint64_t x)
 				    "25262728293031323334353637383940414243444546474849"
 				    "50515253545556575859606162636465666768697071727374"
 				    "75767778798081828384858687888990919293949596979899";
-	static const uint64_t tens[] = {10ull,
-					100ull,
-					1000ull,
-					10000ull,
-					100000ull,
-					1000000ull,
-					10000000ull,
-					100000000ull,
-					1000000000ull,
-					10000000000ull,
-					100000000000ull,
-					1000000000000ull,
-					10000000000000ull,
-					100000000000000ull,
-					1000000000000000ull,
-					10000000000000000ull,
-					100000000000000000ull,
-					1000000000000000000ull,
-					10000000000000000000ull};
-	size_t len = 1;
+	static const uint64_t pow10[] = {1ull,
+					 10ull,
+					 100ull,
+					 1000ull,
+					 10000ull,
+					 100000ull,
+					 1000000ull,
+					 10000000ull,
+					 100000000ull,
+					 1000000000ull,
+					 10000000000ull,
+					 100000000000ull,
+					 1000000000000ull,
+					 10000000000000ull,
+					 100000000000000ull,
+					 1000000000000000ull,
+					 10000000000000000ull,
+					 100000000000000000ull,
+					 1000000000000000000ull,
+					 10000000000000000000ull};
+	if (x < 10) { /* zeros fill most plot lines */
+		dst[0] = (char)('0' + x);
+		dst[1] = '\0';
+		return 1;
+	}
+	/* The digits from the bit length (1233 / 4096 is about log10 2), then
+	 * one comparison: no loop over the powers of ten. */
+	unsigned bits = 64 - (unsigned)__builtin_clzll(x | 1);
+	unsigned t = (bits * 1233) >> 12;
+	size_t len = t + 1 - (x < pow10[t]);
 	char *p;
 
-	while (len < 20 && x >= tens[len - 1])
-		len++;
 	p = dst + len;
 	*p = '\0';
 	while (x >= 100) {

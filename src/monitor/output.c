@@ -331,8 +331,12 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 	}
 	o->line = b;
 	o->nprinted++;
-	if (!o->batch || b.len >= 1 << 16)
-		mon_out_flush(o);
+	if (o->batch && b.len < 1 << 16)
+		return;
+	mon_out_flush(o);
+	/* Live, each interval reaches a pipe or file as it ends (tail -f). */
+	if (!o->batch)
+		fflush(o->f);
 }
 
 void mon_out_flush(struct mon_out *o)

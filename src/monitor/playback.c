@@ -1,7 +1,9 @@
 /* Reading recordings back: decompress, then decode sample records. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "monitor/record.h"
@@ -100,6 +102,30 @@ static uint64_t unzigzag(uint64_t v)
 	return (v >> 1) ^ (~(v & 1) + 1);
 }
 
+/* @n values, each @base's plus a zigzag varint difference (@base NULL:
+ * from zero). The position is kept in a local: stores to @out could alias
+ * it otherwise, and it would be reloaded for every value. */
+static bool decode_values(const struct mon_player *p, size_t *pos, size_t end, const uint64_t *base,
+			  uint64_t *out, size_t n)
+{
+	const unsigned char *data = (const unsigned char *)p->data;
+	size_t at = *pos;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t d;
+
+		/* Most differences fit one byte. */
+		if (at < end && data[at] < 0x80) {
+			d = data[at++];
+		} else if (!get_varint(p, &at, &d)) {
+			return false;
+		}
+		out[i] = (base ? base[i] : 0) + unzigzag(d);
+	}
+	*pos = at;
+	return at <= end;
+}
+
 /* Makes @out's rows those of @base, copying names only when they differ. */
 static void same_rows_as(struct mon_table *out, const struct mon_table *base, size_t ncols)
 {
@@ -120,7 +146,7 @@ static void same_rows_as(struct mon_table *out, const struct mon_table *base, si
 static bool decode_table(struct mon_player *p, size_t *pos, size_t end,
 			 const struct mon_table *base, struct mon_table *out, size_t ncols)
 {
-	uint64_t nrows, d;
+	uint64_t nrows;
 	bool renamed;
 
 	if (!get_varint(p, pos, &nrows) || *pos >= end || nrows > 1u << 20)
@@ -142,19 +168,7 @@ static bool decode_table(struct mon_player *p, size_t *pos, size_t end,
 	} else {
 		same_rows_as(out, base, ncols);
 	}
-	for (size_t i = 0; i < nrows * ncols; i++) {
-		unsigned char c = *pos < end ? (unsigned char)p->data[*pos] : 0x80;
-
-		/* Most differences fit one byte. */
-		if (c < 0x80) {
-			d = c;
-			(*pos)++;
-		} else if (!get_varint(p, pos, &d)) {
-			return false;
-		}
-		out->vals[i] = (renamed ? 0 : base->vals[i]) + unzigzag(d);
-	}
-	return *pos <= end;
+	return decode_values(p, pos, end, renamed ? NULL : base->vals, out->vals, nrows * ncols);
 }
 
 static bool decode_modrecs(struct mon_player *p, size_t *pos, size_t end, struct mon_sample *s)
@@ -247,4 +261,18 @@ bool mon_header_get(const char *header, const char *key, char *out, size_t cap)
 			return true;
 		}
 	return false;
+}
+
+bool mon_file_is_recording(const char *path)
+{
+	char head[sizeof(MON_MAGIC) - 1];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool is;
+
+	if (fd < 0)
+		return false;
+	is = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	     memcmp(head, MON_MAGIC, sizeof(head)) == 0;
+	close(fd);
+	return is;
 }

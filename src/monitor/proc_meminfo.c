@@ -4,17 +4,27 @@
 #include "monitor/monitor.h"
 #include "util/common.h"
 
-/* In the order of the table's columns. */
-static const char *const keys[] = {
-	"MemTotal", "MemFree",	 "MemAvailable", "Buffers",	 "Cached",    "Active",
-	"Inactive", "SwapTotal", "SwapFree",	 "Dirty",	 "Writeback", "AnonPages",
-	"Mapped",   "Shmem",	 "Slab",	 "Committed_AS",
+#define KEY(s)                                                                                     \
+	{                                                                                          \
+		s, sizeof(s) - 1                                                                   \
+	}
+
+/* In the order of the table's columns, with their lengths: meminfo has
+ * some fifty lines, each compared with every key at every sample. */
+static const struct {
+	const char *name;
+	size_t len;
+} keys[] = {
+	KEY("MemTotal"), KEY("MemFree"), KEY("MemAvailable"), KEY("Buffers"),
+	KEY("Cached"),	 KEY("Active"),	 KEY("Inactive"),     KEY("SwapTotal"),
+	KEY("SwapFree"), KEY("Dirty"),	 KEY("Writeback"),    KEY("AnonPages"),
+	KEY("Mapped"),	 KEY("Shmem"),	 KEY("Slab"),	      KEY("Committed_AS"),
 };
 
 static int key_index(const char *p, size_t n)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (strlen(keys[i]) == n && !memcmp(keys[i], p, n))
+		if (keys[i].len == n && keys[i].name[0] == p[0] && !memcmp(keys[i].name, p, n))
 			return (int)i;
 	return -1;
 }

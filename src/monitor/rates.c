@@ -51,11 +51,49 @@ static bool same_rows(const struct mon_table *prev, const struct mon_table *cur)
 	return !memcmp(prev->names, cur->names, cur->nrows * sizeof(*cur->names));
 }
 
-static void table_rates(struct mon_rates *r, const struct mon_tabdef *d,
-			const struct mon_table *prev, const struct mon_table *cur, double mul)
+/* The kind every column of table @t has, or -1 when they differ; found
+ * once per table. Most tables are all counters (cpu) or all gauges
+ * (memory), and their rows then take a loop without a branch per column. */
+static int common_kind(enum mon_tab t)
+{
+	static signed char kind[MT_COUNT];
+	const struct mon_tabdef *d = &mon_tabdefs[t];
+
+	if (!kind[t]) {
+		int k0 = d->ncols ? (int)d->cols[0].kind : -1;
+
+		for (size_t k = 1; k < d->ncols; k++)
+			if ((int)d->cols[k].kind != k0)
+				k0 = -1;
+		kind[t] = (signed char)(k0 + 2); /* 0 stays "not yet known" */
+	}
+	return kind[t] - 2;
+}
+
+static void row_rates(int kind, const struct mon_tabdef *d, const uint64_t *p, const uint64_t *c,
+		      double mul, double *out)
 {
 	size_t nc = d->ncols;
+
+	if (kind == MON_GAUGE) {
+		for (size_t k = 0; k < nc; k++)
+			out[k] = (double)c[k];
+	} else if (kind == MON_COUNTER64) { /* 64-bit wraps undo themselves */
+		for (size_t k = 0; k < nc; k++)
+			out[k] = (double)(c[k] - p[k]) * mul;
+	} else {
+		for (size_t k = 0; k < nc; k++)
+			out[k] = col_rate(d->cols[k].kind, p[k], c[k], mul);
+	}
+}
+
+static void table_rates(struct mon_rates *r, enum mon_tab t, const struct mon_table *prev,
+			const struct mon_table *cur, double mul)
+{
+	const struct mon_tabdef *d = &mon_tabdefs[t];
+	size_t nc = d->ncols;
 	bool same = same_rows(prev, cur);
+	int kind = common_kind(t);
 
 	if (r->cap < cur->nrows * nc) {
 		r->cap = cur->nrows * nc;
@@ -69,8 +107,7 @@ static void table_rates(struct mon_rates *r, const struct mon_tabdef *d,
 		double *out = r->v + i * nc;
 
 		/* A new row (j < 0) is its own previous: zero rates. */
-		for (size_t k = 0; k < nc; k++)
-			out[k] = col_rate(d->cols[k].kind, p[k], c[k], mul);
+		row_rates(kind, d, p, c, mul, out);
 	}
 }
 
@@ -85,7 +122,7 @@ void mon_interval_compute(struct mon_interval *iv, const struct mon_sample *prev
 	div = iv->per_interval || iv->secs <= 0 ? 1.0 : iv->secs;
 	for (int t = 0; t < MT_COUNT; t++)
 		if (cur->present & (1u << t) || iv->rates[t].nrows) {
-			table_rates(&iv->rates[t], &mon_tabdefs[t], &prev->tab[t], &cur->tab[t],
+			table_rates(&iv->rates[t], (enum mon_tab)t, &prev->tab[t], &cur->tab[t],
 				    1.0 / div);
 		}
 }

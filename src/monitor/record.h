@@ -57,6 +57,8 @@ int mon_player_open(struct mon_player *p, const char *path);
  * previous one to compute rates without copying. */
 int mon_player_next(struct mon_player *p, const struct mon_sample **s);
 void mon_player_close(struct mon_player *p);
+/* Whether @path starts like a recording (a quick look at its magic). */
+bool mon_file_is_recording(const char *path);
 /* Value of "key: value" in a header, copied into @out; false if absent. */
 bool mon_header_get(const char *header, const char *key, char *out, size_t cap);
 

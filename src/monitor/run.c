@@ -26,12 +26,14 @@ static void on_child(int sig)
 	child_exited = 1;
 }
 
+/* The time of a sample, in whole microseconds as recordings keep it, so
+ * what is shown live is what a playback shows, to the last digit. */
 static double now_real(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000) / 1e6;
 }
 
 static double cpu_seconds(void)
@@ -43,18 +45,29 @@ static double cpu_seconds(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-/* Sleeps until @start + @k intervals on the monotonic clock, so the time
- * spent sampling does not push later samples back. */
-static void sleep_until(struct mon_export *e, const struct timespec *start, double interval, long k)
+static double mono_secs(const struct timespec *ts)
 {
-	double at = (double)start->tv_sec + (double)start->tv_nsec / 1e9 + interval * (double)k;
-	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)}, now;
+	return (double)ts->tv_sec + (double)ts->tv_nsec / 1e9;
+}
+
+static double mono_now(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return mono_secs(&now);
+}
+
+/* Waits until @at (monotonic seconds), or a signal (the command's end, a
+ * stop); with a prometheus export, answers its requests meanwhile. */
+static void wait_until(struct mon_export *e, double at)
+{
+	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)};
 
 	/* Late already (or back to back): no system call to sleep for nothing. */
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec > ts.tv_sec || (now.tv_sec == ts.tv_sec && now.tv_nsec >= ts.tv_nsec))
+	if (mono_now() >= at)
 		return;
-	if (e && e->listen_fd >= 0) { /* prometheus: answer requests meanwhile */
+	if (e && e->listen_fd >= 0) {
 		mon_export_wait(e, at);
 		return;
 	}
@@ -92,8 +105,10 @@ struct loop {
 	struct mon_export exp;
 	bool exporting;
 	bool recording;
-	pid_t child; /* the command of `veles monitor -- CMD`, or 0 */
-	double t0;   /* the first sample's time */
+	pid_t child;	/* the command of `veles monitor -- CMD`, or 0 */
+	double kill_at; /* monotonic seconds of the next timeout signal; 0: none */
+	int kill_stage; /* 0: none sent, 1: SIGTERM sent, 2: SIGKILL sent */
+	double t0;	/* the first sample's time */
 	struct buf scratch;
 	unsigned long n; /* samples taken */
 };
@@ -184,6 +199,70 @@ static bool child_done(struct loop *l)
 	return true;
 }
 
+/* The timeout: SIGTERM when it expires, SIGKILL after a grace period; a
+ * command that has already exited is only reaped. */
+static void timeout_signal(struct loop *l)
+{
+	if (!l->child || child_done(l))
+		return;
+	if (l->kill_stage == 0) {
+		kill(l->child, SIGTERM);
+		if (l->o->timed_out)
+			*l->o->timed_out = true;
+		l->kill_at += MON_TIMEOUT_GRACE;
+	} else {
+		kill(l->child, SIGKILL);
+		l->kill_at = 0;
+	}
+	l->kill_stage++;
+}
+
+static bool timeout_due(const struct loop *l)
+{
+	return l->child && l->kill_at > 0 && mono_now() >= l->kill_at;
+}
+
+/* Sleeps until @start + @k intervals on the monotonic clock, so the time
+ * spent sampling does not push later samples back; the command's timeout
+ * is enforced meanwhile. */
+static void sleep_until(struct loop *l, const struct timespec *start, long k)
+{
+	double at = mono_secs(start) + l->o->interval * (double)k;
+
+	for (;;) {
+		bool kill_first = l->child && l->kill_at > 0 && l->kill_at < at;
+
+		wait_until(l->exporting ? &l->exp : NULL, kill_first ? l->kill_at : at);
+		if (!timeout_due(l))
+			return;
+		timeout_signal(l);
+	}
+}
+
+/* Waits for a command still running when sampling stopped (-c, Ctrl-C),
+ * its timeout still enforced. */
+static void wait_child(struct loop *l)
+{
+	while (l->child && l->kill_at > 0 && !child_done(l)) {
+		/* Short naps: a command that ends between the check and the
+		 * sleep is noticed soon, without a race on SIGCHLD. */
+		double at = fmin(l->kill_at, mono_now() + 0.05);
+		struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)};
+
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (timeout_due(l))
+			timeout_signal(l);
+	}
+	if (l->child) {
+		int status;
+
+		waitpid(l->child, &status, 0);
+		if (l->o->cmd_status)
+			*l->o->cmd_status = status;
+		l->child = 0;
+	}
+}
+
 static int start_child(struct loop *l)
 {
 	struct sigaction sa = {.sa_handler = on_child};
@@ -196,6 +275,8 @@ static int start_child(struct loop *l)
 		l->child = 0;
 		return err_set(ERR_CHILD, "cannot run %s: %s", l->o->cmd[0], strerror(rc));
 	}
+	if (l->o->timeout > 0)
+		l->kill_at = mono_now() + l->o->timeout;
 	return 0;
 }
 
@@ -215,7 +296,7 @@ static int live(struct loop *l)
 		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
 
 		if (k)
-			sleep_until(l->exporting ? &l->exp : NULL, &start, o->interval, k);
+			sleep_until(l, &start, k);
 		if (k == 1)
 			cpu0 = cpu_seconds();
 		mon_sample_reset(cur);
@@ -229,20 +310,16 @@ static int live(struct loop *l)
 			break;
 		l->n++;
 		/* The command's end closes its last (shorter) interval. */
-		if (l->child && child_done(l))
+		if (o->cmd && (!l->child || child_done(l)))
 			break;
+		if (timeout_due(l))
+			timeout_signal(l);
 	}
 	if (o->self && l->n > 1)
 		fprintf(stderr, "veles monitor: %.3f ms of cpu per sample over %lu samples\n",
 			(cpu_seconds() - cpu0) * 1e3 / (double)(l->n - 1), l->n - 1);
 	mon_reader_close(&r);
-	if (l->child) { /* stopped early (-c, Ctrl-C): wait for the command */
-		int status;
-
-		waitpid(l->child, &status, 0);
-		if (o->cmd_status)
-			*o->cmd_status = status;
-	}
+	wait_child(l); /* stopped early (-c, Ctrl-C): wait for the command */
 	return rc;
 }
 
@@ -281,6 +358,8 @@ static int playback(struct loop *l)
 		rc = mon_player_next(&p, &cur);
 		if (rc <= 0)
 			break;
+		if (!prev)
+			l->t0 = cur->t;
 		if (l->mods.n)
 			mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
 		if (prev && (rc = show_interval(l, prev, cur)) < 0)

@@ -5,6 +5,8 @@
 #include "monitor/output.h"
 #include "util/buf.h"
 
+#define MON_TIMEOUT_GRACE 2.0 /* seconds from SIGTERM to SIGKILL */
+
 struct mon_run_opts {
 	const char *letters; /* -s; NULL: cdn, or a recording's own */
 	double interval;     /* -i, seconds; 0: back to back */
@@ -23,6 +25,10 @@ struct mon_run_opts {
 	/* `veles monitor -- CMD`: run CMD and sample until it exits. */
 	char **cmd;
 	int *cmd_status; /* receives CMD's wait status */
+	/* Seconds after which CMD gets SIGTERM (then SIGKILL after
+	 * MON_TIMEOUT_GRACE more); 0: none. Sampling goes on until it exits. */
+	double timeout;
+	bool *timed_out; /* set when the timeout stopped CMD */
 	/* When set, each interval's summary values are appended here as
 	 * "SECONDS-SINCE-START name value" lines (for --profile). */
 	struct buf *values;

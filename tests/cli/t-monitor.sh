@@ -64,6 +64,24 @@ ok veles monitor -p "$T/rec" -s cdmn -c 2
 ok veles monitor -p "$T/rec" --verbose -s m
 [ "$(grep -c '^### RECORD' "$T/out")" -eq 5 ] || fail "playback verbose"
 
+# what was shown live (-d4 shows while it records) is what playback shows,
+# in every format and for every subsystem
+for fmt in "" --verbose -P; do
+	ok veles monitor -s cdmnjsfZCDNJ $fmt -i 0.05 -c 4 -d4 -f "$T/rec3"
+	cp "$T/out" "$T/live"
+	ok veles monitor -p "$T/rec3" -s cdmnjsfZCDNJ $fmt
+	cmp -s "$T/out" "$T/live" || { diff "$T/live" "$T/out" >&2; fail "playback $fmt differs"; }
+done
+
+# live output reaches a pipe as each interval ends, not when the run does
+veles monitor -s c -P -i 0.2 -c 20 >"$T/fifo_out" 2>/dev/null &
+mpid=$!
+sleep 1.5
+lines=$(wc -l <"$T/fifo_out")
+kill "$mpid"
+wait "$mpid"
+[ "$lines" -ge 2 ] || fail "plot lines are held back: $lines after 1.5 s"
+
 # a truncated recording plays up to the damage, with a message
 ok veles monitor -s m -i 0.01 -c 30 -f "$T/long"
 size=$(stat -c %s "$T/long")

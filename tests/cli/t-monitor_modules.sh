@@ -70,3 +70,53 @@ if command -v "${CC:-cc}" >/dev/null; then
 	has "$T/out" '\[FILES\]Used$'
 	has "$T/out" ' [0-9]+$'
 fi
+
+# every callback and helper of the API, through a module that logs its calls
+if command -v "${CC:-cc}" >/dev/null; then
+	"${CC:-cc}" -shared -fPIC -Wall -Wextra -Werror -I "$VELES_SRCDIR/src" -o "$T/calls.so" \
+		"$VELES_SRCDIR/tests/data/monitor/calls.c" || fail "calls.c does not build"
+	calls() { # the log's calls, one word each, repeats merged
+		awk '{print $1}' "$1" | uniq | tr '\n' ' '
+	}
+	# live and recording (-d4 prints as well): the order of the calls
+	ok veles monitor -s c --import "$T/calls.so,$T/log" --on -P -c 2 -i 0.05 -d4 -f "$T/crec"
+	want="init update_header get_data init_interval analyze interval_end"
+	want="$want get_data init_interval analyze print_plot interval_end"
+	want="$want get_data init_interval analyze print_plot interval_end finish "
+	[ "$(calls "$T/log")" = "$want" ] || fail "live calls: $(calls "$T/log")"
+	has "$T/log" '^init version 1$'
+	has "$T/log" '^analyze tc count 2000$'
+	has "$T/log" '^analyze tc load [0-9.]+ [0-9.]+ [0-9.]+ [0-9]+/[0-9]+ [0-9]+$'
+	has "$T/log" '^analyze tc exec 7$'
+	has "$T/out" ' \[TC\]Count$'
+	[ "$(grep -c ' 1000$' "$T/out")" -eq 2 ] || fail "calls: fix() and --on give 1000"
+	has "$T/err" '^tc count 3000$'
+	# played back: get_header sees what update_header wrote; no get_data
+	ok veles monitor -p "$T/crec" -s c --import "$T/calls.so,$T/log2" --on --verbose
+	want="init get_header init_interval analyze interval_end init_interval analyze"
+	want="$want print_verbose interval_end init_interval analyze print_verbose interval_end finish "
+	[ "$(calls "$T/log2")" = "$want" ] || fail "playback calls: $(calls "$T/log2")"
+	has "$T/log2" '^get_header found$'
+	has "$T/out" '^# TC SUMMARY \(/int\)$'
+	[ "$(grep -cE '^ +1000$' "$T/out")" -eq 2 ] || fail "calls: verbose values"
+	ok veles monitor -p "$T/crec" -s c --import "$T/calls.so,$T/log2" --verbose
+	has "$T/out" '^# TC SUMMARY \(/sec\)$'
+	ok veles monitor -p "$T/crec" -s c --import "$T/calls.so,$T/log2" --on
+	has "$T/out" '<-TC-->$'
+	has "$T/out" ' TCount$'
+	has "$T/log2" '^print_brief$'
+	ok veles monitor -p "$T/crec" -s c --import "$T/calls.so,$T/log2" --on --export lexpr
+	[ "$(grep -c '^tc\.count 1000$' "$T/out")" -eq 2 ] || fail "calls: export_value"
+	has "$T/out" '^tc\.interval_ms [0-9.]+$'
+	# init fails through error(): unloaded, the run goes on
+	ok veles monitor -s c --import "$T/calls.so,fail" -P -c 1 -i 0.05
+	has "$T/err" '^veles monitor: module tc: init asked to fail$'
+	has "$T/err" 'module tc did not start: unloaded'
+	hasnt "$T/out" 'TC'
+	# error() later: unloaded after that callback, without finish
+	ok veles monitor -s c --import "$T/calls.so,$T/log3,late" -P -c 2 -i 0.05
+	has "$T/err" '^veles monitor: module tc: analyze asked to fail$'
+	has "$T/err" '^veles monitor: module tc unloaded$'
+	hasnt "$T/out" 'TC'
+	hasnt "$T/log3" 'finish'
+fi

@@ -47,6 +47,50 @@ ok veles collect monitor -s m -i 0.05 -- sleep 0.2
 [ "$(npending)" -eq 1 ] || fail "collect monitor: a pending profile"
 fails 2 veles collect monitor -s C -- true
 fails 2 veles collect monitor -i 0 -- true
-fails 2 veles collect monitor --timeout 5 -- true
+fails 2 veles collect monitor -o suppress -- true
+
+# --timeout stops the command (SIGTERM, then SIGKILL) and keeps its load
+rm -f .veles/jobs/*.perf
+start=$(date +%s)
+ok veles collect monitor -s c -i 0.05 --timeout 0.3 -- sleep 30
+[ $(($(date +%s) - start)) -lt 10 ] || fail "--timeout 0.3 did not stop sleep 30"
+has "$T/err" '^Warning: command stopped by --timeout after 0\.3 s \(killed by signal 15'
+[ "$(npending)" -eq 1 ] || fail "--timeout: the profile is written"
+ok veles collect monitor -s c -i 0.05 --timeout 0.2 -- sh -c 'trap "" TERM; exec sleep 30'
+has "$T/err" 'after 0\.2 s \(killed by signal 9'
+[ $(($(date +%s) - start)) -lt 20 ] || fail "--timeout: SIGKILL after the grace"
+fails 2 veles collect monitor --timeout 0 -- true
+
+# a recording is the input of veles show: the same numbers as its playback
+ok veles monitor -s cmD -i 0.05 -c 4 -f "$T/rec"
+ok veles show "$T/rec"
+has "$T/out" '^Type: +monitor$'
+has "$T/out" '^Collector: +monitor \{"subsystems":"cmd","interval":0\.05,"host":'
+has "$T/out" '^cpu\.user +cpu +4 '
+has "$T/out" '^dsk\.kbread +dsk +4 '
+ok veles show "$T/rec" table
+has "$T/out" '^mem\.free +monitor +mem +[0-9.e+]+ +0\.0[0-9]* +1$'
+ok veles show "$T/rec" raw
+cp "$T/out" "$T/rec.json"
+ok veles monitor -p "$T/rec" -P -s m
+/usr/bin/python3 - "$T/rec.json" "$T/out" <<'PY' || fail "show and playback differ"
+import json, sys
+rows = json.load(open(sys.argv[1]))["global"]["resources"]
+free = {int(r["order"]): float(r["amount"]) for r in rows if r["uid"] == "mem.free"}
+lines = open(sys.argv[2]).read().split("\n")
+head = lines[0].split()
+col = head.index("[MEM]Free")
+plot = [float(l.split()[col]) for l in lines[1:] if l]
+assert len(plot) == 4 and [free[k] for k in sorted(free)] == plot, (free, plot)
+PY
+ok veles show flow "$T/rec" --filter-by uid mem.free --no-accumulate
+has "$T/out" 'time'
+ok veles show "$T/rec" scatter -o "$T/s.svg"
+grep -q '<svg' "$T/s.svg" || fail "scatter of a recording"
+ok veles monitor -s m -i 0.01 -c 30 -f "$T/long"
+head -c $(($(stat -c %s "$T/long") * 2 / 3)) "$T/long" >"$T/cut"
+ok veles show "$T/cut"
+has "$T/err" 'damaged: played back its first [0-9]+ samples'
+has "$T/out" '^mem\.free +mem +[0-9]+ '
 ok veles collect monitor --help
 has "$T/out" '^usage: veles collect monitor'

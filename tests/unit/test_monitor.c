@@ -209,6 +209,17 @@ static void test_formatting(void **state)
 	assert_string_equal(s, "-4");
 	mon_fmt_fixed(s, -0.2, 0);
 	assert_string_equal(s, "0");
+	/* Whole numbers at every change of length (as far as doubles hold them
+	 * exactly), and their lengths. */
+	for (uint64_t p = 1; p <= 1000000000000000ull; p *= 10) {
+		char want[32];
+
+		for (uint64_t x = p - 1; x <= p; x++) {
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)x);
+			assert_int_equal(mon_fmt_fixed(s, (double)x, 0), strlen(want));
+			assert_string_equal(s, want);
+		}
+	}
 	mon_cvt(s, 1234, 6, false);
 	assert_string_equal(s, "1234");
 	mon_cvt(s, 123456789, 6, false);

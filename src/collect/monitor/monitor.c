@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "collect/collector.h"
+#include "collect/monitor/monitor.h"
 #include "monitor/run.h"
 #include "monitor/view.h"
 #include "profile/profile.h"
@@ -27,6 +28,7 @@ struct mon_state {
 	double interval;
 	struct buf values;
 	int status;
+	bool timed_out; /* --timeout stopped the command */
 };
 
 static void monitor_usage(void)
@@ -37,7 +39,11 @@ static void monitor_usage(void)
 	       "interval's summary values as a profile.\n"
 	       "\n"
 	       "  -s, --subsys LETTERS  summary subsystems (default cdmn; see veles monitor)\n"
-	       "  -i, --interval SECS   seconds between samples (default 1)\n");
+	       "  -i, --interval SECS   seconds between samples (default 1)\n"
+	       "\n"
+	       "--timeout S stops the command after S seconds (SIGTERM, then SIGKILL 2 s\n"
+	       "later); the profile holds the load up to its end. --output-handling is\n"
+	       "not supported.\n");
 	collect_common_usage();
 }
 
@@ -90,14 +96,11 @@ static int monitor_parse(struct collect_ctx *c, int argc, char **argv)
 		return 0;
 	}
 	/* The sampler starts the command itself, with the terminal as is. */
-	if (c->timeout > 0 || c->output != OUTPUT_DEFAULT)
-		return err_set(ERR_INVALID, "collect monitor: --timeout and --output-handling "
-					    "are not supported");
+	if (c->output != OUTPUT_DEFAULT)
+		return err_set(ERR_INVALID, "collect monitor: --output-handling is not supported "
+					    "(the command writes to the terminal)");
 	return collect_take_command(c, "monitor", argc, argv);
 }
-
-static struct profile *new_profile(const struct mon_state *st);
-static void fill(struct profile *p, const char *values, double *last);
 
 static int monitor_collect(struct collect_ctx *c)
 {
@@ -109,6 +112,8 @@ static int monitor_collect(struct collect_ctx *c)
 				 .out = stdout,
 				 .cmd = c->argv,
 				 .cmd_status = &st->status,
+				 .timeout = c->timeout,
+				 .timed_out = &st->timed_out,
 				 .values = &st->values,
 				 .quiet = true};
 	int rc = mon_run(&o);
@@ -117,8 +122,9 @@ static int monitor_collect(struct collect_ctx *c)
 	c->last_status = st->status;
 	if (rc < 0)
 		return rc;
-	c->profile = new_profile(st);
-	fill(c->profile, buf_str(&st->values), &last);
+	c->profile = monitor_profile_new(
+		xasprintf("{\"subsystems\":\"%s\",\"interval\":%g}", st->letters, st->interval));
+	monitor_profile_fill(c->profile, buf_str(&st->values), &last);
 	c->profile->has_timestamp = true;
 	c->profile->timestamp = last;
 	return 0;
@@ -150,7 +156,7 @@ static uint32_t type_of(struct profile *p, struct types *ts, const char *name)
 	return ts->ids[i];
 }
 
-static struct profile *new_profile(const struct mon_state *st)
+struct profile *monitor_profile_new(char *params)
 {
 	struct profile *p = profile_new();
 
@@ -159,13 +165,11 @@ static struct profile *new_profile(const struct mon_state *st)
 	p->units = xcalloc(1, sizeof(*p->units));
 	p->units[0] = (struct kv){xstrdup("monitor"), xstrdup("value")};
 	p->nunits = 1;
-	p->collector_params =
-		xasprintf("{\"subsystems\":\"%s\",\"interval\":%g}", st->letters, st->interval);
+	p->collector_params = params;
 	return p;
 }
 
-/* "SECONDS name value" lines into resources. */
-static void fill(struct profile *p, const char *values, double *last)
+void monitor_profile_fill(struct profile *p, const char *values, double *last)
 {
 	static const char *const cols[] = {"amount", "time", "order"};
 	struct column *col[ARRAY_SIZE(cols)];
@@ -209,7 +213,12 @@ static int monitor_after(struct collect_ctx *c)
 	if (!c->quiet && c->profile)
 		printf("monitor: %zu values over %.1f s\n", profile_nres(c->profile),
 		       c->profile->timestamp);
-	if (!WIFEXITED(st->status) || WEXITSTATUS(st->status)) {
+	if (st->timed_out) {
+		spawn_status_str(st->status, what, sizeof(what));
+		fflush(stdout);
+		fprintf(stderr, "Warning: command stopped by --timeout after %g s (%s)\n",
+			c->timeout, what);
+	} else if (!WIFEXITED(st->status) || WEXITSTATUS(st->status)) {
 		spawn_status_str(st->status, what, sizeof(what));
 		fflush(stdout);
 		fprintf(stderr, "Warning: command %s\n", what);
