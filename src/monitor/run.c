@@ -1,5 +1,6 @@
 /* The monitor's loops: live sampling at absolute deadlines, and playback. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <spawn.h>
@@ -266,10 +267,18 @@ static void wait_child(struct loop *l)
 static int start_child(struct loop *l)
 {
 	struct sigaction sa = {.sa_handler = on_child};
+	posix_spawn_file_actions_t fa;
 	int rc;
 
 	sigaction(SIGCHLD, &sa, NULL); /* ends the wait for the next sample */
-	rc = posix_spawnp(&l->child, l->o->cmd[0], NULL, NULL, l->o->cmd, environ);
+	posix_spawn_file_actions_init(&fa);
+	if (l->o->cmd_output) {
+		posix_spawn_file_actions_addopen(&fa, 1, l->o->cmd_output,
+						 O_WRONLY | O_CREAT | O_APPEND, 0644);
+		posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	}
+	rc = posix_spawnp(&l->child, l->o->cmd[0], &fa, NULL, l->o->cmd, environ);
+	posix_spawn_file_actions_destroy(&fa);
 
 	if (rc) {
 		l->child = 0;

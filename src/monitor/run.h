@@ -29,6 +29,9 @@ struct mon_run_opts {
 	 * MON_TIMEOUT_GRACE more); 0: none. Sampling goes on until it exits. */
 	double timeout;
 	bool *timed_out; /* set when the timeout stopped CMD */
+	/* CMD's stdout and stderr go to this file (appended) when set, such as
+	 * /dev/null or a log; otherwise CMD writes where we write. */
+	const char *cmd_output;
 	/* When set, each interval's summary values are appended here as
 	 * "SECONDS-SINCE-START name value" lines (for --profile). */
 	struct buf *values;

@@ -47,7 +47,17 @@ ok veles collect monitor -s m -i 0.05 -- sleep 0.2
 [ "$(npending)" -eq 1 ] || fail "collect monitor: a pending profile"
 fails 2 veles collect monitor -s C -- true
 fails 2 veles collect monitor -i 0 -- true
-fails 2 veles collect monitor -o suppress -- true
+# the command's output: suppressed, or captured to the log and not shown
+ok veles collect monitor -s m -i 0.05 -o suppress -- sh -c 'echo hidden-out; echo hidden-err >&2'
+hasnt "$T/out" "^hidden"
+hasnt "$T/err" "^hidden"
+ok veles collect monitor -s m -i 0.05 -o capture -- sh -c 'echo kept-out; echo kept-err >&2'
+hasnt "$T/out" "^kept"
+log=$(ls .veles/logs/*monitor*.log) || fail "capture: no log"
+grep -q kept-out "$log" && grep -q kept-err "$log" || fail "capture: the log misses output"
+ok veles collect monitor -s m -i 0.05 -- sh -c 'echo shown'
+has "$T/out" '^shown$'
+rm -f .veles/jobs/*.perf
 
 # --timeout stops the command (SIGTERM, then SIGKILL) and keeps its load
 rm -f .veles/jobs/*.perf

@@ -42,8 +42,8 @@ static void monitor_usage(void)
 	       "  -i, --interval SECS   seconds between samples (default 1)\n"
 	       "\n"
 	       "--timeout S stops the command after S seconds (SIGTERM, then SIGKILL 2 s\n"
-	       "later); the profile holds the load up to its end. --output-handling is\n"
-	       "not supported.\n");
+	       "later); the profile holds the load up to its end. --output-handling\n"
+	       "capture writes the command's output to the log only.\n");
 	collect_common_usage();
 }
 
@@ -95,10 +95,6 @@ static int monitor_parse(struct collect_ctx *c, int argc, char **argv)
 		monitor_usage();
 		return 0;
 	}
-	/* The sampler starts the command itself, with the terminal as is. */
-	if (c->output != OUTPUT_DEFAULT)
-		return err_set(ERR_INVALID, "collect monitor: --output-handling is not supported "
-					    "(the command writes to the terminal)");
 	return collect_take_command(c, "monitor", argc, argv);
 }
 
@@ -114,6 +110,9 @@ static int monitor_collect(struct collect_ctx *c)
 				 .cmd_status = &st->status,
 				 .timeout = c->timeout,
 				 .timed_out = &st->timed_out,
+				 .cmd_output = c->output == OUTPUT_SUPPRESS  ? "/dev/null"
+					       : c->output == OUTPUT_CAPTURE ? c->log_path
+									     : NULL,
 				 .values = &st->values,
 				 .quiet = true};
 	int rc = mon_run(&o);
