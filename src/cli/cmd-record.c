@@ -20,7 +20,7 @@
 
 static const char record_usage[] =
 	"usage: veles record [-e EV] [-F HZ | -c PERIOD] [-g] [-o FILE] [--profile]\n"
-	"                    [-p PID | [--] CMD...]\n"
+	"                    [-p PID | -a [[--] CMD...] | [--] CMD...]\n"
 	"\n"
 	"Samples CMD and its children (or the running process PID, until it exits\n"
 	"or Ctrl-C) through the kernel's ring buffers, keeping for each sample the\n"
@@ -37,6 +37,9 @@ static const char record_usage[] =
 	"  -g, --call-graph    record call chains\n"
 	"  -o, --output FILE   where to write (default veles.data)\n"
 	"  -p, --pid PID       sample a running process\n"
+	"  -a, --all-cpus      sample every process on every CPU (root or\n"
+	"                      perf_event_paranoid <= 0), while CMD runs or until\n"
+	"                      Ctrl-C\n"
 	"  --profile           also save the samples as a profile in .veles/jobs/\n";
 
 enum { OPT_RECORD_PROFILE = 0x100, RECORD_MAX_EVENTS = 16 };
@@ -44,7 +47,7 @@ enum { OPT_RECORD_PROFILE = 0x100, RECORD_MAX_EVENTS = 16 };
 struct record_opts {
 	const char *event, *out;
 	unsigned long freq, period;
-	bool callchain, profile, freq_given;
+	bool callchain, profile, freq_given, all;
 	/* -e split at commas: several events must all be tracepoints */
 	char *names[RECORD_MAX_EVENTS];
 	struct perf_event_attr attrs[RECORD_MAX_EVENTS];
@@ -83,6 +86,9 @@ static int record_option(int c, struct record_opts *o, char **argv)
 	case 'g':
 		o->callchain = true;
 		return 0;
+	case 'a':
+		o->all = true;
+		return 0;
 	case 'o':
 		o->out = optarg;
 		return 0;
@@ -110,6 +116,7 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 		{"call-graph", no_argument, NULL, 'g'},
 		{"output", required_argument, NULL, 'o'},
 		{"pid", required_argument, NULL, 'p'},
+		{"all-cpus", no_argument, NULL, 'a'},
 		{"profile", no_argument, NULL, OPT_RECORD_PROFILE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -118,7 +125,7 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 
 	o->out = "veles.data";
 	o->freq = 4000;
-	while ((c = getopt_long(argc, argv, "+he:F:c:go:p:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+he:F:c:go:p:a", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(record_usage, stdout);
 			return -1;
@@ -130,7 +137,9 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 	o->argc = argc - optind;
 	if (o->pid && o->argc)
 		return cli_usage_error("record", "-p takes no command");
-	if (!o->pid && !o->argc)
+	if (o->pid && o->all)
+		return cli_usage_error("record", "-a and -p exclude each other");
+	if (!o->pid && !o->argc && !o->all)
 		return cli_usage_error("record", "nothing to record: give a command or -p PID");
 	return 0;
 }
@@ -246,6 +255,8 @@ static bool record_ended(struct record_run *r)
 
 		return poll(&p, 1, 0) > 0;
 	}
+	if (!r->tids)
+		return false; /* -a without a command: until Ctrl-C */
 	return kill(r->tids[0], 0) < 0 && errno == ESRCH;
 }
 
@@ -256,6 +267,7 @@ static int record_loop(struct record_opts *o, struct record_run *r, struct perf_
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (r->ch.pid && perf_child_start(&r->ch, o->argv[0]) < 0)
 		return ERR_CHILD;
 	while (ret == 0 && !record_ended(r))
@@ -267,7 +279,12 @@ static int record_open(struct record_opts *o, struct record_run *r, struct perf_
 {
 	int ret = 0;
 
-	if (o->pid) {
+	if (o->all) {
+		if (perf_sampler_synthesize_comms(s->out) < 0)
+			return ERR_IO;
+		if (o->argc && perf_child_fork(&r->ch, o->argv) < 0)
+			return ERR_CHILD;
+	} else if (o->pid) {
 		if (perf_pid_threads(o->pid, &r->tids, &r->ntids) < 0)
 			return ERR_NOTFOUND;
 		r->pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
@@ -277,7 +294,8 @@ static int record_open(struct record_opts *o, struct record_run *r, struct perf_
 		return ERR_CHILD;
 	}
 	for (size_t i = 0; i < o->nev && ret == 0; i++)
-		ret = perf_sampler_open(s, o->names[i], &o->attrs[i], r->ch.pid, r->tids, r->ntids);
+		ret = perf_sampler_open(s, o->names[i], &o->attrs[i],
+					o->all ? PERF_SAMPLER_ALL : r->ch.pid, r->tids, r->ntids);
 	return ret;
 }
 
