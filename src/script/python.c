@@ -276,6 +276,23 @@ static int call_core(PyObject *core, const char *fn, const char *fmt, ...)
 	return r ? 0 : -1;
 }
 
+/* The field a flags or symbolic argument names: "prev_state" even inside
+ * an expression such as (prev_state & MASK). */
+static const char *field_name(const struct tep_print_arg *arg)
+{
+	const char *name = NULL;
+
+	if (!arg)
+		return NULL;
+	if (arg->type == TEP_PRINT_FIELD)
+		return arg->field.name;
+	if (arg->type == TEP_PRINT_OP && !(name = field_name(arg->op.left)))
+		name = field_name(arg->op.right);
+	if (arg->type == TEP_PRINT_TYPE)
+		name = field_name(arg->typecast.item);
+	return name;
+}
+
 static int define_values(PyObject *core, const char *ev, const struct tep_print_arg *arg)
 {
 	bool flags = arg->type == TEP_PRINT_FLAGS;
@@ -283,9 +300,8 @@ static int define_values(PyObject *core, const char *ev, const struct tep_print_
 	const struct tep_print_flag_sym *sym = flags ? arg->flags.flags : arg->symbol.symbols;
 	const char *name;
 
-	if (!field || field->type != TEP_PRINT_FIELD)
+	if (!(name = field_name(field)))
 		return 0;
-	name = field->field.name;
 	if (flags ? call_core(core, "define_flag_field", "(sss)", ev, name,
 			      arg->flags.delim ? arg->flags.delim : "|")
 		  : call_core(core, "define_symbolic_field", "(ss)", ev, name))
