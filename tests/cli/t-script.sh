@@ -123,6 +123,25 @@ ok veles script -i sl.data report syscall-latency
 has "$T/out" '^calls +[0-9]+ +[a-z0-9_]+ +[0-9]+ '
 [ "$arch" = x86_64 ] && has "$T/out" "^calls +[0-9]+ +getppid +5 " || true
 
+# The formats are in the recording (docs/perf-data.md).
+grep -aq 'print fmt:' ce.data || fail "no tracepoint format stored in ce.data"
+
+# -a: every process on every CPU; wakeup-latency pairs wakeups and switches.
+ok veles script -i wl.data record wakeup-latency -- ./calls
+has "$T/err" 'samples of sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_switch written'
+cat >comms.py <<'EOS'
+comms = set()
+def sched__sched_switch(event_name, context, common_cpu, common_secs, common_nsecs,
+                        common_pid, common_comm, *fields):
+    comms.add(common_comm)
+def trace_end():
+    print(len(comms), " ".join(sorted(comms)))
+EOS
+ok veles script -i wl.data -s comms.py
+has "$T/out" '^[0-9]+ .*\bswapper\b'
+ok veles script -i wl.data report wakeup-latency
+has "$T/out" '^wakeup latency: [0-9]+ wakeups$'
+
 # Errors: one line each.
 fails 2 veles script
 fails 2 veles script -g perl
