@@ -280,8 +280,6 @@ static int record_open(struct record_opts *o, struct record_run *r, struct perf_
 	int ret = 0;
 
 	if (o->all) {
-		if (perf_sampler_synthesize_comms(s->out) < 0)
-			return ERR_IO;
 		if (o->argc && perf_child_fork(&r->ch, o->argv) < 0)
 			return ERR_CHILD;
 	} else if (o->pid) {
@@ -296,6 +294,9 @@ static int record_open(struct record_opts *o, struct record_run *r, struct perf_
 	for (size_t i = 0; i < o->nev && ret == 0; i++)
 		ret = perf_sampler_open(s, o->names[i], &o->attrs[i],
 					o->all ? PERF_SAMPLER_ALL : r->ch.pid, r->tids, r->ntids);
+	/* Named after the events are open, so no thread falls in between. */
+	if (ret == 0 && o->all && perf_sampler_synthesize_comms(s->out) < 0)
+		return ERR_IO;
 	return ret;
 }
 

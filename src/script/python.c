@@ -17,7 +17,7 @@
 
 #include "script/script-module.h"
 
-enum { NCOMMON = 7, MAX_ARGS = 64 };
+enum { NCOMMON = 7 };
 
 /* One tracepoint of the recording. */
 struct ev {
@@ -35,6 +35,8 @@ struct state {
 	size_t nevs;
 	struct ev **by_id; /* common_type (u16) -> event */
 	PyObject *main, *unhandled, *context, **comms;
+	PyObject **args; /* a handler call's arguments: room for the most fields */
+	size_t nargs;
 	size_t ncomms;
 	/* the sample being handled, for perf_trace_context's functions */
 	const struct ev *cur;
@@ -209,8 +211,12 @@ static int setup_event(struct state *st, struct ev *e, struct tep_event *te)
 	if (e->handler && !PyCallable_Check(e->handler))
 		Py_CLEAR(e->handler);
 	e->nfields = te->format.nr_fields;
-	if (e->nfields > MAX_ARGS - NCOMMON)
-		e->nfields = MAX_ARGS - NCOMMON;
+	if ((size_t)e->nfields + NCOMMON > st->nargs) {
+		st->nargs = (size_t)e->nfields + NCOMMON;
+		free(st->args);
+		if (!(st->args = calloc(st->nargs, sizeof(*st->args))))
+			return -1;
+	}
 	e->fields = calloc((size_t)e->nfields + 1, sizeof(*e->fields));
 	for (struct tep_format_field *f = te->format.fields; f && i < e->nfields; f = f->next)
 		e->fields[i++] = f;
@@ -361,12 +367,20 @@ static PyObject *comm_of(struct state *st, const struct tp_stream *s, uint32_t i
 	return st->comms[i];
 }
 
+static bool nonnull(PyObject *const *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!v[i])
+			return false;
+	return true;
+}
+
 /* One sample: its handler (or trace_unhandled) with the common arguments,
  * then the tracepoint's fields. False when the call raised. */
 static bool handle(struct state *st, const struct tp_stream *s, const struct tp_sample *smp,
 		   unsigned long long *calls)
 {
-	PyObject *args[MAX_ARGS], *r, *fn;
+	PyObject **args = st->args, *r = NULL, *fn;
 	const struct ev *e;
 	uint16_t type;
 	int n = NCOMMON, pid;
@@ -390,7 +404,9 @@ static bool handle(struct state *st, const struct tp_stream *s, const struct tp_
 	if (e->handler)
 		for (int i = 0; i < e->nfields; i++)
 			args[n++] = field_value(st, e->fields[i], smp->raw, smp->raw_size);
-	r = PyObject_Vectorcall(fn, args, (size_t)n, NULL);
+	if (args[2] && args[3] && args[4] && args[5] && args[6] &&
+	    nonnull(args + NCOMMON, n - NCOMMON))
+		r = PyObject_Vectorcall(fn, args, (size_t)n, NULL);
 	for (int i = 2; i < n; i++)
 		if (i != 6)
 			Py_XDECREF(args[i]);
@@ -506,6 +522,7 @@ static void release(struct state *st)
 	Py_XDECREF(st->unhandled);
 	Py_XDECREF(st->context);
 	free(st->comms);
+	free(st->args);
 	free(st->evs);
 	free(st->by_id);
 	if (st->tep)

@@ -138,7 +138,7 @@ def trace_end():
     print(len(comms), " ".join(sorted(comms)))
 EOS
 ok veles script -i wl.data -s comms.py
-has "$T/out" '^[0-9]+ .*\bswapper\b'
+has "$T/out" '^([2-9]|[1-9][0-9]+) .*\bveles\b'
 ok veles script -i wl.data report wakeup-latency
 has "$T/out" '^wakeup latency: [0-9]+ wakeups$'
 
