@@ -13,4 +13,6 @@ for b in profile_load log collect_time run_matrix detect regression smoothing tr
 	echo "== $b"
 	bash "$here/$b.sh" "$build" || status=1
 done
+echo "== script"
+bash "$here/script.sh" "$build" || status=1
 exit $status

@@ -16,10 +16,11 @@
 #include "perf/counters.h"
 #include "perf/sampler.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 static const char record_usage[] =
 	"usage: veles record [-e EV] [-F HZ | -c PERIOD] [-g] [-o FILE] [--profile]\n"
-	"                    [-p PID | [--] CMD...]\n"
+	"                    [-p PID | -a [[--] CMD...] | [--] CMD...]\n"
 	"\n"
 	"Samples CMD and its children (or the running process PID, until it exits\n"
 	"or Ctrl-C) through the kernel's ring buffers, keeping for each sample the\n"
@@ -28,20 +29,29 @@ static const char record_usage[] =
 	"(`veles report`). The file format is docs/perf-data.md.\n"
 	"\n"
 	"  -e, --event EV      the event to sample (default: cycles, or cpu-clock\n"
-	"                      where there is no hardware PMU)\n"
+	"                      where there is no hardware PMU); tracepoints keep\n"
+	"                      their raw fields, every event by default, and may be\n"
+	"                      several: -e sched:sched_wakeup,sched:sched_switch\n"
 	"  -F, --freq HZ       samples per second (default 4000)\n"
 	"  -c, --count N       a sample every N events instead\n"
 	"  -g, --call-graph    record call chains\n"
 	"  -o, --output FILE   where to write (default veles.data)\n"
 	"  -p, --pid PID       sample a running process\n"
+	"  -a, --all-cpus      sample every process on every CPU (root or\n"
+	"                      perf_event_paranoid <= 0), while CMD runs or until\n"
+	"                      Ctrl-C\n"
 	"  --profile           also save the samples as a profile in .veles/jobs/\n";
 
-enum { OPT_RECORD_PROFILE = 0x100 };
+enum { OPT_RECORD_PROFILE = 0x100, RECORD_MAX_EVENTS = 16 };
 
 struct record_opts {
 	const char *event, *out;
 	unsigned long freq, period;
-	bool callchain, profile;
+	bool callchain, profile, freq_given, all;
+	/* -e split at commas: several events must all be tracepoints */
+	char *names[RECORD_MAX_EVENTS];
+	struct perf_event_attr attrs[RECORD_MAX_EVENTS];
+	size_t nev;
 	pid_t pid;
 	char **argv;
 	int argc;
@@ -70,10 +80,14 @@ static int record_option(int c, struct record_opts *o, char **argv)
 		if (v < 1)
 			return cli_usage_error("record", "-%c needs at least 1", c);
 		o->freq = c == 'F' ? v : 0;
+		o->freq_given = c == 'F';
 		o->period = c == 'c' ? v : 0;
 		return 0;
 	case 'g':
 		o->callchain = true;
+		return 0;
+	case 'a':
+		o->all = true;
 		return 0;
 	case 'o':
 		o->out = optarg;
@@ -102,6 +116,7 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 		{"call-graph", no_argument, NULL, 'g'},
 		{"output", required_argument, NULL, 'o'},
 		{"pid", required_argument, NULL, 'p'},
+		{"all-cpus", no_argument, NULL, 'a'},
 		{"profile", no_argument, NULL, OPT_RECORD_PROFILE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -110,7 +125,7 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 
 	o->out = "veles.data";
 	o->freq = 4000;
-	while ((c = getopt_long(argc, argv, "+he:F:c:go:p:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+he:F:c:go:p:a", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(record_usage, stdout);
 			return -1;
@@ -122,31 +137,100 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 	o->argc = argc - optind;
 	if (o->pid && o->argc)
 		return cli_usage_error("record", "-p takes no command");
-	if (!o->pid && !o->argc)
+	if (o->pid && o->all)
+		return cli_usage_error("record", "-a and -p exclude each other");
+	if (!o->pid && !o->argc && !o->all)
 		return cli_usage_error("record", "nothing to record: give a command or -p PID");
 	return 0;
 }
 
-/* The event's attributes; the default falls back to cpu-clock without a PMU. */
-static int record_attr(struct record_opts *o, struct perf_event_attr *attr)
+/*
+ * What to sample of an event. A tracepoint also keeps its raw fields
+ * (PERF_SAMPLE_RAW, for veles script) and, unless -F or -c says otherwise,
+ * every occurrence: a tracepoint's rate is the program's, not a clock's.
+ */
+static void record_sampling(const struct record_opts *o, struct perf_event_attr *attr)
 {
-	bool dflt = !o->event;
+	bool tp = attr->type == PERF_TYPE_TRACEPOINT;
+	unsigned long period = o->period ? o->period : (tp && !o->freq_given ? 1 : 0);
 
-	if (dflt)
-		o->event = "cycles";
-	if (perf_event_parse(o->event, attr) < 0)
-		return cli_usage_error("record", "%s", err_msg());
-	if (dflt && perf_probe(attr) != 0) {
-		o->event = "cpu-clock";
-		perf_event_parse(o->event, attr);
-	}
-	attr->sample_type = PERF_SAMPLER_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
-	attr->freq = o->period == 0;
-	if (o->period)
-		attr->sample_period = o->period;
+	attr->sample_type = PERF_SAMPLER_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
+			    (tp ? PERF_SAMPLE_RAW : 0);
+	attr->freq = period == 0;
+	if (period)
+		attr->sample_period = period;
 	else
 		attr->sample_freq = o->freq;
+}
+
+/* -e A,B,...: each name parsed; more than one must all be tracepoints, whose
+ * samples say which they are (their raw data starts with the event's id). */
+static int record_split_events(struct record_opts *o)
+{
+	char *list = xstrdup(o->event), *save = NULL;
+
+	for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		if (o->nev == RECORD_MAX_EVENTS) {
+			free(list);
+			return cli_usage_error("record", "at most %d events", RECORD_MAX_EVENTS);
+		}
+		o->names[o->nev] = xstrdup(n);
+		if (perf_event_parse(n, &o->attrs[o->nev++]) < 0) {
+			free(list);
+			return cli_usage_error("record", "%s", err_msg());
+		}
+	}
+	free(list);
+	if (o->nev == 0)
+		return cli_usage_error("record", "-e needs an event name");
+	for (size_t i = 0; o->nev > 1 && i < o->nev; i++)
+		if (o->attrs[i].type != PERF_TYPE_TRACEPOINT)
+			return cli_usage_error("record",
+					       "several events must all be tracepoints "
+					       "(%s is not one)",
+					       o->names[i]);
 	return 0;
+}
+
+/* The events' attributes; the default falls back to cpu-clock without a PMU. */
+static int record_attrs(struct record_opts *o)
+{
+	int ret;
+
+	if (!o->event) {
+		o->event = "cycles";
+		perf_event_parse(o->event, &o->attrs[0]);
+		if (perf_probe(&o->attrs[0]) != 0) {
+			o->event = "cpu-clock";
+			perf_event_parse(o->event, &o->attrs[0]);
+		}
+		o->names[o->nev++] = xstrdup(o->event);
+	} else if ((ret = record_split_events(o)) != 0) {
+		return ret;
+	}
+	for (size_t i = 0; i < o->nev; i++)
+		record_sampling(o, &o->attrs[i]);
+	return 0;
+}
+
+/* The format file of each tracepoint, kept in the recording (docs/perf-data.md). */
+static int record_formats(const struct record_opts *o, struct perf_data_writer *w)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < o->nev && ret == 0; i++) {
+		char *text = NULL, *sys;
+
+		if (o->attrs[i].type != PERF_TYPE_TRACEPOINT)
+			continue;
+		if ((ret = perf_tracepoint_format(o->names[i], &text)) < 0)
+			break;
+		sys = xstrndup(o->names[i], strcspn(o->names[i], ":"));
+		ret = perf_data_write_tpformat(w, sys, text);
+		free(sys);
+		free(text);
+	}
+	return ret;
 }
 
 struct record_run {
@@ -171,6 +255,8 @@ static bool record_ended(struct record_run *r)
 
 		return poll(&p, 1, 0) > 0;
 	}
+	if (!r->tids)
+		return false; /* -a without a command: until Ctrl-C */
 	return kill(r->tids[0], 0) < 0 && errno == ESRCH;
 }
 
@@ -181,6 +267,7 @@ static int record_loop(struct record_opts *o, struct record_run *r, struct perf_
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (r->ch.pid && perf_child_start(&r->ch, o->argv[0]) < 0)
 		return ERR_CHILD;
 	while (ret == 0 && !record_ended(r))
@@ -188,10 +275,14 @@ static int record_loop(struct record_opts *o, struct record_run *r, struct perf_
 	return ret < 0 ? ret : perf_sampler_drain(s);
 }
 
-static int record_open(struct record_opts *o, struct record_run *r, struct perf_sampler *s,
-		       struct perf_event_attr *attr)
+static int record_open(struct record_opts *o, struct record_run *r, struct perf_sampler *s)
 {
-	if (o->pid) {
+	int ret = 0;
+
+	if (o->all) {
+		if (o->argc && perf_child_fork(&r->ch, o->argv) < 0)
+			return ERR_CHILD;
+	} else if (o->pid) {
 		if (perf_pid_threads(o->pid, &r->tids, &r->ntids) < 0)
 			return ERR_NOTFOUND;
 		r->pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
@@ -200,7 +291,13 @@ static int record_open(struct record_opts *o, struct record_run *r, struct perf_
 	} else if (perf_child_fork(&r->ch, o->argv) < 0) {
 		return ERR_CHILD;
 	}
-	return perf_sampler_open(s, o->event, attr, r->ch.pid, r->tids, r->ntids);
+	for (size_t i = 0; i < o->nev && ret == 0; i++)
+		ret = perf_sampler_open(s, o->names[i], &o->attrs[i],
+					o->all ? PERF_SAMPLER_ALL : r->ch.pid, r->tids, r->ntids);
+	/* Named after the events are open, so no thread falls in between. */
+	if (ret == 0 && o->all && perf_sampler_synthesize_comms(s->out) < 0)
+		return ERR_IO;
+	return ret;
 }
 
 static int record_status(const struct record_run *r)
@@ -233,36 +330,36 @@ static int save_profile(struct cli_ctx *ctx, const struct record_opts *o)
 	return ret;
 }
 
-int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
+static int record_main(struct cli_ctx *ctx, struct record_opts *o, int argc, char **argv)
 {
-	struct record_opts o = {0};
 	struct record_run r = {.ch = {0, -1, -1}, .pidfd = -1};
 	struct perf_sampler s = {0};
 	struct perf_data_writer w = {0};
-	struct perf_event_attr attr;
 	struct perf_data_header h = {.magic = PERF_DATA_MAGIC, .version = PERF_DATA_VERSION};
 	uint64_t samples, lost;
-	int cret, ret = record_parse(&o, argc, argv);
+	int cret, ret = record_parse(o, argc, argv);
 
 	if (ret != 0)
 		return ret < 0 ? 0 : ret;
-	if ((ret = record_attr(&o, &attr)) != 0)
+	if ((ret = record_attrs(o)) != 0)
 		return ret;
-	if (o.profile && cli_open_project(ctx) < 0)
+	if (o->profile && cli_open_project(ctx) < 0)
 		return cli_fail();
-	h.name_len = (uint32_t)strlen(o.event);
+	h.name_len = (uint32_t)strlen(o->event);
 	h.header_size = (uint32_t)(sizeof(h) + h.name_len);
-	h.sample_type = attr.sample_type;
-	h.period = o.period ? o.period : o.freq;
-	h.freq = attr.freq;
-	h.event_type = attr.type;
-	h.event_config = attr.config;
+	h.sample_type = o->attrs[0].sample_type;
+	h.freq = o->attrs[0].freq;
+	h.period = h.freq ? o->attrs[0].sample_freq : o->attrs[0].sample_period;
+	h.event_type = o->attrs[0].type;
+	h.event_config = o->attrs[0].config;
 	s.out = &w;
-	ret = perf_data_create(&w, o.out, &h, o.event);
+	ret = perf_data_create(&w, o->out, &h, o->event);
 	if (ret == 0)
-		ret = record_open(&o, &r, &s, &attr);
+		ret = record_formats(o, &w);
 	if (ret == 0)
-		ret = record_loop(&o, &r, &s);
+		ret = record_open(o, &r, &s);
+	if (ret == 0)
+		ret = record_loop(o, &r, &s);
 	if (!r.reaped)
 		perf_child_release(&r.ch);
 	samples = s.samples;
@@ -275,11 +372,21 @@ int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
 	if (ret < 0 || cret < 0)
 		return cli_fail();
 	fprintf(stderr, "veles record: %llu samples of %s written to %s",
-		(unsigned long long)samples, o.event, o.out);
+		(unsigned long long)samples, o->event, o->out);
 	if (lost)
 		fprintf(stderr, " (%llu lost)", (unsigned long long)lost);
 	fprintf(stderr, "\n");
-	if (o.profile && save_profile(ctx, &o) < 0)
+	if (o->profile && save_profile(ctx, o) < 0)
 		return cli_fail();
 	return record_status(&r);
+}
+
+int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct record_opts o = {0};
+	int ret = record_main(ctx, &o, argc, argv);
+
+	for (size_t i = 0; i < o.nev; i++)
+		free(o.names[i]);
+	return ret;
 }

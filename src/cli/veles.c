@@ -47,6 +47,7 @@ static const struct cli_command commands[] = {
 	{"record", cmd_record, 0, "sample a command or a process into a record file"},
 	{"report", cmd_report, 0, "the flat profile (and callers) of a record file"},
 	{"monitor", cmd_monitor, 0, "sample the system (cpu, disks, memory, network...)"},
+	{"script", cmd_script, 0, "run Python handlers over a tracepoint recording"},
 };
 
 static void usage(FILE *f)

@@ -1,5 +1,7 @@
 /* Writing and loading the sampling file of docs/perf-data.md. */
 #include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,26 @@ int perf_data_write(struct perf_data_writer *w, const void *rec, size_t len)
 		return err_set(ERR_IO, "cannot write %s: %s", w->tmp, strerror(errno));
 	w->bytes += len;
 	return 0;
+}
+
+int perf_data_write_tpformat(struct perf_data_writer *w, const char *system, const char *format)
+{
+	size_t slen = strlen(system) + 1, flen = strlen(format) + 1;
+	size_t size = (sizeof(struct perf_event_header) + slen + flen + 7) & ~(size_t)7;
+	struct perf_event_header h = {.type = PERF_RECORD_VELES_TPFORMAT, .size = (uint16_t)size};
+	unsigned char *rec;
+	int ret;
+
+	if (size > UINT16_MAX)
+		return err_set(ERR_INVALID, "the format of tracepoint %s is too long to record",
+			       system);
+	rec = xcalloc(1, size);
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + sizeof(h), system, slen);
+	memcpy(rec + sizeof(h) + slen, format, flen);
+	ret = perf_data_write(w, rec, size);
+	free(rec);
+	return ret;
 }
 
 int perf_data_close(struct perf_data_writer *w, bool ok)

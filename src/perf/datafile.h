@@ -35,6 +35,15 @@ struct perf_data_writer {
 int perf_data_create(struct perf_data_writer *w, const char *path, const struct perf_data_header *h,
 		     const char *event);
 int perf_data_write(struct perf_data_writer *w, const void *rec, size_t len);
+
+/*
+ * A record of Veles's own, numbered above the kernel's types: the format
+ * file of a recorded tracepoint, so its samples' raw data decode without
+ * the recording machine's tracefs. The body is the subsystem's name, NUL,
+ * then the format file's text, NUL, padded with NULs to 8 bytes.
+ */
+#define PERF_RECORD_VELES_TPFORMAT 0x5646
+int perf_data_write_tpformat(struct perf_data_writer *w, const char *system, const char *format);
 /* Flushes, syncs and renames into place; on @ok false removes the file. */
 int perf_data_close(struct perf_data_writer *w, bool ok);
 

@@ -61,6 +61,9 @@ bool perf_cache_event_name(size_t i, char *out, size_t len);
 const char *perf_tracefs(void);
 /* The id of tracepoint "SUBSYS:NAME"; ERR_NOTFOUND when there is none. */
 int perf_tracepoint_id(const char *name, uint64_t *id);
+/* The text of tracepoint "SUBSYS:NAME"'s format file into *@text (caller
+ * frees); ERR_NOTFOUND when it cannot be read. */
+int perf_tracepoint_format(const char *name, char **text);
 /* Calls @fn for each tracepoint with "SUBSYS:NAME" and a description built
  * from its format file (its fields). */
 int perf_tracepoints(void (*fn)(const char *name, const char *desc, void *arg), void *arg);

@@ -1,4 +1,5 @@
 /* Copying records out of the kernel's ring buffers. */
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stddef.h>
@@ -63,9 +64,9 @@ int perf_sampler_open(struct perf_sampler *s, const char *name, struct perf_even
 	/* Inherited events need a buffer per CPU; a thread's own may use any. */
 	attr->inherit = child > 0;
 	attr->disabled = attr->enable_on_exec = child > 0;
-	if (child > 0)
+	if (child > 0 || child == PERF_SAMPLER_ALL)
 		for (long cpu = 0; cpu < (ncpu > 0 ? ncpu : 1) && ret == 0; cpu++)
-			ret = add_ring(s, name, attr, child, (int)cpu);
+			ret = add_ring(s, name, attr, child > 0 ? child : -1, (int)cpu);
 	for (size_t i = 0; i < ntids && ret == 0; i++)
 		ret = add_ring(s, name, attr, tids[i], -1);
 	return ret;
@@ -159,15 +160,15 @@ void perf_sampler_close(struct perf_sampler *s)
 
 /* ---- what a process already had before sampling began ---- */
 
-static int synth_comm(struct perf_data_writer *w, pid_t pid)
+/* A comm record for thread @tid of @pid, named by /proc's @path. */
+static int synth_comm_at(struct perf_data_writer *w, pid_t pid, pid_t tid, const char *path)
 {
-	char path[64], name[32] = "";
+	char name[32] = "";
 	unsigned char rec[sizeof(struct perf_event_header) + 8 + 40];
 	struct perf_event_header h = {.type = PERF_RECORD_COMM};
-	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)pid};
+	uint32_t ids[2] = {(uint32_t)pid, (uint32_t)tid};
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	f = fopen(path, "re");
 	if (!f || !fgets(name, sizeof(name), f))
 		snprintf(name, sizeof(name), "%d", (int)pid);
@@ -180,6 +181,56 @@ static int synth_comm(struct perf_data_writer *w, pid_t pid)
 	memcpy(rec + sizeof(h), ids, sizeof(ids));
 	memcpy(rec + sizeof(h) + 8, name, strlen(name));
 	return perf_data_write(w, rec, h.size);
+}
+
+static int synth_comm(struct perf_data_writer *w, pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	return synth_comm_at(w, pid, pid, path);
+}
+
+static int numeric(const struct dirent *d)
+{
+	return d->d_name[0] >= '1' && d->d_name[0] <= '9';
+}
+
+/* Every thread of process @pid (the directory /proc/PID/task). */
+static int synth_threads(struct perf_data_writer *w, pid_t pid)
+{
+	char dir[64];
+	struct dirent **t;
+	int n, ret = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	n = scandir(dir, &t, numeric, NULL);
+	for (int i = 0; i < n; i++) {
+		char path[96];
+
+		snprintf(path, sizeof(path), "%s/%.16s/comm", dir, t[i]->d_name);
+		if (ret == 0)
+			ret = synth_comm_at(w, pid, (pid_t)atoi(t[i]->d_name), path);
+		free(t[i]);
+	}
+	if (n >= 0)
+		free(t);
+	return ret;
+}
+
+int perf_sampler_synthesize_comms(struct perf_data_writer *w)
+{
+	struct dirent **p;
+	int n = scandir("/proc", &p, numeric, NULL), ret = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (ret == 0)
+			ret = synth_threads(w, (pid_t)atoi(p[i]->d_name));
+		free(p[i]);
+	}
+	if (n >= 0)
+		free(p);
+	return ret;
 }
 
 struct synth_mmap {

@@ -33,9 +33,13 @@ struct perf_sampler {
 #define PERF_SAMPLER_TYPE                                                                          \
 	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
+/* @child for sampling every process on every CPU (-a). */
+#define PERF_SAMPLER_ALL ((pid_t)-1)
+
 /*
  * Opens @attr (sampling fields filled by the caller) with a ring buffer on
- * each CPU for the child @child (held before exec), or on each of @tids.
+ * each CPU for the child @child (held before exec) or for every process
+ * (PERF_SAMPLER_ALL), or on each of @tids.
  */
 int perf_sampler_open(struct perf_sampler *s, const char *name, struct perf_event_attr *attr,
 		      pid_t child, const pid_t *tids, size_t ntids);
@@ -46,5 +50,7 @@ void perf_sampler_close(struct perf_sampler *s);
 /* Writes comm and mmap records for what process @pid already runs (from
  * /proc/PID/comm and /proc/PID/maps), as the kernel would have. */
 int perf_sampler_synthesize(struct perf_data_writer *w, pid_t pid);
+/* Writes a comm record for every thread running now (for -a). */
+int perf_sampler_synthesize_comms(struct perf_data_writer *w);
 
 #endif

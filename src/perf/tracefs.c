@@ -9,6 +9,7 @@
 #include "perf/perf.h"
 #include "util/buf.h"
 #include "util/error.h"
+#include "util/fsutil.h"
 #include "util/xalloc.h"
 
 const char *perf_tracefs(void)
@@ -62,6 +63,26 @@ int perf_tracepoint_id(const char *name, uint64_t *id)
 	if (ret < 0)
 		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
 	return 0;
+}
+
+int perf_tracepoint_format(const char *name, char **text)
+{
+	const char *root = perf_tracefs(), *colon = strchr(name, ':');
+	struct buf b = BUF_INIT;
+	char *path;
+	int ret;
+
+	if (!root || !colon)
+		return err_set(ERR_NOTFOUND,
+			       "no format for tracepoint '%s': tracefs is not mounted", name);
+	path = xasprintf("%s/events/%.*s/%s/format", root, (int)(colon - name), name, colon + 1);
+	ret = file_read_all(path, &b);
+	if (ret < 0)
+		buf_release(&b);
+	else
+		*text = buf_detach(&b, NULL);
+	free(path);
+	return ret;
 }
 
 /* "fields: a, b, c" from a format file: the event's own fields, not common_*. */
