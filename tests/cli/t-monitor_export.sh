@@ -52,9 +52,11 @@ ok veles monitor -s m --export "lexpr,127.0.0.1:$port" -c 1 -i 0.05
 wait "$lpid"
 has "$T/lexpr" '^mem\.free [0-9]+$'
 
-# prometheus: /metrics answers while sampling; other paths are 404
+# prometheus: /metrics answers while sampling; other paths are 404. The
+# monitor runs for up to a minute (killed below), so a slow start on a busy
+# host still finds it serving.
 pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$VELES" monitor -s cm --export "prometheus,$pport" -c 40 -i 0.1 >"$T/pout" 2>"$T/perr" &
+"$VELES" monitor -s cm --export "prometheus,$pport" -c 600 -i 0.1 >"$T/pout" 2>"$T/perr" &
 vpid=$!
 cat >"$T/get.py" <<'PY'
 import sys, time, urllib.error, urllib.request
