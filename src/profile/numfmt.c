@@ -174,6 +174,33 @@ size_t numfmt_f64(char *dst, double v)
 	return fmt_slow(dst, v);
 }
 
+/* Below this, the digits of k + 1 decimals are ten times those of k
+ * whenever k decimals read back exactly (the rounding errors stay under a
+ * quarter), so the first k that works is the one numfmt_f64 finds. */
+#define TWO50 1125899906842624.0
+
+static bool scaled_exact(double a, int k, double *m)
+{
+	*m = nearbyint(a * pow10_tab[k]);
+	return *m / pow10_tab[k] == a;
+}
+
+size_t numfmt_f64_hint(char *dst, double v, int *hint)
+{
+	double a = fabs(v), m, m1;
+	int k = *hint;
+
+	if (k > 0 && k <= 17 && a >= 1e-7 && a * pow10_tab[k] < TWO50 && scaled_exact(a, k, &m) &&
+	    !scaled_exact(a, k - 1, &m1))
+		return put_scaled(dst, v < 0, (uint64_t)m, k);
+	for (k = 0; k <= 17 && a >= 1e-7 && a * pow10_tab[k] < TWO50; k++)
+		if (scaled_exact(a, k, &m)) {
+			*hint = k;
+			return put_scaled(dst, v < 0, (uint64_t)m, k);
+		}
+	return numfmt_f64(dst, v);
+}
+
 static enum numfmt_kind parse_slow(const char *s, size_t n, double *d)
 {
 	char tmp[64];
