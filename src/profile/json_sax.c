@@ -302,31 +302,6 @@ size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
 
 static const double pow10_f64[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
 
-/* A plain decimal "I.F" of up to 7 + 7 digits at @q, exactly rounded (the
- * digits fit in 2^53 and the divisor is exact); NULL for anything else. */
-static inline const char *dbl_at(const char *q, double *out)
-{
-	uint64_t ip, fp;
-	size_t ni, nf;
-	bool neg = *q == '-';
-	double v;
-
-	q += neg;
-	ni = digits8(q, &ip);
-	if (ni == 0 || ni == 8 || (ni > 1 && *q == '0') || q[ni] != '.')
-		return NULL;
-	q += ni + 1;
-	nf = digits8(q, &fp);
-	if (nf == 0 || nf == 8)
-		return NULL;
-	q += nf;
-	if (*q == 'e' || *q == 'E')
-		return NULL;
-	v = (double)(ip * pow10_u64[nf] + fp) / pow10_f64[nf];
-	*out = neg ? -v : v;
-	return q;
-}
-
 /* Where the plain run of string bytes at @q ends: at a '"', a backslash or
  * a control character, eight bytes at a time. */
 static inline const char *str_end(const char *q, const char *lim)
@@ -367,29 +342,72 @@ static inline const char *flat_ws(struct flat *f, const char *q)
 	return q;
 }
 
-/* A number at @q into @m; NULL when it is not one. */
-static const char *flat_number(struct flat *f, const char *q, struct jmember *m)
+/* A number in any other form (exponents, long digits) ending at the first
+ * byte that cannot be part of one. */
+static __attribute__((noinline)) const char *flat_number_slow(struct flat *f, const char *q,
+							      struct jmember *m)
 {
-	const char *e = int_at(q, &m->i);
+	const char *e;
+	int kind;
 
-	if (e) {
+	for (e = q; e < f->lim && ((*e >= '0' && *e <= '9') || *e == '-' || *e == '+' ||
+				   *e == '.' || *e == 'e' || *e == 'E');
+	     e++)
+		;
+	if (e >= f->lim)
+		return NULL;
+	kind = numfmt_parse(q, (size_t)(e - q), &m->i, &m->d);
+	if (kind == NUM_BAD)
+		return NULL;
+	m->ev = kind == NUM_INT ? JEV_INT : JEV_DBL;
+	return e;
+}
+
+/* The common numbers in one pass: an integer of up to 7 digits or a plain
+ * decimal "I.F" of up to 7 + 7, exactly rounded (the digits fit in 2^53
+ * and the divisor is exact); NULL for anything else. */
+static inline const char *short_num_at(const char *q, struct jmember *m)
+{
+	bool neg = *q == '-';
+	uint64_t ip, fp;
+	size_t ni, nf;
+	double v;
+
+	q += neg;
+	ni = digits8(q, &ip);
+	if (ni == 0 || ni == 8 || (ni > 1 && *q == '0'))
+		return NULL;
+	q += ni;
+	if (*q != '.') {
+		if (*q == 'e' || *q == 'E')
+			return NULL;
 		m->ev = JEV_INT;
-	} else if ((e = dbl_at(q, &m->d))) {
-		m->ev = JEV_DBL;
-	} else {
-		int kind;
-
-		for (e = q; e < f->lim && ((*e >= '0' && *e <= '9') || *e == '-' || *e == '+' ||
-					   *e == '.' || *e == 'e' || *e == 'E');
-		     e++)
-			;
-		if (e >= f->lim)
-			return NULL;
-		kind = numfmt_parse(q, (size_t)(e - q), &m->i, &m->d);
-		if (kind == NUM_BAD)
-			return NULL;
-		m->ev = kind == NUM_INT ? JEV_INT : JEV_DBL;
+		m->i = neg ? -(int64_t)ip : (int64_t)ip;
+		return q;
 	}
+	nf = digits8(q + 1, &fp);
+	if (nf == 0 || nf == 8)
+		return NULL;
+	q += 1 + nf;
+	if (*q == 'e' || *q == 'E')
+		return NULL;
+	v = (double)(ip * pow10_u64[nf] + fp) / pow10_f64[nf];
+	m->ev = JEV_DBL;
+	m->d = neg ? -v : v;
+	return q;
+}
+
+/* A number at @q into @m; NULL when it is not one. */
+static inline const char *flat_number(struct flat *f, const char *q, struct jmember *m)
+{
+	const char *e = short_num_at(q, m);
+
+	if (e)
+		;
+	else if ((e = int_at(q, &m->i)))
+		m->ev = JEV_INT;
+	else if (!(e = flat_number_slow(f, q, m)))
+		return NULL;
 	m->raw = q;
 	m->rawlen = (size_t)(e - q);
 	return e;
@@ -478,8 +496,24 @@ struct jtpl {
 	uint16_t off[TPL_MAX + 2]; /* segment k is text[off[k]..off[k+1]) */
 	uint16_t key[TPL_MAX];	   /* member k's key is at text + key[k] */
 	uint16_t klen[TPL_MAX];
+	/* Segments of up to 16 bytes as two words and the masks of their
+	 * bytes, for a compare without a loop. */
+	uint64_t word[TPL_MAX + 1][2], mask[TPL_MAX + 1][2];
 	char text[TPL_TEXT + 8]; /* + 8: compared a word at a time */
 };
+
+/* Fills in the words of segment @k (of @len bytes at @a). */
+static void tpl_words(struct jtpl *t, size_t k, const char *a, size_t len)
+{
+	char w[16] = {0}, m[16] = {0};
+
+	if (len > 16)
+		return;
+	memcpy(w, a, len);
+	memset(m, 0xff, len);
+	memcpy(t->word[k], w, 16);
+	memcpy(t->mask[k], m, 16);
+}
 
 /* Where member @m's value starts and ends in the input. */
 static const char *value_start(const struct jmember *m)
@@ -514,6 +548,7 @@ static void tpl_build(struct jsax *j, const char *from, const char *to, const st
 			return;
 		t->off[k] = (uint16_t)len;
 		memcpy(t->text + len, a, seg);
+		tpl_words(t, k, a, seg);
 		if (k < n) {
 			t->key[k] = (uint16_t)(len + (size_t)(m[k].key - a));
 			t->klen[k] = (uint16_t)m[k].klen;
@@ -541,22 +576,43 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* The object at @q read against the template; NULL when it differs. */
+/* Whether the input at @q starts with segment @k (@len bytes). */
+static inline bool tpl_seg(const struct jtpl *t, size_t k, const char *q, size_t len)
+{
+	if (len > 16)
+		return same_bytes(q, t->text + t->off[k], len);
+	return (((load8(q) ^ t->word[k][0]) & t->mask[k][0]) |
+		((load8(q + 8) ^ t->word[k][1]) & t->mask[k][1])) == 0;
+}
+
 static const char *tpl_match(struct flat *f, const struct jtpl *t, const char *q, struct jmember *m)
 {
 	size_t k;
 
 	for (k = 0;; k++) {
 		size_t len = (size_t)(t->off[k + 1] - t->off[k]);
+		const char *e;
 
-		if (q + len >= f->lim || !same_bytes(q, t->text + t->off[k], len))
+		if (q + len >= f->lim || !tpl_seg(t, k, q, len))
 			return NULL;
 		q += len;
 		if (k == t->n)
 			return q;
 		m[k].key = t->text + t->key[k];
 		m[k].klen = t->klen[k];
-		if (!(q = flat_value(f, q, &m[k])))
+		if (*q != '"') {
+			if (!(q = flat_value(f, q, &m[k])))
+				return NULL;
+			continue;
+		}
+		/* Strings inline: most persistent values are. */
+		e = str_end(q + 1, f->lim);
+		if (e >= f->lim || *e != '"')
 			return NULL;
+		m[k].ev = JEV_STR;
+		m[k].raw = q + 1;
+		m[k].rawlen = (size_t)(e - q - 1);
+		q = e + 1;
 	}
 }
 

@@ -99,34 +99,27 @@ size_t numfmt_i64(char *dst, int64_t v)
 	return utoa(dst, (uint64_t)v);
 }
 
-/* Prints |m| with a decimal point @k digits from the right. */
+/*
+ * Prints |m| with a decimal point @k digits from the right (k <= 17, m below
+ * 2^53), to NUMFMT_MAX bytes of room. Built in a scratch line with
+ * fixed-size copies, which the compiler inlines, then copied out whole.
+ */
 static size_t put_scaled(char *dst, bool neg, uint64_t m, int k)
 {
-	char digits[24];
-	size_t nd = utoa(digits, m), n = 0;
+	char d[48], t[48];
+	size_t nd = ndigits(m), w = nd > (size_t)k ? nd : (size_t)k + 1, ip = w - (size_t)k;
+	size_t n = neg;
 
-	if (neg)
-		dst[n++] = '-';
-	if (k == 0) {
-		memcpy(dst + n, digits, nd);
-		n += nd;
-		dst[n++] = '.';
-		dst[n++] = '0';
-		return n;
-	}
-	if (nd <= (size_t)k) {
-		dst[n++] = '0';
-		dst[n++] = '.';
-		memset(dst + n, '0', (size_t)k - nd);
-		n += (size_t)k - nd;
-		memcpy(dst + n, digits, nd);
-		return n + nd;
-	}
-	memcpy(dst + n, digits, nd - (size_t)k);
-	n += nd - (size_t)k;
-	dst[n++] = '.';
-	memcpy(dst + n, digits + nd - (size_t)k, (size_t)k);
-	return n + (size_t)k;
+	memset(d, '0', 24);
+	utoa(d + w - nd, m);
+	t[0] = '-';
+	memcpy(t + n, d, 24);
+	t[n + ip] = '.';
+	memcpy(t + n + ip + 1, d + ip, 24);
+	if (k == 0)
+		t[n + ip + 1] = '0';
+	memcpy(dst, t, NUMFMT_MAX);
+	return n + ip + 1 + (k ? (size_t)k : 1);
 }
 
 static size_t fmt_slow(char *dst, double v)
@@ -179,9 +172,12 @@ size_t numfmt_f64(char *dst, double v)
  * quarter), so the first k that works is the one numfmt_f64 finds. */
 #define TWO50 1125899906842624.0
 
+/* Rounding half up instead of to even as nearbyint() does changes nothing:
+ * a product that works is never near a half (callers keep it below 2^50,
+ * where adding 0.5 is exact). */
 static bool scaled_exact(double a, int k, double *m)
 {
-	*m = nearbyint(a * pow10_tab[k]);
+	*m = (double)(int64_t)(a * pow10_tab[k] + 0.5);
 	return *m / pow10_tab[k] == a;
 }
 
