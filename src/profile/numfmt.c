@@ -1,5 +1,4 @@
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,32 +59,10 @@ static size_t utoa_loop(char *dst, uint64_t v)
 	return n;
 }
 
-uint32_t numfmt_quad[10000];
-
-static void quad_build(void)
-{
-	uint32_t i;
-
-	for (i = 0; i < 10000; i++) {
-		char d[4] = {(char)('0' + i / 1000), (char)('0' + i / 100 % 10),
-			     (char)('0' + i / 10 % 10), (char)('0' + i % 10)};
-
-		memcpy(&numfmt_quad[i], d, 4);
-	}
-}
-
-void numfmt_prepare(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	pthread_once(&once, quad_build);
-}
-
 static size_t utoa(char *dst, uint64_t v)
 {
 	if (!NUMFMT_SMALL_OK((int64_t)v) || v > INT64_MAX)
 		return utoa_loop(dst, v);
-	numfmt_prepare();
 	return numfmt_small(dst, (uint32_t)v);
 }
 

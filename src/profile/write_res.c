@@ -76,8 +76,6 @@ static void write_array(struct jw *w, const struct profile *p, const struct colu
 		/* The hot path: a dense integer column. */
 		const size_t base = g->start[t];
 
-		numfmt_prepare();
-
 		for (k = 0; k < n;) {
 			/* Room for a block of numbers at once, then no checks. */
 			size_t end = k + 512 < n ? k + 512 : n;
@@ -297,7 +295,6 @@ static void write_global_rows(struct jw *w, const struct profile *p)
 	struct global_rows g;
 	size_t r;
 
-	numfmt_prepare();
 	global_rows_init(&g, p);
 	for (r = 0; r < p->res.nrows; r++) {
 		global_row(w, p, &g, r);
