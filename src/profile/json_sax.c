@@ -291,7 +291,7 @@ size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
 	return n;
 }
 
-/* ---- flat objects (jsax_flat_object) ---- */
+/* ---- flat objects (jsax_flat_next) ---- */
 
 /* Bytes kept unscanned at the buffer's end: the loads below read up to 32
  * bytes past where they look. */

@@ -37,7 +37,7 @@ struct reader {
 	const char *keys[16]; /* the interned key last seen at each position */
 	size_t key_len[16];
 	struct sigcache sc;   /* signatures of parsed attributes (jsax_next path) */
-	struct sigcache flat; /* signatures of raw text (jsax_flat_object path) */
+	struct sigcache flat; /* signatures of raw text (jsax_flat_next path) */
 	/* The keys of the last flat resource, by position. */
 	struct flat_key {
 		const char *name; /* interned */
