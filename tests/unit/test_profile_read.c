@@ -630,6 +630,43 @@ static void test_flat_resources(void **state)
 	buf_release(&j);
 }
 
+/* The same for a list of resources read by the fast path: every change
+ * either loads or fails with a position, never reads past the input. */
+static void test_flat_mutations(void **state)
+{
+	static const char alphabet[] = "{}[],:\"\\0123456789.eE-+ntfu \n\x80\xff#";
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+	struct buf j = BUF_INIT;
+	size_t i, k;
+
+	UNUSED(state);
+	buf_adds(&j, "{\"header\": {\"type\": \"time\"}, \"global\": {\"resources\": [");
+	for (i = 0; i < 60; i++) {
+		buf_adds(&j, i ? ", " : "");
+		flat_resource(&j, i);
+	}
+	buf_adds(&j, "]}}");
+	for (k = 0; k < 4000; k++) {
+		char *m = xmalloc(j.len); /* exactly the input: ASan sees any overread */
+		struct profile *p = NULL;
+		int edits = 1 + (int)(seed % 3), e;
+
+		memcpy(m, j.data, j.len);
+		for (e = 0; e < edits; e++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			m[(seed >> 8) % j.len] = alphabet[(seed >> 40) % (sizeof(alphabet) - 1)];
+		}
+		if (profile_load_mem(m, j.len, "m", &p) == 0)
+			profile_free(p);
+		else
+			assert_true(strncmp(err_msg(), "m", 1) == 0);
+		free(m);
+	}
+	buf_release(&j);
+}
+
 /* Random byte changes never crash the reader or leak (run under ASan). */
 static void test_mutations(void **state)
 {
@@ -690,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_fd_chunks),
 		cmocka_unit_test(test_flat_resources),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_flat_mutations),
 	};
 	/* clang-format on */
 
