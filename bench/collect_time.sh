@@ -53,12 +53,19 @@ for _ in range(pairs):
         got[name].append(timed(name))
     for f in os.listdir(".veles/jobs"):
         os.unlink(os.path.join(".veles/jobs", f))
-rel = lambda k: statistics.median(v / f - 1 for v, f in zip(got[k], got["floor"])) * 100
+turns = lambda k: [(v / f - 1) * 100 for v, f in zip(got[k], got["floor"])]
+rel = lambda k: statistics.median(turns(k))
+def spread(k):
+    # The middle half of the per-turn ratios: how far one turn can be trusted.
+    q = statistics.quantiles(turns(k), n=4) if pairs >= 2 else [rel(k)] * 3
+    return f"middle half {q[0]:+.1f}%..{q[2]:+.1f}%"
 us = lambda k: statistics.median(got[k]) / runs * 1e6
 fixed = statistics.median(v - f for v, f in zip(got["veles1"], got["floor1"])) * 1e3
 print(f"collect time -r {runs} -- /bin/true: veles {us('veles'):.0f} µs/run, "
       f"bare spawn+wait4 {us('floor'):.0f} µs/run -> {rel('veles'):+.1f}% (target <= +3%); "
       f"hyperfine -N {us('hyperfine'):.0f} µs/run ({rel('hyperfine'):+.1f}%)")
-print(f"  medians of {pairs} alternating turns; start-up and profile write: {fixed:.1f} ms "
-      f"once ({fixed * 1e3 / runs / us('floor') * 100:+.1f}% at {runs} runs)")
+print(f"  medians of {pairs} alternating turns, each against the floor run beside it "
+      f"(veles: {spread('veles')}; hyperfine: {spread('hyperfine')})")
+print(f"  start-up and profile write: {fixed:.1f} ms once "
+      f"({fixed * 1e3 / runs / us('floor') * 100:+.1f}% at {runs} runs)")
 EOS

@@ -26,7 +26,10 @@ uids=$(( (n + points - 1) / points ))
 for layout in trace time; do
 	f=$tmp/$layout.json
 	python3 "$here/gen_profile.py" "$f" --layout "$layout" --uids "$uids" --points "$points"
+	# The previous run's output is removed untimed: truncating 87 MB of
+	# it took 25 ms, which is not writing this profile.
 	hyperfine -N --warmup 2 --runs 10 --export-json "$tmp/h.json" \
+		--prepare "true" --prepare "rm -f $tmp/out.json" \
 		"python3 -c 'import json,sys; json.load(open(sys.argv[1]))' $f" \
 		"$rt $f $tmp/out.json" >/dev/null 2>&1
 	# The round trip must give back the same profile.

@@ -1,5 +1,4 @@
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,32 +59,10 @@ static size_t utoa_loop(char *dst, uint64_t v)
 	return n;
 }
 
-uint32_t numfmt_quad[10000];
-
-static void quad_build(void)
-{
-	uint32_t i;
-
-	for (i = 0; i < 10000; i++) {
-		char d[4] = {(char)('0' + i / 1000), (char)('0' + i / 100 % 10),
-			     (char)('0' + i / 10 % 10), (char)('0' + i % 10)};
-
-		memcpy(&numfmt_quad[i], d, 4);
-	}
-}
-
-void numfmt_prepare(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	pthread_once(&once, quad_build);
-}
-
 static size_t utoa(char *dst, uint64_t v)
 {
 	if (!NUMFMT_SMALL_OK((int64_t)v) || v > INT64_MAX)
 		return utoa_loop(dst, v);
-	numfmt_prepare();
 	return numfmt_small(dst, (uint32_t)v);
 }
 
@@ -99,34 +76,27 @@ size_t numfmt_i64(char *dst, int64_t v)
 	return utoa(dst, (uint64_t)v);
 }
 
-/* Prints |m| with a decimal point @k digits from the right. */
+/*
+ * Prints |m| with a decimal point @k digits from the right (k <= 17, m below
+ * 2^53), to NUMFMT_MAX bytes of room. Built in a scratch line with
+ * fixed-size copies, which the compiler inlines, then copied out whole.
+ */
 static size_t put_scaled(char *dst, bool neg, uint64_t m, int k)
 {
-	char digits[24];
-	size_t nd = utoa(digits, m), n = 0;
+	char d[48], t[48];
+	size_t nd = ndigits(m), w = nd > (size_t)k ? nd : (size_t)k + 1, ip = w - (size_t)k;
+	size_t n = neg;
 
-	if (neg)
-		dst[n++] = '-';
-	if (k == 0) {
-		memcpy(dst + n, digits, nd);
-		n += nd;
-		dst[n++] = '.';
-		dst[n++] = '0';
-		return n;
-	}
-	if (nd <= (size_t)k) {
-		dst[n++] = '0';
-		dst[n++] = '.';
-		memset(dst + n, '0', (size_t)k - nd);
-		n += (size_t)k - nd;
-		memcpy(dst + n, digits, nd);
-		return n + nd;
-	}
-	memcpy(dst + n, digits, nd - (size_t)k);
-	n += nd - (size_t)k;
-	dst[n++] = '.';
-	memcpy(dst + n, digits + nd - (size_t)k, (size_t)k);
-	return n + (size_t)k;
+	memset(d, '0', 24);
+	utoa(d + w - nd, m);
+	t[0] = '-';
+	memcpy(t + n, d, 24);
+	t[n + ip] = '.';
+	memcpy(t + n + ip + 1, d + ip, 24);
+	if (k == 0)
+		t[n + ip + 1] = '0';
+	memcpy(dst, t, NUMFMT_MAX);
+	return n + ip + 1 + (k ? (size_t)k : 1);
 }
 
 static size_t fmt_slow(char *dst, double v)
@@ -172,6 +142,36 @@ size_t numfmt_f64(char *dst, double v)
 		}
 	}
 	return fmt_slow(dst, v);
+}
+
+/* Below this, the digits of k + 1 decimals are ten times those of k
+ * whenever k decimals read back exactly (the rounding errors stay under a
+ * quarter), so the first k that works is the one numfmt_f64 finds. */
+#define TWO50 1125899906842624.0
+
+/* Rounding half up instead of to even as nearbyint() does changes nothing:
+ * a product that works is never near a half (callers keep it below 2^50,
+ * where adding 0.5 is exact). */
+static bool scaled_exact(double a, int k, double *m)
+{
+	*m = (double)(int64_t)(a * pow10_tab[k] + 0.5);
+	return *m / pow10_tab[k] == a;
+}
+
+size_t numfmt_f64_hint(char *dst, double v, int *hint)
+{
+	double a = fabs(v), m, m1;
+	int k = *hint;
+
+	if (k > 0 && k <= 17 && a >= 1e-7 && a * pow10_tab[k] < TWO50 && scaled_exact(a, k, &m) &&
+	    !scaled_exact(a, k - 1, &m1))
+		return put_scaled(dst, v < 0, (uint64_t)m, k);
+	for (k = 0; k <= 17 && a >= 1e-7 && a * pow10_tab[k] < TWO50; k++)
+		if (scaled_exact(a, k, &m)) {
+			*hint = k;
+			return put_scaled(dst, v < 0, (uint64_t)m, k);
+		}
+	return numfmt_f64(dst, v);
 }
 
 static enum numfmt_kind parse_slow(const char *s, size_t n, double *d)

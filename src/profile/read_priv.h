@@ -8,6 +8,16 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 
+/* Recently seen resource signatures and the types they resolved to, so a
+ * million resources of a few types skip profile_type_add()'s lookup. */
+struct sigcache {
+	struct buf sig;	   /* scratch for the signature being looked up */
+	struct buf sigs;   /* cached signatures, back to back */
+	size_t sig_off[9]; /* entry k is sigs[sig_off[k]..sig_off[k+1]) */
+	uint32_t sig_type[8];
+	size_t nsigs;
+};
+
 struct reader {
 	struct jsax j;
 	struct profile *p;
@@ -26,11 +36,15 @@ struct reader {
 	const char *coll[16]; /* the collectable key names, interned */
 	const char *keys[16]; /* the interned key last seen at each position */
 	size_t key_len[16];
-	struct buf sig;	   /* this resource's raw attribute signature */
-	struct buf sigs;   /* cached signatures, back to back */
-	size_t sig_off[9]; /* cache entry k is sigs[sig_off[k]..sig_off[k+1]) */
-	uint32_t sig_type[8];
-	size_t nsigs;
+	struct sigcache sc;   /* signatures of parsed attributes (jsax_next path) */
+	struct sigcache flat; /* signatures of raw text (jsax_flat_next path) */
+	/* The keys of the last flat resource, by position. */
+	struct flat_key {
+		const char *name; /* interned */
+		size_t len;
+		bool coll;  /* a collectable key */
+		size_t col; /* its res column, when res.cols[col].name is @name */
+	} fkeys[16];
 };
 
 void reader_release(struct reader *r);

@@ -28,8 +28,10 @@ void reader_release(struct reader *r)
 	buf_release(&r->tmp);
 	buf_release(&r->strs);
 	buf_release(&r->snap_time_str);
-	buf_release(&r->sig);
-	buf_release(&r->sigs);
+	buf_release(&r->sc.sig);
+	buf_release(&r->sc.sigs);
+	buf_release(&r->flat.sig);
+	buf_release(&r->flat.sigs);
 	free(r->attrs);
 	free(r->vals);
 }
@@ -241,46 +243,62 @@ static const char *dict_key(struct reader *r, size_t pos)
 /* The raw signature of a resource's persistent attributes, in document
  * order: name pointers, kinds and values. Equal signatures mean the same
  * type, so most resources skip profile_type_add()'s canonical lookup. */
-static void raw_signature(struct reader *r)
+static void raw_signature(struct reader *r, struct buf *sig)
 {
 	size_t k;
 
-	buf_reset(&r->sig);
+	buf_reset(sig);
 	for (k = 0; k < r->nattrs; k++) {
 		const struct attr *a = &r->attrs[k];
 
-		buf_add(&r->sig, &a->name, sizeof(a->name));
-		buf_addc(&r->sig, (char)a->kind);
+		buf_add(sig, &a->name, sizeof(a->name));
+		buf_addc(sig, (char)a->kind);
 		if (a->kind == COL_STR || a->kind == COL_JSON)
-			buf_add(&r->sig, a->s, strlen(a->s) + 1);
+			buf_add(sig, a->s, strlen(a->s) + 1);
 		else if (a->kind == COL_F64)
-			buf_add(&r->sig, &a->f, sizeof(a->f));
+			buf_add(sig, &a->f, sizeof(a->f));
 		else
-			buf_add(&r->sig, &a->i, sizeof(a->i));
+			buf_add(sig, &a->i, sizeof(a->i));
 	}
+}
+
+/* The type cached for signature @sig, or NO_TYPE. */
+static uint32_t sigcache_find(const struct sigcache *c, const void *sig, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < c->nsigs; k++)
+		if (c->sig_off[k + 1] - c->sig_off[k] == len &&
+		    memcmp(c->sigs.data + c->sig_off[k], sig, len) == 0)
+			return c->sig_type[k];
+	return NO_TYPE;
+}
+
+static void sigcache_put(struct sigcache *c, const void *sig, size_t len, uint32_t type)
+{
+	size_t at;
+
+	if (c->nsigs == ARRAY_SIZE(c->sig_type)) {
+		/* Full: start over; profiles with many types gain little. */
+		c->nsigs = 0;
+		buf_reset(&c->sigs);
+	}
+	at = c->sigs.len;
+	buf_add(&c->sigs, sig, len);
+	c->sig_off[c->nsigs] = at;
+	c->sig_off[c->nsigs + 1] = c->sigs.len;
+	c->sig_type[c->nsigs++] = type;
 }
 
 static uint32_t type_of_attrs(struct reader *r)
 {
-	size_t k, len;
 	uint32_t type;
 
-	raw_signature(r);
-	for (k = 0; k < r->nsigs; k++)
-		if (r->sig_off[k + 1] - r->sig_off[k] == r->sig.len &&
-		    memcmp(r->sigs.data + r->sig_off[k], r->sig.data, r->sig.len) == 0)
-			return r->sig_type[k];
+	raw_signature(r, &r->sc.sig);
+	if ((type = sigcache_find(&r->sc, r->sc.sig.data, r->sc.sig.len)) != NO_TYPE)
+		return type;
 	type = profile_type_add(r->p, r->attrs, r->nattrs);
-	if (r->nsigs == ARRAY_SIZE(r->sig_type)) {
-		/* Full: start over; profiles with many types gain little. */
-		r->nsigs = 0;
-		buf_reset(&r->sigs);
-	}
-	len = r->sigs.len;
-	buf_add(&r->sigs, r->sig.data, r->sig.len);
-	r->sig_off[r->nsigs] = len;
-	r->sig_off[r->nsigs + 1] = r->sigs.len;
-	r->sig_type[r->nsigs++] = type;
+	sigcache_put(&r->sc, r->sc.sig.data, r->sc.sig.len, type);
 	return type;
 }
 
@@ -340,17 +358,171 @@ static int read_res_dict(struct reader *r, int snapshot)
 	return 0;
 }
 
+/* ---- the fast path: flat resource dicts read whole (jsax_flat_next) ---- */
+
+/* The key of member @pos: the last flat resource's when it matches. */
+static struct flat_key *flat_key(struct reader *r, size_t pos, const struct jmember *m)
+{
+	struct flat_key *k = &r->fkeys[pos];
+	struct strpool *pool = r->p->pool;
+
+	if (k->name && k->len == m->klen && memcmp(k->name, m->key, m->klen) == 0)
+		return k;
+	k->name = strpool_get(pool, strpool_intern(pool, m->key, m->klen));
+	k->len = m->klen;
+	k->coll = is_collectable(r, k->name);
+	k->col = SIZE_MAX;
+	return k;
+}
+
+/* A member's value as an attribute (text copied to @strs, offset in i). */
+static void member_attr(const struct jmember *m, struct attr *a, struct buf *strs)
+{
+	switch (m->ev) {
+	case JEV_INT:
+		a->kind = COL_I64;
+		a->i = m->i;
+		return;
+	case JEV_DBL:
+		a->kind = COL_F64;
+		a->f = m->d;
+		return;
+	case JEV_STR:
+		a->kind = COL_STR;
+		a->i = (int64_t)strs->len;
+		buf_add(strs, m->raw, m->rawlen);
+		break;
+	default:
+		a->kind = COL_JSON;
+		a->i = (int64_t)strs->len;
+		buf_adds(strs, m->ev == JEV_TRUE ? "true" : "false");
+	}
+	buf_addc(strs, '\0');
+}
+
+/* Appends member @m's name, kind and text to the signature at @sig (@len
+ * bytes so far, room for @cap); false when it does not fit. */
+static bool flat_sig_add(char *sig, size_t *len, size_t cap, const struct flat_key *k,
+			 const struct jmember *m)
+{
+	size_t need = sizeof(k->name) + 1 + sizeof(m->rawlen) + m->rawlen;
+
+	if (*len + need > cap)
+		return false;
+	sig += *len;
+	memcpy(sig, &k->name, sizeof(k->name));
+	sig[sizeof(k->name)] = (char)m->ev;
+	memcpy(sig + sizeof(k->name) + 1, &m->rawlen, sizeof(m->rawlen));
+	memcpy(sig + sizeof(k->name) + 1 + sizeof(m->rawlen), m->raw, m->rawlen);
+	*len += need;
+	return true;
+}
+
+/* The type of a flat resource from its persistent members. */
+static uint32_t flat_type(struct reader *r, const struct jmember *m, struct flat_key **keys,
+			  size_t n, int snapshot)
+{
+	struct sigcache *c = &r->flat;
+	char sig[512];
+	size_t i, len = 0;
+	bool fits = true;
+	uint32_t type;
+
+	for (i = 0; i < n && fits; i++)
+		if (!keys[i]->coll && m[i].ev != JEV_NULL)
+			fits = flat_sig_add(sig, &len, sizeof(sig) - sizeof(snapshot), keys[i],
+					    &m[i]);
+	memcpy(sig + len, &snapshot, sizeof(snapshot));
+	len += sizeof(snapshot);
+	if (fits && (type = sigcache_find(c, sig, len)) != NO_TYPE)
+		return type;
+	r->nattrs = 0;
+	buf_reset(&r->strs);
+	for (i = 0; i < n; i++) {
+		struct attr a = {.name = keys[i]->name};
+
+		if (keys[i]->coll || m[i].ev == JEV_NULL)
+			continue;
+		member_attr(&m[i], &a, &r->strs);
+		push_attr(&r->attrs, &r->nattrs, &r->attrs_cap, &a);
+	}
+	fix_strs(r->attrs, r->nattrs, &r->strs);
+	if (snapshot >= 0) {
+		struct attr a = {.name = "snapshot", .kind = COL_I64, .i = snapshot};
+
+		push_attr(&r->attrs, &r->nattrs, &r->attrs_cap, &a);
+		if (r->has_snap_time)
+			push_attr(&r->attrs, &r->nattrs, &r->attrs_cap, &r->snap_time);
+	}
+	type = profile_type_add(r->p, r->attrs, r->nattrs);
+	if (fits)
+		sigcache_put(c, sig, len, type);
+	return type;
+}
+
+/* Stores collectable member @m at @row, numbers straight into their column. */
+static void flat_cell(struct reader *r, struct flat_key *k, const struct jmember *m, size_t row)
+{
+	struct profile *p = r->p;
+	struct column *c = k->col < p->res.ncols && p->res.cols[k->col].name == k->name
+				   ? &p->res.cols[k->col]
+				   : NULL;
+	struct attr a = {.name = k->name};
+
+	if (c && m->ev == JEV_INT && (c->kind == COL_I64 || c->kind == COL_F64)) {
+		col_set_i64(&p->res, c, row, m->i);
+		return;
+	}
+	if (c && m->ev == JEV_DBL && c->kind == COL_F64) {
+		col_set_f64(&p->res, c, row, m->d);
+		return;
+	}
+	buf_reset(&r->tmp);
+	member_attr(m, &a, &r->tmp);
+	if (a.kind == COL_STR || a.kind == COL_JSON)
+		a.s = r->tmp.data + a.i;
+	table_set(p, &p->res, row, &a);
+	c = table_col(&p->res, k->name);
+	k->col = c ? (size_t)(c - p->res.cols) : SIZE_MAX;
+}
+
+/* Returns 1 when the resource was read whole, 0 to read it event by event. */
+static int read_res_flat(struct reader *r, int snapshot)
+{
+	struct jmember m[ARRAY_SIZE(r->fkeys)];
+	struct flat_key *keys[ARRAY_SIZE(r->fkeys)];
+	size_t n, i, row;
+	bool same;
+	int ret = jsax_flat_next(&r->j, m, ARRAY_SIZE(m), &n, &same);
+
+	if (ret <= 0)
+		return ret;
+	for (i = 0; i < n; i++)
+		keys[i] = same ? &r->fkeys[i] : flat_key(r, i, &m[i]);
+	row = profile_res_add(r->p, flat_type(r, m, keys, n, snapshot));
+	for (i = 0; i < n; i++)
+		if (keys[i]->coll && m[i].ev != JEV_NULL)
+			flat_cell(r, keys[i], &m[i], row);
+	return 1;
+}
+
 int read_res_list(struct reader *r, int snapshot)
 {
 	int ev, ret;
 
-	while ((ev = jsax_next(&r->j)) != JEV_ARR_END) {
+	for (;;) {
+		if ((ret = read_res_flat(r, snapshot)) != 0) {
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if ((ev = jsax_next(&r->j)) == JEV_ARR_END)
+			return 0;
 		if (ev != JEV_OBJ_START)
 			return ev < 0 ? ev : jsax_error(&r->j, "a resource must be an object");
 		if ((ret = read_res_dict(r, snapshot)) < 0)
 			return ret;
 	}
-	return 0;
 }
 
 int read_global(struct reader *r)

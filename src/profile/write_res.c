@@ -76,8 +76,6 @@ static void write_array(struct jw *w, const struct profile *p, const struct colu
 		/* The hot path: a dense integer column. */
 		const size_t base = g->start[t];
 
-		numfmt_prepare();
-
 		for (k = 0; k < n;) {
 			/* Room for a block of numbers at once, then no checks. */
 			size_t end = k + 512 < n ? k + 512 : n;
@@ -198,51 +196,112 @@ void write_typed(struct jw *w, const struct profile *p)
  * column's key are serialised once and copied per row. A million-row
  * profile spent most of its save re-escaping the same few strings.
  */
-static void write_global_rows(struct jw *w, const struct profile *p)
-{
-	size_t nt = p->types.nrows, nc = p->res.ncols, r, t, i;
-	size_t *toff = xcalloc(nt + 1, sizeof(*toff)), *koff = xcalloc(nc + 1, sizeof(*koff));
-	struct buf texts = BUF_INIT, keys = BUF_INIT;
-	struct jw tw = {.b = &texts, .fd = -1};
-	struct buf *b = w->b;
+struct global_rows {
+	size_t *toff, *koff; /* type t's text is texts[toff[t]..toff[t+1]), keys alike */
+	struct buf texts, keys;
+	size_t row_max; /* the most bytes a row of numbers can take */
+	int *hint;	/* numfmt_f64_hint's state, by column */
+};
 
+static void global_rows_init(struct global_rows *g, const struct profile *p)
+{
+	size_t nt = p->types.nrows, nc = p->res.ncols, t, i, tmax = 0;
+	struct jw tw = {.b = &g->texts, .fd = -1};
+
+	memset(g, 0, sizeof(*g));
+	g->toff = xcalloc(nt + 1, sizeof(*g->toff));
+	g->koff = xcalloc(nc + 1, sizeof(*g->koff));
+	g->hint = xcalloc(nc + 1, sizeof(*g->hint));
 	for (t = 0; t < nt; t++) {
 		tw.first = true;
 		write_persistent(&tw, p, t);
-		toff[t + 1] = texts.len;
+		g->toff[t + 1] = g->texts.len;
+		if (g->toff[t + 1] - g->toff[t] > tmax)
+			tmax = g->toff[t + 1] - g->toff[t];
 	}
 	for (i = 0; i < nc; i++) {
-		buf_add_json_str(&keys, p->res.cols[i].name, strlen(p->res.cols[i].name));
-		buf_addc(&keys, ':');
-		koff[i + 1] = keys.len;
+		buf_add_json_str(&g->keys, p->res.cols[i].name, strlen(p->res.cols[i].name));
+		buf_addc(&g->keys, ':');
+		g->koff[i + 1] = g->keys.len;
 	}
-	for (r = 0; r < p->res.nrows; r++) {
-		bool first;
+	g->row_max = 3 + tmax + g->keys.len + nc * (NUMFMT_MAX + 1);
+}
 
-		t = p->res_type[r];
-		buf_adds(b, r ? ",{" : "{");
-		if (t < nt)
-			buf_add(b, texts.data + toff[t], toff[t + 1] - toff[t]);
-		first = t >= nt || toff[t + 1] == toff[t];
-		for (i = 0; i < nc; i++) {
-			const struct column *c = &p->res.cols[i];
+static void global_rows_release(struct global_rows *g)
+{
+	buf_release(&g->texts);
+	buf_release(&g->keys);
+	free(g->toff);
+	free(g->koff);
+	free(g->hint);
+}
 
-			if (!col_has(c, r))
-				continue;
-			if (!first)
-				buf_addc(b, ',');
-			first = false;
-			buf_add(b, keys.data + koff[i], koff[i + 1] - koff[i]);
-			jw_cell(w, p, c, r);
+/* Cell @r of numeric column @i at @d (NUMFMT_MAX bytes of room). */
+static size_t global_num(struct global_rows *g, const struct column *c, size_t i, size_t r, char *d)
+{
+	if (c->kind == COL_F64)
+		return numfmt_f64_hint(d, c->v.f64[r], &g->hint[i]);
+	int64_t x = col_i64(c, r);
+
+	return NUMFMT_SMALL_OK(x) ? numfmt_small(d, (uint32_t)x) : numfmt_i64(d, x);
+}
+
+/* One resource as {...}, numbers formatted in place in reserved room. */
+static void global_row(struct jw *w, const struct profile *p, struct global_rows *g, size_t r)
+{
+	size_t nt = p->types.nrows, t = p->res_type[r], i, len;
+	struct buf *b = w->b;
+	bool first = true;
+	char *d;
+
+	buf_grow(b, g->row_max);
+	d = b->data + b->len;
+	if (r)
+		*d++ = ',';
+	*d++ = '{';
+	if (t < nt && (len = g->toff[t + 1] - g->toff[t])) {
+		memcpy(d, g->texts.data + g->toff[t], len);
+		d += len;
+		first = false;
+	}
+	for (i = 0; i < p->res.ncols; i++) {
+		const struct column *c = &p->res.cols[i];
+
+		if (!col_has(c, r))
+			continue;
+		if (!first)
+			*d++ = ',';
+		first = false;
+		len = g->koff[i + 1] - g->koff[i];
+		memcpy(d, g->keys.data + g->koff[i], len);
+		d += len;
+		if (c->kind == COL_I64 || c->kind == COL_F64) {
+			d += global_num(g, c, i, r, d);
+			continue;
 		}
-		buf_addc(b, '}');
+		/* Text cells go through the buffer, which may move. */
+		b->len = (size_t)(d - b->data);
+		jw_cell(w, p, c, r);
+		buf_grow(b, g->row_max);
+		d = b->data + b->len;
+	}
+	*d++ = '}';
+	b->len = (size_t)(d - b->data);
+	b->data[b->len] = '\0';
+}
+
+static void write_global_rows(struct jw *w, const struct profile *p)
+{
+	struct global_rows g;
+	size_t r;
+
+	global_rows_init(&g, p);
+	for (r = 0; r < p->res.nrows; r++) {
+		global_row(w, p, &g, r);
 		jw_maybe_flush(w);
 	}
 	w->first = p->res.nrows == 0;
-	buf_release(&texts);
-	buf_release(&keys);
-	free(toff);
-	free(koff);
+	global_rows_release(&g);
 }
 
 void write_global(struct jw *w, const struct profile *p)

@@ -513,6 +513,160 @@ static void test_fd_chunks(void **state)
 	buf_release(&z);
 }
 
+/* One resource of test_flat_resources in one of its ten shapes. */
+static void flat_resource(struct buf *j, size_t i)
+{
+	static const char *const sub[] = {"real", "user", "sys"};
+	const char *s = sub[i % 3];
+
+	switch (i % 10) {
+	case 6: /* over several lines */
+		buf_addf(j,
+			 "{\n  \"subtype\": \"%s\",\n  \"uid\": \"./p\", \"order\": %zu,\n"
+			 "  \"type\": \"time\", \"amount\": %zu\n}",
+			 s, i, i);
+		break;
+	case 7: /* an escape: read event by event */
+		buf_addf(j,
+			 "{\"subtype\": \"%s\", \"uid\": \"./p\\u0041\", \"order\": %zu, "
+			 "\"type\": \"time\", \"amount\": %zu.5}",
+			 s, i, i);
+		break;
+	case 8: /* literals, null, an exponent */
+		buf_addf(j,
+			 "{\"subtype\": \"%s\", \"uid\": \"./p\", \"order\": %zu, \"type\": "
+			 "\"time\", "
+			 "\"amount\": -1e2, \"flag\": true, \"x\": null}",
+			 s, i);
+		break;
+	case 9: /* another key order, compact, a long fraction */
+		buf_addf(j,
+			 "{\"amount\":0.1234567890123,\"order\":%zu,\"uid\":\"./p\",\"type\":"
+			 "\"time\",\"subtype\":\"%s\"}",
+			 i, s);
+		break;
+	default:
+		buf_addf(j,
+			 "{\"subtype\": \"%s\", \"uid\": \"./p\", \"order\": %zu, "
+			 "\"type\": \"time\", \"amount\": %zu.25}",
+			 s, i, i);
+	}
+}
+
+static double flat_amount(size_t i)
+{
+	switch (i % 10) {
+	case 6:
+		return (double)i;
+	case 7:
+		return (double)i + 0.5;
+	case 8:
+		return -100;
+	case 9:
+		return 0.1234567890123;
+	default:
+		return (double)i + 0.25;
+	}
+}
+
+static void check_flat(const struct profile *p, size_t n)
+{
+	static const char *const sub[] = {"real", "user", "sys"};
+	struct buf s = BUF_INIT;
+	size_t i;
+
+	assert_int_equal(profile_nres(p), n);
+	/* three subtypes times three attribute sets; key order does not matter */
+	assert_int_equal(p->types.nrows, 9);
+	for (i = 0; i < n; i++) {
+		assert_true(res_num(p, i, "order") == (double)i);
+		assert_true(profile_amount(p, i) == flat_amount(i));
+		assert_string_equal(attr_text(p, i, "subtype"), sub[i % 3]);
+		assert_string_equal(profile_uid(p, i, &s), i % 10 == 7 ? "./pA" : "./p");
+		assert_true(i % 10 == 8 ? attr_text(p, i, "flag") != NULL
+					: profile_attr(p, i, "flag", NULL, NULL) == NULL);
+	}
+	buf_release(&s);
+}
+
+/* Resource lists take a fast path for flat dicts shaped like the one
+ * before; every other shape falls back without changing the result. */
+static void test_flat_resources(void **state)
+{
+	const char *tmpdir = getenv("VELES_TEST_TMP");
+	struct buf j = BUF_INIT;
+	struct profile *p, *q;
+	const size_t n = 20000;
+	char *path, want[64];
+	size_t i, lines, col;
+
+	UNUSED(state);
+	mkdir_p(tmpdir ? tmpdir : "/tmp");
+	path = xasprintf("%s/flat-%d.perf", tmpdir ? tmpdir : "/tmp", (int)getpid());
+	buf_adds(&j, "{\"header\": {\"type\": \"time\"}, \"global\": {\"resources\": [");
+	for (i = 0; i < n; i++) {
+		buf_adds(&j, i ? (i % 100 ? ", " : ",\n") : "");
+		flat_resource(&j, i);
+	}
+	buf_adds(&j, "]}}");
+	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
+	assert_int_equal(profile_load(path, &p), 0); /* read in chunks */
+	assert_int_equal(profile_load_mem(j.data, j.len, "m", &q), 0);
+	check_flat(p, n);
+	check_flat(q, n);
+	profile_free(p);
+	profile_free(q);
+	/* errors after many fast resources keep their line and column */
+	j.len -= 3;
+	buf_adds(&j, ", {\"a\": 1,}]}}");
+	for (i = 0, lines = 1; i < j.len; i++)
+		lines += j.data[i] == '\n';
+	col = j.len - 4 - (size_t)(strrchr(j.data, '\n') - j.data);
+	snprintf(want, sizeof(want), "m:%zu:%zu: trailing comma before '}'", lines, col);
+	assert_true(profile_load_mem(j.data, j.len, "m", &q) < 0);
+	assert_null(q);
+	assert_string_equal(err_msg(), want);
+	free(path);
+	buf_release(&j);
+}
+
+/* The same for a list of resources read by the fast path: every change
+ * either loads or fails with a position, never reads past the input. */
+static void test_flat_mutations(void **state)
+{
+	static const char alphabet[] = "{}[],:\"\\0123456789.eE-+ntfu \n\x80\xff#";
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+	struct buf j = BUF_INIT;
+	size_t i, k;
+
+	UNUSED(state);
+	buf_adds(&j, "{\"header\": {\"type\": \"time\"}, \"global\": {\"resources\": [");
+	for (i = 0; i < 60; i++) {
+		buf_adds(&j, i ? ", " : "");
+		flat_resource(&j, i);
+	}
+	buf_adds(&j, "]}}");
+	for (k = 0; k < 4000; k++) {
+		char *m = xmalloc(j.len); /* exactly the input: ASan sees any overread */
+		struct profile *p = NULL;
+		int edits = 1 + (int)(seed % 3), e;
+
+		memcpy(m, j.data, j.len);
+		for (e = 0; e < edits; e++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			m[(seed >> 8) % j.len] = alphabet[(seed >> 40) % (sizeof(alphabet) - 1)];
+		}
+		if (profile_load_mem(m, j.len, "m", &p) == 0)
+			profile_free(p);
+		else
+			assert_true(strncmp(err_msg(), "m", 1) == 0);
+		free(m);
+	}
+	buf_release(&j);
+}
+
 /* Random byte changes never crash the reader or leak (run under ASan). */
 static void test_mutations(void **state)
 {
@@ -571,7 +725,9 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_fd_chunks),
+		cmocka_unit_test(test_flat_resources),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_flat_mutations),
 	};
 	/* clang-format on */
 

@@ -281,6 +281,50 @@ static void test_numbers(void **state)
 	assert_int_equal(numfmt_parse("1e", 2, &i, &d), NUM_BAD);
 }
 
+/* numfmt_f64_hint writes what numfmt_f64 writes, whatever the hint. */
+static void test_number_hint(void **state)
+{
+	static const double fixed[] = {0.1,
+				       0.25,
+				       5.0,
+				       -0.0,
+				       0,
+				       1e-8,
+				       1e300,
+				       NAN,
+				       INFINITY,
+				       0.565476655960083,
+				       1125899906842623.5,
+				       123.0,
+				       4503599627370497.0,
+				       1e15,
+				       0.3};
+	char a[NUMFMT_MAX], b[NUMFMT_MAX];
+	uint64_t seed = 2463534242ULL;
+	int hint = 0;
+	size_t k, na, nb;
+
+	UNUSED(state);
+	for (k = 0; k < 300000; k++) {
+		double v;
+
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		/* runs of similar numbers, then a jump in scale or digits */
+		if (k % 5 == 4)
+			v = fixed[(seed >> 8) % ARRAY_SIZE(fixed)];
+		else
+			v = (double)(int64_t)(seed >> 40) / (double)(1 + (seed >> 5) % 7 * 1000);
+		if (k % 7 == 3)
+			hint = (int)((seed >> 3) % 19);
+		na = numfmt_f64(a, v);
+		nb = numfmt_f64_hint(b, v, &hint);
+		if (na != nb || memcmp(a, b, na) != 0)
+			fail_msg("%.17g: %.*s, with a hint %.*s", v, (int)na, a, (int)nb, b);
+	}
+}
+
 static void test_special_values(void **state)
 {
 	struct profile *p = profile_new();
@@ -313,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_python_reads_it),
 		cmocka_unit_test(test_save_compressed),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_number_hint),
 		cmocka_unit_test(test_special_values),
 	};
 	/* clang-format on */

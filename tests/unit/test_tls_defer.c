@@ -106,10 +106,51 @@ static void test_seed_deferred(void **state)
 	git_libgit2_shutdown();
 }
 
+void mbedtls_havege_init(void *hs);
+
+/* The HAVEGE entropy state is left alone at start-up and filled when TLS
+ * is enabled (in a child, as above). */
+static int havege_check(void)
+{
+	static unsigned char hs[65536];
+	size_t i;
+
+	memset(hs, 0xa5, sizeof(hs));
+	mbedtls_havege_init(hs);
+	for (i = 0; i < sizeof(hs); i++)
+		if (hs[i] != 0xa5)
+			return 3;
+	vcs_tls_enable();
+	for (i = 0; i < sizeof(hs); i++)
+		if (hs[i] != 0xa5)
+			return 0;
+	return 4;
+}
+
+static void test_havege_deferred(void **state)
+{
+	pid_t pid;
+	int status = 0;
+
+	UNUSED(state);
+	git_libgit2_init();
+	if (!uses_mbedtls() || !dlsym(RTLD_DEFAULT, "mbedtls_havege_poll"))
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(havege_check());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	git_libgit2_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seed_deferred),
+		cmocka_unit_test(test_havege_deferred),
 		cmocka_unit_test(test_deferred_then_real),
 	};
 
