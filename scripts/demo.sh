@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: in a temporary git repository, profile two versions of a small
 # C program (the second one slower), register the profiles with their
-# commits, and show the history and both summaries.
+# commits, and show the history and both summaries; then a job matrix with
+# regression analysis, the memory collector and kernel counters.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,3 +82,11 @@ run "$veles" show 0@p scatter
 "$veles" show 0@p scatter -o "$top/build/demo-scatter.html" >/dev/null
 "$veles" show 0@p scatter -o "$top/build/demo-scatter.svg" >/dev/null
 echo "(also written: build/demo-scatter.html, build/demo-scatter.svg)"
+
+step "Where does it allocate? Every allocation with its call stack and source line"
+run cc -O2 -g -o list_search list_search.c
+run "$veles" collect memory -q -- ./list_search 2000
+run "$veles" show 0@p memory
+
+step "Counters from the kernel, perf-style (software events work on any machine)"
+run "$veles" stat -e task-clock,page-faults,context-switches -- ./list_search $N
