@@ -9,7 +9,7 @@
 /* The file header: magic, then u32 version, pid, ppid, reserved, u64 start. */
 #define VMEM_MAGIC "VELESMEM"
 #define VMEM_MAGIC_LEN 8
-#define VMEM_VERSION 1
+#define VMEM_VERSION 2
 #define VMEM_HEADER_LEN 32
 
 /* A block: u8 kind, u32 payload length (little-endian), payload. */

@@ -154,6 +154,22 @@ ok veles collect memory -q -- "$T/quick_exit"
 counts
 want "main malloc 3 24"
 
+# Time from the driver's clock page: events 300 ms apart lie about 12
+# snapshots of 25 ms apart (the page ticks every millisecond).
+cc $CFLAGS -o "$T/sleepy" "$D/sleepy.c" || fail "cc sleepy"
+ok veles collect memory -- "$T/sleepy"
+has "$T/out" "the command used [0-9.]+ s CPU"
+/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS' || fail "snapshots of sleepy"
+import json, sys
+p = json.load(open(sys.argv[1]))
+snap = {}
+for key, t in p["resource_type_map"].items():
+    if t["subtype"] == "malloc" and t["uid"]["function"] in ("early", "late"):
+        snap.setdefault(t["uid"]["function"], set()).add(t["snapshot"])
+gap = min(snap["late"]) - max(snap["early"])
+assert 8 <= gap <= 40, snap
+EOS
+
 # A program that allocates nothing gives a valid, empty profile.
 ok veles collect memory -q -- "$T/nothing"
 counts

@@ -20,6 +20,7 @@
 #include "collect/memory/build.h"
 #include "collect/memory/memory.h"
 #include "collect/memory/memread.h"
+#include "collect/memory/ticker.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -35,6 +36,7 @@ struct memory_state {
 	char *dir; /* the records' temporary directory */
 	struct mem_totals totals;
 	size_t nprocs;
+	double cpu; /* the command's user + system seconds */
 };
 
 static void memory_usage(void)
@@ -278,12 +280,19 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	char *old_fs = env_push("VELES_MEMORY_FREE_STACKS", st->o.all ? "1" : "0");
 	char *self = xasprintf("%ld", st->no_children ? (long)getpid() : 0L);
 	char *old_drv = env_push("VELES_MEMORY_DRIVER", st->no_children ? self : "");
+	char *clock = xasprintf("%s/clock", st->dir);
+	char *old_clock = env_push("VELES_MEMORY_CLOCK", clock);
+	struct ticker *tick = NULL;
 	struct spawn_opts so;
 	struct spawn_result r;
-	int ret;
+	int ret = ticker_start(clock, &tick);
 
 	collect_spawn_opts(c, &so);
-	ret = spawn_run(c->argv, &so, &r);
+	if (ret == 0)
+		ret = spawn_run(c->argv, &so, &r);
+	ticker_stop(tick);
+	env_pop("VELES_MEMORY_CLOCK", old_clock);
+	free(clock);
 	env_pop("LD_PRELOAD", old_pre);
 	env_pop("VELES_MEMORY_OUT", old_out);
 	env_pop("VELES_MEMORY_FREE_STACKS", old_fs);
@@ -291,8 +300,10 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	free(self);
 	free(preload);
 	free(out);
-	if (ret == 0)
+	if (ret == 0) {
 		c->last_status = r.status;
+		st->cpu = r.user + r.sys;
+	}
 	return ret;
 }
 
@@ -362,10 +373,11 @@ static int memory_after(struct collect_ctx *c)
 	char what[96];
 
 	if (!c->quiet)
-		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s\n",
+		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s; "
+		       "the command used %.2f s CPU\n",
 		       t->allocs, t->allocs == 1 ? "" : "s", t->bytes, t->frees,
 		       t->frees == 1 ? "" : "s", st->nprocs, st->nprocs == 1 ? "" : "es",
-		       t->excluded ? " (some left out by --no-source/--no-func)" : "");
+		       t->excluded ? " (some left out by --no-source/--no-func)" : "", st->cpu);
 	if (!WIFEXITED(c->last_status) || WEXITSTATUS(c->last_status) != 0) {
 		fflush(stdout);
 		fprintf(stderr, "Warning: command %s; the events up to then are kept\n",

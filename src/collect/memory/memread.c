@@ -50,19 +50,31 @@ struct cur {
 	int bad;
 };
 
+/* A prefix varint: the first byte's trailing one bits count the bytes
+ * that follow it (0 to 7), the rest is the number, least significant
+ * first; 0xff is followed by eight bytes of it. */
 static uint64_t varint(struct cur *c)
 {
+	unsigned first, n;
 	uint64_t v = 0;
 
-	for (int shift = 0; shift < 64; shift += 7) {
-		if (c->p >= c->end)
-			break;
-		v |= (uint64_t)(*c->p & 0x7f) << shift;
-		if (!(*c->p++ & 0x80))
-			return v;
+	if (c->p >= c->end) {
+		c->bad = 1;
+		return 0;
 	}
-	c->bad = 1;
-	return 0;
+	first = *c->p;
+	n = first == 0xff ? 9 : (unsigned)__builtin_ctz(~first) + 1;
+	if ((size_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		return 0;
+	}
+	if (n == 9) {
+		v = get_le(c->p + 1, 8);
+	} else {
+		v = get_le(c->p, (int)n) >> n;
+	}
+	c->p += n;
+	return v;
 }
 
 static uint64_t unzigzag(uint64_t base, uint64_t z)
