@@ -1,0 +1,41 @@
+#!/bin/bash
+# veles show PROFILE heapmap: the address space of a memory profile at the
+# end of a snapshot, as text when stdout is not a terminal.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+D="$VELES_SRCDIR/tests/data/memory"
+export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
+cc -g -O0 -fno-omit-frame-pointer -o "$T/sleepy" "$D/sleepy.c" || fail "cc sleepy"
+# Ten blocks of 16 bytes, 300 ms later ten of 32, none freed.
+ok veles collect memory -q -- "$T/sleepy"
+f=$(ls -t .veles/jobs/*.perf | head -1)
+export COLUMNS=60
+
+# By default the peak's snapshot: all twenty blocks.
+ok veles show "$f" heapmap
+has "$T/out" "^heapmap of pid [0-9]+, snapshot [0-9]+ \(of 0\.\.[0-9]+\): 480 B in 20 blocks live"
+has "$T/out" "^one cell: [0-9]+ B; 1 address range"
+rows=$(grep -c '^0x[0-9a-f]\{16\} |.*|$' "$T/out")
+[ "$rows" -ge 1 ] && [ "$rows" -le 16 ] || fail "heapmap rows: $rows"
+# Every row is as wide as the terminal: the label, the cells and the bars.
+width=$(grep '^0x' "$T/out" | awk '{ print length($0) }' | sort -u)
+[ "$width" = 60 ] || fail "rows of $width columns, not 60"
+grep '^0x' "$T/out" | grep -q '[.:+#]' || fail "no used cell"
+
+# The first snapshot holds only the first ten blocks.
+first=$(sed -n 's/.*(of \([0-9]*\)\.\..*/\1/p' "$T/out")
+ok veles show "$f" heapmap --snapshot "$first" --rows 3 --text
+has "$T/out" "snapshot $first .*: 160 B in 10 blocks live"
+[ "$(grep -c '^0x' "$T/out")" -le 3 ] || fail "--rows 3: $(grep -c '^0x' "$T/out") rows"
+# A cell of 16 bytes: each block of 16 fills one cell exactly.
+ok veles show "$f" heapmap --snapshot "$first" --rows 1000
+has "$T/out" "one cell: 16 B"
+[ "$(grep '^0x' "$T/out" | tr -cd '#' | wc -c)" -eq 10 ] || fail "ten full cells of 16 B"
+
+# Errors: a snapshot without events, a profile of another type.
+fails 1 veles show "$f" heapmap --snapshot 100000
+has "$T/err" "no snapshot 100000"
+fails 1 veles show "$VELES_SRCDIR/tests/data/profiles/time.perf" heapmap
+has "$T/err" "heapmap view needs a memory profile"
+fails 2 veles show "$f" heapmap --rows x
+exit 0
