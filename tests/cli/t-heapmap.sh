@@ -32,6 +32,20 @@ ok veles show "$f" heapmap --snapshot "$first" --rows 1000
 has "$T/out" "one cell: 16 B"
 [ "$(grep '^0x' "$T/out" | tr -cd '#' | wc -c)" -eq 10 ] || fail "ten full cells of 16 B"
 
+# The seed's memory flow: the mean amount per site over the snapshots,
+# stacked, from the generic flow view (snapshot is a persistent key).
+ok veles show "$f" flow --of amount --per snapshot --by uid -a mean --stacked --no-accumulate
+has "$T/out" "^ *1 .*sleepy.c:early:[0-9]+$"
+has "$T/out" "^ *2 .*sleepy.c:late:[0-9]+$"
+has "$T/out" "mean\(amount\) \[B\]"
+has "$T/out" "^ +snapshot$"
+ok veles show "$f" tableof --filter-by subtype malloc -h snapshot,amount --sort-by snapshot
+[ "$(grep -c ' 16$' "$T/out")" -eq 10 ] && [ "$(grep -c ' 32$' "$T/out")" -eq 10 ] ||
+	fail "ten mallocs of 16 and ten of 32"
+ok veles show "$f" flow --of amount --per snapshot --by uid -a mean --stacked -o "$T/flow.svg"
+has "$T/flow.svg" 'class="axis-title">snapshot<'
+[ "$(grep -c 'text-anchor="start">' "$T/flow.svg")" -eq 2 ] || fail "flow.svg: not two sites"
+
 # Errors: a snapshot without events, a profile of another type.
 fails 1 veles show "$f" heapmap --snapshot 100000
 has "$T/err" "no snapshot 100000"
