@@ -147,6 +147,28 @@ static void map_clock(void)
 		shared_clock = p;
 }
 
+/*
+ * Code without frame pointers: libunwind's unw_backtrace reads the DWARF
+ * unwind tables (VELES_MEMORY_UNWIND=libunwind, which `collect memory` sets
+ * for such a program). It is opened with dlopen at start, so that programs
+ * with frame pointers never load it and its liblzma. Its frames start in
+ * our own code: they are taken from the caller's return address on, which
+ * the interposed function's frame gives exactly.
+ */
+static int (*unwinder)(void **, int);
+
+static void load_unwinder(void)
+{
+	const char *mode = getenv("VELES_MEMORY_UNWIND");
+	void *h;
+
+	if (!mode || strcmp(mode, "libunwind") != 0)
+		return;
+	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	if (h)
+		*(void **)&unwinder = dlsym(h, "unw_backtrace");
+}
+
 /* ---- output ---- */
 
 static void write_all(const void *data, size_t len)
@@ -492,9 +514,17 @@ void vmem_start(void)
 	initialising = false;
 }
 
+/* libunwind is opened here, once the C library is whole, rather than in
+ * the first malloc (which may come before); the events before use frame
+ * pointers. */
 __attribute__((constructor)) static void on_load(void)
 {
 	vmem_start();
+	if (atomic_load(&state) != ST_ON)
+		return;
+	guard++;
+	load_unwinder();
+	guard--;
 }
 
 __attribute__((destructor)) static void on_unload(void)
@@ -586,6 +616,31 @@ static inline __attribute__((always_inline)) int walk(const struct tstate *t, ui
 		if (next <= fp)
 			break;
 		fp = next;
+	}
+	*hash = hash_final(h, n);
+	return n;
+}
+
+#define UNWIND_OWN 4 /* our frames above the caller's, at most */
+
+static int unwind(const struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash)
+{
+	void *ip[VMEM_MAX_FRAMES + UNWIND_OWN];
+	uintptr_t first;
+	uint64_t h = 0;
+	int m, k = 0, n = 0;
+
+	if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi)
+		return walk(t, fp, pc, hash);
+	first = fp[1];
+	m = unwinder(ip, VMEM_MAX_FRAMES + UNWIND_OWN);
+	while (k < m && k < UNWIND_OWN && (uintptr_t)ip[k] != first)
+		k++;
+	if (k == m || (uintptr_t)ip[k] != first)
+		return walk(t, fp, pc, hash);
+	for (; k < m && n < VMEM_MAX_FRAMES; k++) {
+		pc[n++] = (uintptr_t)ip[k];
+		h = (h + (uintptr_t)ip[k]) * 0x9e3779b97f4a7c15u;
 	}
 	*hash = hash_final(h, n);
 	return n;
@@ -739,7 +794,7 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 
 	if (!t)
 		return;
-	n = walk(t, fp, pc, &h);
+	n = __builtin_expect(unwinder != NULL, 0) ? unwind(t, fp, pc, &h) : walk(t, fp, pc, &h);
 	p = put_head(t, kind, stack_id(t, h, pc, n), (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
