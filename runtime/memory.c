@@ -82,6 +82,7 @@ struct tstate {
 	size_t len; /* bytes used in buf, headers included */
 	uint64_t base_ns, last_ns;
 	uintptr_t last_addr;
+	uint32_t last_id[2]; /* the block's last stack id of allocations, of releases */
 	uintptr_t stack_lo, stack_hi;
 	struct tstate *next;
 	struct caller callers[CALLER_CACHE]; /* a release's caller -> its stack id */
@@ -222,6 +223,7 @@ static void flush_locked(struct tstate *t)
 	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
 	t->base_ns = t->last_ns = now_ns();
 	t->last_addr = 0;
+	t->last_id[0] = t->last_id[1] = 0;
 }
 
 /* Every thread's buffer, skipping one that its owner is writing (a crash
@@ -748,6 +750,11 @@ static inline void end(struct tstate *t, unsigned char *p, uintptr_t addr)
 	guard--;
 }
 
+static inline bool is_release(int kind)
+{
+	return kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
+}
+
 /* The event's first bytes: kind and flags, time, stack id, address. */
 HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t addr)
 {
@@ -755,6 +762,7 @@ HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t a
 	uint64_t now = now_ns();
 	int64_t diff = (int64_t)(addr - t->last_addr);
 	unsigned char head = (unsigned char)kind;
+	uint32_t *last_id = &t->last_id[is_release(kind)];
 
 	if (now > t->last_ns)
 		head |= VMEM_F_TIME;
@@ -763,19 +771,20 @@ HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t a
 		head |= VMEM_F_ADDR16;
 		diff >>= 4; /* exact: both are multiples of 16 */
 	}
+	/* Runs of releases from one place are common: their id goes once. */
+	if (id == *last_id)
+		head |= VMEM_F_SAME;
 	*p++ = head;
 	if (head & VMEM_F_TIME) {
 		p += put_varint(p, now - t->last_ns);
 		t->last_ns = now;
 	}
-	p += put_varint(p, id);
+	if (id != *last_id) {
+		p += put_varint(p, id);
+		*last_id = id;
+	}
 	p += put_varint(p, ((uint64_t)diff << 1) ^ (diff < 0 ? UINT64_MAX : 0));
 	return p;
-}
-
-static inline bool is_release(int kind)
-{
-	return kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
 }
 
 /* The interposed function's frame: our own frame's link (we are called

@@ -167,7 +167,8 @@ static void test_end_and_maps(void **state)
 }
 
 /* Sizes of every width: one byte, two, eight (2^55) and the nine of a
- * number of 2^56 or more; the writer's own bytes for 300 are checked. */
+ * number of 2^56 or more, with the stack id given once and then repeated
+ * by VMEM_F_SAME; the writer's own bytes for 300 are checked. */
 static void test_varint_widths(void **state)
 {
 	static const uint64_t sizes[] = {5, 300, (uint64_t)1 << 55, UINT64_MAX - 7};
@@ -184,8 +185,10 @@ static void test_varint_widths(void **state)
 	le(&o, 1, 4);
 	le(&o, 0, 8);
 	for (int i = 0; i < 4; i++) {
-		o.b[o.n++] = VMEM_MALLOC;
-		varint(&o, 0);
+		/* The first names stack 5; the others repeat it with the flag. */
+		o.b[o.n++] = VMEM_MALLOC | (i ? VMEM_F_SAME : 0);
+		if (i == 0)
+			varint(&o, 5);
 		at = o.n;
 		varint(&o, zz(16 * (i + 1)));
 		varint(&o, sizes[i]);
@@ -196,8 +199,10 @@ static void test_varint_widths(void **state)
 		o.b[head + 1 + i] = (unsigned char)((o.n - start) >> (8 * i));
 	assert_int_equal(mem_parse(o.b, o.n, "t", &f), 0);
 	assert_int_equal(f.nev, 4);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		assert_true(f.ev[i].size == sizes[i]);
+		assert_int_equal(f.ev[i].stack, 5);
+	}
 	assert_int_equal(f.ev[3].addr, 16 + 32 + 48 + 64);
 	mem_file_release(&f);
 	o.n = 0;

@@ -113,6 +113,7 @@ static void read_events(struct cur *c, struct mem_file *f)
 {
 	uint32_t tid = (uint32_t)get_le(c->p, 4);
 	uint64_t ns = get_le(c->p + 4, 8), addr = 0;
+	uint32_t last_id[2] = {0, 0}; /* of allocations, of releases */
 
 	c->p += VMEM_EVENTS_HEAD;
 	while (c->p < c->end && !c->bad) {
@@ -120,7 +121,7 @@ static void read_events(struct cur *c, struct mem_file *f)
 		struct mem_event e = {.tid = tid, .kind = (uint8_t)kind};
 		uint64_t z;
 
-		if (kind == VMEM_STACK) {
+		if (head == VMEM_STACK) {
 			read_stack(c, f);
 			continue;
 		}
@@ -131,7 +132,9 @@ static void read_events(struct cur *c, struct mem_file *f)
 		if (head & VMEM_F_TIME)
 			ns += varint(c);
 		e.ns = ns;
-		e.stack = (uint32_t)varint(c);
+		if (!(head & VMEM_F_SAME))
+			last_id[mem_kind_frees(kind)] = (uint32_t)varint(c);
+		e.stack = last_id[mem_kind_frees(kind)];
 		z = unzigzag(0, varint(c));
 		/* A difference in units of 16: both addresses were aligned. */
 		addr = e.addr = addr + (head & VMEM_F_ADDR16 ? z * 16 : z);
