@@ -6,7 +6,7 @@
 # -O2 -fno-omit-frame-pointer, as collect memory asks. It runs plain, with
 # libveles-memory.so preloaded (what `veles collect memory` runs: the
 # records it writes, and the clock page a thread of this script ticks
-# every millisecond as the driver does), under heaptrack and under
+# every 2 ms as the driver does), under heaptrack and under
 # valgrind massif (once, it is slow), taking
 # turns PAIRS times (default 3) so the load of a shared machine falls on
 # all alike. Each slowdown is the median of the per-turn ratios of CPU time
@@ -58,7 +58,7 @@ word = ctypes.c_uint64.from_buffer(page)
 def tick():
     while True:
         word.value = time.monotonic_ns()  # one aligned 8-byte store
-        time.sleep(0.001)
+        time.sleep(0.002)
 word.value = time.monotonic_ns()
 threading.Thread(target=tick, daemon=True).start()
 

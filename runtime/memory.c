@@ -121,7 +121,7 @@ static uint64_t clock_ns(void)
  * a thread of our own to read it would cost more, since glibc's malloc
  * takes its locks once a process has a second thread. `collect memory`
  * keeps CLOCK_MONOTONIC in a shared page (VELES_MEMORY_CLOCK) instead,
- * stored every millisecond, and an event reads one word: snapshots are
+ * stored every 2 ms, and an event reads one word: snapshots are
  * tens of milliseconds long. Without the page, events read the clock.
  */
 static const _Atomic uint64_t *shared_clock;
@@ -731,8 +731,8 @@ HOT struct tstate *begin(void)
 	struct tstate *t;
 
 	guard++;
-	t = thread_state();
-	if (!t || atomic_load_explicit(&state, memory_order_relaxed) != ST_ON) {
+	t = thread_state(); /* the caller saw the state on: recording() */
+	if (!t) {
 		guard--;
 		return NULL;
 	}
@@ -780,7 +780,11 @@ HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t a
 		t->last_ns = now;
 	}
 	if (id != *last_id) {
-		p += put_varint(p, id);
+		/* A program's first 127 stacks take one byte, and most use fewer. */
+		if (__builtin_expect(id < 128, 1))
+			*p++ = (unsigned char)(id << 1);
+		else
+			p += put_varint(p, id);
 		*last_id = id;
 	}
 	p += put_varint(p, ((uint64_t)diff << 1) ^ (diff < 0 ? UINT64_MAX : 0));
@@ -820,9 +824,8 @@ __attribute__((noinline)) static void record_alloc(int kind, const void *addr, s
 
 /* A release keeps only its caller unless asked for more: its uid is that
  * caller, and walking half the events costs more than all the rest. */
-__attribute__((noinline)) static void record_release(int kind, const void *addr)
+HOT void put_release(uintptr_t *fp, int kind, const void *addr)
 {
-	uintptr_t *fp = CALLER_FRAME();
 	struct tstate *t;
 	uintptr_t pc;
 
@@ -835,6 +838,11 @@ __attribute__((noinline)) static void record_release(int kind, const void *addr)
 		return;
 	pc = (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi ? fp[1] : 0;
 	end(t, put_head(t, kind, pc ? caller_id(t, pc) : 0, (uintptr_t)addr), (uintptr_t)addr);
+}
+
+__attribute__((noinline)) static void record_release(int kind, const void *addr)
+{
+	put_release(CALLER_FRAME(), kind, addr);
 }
 
 static inline bool recording(void)
@@ -860,8 +868,10 @@ EXPORT void *malloc(size_t size)
 	if (!recording())
 		return vmem_real.malloc(size);
 	p = vmem_real.malloc(size);
+	/* malloc and free, most of the events, record inline: their own frame
+	 * is the interposed function's frame. */
 	if (p)
-		record_alloc(VMEM_MALLOC, p, size, NULL);
+		put_alloc(__builtin_frame_address(0), VMEM_MALLOC, p, size, NULL);
 	return p;
 }
 
@@ -872,7 +882,7 @@ EXPORT void free(void *p)
 	if (!vmem_real.free)
 		vmem_start();
 	if (recording())
-		record_release(VMEM_FREE, p);
+		put_release(__builtin_frame_address(0), VMEM_FREE, p);
 	vmem_real.free(p);
 }
 

@@ -78,10 +78,11 @@ static enum ev_kind kind_of(const char *sub)
 	return K_ALLOC;
 }
 
+/* Appends @e, growing the array to the next power of two when full. */
 static void push(struct hm_ev **ev, size_t *n, struct hm_ev e)
 {
-	if ((*n & (*n - 1)) == 0 || *n == 0)
-		*ev = xrealloc(*ev, (*n ? *n * 2 : 16) * sizeof(**ev));
+	if (*n == 0 || (*n & (*n - 1)) == 0)
+		*ev = xrealloc(*ev, (*n ? *n * 2 : 1) * sizeof(**ev));
 	(*ev)[(*n)++] = e;
 }
 

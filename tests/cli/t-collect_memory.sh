@@ -179,7 +179,7 @@ counts
 want "main malloc 3 24"
 
 # Time from the driver's clock page: events 300 ms apart lie about 12
-# snapshots of 25 ms apart (the page ticks every millisecond).
+# snapshots of 25 ms apart (the page ticks every 2 ms).
 cc $CFLAGS -o "$T/sleepy" "$D/sleepy.c" || fail "cc sleepy"
 ok veles collect memory -- "$T/sleepy"
 has "$T/out" "the command used [0-9.]+ s CPU"

@@ -1,6 +1,6 @@
 /*
  * The clock page of `collect memory`: a shared file in which a thread of
- * the driver stores CLOCK_MONOTONIC every millisecond while the command
+ * the driver stores CLOCK_MONOTONIC every 2 ms while the command
  * runs, so that the runtime reads the time of an event with one load
  * (docs/memory-format.md, "Time").
  */
