@@ -41,7 +41,9 @@ static void frame_text(const struct heapmap *h, int64_t snap, struct buf *b)
 
 	heapmap_frame(h, snap, &f);
 	frame_header(h, snap, &f, b);
-	for (int r = 0; r < h->rows; r++) {
+	if (h->nranges == 0)
+		buf_adds(b, "no block was allocated: the map is empty\n");
+	for (int r = 0; r < h->rows && h->nranges; r++) {
 		buf_addf(b, "0x%016" PRIx64 " |", heapmap_row_addr(h, r));
 		for (int c = 0; c < h->cols; c++)
 			buf_addc(b, level_char[f.level[(size_t)r * (size_t)h->cols + (size_t)c]]);

@@ -46,6 +46,14 @@ ok veles show "$f" flow --of amount --per snapshot --by uid -a mean --stacked -o
 has "$T/flow.svg" 'class="axis-title">snapshot<'
 [ "$(grep -c 'text-anchor="start">' "$T/flow.svg")" -eq 2 ] || fail "flow.svg: not two sites"
 
+# A program that allocates nothing: an empty map, said so.
+cc -o "$T/nothing" "$D/nothing.c" || fail "cc nothing"
+ok veles collect memory -q -- "$T/nothing"
+ok veles show "$(ls -t .veles/jobs/*.perf | head -1)" heapmap
+has "$T/out" "0 B in 0 blocks live"
+has "$T/out" "no block was allocated"
+hasnt "$T/out" "^0x"
+
 # Errors: a snapshot without events, a profile of another type.
 fails 1 veles show "$f" heapmap --snapshot 100000
 has "$T/err" "no snapshot 100000"
