@@ -623,7 +623,7 @@ static inline __attribute__((always_inline)) int walk(const struct tstate *t, ui
 	return n;
 }
 
-#define UNWIND_OWN 4 /* our frames above the caller's, at most */
+#define UNWIND_OWN 8 /* our frames above the caller's, at most */
 
 static int unwind(const struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash)
 {

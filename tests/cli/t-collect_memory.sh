@@ -151,7 +151,7 @@ chain() {
 import json, sys
 p = json.load(open(sys.argv[1]))
 for t in p["resource_type_map"].values():
-    if t["subtype"] == "malloc" and t["uid"]["function"] == "inner":
+    if t["subtype"] in ("malloc", "calloc") and t["uid"]["function"] == "inner":
         print(" ".join(f["function"] for f in t["trace"][1:5]))
 EOS
 }
@@ -159,6 +159,7 @@ ok veles collect memory -q -- "$T/nofp"
 [ "$(chain | sort -u)" = "inner middle outer main" ] || fail "auto on nofp: $(chain)"
 counts
 want "inner malloc 5 320"
+want "inner calloc 5 160"
 ok veles collect memory -q --unwind fp -- "$T/nofp"
 [ "$(chain | sort -u)" != "inner middle outer main" ] || fail "--unwind fp walked past no frame pointers"
 ok veles collect memory -q --unwind libunwind -- "$T/uses_lib"
