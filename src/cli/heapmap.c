@@ -138,7 +138,8 @@ static int by_addr(const void *a, const void *b)
  * time, a release ends the allocation just before it at its address. */
 static void pair_blocks(struct heapmap *h, struct hm_ev *ev, size_t n)
 {
-	qsort(ev, n, sizeof(*ev), by_addr);
+	if (n)
+		qsort(ev, n, sizeof(*ev), by_addr);
 	h->blocks = xcalloc(n ? n : 1, sizeof(*h->blocks));
 	for (size_t i = 0; i < n; i++) {
 		struct hm_block *b;
