@@ -5,7 +5,9 @@
 # from three call sites, keeping a working set of 4096 blocks; it is built
 # -O2 -fno-omit-frame-pointer, as collect memory asks. It runs plain, with
 # libveles-memory.so preloaded (what `veles collect memory` runs: the
-# records it writes), under heaptrack and under valgrind massif, taking
+# records it writes, and the clock page a thread of this script ticks
+# every 2 ms as the driver does), under heaptrack and under
+# valgrind massif (once, it is slow), taking
 # turns PAIRS times (default 3) so the load of a shared machine falls on
 # all alike. Each slowdown is the median of the per-turn ratios of CPU time
 # (user + sys, every process of the run) against the plain run beside it;
@@ -42,10 +44,23 @@ SELECT name, count(*) FROM t GROUP BY substr(name, 1, 7) ORDER BY 2 DESC LIMIT 5
 EOS
 
 python3 - "$tmp" "$veles" "$rt" "$n" "$pairs" <<'EOS'
-import glob, os, shutil, statistics, subprocess, sys, time
+import ctypes, glob, mmap, os, re, shutil, statistics, subprocess, sys, threading, time
 tmp, veles, rt, n, pairs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 null = subprocess.DEVNULL
 rec = os.path.join(tmp, "rec")
+
+# The clock page (docs/memory-format.md), ticked as `collect memory` does.
+clock = os.path.join(tmp, "clock")
+with open(clock, "wb") as f:
+    f.write(bytes(4096))
+page = mmap.mmap(os.open(clock, os.O_RDWR), 4096)
+word = ctypes.c_uint64.from_buffer(page)
+def tick():
+    while True:
+        word.value = time.monotonic_ns()  # one aligned 8-byte store
+        time.sleep(0.002)
+word.value = time.monotonic_ns()
+threading.Thread(target=tick, daemon=True).start()
 
 def run(cmd, env=None, stdin=None):
     """Wall and CPU (user + sys of the process and all it waited for)."""
@@ -66,7 +81,7 @@ def fresh(path):
 def contenders(prog, stdin=None):
     return {
         "plain": lambda: run(prog, stdin=stdin),
-        "veles": lambda: (fresh(rec), run(prog, {"LD_PRELOAD": rt,
+        "veles": lambda: (fresh(rec), run(prog, {"LD_PRELOAD": rt, "VELES_MEMORY_CLOCK": clock,
                           "VELES_MEMORY_OUT": rec + "/mem"}, stdin))[1],
         "heaptrack": lambda: (fresh(tmp + "/ht"), run(["heaptrack", "-o", tmp + "/ht/out"] + prog,
                               stdin=stdin))[1],
@@ -121,10 +136,16 @@ wall, cpu = run(["valgrind", "--tool=massif", "--massif-out-file=" + tmp + "/mas
 plain = statistics.median(v[1] for v in got["plain"])
 print(f"  massif     {cpu * 1e9 / n:7.1f} ns/allocation CPU ({cpu / plain:5.2f}x plain, once)")
 os.chdir(tmp + "/project")
-wall, cpu = run([veles, "collect", "memory", "-q", "-o", "suppress", "--", tmp + "/memalloc", str(n)])
+t = time.perf_counter()
+out = subprocess.run([veles, "collect", "memory", "-o", "suppress", "--", tmp + "/memalloc", str(n)],
+                     capture_output=True, text=True, check=True).stdout
+wall = time.perf_counter() - t
+cmd_cpu = float(re.search(r"the command used ([0-9.]+) s CPU", out).group(1))
 prof = size_of(".veles/jobs/*.perf")
+print(f"  under `veles collect memory` itself the command used {cmd_cpu:.2f} s CPU "
+      f"({cmd_cpu / plain:.2f}x the plain median, one run)")
 print(f"  whole `veles collect memory` (run, symbolise, write the profile): {wall:.2f} s wall, "
-      f"{cpu:.2f} s CPU, profile {prof / 1e6:.0f} MB ({prof / n / 2:.0f} B per event)")
+      f"profile {prof / 1e6:.0f} MB ({prof / n / 2:.0f} B per event)")
 for f in glob.glob(".veles/jobs/*"):
     os.unlink(f)
 
@@ -136,8 +157,12 @@ out = subprocess.run([veles, "show", glob.glob(".veles/jobs/*.perf")[0], "memory
                      capture_output=True, text=True, check=True).stdout
 import json
 allocs = json.loads(out)["allocations"]
-measure("sqlite3 (200,000 rows inserted, indexed, queried)", ["sqlite3", ":memory:"], allocs,
-        tmp + "/work.sql")
+got = measure("sqlite3 (200,000 rows inserted, indexed, queried)", ["sqlite3", ":memory:"], allocs,
+              tmp + "/work.sql")
+wall, cpu = run(["valgrind", "--tool=massif", "--massif-out-file=" + tmp + "/massif.out",
+                 "sqlite3", ":memory:"], stdin=tmp + "/work.sql")
+plain = statistics.median(v[1] for v in got["plain"])
+print(f"  massif     {cpu * 1e9 / allocs:7.1f} ns/allocation CPU ({cpu / plain:5.2f}x plain, once)")
 print(f"  output per allocation: veles {size_of(rec + '/mem.*') / allocs:.2f} B raw "
       f"({zstd_size(rec + '/mem.*') / allocs:.2f} B zstd -3); heaptrack "
       f"{unzstd_size(tmp + '/ht/out*.zst') / allocs:.2f} B raw "

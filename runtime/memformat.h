@@ -9,7 +9,7 @@
 /* The file header: magic, then u32 version, pid, ppid, reserved, u64 start. */
 #define VMEM_MAGIC "VELESMEM"
 #define VMEM_MAGIC_LEN 8
-#define VMEM_VERSION 1
+#define VMEM_VERSION 2
 #define VMEM_HEADER_LEN 32
 
 /* A block: u8 kind, u32 payload length (little-endian), payload. */
@@ -30,16 +30,19 @@ enum vmem_end {
 };
 
 /*
- * Event kinds: the low 6 bits of a record's first byte; the top two are
- * flags. Every event then has varints dt (ns since the previous event of
- * the block; only with VMEM_F_TIME, else 0), stack id and the zigzag
- * difference of its address from the block's previous address (divided by
- * 16 with VMEM_F_ADDR16); allocations add the size, and the realloc kinds
- * the zigzag difference of the old address from the new one.
+ * Event kinds: the low 5 bits of a record's first byte; the top three are
+ * flags. Every event then has prefix varints dt (ns since the previous
+ * event of the block; only with VMEM_F_TIME, else 0), stack id (not with
+ * VMEM_F_SAME: then the id of the block's previous event of the same class,
+ * allocation or release, or 0 for the first) and the zigzag difference of
+ * its address from the block's previous address (divided by 16 with
+ * VMEM_F_ADDR16); allocations add the size, and the realloc kinds the
+ * zigzag difference of the old address from the new one.
  */
 #define VMEM_F_TIME 0x80
 #define VMEM_F_ADDR16 0x40
-#define VMEM_KIND_MASK 0x3f
+#define VMEM_F_SAME 0x20
+#define VMEM_KIND_MASK 0x1f
 enum vmem_kind {
 	VMEM_MALLOC = 1,
 	VMEM_CALLOC,
@@ -56,8 +59,9 @@ enum vmem_kind {
 	VMEM_DELETE,
 	VMEM_DELETE_ARRAY,
 	VMEM_KIND_MAX = VMEM_DELETE_ARRAY,
-	/* A stack's first use: varint id, varint n, n zigzag frame differences. */
-	VMEM_STACK = 32,
+	/* A stack's first use: varint id, varint n, n zigzag frame differences;
+	 * a whole first byte, no flags. */
+	VMEM_STACK = 31,
 };
 
 #define VMEM_MAX_FRAMES 64

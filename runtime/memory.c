@@ -68,14 +68,24 @@ static bool in_boot(const void *p)
 
 /* ---- state ---- */
 
+/* Releases record one frame: most come from few places, and a small
+ * direct-mapped cache per thread finds their ids without hashing. */
+#define CALLER_CACHE 256
+struct caller {
+	uintptr_t pc;
+	uint32_t id;
+};
+
 struct tstate {
 	atomic_int busy; /* set while the owner appends or anyone flushes: lock() */
 	uint32_t tid;
 	size_t len; /* bytes used in buf, headers included */
 	uint64_t base_ns, last_ns;
 	uintptr_t last_addr;
+	uint32_t last_id[2]; /* the block's last stack id of allocations, of releases */
 	uintptr_t stack_lo, stack_hi;
 	struct tstate *next;
+	struct caller callers[CALLER_CACHE]; /* a release's caller -> its stack id */
 	unsigned char buf[BUF_SIZE];
 };
 
@@ -98,13 +108,66 @@ static TLS struct tstate *self;
 static TLS int guard; /* > 0: inside our own code, record nothing */
 static TLS bool initialising;
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(void)
 {
 	struct timespec ts;
 
-	/* The coarse clock costs a few ns; snapshots are milliseconds apart. */
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Even the coarse clock costs 6 ns through the vDSO, a tenth of a malloc;
+ * a thread of our own to read it would cost more, since glibc's malloc
+ * takes its locks once a process has a second thread. `collect memory`
+ * keeps CLOCK_MONOTONIC in a shared page (VELES_MEMORY_CLOCK) instead,
+ * stored every 2 ms, and an event reads one word: snapshots are
+ * tens of milliseconds long. Without the page, events read the clock.
+ */
+static const _Atomic uint64_t *shared_clock;
+
+static inline uint64_t now_ns(void)
+{
+	if (__builtin_expect(shared_clock != NULL, 1))
+		return atomic_load_explicit(shared_clock, memory_order_relaxed);
+	return clock_ns();
+}
+
+static void map_clock(void)
+{
+	const char *path = getenv("VELES_MEMORY_CLOCK");
+	int fd = path && *path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	void *p;
+
+	if (fd < 0)
+		return;
+	p = mmap(NULL, sizeof(uint64_t), PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	/* A page the driver no longer ticks would stop time: only a live one. */
+	if (p != MAP_FAILED && atomic_load((const _Atomic uint64_t *)p) != 0)
+		shared_clock = p;
+}
+
+/*
+ * Code without frame pointers: libunwind's unw_backtrace reads the DWARF
+ * unwind tables (VELES_MEMORY_UNWIND=libunwind, which `collect memory` sets
+ * for such a program). It is opened with dlopen at start, so that programs
+ * with frame pointers never load it and its liblzma. Its frames start in
+ * our own code: they are taken from the caller's return address on, which
+ * the interposed function's frame gives exactly.
+ */
+static int (*unwinder)(void **, int);
+
+static void load_unwinder(void)
+{
+	const char *mode = getenv("VELES_MEMORY_UNWIND");
+	void *h;
+
+	if (!mode || strcmp(mode, "libunwind") != 0)
+		return;
+	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	if (h)
+		*(void **)&unwinder = dlsym(h, "unw_backtrace");
 }
 
 /* ---- output ---- */
@@ -160,6 +223,7 @@ static void flush_locked(struct tstate *t)
 	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
 	t->base_ns = t->last_ns = now_ns();
 	t->last_addr = 0;
+	t->last_id[0] = t->last_id[1] = 0;
 }
 
 /* Every thread's buffer, skipping one that its owner is writing (a crash
@@ -370,6 +434,7 @@ static void child_after_fork(void)
 	if (t) {
 		t->tid = (uint32_t)gettid();
 		t->next = NULL;
+		memset(t->callers, 0, sizeof(t->callers));
 		atomic_store(&t->busy, 0);
 		flush_locked(t); /* drops the parent's events: the parent writes them */
 		t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
@@ -438,6 +503,7 @@ void vmem_start(void)
 	initialising = true;
 	guard++;
 	resolve();
+	map_clock();
 	table = table_new();
 	if (!table || pthread_key_create(&thread_key, thread_gone) != 0 || open_output() < 0) {
 		atomic_store(&state, ST_DONE);
@@ -450,9 +516,17 @@ void vmem_start(void)
 	initialising = false;
 }
 
+/* libunwind is opened here, once the C library is whole, rather than in
+ * the first malloc (which may come before); the events before use frame
+ * pointers. */
 __attribute__((constructor)) static void on_load(void)
 {
 	vmem_start();
+	if (atomic_load(&state) != ST_ON)
+		return;
+	guard++;
+	load_unwinder();
+	guard--;
 }
 
 __attribute__((destructor)) static void on_unload(void)
@@ -462,66 +536,116 @@ __attribute__((destructor)) static void on_unload(void)
 
 /* ---- recording ---- */
 
-static size_t put_varint(unsigned char *p, uint64_t v)
-{
-	size_t n = 0;
+#define HOT static inline __attribute__((always_inline))
 
-	while (v >= 0x80) {
-		p[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
+/*
+ * A prefix varint (docs/memory-format.md): the count of bytes is in the
+ * first byte's low bits, so a number costs a count of its bits, a shift
+ * and one unaligned word store, with no loop whose varying exit would
+ * mispredict. The buffer's slack has room for the bytes past the end.
+ * varint_bytes[i] is the length of a number below 2^56 with i leading zero
+ * bits: a division by 7 costs more than the lookup.
+ */
+static const unsigned char varint_bytes[64] = {
+	9, 9, 9, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
+	6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 3,
+	3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+};
+
+HOT size_t put_varint(unsigned char *p, uint64_t v)
+{
+	uint64_t word;
+	unsigned n;
+
+	if (__builtin_expect(v >> 56, 0)) {
+		p[0] = 0xff;
+		put_u64(p + 1, v);
+		return 9;
 	}
-	p[n++] = (unsigned char)v;
+	n = varint_bytes[__builtin_clzll(v | 1)];
+	word = (v << n) | (((uint64_t)1 << (n - 1)) - 1);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &word, sizeof(word));
+#else
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (unsigned char)(word >> (8 * i));
+#endif
 	return n;
 }
 
-static uint64_t zigzag(uintptr_t a, uintptr_t b)
+static inline uint64_t zigzag(uintptr_t a, uintptr_t b)
 {
 	int64_t d = (int64_t)(a - b);
 
 	return ((uint64_t)d << 1) ^ (d < 0 ? UINT64_MAX : 0);
 }
 
-/*
- * Return addresses by frame pointers, from the interposed function's caller
- * outwards: @fp is the interposed function's frame. A frame pointer must
- * lie above the previous one and inside this thread's stack, so a frame
- * compiled without frame pointers ends the walk rather than sending it into
- * unmapped memory.
- */
-static inline __attribute__((always_inline)) int walk(const struct tstate *t, uintptr_t *fp,
-						      uintptr_t *pc)
+/* One multiply-add per frame during the walk; this spreads the bits over
+ * the table. Never 0: that marks an empty slot. */
+static inline uint64_t hash_final(uint64_t h, int n)
 {
-	int n = 0;
-
-	while (n < VMEM_MAX_FRAMES) {
-		uintptr_t *next;
-
-		if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi ||
-		    ((uintptr_t)fp & 7))
-			break;
-		next = (uintptr_t *)fp[0];
-		if (fp[1] < 4096)
-			break;
-		pc[n++] = fp[1];
-		if (next <= fp)
-			break;
-		fp = next;
-	}
-	return n;
-}
-
-/* One multiply-add per frame keeps the hash off the critical path; the
- * final mix spreads the bits over the table. */
-static uint64_t hash_frames(const uintptr_t *pc, int n)
-{
-	uint64_t h = (uint64_t)n;
-
-	for (int i = 0; i < n; i++)
-		h = (h + pc[i]) * 0x9e3779b97f4a7c15u;
+	h ^= (uint64_t)n;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9u;
 	h ^= h >> 32;
 	return h ? h : 1;
+}
+
+/*
+ * Return addresses by frame pointers, from the interposed function's caller
+ * outwards, hashing them on the way: @fp is the interposed function's frame.
+ * A frame pointer must lie above the previous one and inside this thread's
+ * stack, so a frame compiled without frame pointers ends the walk rather
+ * than sending it into unmapped memory.
+ */
+static inline __attribute__((always_inline)) int walk(const struct tstate *t, uintptr_t *fp,
+						      uintptr_t *pc, uint64_t *hash)
+{
+	uintptr_t hi = t->stack_hi - 16;
+	uint64_t h = 0;
+	int n = 0;
+
+	if ((uintptr_t)fp < t->stack_lo)
+		fp = (uintptr_t *)(hi + 1);
+	while (n < VMEM_MAX_FRAMES && (uintptr_t)fp <= hi && !((uintptr_t)fp & 7)) {
+		uintptr_t *next = (uintptr_t *)fp[0];
+		uintptr_t ret = fp[1];
+
+		if (ret < 4096)
+			break;
+		pc[n++] = ret;
+		h = (h + ret) * 0x9e3779b97f4a7c15u;
+		if (next <= fp)
+			break;
+		fp = next;
+	}
+	*hash = hash_final(h, n);
+	return n;
+}
+
+#define UNWIND_OWN 8 /* our frames above the caller's, at most */
+
+static int unwind(const struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash)
+{
+	void *ip[VMEM_MAX_FRAMES + UNWIND_OWN];
+	uintptr_t first;
+	uint64_t h = 0;
+	int m, k = 0, n = 0;
+
+	if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi)
+		return walk(t, fp, pc, hash);
+	first = fp[1];
+	m = unwinder(ip, VMEM_MAX_FRAMES + UNWIND_OWN);
+	while (k < m && k < UNWIND_OWN && (uintptr_t)ip[k] != first)
+		k++;
+	if (k == m || (uintptr_t)ip[k] != first)
+		return walk(t, fp, pc, hash);
+	for (; k < m && n < VMEM_MAX_FRAMES; k++) {
+		pc[n++] = (uintptr_t)ip[k];
+		h = (h + (uintptr_t)ip[k]) * 0x9e3779b97f4a7c15u;
+	}
+	*hash = hash_final(h, n);
+	return n;
 }
 
 static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
@@ -539,11 +663,10 @@ static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
 	t->len = (size_t)(p - t->buf);
 }
 
-/* The stack's id, defining it in @t's buffer on its first use anywhere;
- * 0 when the table is full (the event then has no stack). */
-static uint32_t stack_id(struct tstate *t, const uintptr_t *pc, int n)
+/* The id of the stack hashed @h, defining it in @t's buffer on its first
+ * use anywhere; 0 when the table is full (the event then has no stack). */
+static uint32_t stack_id_probe(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
 {
-	uint64_t h = hash_frames(pc, n);
 	size_t mask = ((size_t)1 << TABLE_BITS) - 1;
 
 	for (size_t i = h & mask, probe = 0; probe < TABLE_PROBES; i = (i + 1) & mask, probe++) {
@@ -566,69 +689,160 @@ static uint32_t stack_id(struct tstate *t, const uintptr_t *pc, int n)
 	return 0;
 }
 
-static struct tstate *thread_state(void)
+/* Most stacks are found at their first slot, with two loads. */
+HOT uint32_t stack_id(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
+{
+	struct slot *s = &table[h & (((size_t)1 << TABLE_BITS) - 1)];
+
+	if (atomic_load_explicit(&s->key, memory_order_acquire) == h) {
+		uint32_t id = atomic_load_explicit(&s->id, memory_order_acquire);
+
+		if (id)
+			return id;
+	}
+	return stack_id_probe(t, h, pc, n);
+}
+
+/* A release's one frame, through the thread's cache of callers. */
+HOT uint32_t caller_id(struct tstate *t, uintptr_t pc)
+{
+	struct caller *c = &t->callers[(pc ^ (pc >> 8)) & (CALLER_CACHE - 1)];
+	uint64_t h;
+
+	if (c->pc == pc && c->id)
+		return c->id;
+	h = hash_final((0 + pc) * 0x9e3779b97f4a7c15u, 1);
+	c->id = stack_id(t, h, &pc, 1);
+	c->pc = pc;
+	return c->id;
+}
+
+HOT struct tstate *thread_state(void)
 {
 	if (!self && atomic_load(&state) == ST_ON)
 		self = thread_new();
 	return self;
 }
 
-/* One event; @old is the released address of a realloc. */
-__attribute__((noinline)) static void record(int kind, const void *addr, size_t size,
-					     const void *old)
+/* The thread's buffer with room for one more event and its stack, or NULL
+ * when not recording. Takes the buffer (lock) and the guard. */
+HOT struct tstate *begin(void)
 {
-	uintptr_t pc[VMEM_MAX_FRAMES], *fp;
-	unsigned char head;
-	int64_t diff;
-	bool release = kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
 	struct tstate *t;
-	unsigned char *p;
-	uint64_t now;
-	int n;
 
 	guard++;
-	t = thread_state();
-	if (!t || atomic_load_explicit(&state, memory_order_relaxed) != ST_ON) {
+	t = thread_state(); /* the caller saw the state on: recording() */
+	if (!t) {
 		guard--;
-		return;
-	}
-	/* Our own frame's link is the interposed function's frame. A release
-	 * keeps only its caller unless asked for more: its uid is that caller,
-	 * and walking half the events costs more than all the rest. */
-	fp = *(uintptr_t **)__builtin_frame_address(0);
-	if (release && !free_stacks) {
-		n = (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi;
-		pc[0] = n ? fp[1] : 0;
-	} else {
-		n = walk(t, fp, pc);
+		return NULL;
 	}
 	lock(t);
-	if (t->len + BUF_SLACK > BUF_SIZE)
+	if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
 		flush_locked(t);
-	uint32_t id = stack_id(t, pc, n);
-	now = now_ns();
-	p = t->buf + t->len;
-	head = (unsigned char)kind | (now != t->last_ns ? VMEM_F_TIME : 0);
-	diff = (int64_t)((uintptr_t)addr - t->last_addr);
-	/* Allocators hand out 16-byte aligned blocks: drop the zero bits. */
-	if ((((uintptr_t)addr | t->last_addr) & 15) == 0) {
-		head |= VMEM_F_ADDR16;
-		diff /= 16;
-	}
-	*p++ = head;
-	if (head & VMEM_F_TIME)
-		p += put_varint(p, now - t->last_ns);
-	p += put_varint(p, id);
-	p += put_varint(p, ((uint64_t)diff << 1) ^ (diff < 0 ? UINT64_MAX : 0));
-	if (!release)
-		p += put_varint(p, size);
-	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
-		p += put_varint(p, zigzag((uintptr_t)old, (uintptr_t)addr));
-	t->last_ns = now;
-	t->last_addr = (uintptr_t)addr;
+	return t;
+}
+
+static inline void end(struct tstate *t, unsigned char *p, uintptr_t addr)
+{
+	t->last_addr = addr;
 	t->len = (size_t)(p - t->buf);
 	unlock(t);
 	guard--;
+}
+
+static inline bool is_release(int kind)
+{
+	return kind == VMEM_FREE || kind == VMEM_DELETE || kind == VMEM_DELETE_ARRAY;
+}
+
+/* The event's first bytes: kind and flags, time, stack id, address. */
+HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t addr)
+{
+	unsigned char *p = t->buf + t->len;
+	uint64_t now = now_ns();
+	int64_t diff = (int64_t)(addr - t->last_addr);
+	unsigned char head = (unsigned char)kind;
+	uint32_t *last_id = &t->last_id[is_release(kind)];
+
+	if (now > t->last_ns)
+		head |= VMEM_F_TIME;
+	/* Allocators hand out 16-byte aligned blocks: drop the zero bits. */
+	if (((addr | t->last_addr) & 15) == 0) {
+		head |= VMEM_F_ADDR16;
+		diff >>= 4; /* exact: both are multiples of 16 */
+	}
+	/* Runs of releases from one place are common: their id goes once. */
+	if (id == *last_id)
+		head |= VMEM_F_SAME;
+	*p++ = head;
+	if (head & VMEM_F_TIME) {
+		p += put_varint(p, now - t->last_ns);
+		t->last_ns = now;
+	}
+	if (id != *last_id) {
+		/* A program's first 127 stacks take one byte, and most use fewer. */
+		if (__builtin_expect(id < 128, 1))
+			*p++ = (unsigned char)(id << 1);
+		else
+			p += put_varint(p, id);
+		*last_id = id;
+	}
+	p += put_varint(p, ((uint64_t)diff << 1) ^ (diff < 0 ? UINT64_MAX : 0));
+	return p;
+}
+
+/* The interposed function's frame: our own frame's link (we are called
+ * from it, never inlined into it). */
+#define CALLER_FRAME() (*(uintptr_t **)__builtin_frame_address(0))
+
+/* An allocation (or a release with its whole stack); @old is the released
+ * address of a realloc. */
+HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
+{
+	uintptr_t pc[VMEM_MAX_FRAMES];
+	struct tstate *t = begin();
+	unsigned char *p;
+	uint64_t h;
+	int n;
+
+	if (!t)
+		return;
+	n = __builtin_expect(unwinder != NULL, 0) ? unwind(t, fp, pc, &h) : walk(t, fp, pc, &h);
+	p = put_head(t, kind, stack_id(t, h, pc, n), (uintptr_t)addr);
+	if (!is_release(kind))
+		p += put_varint(p, size);
+	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
+		p += put_varint(p, zigzag((uintptr_t)old, (uintptr_t)addr));
+	end(t, p, (uintptr_t)addr);
+}
+
+__attribute__((noinline)) static void record_alloc(int kind, const void *addr, size_t size,
+						   const void *old)
+{
+	put_alloc(CALLER_FRAME(), kind, addr, size, old);
+}
+
+/* A release keeps only its caller unless asked for more: its uid is that
+ * caller, and walking half the events costs more than all the rest. */
+HOT void put_release(uintptr_t *fp, int kind, const void *addr)
+{
+	struct tstate *t;
+	uintptr_t pc;
+
+	if (free_stacks) {
+		put_alloc(fp, kind, addr, 0, NULL);
+		return;
+	}
+	t = begin();
+	if (!t)
+		return;
+	pc = (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi ? fp[1] : 0;
+	end(t, put_head(t, kind, pc ? caller_id(t, pc) : 0, (uintptr_t)addr), (uintptr_t)addr);
+}
+
+__attribute__((noinline)) static void record_release(int kind, const void *addr)
+{
+	put_release(CALLER_FRAME(), kind, addr);
 }
 
 static inline bool recording(void)
@@ -654,8 +868,10 @@ EXPORT void *malloc(size_t size)
 	if (!recording())
 		return vmem_real.malloc(size);
 	p = vmem_real.malloc(size);
+	/* malloc and free, most of the events, record inline: their own frame
+	 * is the interposed function's frame. */
 	if (p)
-		record(VMEM_MALLOC, p, size, NULL);
+		put_alloc(__builtin_frame_address(0), VMEM_MALLOC, p, size, NULL);
 	return p;
 }
 
@@ -666,7 +882,7 @@ EXPORT void free(void *p)
 	if (!vmem_real.free)
 		vmem_start();
 	if (recording())
-		record(VMEM_FREE, p, 0, NULL);
+		put_release(__builtin_frame_address(0), VMEM_FREE, p);
 	vmem_real.free(p);
 }
 
@@ -688,7 +904,7 @@ EXPORT void *calloc(size_t n, size_t size)
 		return vmem_real.calloc(n, size);
 	p = vmem_real.calloc(n, size);
 	if (p)
-		record(VMEM_CALLOC, p, n * size, NULL);
+		record_alloc(VMEM_CALLOC, p, n * size, NULL);
 	return p;
 }
 
@@ -718,7 +934,7 @@ EXPORT void *realloc(void *old, size_t size)
 		return vmem_real.realloc(old, size);
 	p = vmem_real.realloc(old, size);
 	if (p || size == 0)
-		record(VMEM_REALLOC, p, p ? size : 0, old);
+		record_alloc(VMEM_REALLOC, p, p ? size : 0, old);
 	return p;
 }
 
@@ -736,7 +952,7 @@ EXPORT void *reallocarray(void *old, size_t n, size_t size)
 		return vmem_real.reallocarray(old, n, size);
 	p = vmem_real.reallocarray(old, n, size);
 	if (p)
-		record(VMEM_REALLOCARRAY, p, n * size, old);
+		record_alloc(VMEM_REALLOCARRAY, p, n * size, old);
 	return p;
 }
 
@@ -750,7 +966,7 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 		return vmem_real.posix_memalign(out, align, size);
 	ret = vmem_real.posix_memalign(out, align, size);
 	if (ret == 0)
-		record(VMEM_POSIX_MEMALIGN, *out, size, NULL);
+		record_alloc(VMEM_POSIX_MEMALIGN, *out, size, NULL);
 	return ret;
 }
 
@@ -765,7 +981,7 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 			return vmem_real.name args;                                                \
 		p = vmem_real.name args;                                                           \
 		if (p)                                                                             \
-			record(kind, p, size_expr, NULL);                                          \
+			record_alloc(kind, p, size_expr, NULL);                                    \
 		return p;                                                                          \
 	}
 
@@ -793,7 +1009,7 @@ ALIGNED(pvalloc, VMEM_PVALLOC, (size_t size), (size), size)
 		p = next args;                                                                     \
 		guard--;                                                                           \
 		if (p)                                                                             \
-			record(kind, p, size, NULL);                                               \
+			record_alloc(kind, p, size, NULL);                                         \
 		return p;                                                                          \
 	}
 
@@ -804,7 +1020,7 @@ ALIGNED(pvalloc, VMEM_PVALLOC, (size_t size), (size), size)
 		if (!next)                                                                         \
 			next = (void(*) params)dlsym(RTLD_NEXT, #sym);                             \
 		if (p && recording())                                                              \
-			record(kind, p, 0, NULL);                                                  \
+			record_release(kind, p);                                                   \
 		guard++;                                                                           \
 		next args;                                                                         \
 		guard--;                                                                           \

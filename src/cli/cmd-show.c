@@ -36,6 +36,8 @@ static const char show_usage[] =
 	"  raw       the profile as JSON, indented (--compact for one line)\n"
 	"  memory    a memory profile: peak heap, totals, temporary allocations,\n"
 	"            leaks with their stacks, top sites (-n: how many; default 10)\n"
+	"  heapmap   a memory profile's address space at the end of a snapshot:\n"
+	"            curses on a terminal (arrow keys: snapshots), else as text\n"
 	"  tableof resources|models\n"
 	"            the resources (or the fitted models), filtered and sorted\n"
 	"  bars      one bar per --per value, of the --of values aggregated\n"
@@ -67,6 +69,9 @@ static const char show_usage[] =
 	"  --descending      tableof: largest first\n"
 	"  --filter-by KEY VALUE  only resources whose KEY is VALUE (repeatable)\n"
 	"  --title TEXT      bars, flow, scatter: the figure's title\n"
+	"  --snapshot N      heapmap: the snapshot shown first (default: the peak's)\n"
+	"  --text            heapmap: one frame as text, even on a terminal\n"
+	"  --rows N          heapmap as text: at most N rows of cells (default 16)\n"
 	"\n"
 	"The terminal rendering is as wide as the terminal ($COLUMNS, else 80),\n"
 	"in colour when stdout is a terminal and NO_COLOR is not set.\n";
@@ -88,7 +93,7 @@ static bool is_view(const char *s)
 		if (strcmp(s, graph_views[i].name) == 0)
 			return true;
 	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0 ||
-	       strcmp(s, "memory") == 0;
+	       strcmp(s, "memory") == 0 || strcmp(s, "heapmap") == 0;
 }
 
 enum {
@@ -105,6 +110,9 @@ enum {
 	OPT_FILTER,
 	OPT_TITLE,
 	OPT_HELP,
+	OPT_SNAPSHOT,
+	OPT_TEXT,
+	OPT_ROWS,
 };
 
 static const struct option show_options[] = {
@@ -126,6 +134,9 @@ static const struct option show_options[] = {
 	{"filter-by", required_argument, NULL, OPT_FILTER},
 	{"title", required_argument, NULL, OPT_TITLE},
 	{"help", no_argument, NULL, OPT_HELP},
+	{"snapshot", required_argument, NULL, OPT_SNAPSHOT},
+	{"text", no_argument, NULL, OPT_TEXT},
+	{"rows", required_argument, NULL, OPT_ROWS},
 	{NULL, 0, NULL, 0},
 };
 
@@ -162,6 +173,8 @@ static int usage_err(int ret)
 		cli_usage_error("show", "%s", err_msg());
 	return ret < 0 ? -1 : 0;
 }
+
+static int heapmap_option(int c, char **argv, struct show_opts *o);
 
 /* The view options; 1 after --help, -1 on a bad one. */
 static int view_option(int c, int argc, char **argv, struct show_opts *o)
@@ -200,6 +213,25 @@ static int view_option(int c, int argc, char **argv, struct show_opts *o)
 	case OPT_TITLE:
 		vo->title = optarg;
 		return 0;
+	}
+	return heapmap_option(c, argv, o);
+}
+
+static int heapmap_option(int c, char **argv, struct show_opts *o)
+{
+	unsigned long v;
+
+	switch (c) {
+	case OPT_SNAPSHOT:
+		if (cli_parse_uint("show", "--snapshot", optarg, &v) < 0)
+			return -1;
+		o->snapshot = (long long)v;
+		return 0;
+	case OPT_TEXT:
+		o->text = true;
+		return 0;
+	case OPT_ROWS:
+		return cli_parse_uint("show", "--rows", optarg, &o->rows) < 0 ? -1 : 0;
 	}
 	cli_bad_option("show", argv);
 	return -1;
@@ -301,7 +333,7 @@ static int positionals(int argc, char **argv, struct show_opts *o)
 		if (!is_view(argv[optind])) {
 			cli_usage_error("show",
 					"unknown view '%s': use summary, table, raw, memory, "
-					"tableof, bars, flow, scatter or flamegraph",
+					"heapmap, tableof, bars, flow, scatter or flamegraph",
 					argv[optind]);
 			return -1;
 		}
@@ -431,6 +463,8 @@ static int show_profile(struct cli_ctx *ctx, const struct profile *p, const char
 		show_table(p, o);
 	else if (strcmp(o->view, "memory") == 0)
 		return show_memory(p, name, o) < 0 ? 1 : 0;
+	else if (strcmp(o->view, "heapmap") == 0)
+		return show_heapmap(p, o, ctx->stdout_tty, term_width(ctx)) < 0 ? 1 : 0;
 	else
 		show_summary(p, name, o);
 	return 0;
@@ -454,7 +488,7 @@ static int show_recording(struct cli_ctx *ctx, struct show_opts *o)
 
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct show_opts o = {0};
+	struct show_opts o = {.snapshot = -1};
 	struct profile_ref ref;
 	struct profile *p;
 	int ret = parse_show_args(argc, argv, &o);

@@ -20,11 +20,18 @@ struct show_opts {
 	const char *output;  /* -o FILE: .svg or .html (or any name for tableof) */
 	struct view_opts vo; /* tableof, bars, flow, scatter */
 	bool is_graph;	     /* the view is one of those */
+	long long snapshot;  /* heapmap: --snapshot N; -1: the peak's */
+	bool text;	     /* heapmap: one frame as text, even on a terminal */
+	unsigned long rows;  /* heapmap: --rows N of cells as text; 0: 16 */
 };
 
 void show_table(const struct profile *p, const struct show_opts *o);
 void show_summary(const struct profile *p, const char *name, const struct show_opts *o);
 /* The heaptrack-style summary of a memory profile; -1 (said on stderr) for another type. */
 int show_memory(const struct profile *p, const char *name, const struct show_opts *o);
+
+/* The heapmap view: curses when @tty (and not --text), else one frame as
+ * text @width columns wide; -1 (said on stderr) for another type. */
+int show_heapmap(const struct profile *p, const struct show_opts *o, bool tty, int width);
 
 #endif

@@ -143,6 +143,31 @@ traces = [t["trace"] for t in p["resource_type_map"].values() if t["uid"]["funct
 assert traces and all([f["function"] for f in t[1:3]] == ["lib_make", "main"] for t in traces), traces
 EOS
 
+# Code without frame pointers: auto finds that the program lacks them and
+# walks by libunwind, which sees every frame; frame pointers alone do not.
+cc -g -O2 -fomit-frame-pointer -o "$T/nofp" "$D/nofp.c" || fail "cc nofp"
+chain() {
+	/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for t in p["resource_type_map"].values():
+    if t["subtype"] in ("malloc", "calloc") and t["uid"]["function"] == "inner":
+        print(" ".join(f["function"] for f in t["trace"][1:5]))
+EOS
+}
+ok veles collect memory -q -- "$T/nofp"
+[ "$(chain | sort -u)" = "inner middle outer main" ] || fail "auto on nofp: $(chain)"
+counts
+want "inner malloc 5 320"
+want "inner calloc 5 160"
+ok veles collect memory -q --unwind fp -- "$T/nofp"
+[ "$(chain | sort -u)" != "inner middle outer main" ] || fail "--unwind fp walked past no frame pointers"
+ok veles collect memory -q --unwind libunwind -- "$T/uses_lib"
+counts
+want "lib_make malloc 6 288"
+fails 2 veles collect memory --unwind dwarf -- "$T/nofp"
+has "$T/err" "auto, fp or libunwind"
+
 # A crash keeps what happened before it, and says what happened.
 ok veles collect memory -q -- "$T/crash"
 has "$T/err" "signal 11"
@@ -153,6 +178,22 @@ want "before_crash malloc 50 3200"
 ok veles collect memory -q -- "$T/quick_exit"
 counts
 want "main malloc 3 24"
+
+# Time from the driver's clock page: events 300 ms apart lie about 12
+# snapshots of 25 ms apart (the page ticks every 2 ms).
+cc $CFLAGS -o "$T/sleepy" "$D/sleepy.c" || fail "cc sleepy"
+ok veles collect memory -- "$T/sleepy"
+has "$T/out" "the command used [0-9.]+ s CPU"
+/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS' || fail "snapshots of sleepy"
+import json, sys
+p = json.load(open(sys.argv[1]))
+snap = {}
+for key, t in p["resource_type_map"].items():
+    if t["subtype"] == "malloc" and t["uid"]["function"] in ("early", "late"):
+        snap.setdefault(t["uid"]["function"], set()).add(t["snapshot"])
+gap = min(snap["late"]) - max(snap["early"])
+assert 8 <= gap <= 40, snap
+EOS
 
 # A program that allocates nothing gives a valid, empty profile.
 ok veles collect memory -q -- "$T/nothing"

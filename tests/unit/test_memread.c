@@ -23,13 +23,19 @@ static void le(struct out *o, uint64_t v, int bytes)
 		o->b[o->n++] = (unsigned char)(v >> (8 * i));
 }
 
+/* The prefix varint of docs/memory-format.md, written the slow way. */
 static void varint(struct out *o, uint64_t v)
 {
-	while (v >= 0x80) {
-		o->b[o->n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
+	unsigned n = 1;
+
+	while (n < 9 && v >> (7 * n))
+		n++;
+	if (n == 9) {
+		o->b[o->n++] = 0xff;
+		le(o, v, 8);
+		return;
 	}
-	o->b[o->n++] = (unsigned char)v;
+	le(o, (v << n) | ((1u << (n - 1)) - 1), (int)n);
 }
 
 static uint64_t zz(int64_t d)
@@ -160,6 +166,52 @@ static void test_end_and_maps(void **state)
 	mem_file_release(&f);
 }
 
+/* Sizes of every width: one byte, two, eight (2^55) and the nine of a
+ * number of 2^56 or more, with the stack id given once and then repeated
+ * by VMEM_F_SAME; the writer's own bytes for 300 are checked. */
+static void test_varint_widths(void **state)
+{
+	static const uint64_t sizes[] = {5, 300, (uint64_t)1 << 55, UINT64_MAX - 7};
+	struct out o = {0};
+	struct mem_file f = {0};
+	size_t head, start, at;
+
+	UNUSED(state);
+	header(&o);
+	head = o.n;
+	o.b[o.n++] = VMEM_BLOCK_EVENTS;
+	le(&o, 0, 4);
+	start = o.n;
+	le(&o, 1, 4);
+	le(&o, 0, 8);
+	for (int i = 0; i < 4; i++) {
+		/* The first names stack 5; the others repeat it with the flag. */
+		o.b[o.n++] = VMEM_MALLOC | (i ? VMEM_F_SAME : 0);
+		if (i == 0)
+			varint(&o, 5);
+		at = o.n;
+		varint(&o, zz(16 * (i + 1)));
+		varint(&o, sizes[i]);
+	}
+	assert_int_equal(o.b[o.n - 9], 0xff); /* the last size takes nine bytes */
+	assert_true(at > 0);
+	for (int i = 0; i < 4; i++)
+		o.b[head + 1 + i] = (unsigned char)((o.n - start) >> (8 * i));
+	assert_int_equal(mem_parse(o.b, o.n, "t", &f), 0);
+	assert_int_equal(f.nev, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_true(f.ev[i].size == sizes[i]);
+		assert_int_equal(f.ev[i].stack, 5);
+	}
+	assert_int_equal(f.ev[3].addr, 16 + 32 + 48 + 64);
+	mem_file_release(&f);
+	o.n = 0;
+	varint(&o, 300); /* shifted by two over the prefix bits 01 */
+	assert_int_equal(o.n, 2);
+	assert_int_equal(o.b[0], (300 << 2 | 1) & 0xff);
+	assert_int_equal(o.b[1], 300 >> 6);
+}
+
 static void test_not_records(void **state)
 {
 	struct mem_file f = {0};
@@ -181,9 +233,8 @@ static void test_not_records(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_events),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_end_and_maps),
+		cmocka_unit_test(test_events),	     cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_end_and_maps), cmocka_unit_test(test_varint_widths),
 		cmocka_unit_test(test_not_records),
 	};
 

@@ -18,8 +18,10 @@
 
 #include "collect/collector.h"
 #include "collect/memory/build.h"
+#include "collect/memory/framecheck.h"
 #include "collect/memory/memory.h"
 #include "collect/memory/memread.h"
+#include "collect/memory/ticker.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -35,6 +37,8 @@ struct memory_state {
 	char *dir; /* the records' temporary directory */
 	struct mem_totals totals;
 	size_t nprocs;
+	double cpu; /* the command's user + system seconds */
+	enum unwind { UNWIND_AUTO, UNWIND_FP, UNWIND_LIBUNWIND } unwind;
 };
 
 static void memory_usage(void)
@@ -57,6 +61,9 @@ static void memory_usage(void)
 	       "                          free or delete records only its caller)\n"
 	       "      --no-children       record the command's own process only, not the\n"
 	       "                          processes it forks\n"
+	       "      --unwind MODE       how stacks are walked: fp (frame pointers), libunwind\n"
+	       "                          (DWARF unwind tables; slower), or auto (default:\n"
+	       "                          libunwind when the program lacks frame pointers)\n"
 	       "\n",
 	       MEMORY_DEFAULT_SAMPLING);
 	collect_common_usage();
@@ -82,7 +89,22 @@ static void list_add(const char ***list, size_t *n, const char *s)
 	(*list)[(*n)++] = s;
 }
 
-enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC, OPT_NO_CHILDREN };
+enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC, OPT_NO_CHILDREN, OPT_UNWIND };
+
+static int parse_unwind(const char *arg, enum unwind *out)
+{
+	if (strcmp(arg, "auto") == 0)
+		*out = UNWIND_AUTO;
+	else if (strcmp(arg, "fp") == 0)
+		*out = UNWIND_FP;
+	else if (strcmp(arg, "libunwind") == 0)
+		*out = UNWIND_LIBUNWIND;
+	else
+		return err_set(ERR_INVALID,
+			       "collect memory: --unwind takes auto, fp or libunwind, not '%s'",
+			       arg);
+	return 0;
+}
 
 static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 {
@@ -92,6 +114,7 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 		{"no-func", required_argument, NULL, OPT_NO_FUNC},
 		{"all", no_argument, NULL, 'a'},
 		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
+		{"unwind", required_argument, NULL, OPT_UNWIND},
 		COLLECT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -112,6 +135,8 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 			list_add(&st->o.no_func, &st->o.nno_func, optarg);
 		else if (opt == OPT_NO_CHILDREN)
 			st->no_children = true;
+		else if (opt == OPT_UNWIND)
+			ret = parse_unwind(optarg, &st->unwind);
 		else
 			ret = collect_option(c, "memory", opt, argv);
 	}
@@ -225,6 +250,10 @@ static int memory_before(struct collect_ctx *c)
 	char *prog = find_program(c->argv[0]);
 	int ret = prog ? memory_check_dynamic(prog) : 0;
 
+	/* auto: libunwind only for a program known to lack frame pointers. */
+	if (st->unwind == UNWIND_AUTO)
+		st->unwind =
+			prog && memory_frame_pointers(prog) == 0 ? UNWIND_LIBUNWIND : UNWIND_FP;
 	free(prog);
 	if (ret == 0)
 		ret = memory_runtime_path(&st->runtime);
@@ -278,12 +307,22 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	char *old_fs = env_push("VELES_MEMORY_FREE_STACKS", st->o.all ? "1" : "0");
 	char *self = xasprintf("%ld", st->no_children ? (long)getpid() : 0L);
 	char *old_drv = env_push("VELES_MEMORY_DRIVER", st->no_children ? self : "");
+	char *clock = xasprintf("%s/clock", st->dir);
+	char *old_clock = env_push("VELES_MEMORY_CLOCK", clock);
+	char *old_unwind = env_push("VELES_MEMORY_UNWIND",
+				    st->unwind == UNWIND_LIBUNWIND ? "libunwind" : "fp");
+	struct ticker *tick = NULL;
 	struct spawn_opts so;
 	struct spawn_result r;
-	int ret;
+	int ret = ticker_start(clock, &tick);
 
 	collect_spawn_opts(c, &so);
-	ret = spawn_run(c->argv, &so, &r);
+	if (ret == 0)
+		ret = spawn_run(c->argv, &so, &r);
+	ticker_stop(tick);
+	env_pop("VELES_MEMORY_CLOCK", old_clock);
+	env_pop("VELES_MEMORY_UNWIND", old_unwind);
+	free(clock);
 	env_pop("LD_PRELOAD", old_pre);
 	env_pop("VELES_MEMORY_OUT", old_out);
 	env_pop("VELES_MEMORY_FREE_STACKS", old_fs);
@@ -291,8 +330,10 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	free(self);
 	free(preload);
 	free(out);
-	if (ret == 0)
+	if (ret == 0) {
 		c->last_status = r.status;
+		st->cpu = r.user + r.sys;
+	}
 	return ret;
 }
 
@@ -362,10 +403,11 @@ static int memory_after(struct collect_ctx *c)
 	char what[96];
 
 	if (!c->quiet)
-		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s\n",
+		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s; "
+		       "the command used %.2f s CPU\n",
 		       t->allocs, t->allocs == 1 ? "" : "s", t->bytes, t->frees,
 		       t->frees == 1 ? "" : "s", st->nprocs, st->nprocs == 1 ? "" : "es",
-		       t->excluded ? " (some left out by --no-source/--no-func)" : "");
+		       t->excluded ? " (some left out by --no-source/--no-func)" : "", st->cpu);
 	if (!WIFEXITED(c->last_status) || WEXITSTATUS(c->last_status) != 0) {
 		fflush(stdout);
 		fprintf(stderr, "Warning: command %s; the events up to then are kept\n",

@@ -50,19 +50,31 @@ struct cur {
 	int bad;
 };
 
+/* A prefix varint: the first byte's trailing one bits count the bytes
+ * that follow it (0 to 7), the rest is the number, least significant
+ * first; 0xff is followed by eight bytes of it. */
 static uint64_t varint(struct cur *c)
 {
+	unsigned first, n;
 	uint64_t v = 0;
 
-	for (int shift = 0; shift < 64; shift += 7) {
-		if (c->p >= c->end)
-			break;
-		v |= (uint64_t)(*c->p & 0x7f) << shift;
-		if (!(*c->p++ & 0x80))
-			return v;
+	if (c->p >= c->end) {
+		c->bad = 1;
+		return 0;
 	}
-	c->bad = 1;
-	return 0;
+	first = *c->p;
+	n = first == 0xff ? 9 : (unsigned)__builtin_ctz(~first) + 1;
+	if ((size_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		return 0;
+	}
+	if (n == 9) {
+		v = get_le(c->p + 1, 8);
+	} else {
+		v = get_le(c->p, (int)n) >> n;
+	}
+	c->p += n;
+	return v;
 }
 
 static uint64_t unzigzag(uint64_t base, uint64_t z)
@@ -101,6 +113,7 @@ static void read_events(struct cur *c, struct mem_file *f)
 {
 	uint32_t tid = (uint32_t)get_le(c->p, 4);
 	uint64_t ns = get_le(c->p + 4, 8), addr = 0;
+	uint32_t last_id[2] = {0, 0}; /* of allocations, of releases */
 
 	c->p += VMEM_EVENTS_HEAD;
 	while (c->p < c->end && !c->bad) {
@@ -108,7 +121,7 @@ static void read_events(struct cur *c, struct mem_file *f)
 		struct mem_event e = {.tid = tid, .kind = (uint8_t)kind};
 		uint64_t z;
 
-		if (kind == VMEM_STACK) {
+		if (head == VMEM_STACK) {
 			read_stack(c, f);
 			continue;
 		}
@@ -119,7 +132,9 @@ static void read_events(struct cur *c, struct mem_file *f)
 		if (head & VMEM_F_TIME)
 			ns += varint(c);
 		e.ns = ns;
-		e.stack = (uint32_t)varint(c);
+		if (!(head & VMEM_F_SAME))
+			last_id[mem_kind_frees(kind)] = (uint32_t)varint(c);
+		e.stack = last_id[mem_kind_frees(kind)];
 		z = unzigzag(0, varint(c));
 		/* A difference in units of 16: both addresses were aligned. */
 		addr = e.addr = addr + (head & VMEM_F_ADDR16 ? z * 16 : z);
