@@ -9,7 +9,8 @@ libgit2-dev zlib1g-dev libzstd-dev libyajl-dev libcmocka-dev libyaml-dev
 clang-format cppcheck python3 hyperfine time procps
 libgsl-dev python3-numpy python3-scipy chromium libxml2-utils
 libelf-dev uftrace linux-perf bpftrace libpfm4-dev
-libdw-dev g++ heaptrack valgrind zstd sqlite3 sysstat collectl"
+libdw-dev g++ heaptrack valgrind zstd sqlite3 sysstat collectl
+systemtap-sdt-dev"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

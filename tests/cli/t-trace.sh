@@ -224,13 +224,15 @@ else
 	has "$T/err" "needs root|no uprobe PMU"
 fi
 fails 2 veles collect trace --dynamic -- ./ds_plain 10
-has "$T/err" "--dynamic needs -f FUNC or -s userspace"
-fails 2 veles collect trace --dynamic -s all -- ./ds_plain 10
-has "$T/err" "--strategy is userspace or custom"
+has "$T/err" "--dynamic needs -f FUNC, -u PROBE or a -s strategy"
+fails 2 veles collect trace --dynamic -s nothing -- ./ds_plain 10
+has "$T/err" "--strategy is userspace, all, u_sampled, a_sampled or custom"
 fails 2 veles collect trace --instrumented -s userspace -- ./ds_driver 10
 fails 2 veles collect trace --dynamic --instrumented -f main -- ./ds_plain 10
 fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_driver 10
 has "$T/err" "--size needs --dynamic"
-fails 2 veles collect trace --dynamic --size insertion_sort:7 -- ./ds_plain 10
+fails 2 veles collect trace --dynamic --size insertion_sort:13 -- ./ds_plain 10
 has "$T/err" "ARGN from 1 to 6"
+fails 2 veles collect trace --dynamic -u 'a#b#c#d#e' -- ./ds_plain 10
+has "$T/err" "--usdt is \\[LIB#\\]PROBE"
 fails 2 veles collect trace --dynamic --size insertion_sort -- ./ds_plain 10

@@ -53,23 +53,35 @@ static const struct trace_rule *find_rule(const struct trace_opts *o, const char
 	for (size_t i = 0; i < o->nrules; i++)
 		if (strcmp(o->rules[i].func, name) == 0)
 			return &o->rules[i];
+	for (size_t i = 0; i < o->nusdts; i++)
+		if (strcmp(o->usdts[i].func, name) == 0)
+			return &o->usdts[i];
 	return NULL;
 }
 
 /* Names a function the first time one of its calls comes by. */
 static void slot_fill(struct builder *b, struct fn_slot *s, const struct trace_call *c)
 {
-	const char *name = trace_sym_lookup(b->syms, trace_proc_find(b->d, c->pid), c->addr);
+	const char *name;
 	const struct trace_rule *r;
 	char hex[32];
+	bool named = c->addr & TRACE_NAMED;
+
+	/* The dynamic mode names what it probed, and probed only what it keeps. */
+	if (named && (c->addr & ~TRACE_NAMED) < b->d->nnames)
+		name = b->d->names[c->addr & ~TRACE_NAMED];
+	else
+		name = trace_sym_lookup(b->syms, trace_proc_find(b->d, c->pid), c->addr);
 
 	if (!name) {
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, c->addr);
 		name = hex;
 	}
 	r = find_rule(b->o, name);
-	s->kept = !b->o->nrules || r || b->o->userspace;
+	s->kept = named || !b->o->nrules || r || b->o->userspace;
 	s->sample = r && r->sample ? r->sample : b->o->global_sampling;
+	if (named && b->d->name_sample[c->addr & ~TRACE_NAMED])
+		s->sample = b->d->name_sample[c->addr & ~TRACE_NAMED];
 	if (s->kept) {
 		struct attr a[] = {
 			{.name = "uid", .kind = COL_STR, .s = name},
@@ -187,7 +199,7 @@ static int check_symbols(struct sym_cache *syms, const struct trace_data *d, con
 {
 	const struct sym_file *f;
 
-	if (!d->nprocs || !d->procs[0].nobjs)
+	if (!d->nprocs || !d->procs[0].nobjs || d->nnames)
 		return 0;
 	f = trace_sym_file(syms, d->procs[0].objs[0].path);
 	if (f->nsyms)
