@@ -57,9 +57,24 @@ struct frame {
 	uint64_t start, children;
 };
 
+/*
+ * The hooks' fast path: a direct-mapped cache from a function's address to
+ * its one-word record (VTR_SHORT with its number), for the functions whose
+ * number fits one; a miss, a long delta or a full buffer takes the slow
+ * path, which fills the slot.
+ */
+#define FAST_SLOTS 256
+#define FAST_SLOT(fn) (((uintptr_t)(fn) >> 4) & (FAST_SLOTS - 1))
+
+struct fast {
+	void *fn;
+	uint32_t word;
+};
+
 struct tbuf {
 	uint32_t *pos, *end;
 	uint64_t last;
+	struct fast fast[FAST_SLOTS];
 	int fd;
 	uint32_t nfuncs;
 	struct slot *map;
@@ -402,32 +417,67 @@ static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
 		b->stack[b->depth - 1].children += incl;
 }
 
-HOT void __cyg_profile_func_enter(void *fn, void *site)
+/* Everything but the common case, kept out of line so the hooks' fast
+ * path saves no registers. */
+static NOINSTR __attribute__((noinline, cold)) void slow_hook(void *fn, bool ret)
 {
 	struct tbuf *b = tb;
+	uint32_t idx;
 
 	if (UNLIKELY((uintptr_t)b <= 1)) {
-		if (b || !(b = thread_start()))
+		if (b || ret || !(b = thread_start()))
 			return;
 	}
 	if (UNLIKELY(stopped))
 		return;
-	if (aggregate)
-		agg_enter(b, func_index(b, fn));
-	else
-		record(b, func_index(b, fn), false);
+	idx = func_index(b, fn);
+	if (aggregate) {
+		if (ret)
+			agg_exit(b, idx);
+		else
+			agg_enter(b, idx);
+		return;
+	}
+	record(b, idx, ret);
+	if (idx < VTR_SHORT_FUNCS)
+		b->fast[FAST_SLOT(fn)] = (struct fast){fn, VTR_SHORT | idx << VTR_SHORT_SHIFT};
+}
+
+/*
+ * The common case in a few instructions: a cached function, a delta that
+ * fits 20 bits and room for one word. The cache stays empty in aggregate
+ * mode and after the end (stopped), so those always take the slow path.
+ */
+static HOT inline bool fast_hook(void *fn, uint32_t exit_bit)
+{
+	struct tbuf *b = tb;
+	const struct fast *f;
+	uint64_t t, d;
+
+	if (UNLIKELY((uintptr_t)b <= 1))
+		return false;
+	f = &b->fast[FAST_SLOT(fn)];
+	if (UNLIKELY(f->fn != fn || b->pos >= b->end))
+		return false;
+	t = __rdtsc();
+	d = t - b->last;
+	if (UNLIKELY(d > VTR_SHORT_DELTA))
+		return false; /* the slow path reads the counter again: still in order */
+	b->last = t;
+	*b->pos++ = f->word | exit_bit | (uint32_t)d;
+	return true;
+}
+
+HOT void __cyg_profile_func_enter(void *fn, void *site)
+{
+	if (!fast_hook(fn, 0))
+		slow_hook(fn, false);
 }
 
 HOT void __cyg_profile_func_exit(void *fn, void *site)
 {
-	struct tbuf *b = tb;
-
-	if (UNLIKELY((uintptr_t)b <= 1 || stopped))
-		return;
-	if (aggregate)
-		agg_exit(b, func_index(b, fn));
-	else
-		record(b, func_index(b, fn), true);
+	if (!fast_hook(fn, VTR_SHORT_EXIT))
+		slow_hook(fn, true);
 }
 
 /* ---- start and end of the process ---- */
@@ -517,8 +567,12 @@ __attribute__((destructor)) static NOINSTR void trace_fini(void)
 		return;
 	pthread_mutex_lock(&live_lock);
 	stopped = 1;
-	for (struct tbuf *b = live; b; b = b->next)
+	/* No room left: the hooks' fast path gives way to the slow one, which
+	 * sees the end. */
+	for (struct tbuf *b = live; b; b = b->next) {
 		finish(b);
+		b->end = b->data;
+	}
 	pthread_mutex_unlock(&live_lock);
 	write_meta();
 }
