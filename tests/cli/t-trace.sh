@@ -66,6 +66,35 @@ ins = p["resources"]["SLList_insert#0"]
 assert sorted(ins["order"]) == ins["order"] and len(set(ins["order"])) == 200
 PY
 
+# The call counts agree exactly with uftrace's on the same program (built
+# without inlining, which -pg and -finstrument-functions treat apart): every
+# function veles names has uftrace's count, and every one of the program's
+# functions uftrace saw is named.
+if command -v uftrace >/dev/null; then
+	# shellcheck disable=SC2086
+	${CC:-cc} -O2 -fno-inline $flags -o ds_noinl "$ds/ds_driver.c" "$ds/ds.c" -lpthread
+	${CC:-cc} -O2 -fno-inline -pg -o ds_pg "$ds/ds_driver.c" "$ds/ds.c" -lpthread
+	uftrace record -d uftrace.data ./ds_pg 200 60 >/dev/null || fail "uftrace record"
+	uftrace report -d uftrace.data -f call --no-pager >"$T/ureport" 2>/dev/null ||
+		fail "uftrace report"
+	ok veles collect trace --instrumented -- ./ds_noinl 200 60
+	counts "$(latest)" >"$T/vcounts"
+	$py - "$T/ureport" "$T/vcounts" <<'PY' || fail "counts differ from uftrace's"
+import re, sys
+want = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
+    if m:
+        want[m.group(2)] = int(m.group(1))
+got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
+assert len(got) >= 12, got
+for f, n in got.items():
+    assert want.get(f) == n, (f, n, want.get(f))
+for f in ("SLList_insert", "BTree_search", "insertion_sort", "next_key", "run_workload"):
+    assert f in got, f
+PY
+fi
+
 # Threads: the main thread's workload and one on each of 3 threads.
 ok veles collect trace --instrumented -f SLList_insert -f SLList_search -- ./ds_driver -t 3 100 10
 has "$T/out" "in 4 threads of 1 processes"
@@ -216,6 +245,24 @@ PY
 		has "$T/counts" "^$want\$"
 	done
 	hasnt "$T/counts" "^_start|^frame_dummy"
+	# The dynamic mode's counts agree with uftrace's too.
+	if [ -s "$T/ureport" ]; then
+		${CC:-cc} -O2 -fno-inline -o ds_noinl_plain "$ds/ds_driver.c" "$ds/ds.c" -lpthread
+		ok dyn -s userspace --no-usdt -- ./ds_noinl_plain 200 60
+		counts "$(latest)" >"$T/dcounts"
+		$py - "$T/ureport" "$T/dcounts" <<'PY' || fail "dynamic counts differ from uftrace's"
+import re, sys
+want = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
+    if m:
+        want[m.group(2)] = int(m.group(1))
+got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
+assert len(got) >= 12, got
+for f, n in got.items():
+    assert want.get(f) == n, (f, n, want.get(f))
+PY
+	fi
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"
 	fails 2 dyn -f SLList_insert -- ./ds_stripped 10
