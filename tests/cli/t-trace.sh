@@ -107,6 +107,30 @@ assert len(per) == 4 and set(per.values()) == {100}, per
 assert len(p["resources"]["SLList_search#0"]["amount"]) == 40
 PY
 
+# The views of a trace profile: a flame graph of inclusive time built from
+# each call's thread, order and depth (main's frame is main's time, the
+# second thread's workload a root of its own), and scatter, bars, flow.
+ok veles collect trace --instrumented -- ./ds_driver -t 1 300 100
+prof=$(latest)
+ok veles show "$prof" flamegraph -o fg.svg
+$py - "$prof" fg.svg <<'PY' || fail "trace flame graph"
+import json, re, sys
+p = json.load(open(sys.argv[1]))
+frames = re.findall(r"<title>([^<:]+): ([0-9.]+)</title>", open(sys.argv[2]).read())
+val = {}
+for name, v in frames:
+    val.setdefault(name, []).append(float(v))
+main = p["resources"]["main#0"]["amount"][0]
+assert abs(val["main"][0] - main) <= 0.01 * main, (val["main"], main)
+assert len(val["run_workload"]) == 2, val["run_workload"]
+total = sum(a for r in p["resources"].values() for a in r["exclusive"])
+assert abs(val["all"][0] - total) <= 0.01 * total, (val["all"], total)
+PY
+for v in scatter bars flow; do
+	ok veles show "$prof" $v
+	has "$T/out" "SLList_search"
+done
+
 # A fork: the child's calls are its own, none counted twice or lost.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_driver -f -t 1 50
 has "$T/out" "in 4 threads of 2 processes"

@@ -62,7 +62,8 @@ want=$(seq -s ' ' 100 100 2000)
 [ "$(sizes "$(latest)" search)" = "$want" ] || fail "search sizes: $(sizes "$(latest)" search)"
 [ "$(sizes "$(latest)" sort)" = "$want" ] || fail "sort sizes"
 [ "$(sizes "$(latest)" round)" = "$(seq -s ' ' 1 19)" ] || fail "round sizes"
-[ -z "$(sizes "$(latest)" grow_go)" ] || fail "grow_go has no argument"
+[ "$(sizes "$(latest)" grow_go)" = "$(printf '0 %.0s' $(seq 20) | sed 's/ $//')" ] ||
+	fail "grow_go has no argument: the seed's size 0"
 $py - "$(latest)" <<'PY' || fail "usdt layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -80,7 +81,7 @@ ok veles collect trace -u search -u sort_begin -- ./ds_usdt0 4 50
 [ "$(sizes "$(latest)" search)" = "50 100 150 200" ] || fail "-O0 sizes"
 # --size picks another argument; one the probe has not gives no size.
 ok veles collect trace -u round --size round:2 -- ./ds_usdt 3 10
-[ -z "$(sizes "$(latest)" round)" ] || fail "round has one argument"
+[ "$(sizes "$(latest)" round)" = "0 0" ] || fail "round has one argument"
 # Sampling per rule: every 5th pair.
 ok veles collect trace -u 'search#5' -- ./ds_usdt 20 10
 has <(counts "$(latest)") "^search 4$"

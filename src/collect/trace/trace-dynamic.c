@@ -64,6 +64,7 @@ struct dyn {
 	struct sample *samples;
 	size_t nsamples, cap;
 	uint64_t lost;
+	uint64_t bytes; /* of samples read from the rings */
 	struct fork_rec *forks;
 	size_t nforks;
 	pid_t child;
@@ -256,6 +257,7 @@ static void take_record(struct dyn *dy, const unsigned char *rec)
 		memcpy(&s.time, rec + 24, 8);
 		take_size(dy, rec, h.size, &s);
 		add_sample(dy, &s);
+		dy->bytes += h.size;
 	} else if (h.type == PERF_RECORD_FORK && h.size >= sizeof(h) + 24) {
 		struct fork_rec f;
 
@@ -698,6 +700,7 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 			(unsigned long)dy.lost);
 	if (ret == 0)
 		pair_samples(&dy, sp.path, d);
+	d->bytes = dy.bytes;
 	dyn_release(&dy);
 	trace_plan_free(&plan);
 	spawner_release(&sp);

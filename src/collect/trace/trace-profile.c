@@ -158,8 +158,9 @@ static void add_call(struct builder *b, const struct trace_call *c, double ns_pe
 	}
 	col_set_i64(&b->p->res, b->col[C_ORDER], row, (int64_t)c->order);
 	col_set_i64(&b->p->res, b->col[C_DEPTH], row, c->depth);
-	if (c->has_size)
-		col_set_i64(&b->p->res, b->col[C_SIZE], row, c->size);
+	/* The seed's default size is 0: every call has one, so the views that
+	 * plot against it (scatter, flow) draw any trace profile. */
+	col_set_i64(&b->p->res, b->col[C_SIZE], row, c->has_size ? c->size : 0);
 }
 
 static void make_columns(struct builder *b)

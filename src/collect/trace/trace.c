@@ -595,7 +595,8 @@ static void trace_summary(struct collect_ctx *c, struct trace_state *st)
 	printf("Traced %zu calls in %zu threads of %zu processes; kept %zu\n", d->ncalls, nthreads,
 	       d->nprocs, profile_nres(c->profile));
 	if (d->bytes)
-		printf("  Records: %.1f bytes per call\n", (double)d->bytes / (double)d->ncalls);
+		printf("  %s: %.1f bytes per call\n", st->dynamic ? "Probe samples" : "Records",
+		       (double)d->bytes / (double)d->ncalls);
 }
 
 static int gzip_file(const char *path)
