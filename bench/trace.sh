@@ -48,6 +48,11 @@ def veles():
     shutil.rmtree("vt", ignore_errors=True)
     os.mkdir("vt")
     return run(["./instr", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "vt"})
+def veles_agg():
+    shutil.rmtree("va", ignore_errors=True)
+    os.mkdir("va")
+    return run(["./instr", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "va",
+                                         "VELES_TRACE_MODE": "aggregate"})
 def uftrace():
     shutil.rmtree("ut", ignore_errors=True)
     return run(["uftrace", "record", "-d", "ut", "./pg", str(calls)])
@@ -57,6 +62,7 @@ tools = {
     "mcount": lambda: run(["./pg", str(calls)]),
     "floor": lambda: run(["./instr", str(calls)], {"LD_PRELOAD": "./floor.so"}),
     "veles": veles,
+    "aggregate": veles_agg,
     "uftrace": uftrace,
 }
 got = {k: [] for k in tools}
@@ -71,6 +77,8 @@ print(f"trace, {calls:,} calls of a small function (ns per call over the plain p
       f"median of {rounds} turns):")
 print(f"  veles --instrumented {ns['veles']:6.1f} ns  {vb:5.1f} bytes/call "
       f"(targets <= 15 ns, <= 16 bytes)")
+print(f"  veles --aggregate     {ns['aggregate']:6.1f} ns  {size('va/*.agg') / calls:5.1f} "
+      f"bytes/call (sums and histograms per function, nothing per call)")
 print(f"  uftrace record (-pg) {ns['uftrace']:6.1f} ns  {ub:5.1f} bytes/call "
       f"-> veles takes {ns['veles'] / ns['uftrace']:.2f}x uftrace's time, "
       f"{vb / ub:.2f}x its bytes")

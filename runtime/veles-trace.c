@@ -74,7 +74,8 @@ struct fast {
 struct tbuf {
 	uint32_t *pos, *end;
 	uint64_t last;
-	struct fast fast[FAST_SLOTS];
+	struct fast fast[FAST_SLOTS];  /* records mode */
+	struct fast afast[FAST_SLOTS]; /* aggregate mode: the word is the number */
 	int fd;
 	uint32_t nfuncs;
 	struct slot *map;
@@ -396,25 +397,31 @@ static NOINSTR void agg_enter(struct tbuf *b, uint32_t idx)
 	b->depth++;
 }
 
-static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
+/* Closes the call @f of function @idx that the counter @t ends. */
+static HOT inline void agg_close(struct tbuf *b, const struct frame *f, uint32_t idx, uint64_t t)
 {
-	uint64_t t = __rdtsc(), incl;
-	struct frame *f;
-	struct agg *g;
+	uint64_t incl = t - f->start;
+	struct agg *g = &b->aggs[idx];
 
-	if (b->depth == 0 || --b->depth >= STACK_MAX)
-		return;
-	f = &b->stack[b->depth];
-	if (f->idx != idx)
-		return; /* left by longjmp or an exception: not a call we can time */
-	incl = t - f->start;
-	g = &b->aggs[idx];
 	g->count++;
 	g->incl += incl;
 	g->excl += incl - (f->children < incl ? f->children : incl);
 	g->hist[incl ? 63 - __builtin_clzll(incl) : 0]++;
 	if (b->depth > 0 && b->depth <= STACK_MAX)
 		b->stack[b->depth - 1].children += incl;
+}
+
+static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
+{
+	uint64_t t = __rdtsc();
+	struct frame *f;
+
+	if (b->depth == 0 || --b->depth >= STACK_MAX)
+		return;
+	f = &b->stack[b->depth];
+	if (f->idx != idx)
+		return; /* left by longjmp or an exception: not a call we can time */
+	agg_close(b, f, idx, t);
 }
 
 /* Everything but the common case, kept out of line so the hooks' fast
@@ -436,6 +443,7 @@ static NOINSTR __attribute__((noinline, cold)) void slow_hook(void *fn, bool ret
 			agg_exit(b, idx);
 		else
 			agg_enter(b, idx);
+		b->afast[FAST_SLOT(fn)] = (struct fast){fn, idx};
 		return;
 	}
 	record(b, idx, ret);
@@ -468,16 +476,53 @@ static HOT inline bool fast_hook(void *fn, uint32_t exit_bit)
 	return true;
 }
 
+/* Aggregate mode's common case: a cached function, its frame pushed. */
+static HOT inline bool agg_fast_enter(void *fn)
+{
+	struct tbuf *b = tb;
+	const struct fast *f;
+
+	if (UNLIKELY((uintptr_t)b <= 1))
+		return false;
+	f = &b->afast[FAST_SLOT(fn)];
+	if (UNLIKELY(f->fn != fn || b->depth >= STACK_MAX))
+		return false;
+	b->stack[b->depth++] = (struct frame){f->word, __rdtsc(), 0};
+	return true;
+}
+
+/* ... and the return that closes the innermost frame, its own. */
+static HOT inline bool agg_fast_exit(void *fn)
+{
+	struct tbuf *b = tb;
+	const struct fast *f;
+	uint64_t t;
+
+	if (UNLIKELY((uintptr_t)b <= 1))
+		return false;
+	f = &b->afast[FAST_SLOT(fn)];
+	if (UNLIKELY(f->fn != fn || b->depth == 0 || b->depth > STACK_MAX ||
+		     b->stack[b->depth - 1].idx != f->word))
+		return false;
+	t = __rdtsc();
+	b->depth--;
+	agg_close(b, &b->stack[b->depth], f->word, t);
+	return true;
+}
+
 HOT void __cyg_profile_func_enter(void *fn, void *site)
 {
-	if (!fast_hook(fn, 0))
-		slow_hook(fn, false);
+	/* Each mode fills only its own cache: the other's stays empty. */
+	if (LIKELY(fast_hook(fn, 0)) || agg_fast_enter(fn))
+		return;
+	slow_hook(fn, false);
 }
 
 HOT void __cyg_profile_func_exit(void *fn, void *site)
 {
-	if (!fast_hook(fn, VTR_SHORT_EXIT))
-		slow_hook(fn, true);
+	if (LIKELY(fast_hook(fn, VTR_SHORT_EXIT)) || agg_fast_exit(fn))
+		return;
+	slow_hook(fn, true);
 }
 
 /* ---- start and end of the process ---- */
