@@ -287,6 +287,22 @@ for f, n in got.items():
     assert want.get(f) == n, (f, n, want.get(f))
 PY
 	fi
+	# Without the privileges: one line naming perf_event_paranoid.
+	if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ]; then
+		nb=$(mktemp -d "${TMPDIR:-/tmp}/veles-nobody.XXXXXX")
+		chmod 777 "$nb" && cp ds_plain "$nb/"
+		as_nobody() {
+			(cd "$nb" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+				--inh-caps=-all --bounding-set=-all env HOME="$nb" "$@")
+		}
+		as_nobody git init -q . && as_nobody "$VELES" init -q || fail "init as nobody"
+		as_nobody "$VELES" collect trace -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"
+		rc=$?
+		rm -rf "$nb"
+		[ "$rc" -eq 2 ] || fail "unprivileged dynamic trace: exit $rc, not 2"
+		has "$T/err" "needs root \\(or CAP_PERFMON with kernel.perf_event_paranoid at [0-9]\\): use --instrumented"
+		[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one line"
+	fi
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"
 	fails 2 dyn -f SLList_insert -- ./ds_stripped 10

@@ -142,6 +142,16 @@ has <(counts "$(latest)") "^BTree_insert 30$"
 fails 2 veles collect trace -f 'libnope.so#f' -- ./ds_shared 1
 has "$T/err" "library 'libnope.so' not found"
 
+# A stripped library still names its exported functions; a static one is
+# not there, and the error says why.
+mkdir -p s && cp libds.so s/ && strip s/libds.so
+$cc -O2 -o ds_shared_s "$ds/ds_driver.c" -Ls -lds -Wl,-rpath,"$PWD/s" -lpthread ||
+	fail "build ds_shared_s"
+ok veles collect trace -f "$PWD/s/libds.so#SLList_search" -- ./ds_shared_s 30 12
+has <(counts "$(latest)") "^SLList_search 12$"
+fails 2 veles collect trace -f "$PWD/s/libds.so#free_nodes" -- ./ds_shared_s 1
+has "$T/err" "no function 'free_nodes' in .*/s/libds.so \\(stripped: only its exported functions have names\\)"
+
 # -b: the command is a script; the binary it runs is probed.
 printf '#!/bin/sh\nexec ./ds_usdt "$@"\n' >run.sh && chmod +x run.sh
 ok veles collect trace -b ./ds_usdt -u search -- ./run.sh 6 10

@@ -397,7 +397,9 @@ static int plan_rule(struct planner *pl, const struct trace_rule *r)
 		ret = err_set(ERR_INVALID, "collect trace: %s has no symbol table (stripped?)",
 			      path);
 	else
-		ret = err_set(ERR_INVALID, "collect trace: no function '%s' in %s", r->func, path);
+		ret = err_set(ERR_INVALID, "collect trace: no function '%s' in %s%s", r->func, path,
+			      f->stripped ? " (stripped: only its exported functions have names)"
+					  : "");
 	free(path);
 	return ret;
 }
