@@ -139,6 +139,11 @@ has "$T/counts" "^run_workload 1$"
 hasnt "$T/counts" "^malloc |^printf "
 ok veles collect trace -s userspace -l ./libds.so --no-usdt -- ./ds_shared 30 12
 has <(counts "$(latest)") "^BTree_insert 30$"
+# -f FUNC that the binary lacks is looked for in the -l libraries.
+ok veles collect trace -l ds -f BTree_search -f run_workload -- ./ds_shared 30 12
+counts "$(latest)" >"$T/counts"
+has "$T/counts" "^BTree_search 12$"
+has "$T/counts" "^run_workload 1$"
 fails 2 veles collect trace -f 'libnope.so#f' -- ./ds_shared 1
 has "$T/err" "library 'libnope.so' not found"
 
