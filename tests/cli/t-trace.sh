@@ -321,5 +321,9 @@ has "$T/err" "--size needs --dynamic"
 fails 2 veles collect trace --dynamic --size insertion_sort:13 -- ./ds_plain 10
 has "$T/err" "ARGN from 1 to 6"
 fails 2 veles collect trace --dynamic -u 'a#b#c#d#e' -- ./ds_plain 10
+fails 2 veles collect trace -f 'a#b#c' -- ./ds_plain 10
+has "$T/err" "--func is \\[LIB#\\]FUNC\\[#N\\], not 'a#b#c'"
+fails 2 veles collect trace -f '' -- ./ds_plain 10
+fails 2 veles collect trace -u 'a##b' -- ./ds_plain 10
 has "$T/err" "--usdt is \\[LIB#\\]PROBE"
 fails 2 veles collect trace --dynamic --size insertion_sort -- ./ds_plain 10

@@ -107,7 +107,7 @@ static size_t split_hash(const char *arg, char **parts, size_t max)
 		}
 		parts[n++] = xstrdup(t);
 	}
-	bad |= arg[0] == '#' || strstr(arg, "##") || arg[strlen(arg) - 1] == '#';
+	bad |= !*arg || arg[0] == '#' || strstr(arg, "##") || arg[strlen(arg) - 1] == '#';
 	free(copy);
 	if (!bad)
 		return n;
@@ -151,6 +151,12 @@ static int parse_location(const char *opt, const char *arg, bool pairs, struct t
 			      pairs ? "[LIB#]PROBE[#END][#N]" : "[LIB#]FUNC[#N]", arg);
 	for (; i < n; i++)
 		free(p[i]);
+	if (ret < 0) {
+		free(r->lib);
+		free(r->func);
+		free(r->end);
+		*r = (struct trace_rule){0};
+	}
 	return ret;
 }
 
