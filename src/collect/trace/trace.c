@@ -752,7 +752,7 @@ char *trace_runtime_path(void)
 
 const struct collector trace_collector = {
 	.name = "trace",
-	.summary = "time of every call of a program's functions (built for tracing)",
+	.summary = "time of every call of a program's functions, and between its USDT probes",
 	.usage = trace_usage,
 	.parse = trace_parse,
 	.before = trace_before,
