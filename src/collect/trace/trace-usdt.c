@@ -233,26 +233,6 @@ void usdt_list_free(struct usdt_list *l)
 
 /* ---- argument values ---- */
 
-uint64_t usdt_regs_mask(const struct usdt_probe *p)
-{
-	uint64_t m = 0;
-
-	for (int i = 0; i < p->nargs; i++)
-		if (p->args[i].kind == USDT_ARG_REG || p->args[i].kind == USDT_ARG_MEM)
-			m |= 1ull << p->args[i].reg;
-	if (usdt_needs_stack(p))
-		m |= 1ull << PERF_REG_X86_SP;
-	return m;
-}
-
-bool usdt_needs_stack(const struct usdt_probe *p)
-{
-	for (int i = 0; i < p->nargs; i++)
-		if (p->args[i].kind == USDT_ARG_MEM)
-			return true;
-	return false;
-}
-
 static int64_t extend(uint64_t v, int bytes, bool is_signed)
 {
 	int shift = 64 - 8 * bytes;

@@ -42,10 +42,6 @@ int usdt_read(const char *path, struct usdt_list *out);
 void usdt_list_free(struct usdt_list *l);
 /* Parses one argument spec ("-4@%edi"); 0 or ERR_PARSE. */
 int usdt_arg_parse(const char *spec, struct usdt_arg *a);
-/* The perf register mask that covers every register @p's arguments use. */
-uint64_t usdt_regs_mask(const struct usdt_probe *p);
-/* Whether one of @p's arguments is in memory (so a hit needs its stack). */
-bool usdt_needs_stack(const struct usdt_probe *p);
 
 /* A probe hit: the user registers by PERF_REG_X86_* number, the stack. */
 struct usdt_hit {
