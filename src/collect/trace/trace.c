@@ -55,8 +55,8 @@ enum {
 static void trace_usage(void)
 {
 	printf("usage: veles collect trace --instrumented [OPTIONS] -- COMMAND [ARGS...]\n"
-	       "       veles collect trace [-d] -s STRATEGY [-f FUNC...] [-u PROBE...] [OPTIONS] "
-	       "-- COMMAND [ARGS...]\n"
+	       "       veles collect trace [-d] [-s STRATEGY] [-f FUNC...] [-u PROBE...]\n"
+	       "                           [OPTIONS] -- COMMAND [ARGS...]\n"
 	       "\n"
 	       "Runs COMMAND and records how long each call of each of its functions took\n"
 	       "(inclusive and exclusive time), in which thread and in which order, and the\n"
@@ -79,7 +79,8 @@ static void trace_usage(void)
 	       "  -g, --global-sampling N  keep every Nth call of each function (default 1)\n"
 	       "  -b, --binary PATH        the binary whose functions are probed (default:\n"
 	       "                           COMMAND's executable)\n"
-	       "  -l, --libs LIB           a library probed too, with a strategy (repeatable)\n"
+	       "  -l, --libs LIB           a library probed too, with a strategy; where -f\n"
+	       "                           looks for what the binary lacks (repeatable)\n"
 	       "      --size FUNC:ARGN     each call's structure-unit-size is FUNC's ARGN-th\n"
 	       "                           integer argument (1-6; a USDT probe's: 1-12)\n"
 	       "      --size 'FUNC:ARG->member'  ... or a member of what ARG points to (DWARF)\n"
