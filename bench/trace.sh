@@ -9,10 +9,10 @@
 # uninstrumented program's, divided by the calls; the contenders take
 # turns ROUNDS times (default 5) and each figure is the median. Then the
 # call counts: veles's (records and --aggregate) must equal uftrace's.
-# Last the dynamic mode (root only): ns per traced call of the plain
-# program over DYN_CALLS calls (default 200,000), veles collect trace -d
-# end to end beside perf probe + perf record and bpftrace counting the
-# same probes.
+# Last the dynamic mode (root only): ns and bytes per traced call of the
+# plain program over DYN_CALLS calls (default 200,000), veles collect trace
+# -d end to end beside perf probe + perf record and bpftrace counting the
+# same probes; its call count must equal uftrace's of the same calls.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +48,11 @@ def veles():
     shutil.rmtree("vt", ignore_errors=True)
     os.mkdir("vt")
     return run(["./instr", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "vt"})
+def veles_agg():
+    shutil.rmtree("va", ignore_errors=True)
+    os.mkdir("va")
+    return run(["./instr", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "va",
+                                         "VELES_TRACE_MODE": "aggregate"})
 def uftrace():
     shutil.rmtree("ut", ignore_errors=True)
     return run(["uftrace", "record", "-d", "ut", "./pg", str(calls)])
@@ -57,6 +62,7 @@ tools = {
     "mcount": lambda: run(["./pg", str(calls)]),
     "floor": lambda: run(["./instr", str(calls)], {"LD_PRELOAD": "./floor.so"}),
     "veles": veles,
+    "aggregate": veles_agg,
     "uftrace": uftrace,
 }
 got = {k: [] for k in tools}
@@ -71,6 +77,8 @@ print(f"trace, {calls:,} calls of a small function (ns per call over the plain p
       f"median of {rounds} turns):")
 print(f"  veles --instrumented {ns['veles']:6.1f} ns  {vb:5.1f} bytes/call "
       f"(targets <= 15 ns, <= 16 bytes)")
+print(f"  veles --aggregate     {ns['aggregate']:6.1f} ns  {size('va/*.agg') / calls:5.1f} "
+      f"bytes/call (sums and histograms per function, nothing per call)")
 print(f"  uftrace record (-pg) {ns['uftrace']:6.1f} ns  {ub:5.1f} bytes/call "
       f"-> veles takes {ns['veles'] / ns['uftrace']:.2f}x uftrace's time, "
       f"{vb / ub:.2f}x its bytes")
@@ -115,9 +123,10 @@ EOS
 
 [ "$(id -u)" -eq 0 ] || { echo "  dynamic mode: needs root, not measured"; exit 0; }
 dyn_calls=${DYN_CALLS:-200000}
-python3 - "$dyn_calls" "$rounds" "$veles" "$tmp/plain" <<'EOS'
-import os, statistics, subprocess, sys, time
-calls, rounds, veles, prog = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+python3 - "$dyn_calls" "$rounds" "$veles" "$tmp/plain" "$tmp/pg" <<'EOS'
+import glob, json, os, re, statistics, subprocess, sys, time
+calls, rounds, veles, prog, pg = (int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4],
+                                  sys.argv[5])
 null = subprocess.DEVNULL
 def run(cmd):
     t = time.perf_counter()
@@ -142,8 +151,24 @@ finally:
     subprocess.run(["perf", "probe", "-q", "-d", "probe_plain:*"], stderr=null)
 ns = {k: statistics.median((v - p) / calls * 1e9 for v, p in zip(got[k], got["plain"]))
       for k in tools}
+out = subprocess.run(tools["veles"][:4] + tools["veles"][5:], capture_output=True, text=True,
+                     check=True).stdout
+vb = float(re.search(r"Probe samples: ([0-9.]+) bytes per call", out).group(1))
+pb = os.path.getsize("../perf.data") / calls
 print(f"dynamic mode, {calls:,} calls, end to end (ns per call over the plain program):")
-print(f"  veles collect trace -d {ns['veles']:7.0f} ns  (profile of every call written)")
-print(f"  perf probe + record    {ns['perf']:7.0f} ns  -> veles {ns['veles'] / ns['perf']:.2f}x")
-print(f"  bpftrace, counts only  {ns['bpftrace']:7.0f} ns  -> veles {ns['veles'] / ns['bpftrace']:.2f}x")
+print(f"  veles collect trace -d {ns['veles']:7.0f} ns {vb:5.1f} bytes/call "
+      f"(probe samples; profile of every call written)")
+print(f"  perf probe + record    {ns['perf']:7.0f} ns {pb:5.1f} bytes/call (perf.data) "
+      f"-> veles {ns['veles'] / ns['perf']:.2f}x the time")
+print(f"  bpftrace, counts only  {ns['bpftrace']:7.0f} ns   0.0 bytes/call (kernel maps) "
+      f"-> veles {ns['veles'] / ns['bpftrace']:.2f}x the time")
+# The same calls counted by uftrace and by the dynamic mode's profile.
+subprocess.run(["uftrace", "record", "-d", "../ud", pg, str(calls)], stdout=null, check=True)
+rep = subprocess.run(["uftrace", "report", "-d", "../ud", "-f", "call", "--no-pager"],
+                     capture_output=True, text=True, check=True).stdout
+want = int(re.search(r"^\s*(\d+)\s+small\s*$", rep, re.M).group(1))
+latest = max(glob.glob(".veles/jobs/*.perf"), key=os.path.getmtime)
+got = len(json.load(open(latest))["resources"]["small#0"]["amount"])
+print(f"  calls of small: uftrace {want}, veles -d {got} {'agree' if want == got else 'DIFFER'}")
+sys.exit(0 if want == got else 1)
 EOS

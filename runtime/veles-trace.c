@@ -57,9 +57,25 @@ struct frame {
 	uint64_t start, children;
 };
 
+/*
+ * The hooks' fast path: a direct-mapped cache from a function's address to
+ * its one-word record (VTR_SHORT with its number), for the functions whose
+ * number fits one; a miss, a long delta or a full buffer takes the slow
+ * path, which fills the slot.
+ */
+#define FAST_SLOTS 256
+#define FAST_SLOT(fn) (((uintptr_t)(fn) >> 4) & (FAST_SLOTS - 1))
+
+struct fast {
+	void *fn;
+	uint32_t word;
+};
+
 struct tbuf {
 	uint32_t *pos, *end;
 	uint64_t last;
+	struct fast fast[FAST_SLOTS];  /* records mode */
+	struct fast afast[FAST_SLOTS]; /* aggregate mode: the word is the number */
 	int fd;
 	uint32_t nfuncs;
 	struct slot *map;
@@ -381,19 +397,12 @@ static NOINSTR void agg_enter(struct tbuf *b, uint32_t idx)
 	b->depth++;
 }
 
-static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
+/* Closes the call @f of function @idx that the counter @t ends. */
+static HOT inline void agg_close(struct tbuf *b, const struct frame *f, uint32_t idx, uint64_t t)
 {
-	uint64_t t = __rdtsc(), incl;
-	struct frame *f;
-	struct agg *g;
+	uint64_t incl = t - f->start;
+	struct agg *g = &b->aggs[idx];
 
-	if (b->depth == 0 || --b->depth >= STACK_MAX)
-		return;
-	f = &b->stack[b->depth];
-	if (f->idx != idx)
-		return; /* left by longjmp or an exception: not a call we can time */
-	incl = t - f->start;
-	g = &b->aggs[idx];
 	g->count++;
 	g->incl += incl;
 	g->excl += incl - (f->children < incl ? f->children : incl);
@@ -402,32 +411,118 @@ static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
 		b->stack[b->depth - 1].children += incl;
 }
 
-HOT void __cyg_profile_func_enter(void *fn, void *site)
+static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
+{
+	uint64_t t = __rdtsc();
+	struct frame *f;
+
+	if (b->depth == 0 || --b->depth >= STACK_MAX)
+		return;
+	f = &b->stack[b->depth];
+	if (f->idx != idx)
+		return; /* left by longjmp or an exception: not a call we can time */
+	agg_close(b, f, idx, t);
+}
+
+/* Everything but the common case, kept out of line so the hooks' fast
+ * path saves no registers. */
+static NOINSTR __attribute__((noinline, cold)) void slow_hook(void *fn, bool ret)
 {
 	struct tbuf *b = tb;
+	uint32_t idx;
 
 	if (UNLIKELY((uintptr_t)b <= 1)) {
-		if (b || !(b = thread_start()))
+		if (b || ret || !(b = thread_start()))
 			return;
 	}
 	if (UNLIKELY(stopped))
 		return;
-	if (aggregate)
-		agg_enter(b, func_index(b, fn));
-	else
-		record(b, func_index(b, fn), false);
+	idx = func_index(b, fn);
+	if (aggregate) {
+		if (ret)
+			agg_exit(b, idx);
+		else
+			agg_enter(b, idx);
+		b->afast[FAST_SLOT(fn)] = (struct fast){fn, idx};
+		return;
+	}
+	record(b, idx, ret);
+	if (idx < VTR_SHORT_FUNCS)
+		b->fast[FAST_SLOT(fn)] = (struct fast){fn, VTR_SHORT | idx << VTR_SHORT_SHIFT};
+}
+
+/*
+ * The common case in a few instructions: a cached function, a delta that
+ * fits 20 bits and room for one word. The cache stays empty in aggregate
+ * mode and after the end (stopped), so those always take the slow path.
+ */
+static HOT inline bool fast_hook(void *fn, uint32_t exit_bit)
+{
+	struct tbuf *b = tb;
+	const struct fast *f;
+	uint64_t t, d;
+
+	if (UNLIKELY((uintptr_t)b <= 1))
+		return false;
+	f = &b->fast[FAST_SLOT(fn)];
+	if (UNLIKELY(f->fn != fn || b->pos >= b->end))
+		return false;
+	t = __rdtsc();
+	d = t - b->last;
+	if (UNLIKELY(d > VTR_SHORT_DELTA))
+		return false; /* the slow path reads the counter again: still in order */
+	b->last = t;
+	*b->pos++ = f->word | exit_bit | (uint32_t)d;
+	return true;
+}
+
+/* Aggregate mode's common case: a cached function, its frame pushed. */
+static HOT inline bool agg_fast_enter(void *fn)
+{
+	struct tbuf *b = tb;
+	const struct fast *f;
+
+	if (UNLIKELY((uintptr_t)b <= 1))
+		return false;
+	f = &b->afast[FAST_SLOT(fn)];
+	if (UNLIKELY(f->fn != fn || b->depth >= STACK_MAX))
+		return false;
+	b->stack[b->depth++] = (struct frame){f->word, __rdtsc(), 0};
+	return true;
+}
+
+/* ... and the return that closes the innermost frame, its own. */
+static HOT inline bool agg_fast_exit(void *fn)
+{
+	struct tbuf *b = tb;
+	const struct fast *f;
+	uint64_t t;
+
+	if (UNLIKELY((uintptr_t)b <= 1))
+		return false;
+	f = &b->afast[FAST_SLOT(fn)];
+	if (UNLIKELY(f->fn != fn || b->depth == 0 || b->depth > STACK_MAX ||
+		     b->stack[b->depth - 1].idx != f->word))
+		return false;
+	t = __rdtsc();
+	b->depth--;
+	agg_close(b, &b->stack[b->depth], f->word, t);
+	return true;
+}
+
+HOT void __cyg_profile_func_enter(void *fn, void *site)
+{
+	/* Each mode fills only its own cache: the other's stays empty. */
+	if (LIKELY(fast_hook(fn, 0)) || agg_fast_enter(fn))
+		return;
+	slow_hook(fn, false);
 }
 
 HOT void __cyg_profile_func_exit(void *fn, void *site)
 {
-	struct tbuf *b = tb;
-
-	if (UNLIKELY((uintptr_t)b <= 1 || stopped))
+	if (LIKELY(fast_hook(fn, VTR_SHORT_EXIT)) || agg_fast_exit(fn))
 		return;
-	if (aggregate)
-		agg_exit(b, func_index(b, fn));
-	else
-		record(b, func_index(b, fn), true);
+	slow_hook(fn, true);
 }
 
 /* ---- start and end of the process ---- */
@@ -517,8 +612,12 @@ __attribute__((destructor)) static NOINSTR void trace_fini(void)
 		return;
 	pthread_mutex_lock(&live_lock);
 	stopped = 1;
-	for (struct tbuf *b = live; b; b = b->next)
+	/* No room left: the hooks' fast path gives way to the slow one, which
+	 * sees the end. */
+	for (struct tbuf *b = live; b; b = b->next) {
 		finish(b);
+		b->end = b->data;
+	}
 	pthread_mutex_unlock(&live_lock);
 	write_meta();
 }

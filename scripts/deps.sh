@@ -10,7 +10,7 @@ clang-format cppcheck python3 hyperfine time procps
 libgsl-dev python3-numpy python3-scipy chromium libxml2-utils
 libelf-dev uftrace linux-perf bpftrace libpfm4-dev
 libdw-dev g++ heaptrack valgrind zstd sqlite3 sysstat collectl
-libncurses-dev libunwind8"
+libncurses-dev libunwind8 systemtap-sdt-dev"
 # veles script: its Python module embeds libpython and decodes tracepoints
 # with libtraceevent.
 PKGS="$PKGS libpython3-dev libtraceevent-dev"

@@ -269,8 +269,12 @@ static int check_interrupted(void)
 
 static int collect_write(struct collect_ctx *c, const struct collector *col)
 {
-	int ret = mkdir_p(c->env->jobs_dir);
+	int ret;
 
+	/* The collector's after() may drop the profile (trace --no-profile). */
+	if (!c->profile)
+		return 0;
+	ret = mkdir_p(c->env->jobs_dir);
 	if (ret < 0)
 		return ret;
 	collect_fill_header(c, col);

@@ -91,6 +91,100 @@ static size_t add_profile(struct node *root, const struct profile *p, const char
 	return used;
 }
 
+/* ---- trace profiles: stacks from each call's thread, order and depth ---- */
+
+struct call_ref {
+	int64_t pid, thread, order, depth;
+	size_t row;
+};
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct call_ref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Adds @v along @frames[0..n) (outermost first) from the root. */
+static void add_frames(struct node *root, char **frames, size_t n, int side, double v)
+{
+	struct node *nd = root;
+
+	root->v[side] += v;
+	for (size_t i = 0; i < n; i++)
+		if (frames[i]) {
+			nd = child(nd, frames[i]);
+			nd->v[side] += v;
+		}
+}
+
+static bool trace_columns(const struct profile *p, const struct column **c)
+{
+	static const char *const names[] = {"pid", "thread", "order", "depth", "exclusive"};
+
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
+		if (!(c[k] = table_col(&p->res, names[k])))
+			return false;
+	return true;
+}
+
+/*
+ * A trace profile has no stacks, but each call its thread, its entry
+ * number there and how many calls were open around it: in entry order a
+ * call's callers are the last calls entered at each smaller depth. Each
+ * call's exclusive time is added along its stack, so a frame's width is
+ * its inclusive time. A caller the profile does not keep (-f, sampling)
+ * leaves its level out.
+ */
+static size_t add_call_stacks(struct node *root, const struct profile *p, int side)
+{
+	const struct column *c[5];
+	size_t n = profile_nres(p), used = 0, cap = 64;
+	struct call_ref *calls;
+	char **stack;
+	struct buf scratch = BUF_INIT;
+
+	if (!n || !trace_columns(p, c))
+		return 0;
+	calls = xmalloc(n * sizeof(*calls));
+	for (size_t i = 0; i < n; i++)
+		calls[i] = (struct call_ref){col_i64(c[0], i), col_i64(c[1], i), col_i64(c[2], i),
+					     col_i64(c[3], i), i};
+	qsort(calls, n, sizeof(*calls), cmp_call);
+	stack = xcalloc(cap, sizeof(*stack));
+	for (size_t i = 0; i < n; i++) {
+		size_t d = calls[i].depth < 0 ? 0 : (size_t)calls[i].depth;
+		double v = col_num(c[4], calls[i].row);
+		bool fresh = i == 0 || calls[i].pid != calls[i - 1].pid ||
+			     calls[i].thread != calls[i - 1].thread;
+
+		if (d + 1 >= cap) {
+			stack = xrealloc(stack, (d + 64) * sizeof(*stack));
+			memset(stack + cap, 0, (d + 64 - cap) * sizeof(*stack));
+			cap = d + 64;
+		}
+		for (size_t k = fresh ? 0 : d; k < cap; k++) {
+			free(stack[k]);
+			stack[k] = NULL;
+		}
+		stack[d] = xstrdup(profile_uid(p, calls[i].row, &scratch));
+		if (!isnan(v)) {
+			add_frames(root, stack, d + 1, side, fabs(v));
+			used++;
+		}
+	}
+	for (size_t k = 0; k < cap; k++)
+		free(stack[k]);
+	free(stack);
+	free(calls);
+	buf_release(&scratch);
+	return used;
+}
+
 struct layout {
 	int wide;      /* the side whose values give widths */
 	bool diff;     /* colours by change */
@@ -189,6 +283,11 @@ int flamegraph_svg(const struct profile *base, const struct profile *target,
 	root->name = xstrdup("all");
 	if (base)
 		used += add_profile(root, base, o->of, 0);
+	if (!used && (!o->of || strcmp(o->of, "amount") == 0)) {
+		used = add_call_stacks(root, target, 1);
+		if (base)
+			used += add_call_stacks(root, base, 0);
+	}
 	if (!used) {
 		node_free(root);
 		return err_set(ERR_INVALID, "no resource has a call stack (\"trace\") to draw");

@@ -66,6 +66,35 @@ ins = p["resources"]["SLList_insert#0"]
 assert sorted(ins["order"]) == ins["order"] and len(set(ins["order"])) == 200
 PY
 
+# The call counts agree exactly with uftrace's on the same program (built
+# without inlining, which -pg and -finstrument-functions treat apart): every
+# function veles names has uftrace's count, and every one of the program's
+# functions uftrace saw is named.
+if command -v uftrace >/dev/null; then
+	# shellcheck disable=SC2086
+	${CC:-cc} -O2 -fno-inline $flags -o ds_noinl "$ds/ds_driver.c" "$ds/ds.c" -lpthread
+	${CC:-cc} -O2 -fno-inline -pg -o ds_pg "$ds/ds_driver.c" "$ds/ds.c" -lpthread
+	uftrace record -d uftrace.data ./ds_pg 200 60 >/dev/null || fail "uftrace record"
+	uftrace report -d uftrace.data -f call --no-pager >"$T/ureport" 2>/dev/null ||
+		fail "uftrace report"
+	ok veles collect trace --instrumented -- ./ds_noinl 200 60
+	counts "$(latest)" >"$T/vcounts"
+	$py - "$T/ureport" "$T/vcounts" <<'PY' || fail "counts differ from uftrace's"
+import re, sys
+want = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
+    if m:
+        want[m.group(2)] = int(m.group(1))
+got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
+assert len(got) >= 12, got
+for f, n in got.items():
+    assert want.get(f) == n, (f, n, want.get(f))
+for f in ("SLList_insert", "BTree_search", "insertion_sort", "next_key", "run_workload"):
+    assert f in got, f
+PY
+fi
+
 # Threads: the main thread's workload and one on each of 3 threads.
 ok veles collect trace --instrumented -f SLList_insert -f SLList_search -- ./ds_driver -t 3 100 10
 has "$T/out" "in 4 threads of 1 processes"
@@ -77,6 +106,30 @@ per = collections.Counter(p["resources"]["SLList_insert#0"]["thread"])
 assert len(per) == 4 and set(per.values()) == {100}, per
 assert len(p["resources"]["SLList_search#0"]["amount"]) == 40
 PY
+
+# The views of a trace profile: a flame graph of inclusive time built from
+# each call's thread, order and depth (main's frame is main's time, the
+# second thread's workload a root of its own), and scatter, bars, flow.
+ok veles collect trace --instrumented -- ./ds_driver -t 1 300 100
+prof=$(latest)
+ok veles show "$prof" flamegraph -o fg.svg
+$py - "$prof" fg.svg <<'PY' || fail "trace flame graph"
+import json, re, sys
+p = json.load(open(sys.argv[1]))
+frames = re.findall(r"<title>([^<:]+): ([0-9.]+)</title>", open(sys.argv[2]).read())
+val = {}
+for name, v in frames:
+    val.setdefault(name, []).append(float(v))
+main = p["resources"]["main#0"]["amount"][0]
+assert abs(val["main"][0] - main) <= 0.01 * main, (val["main"], main)
+assert len(val["run_workload"]) == 2, val["run_workload"]
+total = sum(a for r in p["resources"].values() for a in r["exclusive"])
+assert abs(val["all"][0] - total) <= 0.01 * total, (val["all"], total)
+PY
+for v in scatter bars flow; do
+	ok veles show "$prof" $v
+	has "$T/out" "SLList_search"
+done
 
 # A fork: the child's calls are its own, none counted twice or lost.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_driver -f -t 1 50
@@ -170,7 +223,9 @@ assert all(n * 0.95 <= per[n] <= n for n in per), per
 best = max((m for m in p["models"] if m["uid"] == "SLList_search"), key=lambda m: m["r_square"])
 assert best["model"] == "linear", best
 # A call preempted by another process scatters a point here and there on
-# a busy machine; the medians per length lie on a line all the same.
+# a busy machine; the medians per length lie on a line all the same (r^2
+# of at least 0.8: a whole run slowed by another process's load moves its
+# length's median by a third on a shared host).
 med = collections.defaultdict(list)
 for a, n in zip(r["amount"], r["structure-unit-size"]):
     med[n].append(a)
@@ -179,7 +234,7 @@ ys = [sorted(med[n])[len(med[n]) // 2] for n in xs]
 mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
 b1 = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
 sse = sum((y - my - b1 * (x - mx)) ** 2 for x, y in zip(xs, ys))
-assert b1 > 0 and sse < 0.05 * sum((y - my) ** 2 for y in ys), (xs, ys)
+assert b1 > 0 and sse < 0.2 * sum((y - my) ** 2 for y in ys), (xs, ys)
 PY
 
 # Dynamic mode: uprobes on the unmodified program, where perf_event_open
@@ -216,6 +271,40 @@ PY
 		has "$T/counts" "^$want\$"
 	done
 	hasnt "$T/counts" "^_start|^frame_dummy"
+	# The dynamic mode's counts agree with uftrace's too.
+	if [ -s "$T/ureport" ]; then
+		${CC:-cc} -O2 -fno-inline -o ds_noinl_plain "$ds/ds_driver.c" "$ds/ds.c" -lpthread
+		ok dyn -s userspace --no-usdt -- ./ds_noinl_plain 200 60
+		counts "$(latest)" >"$T/dcounts"
+		$py - "$T/ureport" "$T/dcounts" <<'PY' || fail "dynamic counts differ from uftrace's"
+import re, sys
+want = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
+    if m:
+        want[m.group(2)] = int(m.group(1))
+got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
+assert len(got) >= 12, got
+for f, n in got.items():
+    assert want.get(f) == n, (f, n, want.get(f))
+PY
+	fi
+	# Without the privileges: one line naming perf_event_paranoid.
+	if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ]; then
+		nb=$(mktemp -d "${TMPDIR:-/tmp}/veles-nobody.XXXXXX")
+		chmod 777 "$nb" && cp ds_plain "$nb/"
+		as_nobody() {
+			(cd "$nb" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+				--inh-caps=-all --bounding-set=-all env HOME="$nb" "$@")
+		}
+		as_nobody git init -q . && as_nobody "$VELES" init -q || fail "init as nobody"
+		as_nobody "$VELES" collect trace -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"
+		rc=$?
+		rm -rf "$nb"
+		[ "$rc" -eq 2 ] || fail "unprivileged dynamic trace: exit $rc, not 2"
+		has "$T/err" "needs root \\(or CAP_PERFMON with kernel.perf_event_paranoid at [0-9]\\): use --instrumented"
+		[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one line"
+	fi
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"
 	fails 2 dyn -f SLList_insert -- ./ds_stripped 10
@@ -224,13 +313,19 @@ else
 	has "$T/err" "needs root|no uprobe PMU"
 fi
 fails 2 veles collect trace --dynamic -- ./ds_plain 10
-has "$T/err" "--dynamic needs -f FUNC or -s userspace"
-fails 2 veles collect trace --dynamic -s all -- ./ds_plain 10
-has "$T/err" "--strategy is userspace or custom"
+has "$T/err" "--dynamic needs -f FUNC, -u PROBE or a -s strategy"
+fails 2 veles collect trace --dynamic -s nothing -- ./ds_plain 10
+has "$T/err" "--strategy is userspace, all, u_sampled, a_sampled or custom"
 fails 2 veles collect trace --instrumented -s userspace -- ./ds_driver 10
 fails 2 veles collect trace --dynamic --instrumented -f main -- ./ds_plain 10
 fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_driver 10
 has "$T/err" "--size needs --dynamic"
-fails 2 veles collect trace --dynamic --size insertion_sort:7 -- ./ds_plain 10
+fails 2 veles collect trace --dynamic --size insertion_sort:13 -- ./ds_plain 10
 has "$T/err" "ARGN from 1 to 6"
+fails 2 veles collect trace --dynamic -u 'a#b#c#d#e' -- ./ds_plain 10
+fails 2 veles collect trace -f 'a#b#c' -- ./ds_plain 10
+has "$T/err" "--func is \\[LIB#\\]FUNC\\[#N\\], not 'a#b#c'"
+fails 2 veles collect trace -f '' -- ./ds_plain 10
+fails 2 veles collect trace -u 'a##b' -- ./ds_plain 10
+has "$T/err" "--usdt is \\[LIB#\\]PROBE"
 fails 2 veles collect trace --dynamic --size insertion_sort -- ./ds_plain 10

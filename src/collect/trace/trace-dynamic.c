@@ -12,11 +12,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/trace/trace-attach.h"
 #include "collect/trace/trace-dynamic.h"
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
@@ -27,13 +29,15 @@
 
 #define RING_PAGES 512 /* 2 MiB per CPU, a power of two */
 
-/* One probe: a function's entry or return on one CPU. */
+#define STACK_BYTES 4096 /* of user stack per hit that reads memory */
+
+/* One probe on one CPU. */
 struct probe {
 	int fd;
 	uint64_t id;
-	uint64_t addr; /* the function's symbol value */
-	bool ret;
-	bool regs; /* its samples carry the --size argument's register */
+	const struct probe_spec *spec;
+	uint64_t regs_mask; /* sampled user registers */
+	bool stack;	    /* and the user stack */
 };
 
 struct sample {
@@ -52,13 +56,15 @@ struct fork_rec {
 struct dyn {
 	struct probe *probes;
 	size_t nprobes;
-	int *leaders; /* per CPU: the probe whose ring the others write to */
+	size_t *by_id; /* probe indices by id, for the samples' lookups */
+	int *leaders;  /* per CPU: the probe whose ring the others write to */
 	void **rings;
 	long ncpus;
 	size_t page;
 	struct sample *samples;
 	size_t nsamples, cap;
 	uint64_t lost;
+	uint64_t bytes; /* of samples read from the rings */
 	struct fork_rec *forks;
 	size_t nforks;
 	pid_t child;
@@ -75,37 +81,6 @@ static int uprobe_type(void)
 		fclose(f);
 	}
 	return type;
-}
-
-/* The file offset of symbol value @v: its PT_LOAD segment maps it there. */
-static int file_offset(const char *path, uint64_t v, uint64_t *off)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = ERR_NOTFOUND;
-	size_t n = 0;
-	Elf *elf;
-
-	if (fd < 0)
-		return err_set(ERR_IO, "cannot open %s: %s", path, strerror(errno));
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf && elf_getphdrnum(elf, &n) == 0) {
-		for (size_t i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-			    v >= ph.p_vaddr && v < ph.p_vaddr + ph.p_filesz) {
-				*off = v - ph.p_vaddr + ph.p_offset;
-				ret = 0;
-				break;
-			}
-		}
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return ret < 0 ? err_set(ret, "collect trace: no loadable code at %#lx in %s",
-				 (unsigned long)v, path)
-		       : 0;
 }
 
 /* kernel.perf_event_paranoid as the error message quotes it. */
@@ -148,53 +123,71 @@ static int map_ring(struct dyn *dy, long cpu, int fd)
 	return 0;
 }
 
-/* Entry and return probes of @addr (file offset @off) on every CPU. */
-/* The registers of the first six integer arguments (x86-64 System V). */
-static const int arg_regs[] = {PERF_REG_X86_DI, PERF_REG_X86_SI, PERF_REG_X86_DX,
-			       PERF_REG_X86_CX, PERF_REG_X86_R8, PERF_REG_X86_R9};
-
-static int attach(struct dyn *dy, int type, const char *path, uint64_t addr, uint64_t off, int argn)
+static uint64_t size_regs(const struct usdt_arg *a)
 {
-	for (int ret = 0; ret < 2; ret++)
-		for (long cpu = 0; cpu < dy->ncpus; cpu++) {
-			struct perf_event_attr a = {.size = sizeof(a), .type = (uint32_t)type};
-			struct probe *p;
-			int fd;
+	if (a->kind == USDT_ARG_REG)
+		return 1ull << a->reg;
+	if (a->kind == USDT_ARG_MEM)
+		return 1ull << a->reg | 1ull << PERF_REG_X86_SP;
+	return 0;
+}
 
-			a.config = (uint64_t)ret; /* the retprobe bit, config:0 */
-			a.uprobe_path = (uint64_t)(uintptr_t)path;
-			a.probe_offset = off;
-			a.sample_period = 1;
-			a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-			if (argn && !ret) {
-				a.sample_type |= PERF_SAMPLE_REGS_USER;
-				a.sample_regs_user = 1ull << arg_regs[argn - 1];
-			}
-			/* Every process on the CPU: an inherited uprobe event re-reads
-			 * uprobe_path in the forking process, where our pointer means
-			 * nothing. Only code of this file fires it; the samples of the
-			 * command's processes are picked by the fork records. */
-			a.task = dy->leaders[cpu] < 0;
-			a.use_clockid = 1;
-			a.clockid = CLOCK_MONOTONIC;
-			fd = (int)syscall(SYS_perf_event_open, &a, -1, (int)cpu, -1,
-					  PERF_FLAG_FD_CLOEXEC);
-			if (fd < 0)
-				return open_failed(errno);
-			dy->probes = xrealloc(dy->probes, (dy->nprobes + 1) * sizeof(*dy->probes));
-			p = &dy->probes[dy->nprobes++];
-			*p = (struct probe){
-				.fd = fd, .addr = addr, .ret = ret, .regs = argn && !ret};
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &p->id) < 0)
-				return err_set(ERR_IO, "collect trace: perf event id: %s",
-					       strerror(errno));
-			if (dy->leaders[cpu] < 0) {
-				if (map_ring(dy, cpu, fd) < 0)
-					return ERR_IO;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, dy->leaders[cpu]) < 0)
-				return err_set(ERR_IO, "collect trace: perf output: %s",
-					       strerror(errno));
-		}
+static struct perf_event_attr probe_attr(int type, const struct probe_spec *sp, uint64_t regs)
+{
+	struct perf_event_attr a = {.size = sizeof(a), .type = (uint32_t)type};
+
+	/* config:0 is the retprobe bit, config:32-63 the semaphore's offset
+	 * (the kernel counts it up while the probe is on). */
+	a.config = (sp->kind == PROBE_RETURN ? 1u : 0u) | sp->ref_ctr_off << 32;
+	a.uprobe_path = (uint64_t)(uintptr_t)sp->path;
+	a.probe_offset = sp->off;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (regs) {
+		a.sample_type |= PERF_SAMPLE_REGS_USER;
+		a.sample_regs_user = regs;
+	}
+	if (sp->size.kind == USDT_ARG_MEM) {
+		a.sample_type |= PERF_SAMPLE_STACK_USER;
+		a.sample_stack_user = STACK_BYTES;
+	}
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	return a;
+}
+
+/* Probe @sp on every CPU. */
+static int attach(struct dyn *dy, int type, const struct probe_spec *sp)
+{
+	uint64_t regs = size_regs(&sp->size);
+
+	for (long cpu = 0; cpu < dy->ncpus; cpu++) {
+		struct perf_event_attr a = probe_attr(type, sp, regs);
+		struct probe *p;
+		int fd;
+
+		/* Every process on the CPU: an inherited uprobe event re-reads
+		 * uprobe_path in the forking process, where our pointer means
+		 * nothing. Only code of this file fires it; the samples of the
+		 * command's processes are picked by the fork records. */
+		a.task = dy->leaders[cpu] < 0;
+		fd = (int)syscall(SYS_perf_event_open, &a, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			return open_failed(errno);
+		dy->probes = xrealloc(dy->probes, (dy->nprobes + 1) * sizeof(*dy->probes));
+		p = &dy->probes[dy->nprobes++];
+		*p = (struct probe){.fd = fd,
+				    .spec = sp,
+				    .regs_mask = regs,
+				    .stack = a.sample_type & PERF_SAMPLE_STACK_USER};
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &p->id) < 0)
+			return err_set(ERR_IO, "collect trace: perf event id: %s", strerror(errno));
+		if (dy->leaders[cpu] < 0) {
+			if (map_ring(dy, cpu, fd) < 0)
+				return ERR_IO;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, dy->leaders[cpu]) < 0)
+			return err_set(ERR_IO, "collect trace: perf output: %s", strerror(errno));
+	}
 	return 0;
 }
 
@@ -211,20 +204,43 @@ static void add_sample(struct dyn *dy, const struct sample *s)
 
 static const struct probe *probe_of(const struct dyn *dy, uint64_t id);
 
-/* The --size register after the time: the ABI word, then the register
- * (none when the sample hit no user code). */
+/*
+ * The size argument of a hit from what follows the time: the ABI word and
+ * the sampled registers in register order, then the stack's size, bytes
+ * and dynamic size (nothing of them when the hit was not in user code).
+ */
 static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len, struct sample *s)
 {
 	const struct probe *p = probe_of(dy, s->id);
-	uint64_t abi;
+	uint64_t abi, regs[64] = {0}, n = 0;
+	size_t at = 32;
+	struct usdt_hit h = {.regs = regs};
 
-	if (!p || !p->regs || len < 48)
+	if (!p || !p->regs_mask || len < at + 8)
 		return;
-	memcpy(&abi, rec + 32, 8);
+	memcpy(&abi, rec + at, 8);
+	at += 8;
 	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return;
-	memcpy(&s->size, rec + 40, 8);
-	s->has_size = true;
+	for (int r = 0; r < 64; r++)
+		if (p->regs_mask >> r & 1) {
+			if (at + 8 > len)
+				return;
+			memcpy(&regs[r], rec + at, 8);
+			at += 8;
+		}
+	if (p->stack && at + 8 <= len) {
+		memcpy(&n, rec + at, 8);
+		at += 8;
+		if (n && at + n + 8 <= len) {
+			uint64_t dyn_size;
+
+			memcpy(&dyn_size, rec + at + n, 8);
+			h.stack = rec + at;
+			h.stack_len = dyn_size < n ? dyn_size : n;
+		}
+	}
+	s->has_size = usdt_arg_value(&p->spec->size, &h, &s->size);
 }
 
 /* One record at @rec (copied out of the ring when it wrapped). */
@@ -241,6 +257,7 @@ static void take_record(struct dyn *dy, const unsigned char *rec)
 		memcpy(&s.time, rec + 24, 8);
 		take_size(dy, rec, h.size, &s);
 		add_sample(dy, &s);
+		dy->bytes += h.size;
 	} else if (h.type == PERF_RECORD_FORK && h.size >= sizeof(h) + 24) {
 		struct fork_rec f;
 
@@ -364,10 +381,40 @@ static int cmp_sample(const void *a, const void *b)
 
 static const struct probe *probe_of(const struct dyn *dy, uint64_t id)
 {
-	for (size_t i = 0; i < dy->nprobes; i++)
-		if (dy->probes[i].id == id)
-			return &dy->probes[i];
+	size_t lo = 0, hi = dy->nprobes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct probe *p = &dy->probes[dy->by_id[mid]];
+
+		if (p->id == id)
+			return p;
+		if (p->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
+}
+
+static const struct dyn *sorting; /* qsort has no argument for cmp_by_id */
+
+static int cmp_by_id(const void *a, const void *b)
+{
+	uint64_t x = sorting->probes[*(const size_t *)a].id;
+	uint64_t y = sorting->probes[*(const size_t *)b].id;
+
+	return x < y ? -1 : x > y;
+}
+
+static void index_probes(struct dyn *dy)
+{
+	dy->by_id = xmalloc((dy->nprobes + 1) * sizeof(*dy->by_id));
+	for (size_t i = 0; i < dy->nprobes; i++)
+		dy->by_id[i] = i;
+	sorting = dy;
+	qsort(dy->by_id, dy->nprobes, sizeof(*dy->by_id), cmp_by_id);
+	sorting = NULL;
 }
 
 static void add_proc(struct trace_data *d, int pid, const char *path)
@@ -383,48 +430,122 @@ static void add_proc(struct trace_data *d, int pid, const char *path)
 	p->objs[0] = (struct trace_object){0, 0, UINT64_MAX, xstrdup(path)};
 }
 
-/* One thread's samples [i, end): entries pushed, returns close the
- * innermost open call of their function, as trace-read.c does. */
+/* One thread's pairing: the function calls open, USDT pairs open, and
+ * each unpaired probe's previous hit. */
+struct pairing {
+	struct trace_call *stack; /* open function calls */
+	uint64_t *children;	  /* their callees' inclusive time */
+	struct trace_call *usdt;  /* open USDT pairs */
+	struct trace_call *last;  /* per name: an unpaired probe's last hit */
+	size_t depth, nusdt, order;
+	struct trace_data *d;
+};
+
+static struct trace_call open_call(struct pairing *pr, const struct probe *p,
+				   const struct sample *s)
+{
+	return (struct trace_call){.addr = p->spec->name,
+				   .incl = s->time,
+				   .order = pr->order++,
+				   .pid = (int)s->pid,
+				   .tid = (int)s->tid,
+				   .depth = (uint32_t)pr->depth,
+				   .has_size = s->has_size,
+				   .size = s->size};
+}
+
+/* A return closes the innermost open call of its function. */
+static void close_function(struct pairing *pr, const struct probe *p, const struct sample *s)
+{
+	size_t k = pr->depth;
+	struct trace_call c;
+
+	while (k > 0 && pr->stack[k - 1].addr != p->spec->name)
+		k--;
+	if (k == 0)
+		return;
+	pr->depth = k - 1;
+	c = pr->stack[pr->depth];
+	c.incl = s->time - c.incl;
+	c.excl = c.incl - (pr->children[pr->depth] < c.incl ? pr->children[pr->depth] : c.incl);
+	if (pr->depth > 0)
+		pr->children[pr->depth - 1] += c.incl;
+	trace_data_add_call(pr->d, &c);
+}
+
+/* A USDT end closes the innermost open start of its pair. */
+static void close_usdt(struct pairing *pr, const struct probe *p, const struct sample *s)
+{
+	size_t k = pr->nusdt;
+	struct trace_call c;
+
+	while (k > 0 && pr->usdt[k - 1].addr != p->spec->name)
+		k--;
+	if (k == 0)
+		return;
+	c = pr->usdt[k - 1];
+	memmove(&pr->usdt[k - 1], &pr->usdt[k], (pr->nusdt - k) * sizeof(*pr->usdt));
+	pr->nusdt--;
+	c.excl = c.incl = s->time - c.incl;
+	trace_data_add_call(pr->d, &c);
+}
+
+/* An unpaired probe: the time since its previous hit in the thread. */
+static void usdt_hit(struct pairing *pr, const struct probe *p, const struct sample *s)
+{
+	struct trace_call *last = &pr->last[p->spec->name & ~TRACE_NAMED];
+
+	if (last->tid) {
+		struct trace_call c = *last;
+
+		c.excl = c.incl = s->time - c.incl;
+		trace_data_add_call(pr->d, &c);
+	}
+	*last = open_call(pr, p, s);
+}
+
+static void pair_sample(struct pairing *pr, const struct probe *p, const struct sample *s)
+{
+	switch (p->spec->kind) {
+	case PROBE_ENTRY:
+		pr->children[pr->depth] = 0;
+		pr->stack[pr->depth] = open_call(pr, p, s);
+		pr->depth++;
+		break;
+	case PROBE_RETURN:
+		close_function(pr, p, s);
+		break;
+	case PROBE_USDT_START:
+		pr->usdt[pr->nusdt++] = open_call(pr, p, s);
+		break;
+	case PROBE_USDT_END:
+		close_usdt(pr, p, s);
+		break;
+	case PROBE_USDT_HIT:
+		usdt_hit(pr, p, s);
+		break;
+	}
+}
+
+/* One thread's samples [i, end), in time order. */
 static void pair_thread(const struct dyn *dy, size_t i, size_t end, struct trace_data *d)
 {
-	struct trace_call *stack = xcalloc(end - i, sizeof(*stack));
-	uint64_t *children = xcalloc(end - i, sizeof(*children));
-	size_t depth = 0, order = 0;
+	struct pairing pr = {.d = d};
 
+	pr.stack = xcalloc(end - i, sizeof(*pr.stack));
+	pr.children = xcalloc(end - i, sizeof(*pr.children));
+	pr.usdt = xcalloc(end - i, sizeof(*pr.usdt));
+	pr.last = xcalloc(d->nnames + 1, sizeof(*pr.last));
 	for (; i < end; i++) {
-		const struct sample *s = &dy->samples[i];
-		const struct probe *p = probe_of(dy, s->id);
-		size_t k = depth;
+		const struct probe *p = probe_of(dy, dy->samples[i].id);
 
-		if (!p)
-			continue;
-		if (!p->ret) {
-			stack[depth] = (struct trace_call){.addr = p->addr,
-							   .incl = s->time,
-							   .order = order,
-							   .pid = (int)s->pid,
-							   .tid = (int)s->tid,
-							   .depth = (uint32_t)depth,
-							   .has_size = s->has_size,
-							   .size = s->size};
-			children[depth++] = 0;
-			order++;
-			continue;
-		}
-		while (k > 0 && stack[k - 1].addr != p->addr)
-			k--;
-		if (k == 0)
-			continue;
-		depth = k - 1;
-		struct trace_call c = stack[depth];
-		c.incl = s->time - c.incl;
-		c.excl = c.incl - (children[depth] < c.incl ? children[depth] : c.incl);
-		if (depth > 0)
-			children[depth - 1] += c.incl;
-		trace_data_add_call(d, &c);
+		if (p)
+			pair_sample(&pr, p, &dy->samples[i]);
 	}
-	free(stack);
-	free(children);
+	free(pr.stack);
+	free(pr.children);
+	free(pr.usdt);
+	free(pr.last);
 }
 
 static int cmp_fork(const void *a, const void *b)
@@ -484,79 +605,39 @@ static void pair_samples(struct dyn *dy, const char *path, struct trace_data *d)
 
 /* ---- the whole run ---- */
 
-static const struct sym *find_func(const struct sym_file *f, const char *name)
+/* Two probes a function on each CPU: -s all may need thousands of files. */
+static void raise_fd_limit(size_t want)
 {
-	for (size_t i = 0; i < f->nsyms; i++)
-		if (strcmp(f->syms[i].name, name) == 0)
-			return &f->syms[i];
-	return NULL;
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < want + 64) {
+		r.rlim_cur = want + 64 < r.rlim_max ? want + 64 : r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
 }
 
-static bool find_rule_func(const struct trace_opts *o, const char *name)
+static int attach_plan(struct dyn *dy, const struct probe_plan *plan, const struct trace_opts *o,
+		       const struct trace_data *d)
 {
-	for (size_t i = 0; i < o->nrules; i++)
-		if (strcmp(o->rules[i].func, name) == 0)
-			return true;
-	return false;
-}
-
-/* --size's argument number for @func, or 0. */
-static int size_arg(const struct trace_opts *o, const char *func)
-{
-	for (size_t i = 0; i < o->nsizes; i++)
-		if (strcmp(o->sizes[i].func, func) == 0)
-			return o->sizes[i].argn;
-	return 0;
-}
-
-/* -s userspace: the program's own functions, not the C runtime's start-up. */
-static bool user_function(const struct sym *s, const struct sym *prev)
-{
-	static const char *const crt[] = {"frame_dummy", "register_tm_clones",
-					  "deregister_tm_clones"};
-
-	if (s->size == 0 || s->name[0] == '_' || (prev && prev->value == s->value))
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(crt); i++)
-		if (strcmp(s->name, crt[i]) == 0)
-			return false;
-	return true;
-}
-
-static int attach_symbol(struct dyn *dy, const struct trace_opts *o, int type, const char *path,
-			 const struct sym *s)
-{
-	uint64_t off = 0;
-	int ret = file_offset(path, s->value, &off);
-
-	return ret < 0 ? ret : attach(dy, type, path, s->value, off, size_arg(o, s->name));
-}
-
-static int attach_rules(struct dyn *dy, const struct trace_opts *o, struct sym_cache *syms,
-			const char *path)
-{
-	const struct sym_file *f = trace_sym_file(syms, path);
 	int type = uprobe_type(), ret = 0;
 
 	if (type < 0)
 		return err_set(ERR_NOTFOUND, "collect trace: this kernel has no uprobe PMU "
 					     "(/sys/bus/event_source/devices/uprobe): use "
 					     "--instrumented instead");
-	if (!f->nsyms)
-		return err_set(ERR_INVALID, "collect trace: %s has no symbol table (stripped?)",
-			       path);
-	for (size_t i = 0; o->userspace && i < f->nsyms && ret == 0; i++)
-		if (user_function(&f->syms[i], i ? &f->syms[i - 1] : NULL) &&
-		    !find_rule_func(o, f->syms[i].name))
-			ret = attach_symbol(dy, o, type, path, &f->syms[i]);
-	for (size_t i = 0; i < o->nrules && ret == 0; i++) {
-		const struct sym *s = find_func(f, o->rules[i].func);
+	raise_fd_limit(plan->n * (size_t)dy->ncpus);
+	for (size_t i = 0; i < plan->n && ret == 0; i++) {
+		static const char *const kinds[] = {"entry", "return", "usdt start", "usdt end",
+						    "usdt hit"};
+		const struct probe_spec *sp = &plan->specs[i];
 
-		if (!s)
-			return err_set(ERR_INVALID, "collect trace: no function '%s' in %s",
-				       o->rules[i].func, path);
-		ret = attach_symbol(dy, o, type, path, s);
+		trace_watch(o, "probe %s %s at %s+%#lx%s", kinds[sp->kind],
+			    d->names[sp->name & ~TRACE_NAMED], sp->path, (unsigned long)sp->off,
+			    sp->ref_ctr_off ? " (with a semaphore)" : "");
+		ret = attach(dy, type, sp);
 	}
+	if (ret == 0)
+		index_probes(dy);
 	return ret;
 }
 
@@ -568,6 +649,7 @@ static void dyn_release(struct dyn *dy)
 	for (size_t i = 0; i < dy->nprobes; i++)
 		close(dy->probes[i].fd);
 	free(dy->probes);
+	free(dy->by_id);
 	free(dy->leaders);
 	free(dy->rings);
 	free(dy->samples);
@@ -580,12 +662,17 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 	struct dyn dy = {.ncpus = sysconf(_SC_NPROCESSORS_CONF), .page = (size_t)getpagesize()};
 	struct spawner sp;
 	struct spawn_opts so = {0};
+	struct probe_plan plan = {0};
 	int sync[2], ret;
 	pid_t pid;
 
-	/* The spawner resolves the command on PATH and says when it cannot run. */
+	/* The spawner resolves the command on PATH and says when it cannot run;
+	 * what to probe is known before the command starts. */
 	ret = spawner_init(&sp, c->argv, &so);
+	if (ret == 0)
+		ret = trace_plan(o, o->binary ? o->binary : sp.path, syms, d, &plan);
 	if (ret < 0 || pipe(sync) < 0) {
+		trace_plan_free(&plan);
 		spawner_release(&sp);
 		return ret < 0 ? ret : err_set(ERR_IO, "pipe: %s", strerror(errno));
 	}
@@ -598,7 +685,7 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 	dy.child = pid;
 	close(sync[0]);
 	ret = pid < 0 ? err_set(ERR_CHILD, "fork: %s", strerror(errno))
-		      : attach_rules(&dy, o, syms, sp.path);
+		      : attach_plan(&dy, &plan, o, d);
 	if (pid > 0 && ret == 0 && write(sync[1], "g", 1) != 1)
 		ret = err_set(ERR_IO, "cannot start '%s'", c->argv[0]);
 	close(sync[1]); /* on an error the child reads nothing and exits */
@@ -606,12 +693,16 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 		watch_child(c, &dy, pid, run);
 	else if (pid > 0)
 		waitpid(pid, NULL, 0);
+	trace_watch(o, "%zu probe hits, %zu forks, %lu lost", dy.nsamples, dy.nforks,
+		    (unsigned long)dy.lost);
 	if (ret == 0 && dy.lost)
 		fprintf(stderr, "Warning: %lu probe hits were lost (the buffer overflowed)\n",
 			(unsigned long)dy.lost);
 	if (ret == 0)
 		pair_samples(&dy, sp.path, d);
+	d->bytes = dy.bytes;
 	dyn_release(&dy);
+	trace_plan_free(&plan);
 	spawner_release(&sp);
 	return ret;
 }

@@ -53,23 +53,35 @@ static const struct trace_rule *find_rule(const struct trace_opts *o, const char
 	for (size_t i = 0; i < o->nrules; i++)
 		if (strcmp(o->rules[i].func, name) == 0)
 			return &o->rules[i];
+	for (size_t i = 0; i < o->nusdts; i++)
+		if (strcmp(o->usdts[i].func, name) == 0)
+			return &o->usdts[i];
 	return NULL;
 }
 
 /* Names a function the first time one of its calls comes by. */
 static void slot_fill(struct builder *b, struct fn_slot *s, const struct trace_call *c)
 {
-	const char *name = trace_sym_lookup(b->syms, trace_proc_find(b->d, c->pid), c->addr);
+	const char *name;
 	const struct trace_rule *r;
 	char hex[32];
+	bool named = c->addr & TRACE_NAMED;
+
+	/* The dynamic mode names what it probed, and probed only what it keeps. */
+	if (named && (c->addr & ~TRACE_NAMED) < b->d->nnames)
+		name = b->d->names[c->addr & ~TRACE_NAMED];
+	else
+		name = trace_sym_lookup(b->syms, trace_proc_find(b->d, c->pid), c->addr);
 
 	if (!name) {
 		snprintf(hex, sizeof(hex), "0x%" PRIx64, c->addr);
 		name = hex;
 	}
 	r = find_rule(b->o, name);
-	s->kept = !b->o->nrules || r || b->o->userspace;
+	s->kept = named || !b->o->nrules || r || b->o->userspace;
 	s->sample = r && r->sample ? r->sample : b->o->global_sampling;
+	if (named && b->d->name_sample[c->addr & ~TRACE_NAMED])
+		s->sample = b->d->name_sample[c->addr & ~TRACE_NAMED];
 	if (s->kept) {
 		struct attr a[] = {
 			{.name = "uid", .kind = COL_STR, .s = name},
@@ -146,8 +158,9 @@ static void add_call(struct builder *b, const struct trace_call *c, double ns_pe
 	}
 	col_set_i64(&b->p->res, b->col[C_ORDER], row, (int64_t)c->order);
 	col_set_i64(&b->p->res, b->col[C_DEPTH], row, c->depth);
-	if (c->has_size)
-		col_set_i64(&b->p->res, b->col[C_SIZE], row, c->size);
+	/* The seed's default size is 0: every call has one, so the views that
+	 * plot against it (scatter, flow) draw any trace profile. */
+	col_set_i64(&b->p->res, b->col[C_SIZE], row, c->has_size ? c->size : 0);
 }
 
 static void make_columns(struct builder *b)
@@ -187,7 +200,7 @@ static int check_symbols(struct sym_cache *syms, const struct trace_data *d, con
 {
 	const struct sym_file *f;
 
-	if (!d->nprocs || !d->procs[0].nobjs)
+	if (!d->nprocs || !d->procs[0].nobjs || d->nnames)
 		return 0;
 	f = trace_sym_file(syms, d->procs[0].objs[0].path);
 	if (f->nsyms)

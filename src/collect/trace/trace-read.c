@@ -38,6 +38,20 @@ void trace_data_add_call(struct trace_data *d, const struct trace_call *c)
 	d->calls[d->ncalls++] = *c;
 }
 
+uint64_t trace_data_name(struct trace_data *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nnames; i++)
+		if (strcmp(d->names[i], name) == 0)
+			return TRACE_NAMED | i;
+	d->names = xrealloc(d->names, (d->nnames + 1) * sizeof(*d->names));
+	d->name_sample = xrealloc(d->name_sample, (d->nnames + 1) * sizeof(*d->name_sample));
+	d->name_sample[d->nnames] = 0;
+	d->names[d->nnames++] = xstrdup(name);
+	return TRACE_NAMED | i;
+}
+
 static void enter(struct reader *r, uint32_t idx)
 {
 	if (r->depth == r->stack_cap) {
@@ -309,5 +323,9 @@ void trace_data_free(struct trace_data *d)
 	}
 	free(d->procs);
 	free(d->calls);
+	for (size_t i = 0; i < d->nnames; i++)
+		free(d->names[i]);
+	free(d->names);
+	free(d->name_sample);
 	memset(d, 0, sizeof(*d));
 }

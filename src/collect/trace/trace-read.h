@@ -41,7 +41,17 @@ struct trace_data {
 	size_t ncalls, cap;
 	uint64_t bytes; /* of records read */
 	int aggregate;	/* the calls are sums */
+	/* The dynamic mode names what it probed itself: a call whose addr has
+	 * TRACE_NAMED set is names[addr & ~TRACE_NAMED]. */
+	char **names;
+	long *name_sample; /* per name: keep every Nth call; 0: the rules say */
+	size_t nnames;
 };
+
+#define TRACE_NAMED (1ull << 63)
+
+/* @name's TRACE_NAMED address in @d, added on first use. */
+uint64_t trace_data_name(struct trace_data *d, const char *name);
 
 /* Reads every file the runtime wrote to @dir. 0 or a negative ERR_*. */
 int trace_read_dir(const char *dir, struct trace_data *out);

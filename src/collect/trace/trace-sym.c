@@ -55,6 +55,7 @@ static void read_file_syms(Elf *elf, struct sym_file *f)
 			dyn_sh = sh;
 		}
 	}
+	f->stripped = !tab;
 	if (tab)
 		read_symtab(elf, tab, &tab_sh, f);
 	else if (dyn)

@@ -20,7 +20,8 @@ struct sym_file {
 	char *path;
 	struct sym *syms; /* functions, by value */
 	size_t nsyms;
-	int err; /* 0, or why the file gave no symbols */
+	int err;      /* 0, or why the file gave no symbols */
+	int stripped; /* no .symtab: only the exported functions (.dynsym) */
 };
 
 /* The symbol files read so far, shared by the processes of one trace. */

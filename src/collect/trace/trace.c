@@ -7,10 +7,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -27,94 +29,226 @@
 
 struct trace_state {
 	struct trace_opts o;
-	bool instrumented, dynamic, keep, zip;
+	bool instrumented, dynamic, keep, zip, no_profile, sampling_set;
+	bool watchdog;
 	char *runtime;
-	char *dir; /* the runtime's output, a temporary directory */
+	char *dir;   /* the runtime's output (or the raw samples), a temporary directory */
+	FILE *watch; /* -w: the collection's log */
+	char *watch_path;
 	struct trace_data data;
 	struct sym_cache syms;
 	struct spawn_result run;
 };
 
-enum { OPT_INSTRUMENTED = 0x200, OPT_AGGREGATE, OPT_SIZE };
+enum {
+	OPT_INSTRUMENTED = 0x200,
+	OPT_AGGREGATE,
+	OPT_SIZE,
+	OPT_WITH_USDT,
+	OPT_NO_USDT,
+	OPT_NO_PROFILE,
+};
+
+/* How many calls u_sampled and a_sampled keep: every SAMPLED_DEFAULT-th. */
+#define SAMPLED_DEFAULT 20
 
 static void trace_usage(void)
 {
 	printf("usage: veles collect trace --instrumented [OPTIONS] -- COMMAND [ARGS...]\n"
-	       "       veles collect trace -d -f FUNC [-f FUNC...] [OPTIONS] -- COMMAND [ARGS...]\n"
+	       "       veles collect trace [-d] [-s STRATEGY] [-f FUNC...] [-u PROBE...]\n"
+	       "                           [OPTIONS] -- COMMAND [ARGS...]\n"
 	       "\n"
 	       "Runs COMMAND and records how long each call of each of its functions took\n"
-	       "(inclusive and exclusive time), in which thread and in which order. One\n"
-	       "resource per call, keyed by function.\n"
+	       "(inclusive and exclusive time), in which thread and in which order, and the\n"
+	       "time between USDT probes. One resource per call, keyed by function.\n"
 	       "\n"
 	       "      --instrumented       COMMAND is built with `veles cflags trace`: the trace\n"
 	       "                           runtime records every function it compiled\n"
-	       "  -d, --dynamic            probes (uprobes) on the functions named with -f in\n"
-	       "                           the unmodified binary; needs root\n"
+	       "  -d, --dynamic            uprobes on the unmodified binary (the default when\n"
+	       "                           -s, -f, -u, -b or -l is given); needs root\n"
 	       "      --aggregate          sums per function and thread (calls, inclusive and\n"
 	       "                           exclusive time) instead of every call\n"
-	       "  -s, --strategy S         --dynamic: userspace (every function of the\n"
-	       "                           program) or custom (the -f functions; default)\n"
-	       "  -f, --func FUNC[#N]      keep only these functions (repeatable), every Nth\n"
-	       "                           call of FUNC when #N is given\n"
+	       "  -s, --strategy S         userspace (every function of the binary), all (and\n"
+	       "                           of its libraries), u_sampled, a_sampled (the same,\n"
+	       "                           every 20th call), custom (-f and -u only; default)\n"
+	       "  -f, --func [LIB#]FUNC[#N]  trace FUNC (in LIB), every Nth call (repeatable)\n"
+	       "  -u, --usdt [LIB#]PROBE[#N] trace a USDT probe: to PROBE_end (_END; or from\n"
+	       "                           X_begin/X_start to X_end), else from hit to hit;\n"
+	       "                           START#END pairs two explicitly (repeatable)\n"
+	       "      --with-usdt, --no-usdt  a strategy probes every USDT probe too (default)\n"
 	       "  -g, --global-sampling N  keep every Nth call of each function (default 1)\n"
-	       "      --size FUNC:ARGN     --dynamic: each call's structure-unit-size is its\n"
-	       "                           ARGN-th integer argument (1-6); traces FUNC too\n"
+	       "  -b, --binary PATH        the binary whose functions are probed (default:\n"
+	       "                           COMMAND's executable)\n"
+	       "  -l, --libs LIB           a library probed too, with a strategy; where -f\n"
+	       "                           looks for what the binary lacks (repeatable)\n"
+	       "      --size FUNC:ARGN     each call's structure-unit-size is FUNC's ARGN-th\n"
+	       "                           integer argument (1-6; a USDT probe's: 1-12)\n"
+	       "      --size 'FUNC:ARG->member'  ... or a member of what ARG points to (DWARF)\n"
+	       "  -t, --timeout S          stop COMMAND after S seconds (no profile then)\n"
 	       "  -k, --keep-temps         keep the raw records and say where they are\n"
 	       "  -z, --zip-temps          keep them gzip-compressed (implies -k)\n"
+	       "  -w, --watchdog           log each step of the collection to .veles/logs/\n"
+	       "  -i, --diagnostics        -w, -z and --output-handling capture together\n"
+	       "  -np, --no-profile        collect and summarise, but write no profile\n"
 	       "\n");
 	collect_common_usage();
 }
 
-/* "FUNC:ARGN"; FUNC is traced too. */
+/* Splits "A#B#C" at '#': at most @max parts, each non-empty. */
+static size_t split_hash(const char *arg, char **parts, size_t max)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	size_t n = 0;
+	bool bad = false;
+
+	for (char *t = strtok_r(copy, "#", &save); t; t = strtok_r(NULL, "#", &save)) {
+		if (n == max) {
+			bad = true;
+			break;
+		}
+		parts[n++] = xstrdup(t);
+	}
+	bad |= !*arg || arg[0] == '#' || strstr(arg, "##") || arg[strlen(arg) - 1] == '#';
+	free(copy);
+	if (!bad)
+		return n;
+	while (n)
+		free(parts[--n]);
+	return 0;
+}
+
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+static bool looks_like_lib(const char *s)
+{
+	return strchr(s, '/') || strstr(s, ".so");
+}
+
+/* [LIB#]NAME[#END][#SAMPLE] into @r (END only when @pairs). */
+static int parse_location(const char *opt, const char *arg, bool pairs, struct trace_rule *r)
+{
+	char *p[4] = {0};
+	size_t n = split_hash(arg, p, 4), i = 0;
+	int ret = 0;
+
+	*r = (struct trace_rule){0};
+	if (n > 1 && all_digits(p[n - 1])) {
+		ret = collect_parse_count("trace", opt, p[n - 1], 1, &r->sample);
+		free(p[--n]);
+	}
+	if (ret == 0 && (n == 3 || (n == 2 && (!pairs || looks_like_lib(p[0])))))
+		r->lib = p[i++];
+	if (ret == 0 && n - i == 1)
+		r->func = p[i++];
+	else if (ret == 0 && pairs && n - i == 2) {
+		r->func = p[i++];
+		r->end = p[i++];
+	}
+	if (ret == 0 && (!r->func || i != n))
+		ret = err_set(ERR_INVALID, "collect trace: %s is %s, not '%s'", opt,
+			      pairs ? "[LIB#]PROBE[#END][#N]" : "[LIB#]FUNC[#N]", arg);
+	for (; i < n; i++)
+		free(p[i]);
+	if (ret < 0) {
+		free(r->lib);
+		free(r->func);
+		free(r->end);
+		*r = (struct trace_rule){0};
+	}
+	return ret;
+}
+
+static void rule_free(struct trace_rule *r)
+{
+	free(r->func);
+	free(r->lib);
+	free(r->end);
+}
+
+static void add_rule(struct trace_rule **v, size_t *n, const struct trace_rule *r)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = *r;
+}
+
+/* "FUNC:ARGN" or "FUNC:ARG->member"; FUNC is traced too. */
 static int parse_size(struct trace_opts *o, const char *arg)
 {
-	const char *colon = strrchr(arg, ':');
+	const char *colon = strchr(arg, ':'), *arrow = colon ? strstr(colon, "->") : NULL;
 	struct trace_size z = {0};
 	long n = 0;
 	bool traced = false;
 
-	if (!colon || colon == arg ||
-	    collect_parse_count("trace", "--size's ARGN", colon + 1, 1, &n) < 0 || n > 6)
+	if (colon && arrow && arrow > colon + 1 && arrow[2]) {
+		z.arg = xstrndup(colon + 1, (size_t)(arrow - colon - 1));
+		z.member = xstrdup(arrow + 2);
+	} else if (!colon || colon == arg ||
+		   collect_parse_count("trace", "--size's ARGN", colon + 1, 1, &n) < 0 || n > 12)
 		return err_set(ERR_INVALID,
-			       "collect trace: --size is FUNC:ARGN with ARGN from 1 to 6, not '%s'",
+			       "collect trace: --size is FUNC:ARGN with ARGN from 1 to 6 (12 for "
+			       "a USDT probe) or FUNC:ARG->member, not '%s'",
 			       arg);
-	z.func = xstrdup(arg);
-	z.func[colon - arg] = '\0';
+	if (colon == arg)
+		return err_set(ERR_INVALID, "collect trace: --size needs a function, not '%s'",
+			       arg);
+	z.func = xstrndup(arg, (size_t)(colon - arg));
 	z.argn = (int)n;
 	o->sizes = xrealloc(o->sizes, (o->nsizes + 1) * sizeof(*o->sizes));
 	o->sizes[o->nsizes++] = z;
 	for (size_t i = 0; i < o->nrules; i++)
 		traced |= strcmp(o->rules[i].func, z.func) == 0;
-	if (traced)
-		return 0;
-	o->rules = xrealloc(o->rules, (o->nrules + 1) * sizeof(*o->rules));
-	o->rules[o->nrules++] = (struct trace_rule){xstrdup(z.func), 0};
+	for (size_t i = 0; i < o->nusdts; i++)
+		traced |= strcmp(o->usdts[i].func, z.func) == 0;
+	if (!traced)
+		add_rule(&o->rules, &o->nrules,
+			 &(struct trace_rule){.func = xstrdup(z.func), .implicit = true});
 	return 0;
 }
 
-/* "FUNC" or "FUNC#N". */
-static int parse_rule(struct trace_opts *o, const char *arg)
+static int parse_strategy(struct trace_state *st, const char *arg)
 {
-	const char *hash = strrchr(arg, '#');
-	struct trace_rule r = {0};
-	int ret;
+	static const struct {
+		const char *name;
+		enum trace_strategy s;
+		bool sampled;
+	} strategies[] = {
+		{"custom", STRATEGY_CUSTOM, false}, {"userspace", STRATEGY_USERSPACE, false},
+		{"all", STRATEGY_ALL, false},	    {"u_sampled", STRATEGY_USERSPACE, true},
+		{"a_sampled", STRATEGY_ALL, true},
+	};
 
-	if (hash) {
-		ret = collect_parse_count("trace", "--func's #SAMPLE", hash + 1, 1, &r.sample);
-		if (ret < 0)
-			return ret;
-	}
-	r.func = hash ? strndup(arg, (size_t)(hash - arg)) : xstrdup(arg);
-	if (!r.func || !*r.func) {
-		free(r.func);
-		return err_set(ERR_INVALID, "collect trace: --func needs a function name");
-	}
-	o->rules = xrealloc(o->rules, (o->nrules + 1) * sizeof(*o->rules));
-	o->rules[o->nrules++] = r;
+	for (size_t i = 0; i < ARRAY_SIZE(strategies); i++)
+		if (strcmp(arg, strategies[i].name) == 0) {
+			st->o.strategy = strategies[i].s;
+			st->o.sampled = strategies[i].sampled;
+			st->o.userspace = st->o.strategy != STRATEGY_CUSTOM;
+			return 0;
+		}
+	return err_set(ERR_INVALID,
+		       "collect trace: --strategy is userspace, all, u_sampled, a_sampled or "
+		       "custom, not '%s'",
+		       arg);
+}
+
+static int parse_rule_opt(struct trace_state *st, int opt, const char *arg)
+{
+	struct trace_rule r;
+	bool usdt = opt == 'u';
+	int ret = parse_location(usdt ? "--usdt" : "--func", arg, usdt, &r);
+
+	if (ret < 0)
+		return ret;
+	if (usdt)
+		add_rule(&st->o.usdts, &st->o.nusdts, &r);
+	else
+		add_rule(&st->o.rules, &st->o.nrules, &r);
 	return 0;
 }
 
-static int trace_option(struct collect_ctx *c, struct trace_state *st, int opt, char **argv)
+static int trace_flag(struct trace_state *st, int opt)
 {
 	switch (opt) {
 	case OPT_INSTRUMENTED:
@@ -126,31 +260,99 @@ static int trace_option(struct collect_ctx *c, struct trace_state *st, int opt, 
 	case 'd':
 		st->dynamic = true;
 		return 0;
-	case OPT_SIZE:
-		return parse_size(&st->o, optarg);
-	case 's':
-		if (strcmp(optarg, "userspace") == 0 || strcmp(optarg, "custom") == 0) {
-			st->o.userspace = optarg[0] == 'u';
-			return 0;
-		}
-		return err_set(ERR_INVALID,
-			       "collect trace: --strategy is userspace or custom, not '%s' (all, "
-			       "u_sampled and a_sampled are not built)",
-			       optarg);
-	case 'f':
-		return parse_rule(&st->o, optarg);
-	case 'g':
-		return collect_parse_count("trace", "--global-sampling", optarg, 1,
-					   &st->o.global_sampling);
+	case OPT_WITH_USDT:
+	case OPT_NO_USDT:
+		st->o.with_usdt = opt == OPT_WITH_USDT;
+		return 0;
+	case OPT_NO_PROFILE:
+		st->no_profile = true;
+		return 0;
 	case 'k':
 		st->keep = true;
 		return 0;
 	case 'z':
 		st->keep = st->zip = true;
 		return 0;
+	case 'w':
+		st->watchdog = true;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static int trace_option(struct collect_ctx *c, struct trace_state *st, int opt, char **argv)
+{
+	int ret = trace_flag(st, opt);
+
+	if (ret <= 0)
+		return ret;
+	switch (opt) {
+	case OPT_SIZE:
+		return parse_size(&st->o, optarg);
+	case 's':
+		return parse_strategy(st, optarg);
+	case 'f':
+	case 'u':
+		return parse_rule_opt(st, opt, optarg);
+	case 'g':
+		st->sampling_set = true;
+		return collect_parse_count("trace", "--global-sampling", optarg, 1,
+					   &st->o.global_sampling);
+	case 'b':
+		free(st->o.binary);
+		st->o.binary = xstrdup(optarg);
+		return 0;
+	case 'l':
+		st->o.libs = xrealloc(st->o.libs, (st->o.nlibs + 1) * sizeof(*st->o.libs));
+		st->o.libs[st->o.nlibs++] = xstrdup(optarg);
+		return 0;
+	case 'i':
+		st->watchdog = st->keep = st->zip = true;
+		c->output = OUTPUT_CAPTURE;
+		return 0;
+	case 't':
+		return collect_option(c, "trace", COLLECT_OPT_TIMEOUT, argv);
 	default:
 		return collect_option(c, "trace", opt, argv);
 	}
+}
+
+/* The seed's -np is one word: getopt would read it as -n -p. */
+static void seed_spellings(int argc, char **argv)
+{
+	static char no_profile[] = "--no-profile";
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "-np") == 0)
+			argv[i] = no_profile;
+}
+
+/* Which mode the options ask for, and what each mode refuses. */
+static int check_mode(struct trace_state *st)
+{
+	const struct trace_opts *o = &st->o;
+	bool dyn_only = o->strategy != STRATEGY_CUSTOM || o->nusdts || o->binary || o->nlibs;
+
+	if (!st->instrumented && (dyn_only || o->nrules))
+		st->dynamic = true;
+	if (st->instrumented == st->dynamic)
+		return err_set(ERR_INVALID, "collect trace: choose --instrumented (a program built "
+					    "with `veles cflags trace`) or --dynamic");
+	if (o->nsizes && !st->dynamic)
+		return err_set(ERR_INVALID, "collect trace: --size needs --dynamic (the "
+					    "instrumented hooks see no arguments)");
+	if (st->instrumented && dyn_only)
+		return err_set(ERR_INVALID,
+			       "collect trace: --strategy, --usdt, --binary and --libs need "
+			       "--dynamic (the instrumented mode records every function it "
+			       "compiled)");
+	if (st->dynamic &&
+	    ((!o->nrules && !o->nusdts && o->strategy == STRATEGY_CUSTOM) || o->aggregate))
+		return err_set(ERR_INVALID,
+			       "collect trace: --dynamic needs -f FUNC, -u PROBE or a -s strategy "
+			       "other than custom, and takes no --aggregate");
+	return 0;
 }
 
 static int trace_parse(struct collect_ctx *c, int argc, char **argv)
@@ -162,9 +364,17 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 		{"size", required_argument, NULL, OPT_SIZE},
 		{"strategy", required_argument, NULL, 's'},
 		{"func", required_argument, NULL, 'f'},
+		{"usdt", required_argument, NULL, 'u'},
+		{"with-usdt", no_argument, NULL, OPT_WITH_USDT},
+		{"no-usdt", no_argument, NULL, OPT_NO_USDT},
 		{"global-sampling", required_argument, NULL, 'g'},
+		{"binary", required_argument, NULL, 'b'},
+		{"libs", required_argument, NULL, 'l'},
 		{"keep-temps", no_argument, NULL, 'k'},
 		{"zip-temps", no_argument, NULL, 'z'},
+		{"watchdog", no_argument, NULL, 'w'},
+		{"diagnostics", no_argument, NULL, 'i'},
+		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
 		COLLECT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -172,50 +382,85 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	int opt, ret = 0;
 
 	st->o.global_sampling = 1;
+	st->o.with_usdt = true;
 	c->state = st;
+	seed_spellings(argc, argv);
 	while (ret == 0 && !c->help &&
-	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "df:g:kzs:", longopts, NULL)) != -1)
+	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "b:df:g:ikl:s:t:u:wz", longopts,
+				  NULL)) != -1)
 		ret = trace_option(c, st, opt, argv);
 	if (ret < 0 || c->help)
 		return ret;
-	if (st->instrumented == st->dynamic)
-		return err_set(ERR_INVALID, "collect trace: choose --instrumented (a program built "
-					    "with `veles cflags trace`) or --dynamic");
-	if (st->o.nsizes && !st->dynamic)
-		return err_set(ERR_INVALID, "collect trace: --size needs --dynamic (the "
-					    "instrumented hooks see no arguments)");
-	if (st->dynamic && ((!st->o.nrules && !st->o.userspace) || st->o.aggregate || st->keep))
-		return err_set(ERR_INVALID,
-			       "collect trace: --dynamic needs -f FUNC or -s userspace "
-			       "and takes no --aggregate, -k or -z");
-	if (st->o.userspace && !st->dynamic)
-		return err_set(ERR_INVALID,
-			       "collect trace: --strategy needs --dynamic (the "
-			       "instrumented mode records every function it compiled)");
+	ret = check_mode(st);
+	if (ret < 0)
+		return ret;
+	if (st->o.sampled && !st->sampling_set)
+		st->o.global_sampling = SAMPLED_DEFAULT;
 	st->o.dynamic = st->dynamic;
 	return collect_take_command(c, "trace", argc, argv);
+}
+
+void trace_watch(const struct trace_opts *o, const char *fmt, ...)
+{
+	struct timespec t;
+	va_list ap;
+
+	if (!o->watch)
+		return;
+	clock_gettime(CLOCK_REALTIME, &t);
+	fprintf(o->watch, "%ld.%06ld ", (long)t.tv_sec, t.tv_nsec / 1000);
+	va_start(ap, fmt);
+	vfprintf(o->watch, fmt, ap);
+	va_end(ap);
+	fputc('\n', o->watch);
+	fflush(o->watch);
+}
+
+/* -w: the log goes beside the other logs, named as the profile is. */
+static int open_watchdog(struct collect_ctx *c, struct trace_state *st)
+{
+	const char *logs = c->env->logs_dir ? c->env->logs_dir : c->env->jobs_dir;
+	int ret = mkdir_p(logs);
+
+	if (ret < 0)
+		return ret;
+	st->watch_path = xasprintf("%s/%s.watchdog.log", logs, c->name);
+	st->o.watch = fopen(st->watch_path, "w");
+	if (!st->o.watch)
+		return err_set(ERR_IO, "collect trace: cannot write %s: %s", st->watch_path,
+			       strerror(errno));
+	trace_watch(&st->o, "collect trace: %s mode, command %s",
+		    st->dynamic ? "dynamic" : "instrumented", c->argv[0]);
+	for (int i = 1; i < c->argc; i++)
+		trace_watch(&st->o, "  argument %d: %s", i, c->argv[i]);
+	return 0;
 }
 
 static int trace_before(struct collect_ctx *c)
 {
 	struct trace_state *st = c->state;
 	const char *tmp = getenv("TMPDIR");
+	int ret = st->watchdog ? open_watchdog(c, st) : 0;
 
-	if (st->dynamic)
-		return 0;
-	st->runtime = trace_runtime_path();
-	if (!st->runtime)
+	if (ret < 0 || (st->dynamic && !st->keep))
+		return ret;
+	if (!st->dynamic) {
+		st->runtime = trace_runtime_path();
+		trace_watch(&st->o, "runtime: %s", st->runtime ? st->runtime : "(not found)");
+	}
+	if (!st->dynamic && !st->runtime)
 		return err_set(ERR_NOTFOUND, "collect trace: the trace runtime libveles-trace.so "
 					     "is not installed (set VELES_TRACE_LIB to its path)");
 	st->dir = xasprintf("%s/veles-trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(st->dir)) {
-		int ret = err_set(ERR_IO, "collect trace: cannot make a directory in %s: %s",
-				  tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		ret = err_set(ERR_IO, "collect trace: cannot make a directory in %s: %s",
+			      tmp && *tmp ? tmp : "/tmp", strerror(errno));
 
 		free(st->dir);
 		st->dir = NULL;
 		return ret;
 	}
+	trace_watch(&st->o, "temporary directory: %s", st->dir);
 	return 0;
 }
 
@@ -265,6 +510,35 @@ static int run_command(struct collect_ctx *c, struct trace_state *st)
 	return 0;
 }
 
+/* -k in the dynamic mode: the paired calls, one a line, as the raw data. */
+static int write_calls(struct trace_state *st)
+{
+	const struct trace_data *d = &st->data;
+	char *path = xasprintf("%s/calls.txt", st->dir);
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		ret = err_set(ERR_IO, "collect trace: cannot write %s: %s", path, strerror(errno));
+	else {
+		fprintf(f, "# name pid tid order depth inclusive_ns exclusive_ns size\n");
+		for (size_t i = 0; i < d->ncalls; i++) {
+			const struct trace_call *k = &d->calls[i];
+			uint64_t idx = k->addr & ~TRACE_NAMED;
+
+			fprintf(f, "%s %d %d %lu %u %lu %lu %s%ld\n",
+				idx < d->nnames ? d->names[idx] : "?", k->pid, k->tid,
+				(unsigned long)k->order, k->depth, (unsigned long)k->incl,
+				(unsigned long)k->excl, k->has_size ? "" : "-",
+				k->has_size ? (long)k->size : 0L);
+		}
+		if (fclose(f) != 0)
+			ret = err_set(ERR_IO, "collect trace: cannot write %s", path);
+	}
+	free(path);
+	return ret;
+}
+
 static int trace_collect(struct collect_ctx *c)
 {
 	struct trace_state *st = c->state;
@@ -286,11 +560,17 @@ static int trace_collect(struct collect_ctx *c)
 		if (ret == 0 && !spawn_interrupted())
 			ret = trace_read_dir(st->dir, &st->data);
 	}
+	trace_watch(&st->o, "command ended (status %d): %s; %zu calls in %zu processes",
+		    st->run.status, ret < 0 ? err_msg() : "ok", st->data.ncalls, st->data.nprocs);
 	if (ret < 0 || spawn_interrupted())
+		return ret;
+	if (st->dynamic && st->keep)
+		ret = write_calls(st);
+	if (ret < 0)
 		return ret;
 	if (st->dynamic && !st->data.ncalls)
 		return err_set(ERR_INVALID,
-			       "collect trace: '%s' made no call of the functions named",
+			       "collect trace: '%s' made no call of the functions or probes named",
 			       c->argv[0]);
 	if (!st->data.nprocs || !st->data.ncalls)
 		return err_set(ERR_INVALID,
@@ -298,6 +578,8 @@ static int trace_collect(struct collect_ctx *c)
 			       "cflags trace`?",
 			       c->argv[0]);
 	c->profile = trace_build_profile(&st->data, &st->o, &st->syms, c->argv[0]);
+	trace_watch(&st->o, "profile built: %zu resources",
+		    c->profile ? profile_nres(c->profile) : 0);
 	return c->profile ? 0 : ERR_INVALID;
 }
 
@@ -320,7 +602,8 @@ static void trace_summary(struct collect_ctx *c, struct trace_state *st)
 	printf("Traced %zu calls in %zu threads of %zu processes; kept %zu\n", d->ncalls, nthreads,
 	       d->nprocs, profile_nres(c->profile));
 	if (d->bytes)
-		printf("  Records: %.1f bytes per call\n", (double)d->bytes / (double)d->ncalls);
+		printf("  %s: %.1f bytes per call\n", st->dynamic ? "Probe samples" : "Records",
+		       (double)d->bytes / (double)d->ncalls);
 }
 
 static int gzip_file(const char *path)
@@ -380,10 +663,22 @@ static int trace_after(struct collect_ctx *c)
 	if (!c->quiet)
 		trace_summary(c, st);
 	warn_status(c, st->run.status);
+	if (st->o.watch) {
+		trace_watch(&st->o, "done");
+		fclose(st->o.watch);
+		st->o.watch = NULL;
+		if (!c->quiet)
+			printf("  Watchdog log: %s\n", st->watch_path);
+	}
 	if (st->zip)
 		ret = zip_dir(st->dir);
 	if (st->keep && !c->quiet)
 		printf("  Raw records kept in %s\n", st->dir);
+	/* -np: collected and summarised; nothing to write. */
+	if (ret == 0 && st->no_profile) {
+		profile_free(c->profile);
+		c->profile = NULL;
+	}
 	return ret;
 }
 
@@ -396,11 +691,24 @@ static void trace_release(struct collect_ctx *c)
 	if (st->dir && !st->keep)
 		rm_rf(st->dir);
 	for (size_t i = 0; i < st->o.nrules; i++)
-		free(st->o.rules[i].func);
+		rule_free(&st->o.rules[i]);
 	free(st->o.rules);
-	for (size_t i = 0; i < st->o.nsizes; i++)
+	for (size_t i = 0; i < st->o.nusdts; i++)
+		rule_free(&st->o.usdts[i]);
+	free(st->o.usdts);
+	for (size_t i = 0; i < st->o.nsizes; i++) {
 		free(st->o.sizes[i].func);
+		free(st->o.sizes[i].arg);
+		free(st->o.sizes[i].member);
+	}
 	free(st->o.sizes);
+	for (size_t i = 0; i < st->o.nlibs; i++)
+		free(st->o.libs[i]);
+	free(st->o.libs);
+	free(st->o.binary);
+	if (st->o.watch)
+		fclose(st->o.watch);
+	free(st->watch_path);
 	free(st->dir);
 	free(st->runtime);
 	trace_data_free(&st->data);
@@ -445,7 +753,7 @@ char *trace_runtime_path(void)
 
 const struct collector trace_collector = {
 	.name = "trace",
-	.summary = "time of every call of a program's functions (built for tracing)",
+	.summary = "time of every call of a program's functions, and between its USDT probes",
 	.usage = trace_usage,
 	.parse = trace_parse,
 	.before = trace_before,

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "collect/collector.h"
 
@@ -14,16 +15,33 @@ struct sym_cache;
 
 extern const struct collector trace_collector;
 
-/* -f FUNC[#SAMPLE]: a function to keep, and every how many calls. */
+/*
+ * -f [LIB#]FUNC[#SAMPLE]: a function to keep, and every how many calls;
+ * -u [LIB#]PROBE[#SAMPLE] or -u [LIB#]START#END[#SAMPLE]: a USDT probe
+ * (with its _end pair, if any) or an explicit pair.
+ */
 struct trace_rule {
-	char *func;
-	long sample; /* 0: the global sampling */
+	char *func;    /* the function, or the USDT probe (a pair's start) */
+	char *lib;     /* NULL: the binary */
+	char *end;     /* -u START#END: the pair's end probe */
+	long sample;   /* 0: the global sampling */
+	bool implicit; /* added by --size: may name a USDT probe as well */
 };
 
-/* --size FUNC:ARGN: the structure size is FUNC's ARGN-th argument. */
+/* --size FUNC:ARGN: the structure size is FUNC's (or a USDT probe's)
+ * ARGN-th argument; --size 'FUNC:ARG->member' a member of the structure
+ * ARG points to, located through DWARF. */
 struct trace_size {
 	char *func;
-	int argn; /* 1..6, the integer argument registers */
+	int argn;     /* 1..6 for a function, 1..12 for a USDT probe */
+	char *arg;    /* 'ARG->member': the parameter's name, else NULL */
+	char *member; /* the member's name (a.b for nested ones) */
+};
+
+enum trace_strategy {
+	STRATEGY_CUSTOM,    /* the -f and -u rules only */
+	STRATEGY_USERSPACE, /* every function of the binary */
+	STRATEGY_ALL,	    /* and of its libraries */
 };
 
 struct trace_opts {
@@ -31,11 +49,24 @@ struct trace_opts {
 	size_t nsizes;
 	struct trace_rule *rules; /* none: every function */
 	size_t nrules;
+	struct trace_rule *usdts; /* -u */
+	size_t nusdts;
 	long global_sampling; /* keep every Nth call; 1 = all */
 	bool aggregate;
 	bool dynamic;	/* uprobes rather than the runtime */
-	bool userspace; /* -s userspace: every function of the binary */
+	bool userspace; /* -s userspace or all: every function of the binary */
+	enum trace_strategy strategy;
+	bool sampled;	/* u_sampled, a_sampled */
+	bool with_usdt; /* a strategy probes the binary's USDT probes too */
+	char *binary;	/* -b: whose functions; NULL: the command's */
+	char **libs;	/* -l: libraries probed too */
+	size_t nlibs;
+	FILE *watch; /* -w: where each step is logged, or NULL */
 };
+
+/* -w: one line of the collection's log (nothing without -w). */
+void trace_watch(const struct trace_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The flags `veles cflags trace` prints. */
 #define TRACE_CFLAGS "-finstrument-functions -g"
