@@ -220,8 +220,15 @@ r = p["resources"]["SLList_search#0"]
 per = collections.Counter(r["structure-unit-size"])
 assert set(per) == set(range(200, 2001, 200)), per
 assert all(n * 0.95 <= per[n] <= n for n in per), per
-best = max((m for m in p["models"] if m["uid"] == "SLList_search"), key=lambda m: m["r_square"])
-assert best["model"] == "linear", best
+fits = {m["model"]: m["r_square"] for m in p["models"] if m["uid"] == "SLList_search"}
+best = max(fits, key=fits.get)
+# Linear wins on a quiet machine. When load from other processes grows
+# during the matrix, the later (longer) lists run slower and bend the cloud
+# upward, and a gently curved exponential can edge ahead by a hair; the
+# linear fit must then still be within 0.02 of it, and far above the
+# constant and logarithmic ones.
+assert best == "linear" or (best == "exponential" and fits[best] - fits["linear"] < 0.02), fits
+assert fits["linear"] > fits["constant"] + 0.2 and fits["linear"] > fits["logarithmic"], fits
 # A call preempted by another process scatters a point here and there on
 # a busy machine; the medians per length lie on a line all the same (r^2
 # of at least 0.8: a whole run slowed by another process's load moves its
