@@ -2,7 +2,8 @@
 # make demo: in a temporary git repository, profile two versions of a small
 # C program (the second one slower), register the profiles with their
 # commits, and show the history and both summaries; then a job matrix with
-# regression analysis, the memory collector and kernel counters.
+# regression analysis, the memory collector, kernel counters and the trace
+# collector.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,3 +91,9 @@ run "$veles" show 0@p memory
 
 step "Counters from the kernel, perf-style (software events work on any machine)"
 run "$veles" stat -e task-clock,page-faults,context-switches -- ./list_search $N
+
+step "How long does each call take? The trace collector, instrumented"
+run cp -r "$top/examples/ds" ds
+run cc -O2 $("$veles" cflags trace) -o ds_driver ds/ds_driver.c ds/ds.c -lpthread
+run "$veles" collect trace --instrumented -f SLList_search -- ./ds_driver 1000
+run "$veles" show 0@p summary
