@@ -9,10 +9,8 @@ build=$(cd "$build" && pwd)
 status=0
 sh "$here/../scripts/deps.sh"
 for b in profile_load log collect_time run_matrix detect regression smoothing trace stat record \
-	memory monitor; do
+	memory monitor script; do
 	echo "== $b"
 	bash "$here/$b.sh" "$build" || status=1
 done
-echo "== script"
-bash "$here/script.sh" "$build" || status=1
 exit $status

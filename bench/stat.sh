@@ -1,8 +1,9 @@
 #!/bin/bash
 # bench/stat.sh BUILD_DIR: `veles stat` beside `perf stat` on the same
 # workloads, in turns, so load drift hits both alike:
-#  - page-faults of a program that touches 2000 fresh pages (deterministic
-#    but for a few start-up faults): medians should be equal;
+#  - page-faults of a program that touches 2000 fresh pages, with address
+#    space randomisation off (setarch -R: otherwise where the stack and heap
+#    fall moves the count by a fault or two from run to run): equal;
 #  - task-clock of a program that burns 200 ms of CPU: within 1%;
 #  - interval mode at 1 ms over `sleep 1`: the median spacing of the lines
 #    and the drift (mean spacing over the run against the 1 ms asked).
@@ -11,7 +12,7 @@ build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 veles=$build/src/cli/veles
 turns=${TURNS:-7}
-for tool in perf cc python3; do
+for tool in perf cc python3 setarch; do
 	command -v $tool >/dev/null || { echo "stat: needs $tool" >&2; exit 1; }
 done
 [ -x "$veles" ] || { echo "stat: build $veles first" >&2; exit 1; }
@@ -26,9 +27,10 @@ python3 - "$veles" "$tmp/touch" "$turns" <<'EOS'
 import statistics, subprocess, sys
 veles, touch, turns = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tools = {"veles": [veles, "stat"], "perf": ["perf", "stat"]}
+fixed = ["setarch", "-R"]
 
 def count(tool, event, args):
-    r = subprocess.run(tools[tool] + ["-x", ",", "-e", event, "--"] + args,
+    r = subprocess.run(fixed + tools[tool] + ["-x", ",", "-e", event, "--"] + args,
                        capture_output=True, text=True, check=True)
     line = [l for l in r.stderr.splitlines() if l.strip()][-1]
     return float(line.split(",")[0])
@@ -41,7 +43,7 @@ def paired(event, args):
     return {t: statistics.median(v) for t, v in got.items()}
 
 pf = paired("page-faults", [touch, "2000"])
-print(f"page-faults of touch 2000 (median of {turns}): veles {pf['veles']:.0f}, "
+print(f"page-faults of touch 2000, no ASLR (median of {turns}): veles {pf['veles']:.0f}, "
       f"perf {pf['perf']:.0f} -> ratio {pf['veles'] / pf['perf']:.4f} "
       f"({'equal' if pf['veles'] == pf['perf'] else 'differ by %+.0f' % (pf['veles'] - pf['perf'])})")
 tc = paired("task-clock", [touch, "0", "200"])
