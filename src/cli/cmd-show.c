@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 
 #include "cli/cli.h"
+#include "cli/record.h"
 #include "cli/select.h"
 #include "cli/show.h"
 #include "collect/monitor/monitor.h"
@@ -486,6 +487,20 @@ static int show_recording(struct cli_ctx *ctx, struct show_opts *o)
 	return ret;
 }
 
+/* A `veles record` file: its samples as `record --profile` files them. */
+static int show_samples(struct cli_ctx *ctx, struct show_opts *o)
+{
+	struct record_info ri = {.data_path = o->spec, .label = o->spec};
+	struct profile *p;
+	int ret;
+
+	if (record_load_profile(&ri, &p) < 0)
+		return cli_fail();
+	ret = show_profile(ctx, p, o->spec, o);
+	profile_free(p);
+	return ret;
+}
+
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct show_opts o = {.snapshot = -1};
@@ -503,6 +518,8 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (mon_file_is_recording(o.spec))
 		return show_recording(ctx, &o);
+	if (record_file_is_recording(o.spec))
+		return show_samples(ctx, &o);
 	if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_INDEX, &ref, &p) < 0)
 		return cli_fail();
 	ret = show_profile(ctx, p, ref_name(&ref), &o);

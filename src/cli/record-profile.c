@@ -5,11 +5,14 @@
  * its callers (outermost first, as {"func", "impl"} frames); one
  * measurement each, amount = samples, period = the events they stand for.
  */
+#include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/record.h"
 #include "collect/collector.h"
+#include "perf/datafile.h"
 #include "perf/session.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -28,6 +31,7 @@ struct stacks {
 	struct strmap keys;
 	struct stack *v;
 	size_t cap;
+	char *comm; /* the first sample's command name */
 };
 
 static void add_frame(struct buf *b, const struct perf_loc *l, bool first)
@@ -49,6 +53,8 @@ static void on_sample(const struct perf_sample *smp, void *arg)
 	char *key;
 	bool added;
 
+	if (!st->comm && smp->comm)
+		st->comm = xstrdup(smp->comm);
 	buf_adds(&trace, "[");
 	for (i = depth; i-- > 0;)
 		add_frame(&trace, &smp->chain[i], i + 1 == depth);
@@ -113,34 +119,73 @@ static void fill_header(struct profile *p, const struct record_info *ri, const c
 	p->origin = ri->origin ? xstrdup(ri->origin) : NULL;
 }
 
-int record_save_profile(const struct record_info *ri, const char *jobs_dir, char **path)
+static void stacks_free(struct stacks *st)
+{
+	for (size_t i = 0; i < st->keys.n; i++) {
+		free(st->v[i].uid);
+		free(st->v[i].object);
+		free(st->v[i].trace);
+	}
+	free(st->v);
+	free(st->comm);
+	strmap_free(&st->keys);
+}
+
+int record_load_profile(const struct record_info *ri, struct profile **out)
 {
 	struct perf_session *s;
 	struct stacks st = {0};
-	struct profile *p;
 	uint64_t lost;
-	char *name;
 	int ret = perf_session_open(ri->data_path, &s);
 
 	if (ret < 0)
 		return ret;
-	perf_session_samples(s, on_sample, &st, &lost);
-	p = profile_new();
-	fill_header(p, ri, perf_session_data(s)->event);
-	fill_profile(p, &st);
+	ret = perf_session_samples(s, on_sample, &st, &lost);
+	if (ret == 0) {
+		const struct perf_data *d = perf_session_data(s);
+		/* A recording shown as it is: what it was made with, from its header. */
+		struct record_info from_file = {
+			.data_path = ri->data_path,
+			.label = st.comm ? st.comm : ri->label,
+			.freq = d->h.freq ? d->h.period : 0,
+			.period = d->h.freq ? 0 : d->h.period,
+			.callchain = (d->h.sample_type & PERF_SAMPLE_CALLCHAIN) != 0,
+		};
+
+		*out = profile_new();
+		fill_header(*out, ri->argc || ri->freq || ri->period ? ri : &from_file, d->event);
+		fill_profile(*out, &st);
+	}
+	stacks_free(&st);
+	perf_session_free(s);
+	return ret < 0 ? ret : 0;
+}
+
+int record_save_profile(const struct record_info *ri, const char *jobs_dir, char **path)
+{
+	struct profile *p;
+	char *name;
+	int ret = record_load_profile(ri, &p);
+
+	if (ret < 0)
+		return ret;
 	name = collect_profile_name(p->cmd, "record", p->workload);
 	ret = collect_claim_path(jobs_dir, name, path);
 	if (ret == 0)
 		ret = profile_save(p, *path, COMP_NONE);
 	free(name);
 	profile_free(p);
-	for (size_t i = 0; i < st.keys.n; i++) {
-		free(st.v[i].uid);
-		free(st.v[i].object);
-		free(st.v[i].trace);
-	}
-	free(st.v);
-	strmap_free(&st.keys);
-	perf_session_free(s);
 	return ret;
+}
+
+bool record_file_is_recording(const char *path)
+{
+	char magic[sizeof(PERF_DATA_MAGIC) - 1];
+	FILE *f = fopen(path, "rb");
+	bool yes = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+		   memcmp(magic, PERF_DATA_MAGIC, sizeof(magic)) == 0;
+
+	if (f)
+		fclose(f);
+	return yes;
 }

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+struct profile;
+
 struct record_info {
 	const char *data_path; /* the finished recording */
 	char **argv;	       /* the command, or NULL */
@@ -15,8 +17,12 @@ struct record_info {
 	const char *origin; /* HEAD, or NULL */
 };
 
+/* The samples of ri->data_path as a profile in memory. */
+int record_load_profile(const struct record_info *ri, struct profile **out);
 /* Writes the samples of ri->data_path as a profile into @jobs_dir; its
  * path into *@path. */
 int record_save_profile(const struct record_info *ri, const char *jobs_dir, char **path);
+/* Whether @path starts like a `veles record` file. */
+bool record_file_is_recording(const char *path);
 
 #endif

@@ -43,30 +43,45 @@ static void node_free(struct node *n)
 	free(n);
 }
 
-/* A frame's name: "function" of an object frame, or a string frame as is. */
+/* A frame's name: "function" of an object frame (the seed's memory
+ * traces), "func" (sampled stacks), or a string frame as is. */
 static const char *frame_name(yajl_val f)
 {
-	const char *path[] = {"function", NULL};
-	const char *s = YAJL_IS_STRING(f) ? YAJL_GET_STRING(f)
-					  : YAJL_GET_STRING(yajl_tree_get(f, path, yajl_t_string));
+	const char *fn[] = {"function", NULL}, *func[] = {"func", NULL};
+	const char *s = YAJL_GET_STRING(f);
 
+	if (!YAJL_IS_STRING(f)) {
+		s = YAJL_GET_STRING(yajl_tree_get(f, fn, yajl_t_string));
+		if (!s)
+			s = YAJL_GET_STRING(yajl_tree_get(f, func, yajl_t_string));
+	}
 	return s && *s ? s : "?";
 }
 
-/* Adds @v along the stack @trace (innermost first) from the root. */
-static bool add_stack(struct node *root, const char *trace, int side, double v)
+/*
+ * Adds @v along the stack @trace from the root. Traces list frames
+ * innermost first, except a sampled stack's (`veles record --profile`),
+ * which lists the callers outermost first and leaves the sampled function,
+ * @leaf, to the resource's uid.
+ */
+static bool add_stack(struct node *root, const char *trace, const char *leaf, int side, double v)
 {
 	char err[64];
 	yajl_val t = yajl_tree_parse(trace, err, sizeof(err));
 	struct node *n = root;
+	size_t len = YAJL_IS_ARRAY(t) ? t->u.array.len : 0;
 
-	if (!YAJL_IS_ARRAY(t) || t->u.array.len == 0) {
+	if (len == 0 && !leaf) {
 		yajl_tree_free(t);
 		return false;
 	}
 	root->v[side] += v;
-	for (size_t i = t->u.array.len; i-- > 0;) {
-		n = child(n, frame_name(t->u.array.values[i]));
+	for (size_t k = 0; k < len; k++) {
+		n = child(n, frame_name(t->u.array.values[leaf ? k : len - 1 - k]));
+		n->v[side] += v;
+	}
+	if (leaf) {
+		n = child(n, leaf);
 		n->v[side] += v;
 	}
 	yajl_tree_free(t);
@@ -77,6 +92,8 @@ static size_t add_profile(struct node *root, const struct profile *p, const char
 {
 	const struct column *val = table_col(&p->res, of ? of : "amount");
 	size_t n = profile_nres(p), used = 0;
+	bool sampled = p->type && strcmp(p->type, "samples") == 0;
+	struct buf scratch = BUF_INIT;
 
 	for (size_t i = 0; val && i < n; i++) {
 		const struct table *where;
@@ -85,9 +102,12 @@ static size_t add_profile(struct node *root, const struct profile *p, const char
 		const char *trace = c && col_has(c, at) ? col_text(p, c, at) : NULL;
 		double v = col_num(val, i);
 
-		if (trace && !isnan(v) && add_stack(root, trace, side, fabs(v)))
+		const char *leaf = sampled ? profile_uid(p, i, &scratch) : NULL;
+
+		if (trace && !isnan(v) && add_stack(root, trace, leaf, side, fabs(v)))
 			used++;
 	}
+	buf_release(&scratch);
 	return used;
 }
 

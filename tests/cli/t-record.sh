@@ -75,6 +75,18 @@ assert max(by_uid, key=by_uid.get) == "hot_loop", by_uid
 EOS
 ok veles show 0@p summary
 has "$T/out" 'hot_loop +hot'
+# Its flame graph: callers outermost first, the sampled function on top.
+ok veles show 0@p flamegraph -o "$T/fg.svg"
+has "$T/fg.svg" '<title>main: [0-9]+'
+has "$T/fg.svg" '<title>hot_loop: [0-9]+'
+hasnt "$T/fg.svg" '<title>\?:'
+# The recording itself is the input of show, as that profile.
+ok veles show r.data
+has "$T/out" '^Command: +hot$'
+has "$T/out" '^Collector: +record \{"event":"cpu-clock","freq":999,"call_graph":true\}$'
+has "$T/out" 'hot_loop +hot'
+ok veles show r.data flamegraph -o "$T/fg2.svg"
+has "$T/fg2.svg" '<title>hot_loop: [0-9]+'
 cd "$T"
 
 # Errors.
