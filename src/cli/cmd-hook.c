@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <git2.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +56,13 @@ static void add_quoted(struct buf *b, const char *s)
 
 static void hook_text(struct cli_ctx *ctx, struct buf *b)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *exe = self_exe_path();
 
-	exe[n > 0 ? n : 0] = '\0';
 	buf_adds(b, "#!/bin/sh\n" HOOK_MARK " (`veles hook install`).\n"
 		    "# Remove with `veles hook uninstall`.\n"
 		    "veles=");
-	add_quoted(b, n > 0 ? exe : "veles");
+	add_quoted(b, exe ? exe : "veles");
+	free(exe);
 	buf_adds(b, "\nroot=");
 	add_quoted(b, ctx->root);
 	/* git sets these for hooks; the run opens the repository itself. */

@@ -7,7 +7,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,22 +93,6 @@ static int script_parse(struct script_opts *o, int argc, char **argv)
 
 /* ---- where the bundled scripts and the Python module are ---- */
 
-static char *exe_relative(const char *rel)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return xasprintf("%s/%s", exe, rel);
-}
-
 /* The first of @cand (freed) that exists; NULL when none does. */
 static char *first_existing(char **cand, size_t n)
 {
@@ -131,7 +114,7 @@ static char *scripts_dir(void)
 	const char *env = getenv("VELES_SCRIPT_DIR");
 	char *cand[] = {
 		env && *env ? xstrdup(env) : NULL,
-		exe_relative("../share/veles/scripts/python"),
+		self_exe_relative("../share/veles/scripts/python"),
 		xstrdup(VELES_SCRIPT_INSTALLED),
 		xstrdup(VELES_SCRIPT_SOURCE),
 	};
@@ -150,7 +133,7 @@ static char *module_path(void)
 	if (env && *env)
 		return xstrdup(env);
 	char *cand[] = {
-		exe_relative("../script/" VELES_SCRIPT_MODULE_NAME),
+		self_exe_relative("../script/" VELES_SCRIPT_MODULE_NAME),
 		xstrdup(VELES_SCRIPT_LIBDIR "/" VELES_SCRIPT_MODULE_NAME),
 	};
 	char *p = first_existing(cand, ARRAY_SIZE(cand));

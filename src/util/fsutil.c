@@ -11,6 +11,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/xalloc.h"
 
 int file_read_all(const char *path, struct buf *out)
 {
@@ -159,4 +160,29 @@ int rm_rf(const char *path)
 	if (nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
 		return err_set(ERR_IO, "cannot remove %s: %s", path, strerror(errno));
 	return 0;
+}
+
+char *self_exe_path(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	return xstrdup(exe);
+}
+
+char *self_exe_relative(const char *rel)
+{
+	char *exe = self_exe_path(), *slash = exe ? strrchr(exe, '/') : NULL, *path;
+
+	if (!slash) {
+		free(exe);
+		return NULL;
+	}
+	*slash = '\0';
+	path = xasprintf("%s/%s", exe, rel);
+	free(exe);
+	return path;
 }

@@ -26,4 +26,11 @@ bool path_is_dir(const char *path);
 /* Removes a directory tree; used by tests and temporary worktrees. */
 int rm_rf(const char *path);
 
+/* The running program's own path (from /proc/self/exe), or NULL. */
+char *self_exe_path(void);
+/* @rel resolved against the running program's directory, such as
+ * "../lib/libveles-memory.so" to find a file installed beside it; NULL when
+ * the program's path is unknown. */
+char *self_exe_relative(const char *rel);
+
 #endif

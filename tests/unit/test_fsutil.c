@@ -62,11 +62,31 @@ static void test_errors_name_the_path(void **state)
 	free(path);
 }
 
+/* The test binary's own path, and a file beside it found through it. */
+static void test_self_exe_relative(void **state)
+{
+	char *exe = self_exe_path(), *same, *base;
+
+	(void)state;
+	assert_non_null(exe);
+	assert_true(path_exists(exe));
+	base = strrchr(exe, '/') + 1;
+	same = self_exe_relative(base);
+	assert_string_equal(same, exe);
+	free(same);
+	same = self_exe_relative("../unit/x");
+	assert_int_equal(strncmp(same, exe, (size_t)(base - exe)), 0);
+	assert_string_equal(same + (base - exe), "../unit/x");
+	free(same);
+	free(exe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_atomic_write_replaces_whole_file),
 		cmocka_unit_test(test_errors_name_the_path),
+		cmocka_unit_test(test_self_exe_relative),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);

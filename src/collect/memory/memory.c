@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,22 +146,6 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 
 /* ---- before: the runtime, and a program it can reach ---- */
 
-static char *exe_relative(const char *rel)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return xasprintf("%s/%s", exe, rel);
-}
-
 int memory_runtime_path(char **out)
 {
 	const char *env = getenv("VELES_MEMORY_LIB");
@@ -176,9 +159,9 @@ int memory_runtime_path(char **out)
 		*out = xstrdup(env);
 		return 0;
 	}
-	cand[0] = exe_relative("../../runtime/" RUNTIME_NAME);
+	cand[0] = self_exe_relative("../../runtime/" RUNTIME_NAME);
 	cand[1] = xstrdup(VELES_LIBDIR "/" RUNTIME_NAME);
-	cand[2] = exe_relative("../lib/" RUNTIME_NAME);
+	cand[2] = self_exe_relative("../lib/" RUNTIME_NAME);
 	*out = NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(cand); i++) {
 		if (!*out && cand[i] && access(cand[i], R_OK) == 0) {

@@ -730,14 +730,12 @@ static char *existing(char *path)
 /* A veles run from its build tree uses the runtime built beside it. */
 static bool in_build_tree(void)
 {
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *exe = self_exe_path();
 	size_t root = strlen(VELES_BUILD_ROOT);
+	bool in = exe && strncmp(exe, VELES_BUILD_ROOT, root) == 0 && exe[root] == '/';
 
-	if (n <= 0)
-		return false;
-	exe[n] = '\0';
-	return strncmp(exe, VELES_BUILD_ROOT, root) == 0 && exe[root] == '/';
+	free(exe);
+	return in;
 }
 
 char *trace_runtime_path(void)
