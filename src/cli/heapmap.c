@@ -19,23 +19,12 @@ struct hm_ev {
 	bool alloc;
 };
 
-static const struct column *res_or_type(const struct profile *p, const char *name)
-{
-	const struct column *c = table_col(&p->res, name);
-
-	return c ? c : table_col(&p->types, name);
-}
-
 /* A numeric field of @row wherever the layout put it; 0 when absent. */
 static int64_t field(const struct profile *p, const struct column *c, size_t row)
 {
-	size_t at = row;
+	size_t at = c ? profile_col_at(p, c, row) : 0;
 
-	if (!c)
-		return 0;
-	if (c >= p->types.cols && c < p->types.cols + p->types.ncols)
-		at = p->res_type[row];
-	if (!col_has(c, at))
+	if (!c || !col_has(c, at))
 		return 0;
 	return c->kind == COL_I64 ? col_i64(c, at) : (int64_t)col_num(c, at);
 }
@@ -61,7 +50,7 @@ static size_t *event_order(const struct profile *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		seq[i] = i;
 	order_p = p;
-	order_c = res_or_type(p, "order");
+	order_c = profile_col_any(p, "order");
 	if (order_c)
 		qsort(seq, n, sizeof(*seq), by_order);
 	return seq;
@@ -90,9 +79,12 @@ static void push(struct hm_ev **ev, size_t *n, struct hm_ev e)
  * its old block then an allocation of the new one. */
 static size_t read_events(const struct profile *p, struct heapmap *h, struct hm_ev **out)
 {
-	const struct column *sub = table_col(&p->types, "subtype"), *pid = res_or_type(p, "pid");
-	const struct column *addr = res_or_type(p, "address"), *old = res_or_type(p, "old-address");
-	const struct column *amount = res_or_type(p, "amount"), *snap = res_or_type(p, "snapshot");
+	const struct column *sub = table_col(&p->types, "subtype"),
+			    *pid = profile_col_any(p, "pid");
+	const struct column *addr = profile_col_any(p, "address"),
+			    *old = profile_col_any(p, "old-address");
+	const struct column *amount = profile_col_any(p, "amount"),
+			    *snap = profile_col_any(p, "snapshot");
 	size_t nres = profile_nres(p), n = 0, *seq = event_order(p, nres);
 	bool have_pid = false;
 

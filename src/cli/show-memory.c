@@ -109,22 +109,14 @@ struct mem_view {
 	struct strmap uids;
 };
 
-static const struct column *res_or_type(const struct profile *p, const char *name)
-{
-	const struct column *c = table_col(&p->res, name);
-
-	return c ? c : table_col(&p->types, name);
-}
-
 /* A numeric field of @row wherever the layout put it; 0 when absent. */
 static uint64_t num(const struct mem_view *v, const struct column *c, size_t row)
 {
-	size_t at = row;
+	size_t at;
 
 	if (!c)
 		return 0;
-	if (c >= v->p->types.cols && c < v->p->types.cols + v->p->types.ncols)
-		at = v->p->res_type[row];
+	at = profile_col_at(v->p, c, row);
 	return c->kind == COL_I64 && col_has(c, at)
 		       ? (uint64_t)col_i64(c, at)
 		       : (uint64_t)(col_num(c, at) > 0 ? col_num(c, at) : 0);
@@ -165,7 +157,7 @@ static void view_sequence(struct mem_view *v)
 	v->seq = xmalloc((n ? n : 1) * sizeof(*v->seq));
 	for (size_t i = 0; i < n; i++)
 		v->seq[i] = i;
-	by_order_col = res_or_type(v->p, "order");
+	by_order_col = profile_col_any(v->p, "order");
 	by_order_view = v;
 	if (by_order_col)
 		qsort(v->seq, n, sizeof(*v->seq), by_order);
@@ -177,11 +169,11 @@ static void view_init(struct mem_view *v, const struct profile *p)
 
 	memset(v, 0, sizeof(*v));
 	v->p = p;
-	v->amount = res_or_type(p, "amount");
-	v->address = res_or_type(p, "address");
-	v->old = res_or_type(p, "old-address");
-	v->pid = res_or_type(p, "pid");
-	v->thread = res_or_type(p, "thread");
+	v->amount = profile_col_any(p, "amount");
+	v->address = profile_col_any(p, "address");
+	v->old = profile_col_any(p, "old-address");
+	v->pid = profile_col_any(p, "pid");
+	v->thread = profile_col_any(p, "thread");
 	view_sequence(v);
 	v->kind = xcalloc(p->types.nrows + 1, sizeof(*v->kind));
 	v->site = xmalloc((p->types.nrows + 1) * sizeof(*v->site));

@@ -394,6 +394,20 @@ const struct column *profile_attr(const struct profile *p, size_t row, const cha
 	return NULL;
 }
 
+const struct column *profile_col_any(const struct profile *p, const char *name)
+{
+	const struct column *c = table_col(&p->res, name);
+
+	return c ? c : table_col(&p->types, name);
+}
+
+size_t profile_col_at(const struct profile *p, const struct column *c, size_t row)
+{
+	bool typed = c >= p->types.cols && c < p->types.cols + p->types.ncols;
+
+	return typed ? p->res_type[row] : row;
+}
+
 const char *profile_uid(const struct profile *p, size_t row, struct buf *scratch)
 {
 	size_t at;

@@ -215,6 +215,12 @@ const struct column *profile_attr(const struct profile *p, size_t row, const cha
  * Perun prints memory and bounds uids).
  */
 const char *profile_uid(const struct profile *p, size_t row, struct buf *scratch);
+/* A column named @name of the resources' table, or else of the types'
+ * table (looked up once, for a loop over rows); NULL when neither has it. */
+const struct column *profile_col_any(const struct profile *p, const char *name);
+/* Where @row's value in @c (from profile_col_any) is: @row itself, or the
+ * row of its type. */
+size_t profile_col_at(const struct profile *p, const struct column *c, size_t row);
 double profile_amount(const struct profile *p, size_t row);
 const char *profile_units(const struct profile *p, const char *key); /* NULL if absent */
 /* The key ("uid#0") of resource type @type. */

@@ -76,6 +76,39 @@ static void test_object_uid(void **state)
 	profile_free(p);
 }
 
+/* A column found in either table, and where a row's value sits in it. */
+static void test_col_any(void **state)
+{
+	struct profile *p = profile_new();
+	struct attr ta = {.name = "uid", .kind = COL_STR, .s = "a"};
+	struct attr tb = {.name = "uid", .kind = COL_STR, .s = "b"};
+	struct attr amount = {.name = "amount", .kind = COL_I64, .i = 7};
+	uint32_t a, b;
+	size_t r0, r1, r2;
+	const struct column *uid, *am;
+
+	UNUSED(state);
+	a = profile_type_add(p, &ta, 1);
+	b = profile_type_add(p, &tb, 1);
+	r0 = profile_res_add(p, b);
+	r1 = profile_res_add(p, a);
+	r2 = profile_res_add(p, b);
+	table_set(p, &p->res, r1, &amount);
+	uid = profile_col_any(p, "uid");
+	am = profile_col_any(p, "amount");
+	assert_non_null(uid);
+	assert_non_null(am);
+	assert_null(profile_col_any(p, "nosuch"));
+	/* uid lives in the types' table: a row's value is its type's */
+	assert_int_equal(profile_col_at(p, uid, r0), b);
+	assert_int_equal(profile_col_at(p, uid, r1), a);
+	assert_int_equal(profile_col_at(p, uid, r2), b);
+	/* amount in the resources' table: the row itself */
+	assert_int_equal(profile_col_at(p, am, r2), r2);
+	assert_true(col_num(am, profile_col_at(p, am, r1)) == 7);
+	profile_free(p);
+}
+
 static void test_types_after_load(void **state)
 {
 	static const char json[] =
@@ -235,6 +268,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_type_dedup),
 		cmocka_unit_test(test_object_uid),
+		cmocka_unit_test(test_col_any),
 		cmocka_unit_test(test_types_after_load),
 		cmocka_unit_test(test_columns),
 		cmocka_unit_test(test_build_and_write),
