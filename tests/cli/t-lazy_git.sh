@@ -1,0 +1,24 @@
+#!/bin/bash
+# libgit2 is loaded only when a command reads the repository, and a missing
+# one is one clear error line.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+
+# loaded_libgit2 CMD...: true when running CMD loaded libgit2.
+loaded_libgit2() {
+	LD_DEBUG=files "$@" 2>&1 >/dev/null | grep -q 'file=libgit2\.so'
+}
+
+loaded_libgit2 "$VELES" --version && fail "--version loaded libgit2"
+loaded_libgit2 "$VELES" status || fail "status did not load libgit2"
+ok veles status
+
+# A libgit2 the loader finds first but cannot load.
+mkdir -p "$T/badlib"
+soname=$(LD_DEBUG=files "$VELES" status 2>&1 >/dev/null |
+	sed -n 's/.*file=\(libgit2\.so[^ ]*\).*/\1/p' | head -n 1)
+[ -n "$soname" ] || fail "no libgit2 soname seen"
+echo "not a library" >"$T/badlib/$soname"
+LD_LIBRARY_PATH="$T/badlib" fails 2 veles status
+has "$T/err" "^veles: cannot load libgit2 \($soname\): "
+LD_LIBRARY_PATH="$T/badlib" ok veles --version
