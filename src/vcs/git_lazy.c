@@ -36,7 +36,7 @@ int git_lazy_load(void)
 		return 0;
 	/* VELES_LIBGIT2_SONAME: the soname of the libgit2 we compiled against
 	 * (src/vcs/meson.build). */
-	h = dlopen(VELES_LIBGIT2_SONAME, RTLD_NOW | RTLD_GLOBAL);
+	h = dlopen(VELES_LIBGIT2_SONAME, RTLD_LAZY | RTLD_GLOBAL);
 	if (!h)
 		return err_set(ERR_GENERIC, "cannot load libgit2 (%s): %s", VELES_LIBGIT2_SONAME,
 			       dlerror());
