@@ -7,21 +7,24 @@
  * libgit2 for that costs more than everything else collect does around
  * the measured command, and it counts against each run. Both answers are
  * cheap in the usual layout: HEAD names a branch whose ref is a loose file
- * or a line of packed-refs; the HEAD commit is a loose object naming its
- * tree; and a clean index records (in its cache-tree extension) the tree
+ * or a line of packed-refs; the HEAD commit, loose or whole in a pack,
+ * names its tree; and a clean index records (in its cache-tree extension) the tree
  * it would commit, with each file's stat data as git saw it.
  *
- * Anything else (a plain project, an unborn branch, a packed commit, an
- * index git would look at more closely) answers "cannot tell", and the
+ * Anything else (a plain project, an unborn branch, a commit stored as a
+ * delta or in an alternate, an index git would look at more closely) answers "cannot tell", and the
  * caller asks libgit2 (vcs_open) as before. So these functions only ever
  * prove; they never guess.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "util/buf.h"
@@ -192,40 +195,173 @@ static bool resolve_ref(const struct gitdirs *d, const char *name, char id[41], 
 	return ok;
 }
 
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Inflates the start of zlib stream @in (@n bytes) into @out (@cap bytes,
+ * NUL-terminated); returns the bytes made. */
+static size_t inflate_start(const void *in, size_t n, unsigned char *out, size_t cap)
+{
+	z_stream z = {0};
+	size_t made;
+
+	if (inflateInit(&z) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap - 1;
+	inflate(&z, Z_SYNC_FLUSH);
+	made = cap - 1 - z.avail_out;
+	out[made] = '\0';
+	inflateEnd(&z);
+	return made;
+}
+
+/* A commit's text (@n bytes) starts "tree ID\n": the tree's id. */
+static bool tree_line(const char *body, size_t n, char tree[41])
+{
+	if (n < 46 || strncmp(body, "tree ", 5) != 0 || !is_hex_id(body + 5, 40) ||
+	    body[45] != '\n')
+		return false;
+	memcpy(tree, body + 5, 40);
+	tree[40] = '\0';
+	return true;
+}
+
 /* The tree of commit @id, when it is a loose object. */
-static bool commit_tree(const struct gitdirs *d, const char *id, char tree[41])
+static bool loose_commit_tree(const struct gitdirs *d, const char *id, char tree[41])
 {
 	char *path = xasprintf("%s/objects/%.2s/%s", d->common, id, id + 2);
 	struct buf raw = {0};
 	unsigned char out[128];
-	z_stream z = {0};
-	const char *body;
 	bool ok = false;
 
-	if (path_exists(path) && file_read_all(path, &raw) == 0 && inflateInit(&z) == Z_OK) {
-		size_t n, head;
+	if (path_exists(path) && file_read_all(path, &raw) == 0) {
+		size_t n = inflate_start(raw.data, raw.len, out, sizeof(out));
+		size_t head = strlen((const char *)out) + 1;
 
-		z.next_in = (unsigned char *)raw.data;
-		z.avail_in = (uInt)raw.len;
-		z.next_out = out;
-		z.avail_out = sizeof(out) - 1;
-		inflate(&z, Z_SYNC_FLUSH);
-		n = sizeof(out) - 1 - z.avail_out;
-		out[n] = '\0';
-		inflateEnd(&z);
 		/* "commit SIZE\0tree ID\n..." */
-		head = strlen((const char *)out) + 1;
-		body = (const char *)out + head;
-		ok = strncmp((const char *)out, "commit ", 7) == 0 && head + 46 <= n &&
-		     strncmp(body, "tree ", 5) == 0 && is_hex_id(body + 5, 40) && body[45] == '\n';
-		if (ok) {
-			memcpy(tree, body + 5, 40);
-			tree[40] = '\0';
-		}
+		ok = strncmp((const char *)out, "commit ", 7) == 0 && head <= n &&
+		     tree_line((const char *)out + head, n - head, tree);
 	}
 	buf_release(&raw);
 	free(path);
 	return ok;
+}
+
+static bool read_at(int fd, void *buf, size_t n, off_t at)
+{
+	return pread(fd, buf, n, at) == (ssize_t)n;
+}
+
+/* Where object @raw (20 bytes) is in the pack of index @fd (version 2). */
+static bool idx_find(int fd, const unsigned char *raw, uint64_t *offset)
+{
+	unsigned char head[8], word[8], sha[20];
+	uint32_t lo = 0, hi, count;
+
+	if (!read_at(fd, head, 8, 0) || memcmp(head, "\377tOc", 4) != 0 || be32(head + 4) != 2 ||
+	    !read_at(fd, word, 4, 8 + 255 * 4))
+		return false;
+	count = be32(word);
+	if (raw[0] && read_at(fd, word, 4, 8 + (raw[0] - 1) * 4))
+		lo = be32(word);
+	if (!read_at(fd, word, 4, 8 + raw[0] * 4))
+		return false;
+	hi = be32(word);
+	while (lo < hi) { /* the ids are sorted; the fan-out bounds the search */
+		uint32_t mid = lo + (hi - lo) / 2;
+		int cmp;
+
+		if (!read_at(fd, sha, 20, 1032 + (off_t)mid * 20))
+			return false;
+		cmp = memcmp(raw, sha, 20);
+		if (cmp == 0) {
+			off_t at = 1032 + (off_t)count * 24 + (off_t)mid * 4;
+
+			if (!read_at(fd, word, 4, at))
+				return false;
+			*offset = be32(word);
+			if (!(*offset & 0x80000000u))
+				return true;
+			at = 1032 + (off_t)count * 28 + (off_t)(*offset & 0x7fffffffu) * 8;
+			if (!read_at(fd, word, 8, at))
+				return false;
+			*offset = (uint64_t)be32(word) << 32 | be32(word + 4);
+			return true;
+		}
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+/* The tree of the commit at @offset of pack @path, unless it is a delta. */
+static bool pack_commit_tree(const char *path, uint64_t offset, char tree[41])
+{
+	unsigned char in[512], out[128];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : pread(fd, in, sizeof(in), (off_t)offset);
+	size_t i = 1, n;
+
+	if (fd >= 0)
+		close(fd);
+	/* The header: type in bits 4-6 of the first byte (1: commit), then
+	 * the size in 7-bit groups while the top bit is set. */
+	if (got < 2 || ((in[0] >> 4) & 7) != 1)
+		return false;
+	while (i < (size_t)got && (in[i - 1] & 0x80))
+		i++;
+	if (i >= (size_t)got)
+		return false;
+	n = inflate_start(in + i, (size_t)got - i, out, sizeof(out));
+	return tree_line((const char *)out, n, tree);
+}
+
+/* The tree of commit @id, when it is a whole object in one of the packs. */
+static bool packed_commit_tree(const struct gitdirs *d, const char *id, char tree[41])
+{
+	char *dir = xasprintf("%s/objects/pack", d->common);
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+	unsigned char raw[20];
+	bool ok = false;
+	int i;
+
+	for (i = 0; i < 20; i++)
+		raw[i] = (unsigned char)strtoul((char[]){id[2 * i], id[2 * i + 1], '\0'}, NULL, 16);
+	while (dh && !ok && (e = readdir(dh))) {
+		size_t len = strlen(e->d_name);
+		char *idx, *pack;
+		uint64_t offset;
+		int fd;
+
+		if (len < 5 || strcmp(e->d_name + len - 4, ".idx") != 0)
+			continue;
+		idx = xasprintf("%s/%s", dir, e->d_name);
+		pack = xasprintf("%s/%.*s.pack", dir, (int)(len - 4), e->d_name);
+		fd = open(idx, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && idx_find(fd, raw, &offset))
+			ok = pack_commit_tree(pack, offset, tree);
+		if (fd >= 0)
+			close(fd);
+		free(pack);
+		free(idx);
+	}
+	if (dh)
+		closedir(dh);
+	free(dir);
+	return ok;
+}
+
+static bool commit_tree(const struct gitdirs *d, const char *id, char tree[41])
+{
+	return loose_commit_tree(d, id, tree) || packed_commit_tree(d, id, tree);
 }
 
 int vcs_quick_head(const char *root, char id[41])
@@ -246,11 +382,6 @@ struct index_ctx {
 	const char *skip; /* the work-tree-relative ".veles/" prefix */
 	struct timespec index_mtime;
 };
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 static bool same_time(const unsigned char *p, const struct timespec *t)
 {

@@ -153,6 +153,28 @@ static void test_project_in_a_subdirectory_and_worktree(void **state)
 	free(d);
 }
 
+/* Many packs, many objects: the search in each pack index finds the one. */
+static void test_commit_in_a_pack(void **state)
+{
+	char *d = new_repo();
+	char quick[41], git[41];
+	bool dirty;
+
+	UNUSED(state);
+	sh(d, "for i in 1 2 3 4 5 6 7 8; do git commit -q --allow-empty -m $i; done && "
+	      "git repack -q && git commit -q --allow-empty -m loose && git repack -q && "
+	      "for i in 1 2 3; do git commit -q --allow-empty -m $i; done && "
+	      "git gc -q && git commit -q --allow-empty -m top && git repack -q -d");
+	assert_agrees(d, true);
+	/* An older commit may be stored as a delta: then "cannot tell". */
+	sh(d, "git checkout -q HEAD~5");
+	libgit2_view(d, git, &dirty);
+	assert_int_equal(vcs_quick_head(d, quick), 0);
+	assert_string_equal(quick, git);
+	assert_true(!vcs_quick_clean(d, quick) || !dirty);
+	free(d);
+}
+
 static void test_what_it_cannot_tell(void **state)
 {
 	char *unborn = tmp_fresh_dir();
@@ -165,9 +187,12 @@ static void test_what_it_cannot_tell(void **state)
 	assert_int_equal(vcs_quick_head(unborn, id), 1);
 	sh(plain, "mkdir -p .veles/store.git");
 	assert_int_equal(vcs_quick_head(plain, id), 1);
-	/* A packed commit: HEAD still reads, the tree does not. */
+	/* A packed commit is read from its pack; a missing one proves nothing. */
 	sh(d, "git gc -q");
-	assert_agrees(d, false);
+	assert_agrees(d, true);
+	assert_int_equal(vcs_quick_head(d, id), 0);
+	sh(d, "rm -f .git/objects/pack/*.pack");
+	assert_false(vcs_quick_clean(d, id));
 	free(d);
 	free(plain);
 	free(unborn);
@@ -180,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_changes_are_never_clean),
 		cmocka_unit_test(test_untracked_and_veles_files_do_not_count),
 		cmocka_unit_test(test_project_in_a_subdirectory_and_worktree),
+		cmocka_unit_test(test_commit_in_a_pack),
 		cmocka_unit_test(test_what_it_cannot_tell),
 	};
 
