@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
 
-#include <git2.h>
+#include "vcs/git_lazy.h"
 
 #include "analyze/postproc.h"
 #include "cli/check.h"

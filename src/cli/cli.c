@@ -117,8 +117,15 @@ int cli_open_project(struct cli_ctx *ctx)
 {
 	int ret = cli_find_root(ctx);
 
-	if (ret < 0)
-		return ret;
+	return ret < 0 ? ret : cli_open_vcs(ctx);
+}
+
+int cli_open_vcs(struct cli_ctx *ctx)
+{
+	int ret;
+
+	if (ctx->store)
+		return 0;
 	ret = vcs_open(ctx->root, false, &ctx->vcs);
 	if (ret < 0)
 		return ret;

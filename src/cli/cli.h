@@ -14,6 +14,7 @@ struct vcs;
 
 enum cmd_flags {
 	CMD_NEEDS_PROJECT = 1 << 0, /* find .veles/ upwards, open vcs + store */
+	CMD_NEEDS_ROOT = 1 << 1,    /* find .veles/ upwards; cli_open_vcs() when needed */
 };
 
 struct cli_ctx {
@@ -86,6 +87,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_find_root(struct cli_ctx *ctx);
 /* cli_find_root, then opens its version context and store. */
 int cli_open_project(struct cli_ctx *ctx);
+/* Opens the version context and store of the root cli_find_root() found
+ * (once; for commands that can often do without, as libgit2 loads then). */
+int cli_open_vcs(struct cli_ctx *ctx);
 void cli_ctx_release(struct cli_ctx *ctx);
 /* True when -h or --help is among the command's arguments (before "--"). */
 bool cli_wants_help(int argc, char **argv);

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <git2.h>
+#include "vcs/git_lazy.h"
 
 #include "analyze/degrade.h"
 #include "analyze/hypo.h"

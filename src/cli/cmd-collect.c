@@ -31,6 +31,47 @@ static void collect_usage(void)
 }
 
 /*
+ * HEAD's id into @head, from git's files when they tell (vcs_quick.c),
+ * else from the version context; false when there is no version yet, -1
+ * when the project cannot be opened (said on stderr).
+ */
+static int collect_head(struct cli_ctx *ctx, char head[41])
+{
+	if (vcs_quick_head(ctx->root, head) == 0)
+		return 1;
+	if (cli_open_vcs(ctx) < 0)
+		return cli_fail(), -1;
+	return cli_head(ctx, head);
+}
+
+/*
+ * The profile's origin and the dirty-tree warning. Neither loads libgit2
+ * when git's files answer: its start-up would count against every run
+ * collect measures. Returns -1 when the project cannot be opened.
+ */
+static int collect_origin(struct cli_ctx *ctx, char head[41], const char **origin)
+{
+	bool dirty = false;
+	int has_head = collect_head(ctx, head);
+
+	if (has_head < 0)
+		return -1;
+	*origin = has_head ? head : NULL;
+	if (!has_head)
+		cli_warn("no version yet: the profile will have no origin");
+	if (!cli_config_bool(ctx, "collect.warn_dirty", true) ||
+	    (has_head && vcs_quick_clean(ctx->root, head)))
+		return 0;
+	if (cli_open_vcs(ctx) < 0)
+		return cli_fail(), -1;
+	if (vcs_is_dirty(ctx->vcs, &dirty) == 0 && dirty)
+		cli_warn("uncommitted changes may skew the profile: it is filed under %.7s, "
+			 "which does not contain them",
+			 head);
+	return 0;
+}
+
+/*
  * A collector we do not have built in: veles-collect-NAME from PATH, told
  * where to write through the environment (docs/collect.md).
  */
@@ -38,10 +79,15 @@ static int run_external_collector(struct cli_ctx *ctx, int argc, char **argv)
 {
 	char *prog = xasprintf("veles-collect-%s", argv[0]);
 	char head[41];
+	int has_head = collect_head(ctx, head);
 
+	if (has_head < 0) {
+		free(prog);
+		return 2;
+	}
 	setenv("VELES_PROJECT_ROOT", ctx->root, 1);
 	setenv("VELES_JOBS_DIR", ctx->jobs_dir, 1);
-	if (cli_head(ctx, head))
+	if (has_head)
 		setenv("VELES_ORIGIN", head, 1);
 	argv[0] = prog;
 	fflush(stdout);
@@ -59,7 +105,6 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct collect_env env = {0};
 	char head[41];
-	bool dirty = false;
 
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		collect_usage();
@@ -70,18 +115,8 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 	env.jobs_dir = ctx->jobs_dir;
 	env.logs_dir = ctx->logs_dir;
 	env.progress = ctx->stderr_tty;
-	if (!cli_wants_help(argc, argv)) {
-		if (cli_head(ctx, head))
-			env.origin = head;
-		else
-			cli_warn("no version yet: the profile will have no origin");
-		if (cli_config_bool(ctx, "collect.warn_dirty", true) &&
-		    vcs_is_dirty(ctx->vcs, &dirty) == 0 && dirty)
-			cli_warn(
-				"uncommitted changes may skew the profile: it is filed under %.7s, "
-				"which does not contain them",
-				head);
-	}
+	if (!cli_wants_help(argc, argv) && collect_origin(ctx, head, &env.origin) < 0)
+		return 2;
 	int ret = collect_main(&env, argc - 1, argv + 1);
 
 	if (ret < 0) {

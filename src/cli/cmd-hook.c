@@ -1,8 +1,8 @@
 /* veles hook install|uninstall: a git post-commit hook that runs the job
  * matrix on every new commit, in the background, logging to .veles/logs/. */
+#include "vcs/git_lazy.h"
 #include <errno.h>
 #include <getopt.h>
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* veles init: create .veles/ (idempotent) and the version context. */
+#include "vcs/git_lazy.h"
 #include <errno.h>
 #include <getopt.h>
-#include <git2.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

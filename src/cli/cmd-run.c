@@ -1,8 +1,8 @@
 /* veles run matrix | veles run job: the job matrix from config.yml, or one
  * ad hoc, on the current version or others (in temporary worktrees). */
+#include "vcs/git_lazy.h"
 #include <errno.h>
 #include <getopt.h>
-#include <git2.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

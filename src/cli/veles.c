@@ -26,7 +26,7 @@ static const struct cli_command commands[] = {
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
 	{"show", cmd_show, CMD_NEEDS_PROJECT,
 	 "show a profile: summary, table, raw, or a view (bars, scatter, flamegraph...)"},
-	{"collect", cmd_collect, CMD_NEEDS_PROJECT, "run a collector on a command"},
+	{"collect", cmd_collect, CMD_NEEDS_ROOT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, 0,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},
 	{"bisect", cmd_bisect, CMD_NEEDS_PROJECT,
@@ -151,8 +151,9 @@ int main(int argc, char **argv)
 	ctx.stdout_tty = isatty(1);
 	/* getopt in the command starts afresh. */
 	optind = 0;
-	if ((cmd->flags & CMD_NEEDS_PROJECT) && !cli_wants_help(argc, argv)) {
-		if (cli_open_project(&ctx) < 0) {
+	if ((cmd->flags & (CMD_NEEDS_PROJECT | CMD_NEEDS_ROOT)) && !cli_wants_help(argc, argv)) {
+		if ((cmd->flags & CMD_NEEDS_PROJECT ? cli_open_project(&ctx)
+						    : cli_find_root(&ctx)) < 0) {
 			cli_fail();
 			cli_ctx_release(&ctx);
 			return 2;

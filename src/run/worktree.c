@@ -5,8 +5,8 @@
  * worktree's HEAD (as `git worktree add --detach` leaves it) and delete the
  * branch at once.
  */
+#include "vcs/git_lazy.h"
 #include <errno.h>
-#include <git2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

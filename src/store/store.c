@@ -2,8 +2,8 @@
  * The profile store, reading side: the ledger head, the version trees, and
  * the profile blobs. docs/store.md describes the layout.
  */
+#include "vcs/git_lazy.h"
 #include <ctype.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

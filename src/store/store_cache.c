@@ -9,8 +9,8 @@
  *   per version: <version id> " " <count> "\n"
  *                count x (<blob id> <type> NUL <name> NUL)
  */
+#include "vcs/git_lazy.h"
 #include <fcntl.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -2,7 +2,7 @@
 #ifndef STORE_STORE_INTERNAL_H
 #define STORE_STORE_INTERNAL_H
 
-#include <git2.h>
+#include "vcs/git_lazy.h"
 
 #include "store/store.h"
 

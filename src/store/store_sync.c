@@ -3,7 +3,7 @@
  * Push never forces; pull fetches the remote ledger into a temporary ref
  * and fast-forwards or merges (a union of both sides' profiles).
  */
-#include <git2.h>
+#include "vcs/git_lazy.h"
 #include <stdlib.h>
 #include <string.h>
 

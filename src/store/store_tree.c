@@ -3,8 +3,8 @@
  * rebuild only the folders on its path, and move the ledger by
  * compare-and-swap, retrying when another process got there first.
  */
+#include "vcs/git_lazy.h"
 #include <errno.h>
-#include <git2.h>
 #include <git2/sys/commit.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +209,7 @@ static int update_once(struct store *s, const struct update *u)
 	git_tree *root = NULL;
 	git_oid head, vt_id, root_id, commit;
 	size_t changed = 0;
-	bool has_head, empty;
+	bool has_head, empty = false;
 	char *msg;
 	int ret = store_ledger_head(s, &head);
 

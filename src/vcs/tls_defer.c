@@ -23,8 +23,8 @@
  * With a libgit2 built on OpenSSL or another backend nothing calls these,
  * and nothing changes.
  */
+#include "vcs/git_lazy.h"
 #include <dlfcn.h>
-#include <git2.h>
 #include <stdlib.h>
 #include <string.h>
 

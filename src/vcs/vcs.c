@@ -1,5 +1,5 @@
 /* Version context: what both backends share (opening, info, walking). */
-#include <git2.h>
+#include "vcs/git_lazy.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,8 +42,13 @@ int vcs_open(const char *root, bool create, struct vcs **out)
 	struct vcs *v = xcalloc(1, sizeof(*v));
 	char *store = xasprintf("%s/.veles/store.git", root);
 	bool plain;
-	int ret;
+	int ret = git_lazy_load();
 
+	if (ret < 0) {
+		free(store);
+		free(v);
+		return ret;
+	}
 	/* libgit2 counts init/shutdown pairs, so each handle takes one. */
 	git_libgit2_init();
 	/* Hashing every object read costs a tenth of `veles log`; git does

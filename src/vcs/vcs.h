@@ -86,6 +86,17 @@ int vcs_git_error(int code, const char *what);
  * git_signature_free(). */
 int vcs_signature(struct vcs *v, git_signature **out);
 
+/*
+ * Without libgit2 (vcs_quick.c): what a git work tree's own files tell.
+ * vcs_quick_head() returns 0 and HEAD's id for the git project at @root,
+ * 1 when the files do not tell (a plain project, no commit yet, an unusual
+ * layout): then ask vcs_open(). vcs_quick_clean() is true only when the
+ * index and work tree certainly match commit @head; false means "ask
+ * vcs_is_dirty()", not "dirty".
+ */
+int vcs_quick_head(const char *root, char id[41]);
+bool vcs_quick_clean(const char *root, const char *head);
+
 /* The project root given to vcs_open(). */
 const char *vcs_root(const struct vcs *v);
 

@@ -1,5 +1,5 @@
 /* The git backend: versions are the commits of the project's repository. */
-#include <git2.h>
+#include "vcs/git_lazy.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

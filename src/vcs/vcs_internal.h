@@ -2,7 +2,7 @@
 #ifndef VCS_VCS_INTERNAL_H
 #define VCS_VCS_INTERNAL_H
 
-#include <git2.h>
+#include "vcs/git_lazy.h"
 
 #include "vcs/vcs.h"
 

@@ -3,7 +3,7 @@
  * empty tree on refs/veles/versions in the bare .veles/store.git, numbered
  * v1, v2, ... by their position on that (linear) line.
  */
-#include <git2.h>
+#include "vcs/git_lazy.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vcs/git_lazy.h"
 #include <cmocka.h>
 #include <fcntl.h>
-#include <git2.h>
 
 #include "store/store.h"
 #include "testutil.h"

@@ -1,7 +1,7 @@
 /* tls_defer.c: certificates are skipped at start-up and loaded for real
  * once a network operation asks for them. */
+#include "vcs/git_lazy.h"
 #include <dlfcn.h>
-#include <git2.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

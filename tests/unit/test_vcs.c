@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vcs/git_lazy.h"
 #include <cmocka.h>
-#include <git2.h>
 
 #include "testutil.h"
 #include "util/common.h"
