@@ -44,8 +44,10 @@ struct jsax {
 	uint8_t *stack;	     /* '{' or '[' per open container */
 	size_t depth, stack_cap;
 	int state;
-	struct buf sbuf;  /* unescaped strings */
-	struct jtpl *tpl; /* the last flat object's text between its values */
+	struct buf sbuf;      /* unescaped strings */
+	struct jtpl *tpl;     /* the last flat object's text between its values */
+	const char *map_end;  /* jsax_init_map: the mapping's end; NULL otherwise */
+	const char *map_kept; /* jsax_init_map: the first page not handed back */
 	/* The current event's value; strings and raw text stay valid until
 	 * the next call. */
 	const char *s;
@@ -58,6 +60,14 @@ struct jsax {
 };
 
 void jsax_init_mem(struct jsax *j, const void *data, size_t len, const char *name);
+/*
+ * Reads a file the caller mapped (read-only, private). The input is
+ * consumed a window at a time like a file read in chunks, but without
+ * copying it, and the pages behind the window are handed back to the
+ * kernel, so the resident size stays that of the window, not the file.
+ * @data must be page aligned.
+ */
+void jsax_init_map(struct jsax *j, const void *data, size_t len, const char *name);
 /* Reads from @fd; @prefix holds bytes already read from it (may be empty). */
 void jsax_init_fd(struct jsax *j, int fd, const char *name, const void *prefix, size_t len);
 void jsax_release(struct jsax *j);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -460,6 +461,34 @@ static void test_compressed(void **state)
 	free(path);
 }
 
+/* Loads @j from a pipe, which cannot be mapped: read in 64 KiB chunks. */
+static int load_piped(const struct buf *j, struct profile **p)
+{
+	int fds[2], ret, status;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *d = j->data;
+		size_t left = j->len;
+		ssize_t n;
+
+		close(fds[0]);
+		while (left && (n = write(fds[1], d, left)) > 0) {
+			d += n;
+			left -= (size_t)n;
+		}
+		_exit(left ? 1 : 0);
+	}
+	close(fds[1]);
+	ret = profile_load_fd(fds[0], "pipe", p);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return ret;
+}
+
 /* Through a file descriptor, so tokens straddle the 64 KiB reads. */
 static void test_fd_chunks(void **state)
 {
@@ -494,6 +523,11 @@ static void test_fd_chunks(void **state)
 	for (i = 0; i < 50000; i++)
 		assert_true(profile_amount(p, i) == profile_amount(q, i));
 	profile_free(p);
+	assert_int_equal(load_piped(&j, &p), 0);
+	assert_int_equal(strlen(p->cmd), 99900 + 100 * 2);
+	for (i = 0; i < 50000; i++)
+		assert_true(profile_amount(p, i) == profile_amount(q, i));
+	profile_free(p);
 	assert_int_equal(compression_compress(COMP_ZSTD, j.data, j.len, &z), 0);
 	assert_int_equal(file_write_atomic(zpath, z.data, z.len), 0);
 	assert_int_equal(profile_load(zpath, &p), 0);
@@ -505,11 +539,73 @@ static void test_fd_chunks(void **state)
 	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
 	assert_true(profile_load(path, &p) < 0);
 	assert_non_null(strstr(err_msg(), ":50001:"));
+	assert_true(load_piped(&j, &p) < 0);
+	assert_non_null(strstr(err_msg(), "pipe:50001:"));
 	unlink(path);
 	unlink(zpath);
 	free(path);
 	free(zpath);
 	buf_release(&j);
+	buf_release(&z);
+}
+
+/*
+ * A mapped file is parsed a window at a time and its parsed pages handed
+ * back: a string and a number list longer than a window, a Perun object
+ * header, and a compressed file must all read as from memory.
+ */
+static void test_mapped_windows(void **state)
+{
+	const char *tmpdir = getenv("VELES_TEST_TMP");
+	struct buf j = BUF_INIT, obj = BUF_INIT, z = BUF_INIT;
+	struct profile *p, *q;
+	char *path;
+	size_t i;
+
+	UNUSED(state);
+	mkdir_p(tmpdir ? tmpdir : "/tmp");
+	path = xasprintf("%s/mapped-%d.perf", tmpdir ? tmpdir : "/tmp", (int)getpid());
+	buf_adds(&j, "{\"header\": {\"type\": \"t\", \"workload\": \"");
+	for (i = 0; i < 3000000; i++)
+		buf_addc(&j, (char)('a' + i % 26));
+	buf_adds(&j, "\"}, \"resources\": {\"f#0\": {\"amount\": [");
+	for (i = 0; i < 400000; i++)
+		buf_addf(&j, "%s%zu", i ? "," : "", i * 31);
+	buf_adds(&j, "]}}, \"resource_type_map\": {\"f#0\": {\"uid\": \"f\"}}}");
+	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
+	assert_int_equal(profile_load(path, &p), 0);
+	assert_int_equal(profile_load_mem(j.data, j.len, "m", &q), 0);
+	assert_int_equal(strlen(p->workload), 3000000);
+	assert_string_equal(p->workload, q->workload);
+	assert_int_equal(profile_nres(p), 400000);
+	for (i = 0; i < 400000; i += 997)
+		assert_true(profile_amount(p, i) == (double)(i * 31));
+	profile_free(p);
+	/* a Perun store object, plain and compressed */
+	buf_addf(&obj, "profile trace %zu", j.len);
+	buf_addc(&obj, '\0');
+	buf_add(&obj, j.data, j.len);
+	assert_int_equal(file_write_atomic(path, obj.data, obj.len), 0);
+	assert_int_equal(profile_load(path, &p), 0);
+	assert_int_equal(profile_nres(p), 400000);
+	assert_string_equal(p->workload, q->workload);
+	profile_free(p);
+	assert_int_equal(compression_compress(COMP_ZLIB, obj.data, obj.len, &z), 0);
+	assert_true(z.len > 512 * 1024); /* large enough to be mapped */
+	assert_int_equal(file_write_atomic(path, z.data, z.len), 0);
+	assert_int_equal(profile_load(path, &p), 0);
+	assert_int_equal(profile_nres(p), 400000);
+	profile_free(p);
+	profile_free(q);
+	/* an error past the windows already handed back */
+	j.data[j.len - 2] = ',';
+	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
+	assert_true(profile_load(path, &p) < 0);
+	assert_non_null(strstr(err_msg(), ":1:"));
+	unlink(path);
+	free(path);
+	buf_release(&j);
+	buf_release(&obj);
 	buf_release(&z);
 }
 
@@ -597,7 +693,7 @@ static void test_flat_resources(void **state)
 	struct buf j = BUF_INIT;
 	struct profile *p, *q;
 	const size_t n = 20000;
-	char *path, want[64];
+	char *path, want[512];
 	size_t i, lines, col;
 
 	UNUSED(state);
@@ -610,12 +706,15 @@ static void test_flat_resources(void **state)
 	}
 	buf_adds(&j, "]}}");
 	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
-	assert_int_equal(profile_load(path, &p), 0); /* read in chunks */
+	assert_int_equal(profile_load(path, &p), 0); /* mapped */
 	assert_int_equal(profile_load_mem(j.data, j.len, "m", &q), 0);
 	check_flat(p, n);
 	check_flat(q, n);
 	profile_free(p);
 	profile_free(q);
+	assert_int_equal(load_piped(&j, &p), 0); /* read in chunks */
+	check_flat(p, n);
+	profile_free(p);
 	/* errors after many fast resources keep their line and column */
 	j.len -= 3;
 	buf_adds(&j, ", {\"a\": 1,}]}}");
@@ -626,6 +725,11 @@ static void test_flat_resources(void **state)
 	assert_true(profile_load_mem(j.data, j.len, "m", &q) < 0);
 	assert_null(q);
 	assert_string_equal(err_msg(), want);
+	snprintf(want, sizeof(want), "%s:%zu:%zu: trailing comma before '}'", path, lines, col);
+	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
+	assert_true(profile_load(path, &q) < 0);
+	assert_string_equal(err_msg(), want);
+	unlink(path);
 	free(path);
 	buf_release(&j);
 }
@@ -725,6 +829,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_fd_chunks),
+		cmocka_unit_test(test_mapped_windows),
 		cmocka_unit_test(test_flat_resources),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_flat_mutations),
