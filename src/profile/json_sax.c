@@ -74,6 +74,50 @@ static int64_t offset_of(const struct jsax *j, const char *at)
 	return j->base + (at - j->start);
 }
 
+bool jsax_split_room(const struct jsax *j, const char **lo, const char **hi)
+{
+	*lo = j->p;
+	*hi = j->map_end ? j->map_end : j->end;
+	return j->map_end || (j->fd < 0 && j->eof);
+}
+
+void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at)
+{
+	if (from->map_end) {
+		size_t left = (size_t)(from->map_end - at);
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+		jsax_init_mem(j, at, left < MAP_WINDOW ? left : MAP_WINDOW, from->name);
+		j->map_end = from->map_end;
+		j->map_kept = at - (uintptr_t)at % page;
+		j->eof = j->end == j->map_end;
+	} else {
+		jsax_init_mem(j, at, (size_t)(from->end - at), from->name);
+	}
+	j->base = offset_of(from, at);
+	j->stack = xgrow(j->stack, 1, 1, &j->stack_cap);
+	j->stack[0] = '[';
+	j->depth = 1;
+	j->state = ST_AFTER;
+}
+
+void jsax_jump(struct jsax *j, const char *to, uint64_t lines, int64_t line_start)
+{
+	j->p = to;
+	j->tok = NULL;
+	j->state = ST_AFTER;
+	if (lines) {
+		j->line += lines;
+		j->line_start = line_start;
+	}
+	if (j->map_end && j->end <= to) {
+		size_t left = (size_t)(j->map_end - to);
+
+		j->end = to + (left < MAP_WINDOW ? left : MAP_WINDOW);
+		j->eof = j->end == j->map_end;
+	}
+}
+
 static int error_at(struct jsax *j, const char *at, const char *what)
 {
 	int64_t col = offset_of(j, at) - j->line_start + 1;

@@ -506,11 +506,13 @@ static int read_res_flat(struct reader *r, int snapshot)
 	return 1;
 }
 
-int read_res_list(struct reader *r, int snapshot)
+static int read_list(struct reader *r, int snapshot)
 {
 	int ev, ret;
 
 	for (;;) {
+		if (r->split && r->j.p >= r->split_at)
+			split_finish(r, true);
 		if ((ret = read_res_flat(r, snapshot)) != 0) {
 			if (ret < 0)
 				return ret;
@@ -523,6 +525,18 @@ int read_res_list(struct reader *r, int snapshot)
 		if ((ret = read_res_dict(r, snapshot)) < 0)
 			return ret;
 	}
+}
+
+int read_res_list(struct reader *r, int snapshot)
+{
+	int ret;
+
+	if (snapshot < 0)
+		split_start(r);
+	ret = read_list(r, snapshot);
+	if (r->split)
+		split_finish(r, false);
+	return ret;
 }
 
 int read_global(struct reader *r)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "profile/profile.h"
+#include "profile/profile_priv.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -734,6 +735,132 @@ static void test_flat_resources(void **state)
 	buf_release(&j);
 }
 
+/* A list in one of several shapes for test_split; @broken puts a syntax
+ * error in resource @broken, or after the list when n (none when more). */
+static void split_list(struct buf *j, size_t n, int shape, size_t broken)
+{
+	size_t i;
+
+	buf_reset(j);
+	buf_adds(j, "{\"header\": {\"type\": \"time\"}, \"global\": {\"resources\": [");
+	for (i = 0; i < n; i++) {
+		buf_adds(j, i ? (i % 7 ? ", " : ",\n  ") : "\n  ");
+		if (i == broken)
+			buf_adds(j, "{\"uid\": \"x\",}");
+		else if (shape == 0)
+			flat_resource(j, i);
+		else if (shape == 1) /* a new type and a new column halfway */
+			buf_addf(j, "{\"uid\": \"u%zu\", \"amount\": %zu%s}", i * 4 / n,
+				 (size_t)(i * 3000000000ULL), i > n / 2 ? ", \"address\": 7" : "");
+		else if (shape == 2) /* a "}, {" inside strings, nested values */
+			buf_addf(j,
+				 "{\"uid\": \"a}, {b\", \"trace\": [{\"f\": %zu}, {}], "
+				 "\"amount\": %zu.5}",
+				 i % 3, i);
+		else if (shape == 3) /* integers, then a fraction in the second half */
+			buf_addf(j, "{\"uid\": \"f\", \"type\": %zu, \"amount\": %zu%s}", i % 2, i,
+				 i == n - 3 ? ".75" : "");
+		else /* text in a collectable column */
+			buf_addf(j, "{\"uid\": \"f\", \"amount\": \"%zu\"}", i);
+	}
+	/* @broken == n: after the list, where the line count must be right */
+	buf_adds(j, broken == n ? "]},\n \"models\": [,]}" : "]}, \"models\": []}");
+}
+
+/* Everything a profile holds, as text: its JSON and its types' keys. */
+static void profile_text(const struct profile *p, struct buf *out)
+{
+	size_t t, r;
+
+	buf_reset(out);
+	profile_write_json(p, out, false);
+	for (t = 0; t < p->types.nrows; t++)
+		buf_addf(out, "\n%s", profile_type_key(p, (uint32_t)t));
+	for (r = 0; r < p->res.nrows; r++)
+		buf_addf(out, " %u", p->res_type[r]);
+}
+
+/* Loads @j on one thread and with the list split, from memory and from a
+ * mapped file; both must give the same profile or the same error. */
+static void split_same(const struct buf *j, const char *path)
+{
+	struct buf one = BUF_INIT, two = BUF_INIT;
+	char err1[1024];
+	struct profile *p;
+	int pass, ret1, ret2;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			assert_int_equal(file_write_atomic(path, j->data, j->len), 0);
+		profile_split_bytes = SIZE_MAX;
+		ret1 = pass ? profile_load(path, &p) : profile_load_mem(j->data, j->len, path, &p);
+		snprintf(err1, sizeof(err1), "%s", ret1 < 0 ? err_msg() : "");
+		if (ret1 == 0) {
+			profile_text(p, &one);
+			profile_free(p);
+		}
+		profile_split_bytes = 0;
+		ret2 = pass ? profile_load(path, &p) : profile_load_mem(j->data, j->len, path, &p);
+		assert_int_equal(ret1, ret2);
+		if (ret2 < 0) {
+			assert_string_equal(err_msg(), err1);
+			continue;
+		}
+		profile_text(p, &two);
+		profile_free(p);
+		assert_string_equal(one.data, two.data);
+	}
+	profile_split_bytes = SIZE_MAX;
+	buf_release(&one);
+	buf_release(&two);
+}
+
+/* A list read on two threads gives exactly the profile, or the error, of
+ * one thread, in every shape; simple shapes do take the split. */
+static void test_split(void **state)
+{
+	const char *tmpdir = getenv("VELES_TEST_TMP");
+	static const size_t sizes[] = {2, 3, 10, 101, 4000};
+	struct buf j = BUF_INIT;
+	unsigned long merges;
+	size_t i, k, lines;
+	char *path, want[64];
+	int shape;
+
+	UNUSED(state);
+	mkdir_p(tmpdir ? tmpdir : "/tmp");
+	path = xasprintf("%s/split-%d.perf", tmpdir ? tmpdir : "/tmp", (int)getpid());
+	for (shape = 0; shape < 5; shape++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			merges = profile_split_merges;
+			split_list(&j, sizes[i], shape, SIZE_MAX);
+			split_same(&j, path);
+			if ((shape == 1 || shape == 3) && sizes[i] >= 10)
+				assert_true(profile_split_merges > merges);
+			/* an error in either half, or at the boundary */
+			split_list(&j, sizes[i], shape, sizes[i] / 4);
+			split_same(&j, path);
+			split_list(&j, sizes[i], shape, sizes[i] * 3 / 4);
+			split_same(&j, path);
+			split_list(&j, sizes[i], shape, sizes[i] / 2);
+			split_same(&j, path);
+			split_list(&j, sizes[i], shape, sizes[i]);
+			split_same(&j, path);
+			for (k = 0, lines = 1; k < j.len; k++)
+				lines += j.data[k] == '\n';
+			snprintf(want, sizeof(want), ":%zu:13: ", lines);
+			assert_non_null(strstr(err_msg(), want));
+		}
+	}
+	/* a truncated list */
+	split_list(&j, 1000, 1, SIZE_MAX);
+	j.len -= 20;
+	split_same(&j, path);
+	unlink(path);
+	free(path);
+	buf_release(&j);
+}
+
 /* The same for a list of resources read by the fast path: every change
  * either loads or fails with a position, never reads past the input. */
 static void test_flat_mutations(void **state)
@@ -830,6 +957,7 @@ int main(void)
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_fd_chunks),
 		cmocka_unit_test(test_mapped_windows),
+		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_flat_resources),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_flat_mutations),
