@@ -81,7 +81,7 @@ bool jsax_split_room(const struct jsax *j, const char **lo, const char **hi)
 	return j->map_end || (j->fd < 0 && j->eof);
 }
 
-void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at)
+void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at, char kind)
 {
 	if (from->map_end) {
 		size_t left = (size_t)(from->map_end - at);
@@ -96,7 +96,7 @@ void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at)
 	}
 	j->base = offset_of(from, at);
 	j->stack = xgrow(j->stack, 1, 1, &j->stack_cap);
-	j->stack[0] = '[';
+	j->stack[0] = (uint8_t)kind;
 	j->depth = 1;
 	j->state = ST_AFTER;
 }

@@ -73,14 +73,16 @@ void jsax_init_map(struct jsax *j, const void *data, size_t len, const char *nam
  * already in memory (or mapped) from the next unread byte, [*lo, *hi);
  * false when input is still to be read from a file descriptor.
  * jsax_init_split() starts a tokenizer at @at, just after an element of
- * a list, as if inside that one list (its ']' ends it); its offsets count
- * from @from's start, its lines from 1. jsax_jump() moves @j, which is just
- * after an element of that list, to @to, the other tokenizer's closing
- * ']', @lines further on and with @line_start as its line's start when
+ * a list or an object, as if inside that one container (its closing
+ * bracket ends it); its offsets count
+ * from @from's start, its lines from 1. @kind is '[' for a list, '{' for
+ * an object (then at is just after a member's value). jsax_jump() moves
+ * @j, which is just after an element of that container, to @to, the other
+ * tokenizer's closing bracket, @lines further on and with @line_start as its line's start when
  * @lines is not zero.
  */
 bool jsax_split_room(const struct jsax *j, const char **lo, const char **hi);
-void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at);
+void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at, char kind);
 void jsax_jump(struct jsax *j, const char *to, uint64_t lines, int64_t line_start);
 /* Reads from @fd; @prefix holds bytes already read from it (may be empty). */
 void jsax_init_fd(struct jsax *j, int fd, const char *name, const void *prefix, size_t len);

@@ -1,7 +1,8 @@
 /*
- * A long list of resources read on two threads. The second thread starts
- * at an element boundary found near the middle of the unread input and
- * reads the rest of the list into a profile of its own; this thread reads
+ * A long list of resources, or object of typed resources, read on two
+ * threads. The second thread starts at an element boundary found near the
+ * middle of the unread input and reads the rest of the container into a
+ * profile of its own; this thread reads
  * up to that boundary. Only when it lands exactly there (so the boundary
  * was one of this list's, not text inside a string or a nested value), the
  * second half read without error, and its attributes can be rebuilt
@@ -28,7 +29,8 @@ struct split {
 	pthread_t thread;
 	struct reader r;   /* the second half's */
 	const char *at;	   /* just after the '}' that ends the first half */
-	const char *close; /* the list's ']', once the second half read to it */
+	const char *close; /* the closing bracket, once the second half read to it */
+	char kind;	   /* '[' a list of resource dicts, '{' typed resources */
 	int ret;
 };
 
@@ -37,9 +39,10 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-/* Just after the first '}' in [from, lim) that a ',' and a '{' follow
- * (blanks between); NULL when there is none. */
-static const char *boundary(const char *from, const char *lim)
+/* Just after the first '}' in [from, lim) that a ',' and @next follow
+ * (blanks between): a '{' starting a list's next dict, a '"' an object's
+ * next key. NULL when there is none. */
+static const char *boundary(const char *from, const char *lim, char next)
 {
 	const char *q = from, *e;
 
@@ -51,7 +54,7 @@ static const char *boundary(const char *from, const char *lim)
 			continue;
 		while (e < lim && is_blank(*e))
 			e++;
-		if (e < lim && *e == '{')
+		if (e < lim && *e == next)
 			return q;
 	}
 	return NULL;
@@ -61,7 +64,7 @@ static void *second_half(void *arg)
 {
 	struct split *s = arg;
 
-	s->ret = read_res_list(&s->r, -1);
+	s->ret = s->kind == '[' ? read_res_list(&s->r, -1) : read_typed_resources(&s->r);
 	if (s->ret == 0)
 		s->close = s->r.j.p - 1;
 	return NULL;
@@ -75,7 +78,7 @@ static void split_free(struct split *s)
 	free(s);
 }
 
-void split_start(struct reader *r)
+void split_start(struct reader *r, char kind)
 {
 	const char *lo, *hi, *at;
 	struct split *s;
@@ -84,14 +87,16 @@ void split_start(struct reader *r)
 	    (size_t)(hi - lo) < profile_split_bytes)
 		return;
 	at = lo + (hi - lo) / 2;
-	at = boundary(at, (size_t)(hi - at) > SPLIT_SEARCH ? at + SPLIT_SEARCH : hi);
+	at = boundary(at, (size_t)(hi - at) > SPLIT_SEARCH ? at + SPLIT_SEARCH : hi,
+		      kind == '[' ? '{' : '"');
 	if (!at)
 		return;
 	s = xcalloc(1, sizeof(*s));
 	s->at = at;
+	s->kind = kind;
 	s->r.p = profile_new();
 	s->r.no_split = true;
-	jsax_init_split(&s->r.j, &r->j, at);
+	jsax_init_split(&s->r.j, &r->j, at, kind);
 	if (pthread_create(&s->thread, NULL, second_half, s) != 0) {
 		split_free(s);
 		return;
@@ -115,10 +120,15 @@ static bool col_mergeable(const struct table *dst, const struct column *c, bool 
 	return num ? d->kind == COL_I64 || d->kind == COL_F64 : d->kind == COL_STR;
 }
 
-static bool mergeable(const struct profile *p, const struct profile *q)
+/* Typed resources name their types by key only: the second profile's
+ * types table must hold nothing else. */
+static bool mergeable(const struct profile *p, const struct profile *q, char kind)
 {
 	size_t i;
 
+	if (kind == '{' &&
+	    (q->types.ncols > 1 || (q->types.ncols && strcmp(q->types.cols[0].name, "#key") != 0)))
+		return false;
 	for (i = 0; i < q->types.ncols; i++)
 		if (strcmp(q->types.cols[i].name, "#key") != 0 &&
 		    !col_mergeable(&p->types, &q->types.cols[i], false))
@@ -151,15 +161,20 @@ static size_t type_attrs(const struct profile *q, size_t t, struct attr *a)
 	return n;
 }
 
-/* Appends @q's rows to @p, their types added in the order @q met them. */
-static void merge(struct profile *p, const struct profile *q)
+/* Appends @q's rows to @p, their types added in the order @q met them:
+ * by their attributes, or for typed resources (@kind '{') by their key. */
+static void merge(struct profile *p, const struct profile *q, char kind)
 {
 	struct attr *a = xcalloc(q->types.ncols + 1, sizeof(*a));
 	uint32_t *map = xcalloc(q->types.nrows + 1, sizeof(*map));
 	size_t base = p->res.nrows, t, r, e, i;
 
-	for (t = 0; t < q->types.nrows; t++)
-		map[t] = profile_type_add(p, a, type_attrs(q, t, a));
+	for (t = 0; t < q->types.nrows; t++) {
+		const char *key = kind == '{' ? profile_type_key(q, (uint32_t)t) : NULL;
+
+		map[t] = key ? profile_type_by_key(p, key, strlen(key))
+			     : profile_type_add(p, a, type_attrs(q, t, a));
+	}
 	for (r = 0; r < q->res.nrows; r = e) {
 		for (e = r + 1; e < q->res.nrows && q->res_type[e] == q->res_type[r]; e++)
 			;
@@ -188,8 +203,8 @@ void split_finish(struct reader *r, bool at_boundary)
 
 	r->split = NULL;
 	pthread_join(s->thread, NULL);
-	if (at_boundary && r->j.p == s->at && s->ret == 0 && mergeable(r->p, s->r.p)) {
-		merge(r->p, s->r.p);
+	if (at_boundary && r->j.p == s->at && s->ret == 0 && mergeable(r->p, s->r.p, s->kind)) {
+		merge(r->p, s->r.p, s->kind);
 		jsax_jump(&r->j, s->close, s->r.j.line - 1, s->r.j.line_start);
 		profile_split_merges++;
 	}

@@ -767,6 +767,39 @@ static void split_list(struct buf *j, size_t n, int shape, size_t broken)
 	buf_adds(j, broken == n ? "]},\n \"models\": [,]}" : "]}, \"models\": []}");
 }
 
+/* Typed resources in one of several shapes (@broken as for split_list). */
+static void split_typed(struct buf *j, size_t n, int shape, size_t broken)
+{
+	size_t i, k;
+
+	buf_reset(j);
+	buf_adds(j, "{\"header\": {\"type\": \"mixed\"}, \"resources\": {");
+	for (i = 0; i < n; i++) {
+		/* keys repeat across the halves in shape 1 */
+		buf_addf(j, "%s\"f%zu#0\": ", i ? (i % 5 ? ", " : ",\n") : "",
+			 shape == 1 ? i % 7 : i);
+		if (i == broken) {
+			buf_adds(j, "{\"amount\": [1,]}");
+		} else if (shape == 2) { /* scalars, an empty entry, a fraction late */
+			if (i % 9 == 4)
+				buf_adds(j, "{}");
+			else
+				buf_addf(j, "{\"amount\": %zu%s}", i, i == n - 2 ? ".5" : "");
+		} else if (shape == 3) { /* text among the values */
+			buf_addf(j, "{\"amount\": [1, \"x%zu\"]}", i);
+		} else {
+			buf_adds(j, "{\"amount\": [");
+			for (k = 0; k < 1 + i % 40; k++)
+				buf_addf(j, "%s%zu", k ? ", " : "", k * i * 99991);
+			buf_addf(j, "]%s}", i % 3 ? ", \"structure-unit-size\": [4, 5]" : "");
+		}
+	}
+	buf_adds(j, broken == n ? "},\n \"models\": [,]" : "}, \"resource_type_map\": {");
+	for (i = 0; broken != n && i < n; i += 3)
+		buf_addf(j, "%s\"f%zu#0\": {\"uid\": \"f%zu\"}", i ? ", " : "", i, i);
+	buf_adds(j, broken == n ? "}" : "}}");
+}
+
 /* Everything a profile holds, as text: its JSON and its types' keys. */
 static void profile_text(const struct profile *p, struct buf *out)
 {
@@ -815,8 +848,9 @@ static void split_same(const struct buf *j, const char *path)
 	buf_release(&two);
 }
 
-/* A list read on two threads gives exactly the profile, or the error, of
- * one thread, in every shape; simple shapes do take the split. */
+/* A list, or typed resources, read on two threads gives exactly the
+ * profile, or the error, of one thread, in every shape; simple shapes do
+ * take the split. */
 static void test_split(void **state)
 {
 	const char *tmpdir = getenv("VELES_TEST_TMP");
@@ -845,6 +879,25 @@ static void test_split(void **state)
 			split_list(&j, sizes[i], shape, sizes[i] / 2);
 			split_same(&j, path);
 			split_list(&j, sizes[i], shape, sizes[i]);
+			split_same(&j, path);
+			for (k = 0, lines = 1; k < j.len; k++)
+				lines += j.data[k] == '\n';
+			snprintf(want, sizeof(want), ":%zu:13: ", lines);
+			assert_non_null(strstr(err_msg(), want));
+		}
+	}
+	for (shape = 0; shape < 4; shape++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			merges = profile_split_merges;
+			split_typed(&j, sizes[i], shape, SIZE_MAX);
+			split_same(&j, path);
+			if (shape != 3 && sizes[i] >= 10)
+				assert_true(profile_split_merges > merges);
+			split_typed(&j, sizes[i], shape, sizes[i] / 4);
+			split_same(&j, path);
+			split_typed(&j, sizes[i], shape, sizes[i] * 3 / 4);
+			split_same(&j, path);
+			split_typed(&j, sizes[i], shape, sizes[i]);
 			split_same(&j, path);
 			for (k = 0, lines = 1; k < j.len; k++)
 				lines += j.data[k] == '\n';
