@@ -161,13 +161,54 @@ static size_t type_attrs(const struct profile *q, size_t t, struct attr *a)
 	return n;
 }
 
+/* Moves the runs of rows of @q to @p, typed by @map. */
+static void merge_rows(struct profile *p, struct profile *q, const uint32_t *map)
+{
+	size_t r, e;
+
+	p->res_type = xgrow(p->res_type, sizeof(*p->res_type), p->res.nrows + q->res.nrows + 1,
+			    &p->res_type_cap);
+	for (r = 0; r < q->res.nrows; r = e) {
+		for (e = r + 1; e < q->res.nrows && q->res_type[e] == q->res_type[r]; e++)
+			;
+		profile_res_add_n(p, map[q->res_type[r]], e - r);
+	}
+	free(q->res_type);
+	q->res_type = NULL;
+	q->res_type_cap = 0;
+}
+
+/* Moves the cells of @q's numeric column @c to rows @base.. of @p, then
+ * frees them: the two profiles are never both whole in memory. */
+static void merge_col(struct profile *p, struct column *c, size_t base)
+{
+	struct column *d = table_col_get(p, &p->res, c->name, c->kind);
+	size_t r;
+
+	if (c->len)
+		col_reserve(d, base + c->len - 1);
+	for (r = 0; r < c->len; r++) {
+		if (!col_has(c, r))
+			continue;
+		if (c->kind == COL_F64)
+			col_set_f64(&p->res, d, base + r, c->v.f64[r]);
+		else
+			col_set_i64(&p->res, d, base + r, col_i64(c, r));
+	}
+	free(c->v.i64);
+	free(c->absent);
+	c->v.i64 = NULL;
+	c->absent = NULL;
+	c->len = c->cap = c->absent_cap = 0;
+}
+
 /* Appends @q's rows to @p, their types added in the order @q met them:
  * by their attributes, or for typed resources (@kind '{') by their key. */
-static void merge(struct profile *p, const struct profile *q, char kind)
+static void merge(struct profile *p, struct profile *q, char kind)
 {
 	struct attr *a = xcalloc(q->types.ncols + 1, sizeof(*a));
 	uint32_t *map = xcalloc(q->types.nrows + 1, sizeof(*map));
-	size_t base = p->res.nrows, t, r, e, i;
+	size_t base = p->res.nrows, t, i;
 
 	for (t = 0; t < q->types.nrows; t++) {
 		const char *key = kind == '{' ? profile_type_key(q, (uint32_t)t) : NULL;
@@ -175,24 +216,9 @@ static void merge(struct profile *p, const struct profile *q, char kind)
 		map[t] = key ? profile_type_by_key(p, key, strlen(key))
 			     : profile_type_add(p, a, type_attrs(q, t, a));
 	}
-	for (r = 0; r < q->res.nrows; r = e) {
-		for (e = r + 1; e < q->res.nrows && q->res_type[e] == q->res_type[r]; e++)
-			;
-		profile_res_add_n(p, map[q->res_type[r]], e - r);
-	}
-	for (i = 0; i < q->res.ncols; i++) {
-		const struct column *c = &q->res.cols[i];
-		struct column *d = table_col_get(p, &p->res, c->name, c->kind);
-
-		for (r = 0; r < c->len; r++) {
-			if (!col_has(c, r))
-				continue;
-			if (c->kind == COL_F64)
-				col_set_f64(&p->res, d, base + r, c->v.f64[r]);
-			else
-				col_set_i64(&p->res, d, base + r, col_i64(c, r));
-		}
-	}
+	merge_rows(p, q, map);
+	for (i = 0; i < q->res.ncols; i++)
+		merge_col(p, &q->res.cols[i], base);
 	free(map);
 	free(a);
 }
