@@ -183,11 +183,24 @@ static void merge_rows(struct profile *p, struct profile *q, const uint32_t *map
 static void merge_col(struct profile *p, struct column *c, size_t base)
 {
 	struct column *d = table_col_get(p, &p->res, c->name, c->kind);
-	size_t r;
+	size_t r = 0;
 
 	if (c->len)
 		col_reserve(d, base + c->len - 1);
-	for (r = 0; r < c->len; r++) {
+	if (c->kind == COL_I64 && d->kind == COL_I64 && !c->absent && d->len == base) {
+		/* Dense integers (the typed layout's arrays): appended a block
+		 * at a time, as the parser does. */
+		int64_t block[1024];
+		size_t k;
+
+		for (r = 0; r < c->len; r += k) {
+			for (k = 0; k < ARRAY_SIZE(block) && r + k < c->len; k++)
+				block[k] = col_i64(c, r + k);
+			col_append_i64(d, block, k);
+		}
+		r = c->len;
+	}
+	for (; r < c->len; r++) {
 		if (!col_has(c, r))
 			continue;
 		if (c->kind == COL_F64)
