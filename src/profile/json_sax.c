@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "profile/json_sax.h"
@@ -9,6 +10,10 @@
 #include "util/common.h"
 
 #define CHUNK (64 * 1024)
+/* A mapped file is parsed a window at a time; parsed pages are handed back
+ * once this many have gathered behind the window. */
+#define MAP_WINDOW (512 * 1024)
+#define MAP_DROP (1024 * 1024)
 #define MAX_DEPTH 100000
 
 enum {
@@ -30,6 +35,14 @@ void jsax_init_mem(struct jsax *j, const void *data, size_t len, const char *nam
 	j->end = j->p + len;
 	j->eof = true;
 	j->line = 1;
+}
+
+void jsax_init_map(struct jsax *j, const void *data, size_t len, const char *name)
+{
+	jsax_init_mem(j, data, len < MAP_WINDOW ? len : MAP_WINDOW, name);
+	j->map_end = (const char *)data + len;
+	j->map_kept = data;
+	j->eof = j->end == j->map_end;
 }
 
 void jsax_init_fd(struct jsax *j, int fd, const char *name, const void *prefix, size_t len)
@@ -61,6 +74,50 @@ static int64_t offset_of(const struct jsax *j, const char *at)
 	return j->base + (at - j->start);
 }
 
+bool jsax_split_room(const struct jsax *j, const char **lo, const char **hi)
+{
+	*lo = j->p;
+	*hi = j->map_end ? j->map_end : j->end;
+	return j->map_end || (j->fd < 0 && j->eof);
+}
+
+void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at, char kind)
+{
+	if (from->map_end) {
+		size_t left = (size_t)(from->map_end - at);
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+		jsax_init_mem(j, at, left < MAP_WINDOW ? left : MAP_WINDOW, from->name);
+		j->map_end = from->map_end;
+		j->map_kept = at - (uintptr_t)at % page;
+		j->eof = j->end == j->map_end;
+	} else {
+		jsax_init_mem(j, at, (size_t)(from->end - at), from->name);
+	}
+	j->base = offset_of(from, at);
+	j->stack = xgrow(j->stack, 1, 1, &j->stack_cap);
+	j->stack[0] = (uint8_t)kind;
+	j->depth = 1;
+	j->state = ST_AFTER;
+}
+
+void jsax_jump(struct jsax *j, const char *to, uint64_t lines, int64_t line_start)
+{
+	j->p = to;
+	j->tok = NULL;
+	j->state = ST_AFTER;
+	if (lines) {
+		j->line += lines;
+		j->line_start = line_start;
+	}
+	if (j->map_end && j->end <= to) {
+		size_t left = (size_t)(j->map_end - to);
+
+		j->end = to + (left < MAP_WINDOW ? left : MAP_WINDOW);
+		j->eof = j->end == j->map_end;
+	}
+}
+
 static int error_at(struct jsax *j, const char *at, const char *what)
 {
 	int64_t col = offset_of(j, at) - j->line_start + 1;
@@ -79,6 +136,21 @@ int jsax_error(struct jsax *j, const char *what)
  * number of bytes added, 0 at the end of input, negative on a read error.
  * Tokens restart from @p after a refill, so they never straddle buffers.
  */
+static int map_advance(struct jsax *j)
+{
+	size_t left = (size_t)(j->map_end - j->end);
+	size_t behind = (size_t)(j->p - j->map_kept) & ~(size_t)(MAP_DROP - 1);
+
+	if (behind) {
+		/* Re-read from the page cache should anything look back. */
+		madvise((void *)j->map_kept, behind, MADV_DONTNEED);
+		j->map_kept += behind;
+	}
+	j->end += left < MAP_WINDOW ? left : MAP_WINDOW;
+	j->eof = j->end == j->map_end;
+	return left > 0;
+}
+
 static int refill(struct jsax *j)
 {
 	size_t keep;
@@ -86,6 +158,8 @@ static int refill(struct jsax *j)
 
 	if (j->eof)
 		return 0;
+	if (j->map_end)
+		return map_advance(j);
 	keep = (size_t)(j->end - j->p);
 	j->base = offset_of(j, j->p);
 	if (keep + CHUNK > j->own_cap) {

@@ -44,8 +44,10 @@ struct jsax {
 	uint8_t *stack;	     /* '{' or '[' per open container */
 	size_t depth, stack_cap;
 	int state;
-	struct buf sbuf;  /* unescaped strings */
-	struct jtpl *tpl; /* the last flat object's text between its values */
+	struct buf sbuf;      /* unescaped strings */
+	struct jtpl *tpl;     /* the last flat object's text between its values */
+	const char *map_end;  /* jsax_init_map: the mapping's end; NULL otherwise */
+	const char *map_kept; /* jsax_init_map: the first page not handed back */
 	/* The current event's value; strings and raw text stay valid until
 	 * the next call. */
 	const char *s;
@@ -58,6 +60,30 @@ struct jsax {
 };
 
 void jsax_init_mem(struct jsax *j, const void *data, size_t len, const char *name);
+/*
+ * Reads a file the caller mapped (read-only, private). The input is
+ * consumed a window at a time like a file read in chunks, but without
+ * copying it, and the pages behind the window are handed back to the
+ * kernel, so the resident size stays that of the window, not the file.
+ * @data must be page aligned.
+ */
+void jsax_init_map(struct jsax *j, const void *data, size_t len, const char *name);
+/*
+ * For reading a list on two threads. jsax_split_room() gives the input
+ * already in memory (or mapped) from the next unread byte, [*lo, *hi);
+ * false when input is still to be read from a file descriptor.
+ * jsax_init_split() starts a tokenizer at @at, just after an element of
+ * a list or an object, as if inside that one container (its closing
+ * bracket ends it); its offsets count
+ * from @from's start, its lines from 1. @kind is '[' for a list, '{' for
+ * an object (then at is just after a member's value). jsax_jump() moves
+ * @j, which is just after an element of that container, to @to, the other
+ * tokenizer's closing bracket, @lines further on and with @line_start as its line's start when
+ * @lines is not zero.
+ */
+bool jsax_split_room(const struct jsax *j, const char **lo, const char **hi);
+void jsax_init_split(struct jsax *j, const struct jsax *from, const char *at, char kind);
+void jsax_jump(struct jsax *j, const char *to, uint64_t lines, int64_t line_start);
 /* Reads from @fd; @prefix holds bytes already read from it (may be empty). */
 void jsax_init_fd(struct jsax *j, int fd, const char *name, const void *prefix, size_t len);
 void jsax_release(struct jsax *j);

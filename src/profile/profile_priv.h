@@ -31,4 +31,10 @@ void uid_render_json(const char *json, size_t n, struct buf *out);
 void col_mark_absent(struct column *c, size_t from, size_t to);
 void col_reserve(struct column *c, size_t row);
 
+/* A list of resources with at least this many bytes still to read is read
+ * on two threads; tests lower it to compare both paths on small inputs,
+ * and profile_split_merges counts the splits that were used. */
+extern size_t profile_split_bytes;
+extern unsigned long profile_split_merges;
+
 #endif

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile/json_sax.h"
@@ -333,15 +335,59 @@ static ssize_t read_full(int fd, char *dst, size_t len)
 	return (ssize_t)got;
 }
 
+/* Below this a mapping costs more than reading. */
+#define MAP_MIN (256 * 1024)
+
+/*
+ * Loads a regular file read from its start by mapping it: no copy into a
+ * buffer of ours, and the parsed pages go back to the kernel as the parse
+ * moves on. 1 when it could not be mapped (read it instead).
+ */
+static int load_mapped(int fd, const char *name, struct profile **out)
+{
+	struct stat st;
+	struct jsax j;
+	size_t len, skip;
+	char *map;
+	int ret;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < MAP_MIN ||
+	    (uint64_t)st.st_size > SIZE_MAX || lseek(fd, 0, SEEK_CUR) != 0)
+		return 1;
+	len = (size_t)st.st_size;
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return 1;
+	madvise(map, len, MADV_SEQUENTIAL);
+	if (compression_detect(map, len) != COMP_NONE) {
+		ret = profile_load_mem(map, len, name, out);
+	} else {
+		skip = perun_header_len(map, len);
+		if (skip)
+			ret = profile_load_mem(map, len, name, out);
+		else {
+			jsax_init_map(&j, map, len, name);
+			ret = load_with(&j, out);
+			jsax_release(&j);
+		}
+	}
+	munmap(map, len);
+	return ret;
+}
+
 int profile_load_fd(int fd, const char *name, struct profile **out)
 {
-	char *head = xmalloc(64 * 1024);
-	ssize_t n = read_full(fd, head, 64 * 1024);
 	struct jsax j;
 	size_t skip;
+	char *head;
+	ssize_t n;
 	int ret;
 
 	*out = NULL;
+	if ((ret = load_mapped(fd, name, out)) <= 0)
+		return ret;
+	head = xmalloc(64 * 1024);
+	n = read_full(fd, head, 64 * 1024);
 	if (n < 0) {
 		free(head);
 		return err_set(ERR_IO, "%s: cannot read: %s", name, strerror(errno));

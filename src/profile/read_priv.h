@@ -45,6 +45,12 @@ struct reader {
 		bool coll;  /* a collectable key */
 		size_t col; /* its res column, when res.cols[col].name is @name */
 	} fkeys[16];
+
+	/* A list read on two threads (read_res.c); the second half's
+	 * reader has no_split. */
+	struct split *split;
+	const char *split_at; /* where the second half starts */
+	bool no_split;
 };
 
 void reader_release(struct reader *r);
@@ -54,6 +60,12 @@ int read_typed_resources(struct reader *r);
 int read_type_map(struct reader *r);
 int read_global(struct reader *r);
 int read_snapshots(struct reader *r);
+/* read_split.c: starts reading the rest of the list of resources ('[')
+ * or of typed resources ('{') just begun on a second thread, when it is long and in memory;
+ * split_finish() waits for it and, when this reader is @at_boundary where the second half started,
+ * takes its resources and moves past them. */
+void split_start(struct reader *r, char kind);
+void split_finish(struct reader *r, bool at_boundary);
 /* A list of resource dicts; @snapshot >= 0 adds "snapshot" and "time". */
 int read_res_list(struct reader *r, int snapshot);
 

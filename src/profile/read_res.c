@@ -169,11 +169,15 @@ static int read_entry(struct reader *r, uint32_t type)
 	return 0;
 }
 
-int read_typed_resources(struct reader *r)
+static int read_typed(struct reader *r)
 {
 	int ev, ret;
 
-	while ((ev = jsax_next(&r->j)) == JEV_KEY) {
+	for (;;) {
+		if (r->split && r->j.p >= r->split_at)
+			split_finish(r, true);
+		if ((ev = jsax_next(&r->j)) != JEV_KEY)
+			break;
 		uint32_t type = profile_type_by_key(r->p, r->j.s, r->j.slen);
 
 		ev = jsax_next(&r->j);
@@ -184,6 +188,17 @@ int read_typed_resources(struct reader *r)
 			return ret;
 	}
 	return ev < 0 ? ev : 0;
+}
+
+int read_typed_resources(struct reader *r)
+{
+	int ret;
+
+	split_start(r, '{');
+	ret = read_typed(r);
+	if (r->split)
+		split_finish(r, false);
+	return ret;
 }
 
 int read_type_map(struct reader *r)
@@ -506,11 +521,13 @@ static int read_res_flat(struct reader *r, int snapshot)
 	return 1;
 }
 
-int read_res_list(struct reader *r, int snapshot)
+static int read_list(struct reader *r, int snapshot)
 {
 	int ev, ret;
 
 	for (;;) {
+		if (r->split && r->j.p >= r->split_at)
+			split_finish(r, true);
 		if ((ret = read_res_flat(r, snapshot)) != 0) {
 			if (ret < 0)
 				return ret;
@@ -523,6 +540,18 @@ int read_res_list(struct reader *r, int snapshot)
 		if ((ret = read_res_dict(r, snapshot)) < 0)
 			return ret;
 	}
+}
+
+int read_res_list(struct reader *r, int snapshot)
+{
+	int ret;
+
+	if (snapshot < 0)
+		split_start(r, '[');
+	ret = read_list(r, snapshot);
+	if (r->split)
+		split_finish(r, false);
+	return ret;
 }
 
 int read_global(struct reader *r)

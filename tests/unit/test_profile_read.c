@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <cmocka.h>
 
 #include "profile/profile.h"
+#include "profile/profile_priv.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -460,6 +462,34 @@ static void test_compressed(void **state)
 	free(path);
 }
 
+/* Loads @j from a pipe, which cannot be mapped: read in 64 KiB chunks. */
+static int load_piped(const struct buf *j, struct profile **p)
+{
+	int fds[2], ret, status;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *d = j->data;
+		size_t left = j->len;
+		ssize_t n;
+
+		close(fds[0]);
+		while (left && (n = write(fds[1], d, left)) > 0) {
+			d += n;
+			left -= (size_t)n;
+		}
+		_exit(left ? 1 : 0);
+	}
+	close(fds[1]);
+	ret = profile_load_fd(fds[0], "pipe", p);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return ret;
+}
+
 /* Through a file descriptor, so tokens straddle the 64 KiB reads. */
 static void test_fd_chunks(void **state)
 {
@@ -494,6 +524,11 @@ static void test_fd_chunks(void **state)
 	for (i = 0; i < 50000; i++)
 		assert_true(profile_amount(p, i) == profile_amount(q, i));
 	profile_free(p);
+	assert_int_equal(load_piped(&j, &p), 0);
+	assert_int_equal(strlen(p->cmd), 99900 + 100 * 2);
+	for (i = 0; i < 50000; i++)
+		assert_true(profile_amount(p, i) == profile_amount(q, i));
+	profile_free(p);
 	assert_int_equal(compression_compress(COMP_ZSTD, j.data, j.len, &z), 0);
 	assert_int_equal(file_write_atomic(zpath, z.data, z.len), 0);
 	assert_int_equal(profile_load(zpath, &p), 0);
@@ -505,11 +540,73 @@ static void test_fd_chunks(void **state)
 	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
 	assert_true(profile_load(path, &p) < 0);
 	assert_non_null(strstr(err_msg(), ":50001:"));
+	assert_true(load_piped(&j, &p) < 0);
+	assert_non_null(strstr(err_msg(), "pipe:50001:"));
 	unlink(path);
 	unlink(zpath);
 	free(path);
 	free(zpath);
 	buf_release(&j);
+	buf_release(&z);
+}
+
+/*
+ * A mapped file is parsed a window at a time and its parsed pages handed
+ * back: a string and a number list longer than a window, a Perun object
+ * header, and a compressed file must all read as from memory.
+ */
+static void test_mapped_windows(void **state)
+{
+	const char *tmpdir = getenv("VELES_TEST_TMP");
+	struct buf j = BUF_INIT, obj = BUF_INIT, z = BUF_INIT;
+	struct profile *p, *q;
+	char *path;
+	size_t i;
+
+	UNUSED(state);
+	mkdir_p(tmpdir ? tmpdir : "/tmp");
+	path = xasprintf("%s/mapped-%d.perf", tmpdir ? tmpdir : "/tmp", (int)getpid());
+	buf_adds(&j, "{\"header\": {\"type\": \"t\", \"workload\": \"");
+	for (i = 0; i < 3000000; i++)
+		buf_addc(&j, (char)('a' + i % 26));
+	buf_adds(&j, "\"}, \"resources\": {\"f#0\": {\"amount\": [");
+	for (i = 0; i < 400000; i++)
+		buf_addf(&j, "%s%zu", i ? "," : "", i * 31);
+	buf_adds(&j, "]}}, \"resource_type_map\": {\"f#0\": {\"uid\": \"f\"}}}");
+	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
+	assert_int_equal(profile_load(path, &p), 0);
+	assert_int_equal(profile_load_mem(j.data, j.len, "m", &q), 0);
+	assert_int_equal(strlen(p->workload), 3000000);
+	assert_string_equal(p->workload, q->workload);
+	assert_int_equal(profile_nres(p), 400000);
+	for (i = 0; i < 400000; i += 997)
+		assert_true(profile_amount(p, i) == (double)(i * 31));
+	profile_free(p);
+	/* a Perun store object, plain and compressed */
+	buf_addf(&obj, "profile trace %zu", j.len);
+	buf_addc(&obj, '\0');
+	buf_add(&obj, j.data, j.len);
+	assert_int_equal(file_write_atomic(path, obj.data, obj.len), 0);
+	assert_int_equal(profile_load(path, &p), 0);
+	assert_int_equal(profile_nres(p), 400000);
+	assert_string_equal(p->workload, q->workload);
+	profile_free(p);
+	assert_int_equal(compression_compress(COMP_ZLIB, obj.data, obj.len, &z), 0);
+	assert_true(z.len > 512 * 1024); /* large enough to be mapped */
+	assert_int_equal(file_write_atomic(path, z.data, z.len), 0);
+	assert_int_equal(profile_load(path, &p), 0);
+	assert_int_equal(profile_nres(p), 400000);
+	profile_free(p);
+	profile_free(q);
+	/* an error past the windows already handed back */
+	j.data[j.len - 2] = ',';
+	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
+	assert_true(profile_load(path, &p) < 0);
+	assert_non_null(strstr(err_msg(), ":1:"));
+	unlink(path);
+	free(path);
+	buf_release(&j);
+	buf_release(&obj);
 	buf_release(&z);
 }
 
@@ -597,7 +694,7 @@ static void test_flat_resources(void **state)
 	struct buf j = BUF_INIT;
 	struct profile *p, *q;
 	const size_t n = 20000;
-	char *path, want[64];
+	char *path, want[512];
 	size_t i, lines, col;
 
 	UNUSED(state);
@@ -610,12 +707,15 @@ static void test_flat_resources(void **state)
 	}
 	buf_adds(&j, "]}}");
 	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
-	assert_int_equal(profile_load(path, &p), 0); /* read in chunks */
+	assert_int_equal(profile_load(path, &p), 0); /* mapped */
 	assert_int_equal(profile_load_mem(j.data, j.len, "m", &q), 0);
 	check_flat(p, n);
 	check_flat(q, n);
 	profile_free(p);
 	profile_free(q);
+	assert_int_equal(load_piped(&j, &p), 0); /* read in chunks */
+	check_flat(p, n);
+	profile_free(p);
 	/* errors after many fast resources keep their line and column */
 	j.len -= 3;
 	buf_adds(&j, ", {\"a\": 1,}]}}");
@@ -626,6 +726,190 @@ static void test_flat_resources(void **state)
 	assert_true(profile_load_mem(j.data, j.len, "m", &q) < 0);
 	assert_null(q);
 	assert_string_equal(err_msg(), want);
+	snprintf(want, sizeof(want), "%s:%zu:%zu: trailing comma before '}'", path, lines, col);
+	assert_int_equal(file_write_atomic(path, j.data, j.len), 0);
+	assert_true(profile_load(path, &q) < 0);
+	assert_string_equal(err_msg(), want);
+	unlink(path);
+	free(path);
+	buf_release(&j);
+}
+
+/* A list in one of several shapes for test_split; @broken puts a syntax
+ * error in resource @broken, or after the list when n (none when more). */
+static void split_list(struct buf *j, size_t n, int shape, size_t broken)
+{
+	size_t i;
+
+	buf_reset(j);
+	buf_adds(j, "{\"header\": {\"type\": \"time\"}, \"global\": {\"resources\": [");
+	for (i = 0; i < n; i++) {
+		buf_adds(j, i ? (i % 7 ? ", " : ",\n  ") : "\n  ");
+		if (i == broken)
+			buf_adds(j, "{\"uid\": \"x\",}");
+		else if (shape == 0)
+			flat_resource(j, i);
+		else if (shape == 1) /* a new type and a new column halfway */
+			buf_addf(j, "{\"uid\": \"u%zu\", \"amount\": %zu%s}", i * 4 / n,
+				 (size_t)(i * 3000000000ULL), i > n / 2 ? ", \"address\": 7" : "");
+		else if (shape == 2) /* a "}, {" inside strings, nested values */
+			buf_addf(j,
+				 "{\"uid\": \"a}, {b\", \"trace\": [{\"f\": %zu}, {}], "
+				 "\"amount\": %zu.5}",
+				 i % 3, i);
+		else if (shape == 3) /* integers, then a fraction in the second half */
+			buf_addf(j, "{\"uid\": \"f\", \"type\": %zu, \"amount\": %zu%s}", i % 2, i,
+				 i == n - 3 ? ".75" : "");
+		else /* text in a collectable column */
+			buf_addf(j, "{\"uid\": \"f\", \"amount\": \"%zu\"}", i);
+	}
+	/* @broken == n: after the list, where the line count must be right */
+	buf_adds(j, broken == n ? "]},\n \"models\": [,]}" : "]}, \"models\": []}");
+}
+
+/* Typed resources in one of several shapes (@broken as for split_list). */
+static void split_typed(struct buf *j, size_t n, int shape, size_t broken)
+{
+	size_t i, k;
+
+	buf_reset(j);
+	buf_adds(j, "{\"header\": {\"type\": \"mixed\"}, \"resources\": {");
+	for (i = 0; i < n; i++) {
+		/* keys repeat across the halves in shape 1 */
+		buf_addf(j, "%s\"f%zu#0\": ", i ? (i % 5 ? ", " : ",\n") : "",
+			 shape == 1 ? i % 7 : i);
+		if (i == broken) {
+			buf_adds(j, "{\"amount\": [1,]}");
+		} else if (shape == 2) { /* scalars, an empty entry, a fraction late */
+			if (i % 9 == 4)
+				buf_adds(j, "{}");
+			else
+				buf_addf(j, "{\"amount\": %zu%s}", i, i == n - 2 ? ".5" : "");
+		} else if (shape == 3) { /* text among the values */
+			buf_addf(j, "{\"amount\": [1, \"x%zu\"]}", i);
+		} else {
+			buf_adds(j, "{\"amount\": [");
+			for (k = 0; k < 1 + i % 40; k++)
+				buf_addf(j, "%s%zu", k ? ", " : "", k * i * 99991);
+			buf_addf(j, "]%s}", i % 3 ? ", \"structure-unit-size\": [4, 5]" : "");
+		}
+	}
+	buf_adds(j, broken == n ? "},\n \"models\": [,]" : "}, \"resource_type_map\": {");
+	for (i = 0; broken != n && i < n; i += 3)
+		buf_addf(j, "%s\"f%zu#0\": {\"uid\": \"f%zu\"}", i ? ", " : "", i, i);
+	buf_adds(j, broken == n ? "}" : "}}");
+}
+
+/* Everything a profile holds, as text: its JSON and its types' keys. */
+static void profile_text(const struct profile *p, struct buf *out)
+{
+	size_t t, r;
+
+	buf_reset(out);
+	profile_write_json(p, out, false);
+	for (t = 0; t < p->types.nrows; t++)
+		buf_addf(out, "\n%s", profile_type_key(p, (uint32_t)t));
+	for (r = 0; r < p->res.nrows; r++)
+		buf_addf(out, " %u", p->res_type[r]);
+}
+
+/* Loads @j on one thread and with the list split, from memory and from a
+ * mapped file; both must give the same profile or the same error. */
+static void split_same(const struct buf *j, const char *path)
+{
+	struct buf one = BUF_INIT, two = BUF_INIT;
+	char err1[1024];
+	struct profile *p;
+	int pass, ret1, ret2;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass)
+			assert_int_equal(file_write_atomic(path, j->data, j->len), 0);
+		profile_split_bytes = SIZE_MAX;
+		ret1 = pass ? profile_load(path, &p) : profile_load_mem(j->data, j->len, path, &p);
+		snprintf(err1, sizeof(err1), "%s", ret1 < 0 ? err_msg() : "");
+		if (ret1 == 0) {
+			profile_text(p, &one);
+			profile_free(p);
+		}
+		profile_split_bytes = 0;
+		ret2 = pass ? profile_load(path, &p) : profile_load_mem(j->data, j->len, path, &p);
+		assert_int_equal(ret1, ret2);
+		if (ret2 < 0) {
+			assert_string_equal(err_msg(), err1);
+			continue;
+		}
+		profile_text(p, &two);
+		profile_free(p);
+		assert_string_equal(one.data, two.data);
+	}
+	profile_split_bytes = SIZE_MAX;
+	buf_release(&one);
+	buf_release(&two);
+}
+
+/* A list, or typed resources, read on two threads gives exactly the
+ * profile, or the error, of one thread, in every shape; simple shapes do
+ * take the split. */
+static void test_split(void **state)
+{
+	const char *tmpdir = getenv("VELES_TEST_TMP");
+	static const size_t sizes[] = {2, 3, 10, 101, 4000};
+	struct buf j = BUF_INIT;
+	unsigned long merges;
+	size_t i, k, lines;
+	char *path, want[64];
+	int shape;
+
+	UNUSED(state);
+	mkdir_p(tmpdir ? tmpdir : "/tmp");
+	path = xasprintf("%s/split-%d.perf", tmpdir ? tmpdir : "/tmp", (int)getpid());
+	for (shape = 0; shape < 5; shape++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			merges = profile_split_merges;
+			split_list(&j, sizes[i], shape, SIZE_MAX);
+			split_same(&j, path);
+			if ((shape == 1 || shape == 3) && sizes[i] >= 10)
+				assert_true(profile_split_merges > merges);
+			/* an error in either half, or at the boundary */
+			split_list(&j, sizes[i], shape, sizes[i] / 4);
+			split_same(&j, path);
+			split_list(&j, sizes[i], shape, sizes[i] * 3 / 4);
+			split_same(&j, path);
+			split_list(&j, sizes[i], shape, sizes[i] / 2);
+			split_same(&j, path);
+			split_list(&j, sizes[i], shape, sizes[i]);
+			split_same(&j, path);
+			for (k = 0, lines = 1; k < j.len; k++)
+				lines += j.data[k] == '\n';
+			snprintf(want, sizeof(want), ":%zu:13: ", lines);
+			assert_non_null(strstr(err_msg(), want));
+		}
+	}
+	for (shape = 0; shape < 4; shape++) {
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			merges = profile_split_merges;
+			split_typed(&j, sizes[i], shape, SIZE_MAX);
+			split_same(&j, path);
+			if (shape != 3 && sizes[i] >= 10)
+				assert_true(profile_split_merges > merges);
+			split_typed(&j, sizes[i], shape, sizes[i] / 4);
+			split_same(&j, path);
+			split_typed(&j, sizes[i], shape, sizes[i] * 3 / 4);
+			split_same(&j, path);
+			split_typed(&j, sizes[i], shape, sizes[i]);
+			split_same(&j, path);
+			for (k = 0, lines = 1; k < j.len; k++)
+				lines += j.data[k] == '\n';
+			snprintf(want, sizeof(want), ":%zu:13: ", lines);
+			assert_non_null(strstr(err_msg(), want));
+		}
+	}
+	/* a truncated list */
+	split_list(&j, 1000, 1, SIZE_MAX);
+	j.len -= 20;
+	split_same(&j, path);
+	unlink(path);
 	free(path);
 	buf_release(&j);
 }
@@ -725,6 +1009,8 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_fd_chunks),
+		cmocka_unit_test(test_mapped_windows),
+		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_flat_resources),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_flat_mutations),
