@@ -15,9 +15,13 @@ has "$T/out" "^# Samples: [0-9]+ of event '(cycles|cpu-clock)'"
 # The first line is the hot function, with most of the samples.
 first=$(grep -v '^#' "$T/out" | head -1)
 echo "$first" | grep -Eq ' hot +hot +\[\.\] hot_loop$' || fail "top line is not hot_loop: $first"
-share=$(echo "$first" | awk '{print int($1)}')
-[ "$share" -ge 60 ] || fail "hot_loop has only $share% of the samples"
+# hot_loop does ten times cold_loop's work. On a loaded host the kernel's
+# own samples (scheduling, interrupts) dilute both alike (hot_loop was seen
+# at 58% there), so the two are compared with each other.
 has "$T/out" '\[\.\] cold_loop$'
+share=$(echo "$first" | awk '{print int($1)}')
+cold=$(grep '\[\.\] cold_loop$' "$T/out" | head -1 | awk '{print int($1) + 1}')
+[ "$share" -ge $((3 * cold)) ] || fail "hot_loop has $share% of the samples, cold_loop $cold%"
 
 # Call chains: hot_loop is called from main (middle's frame pointer is not
 # pushed when the sample lands before its prologue, so match loosely).
