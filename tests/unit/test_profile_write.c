@@ -227,6 +227,18 @@ static void test_numbers(void **state)
 		assert_int_equal(numfmt_parse(s, n, &i, &d), NUM_INT);
 		assert_true(i == ints[k]);
 	}
+	/* Each digit count's first and last value, where the length is taken
+	 * from the leading zero bytes. */
+	for (i = 1; i <= 100000000; i *= 10) {
+		int64_t edge[3] = {i - 1, i, i + 1};
+
+		for (k = 0; k < 3; k++) {
+			n = numfmt_i64(s, edge[k]);
+			s[n] = '\0';
+			snprintf(want, sizeof(want), "%lld", (long long)edge[k]);
+			assert_string_equal(s, want);
+		}
+	}
 	for (i = 0; i < 1000000; i += 7) {
 		n = numfmt_i64(s, i);
 		s[n] = '\0';
