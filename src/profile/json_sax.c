@@ -234,8 +234,11 @@ static const char *skip_blanks(struct jsax *j, const char *p)
 size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
 {
 	const char *p = j->p, *safe = j->end - 64, *q;
+	/* The line count as of the last integer: blanks counted past it are
+	 * counted again by whoever reads on. */
 	uint64_t line = j->line;
 	int64_t line_start = j->line_start;
+	bool blanks = false; /* skip_blanks() ran since the last integer */
 	int st = j->state;
 	size_t n = 0;
 
@@ -247,6 +250,11 @@ size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
 		q = p;
 		if (st == ST_AFTER) {
 			if (*q != ',') {
+				if (!blanks) {
+					line = j->line;
+					line_start = j->line_start;
+					blanks = true;
+				}
 				q = skip_blanks(j, q);
 				if (q >= safe || *q != ',')
 					break;
@@ -257,24 +265,28 @@ size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
 		if (*q == ' ')
 			q++;
 		if ((unsigned char)*q <= ' ') {
+			if (!blanks) {
+				line = j->line;
+				line_start = j->line_start;
+				blanks = true;
+			}
 			q = skip_blanks(j, q);
 			if (q >= safe)
 				break;
 		}
-		q = int_at(q, &out[n]);
+		/* What may follow is checked here: a ',', a ']' or a blank. */
+		q = int_digits(q, &out[n]);
 		if (!q || (*q != ',' && *q != ']' && (unsigned char)*q > ' '))
 			break;
 		n++;
 		p = q;
 		st = ST_AFTER;
-		if (j->line != line) {
-			line = j->line;
-			line_start = j->line_start;
-		}
+		blanks = false;
 	}
-	/* Blanks counted past the last integer are counted again later. */
-	j->line = line;
-	j->line_start = line_start;
+	if (blanks) {
+		j->line = line;
+		j->line_start = line_start;
+	}
 	j->p = p;
 	j->state = st;
 	return n;

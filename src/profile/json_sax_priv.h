@@ -74,9 +74,11 @@ static inline size_t digits8(const char *p, uint64_t *val)
 static const uint64_t pow10_u64[9] = {1,      10,      100,	 1000,	   10000,
 				      100000, 1000000, 10000000, 100000000};
 
-/* A plain integer of up to 18 digits at @q (32 readable bytes), the bulk
- * of a profile; returns its end, or NULL for anything else. */
-static inline __attribute__((always_inline)) const char *int_at(const char *q, int64_t *out)
+/* The digits of a plain integer of up to 18 digits at @q (32 readable
+ * bytes), the bulk of a profile; returns their end, or NULL for anything
+ * that is not one. The caller checks what follows: a '.' or an exponent
+ * makes it a double. */
+static inline __attribute__((always_inline)) const char *int_digits(const char *q, int64_t *out)
 {
 	uint64_t m, part;
 	size_t n, k;
@@ -97,10 +99,18 @@ static inline __attribute__((always_inline)) const char *int_at(const char *q, i
 			n += k;
 		}
 	}
-	q += n;
-	if (n == 0 || (q[-(ptrdiff_t)n] == '0' && n > 1) || *q == '.' || *q == 'e' || *q == 'E')
+	if (n == 0 || (*q == '0' && n > 1))
 		return NULL;
 	*out = neg ? -(int64_t)m : (int64_t)m;
+	return q + n;
+}
+
+/* int_digits(), and nothing of a fraction or an exponent after them. */
+static inline __attribute__((always_inline)) const char *int_at(const char *q, int64_t *out)
+{
+	q = int_digits(q, out);
+	if (q && (*q == '.' || *q == 'e' || *q == 'E'))
+		return NULL;
 	return q;
 }
 
