@@ -989,6 +989,80 @@ static void test_mutations(void **state)
 	}
 }
 
+/*
+ * Integer arrays in every spelling a writer may use: the block reader
+ * takes plain runs and hands everything else (signs, long numbers,
+ * fractions, line breaks, odd blanks) back to the careful path; the values
+ * must come out the same either way, at any offset from a block's start.
+ */
+static void test_int_runs(void **state)
+{
+	static const char *const seps[] = {",", ", ", ", ", ",", " ,", ",\n  ", ",  "};
+	uint64_t seed = 0x2545f4914f6cdd1dULL;
+	double want[600];
+	size_t round, i;
+
+	UNUSED(state);
+	for (round = 0; round < 40; round++) {
+		struct buf j = BUF_INIT;
+		struct profile *p;
+
+		buf_adds(&j, "{\"origin\": \"x\", \"header\": {\"type\": \"mixed\"}, "
+			     "\"resources\": {\"f#0\": {\"amount\": [");
+		buf_adds(&j, round % 2 ? "" : " ");
+		for (i = 0; i < ARRAY_SIZE(want); i++) {
+			int64_t v;
+
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			switch (seed % 11) {
+			case 0:
+				v = -(int64_t)(seed >> 20 & 0xffff);
+				break;
+			case 1:
+				v = (int64_t)(seed >> 12 & 0x3fffffffffffULL);
+				break; /* 9..14 digits */
+			case 2:
+				v = 0;
+				break;
+			case 3:
+				v = (int64_t)(seed >> 40 & 0xf);
+				break;
+			default:
+				v = (int64_t)(seed >> 24) % 100000000;
+				break;
+			}
+			if (i)
+				buf_adds(
+					&j,
+					seps[round % 3 == 0 ? 0 : (seed >> 33) % ARRAY_SIZE(seps)]);
+			if (seed % 29 == 0 && v >= 0) {
+				buf_addf(&j, "%lld.5", (long long)v);
+				want[i] = (double)v + 0.5;
+			} else {
+				buf_addf(&j, "%lld", (long long)v);
+				want[i] = (double)v;
+			}
+		}
+		buf_adds(&j, "]}}, \"resource_type_map\": {\"f#0\": {\"uid\": \"f\"}}}");
+		p = load_str(j.data);
+		assert_int_equal(profile_nres(p), ARRAY_SIZE(want));
+		for (i = 0; i < ARRAY_SIZE(want); i++)
+			if (res_num(p, i, "amount") != want[i])
+				fail_msg("round %zu, value %zu: %.1f, want %.1f", round, i,
+					 res_num(p, i, "amount"), want[i]);
+		profile_free(p);
+		buf_release(&j);
+	}
+	/* A leading zero is not JSON, whichever path meets it. */
+	expect_error("{\"header\": {\"type\": \"m\"}, \"resources\": {\"f#0\": {\"amount\": "
+		     "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,"
+		     "28,29,30,31,32,33,34,35,36,37,38,39,40,007,1,2,3,4,5,6,7,8,9,10,11,12,13,"
+		     "14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30]}}}",
+		     "t.perf:1:171: malformed number");
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -1012,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(test_mapped_windows),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_flat_resources),
+		cmocka_unit_test(test_int_runs),
 		cmocka_unit_test(test_mutations),
 		cmocka_unit_test(test_flat_mutations),
 	};
