@@ -52,6 +52,15 @@ static inline size_t numfmt_small(char *dst, uint32_t v)
 	((v) >= 0 && (v) < 100000000 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 
 /*
+ * Writes the @n values of @v, each after the @seplen (1 or 2) bytes of
+ * @sep, to @dst and returns the end: the writer's dense integer columns.
+ * Where the processor has AVX2, four values in [0, 1e8) are split into
+ * digits at once, in the lanes of one register. @dst needs
+ * n * (NUMFMT_MAX + 2) bytes of room.
+ */
+char *numfmt_i32_list(char *dst, const int32_t *v, size_t n, const char *sep, size_t seplen);
+
+/*
  * Writes @v (to NUMFMT_MAX bytes of room) as the shortest decimal that reads back as the same
  * double, always with a '.' or an exponent so a reader keeps it a double ("5.0", "1e+300"); NaN and
  * infinities become "null". Returns the length.

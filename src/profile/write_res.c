@@ -77,12 +77,7 @@ static char *put_ints(char *d, const struct column *c, size_t base, size_t k, si
 		      const char *sep, size_t seplen)
 {
 	if (c->narrow) {
-		const int32_t *v = c->v.i32 + base;
-
-		for (; k < end; k++) {
-			memcpy(d, sep, 2);
-			d = put_int(d + seplen, v[k]);
-		}
+		d = numfmt_i32_list(d, c->v.i32 + base + k, end - k, sep, seplen);
 	} else {
 		const int64_t *v = c->v.i64 + base;
 
