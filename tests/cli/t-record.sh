@@ -57,6 +57,24 @@ wait "$pid"
 ok veles report -i pid.data --min 0
 has "$T/out" 'hot_loop|cold_loop'
 
+# A program that moves to another CPU: its samples on CPU 0 sit in the
+# file after CPU 1's buffer held its mmap records, or before them; report
+# replays by time, so they are named all the same.
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+	cc -O1 -o pinhop "$VELES_SRCDIR/tests/cli/pinhop.c" || fail "cc pinhop"
+	ok veles record -o hop.data -- taskset -c 1 ./pinhop
+	ok veles report -i hop.data --format json --min 0
+	# Kernel samples (interrupts on a loaded host) are left out of the count.
+	/usr/bin/python3 - "$T/out" <<'EOS' || fail "samples of a migrating program unnamed"
+import json, sys
+r = json.load(open(sys.argv[1]))
+user = [e for e in r["entries"] if not e["kernel"]]
+spin = sum(e["samples"] for e in user if e["symbol"] == "spin_loop")
+total = sum(e["samples"] for e in user)
+assert total > 100 and spin >= 0.95 * total, (spin, total, r["entries"][:4])
+EOS
+fi
+
 # --profile files the samples as a profile with traces.
 new_git_project p
 cp "$T/hot" .
