@@ -54,6 +54,14 @@ static void test_event_names(void **state)
 	assert_true(!a.exclude_user && !a.exclude_kernel && a.exclude_hv);
 	assert_int_equal(perf_event_parse("task-clock:k", &a), 0);
 	assert_true(a.exclude_user && !a.exclude_kernel);
+	/* p, pp, ppp: precise_ip, privilege levels untouched unless given. */
+	assert_int_equal(perf_event_parse("cycles:pp", &a), 0);
+	assert_int_equal(a.precise_ip, 2);
+	assert_true(!a.exclude_user && !a.exclude_kernel && !a.exclude_hv);
+	assert_int_equal(perf_event_parse("instructions:uppp", &a), 0);
+	assert_int_equal(a.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_true(a.precise_ip == 3 && !a.exclude_user && a.exclude_kernel);
+	assert_int_equal(perf_event_parse("cycles:pppp", &a), ERR_NOTFOUND);
 	assert_int_equal(perf_event_parse("cycles:x", &a), ERR_NOTFOUND);
 	assert_string_equal(err_msg(), "unknown event 'cycles:x' (see veles list)");
 	assert_int_equal(perf_event_parse("cycles:", &a), ERR_NOTFOUND);
