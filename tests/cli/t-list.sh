@@ -2,6 +2,7 @@
 # veles list: software events everywhere, tracepoints when tracefs is there,
 # search over names and descriptions, JSON for the UI.
 . "$(dirname "$0")/lib.sh"
+with_tracefs "$@"
 cd "$T"
 ok veles list
 has "$T/out" '^  task-clock +\[software\] '

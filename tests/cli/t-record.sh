@@ -2,6 +2,7 @@
 # veles record + report: sampling a program finds its hot function; the
 # record file is ours (docs/perf-data.md); errors are one line.
 . "$(dirname "$0")/lib.sh"
+with_tracefs "$@"
 cd "$T"
 cc -O1 -fno-omit-frame-pointer -o hot "$VELES_SRCDIR/tests/cli/hot.c" || fail "cc"
 

@@ -1,9 +1,11 @@
 #!/bin/bash
 # veles script: Python handlers get the decoded fields of the tracepoints a
 # recording holds; the starter script, the bundled scripts, and one-line
-# errors. Tracepoints need tracefs and perf_event_open rights: skipped
-# (77) without them.
+# errors. Tracepoints need tracefs and perf_event_open rights: as root
+# without tracefs mounted the test mounts it in a namespace of its own;
+# skipped (77) when that cannot be done.
 . "$(dirname "$0")/lib.sh"
+with_tracefs "$@"
 cd "$T"
 cc -O1 -o calls "$VELES_SRCDIR/tests/cli/syscalls.c" || fail "cc"
 if ! veles record -e raw_syscalls:sys_enter -o c.data -- ./calls >pid.txt 2>"$T/err"; then

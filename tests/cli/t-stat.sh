@@ -2,6 +2,7 @@
 # veles stat: counts of a program with a known number of page faults, the
 # output formats, interval timing shape, attaching by PID, --profile, errors.
 . "$(dirname "$0")/lib.sh"
+with_tracefs "$@"
 cd "$T"
 cc -O2 -o touch "$VELES_SRCDIR/tests/cli/touch_pages.c" || fail "cc"
 
