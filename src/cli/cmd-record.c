@@ -299,7 +299,7 @@ static int record_open(struct record_opts *o, struct record_run *r, struct perf_
 		ret = perf_sampler_open(s, o->names[i], &o->attrs[i],
 					o->all ? PERF_SAMPLER_ALL : r->ch.pid, r->tids, r->ntids);
 	/* Named after the events are open, so no thread falls in between. */
-	if (ret == 0 && o->all && perf_sampler_synthesize_comms(s->out) < 0)
+	if (ret == 0 && o->all && perf_sampler_synthesize_all(s->out) < 0)
 		return ERR_IO;
 	return ret;
 }

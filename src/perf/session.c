@@ -128,7 +128,7 @@ static const char *comm_of(const struct perf_session *s, uint32_t pid)
 	for (size_t i = s->ncomms; i-- > 0;)
 		if (s->comms[i].pid == pid)
 			return s->comms[i].name;
-	return "[unknown]";
+	return pid == 0 ? "swapper" : "[unknown]"; /* the idle task, not in /proc */
 }
 
 static struct perf_loc resolve(struct perf_session *s, uint32_t pid, uint64_t ip, bool kernel)

@@ -76,6 +76,25 @@ assert total > 100 and spin >= 0.95 * total, (spin, total, r["entries"][:4])
 EOS
 fi
 
+# -a names what was running before it began: mmap records from
+# /proc/PID/maps let a running program's samples be symbolised.
+if [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; then
+	./hot >/dev/null &
+	pid=$!
+	while [ "$(readlink "/proc/$pid/exe")" != "$T/hot" ]; do sleep 0.01; done
+	ok veles record -a -o all.data -- sleep 0.2
+	wait "$pid"
+	ok veles report -i all.data --format json --min 0
+	/usr/bin/python3 - "$T/out" <<'EOS' || fail "samples of a running program unnamed with -a"
+import json, sys
+r = json.load(open(sys.argv[1]))
+user = [e for e in r["entries"] if e["command"] == "hot" and not e["kernel"]]
+named = sum(e["samples"] for e in user if e["symbol"] in ("hot_loop", "cold_loop"))
+total = sum(e["samples"] for e in user)
+assert total >= 10 and named >= 0.8 * total, (named, total, user[:4])
+EOS
+fi
+
 # --profile files the samples as a profile with traces.
 new_git_project p
 cp "$T/hot" .
