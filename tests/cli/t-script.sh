@@ -172,3 +172,7 @@ rm libpython3.99.so.1.0
 cd "$T" || fail "cd"
 VELES_SCRIPT_MODULE=$T/fake/mod.so fails 1 veles script -i c.data -s check.py
 has "$T/err" '^veles: script: Python is not available: .*libpython3.99.so.1.0: cannot open shared object file.*install libpython3'
+# Without the module itself, the error says that, not that Python is missing.
+VELES_SCRIPT_MODULE=$T/fake/no-such.so fails 1 veles script -i c.data -s check.py
+has "$T/err" '^veles: script: the Python module .*/fake/no-such.so is not there: veles was built without it'
+hasnt "$T/err" 'libpython'
