@@ -81,7 +81,10 @@ fi
 if [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; then
 	./hot >/dev/null &
 	pid=$!
-	while [ "$(readlink "/proc/$pid/exe")" != "$T/hot" ]; do sleep 0.01; done
+	for _ in $(seq 200); do
+		[ "$(readlink "/proc/$pid/exe")" = "$T/hot" ] && break
+		sleep 0.01
+	done
 	ok veles record -a -o all.data -- sleep 0.2
 	wait "$pid"
 	ok veles report -i all.data --format json --min 0
