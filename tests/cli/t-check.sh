@@ -146,6 +146,23 @@ has "$T/out" 'failures="0"'
 veles check profiles --strict --format json "$T/mb.perf" "$T/mt.perf" >"$T/out"
 has "$T/out" '"failing":1'
 
+# Short programs measure 0 s of user time now and then: three zeros in the
+# baseline must not demote a sure 30% slowdown to a maybe.
+python3 - "$T" <<'PY'
+import json, sys
+def profile(vals):
+    res = [{"uid": "./z", "type": "time", "subtype": "user", "amount": v, "order": i}
+           for i, v in enumerate(vals)]
+    return {"header": {"type": "time", "cmd": "./z", "units": {"time": "s"}},
+            "collector_info": {"name": "time"}, "global": {"resources": res}}
+noise = [0.01 * ((i * 7) % 5) for i in range(15)]
+json.dump(profile([0, 0, 0] + [1.0 + x for x in noise[3:]]), open(sys.argv[1] + "/zb.perf", "w"))
+json.dump(profile([1.3 + x for x in noise]), open(sys.argv[1] + "/zt.perf", "w"))
+PY
+veles check profiles "$T/zb.perf" "$T/zt.perf" >"$T/out"
+[ $? -eq 1 ] || { cat "$T/out" >&2; fail "zeros in the baseline: a sure slowdown must exit 1"; }
+has "$T/out" "SevereDegradation +\+3[0-9]\.[0-9]% \[\+"
+
 fails 2 veles check
 fails 2 veles check sideways
 fails 2 veles check profiles 0@i
