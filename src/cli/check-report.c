@@ -111,7 +111,8 @@ static void add_details(struct buf *b, const struct change *c)
 		add_confidence(b, c);
 		buf_addf(b, "  %.6g -> %.6g", c->baseline, c->target);
 	}
-	buf_addf(b, "  (%zu vs %zu values, %s)", c->n_baseline, c->n_target, c->method);
+	buf_addf(b, "  (%zu vs %zu values, %s%s%s)", c->n_baseline, c->n_target, c->method,
+		 c->note ? "; " : "", c->note ? c->note : "");
 }
 
 static const char *class_colour(enum change_class c)
@@ -220,6 +221,8 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 	json_num(b, "baseline", c->baseline);
 	json_num(b, "target", c->target);
 	buf_addf(b, ",\"n_baseline\":%zu,\"n_target\":%zu", c->n_baseline, c->n_target);
+	if (c->note)
+		json_str(b, "note", c->note);
 	json_str(b, "baseline_profile", p->baseline_name);
 	json_str(b, "target_profile", p->target_name);
 	json_str(b, "baseline_version", p->baseline_version);
@@ -262,6 +265,14 @@ static void md_cell(struct buf *b, const char *s)
 	}
 }
 
+/* " | 1.5", or an empty cell for what was not measured. */
+static void md_num(struct buf *b, double v)
+{
+	buf_adds(b, " |");
+	if (!isnan(v))
+		buf_addf(b, " %.6g", v);
+}
+
 static void print_markdown(FILE *f, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
@@ -280,7 +291,10 @@ static void print_markdown(FILE *f, const struct check_report *r)
 			md_cell(&b, r->pairs[i].config);
 			buf_adds(&b, " | ");
 			md_cell(&b, c->location);
-			buf_addf(&b, " | %s | ", change_class_name(c->cls));
+			buf_addf(&b, " | %s%s", change_class_name(c->cls), c->note ? ": " : "");
+			if (c->note)
+				md_cell(&b, c->note);
+			buf_adds(&b, " | ");
 			add_percent(&b, c->rel_change);
 			buf_adds(&b, " | ");
 			if (!isnan(c->ci_low)) {
@@ -290,7 +304,9 @@ static void print_markdown(FILE *f, const struct check_report *r)
 			}
 			buf_adds(&b, " | ");
 			add_confidence(&b, c);
-			buf_addf(&b, " | %.6g | %.6g | %s |\n", c->baseline, c->target, c->method);
+			md_num(&b, c->baseline);
+			md_num(&b, c->target);
+			buf_addf(&b, " | %s |\n", c->method);
 		}
 	}
 	fwrite(b.data, 1, b.len, f);
@@ -307,6 +323,13 @@ static void junit_case(struct buf *b, const struct check_report *r, const struct
 	buf_adds(b, "\" name=\"");
 	buf_add_xml(b, c->location, SIZE_MAX);
 	buf_adds(b, "\"");
+	if (c->note && !check_fails(r, c->cls)) {
+		/* Could not be judged: neither a pass nor a failure. */
+		buf_adds(b, ">\n    <skipped message=\"");
+		buf_add_xml(b, c->note, SIZE_MAX);
+		buf_adds(b, "\"/>\n  </testcase>\n");
+		return;
+	}
 	if (!check_fails(r, c->cls)) {
 		buf_adds(b, "/>\n");
 		return;

@@ -163,10 +163,22 @@ veles check profiles "$T/zb.perf" "$T/zt.perf" >"$T/out"
 [ $? -eq 1 ] || { cat "$T/out" >&2; fail "zeros in the baseline: a sure slowdown must exit 1"; }
 has "$T/out" "SevereDegradation +\+3[0-9]\.[0-9]% \[\+"
 
+# A model method on profiles nobody postprocessed cannot judge anything:
+# each location is Unknown and says why, rather than an empty pass.
+veles check profiles --method int "$T/zb.perf" "$T/zt.perf" >"$T/out" 2>"$T/err"
+[ $? -eq 0 ] || fail "int without models"
+has "$T/out" "Unknown .*int; no models in either profile"
+has "$T/err" "warning: 1 result could not be judged"
+veles check profiles --method bmoe --format junit "$T/zb.perf" "$T/zt.perf" >"$T/out" 2>/dev/null
+has "$T/out" '<skipped message="no models in either profile'
+veles check profiles --method lreg --format json "$T/zb.perf" "$T/zt.perf" >"$T/out" 2>/dev/null
+has "$T/out" '"result":"Unknown".*"note":"no models in either profile'
+
 fails 2 veles check
 fails 2 veles check sideways
 fails 2 veles check profiles 0@i
 fails 2 veles check --method nosuch head
+has "$T/err" "use stat, aat, eto, bmoe, int, loc, fast, lreg or preg"
 fails 2 veles check --format yaml head
 fails 2 veles check --alpha 0.9 head
 fails 2 veles check --test chi head
