@@ -330,7 +330,12 @@ static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 		ret = pair_with_parents(o, ver, &target, i, parents, np, r, &matched);
 		if (ret == 0 && !matched && o->collect_missing && np > 0)
 			ret = collect_and_pair(ctx, o, ver, &target, i, parents, r, &matched);
-		r->without_baseline += !matched;
+		if (ret == 0 && !matched) {
+			char *title = profile_config_title(target.p[i]);
+
+			check_report_unmatched(r, target.e[i].name, title, ver->id);
+			free(title);
+		}
 	}
 	version_profiles_free(&target);
 	for (size_t k = 0; k < np; k++)

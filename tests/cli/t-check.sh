@@ -72,6 +72,28 @@ commit_change "new workload"
 veles collect time -r 3 -q -o suppress -- ./prog 10 10 2>/dev/null && ok veles add -q 0@p
 ok veles check head
 has "$T/out" "1 profile had no baseline"
+# ... which every format reports, so a CI gate does not pass on nothing.
+ok veles check head --format markdown
+has "$T/out" "^\*\*0 degradations, 0 optimizations\*\*; 1 profile had no baseline"
+has "$T/out" "^- \./prog 10 10 · time: prog-time-"
+ok veles check head --format junit
+python3 -c '
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot()
+assert s.get("tests") == "1" and s.get("skipped") == "1" and s.get("failures") == "0", s.attrib
+c = s.find("testcase")
+assert c.get("classname") == "./prog 10 10 · time" and c.get("name").startswith("prog-time-")
+assert "no baseline" in c.find("skipped").get("message")
+' "$T/out" || fail "junit: a skipped case per profile without a baseline"
+ok veles check head --format json
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["summary"]["without_baseline"] == 1
+u = r["without_baseline"][0]
+assert u["profile"].startswith("prog-time-") and u["config"] == "./prog 10 10 · time", u
+assert len(u["version"]) == 40
+' "$T/out" || fail "json: the profiles without a baseline"
 
 # aat, the threshold method, misses what is under 2x.
 ok veles check profiles --method aat 0@i 0@i
