@@ -293,9 +293,12 @@ static void sample_free(struct sample *s)
 static int search(struct bisect *b, struct sample *good, struct sample *bad, char (*line)[41],
 		  size_t n)
 {
-	size_t lo = 0, hi = n - 1; /* the first slow one is in line[lo..hi] */
+	size_t lo = 0, hi = n ? n - 1 : 0; /* the first slow one is in line[lo..hi] */
 	struct sample cur = {0};
 	int ret = 0;
+
+	if (n == 0)
+		return err_set(ERR_INVALID, "no version after %.7s up to %.7s", good->id, bad->id);
 
 	while (lo < hi && ret == 0) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -472,6 +475,10 @@ int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
 	if (cli_resolve_version(ctx, b.good_rev, good.id) < 0 ||
 	    cli_resolve_version(ctx, b.bad_rev, bad.id) < 0)
 		return 2;
+	/* No version lies after good up to bad: nothing to search. */
+	if (strcmp(good.id, bad.id) == 0)
+		return cli_usage_error("bisect", "--good and --bad are the same version %.7s",
+				       good.id);
 	b.build_from_config = config_build(ctx);
 	ret = first_parent_line(&b, good.id, bad.id, &line, &n);
 	spawn_signals_install();

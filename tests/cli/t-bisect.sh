@@ -43,6 +43,8 @@ fails 2 veles bisect --good HEAD~1 -- ./prog
 fails 2 veles bisect --good HEAD~1 --bad HEAD
 fails 2 veles bisect --good nosuch --bad HEAD -- ./prog
 fails 2 veles bisect --good HEAD --bad HEAD~1 -q -- ./prog
+fails 2 veles bisect --good HEAD --bad main -q --build true -- true
+has "$T/err" "--good and --bad are the same version"
 fails 2 veles bisect --good HEAD~1 --bad HEAD --on wall -- ./prog
 fails 2 veles bisect --good HEAD~2 --bad HEAD -q --build false -- ./prog
 cat "$T/out" >&2; echo ok
