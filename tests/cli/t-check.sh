@@ -196,6 +196,37 @@ has "$T/out" '<skipped message="no models in either profile'
 veles check profiles --method lreg --format json "$T/zb.perf" "$T/zt.perf" >"$T/out" 2>/dev/null
 has "$T/out" '"result":"Unknown".*"note":"no models in either profile'
 
+# "postprocessors": null, an empty list and no member at all say the same:
+# nothing ran, and the baseline lookup pairs such profiles.
+(
+	new_git_project pp
+	python3 - <<'PY'
+import json
+def profile(f, pp):
+    res = [{"uid": "./x", "type": "time", "subtype": "user", "amount": (100 + (i * 7) % 20) * f,
+            "order": i} for i in range(10)]
+    p = {"header": {"type": "time", "cmd": "./x", "units": {"time": "s"}},
+         "collector_info": {"name": "time"}, "global": {"resources": res}}
+    if pp != "absent":
+        p["postprocessors"] = pp
+    return p
+json.dump(profile(1.0, None), open(".veles/jobs/x-time-1.perf", "w"))
+json.dump(profile(1.5, "absent"), open(".veles/jobs/x-time-2.perf", "w"))
+json.dump(profile(1.5, []), open(".veles/jobs/x-time-3.perf", "w"))
+PY
+	ok veles add -q x-time-1.perf
+	commit_change "slower"
+	ok veles add -q x-time-2.perf
+	veles check head >"$T/out" 2>"$T/err"
+	[ $? -eq 1 ] || fail "null and absent postprocessors must pair"
+	hasnt "$T/out" "had no baseline"
+	commit_change "as slow"
+	ok veles add -q x-time-3.perf
+	ok veles check head
+	hasnt "$T/out" "had no baseline"
+	has "$T/out" "NoChange"
+) || exit 1
+
 fails 2 veles check
 fails 2 veles check sideways
 fails 2 veles check profiles 0@i
