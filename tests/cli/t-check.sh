@@ -185,6 +185,73 @@ veles check profiles "$T/zb.perf" "$T/zt.perf" >"$T/out"
 [ $? -eq 1 ] || { cat "$T/out" >&2; fail "zeros in the baseline: a sure slowdown must exit 1"; }
 has "$T/out" "SevereDegradation +\+3[0-9]\.[0-9]% \[\+"
 
+# The model methods on two regression-analysed profiles: "work" went from
+# linear to quadratic in the input size, "same" did not move.
+python3 - "$T" <<'PY'
+import json, sys
+def profile(fn):
+    res = [{"uid": uid, "type": "mixed", "subtype": "time delta", "amount": f(x),
+            "structure-unit-size": x} for uid, f in fn.items() for x in range(1, 21)]
+    return {"header": {"type": "mixed", "cmd": "./lib", "units": {"mixed(time delta)": "ms"}},
+            "collector_info": {"name": "trace"}, "global": {"resources": res}}
+json.dump(profile({"work": lambda x: 10 + 5 * x, "same": lambda x: 3 + 2 * x}),
+          open(sys.argv[1] + "/rb.perf", "w"))
+json.dump(profile({"work": lambda x: 10 + 5 * x + 0.8 * x * x, "same": lambda x: 3 + 2 * x}),
+          open(sys.argv[1] + "/rt.perf", "w"))
+PY
+for side in rb rt; do
+	ok veles postprocess -o "$T/$side-models.perf" "$T/$side.perf" regression-analysis
+done
+for m in int bmoe; do
+	veles check profiles --method $m --format json "$T/rb-models.perf" "$T/rt-models.perf" \
+		>"$T/j.json" 2>"$T/err"
+	[ $? -eq 1 ] || fail "$m: linear to quadratic must fail the check"
+	python3 - "$T/j.json" $m <<'PY' || fail "$m results"
+import json, sys
+r = {x["location"]: x for x in json.load(open(sys.argv[1]))["results"]}
+assert set(r) == {"work", "same"} and all(x["method"] == sys.argv[2] for x in r.values()), r
+assert r["same"]["result"] == "NoChange", r["same"]
+assert r["work"]["result"].endswith("Degradation") and r["work"]["rel_change"] > 1, r["work"]
+assert r["work"]["confidence_kind"] == "r_square" and r["work"]["confidence"] > 0.99
+if sys.argv[2] == "int":
+    # Simpson's rule on the two curves over 1..20.
+    assert abs(r["work"]["baseline"] - 1187.5) < 1e-6 and r["work"]["result"] == "TotalDegradation"
+else:
+    assert (r["work"]["baseline"], r["work"]["target"]) == (2, 3), r["work"]  # linear < quadratic
+PY
+done
+
+# eto: of six functions one doubled its time while the rest stood still.
+python3 - "$T" <<'PY'
+import json, sys
+def profile(f3):
+    res = [{"uid": "f%d" % k, "type": "mixed", "subtype": "time delta",
+            "amount": (100 + k + i) * (f3 if k == 3 else 1 + 0.01 * (k % 2))}
+           for k in range(6) for i in range(5)]
+    return {"header": {"type": "mixed", "cmd": "./lib", "units": {"mixed(time delta)": "ms"}},
+            "collector_info": {"name": "trace"}, "global": {"resources": res}}
+json.dump(profile(1.01), open(sys.argv[1] + "/eb.perf", "w"))
+json.dump(profile(2.0), open(sys.argv[1] + "/et.perf", "w"))
+PY
+veles check profiles --method eto "$T/eb.perf" "$T/et.perf" >"$T/out"
+[ $? -eq 1 ] || fail "eto: the outlier must fail the check"
+[ "$(grep -c 'NoChange .*eto)' "$T/out")" -eq 5 ] || fail "eto: five unchanged"
+has "$T/out" "^  │  (Severe)?Degradation +\+98\.0% .*z-score=.*\(5 vs 5 values, eto\)"
+
+# --test welch: Welch's t on the same 4% shift, a p-value of its own.
+veles check profiles --format json "$T/mb.perf" "$T/mt.perf" >"$T/mw.json"
+veles check profiles --test welch --format json "$T/mb.perf" "$T/mt.perf" >"$T/w.json"
+/usr/bin/python3 - "$T/mw.json" "$T/w.json" "$T/mb.perf" "$T/mt.perf" <<'PY' || fail "welch"
+import json, sys
+from scipy import stats
+mw, w = (json.load(open(f))["results"][0] for f in sys.argv[1:3])
+a, b = ([r["amount"] for r in json.load(open(f))["global"]["resources"]] for f in sys.argv[3:5])
+assert w["result"] == "MaybeDegradation" and w["confidence_kind"] == "p-value", w
+want = stats.ttest_ind(a, b, equal_var=False).pvalue
+assert abs(w["confidence"] - want) < 1e-9 * want, (w["confidence"], want)
+assert abs(mw["confidence"] - stats.mannwhitneyu(a, b, method="asymptotic").pvalue) < 1e-12
+PY
+
 # A model method on profiles nobody postprocessed cannot judge anything:
 # each location is Unknown and says why, rather than an empty pass.
 veles check profiles --method int "$T/zb.perf" "$T/zt.perf" >"$T/out" 2>"$T/err"
