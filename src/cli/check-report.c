@@ -131,8 +131,11 @@ static void add_details(struct buf *b, const struct change *c)
 		add_confidence(b, c);
 		buf_addf(b, "  %.6g -> %.6g", c->baseline, c->target);
 	}
-	buf_addf(b, "  (%zu vs %zu values, %s%s%s)", c->n_baseline, c->n_target, c->method,
-		 c->note ? "; " : "", c->note ? c->note : "");
+	/* The model methods compare fitted curves, not counted values. */
+	buf_adds(b, "  (");
+	if (c->n_baseline || c->n_target)
+		buf_addf(b, "%zu vs %zu values, ", c->n_baseline, c->n_target);
+	buf_addf(b, "%s%s%s)", c->method, c->note ? "; " : "", c->note ? c->note : "");
 }
 
 static const char *class_colour(enum change_class c)

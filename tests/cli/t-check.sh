@@ -202,6 +202,8 @@ PY
 for side in rb rt; do
 	ok veles postprocess -o "$T/$side-models.perf" "$T/$side.perf" regression-analysis
 done
+ok veles check profiles --method int "$T/rb-models.perf" "$T/rb-models.perf"
+has "$T/out" "^     NoChange +\+0\.0% +r_square=1 +[0-9.]+ -> [0-9.]+ +\(int\)$"
 for m in int bmoe; do
 	veles check profiles --method $m --format json "$T/rb-models.perf" "$T/rt-models.perf" \
 		>"$T/j.json" 2>"$T/err"
