@@ -378,7 +378,12 @@ static int playback(struct loop *l)
 		prev = cur;
 		k++;
 	}
-	if (rc >= 0 && p.damaged)
+	if (rc >= 0 && p.damaged && p.gaps)
+		fprintf(stderr,
+			"veles monitor: %s is damaged: played back %lu samples, skipping %u "
+			"damaged part%s\n",
+			l->o->playback, p.nsamples, p.gaps, p.gaps == 1 ? "" : "s");
+	else if (rc >= 0 && p.damaged)
 		fprintf(stderr, "veles monitor: %s is damaged: played back its first %lu samples\n",
 			l->o->playback, p.nsamples);
 	mon_player_close(&p);

@@ -91,6 +91,19 @@ has "$T/err" 'damaged: played back its first [0-9]+ samples'
 lines=$(wc -l <"$T/out")
 [ "$lines" -ge 2 ] && [ "$lines" -lt 31 ] || fail "truncated: $lines lines"
 
+# bytes overwritten in the middle: the samples before play, then one message
+ok veles monitor -s m -i 0.005 -c 100 -f "$T/mid"
+ok veles monitor -p "$T/mid" -P -s m
+all=$(wc -l <"$T/out")
+size=$(stat -c %s "$T/mid")
+printf '\377\377\377\377\377\377\377\377\377\377\377\377' |
+	dd of="$T/mid" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+ok veles monitor -p "$T/mid" -P -s m
+[ "$(grep -c . "$T/err")" -eq 1 ] || fail "damaged: want one message: $(cat "$T/err")"
+has "$T/err" 'mid is damaged: played back its first [0-9]+ samples'
+lines=$(wc -l <"$T/out")
+[ "$lines" -ge 20 ] && [ "$lines" -lt "$all" ] || fail "damaged in the middle: $lines of $all lines"
+
 # --self and -d4
 ok veles monitor -s c -c 3 -i 0.02 --self
 has "$T/err" '^veles monitor: [0-9.]+ ms of cpu per sample over 3 samples$'

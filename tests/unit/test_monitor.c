@@ -1,5 +1,6 @@
 /* veles monitor: the /proc parsers on files saved from a real machine,
  * rates and counter wrap, formatting, and a record-playback round trip. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -271,6 +272,55 @@ static void test_record_playback_round_trip(void **state)
 	mon_sample_release(&s);
 }
 
+/* Bytes overwritten in the middle of a recording lose the samples of one
+ * zstd frame at most: those before and after play, with their own values. */
+static void test_playback_skips_damaged_frame(void **state)
+{
+	char path[] = "/tmp/veles-monrec-XXXXXX";
+	enum { N = 400 };
+	uint64_t want[N], x = 1, reads = 0;
+	struct mon_writer w;
+	struct mon_player p;
+	struct mon_sample s = {0};
+	const struct mon_sample *back;
+	struct buf b = BUF_INIT;
+	long last = -1, played = 0;
+	int fd = mkstemp(path);
+
+	UNUSED(state);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mon_writer_open(&w, path, "host: test\n"), 0);
+	for (int i = 0; i < N; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		reads += x >> 44; /* differences zstd cannot squeeze to nothing */
+		want[i] = reads;
+		disk_sample(&s, 1700000000.0 + i, reads, x >> 40);
+		assert_int_equal(mon_writer_add(&w, &s), 0);
+	}
+	assert_int_equal(mon_writer_close(&w), 0);
+	assert_int_equal(file_read_all(path, &b), 0);
+	memset(b.data + b.len / 2, 0xff, 16);
+	assert_int_equal(file_write_atomic(path, b.data, b.len), 0);
+	assert_int_equal(mon_player_open(&p, path), 0);
+	while (mon_player_next(&p, &back) == 1) {
+		long i = lround(back->t - 1700000000.0);
+
+		assert_true(i > last && i < N);
+		assert_int_equal(back->tab[MT_DISK].vals[0], want[i]);
+		last = i;
+		played++;
+	}
+	assert_true(p.damaged);
+	assert_int_equal(p.gaps, 1);
+	assert_int_equal(last, N - 1);
+	assert_true(played >= N - MON_FRAME_SAMPLES && played < N);
+	mon_player_close(&p);
+	buf_release(&b);
+	unlink(path);
+	mon_sample_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_rates_per_second_and_interval),
 		cmocka_unit_test(test_formatting),
 		cmocka_unit_test(test_record_playback_round_trip),
+		cmocka_unit_test(test_playback_skips_damaged_frame),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
