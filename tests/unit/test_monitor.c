@@ -197,6 +197,33 @@ static void test_rates_per_second_and_interval(void **state)
 	mon_interval_release(&iv);
 	mon_sample_release(&a);
 	mon_sample_release(&b);
+
+	/* Interrupts count in 32 bits per cpu: cpu1 wraps while the row holds
+	 * their sum. */
+	disk_sample(&a, 100.0, 0, 0);
+	disk_sample(&b, 100.5, 0, 0);
+	a.present = b.present = 1u << MT_IRQ | 1u << MT_NET;
+	assert_int_equal(mon_parse_interrupts("    CPU0   CPU1\n"
+					      " LOC: 1000 4294967000  Local timer\n"
+					      " ERR: 4294967295\n",
+					      &a.tab[MT_IRQ]),
+			 0);
+	assert_int_equal(mon_parse_interrupts("    CPU0   CPU1\n"
+					      " LOC: 1500 200  Local timer\n"
+					      " ERR: 2\n",
+					      &b.tab[MT_IRQ]),
+			 0);
+	/* A network counter that went down was reset (the interface came
+	 * back): it counts from zero. */
+	mon_table_add(&a.tab[MT_NET], "eth0", 4, mon_tabdefs[MT_NET].ncols)[0] = 5000000;
+	mon_table_add(&b.tab[MT_NET], "eth0", 4, mon_tabdefs[MT_NET].ncols)[0] = 300;
+	mon_interval_compute(&iv, &a, &b);
+	assert_float_equal(mon_rate(&iv, MT_IRQ, 0, 0), 500 + 296 + 200, 1e-6);
+	assert_float_equal(mon_rate(&iv, MT_IRQ, 1, 0), 3, 1e-6);
+	assert_float_equal(mon_rate(&iv, MT_NET, 0, 0), 300, 1e-6);
+	mon_interval_release(&iv);
+	mon_sample_release(&a);
+	mon_sample_release(&b);
 }
 
 static void test_formatting(void **state)
