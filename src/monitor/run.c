@@ -165,7 +165,10 @@ static int show_interval(struct loop *l, const struct mon_sample *prev,
 /* Shows (or, recording, stores) sample @cur after @prev. */
 static int handle(struct loop *l, const struct mon_sample *prev, const struct mon_sample *cur)
 {
-	bool show = prev && (!l->recording || l->o->debug >= 4);
+	/* Recording prints nothing, as collectl's -f, unless plot lines or an
+	 * export were asked for too (or -d4). */
+	bool show = prev &&
+		    (!l->recording || l->o->debug >= 4 || l->o->format == MON_PLOT || l->exporting);
 
 	if (l->recording) {
 		int rc = mon_writer_add(&l->w, cur);

@@ -64,6 +64,18 @@ ok veles monitor -p "$T/rec" -s cdmn -c 2
 ok veles monitor -p "$T/rec" --verbose -s m
 [ "$(grep -c '^### RECORD' "$T/out")" -eq 5 ] || fail "playback verbose"
 
+# -f with -P or --export records and prints at once; what was printed is
+# what playback prints
+ok veles monitor -s cm -i 0.05 -c 3 -P -f "$T/recp"
+[ "$(wc -l <"$T/out")" -eq 4 ] || fail "-f -P: header + 3 lines"
+cp "$T/out" "$T/live"
+ok veles monitor -p "$T/recp" -P
+cmp -s "$T/out" "$T/live" || fail "-f -P: playback differs"
+ok veles monitor -s cm -i 0.05 -c 2 --export lexpr -f "$T/rece"
+[ "$(grep -cE '^sample\.time [0-9.]+$' "$T/out")" -eq 2 ] || fail "-f --export: two samples"
+ok veles monitor -p "$T/rece" -P
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "-f --export: recorded 2 intervals"
+
 # what was shown live (-d4 shows while it records) is what playback shows,
 # in every format and for every subsystem
 for fmt in "" --verbose -P; do
