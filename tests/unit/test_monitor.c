@@ -250,6 +250,22 @@ static void test_formatting(void **state)
 			assert_string_equal(s, want);
 		}
 	}
+	/* Decimals as printf gives them (away from halfway cases). */
+	for (int i = 0; i < 2000; i++) {
+		double v = i * 0.37 - 50;
+
+		for (int d = 2; d <= 6; d++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "%.*f", d, v);
+			assert_int_equal(mon_fmt_fixed(s, v, d), strlen(want));
+			assert_string_equal(s, want);
+		}
+	}
+	mon_fmt_fixed(s, 1795544779.25, 3);
+	assert_string_equal(s, "1795544779.250");
+	mon_fmt_fixed(s, 1e15, 6); /* 64 bits hold 3 of the 6 decimals */
+	assert_string_equal(s, "1000000000000000.000");
 	mon_cvt(s, 1234, 6, false);
 	assert_string_equal(s, "1234");
 	mon_cvt(s, 123456789, 6, false);
