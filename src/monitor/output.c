@@ -159,6 +159,7 @@ static void add_left(struct buf *b, const char *s, size_t width)
 		n = width;
 	}
 	b->len += n;
+	b->data[b->len] = '\0';
 }
 
 static void verbose_values(struct buf *b, const struct mon_view *v, const double *vals)
@@ -357,6 +358,7 @@ void mon_out_values(struct mon_out *o, const struct mon_interval *iv, struct buf
 			b->len += n;
 			b->len += mon_fmt_fixed(b->data + b->len, vals[k], v->fields[k].decimals);
 			b->data[b->len++] = '\n';
+			b->data[b->len] = '\0'; /* a buf stays a string */
 			name += n + 1;
 		}
 	}
