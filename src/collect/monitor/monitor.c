@@ -51,6 +51,7 @@ static void monitor_usage(void)
 	       "\n"
 	       "A last sample is taken when COMMAND ends, so a command shorter than\n"
 	       "one interval still gives one interval of values.\n"
+	       "\n"
 	       "--timeout S stops the command after S seconds (SIGTERM, then SIGKILL 2 s\n"
 	       "later); the profile holds the load up to its end. --output-handling\n"
 	       "capture writes the command's output to the log only.\n");
