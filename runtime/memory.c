@@ -950,9 +950,14 @@ EXPORT void *reallocarray(void *old, size_t n, size_t size)
 		return NULL;
 	if (!recording())
 		return vmem_real.reallocarray(old, n, size);
+	/* The C library's reallocarray calls realloc through the PLT, which
+	 * would record the same event again. */
+	guard++;
 	p = vmem_real.reallocarray(old, n, size);
-	if (p)
-		record_alloc(VMEM_REALLOCARRAY, p, n * size, old);
+	guard--;
+	/* A size of 0 frees, as realloc does; an overflow fails untouched. */
+	if (p || (old && (n == 0 || size == 0)))
+		record_alloc(VMEM_REALLOCARRAY, p, p ? n * size : 0, old);
 	return p;
 }
 
@@ -964,13 +969,16 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 		vmem_start();
 	if (!recording())
 		return vmem_real.posix_memalign(out, align, size);
+	guard++;
 	ret = vmem_real.posix_memalign(out, align, size);
+	guard--;
 	if (ret == 0)
 		record_alloc(VMEM_POSIX_MEMALIGN, *out, size, NULL);
 	return ret;
 }
 
-/* aligned_alloc, memalign, valloc and pvalloc share one shape. */
+/* aligned_alloc, memalign, valloc and pvalloc share one shape; the guard
+ * keeps a C library that builds one on another from counting twice. */
 #define ALIGNED(name, kind, params, args, size_expr)                                               \
 	EXPORT void *name params                                                                   \
 	{                                                                                          \
@@ -979,7 +987,9 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 			vmem_start();                                                              \
 		if (!recording())                                                                  \
 			return vmem_real.name args;                                                \
+		guard++;                                                                           \
 		p = vmem_real.name args;                                                           \
+		guard--;                                                                           \
 		if (p)                                                                             \
 			record_alloc(kind, p, size_expr, NULL);                                    \
 		return p;                                                                          \

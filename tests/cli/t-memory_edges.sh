@@ -13,6 +13,14 @@ summary() {
 	/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(s[sys.argv[2]])' \
 		"$T/json" "$1"
 }
+# leaked_in FUNCTION: the bytes the newest profile's leaks in FUNCTION hold.
+leaked_in() {
+	veles show "$(newest)" memory --format json >"$T/json" || fail "show memory"
+	/usr/bin/python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+print(sum(l["leaked"] for l in s["leaks"] if l["uid"].split(":")[-2] == sys.argv[2]))' \
+		"$T/json" "$1"
+}
 
 # Frees in another thread: each waits for its own malloc, so the peak is
 # the ring's 2 KiB plus stdio's buffer and the block kept, not every block.
@@ -22,5 +30,16 @@ peak=$(summary peak)
 [ "$peak" -le $((64 * 32 + 1000 + 8192)) ] || fail "crossfree: peak $peak"
 [ "$(summary leaked)" -le $((1000 + 8192)) ] || fail "crossfree: leaked $(summary leaked)"
 [ "$(summary releases)" -eq 100000 ] || fail "crossfree: releases $(summary releases)"
+
+# The aligned and array allocators, counted once each (reallocarray calls
+# realloc inside the C library), as the program itself counts them.
+cc $CFLAGS -o "$T/allocators" "$D/allocators.c" || fail "cc allocators"
+ok veles collect memory -q -- "$T/allocators"
+grep -v '^free' "$T/out" | sed 's/^/main /' >"$T/expect"
+grep '^free' "$T/out" | sed 's/^free \(.*\)/main free \1 0/' >>"$T/expect"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)" | grep '^main ' >"$T/got"
+sort "$T/expect" >"$T/e" && sort "$T/got" >"$T/g"
+diff -u "$T/e" "$T/g" >&2 || fail "allocators: counts differ from the program's"
+[ "$(leaked_in main)" -eq 30 ] || fail "allocators: main leaked $(leaked_in main), not 30"
 
 exit 0
