@@ -77,7 +77,8 @@ struct caller {
 };
 
 struct tstate {
-	atomic_int busy; /* set while the owner appends or anyone flushes: lock() */
+	atomic_int busy;       /* set while the owner appends or anyone flushes: lock() */
+	volatile bool written; /* flush_locked has written buf but not yet emptied it */
 	uint32_t tid;
 	size_t len; /* bytes used in buf, headers included */
 	uint64_t base_ns, last_ns;
@@ -219,22 +220,51 @@ static void flush_locked(struct tstate *t)
 		put_u32(t->buf + 5, t->tid);
 		put_u64(t->buf + 9, t->base_ns);
 		write_all(t->buf, t->len);
+		t->written = true;
+		atomic_signal_fence(memory_order_seq_cst);
 	}
 	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
 	t->base_ns = t->last_ns = now_ns();
 	t->last_addr = 0;
 	t->last_id[0] = t->last_id[1] = 0;
+	atomic_signal_fence(memory_order_seq_cst);
+	t->written = false;
 }
 
-/* Every thread's buffer, skipping one that its owner is writing (a crash
- * inside the runtime must not deadlock the handler). */
-static void flush_all(void)
+/*
+ * The records of a buffer its owner is appending to: this thread, which a
+ * signal interrupted, or another one still running while the process ends.
+ * Only the owner writes a buffer's records, and it moves t->len past a
+ * record once the record is whole, so the bytes up to len are complete;
+ * the buffer is left as it is, since the owner may still be in it.
+ */
+static void flush_committed(struct tstate *t)
+{
+	size_t len = *(volatile size_t *)&t->len;
+
+	if (t->written || len <= VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD || len > BUF_SIZE)
+		return;
+	t->buf[0] = VMEM_BLOCK_EVENTS;
+	put_u32(t->buf + 1, (uint32_t)(len - VMEM_BLOCK_HEAD));
+	put_u32(t->buf + 5, t->tid);
+	put_u64(t->buf + 9, t->base_ns);
+	write_all(t->buf, len);
+}
+
+/* Every thread's buffer. One that its owner is writing is never waited
+ * for (a crash inside the runtime must not deadlock the handler): when
+ * the process @ends, its complete records go; before an exec, which may
+ * fail and go on recording, it is left for its owner. */
+static void flush_all(bool ends)
 {
 	for (struct tstate *t = atomic_load(&threads); t; t = t->next) {
 		int expect = 0;
 
-		if (!atomic_compare_exchange_strong(&t->busy, &expect, 1))
+		if (!atomic_compare_exchange_strong(&t->busy, &expect, 1)) {
+			if (ends)
+				flush_committed(t);
 			continue;
+		}
 		flush_locked(t);
 		atomic_store(&t->busy, 0);
 	}
@@ -279,7 +309,7 @@ static void finish(int how, int sig)
 
 	if (!atomic_compare_exchange_strong(&state, &expect, ST_DONE))
 		return;
-	flush_all();
+	flush_all(how != VMEM_END_EXEC);
 	write_maps();
 	write_end(how, sig);
 	close(out_fd);
@@ -660,6 +690,7 @@ static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
 		p += put_varint(p, zigzag(pc[i], prev));
 		prev = pc[i];
 	}
+	atomic_signal_fence(memory_order_release);
 	t->len = (size_t)(p - t->buf);
 }
 
@@ -745,6 +776,8 @@ HOT struct tstate *begin(void)
 static inline void end(struct tstate *t, unsigned char *p, uintptr_t addr)
 {
 	t->last_addr = addr;
+	/* The record is whole before len covers it (flush_committed). */
+	atomic_signal_fence(memory_order_release);
 	t->len = (size_t)(p - t->buf);
 	unlock(t);
 	guard--;

@@ -42,4 +42,18 @@ sort "$T/expect" >"$T/e" && sort "$T/got" >"$T/g"
 diff -u "$T/e" "$T/g" >&2 || fail "allocators: counts differ from the program's"
 [ "$(leaked_in main)" -eq 30 ] || fail "allocators: main leaked $(leaked_in main), not 30"
 
+# Killed by SIGTERM, mostly in the middle of recording a malloc, then by
+# --timeout: every malloc that returned is there (one more at most, whose
+# count the signal beat).
+cc $CFLAGS -pthread -o "$T/spin" "$D/spin.c" || fail "cc spin"
+for how in self self self self slow; do
+	ok veles collect memory -q --timeout 1 -- "$T/spin" "$T/count" $how
+	has "$T/err" "signal 15"
+	want=$(od -An -tu8 -N8 "$T/count" | tr -d ' ')
+	got=$(/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)" |
+		sed -n 's/^main malloc \([0-9]*\) .*/\1/p')
+	[ "$got" -ge "$want" ] && [ "$got" -le $((want + 1)) ] ||
+		fail "spin $how: $got mallocs recorded of $want"
+done
+
 exit 0
