@@ -77,8 +77,8 @@ struct caller {
 };
 
 struct tstate {
-	atomic_int busy;       /* set while the owner appends or anyone flushes: lock() */
-	volatile bool written; /* flush_locked has written buf but not yet emptied it */
+	atomic_int busy;	/* set while the owner appends or anyone flushes: lock() */
+	volatile bool flushing; /* inside flush_locked */
 	uint32_t tid;
 	size_t len; /* bytes used in buf, headers included */
 	uint64_t base_ns, last_ns;
@@ -103,6 +103,7 @@ static atomic_uint next_stack = 1;
 static _Atomic(struct tstate *) threads;
 static pthread_key_t thread_key;
 static uint64_t start_ns;
+static pid_t owner;	 /* the process the output belongs to */
 static bool free_stacks; /* VELES_MEMORY_FREE_STACKS=1: whole stacks for releases too */
 
 static TLS struct tstate *self;
@@ -214,21 +215,33 @@ static void write_block(int kind, const void *data, size_t len)
 /* Empties @t into the file; the caller holds t->busy. */
 static void flush_locked(struct tstate *t)
 {
+	t->flushing = true;
+	atomic_signal_fence(memory_order_seq_cst);
 	if (t->len > VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD) {
 		t->buf[0] = VMEM_BLOCK_EVENTS;
 		put_u32(t->buf + 1, (uint32_t)(t->len - VMEM_BLOCK_HEAD));
 		put_u32(t->buf + 5, t->tid);
 		put_u64(t->buf + 9, t->base_ns);
 		write_all(t->buf, t->len);
-		t->written = true;
-		atomic_signal_fence(memory_order_seq_cst);
 	}
 	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
 	t->base_ns = t->last_ns = now_ns();
 	t->last_addr = 0;
 	t->last_id[0] = t->last_id[1] = 0;
 	atomic_signal_fence(memory_order_seq_cst);
-	t->written = false;
+	t->flushing = false;
+}
+
+/* The owner's flush, with signals held off: a fatal signal's handler
+ * cannot tell whether an interrupted write went out (flush_committed). */
+static __attribute__((noinline, cold)) void flush_owned(struct tstate *t)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	flush_locked(t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /*
@@ -242,7 +255,7 @@ static void flush_committed(struct tstate *t)
 {
 	size_t len = *(volatile size_t *)&t->len;
 
-	if (t->written || len <= VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD || len > BUF_SIZE)
+	if (t->flushing || len <= VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD || len > BUF_SIZE)
 		return;
 	t->buf[0] = VMEM_BLOCK_EVENTS;
 	put_u32(t->buf + 1, (uint32_t)(len - VMEM_BLOCK_HEAD));
@@ -360,6 +373,7 @@ static int open_output(void)
 	}
 	if (out_fd < 0)
 		return -1;
+	owner = getpid();
 	memcpy(head, VMEM_MAGIC, VMEM_MAGIC_LEN);
 	put_u32(head + 8, VMEM_VERSION);
 	put_u32(head + 12, (uint32_t)getpid());
@@ -409,7 +423,7 @@ static void thread_gone(void *arg)
 	struct tstate *t = arg;
 
 	lock(t);
-	flush_locked(t);
+	flush_owned(t);
 	unlock(t);
 }
 
@@ -769,7 +783,7 @@ HOT struct tstate *begin(void)
 	}
 	lock(t);
 	if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
-		flush_locked(t);
+		flush_owned(t);
 	return t;
 }
 
@@ -1099,6 +1113,13 @@ DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, VMEM_DELETE_ARRAY, (void *p, align_t
        (p, a, t))
 
 /* ---- what the process-end and exec wrappers (memory_exec.c) need ---- */
+
+/* A child of vfork shares our memory until it calls exec or _exit, which
+ * no fork handler announces: the state it would change is the parent's. */
+bool vmem_vfork_child(void)
+{
+	return owner != 0 && getpid() != owner;
+}
 
 void vmem_finish_exit(void)
 {

@@ -7,6 +7,7 @@
 #ifndef RUNTIME_MEMORY_PRIV_H
 #define RUNTIME_MEMORY_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -36,6 +37,8 @@ void vmem_start(void);
 /* Writes out every thread's buffer and closes the file: _exit and _Exit. */
 void vmem_finish_exit(void);
 void vmem_before_exec(void);
+/* Whether this is a vfork child, which must leave the recording alone. */
+bool vmem_vfork_child(void);
 void vmem_after_failed_exec(void);
 
 #endif

@@ -56,4 +56,13 @@ for how in self self self self slow; do
 		fail "spin $how: $got mallocs recorded of $want"
 done
 
+# vfork: a child that execs or calls _exit shares the parent's memory, and
+# must leave its recording alone.
+cc $CFLAGS -o "$T/vforks" "$D/vforks.c" || fail "cc vforks"
+ok veles collect memory -q -- "$T/vforks"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)" >"$T/counts"
+grep -qx "before malloc 5 50" "$T/counts" || fail "vforks: $(cat "$T/counts")"
+grep -qx "after malloc 7 140" "$T/counts" || fail "vforks: nothing after the children"
+grep -qx "after free 7 0" "$T/counts" || fail "vforks: $(cat "$T/counts")"
+
 exit 0
