@@ -65,4 +65,22 @@ grep -qx "before malloc 5 50" "$T/counts" || fail "vforks: $(cat "$T/counts")"
 grep -qx "after malloc 7 140" "$T/counts" || fail "vforks: nothing after the children"
 grep -qx "after free 7 0" "$T/counts" || fail "vforks: $(cat "$T/counts")"
 
+# Leaks by the stack that leaked, not the first stack of their site.
+cc $CFLAGS -o "$T/leakpaths" "$D/leakpaths.c" || fail "cc leakpaths"
+ok veles collect memory -q -- "$T/leakpaths"
+ok veles show "$(newest)" memory
+grep -A3 "100 B in 1 block" "$T/out" | grep -q leak_one || fail "leakpaths: $(cat "$T/out")"
+hasnt "$T/out" "tidy"
+ok veles show "$(newest)" memory --format json
+/usr/bin/python3 - "$T/out" <<'EOS' || fail "leakpaths json"
+import json, sys
+s = json.load(open(sys.argv[1]))
+by = {}
+for l in s["leaks"]:
+    fns = [f["function"] for f in l["trace"]]
+    if "make" in fns:
+        by[fns[2]] = by.get(fns[2], 0) + l["leaked"]
+assert by == {"leak_one": 100, "leak_two": 400}, by
+EOS
+
 exit 0
