@@ -83,4 +83,17 @@ for l in s["leaks"]:
 assert by == {"leak_one": 100, "leak_two": 400}, by
 EOS
 
+# Flame graphs of a memory profile: bytes by default, allocations with
+# -a count (releases, of amount 0, left out); other aggregations refused.
+f=$(newest)
+ok veles show "$f" flamegraph -o "$T/bytes.svg"
+grep -q "<title>leak_two: 400</title>" "$T/bytes.svg" || fail "flamegraph bytes"
+grep -q "<title>tidy: 30</title>" "$T/bytes.svg" || fail "flamegraph bytes"
+ok veles show "$f" flamegraph -a count -o "$T/count.svg"
+grep -q "<title>leak_two: 2</title>" "$T/count.svg" || fail "flamegraph -a count"
+grep -q "<title>tidy: 3</title>" "$T/count.svg" || fail "flamegraph -a count"
+grep -q "<title>all: 6</title>" "$T/count.svg" || fail "flamegraph -a count: not 6 allocations"
+fails 1 veles show "$f" flamegraph -a mean -o "$T/mean.svg"
+has "$T/err" "sum or count"
+
 exit 0
