@@ -79,6 +79,7 @@ struct caller {
 struct tstate {
 	atomic_int busy;	/* set while the owner appends or anyone flushes: lock() */
 	volatile bool flushing; /* inside flush_locked */
+	atomic_bool spare;	/* its thread has ended: thread_new may take it */
 	uint32_t tid;
 	size_t len; /* bytes used in buf, headers included */
 	uint64_t base_ns, last_ns;
@@ -425,6 +426,24 @@ static void thread_gone(void *arg)
 	lock(t);
 	flush_owned(t);
 	unlock(t);
+	/* A destructor run after ours that allocates takes a state again, and
+	 * gives it back when its key's destructor runs once more. */
+	self = NULL;
+	atomic_store_explicit(&t->spare, true, memory_order_release);
+}
+
+/* The state of an ended thread: a program that starts thread after
+ * thread needs as many states as it has threads at once, not in all. */
+static struct tstate *thread_reuse(void)
+{
+	for (struct tstate *t = atomic_load(&threads); t; t = t->next) {
+		bool expect = true;
+
+		if (atomic_load_explicit(&t->spare, memory_order_relaxed) &&
+		    atomic_compare_exchange_strong(&t->spare, &expect, false))
+			return t;
+	}
+	return NULL;
 }
 
 /* The stack's bounds keep the frame-pointer walk inside mapped memory. */
@@ -445,9 +464,17 @@ static void thread_bounds(struct tstate *t)
 
 static struct tstate *thread_new(void)
 {
-	struct tstate *t =
-		mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct tstate *t = thread_reuse();
 
+	if (t) {
+		/* Stack ids are the process's: the callers cache stays right. */
+		t->tid = (uint32_t)gettid();
+		t->stack_lo = t->stack_hi = 0;
+		thread_bounds(t);
+		pthread_setspecific(thread_key, t);
+		return t;
+	}
+	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED)
 		return NULL;
 	t->tid = (uint32_t)gettid();

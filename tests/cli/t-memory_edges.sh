@@ -96,4 +96,16 @@ grep -q "<title>all: 6</title>" "$T/count.svg" || fail "flamegraph -a count: not
 fails 1 veles show "$f" flamegraph -a mean -o "$T/mean.svg"
 has "$T/err" "sum or count"
 
+# An ended thread's recording state serves the next thread: thousands of
+# short threads in turn cost no more address space than a few.
+cc $CFLAGS -pthread -o "$T/shortthreads" "$D/shortthreads.c" || fail "cc shortthreads"
+ok veles collect memory -q -- "$T/shortthreads" 10
+few=$(cat "$T/out")
+ok veles collect memory -q -- "$T/shortthreads" 3000
+many=$(cat "$T/out")
+[ $((many - few)) -lt 20000 ] || fail "3000 threads: VmSize $many kB, 10 threads: $few kB"
+counts=$(/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)")
+grep -qx "work malloc 3000 192000" <<<"$counts" || fail "shortthreads: $counts"
+grep -qx "work free 3000 0" <<<"$counts" || fail "shortthreads: $counts"
+
 exit 0
