@@ -265,6 +265,15 @@ static void hold(struct order *o, size_t si, size_t r)
 	s->q[s->len++] = r;
 }
 
+static bool threaded(const struct mem_file *files, size_t nfiles)
+{
+	for (size_t i = 0; i < nfiles; i++)
+		for (size_t j = 1; j < files[i].nev; j++)
+			if (files[i].ev[j].tid != files[i].ev[0].tid)
+				return true;
+	return false;
+}
+
 struct mem_ref *mem_order(const struct mem_file *files, size_t nfiles, size_t *n)
 {
 	size_t total = 0, k = 0;
@@ -278,17 +287,24 @@ struct mem_ref *mem_order(const struct mem_file *files, size_t nfiles, size_t *n
 		for (size_t j = 0; j < files[i].nev; j++)
 			r[k++] = (struct mem_ref){files[i].ev[j].ns, (uint32_t)i, (uint32_t)j};
 	qsort(r, total, sizeof(*r), ref_cmp);
+	/* One thread a process: its own order is the order. */
+	if (!threaded(files, nfiles)) {
+		*n = total;
+		return r;
+	}
 	o.in = r;
 	o.out = xmalloc((total ? total : 1) * sizeof(*o.out));
 	o.live = (struct addrset){xcalloc(1024, sizeof(struct aslot)), 1024, 0};
 	o.smap = xcalloc(16, sizeof(*o.smap));
 	o.smapcap = 16;
-	for (size_t i = 0; i < total; i++) {
-		size_t si;
+	for (size_t i = 0, si = SIZE_MAX; i < total; i++) {
+		uint32_t tid = event_of(&o, i)->tid;
 
 		while (o.nwaiting && force_older(&o, r[i].ns))
 			;
-		si = stream_of(&o, r[i].file, event_of(&o, i)->tid);
+		/* A thread's events come in runs: the last stream is most often it. */
+		if (si == SIZE_MAX || o.st[si].file != r[i].file || o.st[si].tid != tid)
+			si = stream_of(&o, r[i].file, tid);
 		if (o.st[si].head < o.st[si].len || blocked(&o, i)) {
 			hold(&o, si, i);
 			continue;
