@@ -7,7 +7,9 @@
  * frames, one lookup in a lock-free table of stacks, and a few varints
  * appended to the thread's own buffer. Buffers go to the output file with
  * one write() each when full, so a crash loses at most the last buffer of
- * each thread, and at exit, _exit, exec and fatal signals.
+ * each thread, and at exit, _exit, exec and fatal signals. This file is
+ * the recording and the interposed allocators; memory_life.c keeps the
+ * file, the threads' states, fork, signals, start and end.
  *
  * Nothing here may allocate through malloc: thread state, the stack table
  * and the buffers are mmap'd, and the C library functions we call either
@@ -32,11 +34,6 @@
 #include "memformat.h"
 #include "memory_priv.h"
 
-#define TLS __thread __attribute__((tls_model("initial-exec")))
-#define BUF_SIZE (64 * 1024)
-#define BUF_SLACK (24 + 10 * (VMEM_MAX_FRAMES + 3)) /* the largest record pair */
-#define TABLE_BITS 20
-#define TABLE_PROBES 64
 #define BOOT_ARENA (64 * 1024)
 
 /* ---- the real allocator ---- */
@@ -64,474 +61,6 @@ static bool in_boot(const void *p)
 {
 	return (const unsigned char *)p >= boot_arena &&
 	       (const unsigned char *)p < boot_arena + BOOT_ARENA;
-}
-
-/* ---- state ---- */
-
-/* Releases record one frame: most come from few places, and a small
- * direct-mapped cache per thread finds their ids without hashing. */
-#define CALLER_CACHE 256
-struct caller {
-	uintptr_t pc;
-	uint32_t id;
-};
-
-struct tstate {
-	atomic_int busy; /* set while the owner appends or anyone flushes: lock() */
-	uint32_t tid;
-	size_t len; /* bytes used in buf, headers included */
-	uint64_t base_ns, last_ns;
-	uintptr_t last_addr;
-	uint32_t last_id[2]; /* the block's last stack id of allocations, of releases */
-	uintptr_t stack_lo, stack_hi;
-	struct tstate *next;
-	struct caller callers[CALLER_CACHE]; /* a release's caller -> its stack id */
-	unsigned char buf[BUF_SIZE];
-};
-
-struct slot {
-	_Atomic uint64_t key;
-	_Atomic uint32_t id;
-};
-
-enum { ST_OFF, ST_INIT, ST_ON, ST_DONE };
-static atomic_int state = ST_OFF;
-static int out_fd = -1;
-static struct slot *table;
-static atomic_uint next_stack = 1;
-static _Atomic(struct tstate *) threads;
-static pthread_key_t thread_key;
-static uint64_t start_ns;
-static bool free_stacks; /* VELES_MEMORY_FREE_STACKS=1: whole stacks for releases too */
-
-static TLS struct tstate *self;
-static TLS int guard; /* > 0: inside our own code, record nothing */
-static TLS bool initialising;
-
-static uint64_t clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * Even the coarse clock costs 6 ns through the vDSO, a tenth of a malloc;
- * a thread of our own to read it would cost more, since glibc's malloc
- * takes its locks once a process has a second thread. `collect memory`
- * keeps CLOCK_MONOTONIC in a shared page (VELES_MEMORY_CLOCK) instead,
- * stored every 2 ms, and an event reads one word: snapshots are
- * tens of milliseconds long. Without the page, events read the clock.
- */
-static const _Atomic uint64_t *shared_clock;
-
-static inline uint64_t now_ns(void)
-{
-	if (__builtin_expect(shared_clock != NULL, 1))
-		return atomic_load_explicit(shared_clock, memory_order_relaxed);
-	return clock_ns();
-}
-
-static void map_clock(void)
-{
-	const char *path = getenv("VELES_MEMORY_CLOCK");
-	int fd = path && *path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-	void *p;
-
-	if (fd < 0)
-		return;
-	p = mmap(NULL, sizeof(uint64_t), PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	/* A page the driver no longer ticks would stop time: only a live one. */
-	if (p != MAP_FAILED && atomic_load((const _Atomic uint64_t *)p) != 0)
-		shared_clock = p;
-}
-
-/*
- * Code without frame pointers: libunwind's unw_backtrace reads the DWARF
- * unwind tables (VELES_MEMORY_UNWIND=libunwind, which `collect memory` sets
- * for such a program). It is opened with dlopen at start, so that programs
- * with frame pointers never load it and its liblzma. Its frames start in
- * our own code: they are taken from the caller's return address on, which
- * the interposed function's frame gives exactly.
- */
-static int (*unwinder)(void **, int);
-
-static void load_unwinder(void)
-{
-	const char *mode = getenv("VELES_MEMORY_UNWIND");
-	void *h;
-
-	if (!mode || strcmp(mode, "libunwind") != 0)
-		return;
-	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-	if (h)
-		*(void **)&unwinder = dlsym(h, "unw_backtrace");
-}
-
-/* ---- output ---- */
-
-static void write_all(const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	while (len > 0 && out_fd >= 0) {
-		ssize_t n = write(out_fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		len -= (size_t)n;
-	}
-}
-
-static void put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put_u64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void write_block(int kind, const void *data, size_t len)
-{
-	unsigned char head[VMEM_BLOCK_HEAD];
-
-	head[0] = (unsigned char)kind;
-	put_u32(head + 1, (uint32_t)len);
-	write_all(head, sizeof(head));
-	write_all(data, len);
-}
-
-/* Empties @t into the file; the caller holds t->busy. */
-static void flush_locked(struct tstate *t)
-{
-	if (t->len > VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD) {
-		t->buf[0] = VMEM_BLOCK_EVENTS;
-		put_u32(t->buf + 1, (uint32_t)(t->len - VMEM_BLOCK_HEAD));
-		put_u32(t->buf + 5, t->tid);
-		put_u64(t->buf + 9, t->base_ns);
-		write_all(t->buf, t->len);
-	}
-	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
-	t->base_ns = t->last_ns = now_ns();
-	t->last_addr = 0;
-	t->last_id[0] = t->last_id[1] = 0;
-}
-
-/* Every thread's buffer, skipping one that its owner is writing (a crash
- * inside the runtime must not deadlock the handler). */
-static void flush_all(void)
-{
-	for (struct tstate *t = atomic_load(&threads); t; t = t->next) {
-		int expect = 0;
-
-		if (!atomic_compare_exchange_strong(&t->busy, &expect, 1))
-			continue;
-		flush_locked(t);
-		atomic_store(&t->busy, 0);
-	}
-}
-
-/* The maps let the reader find which file each return address is in. */
-static void write_maps(void)
-{
-	static char text[256 * 1024];
-	size_t len = 0;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	while (len < sizeof(text)) {
-		ssize_t n = read(fd, text + len, sizeof(text) - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	write_block(VMEM_BLOCK_MAPS, text, len);
-}
-
-static void write_end(int how, int sig)
-{
-	unsigned char end[10];
-
-	put_u64(end, now_ns());
-	end[8] = (unsigned char)how;
-	end[9] = (unsigned char)sig;
-	write_block(VMEM_BLOCK_END, end, sizeof(end));
-}
-
-/* Flushes everything and closes the file: the process is ending. */
-static void finish(int how, int sig)
-{
-	int expect = ST_ON;
-
-	if (!atomic_compare_exchange_strong(&state, &expect, ST_DONE))
-		return;
-	flush_all();
-	write_maps();
-	write_end(how, sig);
-	close(out_fd);
-	out_fd = -1;
-}
-
-/* PREFIX.PID.N: a new file for each process image (fork, exec). */
-static int open_output(void)
-{
-	const char *prefix = getenv("VELES_MEMORY_OUT");
-	const char *fs = getenv("VELES_MEMORY_FREE_STACKS");
-	char path[4096];
-	unsigned char head[VMEM_HEADER_LEN] = {0};
-	ssize_t n;
-
-	const char *driver = getenv("VELES_MEMORY_DRIVER");
-
-	if (!prefix || strlen(prefix) > sizeof(path) - 48)
-		return -1;
-	/* Only the command's own process (collect memory --no-children): its
-	 * parent is the driver; a forked child's is not. */
-	if (driver && *driver && strtol(driver, NULL, 10) != (long)getppid())
-		return -1;
-	free_stacks = fs && *fs == '1';
-	for (int seq = 0; seq < 1000; seq++) {
-		size_t len = strlen(prefix);
-		char num[48];
-		int k = 0;
-		unsigned long v[2] = {(unsigned long)getpid(), (unsigned long)seq};
-
-		memcpy(path, prefix, len);
-		for (int j = 0; j < 2; j++) {
-			char digits[24];
-			int d = 0;
-
-			num[k++] = '.';
-			do
-				digits[d++] = (char)('0' + v[j] % 10);
-			while ((v[j] /= 10) > 0);
-			while (d > 0)
-				num[k++] = digits[--d];
-		}
-		memcpy(path + len, num, (size_t)k);
-		path[len + (size_t)k] = '\0';
-		out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
-		if (out_fd >= 0 || errno != EEXIST)
-			break;
-	}
-	if (out_fd < 0)
-		return -1;
-	memcpy(head, VMEM_MAGIC, VMEM_MAGIC_LEN);
-	put_u32(head + 8, VMEM_VERSION);
-	put_u32(head + 12, (uint32_t)getpid());
-	put_u32(head + 16, (uint32_t)getppid());
-	start_ns = now_ns();
-	put_u64(head + 24, start_ns);
-	write_all(head, sizeof(head));
-	n = readlink("/proc/self/exe", path, sizeof(path));
-	if (n > 0)
-		write_block(VMEM_BLOCK_EXE, path, (size_t)n);
-	write_maps();
-	return 0;
-}
-
-static struct slot *table_new(void)
-{
-	void *p = mmap(NULL, sizeof(struct slot) << TABLE_BITS, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* ---- threads ---- */
-
-/*
- * The owner marks its buffer busy with plain stores: an atomic exchange on
- * every event cost more than the rest of the recording. Within the thread
- * (a signal handler) the mark is exact; another thread flushing at exit
- * or on a fatal signal takes the buffer with a compare-and-swap and may,
- * in a narrow window, race with an owner still running: the process is
- * ending then, and the reader drops a block that does not decode.
- */
-static void lock(struct tstate *t)
-{
-	atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
-	atomic_signal_fence(memory_order_seq_cst);
-}
-
-static void unlock(struct tstate *t)
-{
-	atomic_signal_fence(memory_order_seq_cst);
-	atomic_store_explicit(&t->busy, 0, memory_order_release);
-}
-
-static void thread_gone(void *arg)
-{
-	struct tstate *t = arg;
-
-	lock(t);
-	flush_locked(t);
-	unlock(t);
-}
-
-/* The stack's bounds keep the frame-pointer walk inside mapped memory. */
-static void thread_bounds(struct tstate *t)
-{
-	pthread_attr_t attr;
-	void *addr;
-	size_t size;
-
-	if (pthread_getattr_np(pthread_self(), &attr) != 0)
-		return;
-	if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-		t->stack_lo = (uintptr_t)addr;
-		t->stack_hi = (uintptr_t)addr + size;
-	}
-	pthread_attr_destroy(&attr);
-}
-
-static struct tstate *thread_new(void)
-{
-	struct tstate *t =
-		mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (t == MAP_FAILED)
-		return NULL;
-	t->tid = (uint32_t)gettid();
-	thread_bounds(t);
-	flush_locked(t);
-	t->next = atomic_load(&threads);
-	while (!atomic_compare_exchange_weak(&threads, &t->next, t))
-		;
-	pthread_setspecific(thread_key, t);
-	return t;
-}
-
-/* ---- fork, signals, start ---- */
-
-/* The child: one thread (ours), a file of its own, a table of its own so
- * its file defines every stack it uses. */
-static void child_after_fork(void)
-{
-	struct tstate *t = self;
-
-	if (atomic_load(&state) != ST_ON)
-		return;
-	close(out_fd);
-	out_fd = -1;
-	table = table_new();
-	atomic_store(&next_stack, 1);
-	atomic_store(&threads, NULL);
-	if (t) {
-		t->tid = (uint32_t)gettid();
-		t->next = NULL;
-		memset(t->callers, 0, sizeof(t->callers));
-		atomic_store(&t->busy, 0);
-		flush_locked(t); /* drops the parent's events: the parent writes them */
-		t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
-		atomic_store(&threads, t);
-	}
-	if (open_output() < 0 || !table)
-		atomic_store(&state, ST_DONE);
-}
-
-static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGABRT, SIGFPE, SIGILL, SIGTRAP,
-				    SIGSYS,  SIGTERM, SIGINT,  SIGHUP, SIGQUIT};
-
-static void on_fatal(int sig)
-{
-	guard++;
-	finish(VMEM_END_SIGNAL, sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-	guard--;
-}
-
-/* Our handler only where the program had the default: a handler of its
- * own, installed later, replaces ours and is left alone. */
-static void install_signals(void)
-{
-	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
-		struct sigaction old, sa;
-
-		if (sigaction(fatal_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
-			continue;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_fatal;
-		sa.sa_flags = SA_NODEFER | SA_RESETHAND;
-		sigaction(fatal_signals[i], &sa, NULL);
-	}
-}
-
-#define RESOLVE(name) vmem_real.name = (__typeof__(vmem_real.name))dlsym(RTLD_NEXT, #name)
-
-static void resolve(void)
-{
-	RESOLVE(malloc);
-	RESOLVE(calloc);
-	RESOLVE(realloc);
-	RESOLVE(free);
-	RESOLVE(posix_memalign);
-	RESOLVE(aligned_alloc);
-	RESOLVE(memalign);
-	RESOLVE(valloc);
-	RESOLVE(pvalloc);
-	RESOLVE(reallocarray);
-	RESOLVE(execve);
-	RESOLVE(execvp);
-	RESOLVE(execvpe);
-	vmem_real.exit_ = (__typeof__(vmem_real.exit_))dlsym(RTLD_NEXT, "_exit");
-	vmem_real.Exit_ = (__typeof__(vmem_real.Exit_))dlsym(RTLD_NEXT, "_Exit");
-}
-
-/* Runs once, at the first allocation (often before any constructor). */
-void vmem_start(void)
-{
-	int expect = ST_OFF;
-
-	if (!atomic_compare_exchange_strong(&state, &expect, ST_INIT))
-		return;
-	initialising = true;
-	guard++;
-	resolve();
-	map_clock();
-	table = table_new();
-	if (!table || pthread_key_create(&thread_key, thread_gone) != 0 || open_output() < 0) {
-		atomic_store(&state, ST_DONE);
-	} else {
-		pthread_atfork(NULL, NULL, child_after_fork);
-		install_signals();
-		atomic_store(&state, ST_ON);
-	}
-	guard--;
-	initialising = false;
-}
-
-/* libunwind is opened here, once the C library is whole, rather than in
- * the first malloc (which may come before); the events before use frame
- * pointers. */
-__attribute__((constructor)) static void on_load(void)
-{
-	vmem_start();
-	if (atomic_load(&state) != ST_ON)
-		return;
-	guard++;
-	load_unwinder();
-	guard--;
-}
-
-__attribute__((destructor)) static void on_unload(void)
-{
-	finish(VMEM_END_EXIT, 0);
 }
 
 /* ---- recording ---- */
@@ -635,7 +164,7 @@ static int unwind(const struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t
 	if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi)
 		return walk(t, fp, pc, hash);
 	first = fp[1];
-	m = unwinder(ip, VMEM_MAX_FRAMES + UNWIND_OWN);
+	m = vmem_unwinder(ip, VMEM_MAX_FRAMES + UNWIND_OWN);
 	while (k < m && k < UNWIND_OWN && (uintptr_t)ip[k] != first)
 		k++;
 	if (k == m || (uintptr_t)ip[k] != first)
@@ -660,6 +189,7 @@ static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
 		p += put_varint(p, zigzag(pc[i], prev));
 		prev = pc[i];
 	}
+	atomic_signal_fence(memory_order_release);
 	t->len = (size_t)(p - t->buf);
 }
 
@@ -670,12 +200,12 @@ static uint32_t stack_id_probe(struct tstate *t, uint64_t h, const uintptr_t *pc
 	size_t mask = ((size_t)1 << TABLE_BITS) - 1;
 
 	for (size_t i = h & mask, probe = 0; probe < TABLE_PROBES; i = (i + 1) & mask, probe++) {
-		struct slot *s = &table[i];
+		struct slot *s = &vmem_table[i];
 		uint64_t key = atomic_load_explicit(&s->key, memory_order_acquire);
 		uint32_t id;
 
 		if (key == 0 && atomic_compare_exchange_strong(&s->key, &key, h)) {
-			id = atomic_fetch_add(&next_stack, 1);
+			id = atomic_fetch_add(&vmem_next_stack, 1);
 			put_stack(t, id, pc, n);
 			atomic_store_explicit(&s->id, id, memory_order_release);
 			return id;
@@ -692,7 +222,7 @@ static uint32_t stack_id_probe(struct tstate *t, uint64_t h, const uintptr_t *pc
 /* Most stacks are found at their first slot, with two loads. */
 HOT uint32_t stack_id(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
 {
-	struct slot *s = &table[h & (((size_t)1 << TABLE_BITS) - 1)];
+	struct slot *s = &vmem_table[h & (((size_t)1 << TABLE_BITS) - 1)];
 
 	if (atomic_load_explicit(&s->key, memory_order_acquire) == h) {
 		uint32_t id = atomic_load_explicit(&s->id, memory_order_acquire);
@@ -719,9 +249,9 @@ HOT uint32_t caller_id(struct tstate *t, uintptr_t pc)
 
 HOT struct tstate *thread_state(void)
 {
-	if (!self && atomic_load(&state) == ST_ON)
-		self = thread_new();
-	return self;
+	if (!vmem_self && atomic_load(&vmem_state) == ST_ON)
+		vmem_self = vmem_thread_new();
+	return vmem_self;
 }
 
 /* The thread's buffer with room for one more event and its stack, or NULL
@@ -730,24 +260,26 @@ HOT struct tstate *begin(void)
 {
 	struct tstate *t;
 
-	guard++;
+	vmem_guard++;
 	t = thread_state(); /* the caller saw the state on: recording() */
 	if (!t) {
-		guard--;
+		vmem_guard--;
 		return NULL;
 	}
 	lock(t);
 	if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
-		flush_locked(t);
+		vmem_flush_owned(t);
 	return t;
 }
 
 static inline void end(struct tstate *t, unsigned char *p, uintptr_t addr)
 {
 	t->last_addr = addr;
+	/* The record is whole before len covers it (flush_committed). */
+	atomic_signal_fence(memory_order_release);
 	t->len = (size_t)(p - t->buf);
 	unlock(t);
-	guard--;
+	vmem_guard--;
 }
 
 static inline bool is_release(int kind)
@@ -807,7 +339,8 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 
 	if (!t)
 		return;
-	n = __builtin_expect(unwinder != NULL, 0) ? unwind(t, fp, pc, &h) : walk(t, fp, pc, &h);
+	n = __builtin_expect(vmem_unwinder != NULL, 0) ? unwind(t, fp, pc, &h)
+						       : walk(t, fp, pc, &h);
 	p = put_head(t, kind, stack_id(t, h, pc, n), (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
@@ -829,7 +362,7 @@ HOT void put_release(uintptr_t *fp, int kind, const void *addr)
 	struct tstate *t;
 	uintptr_t pc;
 
-	if (free_stacks) {
+	if (vmem_free_stacks) {
 		put_alloc(fp, kind, addr, 0, NULL);
 		return;
 	}
@@ -847,9 +380,9 @@ __attribute__((noinline)) static void record_release(int kind, const void *addr)
 
 static inline bool recording(void)
 {
-	if (__builtin_expect(atomic_load_explicit(&state, memory_order_relaxed) == ST_OFF, 0))
+	if (__builtin_expect(atomic_load_explicit(&vmem_state, memory_order_relaxed) == ST_OFF, 0))
 		vmem_start();
-	return guard == 0 && atomic_load_explicit(&state, memory_order_relaxed) == ST_ON;
+	return vmem_guard == 0 && atomic_load_explicit(&vmem_state, memory_order_relaxed) == ST_ON;
 }
 
 /* ---- the C allocator ---- */
@@ -859,7 +392,7 @@ EXPORT void *malloc(size_t size)
 	void *p;
 
 	if (__builtin_expect(!vmem_real.malloc, 0)) {
-		if (initialising)
+		if (vmem_initialising)
 			return boot_alloc(size);
 		vmem_start();
 		if (!vmem_real.malloc)
@@ -894,7 +427,7 @@ EXPORT void *calloc(size_t n, size_t size)
 		/* The arena is static, hence zeroed. */
 		if (size && n > SIZE_MAX / size)
 			return NULL;
-		if (initialising)
+		if (vmem_initialising)
 			return boot_alloc(n * size);
 		vmem_start();
 		if (!vmem_real.calloc)
@@ -950,9 +483,14 @@ EXPORT void *reallocarray(void *old, size_t n, size_t size)
 		return NULL;
 	if (!recording())
 		return vmem_real.reallocarray(old, n, size);
+	/* The C library's reallocarray calls realloc through the PLT, which
+	 * would record the same event again. */
+	vmem_guard++;
 	p = vmem_real.reallocarray(old, n, size);
-	if (p)
-		record_alloc(VMEM_REALLOCARRAY, p, n * size, old);
+	vmem_guard--;
+	/* A size of 0 frees, as realloc does; an overflow fails untouched. */
+	if (p || (old && (n == 0 || size == 0)))
+		record_alloc(VMEM_REALLOCARRAY, p, p ? n * size : 0, old);
 	return p;
 }
 
@@ -964,13 +502,16 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 		vmem_start();
 	if (!recording())
 		return vmem_real.posix_memalign(out, align, size);
+	vmem_guard++;
 	ret = vmem_real.posix_memalign(out, align, size);
+	vmem_guard--;
 	if (ret == 0)
 		record_alloc(VMEM_POSIX_MEMALIGN, *out, size, NULL);
 	return ret;
 }
 
-/* aligned_alloc, memalign, valloc and pvalloc share one shape. */
+/* aligned_alloc, memalign, valloc and pvalloc share one shape; the guard
+ * keeps a C library that builds one on another from counting twice. */
 #define ALIGNED(name, kind, params, args, size_expr)                                               \
 	EXPORT void *name params                                                                   \
 	{                                                                                          \
@@ -979,7 +520,9 @@ EXPORT int posix_memalign(void **out, size_t align, size_t size)
 			vmem_start();                                                              \
 		if (!recording())                                                                  \
 			return vmem_real.name args;                                                \
+		vmem_guard++;                                                                      \
 		p = vmem_real.name args;                                                           \
+		vmem_guard--;                                                                      \
 		if (p)                                                                             \
 			record_alloc(kind, p, size_expr, NULL);                                    \
 		return p;                                                                          \
@@ -1005,9 +548,9 @@ ALIGNED(pvalloc, VMEM_PVALLOC, (size_t size), (size), size)
 			next = (void *(*)params)dlsym(RTLD_NEXT, #sym);                            \
 		if (!recording())                                                                  \
 			return next args;                                                          \
-		guard++;                                                                           \
+		vmem_guard++;                                                                      \
 		p = next args;                                                                     \
-		guard--;                                                                           \
+		vmem_guard--;                                                                      \
 		if (p)                                                                             \
 			record_alloc(kind, p, size, NULL);                                         \
 		return p;                                                                          \
@@ -1021,9 +564,9 @@ ALIGNED(pvalloc, VMEM_PVALLOC, (size_t size), (size), size)
 			next = (void(*) params)dlsym(RTLD_NEXT, #sym);                             \
 		if (p && recording())                                                              \
 			record_release(kind, p);                                                   \
-		guard++;                                                                           \
+		vmem_guard++;                                                                      \
 		next args;                                                                         \
-		guard--;                                                                           \
+		vmem_guard--;                                                                      \
 	}
 
 /* Opaque stand-ins for std::align_val_t and const std::nothrow_t&. */
@@ -1054,25 +597,3 @@ DELETE(_ZdlPvSt11align_val_tRKSt9nothrow_t, VMEM_DELETE, (void *p, align_t a, no
        (p, a, t))
 DELETE(_ZdaPvSt11align_val_tRKSt9nothrow_t, VMEM_DELETE_ARRAY, (void *p, align_t a, nothrow_t t),
        (p, a, t))
-
-/* ---- what the process-end and exec wrappers (memory_exec.c) need ---- */
-
-void vmem_finish_exit(void)
-{
-	finish(VMEM_END__EXIT, 0);
-}
-
-/* The new image opens a file of its own; what we buffered goes first. */
-void vmem_before_exec(void)
-{
-	finish(VMEM_END_EXEC, 0);
-}
-
-/* A failed exec carries on recording into a new file. */
-void vmem_after_failed_exec(void)
-{
-	int expect = ST_DONE;
-
-	if (atomic_compare_exchange_strong(&state, &expect, ST_ON) && open_output() < 0)
-		atomic_store(&state, ST_DONE);
-}

@@ -1,7 +1,8 @@
 /*
  * libveles-memory.so, the end of a process and the change of its image:
  * _exit and _Exit write out what was recorded; the exec family writes it
- * before the new image replaces ours, and a failed exec records on.
+ * before the new image replaces ours, and a failed exec records on. A
+ * child of vfork does neither: the buffers and the file are its parent's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +17,8 @@ EXPORT void _exit(int status)
 {
 	if (!vmem_real.exit_)
 		vmem_start();
-	vmem_finish_exit();
+	if (!vmem_vfork_child())
+		vmem_finish_exit();
 	vmem_real.exit_(status);
 	__builtin_unreachable();
 }
@@ -25,7 +27,8 @@ EXPORT void _Exit(int status)
 {
 	if (!vmem_real.Exit_)
 		vmem_start();
-	vmem_finish_exit();
+	if (!vmem_vfork_child())
+		vmem_finish_exit();
 	vmem_real.Exit_(status);
 	__builtin_unreachable();
 }
@@ -36,6 +39,8 @@ EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 
 	if (!vmem_real.execve)
 		vmem_start();
+	if (vmem_vfork_child())
+		return vmem_real.execve(path, argv, envp);
 	vmem_before_exec();
 	ret = vmem_real.execve(path, argv, envp);
 	vmem_after_failed_exec();
@@ -55,6 +60,8 @@ EXPORT int execvp(const char *file, char *const argv[])
 
 	if (!vmem_real.execvp)
 		vmem_start();
+	if (vmem_vfork_child())
+		return vmem_real.execvp(file, argv);
 	vmem_before_exec();
 	ret = vmem_real.execvp(file, argv);
 	vmem_after_failed_exec();
@@ -67,6 +74,8 @@ EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 
 	if (!vmem_real.execvpe)
 		vmem_start();
+	if (vmem_vfork_child())
+		return vmem_real.execvpe(file, argv, envp);
 	vmem_before_exec();
 	ret = vmem_real.execvpe(file, argv, envp);
 	vmem_after_failed_exec();

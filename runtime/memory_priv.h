@@ -7,7 +7,13 @@
 #ifndef RUNTIME_MEMORY_PRIV_H
 #define RUNTIME_MEMORY_PRIV_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "memformat.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -36,6 +42,118 @@ void vmem_start(void);
 /* Writes out every thread's buffer and closes the file: _exit and _Exit. */
 void vmem_finish_exit(void);
 void vmem_before_exec(void);
+/* Whether this is a vfork child, which must leave the recording alone. */
+bool vmem_vfork_child(void);
 void vmem_after_failed_exec(void);
+
+/* ---- shared by memory.c (recording) and memory_life.c (output, threads) ---- */
+
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+#define BUF_SIZE (64 * 1024)
+#define BUF_SLACK (24 + 10 * (VMEM_MAX_FRAMES + 3)) /* the largest record pair */
+#define TABLE_BITS 20
+#define TABLE_PROBES 64
+
+/* Releases record one frame: most come from few places, and a small
+ * direct-mapped cache per thread finds their ids without hashing. */
+#define CALLER_CACHE 256
+struct caller {
+	uintptr_t pc;
+	uint32_t id;
+};
+
+struct tstate {
+	atomic_int busy;	/* set while the owner appends or anyone flushes: lock() */
+	volatile bool flushing; /* inside flush_locked */
+	atomic_bool spare;	/* its thread has ended: thread_new may take it */
+	uint32_t tid;
+	size_t len; /* bytes used in buf, headers included */
+	uint64_t base_ns, last_ns;
+	uintptr_t last_addr;
+	uint32_t last_id[2]; /* the block's last stack id of allocations, of releases */
+	uintptr_t stack_lo, stack_hi;
+	struct tstate *next;
+	struct caller callers[CALLER_CACHE]; /* a release's caller -> its stack id */
+	unsigned char buf[BUF_SIZE];
+};
+
+struct slot {
+	_Atomic uint64_t key;
+	_Atomic uint32_t id;
+};
+
+enum { ST_OFF, ST_INIT, ST_ON, ST_DONE };
+extern atomic_int vmem_state;
+extern struct slot *vmem_table; /* the stacks seen, by hash: 1 << TABLE_BITS slots */
+extern atomic_uint vmem_next_stack;
+extern bool vmem_free_stacks; /* VELES_MEMORY_FREE_STACKS=1: whole stacks for releases too */
+extern int (*vmem_unwinder)(void **, int); /* libunwind's unw_backtrace, when asked for */
+
+extern TLS struct tstate *vmem_self;
+extern TLS int vmem_guard; /* > 0: inside our own code, record nothing */
+extern TLS bool vmem_initialising;
+
+static inline uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Even the coarse clock costs 6 ns through the vDSO, a tenth of a malloc;
+ * a thread of our own to read it would cost more, since glibc's malloc
+ * takes its locks once a process has a second thread. `collect memory`
+ * keeps CLOCK_MONOTONIC in a shared page (VELES_MEMORY_CLOCK) instead,
+ * stored every 2 ms, and an event reads one word: snapshots are
+ * tens of milliseconds long. Without the page, events read the clock.
+ */
+extern const _Atomic uint64_t *vmem_clock;
+
+static inline uint64_t now_ns(void)
+{
+	if (__builtin_expect(vmem_clock != NULL, 1))
+		return atomic_load_explicit(vmem_clock, memory_order_relaxed);
+	return clock_ns();
+}
+
+/*
+ * The owner marks its buffer busy with plain stores: an atomic exchange on
+ * every event cost more than the rest of the recording. Within the thread
+ * (a signal handler) the mark is exact; another thread flushing at exit
+ * or on a fatal signal takes the buffer with a compare-and-swap and may,
+ * in a narrow window, race with an owner still running: the process is
+ * ending then, and the reader drops a block that does not decode.
+ */
+static inline void lock(struct tstate *t)
+{
+	atomic_store_explicit(&t->busy, 1, memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+static inline void unlock(struct tstate *t)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	atomic_store_explicit(&t->busy, 0, memory_order_release);
+}
+
+/* Little-endian fields of the file's headers. */
+static inline void put_u32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline void put_u64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A new thread's state, on the list of threads; NULL when out of memory. */
+struct tstate *vmem_thread_new(void);
+/* Writes out the calling thread's full buffer; the caller holds t->busy. */
+void vmem_flush_owned(struct tstate *t);
 
 #endif

@@ -21,7 +21,6 @@ enum ev { EV_ALLOC, EV_FREE, EV_REALLOC };
 /* An allocation site (a uid) and what it did. */
 struct site {
 	char *uid;
-	size_t trace_type; /* a type of this site, for its stack */
 	unsigned long long count, bytes, temporary, leaked, leaked_blocks, peak;
 };
 
@@ -31,6 +30,14 @@ struct block {
 	uint64_t pid, addr; /* addr 0: empty */
 	uint64_t size;
 	size_t site;
+	size_t type; /* the allocation's resource type: its stack */
+};
+
+/* Blocks never freed, gathered by their stack: a site (uid) is reached
+ * from many stacks, and the one that leaked is the one to show. */
+struct leak {
+	size_t site, type;
+	unsigned long long leaked, blocks;
 };
 
 struct live {
@@ -107,6 +114,9 @@ struct mem_view {
 	struct site *sites;
 	size_t nsites;
 	struct strmap uids;
+	struct leak *leaks;
+	size_t nleaks;
+	struct strmap stacks; /* a leak's trace -> its index in leaks */
 };
 
 /* A numeric field of @row wherever the layout put it; 0 when absent. */
@@ -198,7 +208,6 @@ static size_t site_of(struct mem_view *v, size_t row, struct buf *scratch)
 		v->sites = xrealloc(v->sites, (s + 1) * sizeof(*v->sites));
 		memset(&v->sites[s], 0, sizeof(v->sites[s]));
 		v->sites[s].uid = xstrdup(uid);
-		v->sites[s].trace_type = t;
 		v->nsites = s + 1;
 	}
 	v->site[t] = s;
@@ -226,8 +235,8 @@ static void replay_alloc(struct mem_view *v, struct live *l, struct lastalloc *l
 {
 	size_t s = site_of(v, row, scratch);
 	uint64_t size = num(v, v->amount, row);
-	struct block b = {pid, addr, size, s};
-	struct block th = {pid + 1, num(v, v->thread, row) + 1, addr, 0};
+	struct block b = {pid, addr, size, s, v->p->res_type[row]};
+	struct block th = {pid + 1, num(v, v->thread, row) + 1, addr, 0, 0};
 
 	t->allocs++;
 	t->bytes += size;
@@ -292,6 +301,33 @@ static void replay(struct mem_view *v, struct live *l, size_t upto, struct total
 	buf_release(&scratch);
 }
 
+/* The trace of a type, or its uid where the profile has no traces. */
+static const char *trace_text(const struct mem_view *v, size_t type)
+{
+	const struct column *c = table_col(&v->p->types, "trace");
+	const char *t = c ? col_text(v->p, c, type) : NULL;
+
+	return t ? t : "";
+}
+
+static void leak_add(struct mem_view *v, const struct block *b)
+{
+	struct buf key = BUF_INIT;
+	bool added;
+	size_t i;
+
+	buf_addf(&key, "%zu\n%s", b->site, trace_text(v, b->type));
+	i = strmap_intern(&v->stacks, key.data, &added);
+	buf_release(&key);
+	if (added) {
+		v->leaks = xrealloc(v->leaks, (i + 1) * sizeof(*v->leaks));
+		v->leaks[i] = (struct leak){b->site, b->type, 0, 0};
+		v->nleaks = i + 1;
+	}
+	v->leaks[i].leaked += b->size;
+	v->leaks[i].blocks++;
+}
+
 static void analyse(struct mem_view *v, struct totals *t)
 {
 	struct live l = {xcalloc(1024, sizeof(struct block)), 1024, 0};
@@ -306,6 +342,7 @@ static void analyse(struct mem_view *v, struct totals *t)
 			v->sites[l.b[i].site].leaked_blocks++;
 			t->leaked += l.b[i].size;
 			t->leaked_blocks++;
+			leak_add(v, &l.b[i]);
 		}
 	free(l.b);
 	if (t->peak_row == SIZE_MAX)
@@ -388,13 +425,12 @@ static size_t top_sites(const struct mem_view *v, enum order key, size_t *idx)
 	return n;
 }
 
-/* A site's stack, one frame a line, from its trace's JSON text. */
-static void print_trace(const struct mem_view *v, const struct site *s)
+/* A type's stack, one frame a line, from its trace's JSON text. */
+static void print_trace(const struct mem_view *v, size_t type)
 {
-	const struct column *c = table_col(&v->p->types, "trace");
-	const char *t = c ? col_text(v->p, c, s->trace_type) : NULL;
+	const char *t = trace_text(v, type);
 
-	while (t && (t = strstr(t, "\"function\":\""))) {
+	while ((t = strstr(t, "\"function\":\""))) {
 		const char *fn = t + 12, *end = strchr(fn, '"');
 		const char *src = strstr(t, "\"source\":\""), *line = strstr(t, "\"line\":");
 
@@ -428,15 +464,52 @@ static void print_top(const struct mem_view *v, enum order key, const char *titl
 		else if (key == BY_BYTES)
 			printf("  %12s  %10llu calls  %s\n", human(s->bytes, a, sizeof(a)),
 			       s->count, s->uid);
-		else if (key == BY_PEAK)
+		else
 			printf("  %12s  %s\n", human(s->peak, a, sizeof(a)), s->uid);
-		else {
-			printf("  %12s in %llu block%s  %s\n", human(s->leaked, a, sizeof(a)),
-			       s->leaked_blocks, s->leaked_blocks == 1 ? "" : "s", s->uid);
-			print_trace(v, s);
-		}
 	}
 	(void)b;
+}
+
+static const struct leak *sort_leaks;
+
+static int leak_cmp(const void *a, const void *b)
+{
+	const struct leak *x = &sort_leaks[*(const size_t *)a],
+			  *y = &sort_leaks[*(const size_t *)b];
+
+	if (x->leaked != y->leaked)
+		return x->leaked > y->leaked ? -1 : 1;
+	if (x->site != y->site)
+		return strcmp(sort_sites[x->site].uid, sort_sites[y->site].uid);
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
+/* The leaks' stacks, largest first, into @idx (room for v->nleaks). */
+static void top_leaks(const struct mem_view *v, size_t *idx)
+{
+	for (size_t i = 0; i < v->nleaks; i++)
+		idx[i] = i;
+	sort_leaks = v->leaks;
+	sort_sites = v->sites;
+	qsort(idx, v->nleaks, sizeof(*idx), leak_cmp);
+}
+
+static void print_leaks(const struct mem_view *v, size_t limit)
+{
+	size_t *idx = xmalloc((v->nleaks ? v->nleaks : 1) * sizeof(*idx));
+	char a[32];
+
+	top_leaks(v, idx);
+	if (v->nleaks)
+		printf("\nLeaks (never freed), by stack, largest first:\n");
+	for (size_t i = 0; i < v->nleaks && i < limit; i++) {
+		const struct leak *l = &v->leaks[idx[i]];
+
+		printf("  %12s in %llu block%s  %s\n", human(l->leaked, a, sizeof(a)), l->blocks,
+		       l->blocks == 1 ? "" : "s", v->sites[l->site].uid);
+		print_trace(v, l->type);
+	}
+	free(idx);
 }
 
 static void text_report(const struct mem_view *v, const struct totals *t, const char *name,
@@ -461,7 +534,7 @@ static void text_report(const struct mem_view *v, const struct totals *t, const 
 		printf("Peak heap:             0 B\n");
 	printf("Leaked:                %s in %llu block%s\n", human(t->leaked, a, sizeof(a)),
 	       t->leaked_blocks, t->leaked_blocks == 1 ? "" : "s");
-	print_top(v, BY_LEAKED, "Leaks (never freed), largest first", limit, idx);
+	print_leaks(v, limit);
 	print_top(v, BY_COUNT, "Top sites by allocations", limit, idx);
 	print_top(v, BY_BYTES, "Top sites by bytes allocated", limit, idx);
 	print_top(v, BY_PEAK, "Top sites by memory held at the peak", limit, idx);
@@ -487,6 +560,35 @@ static void json_sites(struct buf *o, const struct mem_view *v, enum order key, 
 	buf_addc(o, ']');
 }
 
+/* The leaks by stack: their site's figures, what the stack leaked, and
+ * the stack itself. */
+static void json_leaks(struct buf *o, const struct mem_view *v, size_t limit)
+{
+	size_t *idx = xmalloc((v->nleaks ? v->nleaks : 1) * sizeof(*idx));
+
+	top_leaks(v, idx);
+	buf_addc(o, '[');
+	for (size_t i = 0; i < v->nleaks && i < limit; i++) {
+		const struct leak *l = &v->leaks[idx[i]];
+		const struct site *s = &v->sites[l->site];
+		const char *trace = trace_text(v, l->type);
+
+		buf_adds(o, i ? ",{\"uid\":" : "{\"uid\":");
+		buf_add_json_str(o, s->uid, strlen(s->uid));
+		buf_addf(o,
+			 ",\"allocations\":%llu,\"bytes\":%llu,\"temporary\":%llu,"
+			 "\"peak\":%llu,\"leaked\":%llu,\"leaked_blocks\":%llu,\"trace\":",
+			 s->count, s->bytes, s->temporary, s->peak, l->leaked, l->blocks);
+		if (*trace == '[')
+			buf_adds(o, trace);
+		else
+			buf_adds(o, "null");
+		buf_addc(o, '}');
+	}
+	buf_addc(o, ']');
+	free(idx);
+}
+
 static void json_report(const struct mem_view *v, const struct totals *t, const char *name,
 			size_t limit)
 {
@@ -503,7 +605,7 @@ static void json_report(const struct mem_view *v, const struct totals *t, const 
 	buf_add_json_str(&o, when, strlen(when));
 	buf_addf(&o, ",\"leaked\":%llu,\"leaked_blocks\":%llu,\"leaks\":", t->leaked,
 		 t->leaked_blocks);
-	json_sites(&o, v, BY_LEAKED, limit, idx);
+	json_leaks(&o, v, limit);
 	buf_adds(&o, ",\"by_count\":");
 	json_sites(&o, v, BY_COUNT, limit, idx);
 	buf_adds(&o, ",\"by_bytes\":");
@@ -536,6 +638,8 @@ int show_memory(const struct profile *p, const char *name, const struct show_opt
 	for (size_t i = 0; i < v.nsites; i++)
 		free(v.sites[i].uid);
 	free(v.sites);
+	free(v.leaks);
+	strmap_free(&v.stacks);
 	free(v.kind);
 	free(v.site);
 	free(v.seq);

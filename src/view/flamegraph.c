@@ -88,8 +88,10 @@ static bool add_stack(struct node *root, const char *trace, const char *leaf, in
 	return true;
 }
 
-static size_t add_profile(struct node *root, const struct profile *p, const char *of, int side)
+static size_t add_profile(struct node *root, const struct profile *p, const struct flame_opts *o,
+			  int side)
 {
+	const char *of = o->of;
 	const struct column *val = table_col(&p->res, of ? of : "amount");
 	size_t n = profile_nres(p), used = 0;
 	bool sampled = p->type && strcmp(p->type, "samples") == 0;
@@ -104,6 +106,9 @@ static size_t add_profile(struct node *root, const struct profile *p, const char
 
 		const char *leaf = sampled ? profile_uid(p, i, &scratch) : NULL;
 
+		/* Counting: a memory profile's releases (amount 0) are not allocations. */
+		if (o->count && !isnan(v))
+			v = v != 0;
 		if (trace && !isnan(v) && add_stack(root, trace, leaf, side, fabs(v)))
 			used++;
 	}
@@ -160,7 +165,7 @@ static bool trace_columns(const struct profile *p, const struct column **c)
  * its inclusive time. A caller the profile does not keep (-f, sampling)
  * leaves its level out.
  */
-static size_t add_call_stacks(struct node *root, const struct profile *p, int side)
+static size_t add_call_stacks(struct node *root, const struct profile *p, bool count, int side)
 {
 	const struct column *c[5];
 	size_t n = profile_nres(p), used = 0, cap = 64;
@@ -178,7 +183,7 @@ static size_t add_call_stacks(struct node *root, const struct profile *p, int si
 	stack = xcalloc(cap, sizeof(*stack));
 	for (size_t i = 0; i < n; i++) {
 		size_t d = calls[i].depth < 0 ? 0 : (size_t)calls[i].depth;
-		double v = col_num(c[4], calls[i].row);
+		double v = count ? 1 : col_num(c[4], calls[i].row);
 		bool fresh = i == 0 || calls[i].pid != calls[i - 1].pid ||
 			     calls[i].thread != calls[i - 1].thread;
 
@@ -297,16 +302,16 @@ int flamegraph_svg(const struct profile *base, const struct profile *target,
 {
 	struct node *root = xcalloc(1, sizeof(*root));
 	struct layout l = {.wide = base && o->negate ? 0 : 1, .diff = base != NULL, .out = out};
-	size_t used = add_profile(root, target, o->of, 1);
+	size_t used = add_profile(root, target, o, 1);
 	double height;
 
 	root->name = xstrdup("all");
 	if (base)
-		used += add_profile(root, base, o->of, 0);
+		used += add_profile(root, base, o, 0);
 	if (!used && (!o->of || strcmp(o->of, "amount") == 0)) {
-		used = add_call_stacks(root, target, 1);
+		used = add_call_stacks(root, target, o->count, 1);
 		if (base)
-			used += add_call_stacks(root, base, 0);
+			used += add_call_stacks(root, base, o->count, 0);
 	}
 	if (!used) {
 		node_free(root);
@@ -335,7 +340,8 @@ int flamegraph_svg(const struct profile *base, const struct profile *target,
 		buf_addf(out, "widths: %s; red grew, blue shrank (deepest colour: %+.0f%% or more)",
 			 l.wide ? "target" : "baseline", 100 * l.maxrel);
 	else
-		buf_addf(out, "widths: inclusive %s", o->of ? o->of : "amount");
+		buf_addf(out, o->count ? "widths: inclusive count of %s" : "widths: inclusive %s",
+			 o->of ? o->of : "amount");
 	buf_adds(out, "</text>\n</svg>\n");
 	node_free(root);
 	return 0;

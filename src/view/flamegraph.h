@@ -13,6 +13,7 @@ struct profile;
 
 struct flame_opts {
 	const char *of; /* the value summed per stack; NULL: "amount" */
+	bool count;	/* widths count the resources whose value is not 0 */
 	const char *title;
 	bool negate; /* differential: widths from the baseline, not the target */
 };

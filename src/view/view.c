@@ -59,9 +59,11 @@ const char *view_agg_name(enum view_agg a)
 static int flamegraph_render(const struct profile *p, const struct view_opts *o, enum view_target t,
 			     struct buf *out)
 {
-	struct flame_opts fo = {.of = o->of, .title = o->title};
+	struct flame_opts fo = {.of = o->of, .title = o->title, .count = o->agg == AGG_COUNT};
 	int ret;
 
+	if (o->agg != AGG_SUM && o->agg != AGG_COUNT)
+		return err_set(ERR_INVALID, "flamegraph adds up its values: -a sum or count");
 	if (t == TARGET_TERM)
 		return err_set(ERR_INVALID, "flamegraph draws a picture: -o FILE.svg or FILE.html");
 	if (t == TARGET_HTML)

@@ -11,6 +11,7 @@
 
 #include "collect/memory/build.h"
 #include "collect/memory/memread.h"
+#include "collect/memory/order.h"
 #include "collect/memory/symbols.h"
 #include "memformat.h"
 #include "profile/profile.h"
@@ -112,41 +113,6 @@ static struct site *site_get(struct proc *pr, uint32_t id, int kind, const struc
 	if (!pr->sites[at].done)
 		site_make(pr, id, kind, o, &pr->sites[at]);
 	return &pr->sites[at];
-}
-
-/* ---- events in time order ---- */
-
-struct ref {
-	uint64_t ns;
-	uint32_t file;
-	uint32_t idx;
-};
-
-static int ref_cmp(const void *a, const void *b)
-{
-	const struct ref *x = a, *y = b;
-
-	if (x->ns != y->ns)
-		return x->ns < y->ns ? -1 : 1;
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static struct ref *merge(struct mem_file *files, size_t nfiles, size_t *n)
-{
-	size_t total = 0, k = 0;
-	struct ref *r;
-
-	for (size_t i = 0; i < nfiles; i++)
-		total += files[i].nev;
-	r = xmalloc((total ? total : 1) * sizeof(*r));
-	for (size_t i = 0; i < nfiles; i++)
-		for (size_t j = 0; j < files[i].nev; j++)
-			r[k++] = (struct ref){files[i].ev[j].ns, (uint32_t)i, (uint32_t)j};
-	qsort(r, total, sizeof(*r), ref_cmp);
-	*n = total;
-	return r;
 }
 
 /* ---- resource types, cached by (process, stack, kind, snapshot) ---- */
@@ -316,7 +282,7 @@ int mem_build(struct mem_file *files, size_t nfiles, const struct mem_opts *o, s
 	struct column *col[NCOLS];
 	uint64_t t0 = first_start(files, nfiles);
 	size_t n = 0;
-	struct ref *r = NULL;
+	struct mem_ref *r = NULL;
 	int ret = 0;
 
 	memset(tot, 0, sizeof(*tot));
@@ -328,7 +294,7 @@ int mem_build(struct mem_file *files, size_t nfiles, const struct mem_opts *o, s
 		ret = sym_open(files[i].maps, &pr[i].sym);
 	}
 	if (ret == 0)
-		r = merge(files, nfiles, &n);
+		r = mem_order(files, nfiles, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct proc *q = &pr[r[i].file];
 		const struct mem_event *e = &q->f->ev[r[i].idx];

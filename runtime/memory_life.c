@@ -1,0 +1,496 @@
+/*
+ * libveles-memory.so, the life around the recording (memory.c records):
+ * the output file and its blocks, each thread's state, fork, fatal
+ * signals, start and end. Nothing here runs per event but the flush of a
+ * full buffer.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "memformat.h"
+#include "memory_priv.h"
+
+atomic_int vmem_state = ST_OFF;
+struct slot *vmem_table;
+atomic_uint vmem_next_stack = 1;
+bool vmem_free_stacks;
+int (*vmem_unwinder)(void **, int);
+const _Atomic uint64_t *vmem_clock;
+TLS struct tstate *vmem_self;
+TLS int vmem_guard;
+TLS bool vmem_initialising;
+
+static int out_fd = -1;
+static _Atomic(struct tstate *) threads;
+static pthread_key_t thread_key;
+static uint64_t start_ns;
+static pid_t owner; /* the process the output belongs to */
+
+static void map_clock(void)
+{
+	const char *path = getenv("VELES_MEMORY_CLOCK");
+	int fd = path && *path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	void *p;
+
+	if (fd < 0)
+		return;
+	p = mmap(NULL, sizeof(uint64_t), PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	/* A page the driver no longer ticks would stop time: only a live one. */
+	if (p != MAP_FAILED && atomic_load((const _Atomic uint64_t *)p) != 0)
+		vmem_clock = p;
+}
+
+/*
+ * Code without frame pointers: libunwind's unw_backtrace reads the DWARF
+ * unwind tables (VELES_MEMORY_UNWIND=libunwind, which `collect memory` sets
+ * for such a program). It is opened with dlopen at start, so that programs
+ * with frame pointers never load it and its liblzma. Its frames start in
+ * our own code: they are taken from the caller's return address on, which
+ * the interposed function's frame gives exactly.
+ */
+static void load_unwinder(void)
+{
+	const char *mode = getenv("VELES_MEMORY_UNWIND");
+	void *h;
+
+	if (!mode || strcmp(mode, "libunwind") != 0)
+		return;
+	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	if (h)
+		*(void **)&vmem_unwinder = dlsym(h, "unw_backtrace");
+}
+/* ---- output ---- */
+
+static void write_all(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len > 0 && out_fd >= 0) {
+		ssize_t n = write(out_fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void write_block(int kind, const void *data, size_t len)
+{
+	unsigned char head[VMEM_BLOCK_HEAD];
+
+	head[0] = (unsigned char)kind;
+	put_u32(head + 1, (uint32_t)len);
+	write_all(head, sizeof(head));
+	write_all(data, len);
+}
+
+/* Empties @t into the file; the caller holds t->busy. */
+static void flush_locked(struct tstate *t)
+{
+	t->flushing = true;
+	atomic_signal_fence(memory_order_seq_cst);
+	if (t->len > VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD) {
+		t->buf[0] = VMEM_BLOCK_EVENTS;
+		put_u32(t->buf + 1, (uint32_t)(t->len - VMEM_BLOCK_HEAD));
+		put_u32(t->buf + 5, t->tid);
+		put_u64(t->buf + 9, t->base_ns);
+		write_all(t->buf, t->len);
+	}
+	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
+	t->base_ns = t->last_ns = now_ns();
+	t->last_addr = 0;
+	t->last_id[0] = t->last_id[1] = 0;
+	atomic_signal_fence(memory_order_seq_cst);
+	t->flushing = false;
+}
+
+/* The owner's flush, with signals held off: a fatal signal's handler
+ * cannot tell whether an interrupted write went out (flush_committed). */
+__attribute__((noinline, cold)) void vmem_flush_owned(struct tstate *t)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	flush_locked(t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * The records of a buffer its owner is appending to: this thread, which a
+ * signal interrupted, or another one still running while the process ends.
+ * Only the owner writes a buffer's records, and it moves t->len past a
+ * record once the record is whole, so the bytes up to len are complete;
+ * the buffer is left as it is, since the owner may still be in it.
+ */
+static void flush_committed(struct tstate *t)
+{
+	size_t len = *(volatile size_t *)&t->len;
+
+	if (t->flushing || len <= VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD || len > BUF_SIZE)
+		return;
+	t->buf[0] = VMEM_BLOCK_EVENTS;
+	put_u32(t->buf + 1, (uint32_t)(len - VMEM_BLOCK_HEAD));
+	put_u32(t->buf + 5, t->tid);
+	put_u64(t->buf + 9, t->base_ns);
+	write_all(t->buf, len);
+}
+
+/* Every thread's buffer. One that its owner is writing is never waited
+ * for (a crash inside the runtime must not deadlock the handler): when
+ * the process @ends, its complete records go; before an exec, which may
+ * fail and go on recording, it is left for its owner. */
+static void flush_all(bool ends)
+{
+	for (struct tstate *t = atomic_load(&threads); t; t = t->next) {
+		int expect = 0;
+
+		if (!atomic_compare_exchange_strong(&t->busy, &expect, 1)) {
+			if (ends)
+				flush_committed(t);
+			continue;
+		}
+		flush_locked(t);
+		atomic_store(&t->busy, 0);
+	}
+}
+
+/* The maps let the reader find which file each return address is in. */
+static void write_maps(void)
+{
+	static char text[256 * 1024];
+	size_t len = 0;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while (len < sizeof(text)) {
+		ssize_t n = read(fd, text + len, sizeof(text) - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	write_block(VMEM_BLOCK_MAPS, text, len);
+}
+
+static void write_end(int how, int sig)
+{
+	unsigned char end[10];
+
+	put_u64(end, now_ns());
+	end[8] = (unsigned char)how;
+	end[9] = (unsigned char)sig;
+	write_block(VMEM_BLOCK_END, end, sizeof(end));
+}
+
+/* Flushes everything and closes the file: the process is ending. */
+static void finish(int how, int sig)
+{
+	int expect = ST_ON;
+
+	if (!atomic_compare_exchange_strong(&vmem_state, &expect, ST_DONE))
+		return;
+	flush_all(how != VMEM_END_EXEC);
+	write_maps();
+	write_end(how, sig);
+	close(out_fd);
+	out_fd = -1;
+}
+
+/* PREFIX.PID.N: a new file for each process image (fork, exec). */
+static int open_output(void)
+{
+	const char *prefix = getenv("VELES_MEMORY_OUT");
+	const char *fs = getenv("VELES_MEMORY_FREE_STACKS");
+	char path[4096];
+	unsigned char head[VMEM_HEADER_LEN] = {0};
+	ssize_t n;
+
+	const char *driver = getenv("VELES_MEMORY_DRIVER");
+
+	if (!prefix || strlen(prefix) > sizeof(path) - 48)
+		return -1;
+	/* Only the command's own process (collect memory --no-children): its
+	 * parent is the driver; a forked child's is not. */
+	if (driver && *driver && strtol(driver, NULL, 10) != (long)getppid())
+		return -1;
+	vmem_free_stacks = fs && *fs == '1';
+	for (int seq = 0; seq < 1000; seq++) {
+		size_t len = strlen(prefix);
+		char num[48];
+		int k = 0;
+		unsigned long v[2] = {(unsigned long)getpid(), (unsigned long)seq};
+
+		memcpy(path, prefix, len);
+		for (int j = 0; j < 2; j++) {
+			char digits[24];
+			int d = 0;
+
+			num[k++] = '.';
+			do
+				digits[d++] = (char)('0' + v[j] % 10);
+			while ((v[j] /= 10) > 0);
+			while (d > 0)
+				num[k++] = digits[--d];
+		}
+		memcpy(path + len, num, (size_t)k);
+		path[len + (size_t)k] = '\0';
+		out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		if (out_fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (out_fd < 0)
+		return -1;
+	owner = getpid();
+	memcpy(head, VMEM_MAGIC, VMEM_MAGIC_LEN);
+	put_u32(head + 8, VMEM_VERSION);
+	put_u32(head + 12, (uint32_t)getpid());
+	put_u32(head + 16, (uint32_t)getppid());
+	start_ns = now_ns();
+	put_u64(head + 24, start_ns);
+	write_all(head, sizeof(head));
+	n = readlink("/proc/self/exe", path, sizeof(path));
+	if (n > 0)
+		write_block(VMEM_BLOCK_EXE, path, (size_t)n);
+	write_maps();
+	return 0;
+}
+
+static struct slot *table_new(void)
+{
+	void *p = mmap(NULL, sizeof(struct slot) << TABLE_BITS, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+static void thread_gone(void *arg)
+{
+	struct tstate *t = arg;
+
+	lock(t);
+	vmem_flush_owned(t);
+	unlock(t);
+	/* A destructor run after ours that allocates takes a state again, and
+	 * gives it back when its key's destructor runs once more. */
+	vmem_self = NULL;
+	atomic_store_explicit(&t->spare, true, memory_order_release);
+}
+
+/* The state of an ended thread: a program that starts thread after
+ * thread needs as many states as it has threads at once, not in all. */
+static struct tstate *thread_reuse(void)
+{
+	for (struct tstate *t = atomic_load(&threads); t; t = t->next) {
+		bool expect = true;
+
+		if (atomic_load_explicit(&t->spare, memory_order_relaxed) &&
+		    atomic_compare_exchange_strong(&t->spare, &expect, false))
+			return t;
+	}
+	return NULL;
+}
+
+/* The stack's bounds keep the frame-pointer walk inside mapped memory. */
+static void thread_bounds(struct tstate *t)
+{
+	pthread_attr_t attr;
+	void *addr;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &attr) != 0)
+		return;
+	if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+		t->stack_lo = (uintptr_t)addr;
+		t->stack_hi = (uintptr_t)addr + size;
+	}
+	pthread_attr_destroy(&attr);
+}
+
+struct tstate *vmem_thread_new(void)
+{
+	struct tstate *t = thread_reuse();
+
+	if (t) {
+		/* Stack ids are the process's: the callers cache stays right. */
+		t->tid = (uint32_t)gettid();
+		t->stack_lo = t->stack_hi = 0;
+		thread_bounds(t);
+		pthread_setspecific(thread_key, t);
+		return t;
+	}
+	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return NULL;
+	t->tid = (uint32_t)gettid();
+	thread_bounds(t);
+	flush_locked(t);
+	t->next = atomic_load(&threads);
+	while (!atomic_compare_exchange_weak(&threads, &t->next, t))
+		;
+	pthread_setspecific(thread_key, t);
+	return t;
+}
+/* ---- fork, signals, start ---- */
+
+/* The child: one thread (ours), a file of its own, a table of its own so
+ * its file defines every stack it uses. */
+static void child_after_fork(void)
+{
+	struct tstate *t = vmem_self;
+
+	if (atomic_load(&vmem_state) != ST_ON)
+		return;
+	close(out_fd);
+	out_fd = -1;
+	vmem_table = table_new();
+	atomic_store(&vmem_next_stack, 1);
+	atomic_store(&threads, NULL);
+	if (t) {
+		t->tid = (uint32_t)gettid();
+		t->next = NULL;
+		memset(t->callers, 0, sizeof(t->callers));
+		atomic_store(&t->busy, 0);
+		flush_locked(t); /* drops the parent's events: the parent writes them */
+		t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
+		atomic_store(&threads, t);
+	}
+	if (open_output() < 0 || !vmem_table)
+		atomic_store(&vmem_state, ST_DONE);
+}
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGABRT, SIGFPE, SIGILL, SIGTRAP,
+				    SIGSYS,  SIGTERM, SIGINT,  SIGHUP, SIGQUIT};
+
+static void on_fatal(int sig)
+{
+	vmem_guard++;
+	finish(VMEM_END_SIGNAL, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	vmem_guard--;
+}
+
+/* Our handler only where the program had the default: a handler of its
+ * own, installed later, replaces ours and is left alone. */
+static void install_signals(void)
+{
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
+		struct sigaction old, sa;
+
+		if (sigaction(fatal_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_fatal;
+		sa.sa_flags = SA_NODEFER | SA_RESETHAND;
+		sigaction(fatal_signals[i], &sa, NULL);
+	}
+}
+
+#define RESOLVE(name) vmem_real.name = (__typeof__(vmem_real.name))dlsym(RTLD_NEXT, #name)
+
+static void resolve(void)
+{
+	RESOLVE(malloc);
+	RESOLVE(calloc);
+	RESOLVE(realloc);
+	RESOLVE(free);
+	RESOLVE(posix_memalign);
+	RESOLVE(aligned_alloc);
+	RESOLVE(memalign);
+	RESOLVE(valloc);
+	RESOLVE(pvalloc);
+	RESOLVE(reallocarray);
+	RESOLVE(execve);
+	RESOLVE(execvp);
+	RESOLVE(execvpe);
+	vmem_real.exit_ = (__typeof__(vmem_real.exit_))dlsym(RTLD_NEXT, "_exit");
+	vmem_real.Exit_ = (__typeof__(vmem_real.Exit_))dlsym(RTLD_NEXT, "_Exit");
+}
+
+/* Runs once, at the first allocation (often before any constructor). */
+void vmem_start(void)
+{
+	int expect = ST_OFF;
+
+	if (!atomic_compare_exchange_strong(&vmem_state, &expect, ST_INIT))
+		return;
+	vmem_initialising = true;
+	vmem_guard++;
+	resolve();
+	map_clock();
+	vmem_table = table_new();
+	if (!vmem_table || pthread_key_create(&thread_key, thread_gone) != 0 || open_output() < 0) {
+		atomic_store(&vmem_state, ST_DONE);
+	} else {
+		pthread_atfork(NULL, NULL, child_after_fork);
+		install_signals();
+		atomic_store(&vmem_state, ST_ON);
+	}
+	vmem_guard--;
+	vmem_initialising = false;
+}
+
+/* libunwind is opened here, once the C library is whole, rather than in
+ * the first malloc (which may come before); the events before use frame
+ * pointers. */
+__attribute__((constructor)) static void on_load(void)
+{
+	vmem_start();
+	if (atomic_load(&vmem_state) != ST_ON)
+		return;
+	vmem_guard++;
+	load_unwinder();
+	vmem_guard--;
+}
+
+__attribute__((destructor)) static void on_unload(void)
+{
+	finish(VMEM_END_EXIT, 0);
+}
+/* ---- what the process-end and exec wrappers (memory_exec.c) need ---- */
+
+/* A child of vfork shares our memory until it calls exec or _exit, which
+ * no fork handler announces: the state it would change is the parent's. */
+bool vmem_vfork_child(void)
+{
+	return owner != 0 && getpid() != owner;
+}
+
+void vmem_finish_exit(void)
+{
+	finish(VMEM_END__EXIT, 0);
+}
+
+/* The new image opens a file of its own; what we buffered goes first. */
+void vmem_before_exec(void)
+{
+	finish(VMEM_END_EXEC, 0);
+}
+
+/* A failed exec carries on recording into a new file. */
+void vmem_after_failed_exec(void)
+{
+	int expect = ST_DONE;
+
+	if (atomic_compare_exchange_strong(&vmem_state, &expect, ST_ON) && open_output() < 0)
+		atomic_store(&vmem_state, ST_DONE);
+}
