@@ -52,8 +52,12 @@ static void tbl_columns(const struct profile *p, const struct view_opts *o, stru
 		for (i = 0; i < o->nheaders; i++)
 			t->names[t->ncols++] = o->headers[i];
 	} else if (o->kind == VIEW_TABLE_MODELS) {
-		for (i = 0; i < ARRAY_SIZE(models); i++)
+		for (i = 0; i < ARRAY_SIZE(models); i++) {
 			t->names[t->ncols++] = models[i];
+			/* Only models of a uid with several subtypes name one. */
+			if (i == 0 && p->models && strstr(p->models, "\"subtype\":"))
+				t->names[t->ncols++] = "subtype";
+		}
 	} else {
 		t->names[t->ncols++] = "uid";
 		if (table_col(&p->types, "type"))
@@ -91,8 +95,9 @@ static int fill_resources(const struct profile *p, const struct view_opts *o, st
 /* A model's member as text (and number); coeffs as "b0=1.5 b1=2". */
 static const char *model_cell(const struct vmodel *m, const char *key, struct buf *s, double *num)
 {
-	const char *strs[] = {m->uid, m->kind, m->method, m->of_key, m->per_key};
-	static const char *const snames[] = {"uid", "model", "method", "of_key", "per_key"};
+	const char *strs[] = {m->uid, m->kind, m->method, m->of_key, m->per_key, m->subtype};
+	static const char *const snames[] = {"uid",    "model",	  "method",
+					     "of_key", "per_key", "subtype"};
 	const double nums[] = {m->r_square, m->x_start, m->x_end};
 	static const char *const nnames[] = {"r_square", "x_start", "x_end"};
 	size_t i;
@@ -131,7 +136,7 @@ static bool model_matches(const struct vmodel *m, const struct view_opts *o, str
 static int fill_models(const struct profile *p, const struct view_opts *o, struct tbl *t)
 {
 	static const char *const known[] = {"uid",	"model",   "method", "of_key", "per_key",
-					    "r_square", "x_start", "x_end",  "coeffs"};
+					    "r_square", "x_start", "x_end",  "coeffs", "subtype"};
 	struct buf s = BUF_INIT;
 	struct vmodel *m;
 	size_t nm, i, c, k;
