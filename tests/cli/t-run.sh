@@ -136,6 +136,20 @@ printf 'generators:\n  workload:\n    - {id: g, type: integer, min_range: 1, max
 	>.veles/config.yml
 fails 2 veles run matrix
 has "$T/err" "config.yml:3:44: max_range wants a whole number"
+# A collector's params are checked when the file is read, at their key.
+printf 'cmds: [./a]\ncollectors:\n  - name: time\n    params: {repat: 2}\n' >.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "config.yml:4:14: 'collectors.0.params.repat': collect time: unknown option '--repat=2'"
+printf 'cmds: [./a]\ncollectors:\n  - name: time\n    params:\n      repeat: 0\n' \
+	>.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "config.yml:5:7: 'collectors.0.params.repeat': collect time: --repeat"
+printf 'cmds: [./a]\ncollectors:\n  - {name: time, params: [1, 2]}\n' >.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "config.yml:3:27: 'collectors.0.params' must be a map of options, not a list"
+printf 'cmds: [./a]\npostprocessors:\n  - {name: normalizer, params: [1]}\n' >.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "'postprocessors.0.params' must be a map of options, not a list"
 
 # No matrix at all says what to write.
 printf 'cmds: [./prog.sh]\n' >.veles/config.yml
