@@ -161,3 +161,14 @@ printf 'collectors:\n  - {name: time, params: {repeat: 1, warmup: 0}}\n' \
 	>"$XDG_CONFIG_HOME/veles/config.yml"
 ok veles run matrix
 has "$T/out" "^1 job: 1 ok"
+
+# On a terminal the progress line's elapsed time moves while a job runs.
+if command -v script >/dev/null; then
+	printf '#!/bin/sh\nsleep 0.8\n' >slow.sh && chmod +x slow.sh
+	printf 'cmds: [./slow.sh]\n' >.veles/config.yml
+	script -qec "$VELES run matrix" /dev/null >"$T/tty" 2>&1 || fail "run under script"
+	tr '\r' '\n' <"$T/tty" | grep -a '^\[1/1\] \./slow\.sh (time)  [0-9.]* s' |
+		sed 's/.*  \([0-9.]*\) s.*/\1/' | sort -u >"$T/ticks"
+	[ "$(wc -l <"$T/ticks")" -ge 3 ] || { cat -v "$T/tty" >&2; fail "elapsed time did not move"; }
+	has "$T/tty" "ok +1/1  \./slow\.sh \(time\)"
+fi
