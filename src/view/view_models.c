@@ -279,6 +279,9 @@ void view_model_curve(const struct vmodel *m, double lo, double hi, struct vcurv
 
 	memset(c, 0, sizeof(*c));
 	buf_addf(&b, "%s", m->kind);
+	/* A model of part of the points (interval, bisection) says which. */
+	if (!isnan(m->x_start) && !isnan(m->x_end) && (m->x_start > lo || m->x_end < hi))
+		buf_addf(&b, " [%g\xe2\x80\x93%g]", m->x_start, m->x_end);
 	if (!isnan(m->r_square))
 		buf_addf(&b, " (R\xc2\xb2 %.3f)", m->r_square);
 	c->label = buf_detach(&b, NULL);
