@@ -343,7 +343,7 @@ static void write_json(const struct tbl *t, const size_t *order, struct buf *out
 int tableof_render(const struct profile *p, const struct view_opts *o, enum view_target target,
 		   struct buf *out)
 {
-	struct tbl t = {0};
+	struct tbl t = {0}, shown;
 	size_t *order = NULL;
 	int ret;
 
@@ -351,14 +351,18 @@ int tableof_render(const struct profile *p, const struct view_opts *o, enum view
 	ret = o->kind == VIEW_TABLE_MODELS ? fill_models(p, o, &t) : fill_resources(p, o, &t);
 	if (ret == 0)
 		ret = row_order(&t, o, &order);
+	/* --limit: the first rows of the order; the writers read no further. */
+	shown = t;
+	if (o->limit && o->limit < shown.nrows)
+		shown.nrows = o->limit;
 	if (ret == 0 && target != TARGET_TERM)
-		table_page(&t, order, o, target == TARGET_SVG, out);
+		table_page(&shown, order, o, target == TARGET_SVG, out);
 	else if (ret == 0 && o->tfmt == TFMT_JSON)
-		write_json(&t, order, out);
+		write_json(&shown, order, out);
 	else if (ret == 0 && o->tfmt == TFMT_PLAIN)
-		write_plain(&t, order, out);
+		write_plain(&shown, order, out);
 	else if (ret == 0)
-		write_sep_table(&t, order, o->tfmt == TFMT_MARKDOWN, out);
+		write_sep_table(&shown, order, o->tfmt == TFMT_MARKDOWN, out);
 	free(order);
 	tbl_release(&t);
 	return ret;

@@ -147,6 +147,15 @@ ok veles show "$P" table -n 2
 ok veles show summary "$P" --format json
 
 fails 2 veles show "$P" bars -a average
+fails 2 veles show "$P" bars --stacked --grouped
+has "$T/err" "--stacked and --grouped exclude each other"
+fails 2 veles show "$P" scatter -n 5
+has "$T/err" "--limit is for tables"
+# tableof -n: the first N rows, after sorting.
+ok veles show "$P" tableof models -n 2 --format csv
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "tableof -n 2: $(cat "$T/out")"
+ok veles show "$P" tableof -n 1 --sort-by amount --desc --format csv -h amount
+printf 'amount\n1012\n' | diff - "$T/out" >&2 || fail "tableof -n 1 sorted"
 fails 2 veles show "$P" bars -o "$T/x.png"
 fails 2 veles show "$P" bars --format csv
 fails 2 veles show "$P" tableof --format yaml
