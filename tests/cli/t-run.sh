@@ -75,6 +75,23 @@ ok veles run job --cmd ./prog.sh --args "-a 'b c'" --workload w --collector time
 	--postprocessor-params "{of: amount}"
 [ "$(npending)" -eq 1 ] || fail "run job made no profile"
 [ "$(grep -c '^-a b c w$' "$T/calls")" -eq 3 ] || fail "run job args: $(cat "$T/calls")"
+# A literal numeric workload is the profile's structure-unit-size, so
+# regression analysis has an x to work on.
+rm -f .veles/jobs/*.perf
+ok veles run job --cmd ./prog.sh --workload 9 --collector time \
+	--collector-params "repeat: 2, warmup: 0" --postprocessor regression-analysis \
+	--postprocessor-params "{regression_models: [constant]}"
+/usr/bin/python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+res = p["global"]["resources"]
+assert res and all(r["structure-unit-size"] == 9 for r in res), res
+assert {m["model"] for m in p["models"]} == {"constant"}, p["models"]
+assert all(m["x_start"] == 9 for m in p["models"]), p["models"]
+' .veles/jobs/*.perf || fail "literal workload size"
+rm -f .veles/jobs/*.perf
+ok veles run job --cmd ./prog.sh --workload w9 --collector time --collector-params "repeat: 1"
+hasnt .veles/jobs/*.perf "structure-unit-size"
 fails 2 veles run job --cmd ./prog.sh
 fails 2 veles run job --collector-params "repeat: 1" --collector time --cmd ./prog.sh
 fails 2 veles run matrix --cmd ./x
