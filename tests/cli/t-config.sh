@@ -130,7 +130,7 @@ has "$T/err" "unknown key 'profiles.register_afer_run'"
 # A broken file is one clear line with the position.
 printf 'collect:\n  warn_dirty: [unclosed\n' >.veles/config.yml
 fails 1 veles config get collect.warn_dirty
-has "$T/err" "config.yml:[0-9]+:[0-9]+: "
+has "$T/err" "config.yml:3:1: did not find expected ',' or '\]' \(in the value of 'collect.warn_dirty': while parsing a flow sequence at 2:15\)$"
 
 fails 2 veles config frobnicate
 fails 2 veles config
