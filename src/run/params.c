@@ -143,14 +143,14 @@ struct check_walk {
 static void check_item(const char *key, const char *value, void *arg)
 {
 	struct check_walk *w = arg;
-	const char *opt = key + w->plen + 1;
-	size_t len = strcspn(opt, ".");
 	char *argv[3] = {(char *)w->name, NULL, NULL};
+	const char *opt;
 
 	if (w->ret < 0 || strncmp(key, w->prefix, w->plen) != 0 || key[w->plen] != '.' ||
 	    strcmp(value, "false") == 0)
 		return;
-	argv[1] = option(opt, len, strcmp(value, "true") == 0 ? NULL : value);
+	opt = key + w->plen + 1;
+	argv[1] = option(opt, strcspn(opt, "."), strcmp(value, "true") == 0 ? NULL : value);
 	if (w->check(2, argv) < 0)
 		w->ret = config_error_at(w->c, key, "'%s': %s", key, err_msg());
 	free(argv[1]);
