@@ -346,6 +346,9 @@ static int insert(const struct editor *e, const char *value, size_t *at, struct 
 
 	if (nd->kind == 's' && !nd->empty) {
 		ret = err_set(ERR_INVALID, "'%s' is a value, not a section", here);
+	} else if (nd->kind == 'm' && is_index(rest[0])) {
+		ret = err_set(ERR_INVALID, "'%s' is a map, not a list: it has no item %s", here,
+			      rest[0]);
 	} else if (nd->kind == 'q' && !is_index(rest[0])) {
 		ret = err_set(ERR_INVALID, "'%s' is a list: its items are numbered (%s.0)", here,
 			      here);

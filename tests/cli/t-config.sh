@@ -106,6 +106,11 @@ has "$T/err" "'workloads' has 2 items: set workloads.0 to workloads.2"
 fails 1 veles config set workloads x
 has "$T/err" "'workloads' is a list"
 fails 1 veles config set cmds.x y
+cp .veles/config.yml "$T/lists.yml"
+printf 'collectors: {}\n' >.veles/config.yml
+fails 1 veles config set collectors.0.name time
+has "$T/err" "'collectors' is a map, not a list: it has no item 0"
+cp "$T/lists.yml" .veles/config.yml
 fails 1 veles config set execute.pre_run.1 make
 has "$T/err" "'execute.pre_run' is not a list yet"
 ok veles config set execute.pre_run.0 make
