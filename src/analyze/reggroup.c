@@ -34,21 +34,10 @@ static void name_groups(struct namer *nm, struct strpool *uids)
 
 	for (size_t row = 0; row < n; row++) {
 		uint32_t *slot = nm->by_row ? &nm->by_row[row] : &nm->by_type[nm->p->res_type[row]];
-		const char *uid, *subtype;
-
 		if (!nm->by_row && *slot != UNSET)
 			continue;
-		uid = profile_uid(nm->p, row, &scratch);
-		subtype = profile_subtype(nm->p, row);
-		if (!subtype) {
-			*slot = strpool_intern_cstr(uids, uid);
-			continue;
-		}
-		buf_reset(&name);
-		buf_adds(&name, uid);
-		buf_addc(&name, '\0');
-		buf_adds(&name, subtype);
-		*slot = strpool_intern(uids, name.data, name.len);
+		profile_group_key(nm->p, row, &name, &scratch);
+		*slot = strpool_intern(uids, buf_str(&name), name.len);
 	}
 	buf_release(&scratch);
 	buf_release(&name);

@@ -446,6 +446,20 @@ void profile_group_label(struct buf *b, const char *uid, const char *subtype)
 		buf_addf(b, " [%s]", subtype);
 }
 
+const char *profile_group_key(const struct profile *p, size_t row, struct buf *key,
+			      struct buf *scratch)
+{
+	const char *subtype = profile_subtype(p, row);
+
+	buf_reset(key);
+	buf_adds(key, profile_uid(p, row, scratch));
+	if (subtype) {
+		buf_addc(key, '\0');
+		buf_adds(key, subtype);
+	}
+	return buf_str(key);
+}
+
 double profile_amount(const struct profile *p, size_t row)
 {
 	size_t at;

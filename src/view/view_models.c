@@ -365,13 +365,8 @@ static size_t collect_points(const struct profile *p, const struct view_opts *o,
 		view_value(p, i, o->of, &s, &y);
 		if (isnan(x) || isnan(y))
 			continue;
-		buf_reset(&name);
-		buf_adds(&name, profile_uid(p, i, &s));
-		if (profile_subtype(p, i)) {
-			buf_addc(&name, '\0');
-			buf_adds(&name, profile_subtype(p, i));
-		}
-		id = strpool_intern(uids, name.data, name.len) - 1;
+		profile_group_key(p, i, &name, &s);
+		id = strpool_intern(uids, buf_str(&name), name.len) - 1;
 		if (id >= nplots) {
 			*plots = xrealloc(*plots, (id + 1) * sizeof(**plots));
 			*caps = xrealloc(*caps, (id + 1) * sizeof(**caps));
