@@ -7,7 +7,8 @@
 #  - start-up: the cpu of a one-sample run less one sample, and the wall
 #    time of `veles monitor -c 0` beside `veles --version` and /bin/true;
 #  - playback: samples a second played into plot format, beside collectl's
-#    playback of its own recording.
+#    playback of its own recording, then into brief, verbose and an lexpr
+#    export.
 #
 # CPU time comes from each process's rusage (wait4: a tool's helpers, such
 # as sar's sadc, count against it). Start-up is taken out by running each
@@ -117,6 +118,14 @@ rate = count / best if best > 0 else float("inf")
 print(f"playback into plot format: veles {rate:,.0f} cdmn samples/s "
       f"(target >= 1,000,000: {'met' if rate >= 1e6 else 'NOT met'}; "
       f"recording {os.path.getsize('rec') / count:.0f} bytes/sample)")
+# The target holds for any output format: brief, verbose and an lexpr
+# export too (the same recording, best of 3).
+for name, extra in [("brief", []), ("verbose", ["--verbose"]),
+                    ("lexpr export", ["--export", "lexpr"])]:
+    b = min(cpu_of([veles, "monitor", "-p", "rec", "-s", "cdmn"] + extra) for _ in range(3))
+    r = count / b if b > 0 else float("inf")
+    print(f"playback into {name}: veles {r:,.0f} cdmn samples/s "
+          f"(target >= 1,000,000: {'met' if r >= 1e6 else 'NOT met'})")
 
 # collectl plays back its own recordings: of 30 and of 600 samples (taken
 # at 0.01 s), so its start-up is taken out the same way.

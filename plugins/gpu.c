@@ -171,6 +171,22 @@ static void gpu_plot(struct vmon_ctx *c, enum vmon_plot type, struct vmon_text *
 				H->append(line, "%c%.1f", s, val[i][k]);
 }
 
+/* "gpu0.util" ...: one name per GPU and value, as the plot columns. */
+static void gpu_export(struct vmon_ctx *c, struct vmon_export *e)
+{
+	static const char *const names[] = {"util", "memutil", "memmb", "temp", "watts"};
+	static const char *const units[] = {"%", "%", "MB", "C", "W"};
+
+	(void)c;
+	for (unsigned i = 0; i < ngpu; i++)
+		for (int k = 0; k < 5; k++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "gpu%u.%s", i, names[k]);
+			H->export_value(e, name, units[k], val[i][k]);
+		}
+}
+
 static void gpu_update_header(struct vmon_ctx *c, struct vmon_text *h)
 {
 	(void)c;
@@ -197,6 +213,7 @@ static const struct vmon_module gpu = {
 	.print_brief = gpu_brief,
 	.print_verbose = gpu_verbose,
 	.print_plot = gpu_plot,
+	.print_export = gpu_export,
 	.finish = gpu_finish,
 };
 

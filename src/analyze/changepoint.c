@@ -48,7 +48,10 @@ static double seg_mean(const double *sum, size_t s, size_t t)
 /*
  * Optimal partition into segments of at least CHANGEPOINT_MIN_SEGMENT
  * values; last[t] = start of the final segment of y[0..t). A single odd
- * value is an outlier, not a shift: it takes two on each side.
+ * value is an outlier, not a shift: it takes two on each side. The newest
+ * value is the exception, or a step there would show only one version
+ * late, on the wrong one; with no later value to confirm it, standing
+ * alone costs twice the penalty.
  */
 static void pelt(const double *sum, const double *sum2, size_t n, double beta, size_t *last)
 {
@@ -66,9 +69,11 @@ static void pelt(const double *sum, const double *sum2, size_t n, double beta, s
 		for (size_t k = 0; k < ncand; k++) {
 			double v;
 
-			if (t - cand[k] < m && !(t == n && cand[k] == 0))
+			bool tip = t == n && t - cand[k] == 1 && cand[k] > 0;
+
+			if (t - cand[k] < m && !(t == n && cand[k] == 0) && !tip)
 				continue;
-			v = f[cand[k]] + seg_cost(sum, sum2, cand[k], t) + beta;
+			v = f[cand[k]] + seg_cost(sum, sum2, cand[k], t) + (tip ? 2 * beta : beta);
 			if (v < f[t]) {
 				f[t] = v;
 				last[t] = cand[k];
@@ -88,12 +93,14 @@ static void pelt(const double *sum, const double *sum2, size_t n, double beta, s
 }
 
 size_t changepoint_pelt(const double *y, size_t n, double sigma_floor, double min_step,
-			bool *is_change)
+			bool *is_change, double *fit)
 {
 	double *sum, *sum2, sigma, beta;
 	size_t *last, *starts, nstarts = 0, found = 0;
 
 	memset(is_change, 0, n * sizeof(*is_change));
+	for (size_t i = 0; fit && i < n; i++)
+		fit[i] = y[i];
 	if (n < 2)
 		return 0;
 	sigma = fmax(changepoint_noise(y, n), sigma_floor);
@@ -114,6 +121,9 @@ size_t changepoint_pelt(const double *y, size_t n, double sigma_floor, double mi
 	for (size_t t = n; t > 0; t = last[t])
 		starts[nstarts++] = t;
 	starts[nstarts++] = 0;
+	for (size_t k = 0; fit && k + 1 < nstarts; k++)
+		for (size_t i = starts[k + 1]; i < starts[k]; i++)
+			fit[i] = seg_mean(sum, starts[k + 1], starts[k]);
 	/* starts: n, ..., 0 (segment ends, newest first). */
 	for (size_t k = nstarts - 2; k >= 1; k--) {
 		size_t a = starts[k + 1], b = starts[k], c = starts[k - 1];

@@ -13,14 +13,18 @@
 /*
  * Marks @is_change[i] when a new segment starts at y[i] (i >= 1) and the
  * means of the segments on either side differ by at least @min_step.
- * Segments hold at least two values (a series shorter than four has one).
- * Returns the number of change points. The penalty is 2 sigma^2 ln n,
- * sigma the larger of changepoint_noise(y) and @sigma_floor (what the
- * caller knows of the noise of each value, e.g. from repeated runs).
- * Series of run times should come in log space, where noise is relative.
+ * Segments hold at least two values, except that the newest value may
+ * stand alone at twice the penalty (a series shorter than three has one
+ * segment). Returns the number of change points. The penalty is
+ * 2 sigma^2 ln n, sigma the larger of changepoint_noise(y) and
+ * @sigma_floor (what the caller knows of the noise of each value, e.g.
+ * from repeated runs). Series of run times should come in log space, where
+ * noise is relative. When @fit is not NULL, fit[i] is the mean of y[i]'s
+ * segment: the step at a change point i is fit[i] - fit[i - 1], the very
+ * difference compared with @min_step.
  */
 size_t changepoint_pelt(const double *y, size_t n, double sigma_floor, double min_step,
-			bool *is_change);
+			bool *is_change, double *fit);
 
 /* sigma of the noise, from the median absolute first difference: robust to
  * the steps themselves. 0 for fewer than 3 values. */

@@ -63,6 +63,7 @@ struct change {
 	const char *confidence_kind; /* "p-value", "ratio" */
 	double baseline, target;     /* the amounts compared: medians (stat), means (aat) */
 	size_t n_baseline, n_target;
+	const char *note; /* why a result is Unknown, when the method can say; or NULL */
 };
 
 struct change_list {

@@ -41,6 +41,23 @@ static double group_sum(const struct sample_group *g)
 	return sum;
 }
 
+/*
+ * The modified z-score of @d among the changes: 0.6745 (d - median) / MAD.
+ * When more than half the locations did not move at all, the MAD is 0;
+ * the mean absolute deviation, scaled to the same sigma (1.2533), stands
+ * in, or the clearest outlier of all would score 0.
+ */
+static double eto_z(double d, const double *delta, size_t n, const struct stats *s)
+{
+	double mean_ad = 0;
+
+	if (s->mad > 0)
+		return 0.6745 * (d - s->median) / s->mad;
+	for (size_t i = 0; i < n; i++)
+		mean_ad += fabs(delta[i] - s->median) / (double)n;
+	return mean_ad > 0 ? (d - s->median) / (1.2533 * mean_ad) : 0;
+}
+
 int degrade_eto(const struct profile *base, const struct profile *target,
 		const struct check_params *cp, struct change_list *out)
 {
@@ -77,7 +94,7 @@ int degrade_eto(const struct profile *base, const struct profile *target,
 	stats_compute(delta, n, &st);
 	for (size_t k = 0; k < n; k++) {
 		struct change *c = &out->v[first + k];
-		double z = st.mad > 0 ? 0.6745 * (delta[k] - st.median) / st.mad : 0;
+		double z = eto_z(delta[k], delta, n, &st);
 
 		c->confidence = z;
 		if (c->cls == CH_NO_CHANGE)

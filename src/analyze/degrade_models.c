@@ -12,6 +12,7 @@
 #include "analyze/degrade.h"
 #include "analyze/degrade_priv.h"
 #include "analyze/models.h"
+#include "analyze/samples.h"
 #include "util/common.h"
 #include "util/error.h"
 
@@ -356,6 +357,39 @@ static size_t next_uid(const struct model_set *s, size_t i)
 	return j;
 }
 
+/*
+ * A side without any model has nothing these methods can judge: every
+ * location of either profile is Unknown, saying why, so a check set to a
+ * model method cannot pass on profiles nobody postprocessed.
+ */
+static void without_models(const struct profile *base, const struct profile *target,
+			   const char *note, const char *name, struct change_list *out)
+{
+	struct sample_set sa, sb;
+	size_t i = 0, j = 0;
+
+	samples_build(base, NULL, &sa);
+	samples_build(target, NULL, &sb);
+	while (i < sa.n || j < sb.n) {
+		int cmp = i == sa.n   ? 1
+			  : j == sb.n ? -1
+				      : strcmp(sa.g[i].location, sb.g[j].location);
+		const struct sample_group *a = cmp <= 0 ? &sa.g[i] : NULL;
+		const struct sample_group *b = cmp >= 0 ? &sb.g[j] : NULL;
+		struct change *c = degrade_change_add(out, a ? a->location : b->location, name);
+
+		degrade_change_counts(c, a, b);
+		c->note = note;
+		i += a != NULL;
+		j += b != NULL;
+	}
+	/* Not even a resource: still one result, or the check says nothing. */
+	if (sa.n == 0 && sb.n == 0)
+		degrade_change_add(out, "(profile)", name)->note = note;
+	samples_free(&sa);
+	samples_free(&sb);
+}
+
 int degrade_models_compare(const struct profile *base, const struct profile *target,
 			   const char *method, const struct check_params *cp,
 			   struct change_list *out)
@@ -378,7 +412,13 @@ int degrade_models_compare(const struct profile *base, const struct profile *tar
 		models_free(&bs);
 		return ret;
 	}
-	while (i < bs.n || j < ts.n) {
+	if (bs.n == 0 || ts.n == 0)
+		without_models(base, target,
+			       bs.n   ? "no models in the target: postprocess it first"
+			       : ts.n ? "no models in the baseline: postprocess it first"
+				      : "no models in either profile: postprocess them first",
+			       name, out);
+	while (bs.n && ts.n && (i < bs.n || j < ts.n)) {
 		int cmp = i == bs.n ? 1 : j == ts.n ? -1 : strcmp(bs.v[i].uid, ts.v[j].uid);
 
 		compare_uid(fn, name, &bs, cmp <= 0 ? i : bs.n, &ts, cmp >= 0 ? j : ts.n, cp, out);

@@ -36,8 +36,10 @@ uint64_t hypo_rng_next(struct hypo_rng *r);
 /*
  * Percentile bootstrap of the ratio median(b) / median(a): @rounds
  * resamples of both samples with replacement. Sets [*@lo, *@hi] to the
- * central (1 - @alpha) interval. Both NaN when a sample is empty or a
- * resampled baseline median is 0.
+ * central (1 - @alpha) interval. A resample whose baseline median is 0
+ * counts as +inf when its target median is positive and as 1 when both
+ * are 0, so *@hi may be +inf while *@lo stays finite. Both NaN when a
+ * sample is empty.
  */
 void hypo_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
 				 unsigned rounds, double alpha, uint64_t seed, double *lo,

@@ -19,6 +19,21 @@ struct check_pair *check_report_add(struct check_report *r)
 	return &r->pairs[r->n++];
 }
 
+void check_report_unmatched(struct check_report *r, const char *name, const char *config,
+			    const char *version)
+{
+	struct check_unmatched *u;
+
+	if (r->without_baseline == r->unmatched_cap) {
+		r->unmatched_cap = r->unmatched_cap ? 2 * r->unmatched_cap : 4;
+		r->unmatched = xrealloc(r->unmatched, r->unmatched_cap * sizeof(*r->unmatched));
+	}
+	u = &r->unmatched[r->without_baseline++];
+	u->name = xstrdup(name);
+	u->config = xstrdup(config);
+	snprintf(u->version, sizeof(u->version), "%s", version ? version : "");
+}
+
 void check_report_free(struct check_report *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
@@ -28,6 +43,11 @@ void check_report_free(struct check_report *r)
 		change_list_free(&r->pairs[i].changes);
 	}
 	free(r->pairs);
+	for (size_t i = 0; i < r->without_baseline; i++) {
+		free(r->unmatched[i].name);
+		free(r->unmatched[i].config);
+	}
+	free(r->unmatched);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -111,7 +131,11 @@ static void add_details(struct buf *b, const struct change *c)
 		add_confidence(b, c);
 		buf_addf(b, "  %.6g -> %.6g", c->baseline, c->target);
 	}
-	buf_addf(b, "  (%zu vs %zu values, %s)", c->n_baseline, c->n_target, c->method);
+	/* The model methods compare fitted curves, not counted values. */
+	buf_adds(b, "  (");
+	if (c->n_baseline || c->n_target)
+		buf_addf(b, "%zu vs %zu values, ", c->n_baseline, c->n_target);
+	buf_addf(b, "%s%s%s)", c->method, c->note ? "; " : "", c->note ? c->note : "");
 }
 
 static const char *class_colour(enum change_class c)
@@ -220,6 +244,8 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 	json_num(b, "baseline", c->baseline);
 	json_num(b, "target", c->target);
 	buf_addf(b, ",\"n_baseline\":%zu,\"n_target\":%zu", c->n_baseline, c->n_target);
+	if (c->note)
+		json_str(b, "note", c->note);
 	json_str(b, "baseline_profile", p->baseline_name);
 	json_str(b, "target_profile", p->target_name);
 	json_str(b, "baseline_version", p->baseline_version);
@@ -242,6 +268,16 @@ static void print_json(FILE *f, const struct check_report *r)
 			json_change(&b, &r->pairs[i], &r->pairs[i].changes.v[j]);
 		}
 	}
+	buf_adds(&b, "],\"without_baseline\":[");
+	for (size_t i = 0; i < r->without_baseline; i++) {
+		const struct check_unmatched *u = &r->unmatched[i];
+
+		buf_adds(&b, i ? ",{\"profile\":" : "{\"profile\":");
+		buf_add_json_str(&b, u->name, strlen(u->name));
+		json_str(&b, "config", u->config);
+		json_str(&b, "version", u->version);
+		buf_addc(&b, '}');
+	}
 	check_report_counts(r, &deg, &opt, &other);
 	buf_addf(&b,
 		 "],\"summary\":{\"degradations\":%zu,\"optimizations\":%zu,\"other\":%zu,"
@@ -262,14 +298,26 @@ static void md_cell(struct buf *b, const char *s)
 	}
 }
 
+/* " | 1.5", or an empty cell for what was not measured. */
+static void md_num(struct buf *b, double v)
+{
+	buf_adds(b, " |");
+	if (!isnan(v))
+		buf_addf(b, " %.6g", v);
+}
+
 static void print_markdown(FILE *f, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
 	size_t deg, opt, other;
 
 	check_report_counts(r, &deg, &opt, &other);
-	buf_addf(&b, "**%zu degradation%s, %zu optimization%s**\n\n", deg, deg == 1 ? "" : "s", opt,
+	buf_addf(&b, "**%zu degradation%s, %zu optimization%s**", deg, deg == 1 ? "" : "s", opt,
 		 opt == 1 ? "" : "s");
+	if (r->without_baseline)
+		buf_addf(&b, "; %zu profile%s had no baseline", r->without_baseline,
+			 r->without_baseline == 1 ? "" : "s");
+	buf_adds(&b, "\n\n");
 	buf_adds(&b, "| profile | location | result | change | interval | confidence | baseline | "
 		     "target | method |\n|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < r->n; i++) {
@@ -280,7 +328,10 @@ static void print_markdown(FILE *f, const struct check_report *r)
 			md_cell(&b, r->pairs[i].config);
 			buf_adds(&b, " | ");
 			md_cell(&b, c->location);
-			buf_addf(&b, " | %s | ", change_class_name(c->cls));
+			buf_addf(&b, " | %s%s", change_class_name(c->cls), c->note ? ": " : "");
+			if (c->note)
+				md_cell(&b, c->note);
+			buf_adds(&b, " | ");
 			add_percent(&b, c->rel_change);
 			buf_adds(&b, " | ");
 			if (!isnan(c->ci_low)) {
@@ -290,8 +341,21 @@ static void print_markdown(FILE *f, const struct check_report *r)
 			}
 			buf_adds(&b, " | ");
 			add_confidence(&b, c);
-			buf_addf(&b, " | %.6g | %.6g | %s |\n", c->baseline, c->target, c->method);
+			md_num(&b, c->baseline);
+			md_num(&b, c->target);
+			buf_addf(&b, " | %s |\n", c->method);
 		}
+	}
+	if (r->without_baseline)
+		buf_adds(&b, "\nWithout a baseline:\n\n");
+	for (size_t i = 0; i < r->without_baseline; i++) {
+		buf_adds(&b, "- ");
+		md_cell(&b, r->unmatched[i].config);
+		buf_adds(&b, ": ");
+		md_cell(&b, r->unmatched[i].name);
+		if (*r->unmatched[i].version)
+			buf_addf(&b, " (%.7s)", r->unmatched[i].version);
+		buf_addc(&b, '\n');
 	}
 	fwrite(b.data, 1, b.len, f);
 	buf_release(&b);
@@ -307,6 +371,13 @@ static void junit_case(struct buf *b, const struct check_report *r, const struct
 	buf_adds(b, "\" name=\"");
 	buf_add_xml(b, c->location, SIZE_MAX);
 	buf_adds(b, "\"");
+	if (c->note && !check_fails(r, c->cls)) {
+		/* Could not be judged: neither a pass nor a failure. */
+		buf_adds(b, ">\n    <skipped message=\"");
+		buf_add_xml(b, c->note, SIZE_MAX);
+		buf_adds(b, "\"/>\n  </testcase>\n");
+		return;
+	}
 	if (!check_fails(r, c->cls)) {
 		buf_adds(b, "/>\n");
 		return;
@@ -324,16 +395,30 @@ static void junit_case(struct buf *b, const struct check_report *r, const struct
 static void print_junit(FILE *f, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
-	size_t deg, opt, other;
+	size_t deg, opt, other, skipped = r->without_baseline;
 
 	check_report_counts(r, &deg, &opt, &other);
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
+			skipped += r->pairs[i].changes.v[j].note &&
+				   !check_fails(r, r->pairs[i].changes.v[j].cls);
 	buf_addf(&b,
 		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		 "<testsuite name=\"veles check\" tests=\"%zu\" failures=\"%zu\">\n",
-		 deg + opt + other, check_report_failing(r));
+		 "<testsuite name=\"veles check\" tests=\"%zu\" failures=\"%zu\" "
+		 "skipped=\"%zu\">\n",
+		 deg + opt + other + r->without_baseline, check_report_failing(r), skipped);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
 			junit_case(&b, r, &r->pairs[i], &r->pairs[i].changes.v[j]);
+	/* Nothing to compare with is not a pass: a skipped case says so. */
+	for (size_t i = 0; i < r->without_baseline; i++) {
+		buf_adds(&b, "  <testcase classname=\"");
+		buf_add_xml(&b, r->unmatched[i].config, SIZE_MAX);
+		buf_adds(&b, "\" name=\"");
+		buf_add_xml(&b, r->unmatched[i].name, SIZE_MAX);
+		buf_adds(&b, "\">\n    <skipped message=\"no baseline profile of this "
+			     "configuration\"/>\n  </testcase>\n");
+	}
 	buf_adds(&b, "</testsuite>\n");
 	fwrite(b.data, 1, b.len, f);
 	buf_release(&b);

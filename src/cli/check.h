@@ -23,14 +23,25 @@ struct check_pair {
 	struct change_list changes;
 };
 
+/* A target profile that no baseline profile matched. */
+struct check_unmatched {
+	char *name, *config;
+	char version[41];
+};
+
 struct check_report {
 	struct check_pair *pairs;
 	size_t n, cap;
-	size_t without_baseline; /* target profiles no baseline profile matched */
-	bool strict;		 /* a MaybeDegradation fails too (--strict) */
+	struct check_unmatched *unmatched;
+	size_t without_baseline, unmatched_cap; /* without_baseline: unmatched's count */
+	bool strict;				/* a MaybeDegradation fails too (--strict) */
 };
 
 struct check_pair *check_report_add(struct check_report *r);
+/* Records target profile @name (of @version, configuration title @config)
+ * as having no baseline. */
+void check_report_unmatched(struct check_report *r, const char *name, const char *config,
+			    const char *version);
 void check_report_free(struct check_report *r);
 /* Whether a change of class @c fails the check (sets the exit status):
  * a sure degradation, or with --strict a maybe too. */

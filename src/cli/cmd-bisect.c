@@ -20,6 +20,7 @@
 #include "analyze/degrade.h"
 #include "analyze/hypo.h"
 #include "analyze/stats.h"
+#include "cli/bisect-job.h"
 #include "cli/cli.h"
 #include "run/run.h"
 #include "util/buf.h"
@@ -30,6 +31,8 @@
 
 static const char bisect_usage[] =
 	"usage: veles bisect --good REV --bad REV [options] -- COMMAND [ARGS...]\n"
+	"       veles bisect --good REV --bad REV [options] --job 'COLLECTOR [OPTIONS] -- \n"
+	"                    COMMAND [ARGS...]' [--location KEY]\n"
 	"\n"
 	"Finds the first commit between REV good and REV bad (following first\n"
 	"parents) that made COMMAND slower. Each version is checked out in a\n"
@@ -39,14 +42,22 @@ static const char bisect_usage[] =
 	"bootstrap interval of its slowdown against good lies wholly above the\n"
 	"midpoint between good and bad, like good when it lies below, and when it\n"
 	"straddles the midpoint more runs are measured, up to --max-runs. Your\n"
-	"working tree is never touched.\n"
+	"working tree is never touched. With --job, each measurement runs a\n"
+	"collector job as `veles run job` does (`time -r 5 -- ./prog 100` collects\n"
+	"like `veles collect time -r 5 -- ./prog 100`), and the values of one\n"
+	"location of its profile are what is compared; -r and --max-runs then count\n"
+	"those values.\n"
 	"\n"
 	"  --good REV        a version known to be fast\n"
 	"  --bad REV         a later version known to be slow\n"
 	"  --build CMD       shell command that builds a checkout (run in it)\n"
 	"  -r, --runs N      runs per measurement (default 10)\n"
 	"  --max-runs N      most runs for one version before giving up (default 40)\n"
-	"  --on TIME         what decides: user (CPU time, default), real or sys\n"
+	"  --on TIME         what decides: user (CPU time, default), real or sys;\n"
+	"                    with --job, the location containing [TIME] by default\n"
+	"  --job SPEC        measure with a collector job instead of timing COMMAND\n"
+	"  --location KEY    --job: the location compared (equal to KEY, or the only\n"
+	"                    one containing it)\n"
 	"  --min-effect E    smallest relative slowdown that counts (default 0.02)\n"
 	"  --alpha A         significance level (default 0.05)\n"
 	"  -q, --quiet       no progress lines on stderr\n"
@@ -59,6 +70,8 @@ enum on_time { ON_USER, ON_REAL, ON_SYS };
 struct bisect {
 	struct cli_ctx *ctx;
 	const char *good_rev, *bad_rev, *build;
+	const char *job_spec, *location;
+	struct bisect_job *job; /* --job, or NULL: COMMAND is timed */
 	char **cmd;
 	unsigned long runs, max_runs;
 	enum on_time on;
@@ -138,7 +151,9 @@ static int measure(struct bisect *b, struct sample *s, size_t n)
 		ret = err_set(ERR_IO, "cannot change to %s: %s", dir, strerror(errno));
 	if (ret == 0)
 		ret = build_in(b);
-	if (ret == 0)
+	if (ret == 0 && b->job)
+		ret = bisect_job_measure(b->job, b->ctx->logs_dir, s->id, n, &s->v, &s->n);
+	else if (ret == 0)
 		ret = run_command(b, s, n);
 	if (chdir(b->ctx->root) < 0 && ret == 0)
 		ret = err_set(ERR_IO, "cannot change back to %s: %s", b->ctx->root,
@@ -274,6 +289,11 @@ static void report(const struct bisect *b, const struct sample *good, const stru
 
 	if (vcs_version_info(b->ctx->vcs, first->id, &ver) == 0)
 		printf("%s is the first slow commit: %s\n", ver.id, ver.summary);
+	if (b->job) {
+		printf("  %s %+.1f%% against %.7s (%s, %zu and %zu values)\n", change_class_name(c),
+		       100 * rel, good->id, bisect_job_location(b->job), good->n, first->n);
+		return;
+	}
 	printf("  %s %+.1f%% against %.7s (%s time, %zu and %zu runs)\n", change_class_name(c),
 	       100 * rel, good->id,
 	       b->on == ON_USER	 ? "user"
@@ -293,9 +313,12 @@ static void sample_free(struct sample *s)
 static int search(struct bisect *b, struct sample *good, struct sample *bad, char (*line)[41],
 		  size_t n)
 {
-	size_t lo = 0, hi = n - 1; /* the first slow one is in line[lo..hi] */
+	size_t lo = 0, hi = n ? n - 1 : 0; /* the first slow one is in line[lo..hi] */
 	struct sample cur = {0};
 	int ret = 0;
+
+	if (n == 0)
+		return err_set(ERR_INVALID, "no version after %.7s up to %.7s", good->id, bad->id);
 
 	while (lo < hi && ret == 0) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -348,6 +371,8 @@ static int parse_args(int argc, char **argv, struct bisect *b)
 		{"on", required_argument, NULL, 'o'},
 		{"min-effect", required_argument, NULL, 'e'},
 		{"alpha", required_argument, NULL, 'a'},
+		{"job", required_argument, NULL, 'j'},
+		{"location", required_argument, NULL, 'L'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -390,6 +415,12 @@ static int parse_args(int argc, char **argv, struct bisect *b)
 						       "--%s wants a small positive number",
 						       c == 'e' ? "min-effect" : "alpha");
 			break;
+		case 'j':
+			b->job_spec = optarg;
+			break;
+		case 'L':
+			b->location = optarg;
+			break;
 		case 'q':
 			b->quiet = true;
 			break;
@@ -402,8 +433,13 @@ static int parse_args(int argc, char **argv, struct bisect *b)
 	}
 	if (!b->good_rev || !b->bad_rev)
 		return cli_usage_error("bisect", "name a --good and a --bad version");
-	if (optind >= argc)
-		return cli_usage_error("bisect", "name the command to measure after --");
+	if (b->job_spec && optind < argc)
+		return cli_usage_error("bisect", "--job names its own command; drop '%s'",
+				       argv[optind]);
+	if (b->location && !b->job_spec)
+		return cli_usage_error("bisect", "--location is for --job");
+	if (!b->job_spec && optind >= argc)
+		return cli_usage_error("bisect", "name the command to measure after --, or --job");
 	if (b->runs < 3 || b->max_runs < b->runs)
 		return cli_usage_error("bisect",
 				       "--runs wants at least 3, and --max-runs at least --runs");
@@ -455,38 +491,59 @@ static char *config_build(struct cli_ctx *ctx)
 	return n ? buf_detach(&b, NULL) : NULL;
 }
 
-int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
+/* After the options: resolve, bracket, search; returns the exit status. */
+static int bisect_run(struct bisect *b)
 {
-	struct bisect b = {.ctx = ctx};
+	struct cli_ctx *ctx = b->ctx;
 	struct sample good = {0}, bad = {0};
 	char(*line)[41] = NULL;
 	size_t n = 0;
-	int ret = parse_args(argc, argv, &b);
+	int ret;
 
-	if (ret)
-		return ret < 0 ? 0 : ret;
 	if (vcs_kind(ctx->vcs) != VCS_GIT)
 		return cli_error("bisect needs a git project: plain directories keep no old "
 				 "sources") +
 		       1;
-	if (cli_resolve_version(ctx, b.good_rev, good.id) < 0 ||
-	    cli_resolve_version(ctx, b.bad_rev, bad.id) < 0)
+	if (cli_resolve_version(ctx, b->good_rev, good.id) < 0 ||
+	    cli_resolve_version(ctx, b->bad_rev, bad.id) < 0)
 		return 2;
-	b.build_from_config = config_build(ctx);
-	ret = first_parent_line(&b, good.id, bad.id, &line, &n);
+	/* No version lies after good up to bad: nothing to search. */
+	if (strcmp(good.id, bad.id) == 0)
+		return cli_usage_error("bisect", "--good and --bad are the same version %.7s",
+				       good.id);
+	b->build_from_config = config_build(ctx);
+	ret = first_parent_line(b, good.id, bad.id, &line, &n);
 	spawn_signals_install();
 	if (ret == 0)
-		ret = bracket(&b, &good, &bad);
+		ret = bracket(b, &good, &bad);
 	if (ret == 0)
-		ret = search(&b, &good, &bad, line, n);
+		ret = search(b, &good, &bad, line, n);
 	spawn_signals_restore();
 	free(line);
-	free(b.build_from_config);
+	free(b->build_from_config);
 	sample_free(&good);
 	sample_free(&bad);
 	if (ret < 0) {
 		cli_fail();
 		return 2;
 	}
+	return ret;
+}
+
+int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct bisect b = {.ctx = ctx};
+	int ret = parse_args(argc, argv, &b);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (b.job_spec && bisect_job_parse(b.job_spec, b.location,
+					   b.on == ON_USER  ? "[user]"
+					   : b.on == ON_SYS ? "[sys]"
+							    : "[real]",
+					   &b.job) < 0)
+		return cli_usage_error("bisect", "%s", err_msg());
+	ret = bisect_run(&b);
+	bisect_job_free(b.job);
 	return ret;
 }

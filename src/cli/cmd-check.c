@@ -91,6 +91,19 @@ static int parse_fraction(const char *opt, const char *arg, double lo, double hi
 	return 0;
 }
 
+static int unknown_method(const char *arg)
+{
+	const char *const *names = check_method_names();
+	struct buf b = BUF_INIT;
+	int ret;
+
+	for (size_t i = 0; names[i]; i++)
+		buf_addf(&b, "%s%s", i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+	ret = cli_usage_error("check", "unknown method '%s': use %s", arg, buf_str(&b));
+	buf_release(&b);
+	return ret;
+}
+
 static int parse_value(struct check_cli *o, int opt, const char *arg)
 {
 	unsigned long n;
@@ -98,8 +111,7 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 	switch (opt) {
 	case OPT_METHOD:
 		if (!check_method_known(arg))
-			return cli_usage_error("check", "unknown method '%s': use stat or aat",
-					       arg);
+			return unknown_method(arg);
 		o->method = arg;
 		return 0;
 	case OPT_FORMAT:
@@ -206,10 +218,19 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 
 static int finish(struct check_report *r, const struct check_cli *o, bool colour)
 {
-	size_t failing;
+	size_t failing, unjudged = 0;
+	const char *note = NULL;
 
 	r->strict = o->strict;
 	check_print(stdout, r, o->fmt, colour);
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
+			if (r->pairs[i].changes.v[j].note)
+				note = r->pairs[i].changes.v[j].note, unjudged++;
+	/* On stderr too, where a CI log shows it even beside --format junit. */
+	if (unjudged)
+		cli_warn("%zu result%s could not be judged (%s)", unjudged,
+			 unjudged == 1 ? "" : "s", note);
 	failing = check_report_failing(r);
 	check_report_free(r);
 	return failing ? 1 : 0;
@@ -309,7 +330,12 @@ static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 		ret = pair_with_parents(o, ver, &target, i, parents, np, r, &matched);
 		if (ret == 0 && !matched && o->collect_missing && np > 0)
 			ret = collect_and_pair(ctx, o, ver, &target, i, parents, r, &matched);
-		r->without_baseline += !matched;
+		if (ret == 0 && !matched) {
+			char *title = profile_config_title(target.p[i]);
+
+			check_report_unmatched(r, target.e[i].name, title, ver->id);
+			free(title);
+		}
 	}
 	version_profiles_free(&target);
 	for (size_t k = 0; k < np; k++)

@@ -393,6 +393,12 @@ static int diff_flamegraph(const struct diff_opts *o, struct profile *p[2], cons
 	return 0;
 }
 
+/* Whether @name is a field of @p's resources, measured or persistent. */
+static bool has_field(const struct profile *p, const char *name)
+{
+	return table_col(&p->res, name) || table_col(&p->types, name);
+}
+
 static int diff_loaded(const struct diff_opts *o, struct profile *p[2], const char *names[2])
 {
 	struct sample_set s[2];
@@ -401,6 +407,12 @@ static int diff_loaded(const struct diff_opts *o, struct profile *p[2], const ch
 
 	for (int i = 0; i < 2; i++)
 		samples_build_by(p[i], o->of, o->group_by, &s[i]);
+	/* A misspelt --of would otherwise print an empty table and pass. */
+	if (o->of && s[0].n == 0 && s[1].n == 0) {
+		samples_free(&s[0]);
+		samples_free(&s[1]);
+		return cli_error("no resource of either profile has a numeric '%s'", o->of);
+	}
 	rows = xcalloc(s[0].n + s[1].n + 1, sizeof(*rows));
 	n = join_rows(o, &s[0], &s[1], rows);
 	sort_opts = o;
@@ -432,6 +444,8 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 		else
 			ret = cli_fail();
 	}
+	if (ret == 0 && o.of && !has_field(p[0], o.of) && !has_field(p[1], o.of))
+		ret = cli_error("no resource of either profile has '%s'", o.of);
 	if (ret == 0)
 		ret = o.flamegraph ? diff_flamegraph(&o, p, names) : diff_loaded(&o, p, names);
 	for (int i = 0; i < 2; i++) {

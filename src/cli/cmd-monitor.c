@@ -38,7 +38,8 @@ static void monitor_usage(void)
 	       "  -P, --plot            one line per interval with a header, for plotting\n"
 	       "      --sep CHAR        plot separator (default a space)\n"
 	       "      --on              counters per interval instead of per second\n"
-	       "  -f, --filename FILE   record raw samples to FILE (compressed), no output\n"
+	       "  -f, --filename FILE   record raw samples to FILE (compressed); prints\n"
+	       "                        nothing unless -P or --export is given too\n"
 	       "  -p, --playback FILE   play back a recording in any output format\n"
 	       "  -d, --debug N         N >= 4: show each sample as it is recorded\n"
 	       "      --self            print the cpu time used per sample on exit\n"
@@ -52,7 +53,8 @@ static void monitor_usage(void)
 	       "                        prometheus,PORT (serves /metrics)\n"
 	       "      --proc DIR        read DIR instead of /proc (saved files)\n"
 	       "      --profile         with -- COMMAND: write the summary values of each\n"
-	       "                        interval as a Veles profile in .veles/jobs/\n"
+	       "                        interval (and of --import modules) as a Veles\n"
+	       "                        profile in .veles/jobs/; takes -s, -i, -c, --on\n"
 	       "\n"
 	       "With -- COMMAND, runs COMMAND and samples until it exits; the exit status\n"
 	       "is COMMAND's.\n");
@@ -209,16 +211,22 @@ static void on_signal(int sig)
 	mon_stop = 1;
 }
 
-/* --profile: `veles collect monitor -s LETTERS -i SECS -- CMD`, the
- * summary letters only (details have no single value per interval). */
+/* --profile: `veles collect monitor -s LETTERS -i SECS [-c N] [--on]
+ * [--import SPEC] -- CMD`, the summary letters only (details have no single
+ * value per interval). Exits with CMD's status, as `veles monitor -- CMD`. */
 static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
 {
 	struct collect_env env = {0};
-	char letters[64], interval[32], head[41];
-	size_t n = 0, nargs = 0;
+	char letters[64], interval[32], count[32], head[41];
+	size_t n = 0, nargs = 0, k = 0;
 	char **args;
-	int ret;
+	int ret, status = 0;
 
+	if (o->format != MON_BRIEF || o->sep != ' ' || o->debug || o->self || o->proc_root)
+		return cli_usage_error("monitor", "--profile prints no table: -P, --verbose, "
+						  "--sep, -d, --self and --proc do not go with it");
+	if (!(o->interval > 0))
+		return cli_usage_error("monitor", "--profile needs an interval above 0");
 	for (const char *p = o->letters ? o->letters : "cdmn"; *p && n < sizeof(letters) - 1; p++)
 		if (!mon_view_find(*p)->detail)
 			letters[n++] = *p;
@@ -228,28 +236,40 @@ static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
 				       "--profile needs a summary subsystem (lowercase)");
 	if (cli_open_project(ctx) < 0)
 		return cli_fail();
-	snprintf(interval, sizeof(interval), "%g", o->interval > 0 ? o->interval : 1);
+	snprintf(interval, sizeof(interval), "%.17g", o->interval);
+	snprintf(count, sizeof(count), "%ld", o->count);
 	while (o->cmd[nargs])
 		nargs++;
-	args = xcalloc(nargs + 7, sizeof(*args));
-	args[0] = "monitor";
-	args[1] = "-s";
-	args[2] = letters;
-	args[3] = "-i";
-	args[4] = interval;
-	args[5] = "--";
-	memcpy(args + 6, o->cmd, nargs * sizeof(*args));
+	args = xcalloc(nargs + 13, sizeof(*args));
+	args[k++] = "monitor";
+	args[k++] = "-s";
+	args[k++] = letters;
+	args[k++] = "-i";
+	args[k++] = interval;
+	if (o->count >= 0) {
+		args[k++] = "-c";
+		args[k++] = count;
+	}
+	if (o->per_interval)
+		args[k++] = "--on";
+	if (o->imports) {
+		args[k++] = "--import";
+		args[k++] = (char *)o->imports;
+	}
+	args[k++] = "--";
+	memcpy(args + k, o->cmd, nargs * sizeof(*args));
 	env.jobs_dir = ctx->jobs_dir;
 	env.logs_dir = ctx->logs_dir;
+	env.cmd_status = &status;
 	if (cli_head(ctx, head))
 		env.origin = head;
-	ret = collect_main(&env, (int)nargs + 6, args);
+	ret = collect_main(&env, (int)(k + nargs), args);
 	free(args);
 	if (ret < 0) {
 		cli_fail();
 		return ret == ERR_INVALID ? 2 : 1;
 	}
-	return 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv)

@@ -168,6 +168,7 @@ static void record_sampling(const struct record_opts *o, struct perf_event_attr 
 static int record_split_events(struct record_opts *o)
 {
 	char *list = xstrdup(o->event), *save = NULL;
+	int ret;
 
 	for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
 		if (o->nev == RECORD_MAX_EVENTS) {
@@ -175,9 +176,12 @@ static int record_split_events(struct record_opts *o)
 			return cli_usage_error("record", "at most %d events", RECORD_MAX_EVENTS);
 		}
 		o->names[o->nev] = xstrdup(n);
-		if (perf_event_parse(n, &o->attrs[o->nev++]) < 0) {
+		if ((ret = perf_event_parse(n, &o->attrs[o->nev++])) < 0) {
 			free(list);
-			return cli_usage_error("record", "%s", err_msg());
+			/* The message says what to do already: no --help hint. */
+			fflush(stdout);
+			fprintf(stderr, "veles record: %s\n", err_msg());
+			return ret == ERR_NOTFOUND ? 2 : 1;
 		}
 	}
 	free(list);
@@ -295,7 +299,7 @@ static int record_open(struct record_opts *o, struct record_run *r, struct perf_
 		ret = perf_sampler_open(s, o->names[i], &o->attrs[i],
 					o->all ? PERF_SAMPLER_ALL : r->ch.pid, r->tids, r->ntids);
 	/* Named after the events are open, so no thread falls in between. */
-	if (ret == 0 && o->all && perf_sampler_synthesize_comms(s->out) < 0)
+	if (ret == 0 && o->all && perf_sampler_synthesize_all(s->out) < 0)
 		return ERR_IO;
 	return ret;
 }

@@ -146,10 +146,20 @@ static char *module_path(void)
 static veles_script_entry load_module(void)
 {
 	char *path = module_path();
-	void *dl =
-		dlopen(path, RTLD_NOW | RTLD_GLOBAL); /* Python's own C modules need its symbols */
+	void *dl = NULL;
 	veles_script_entry fn = NULL;
 
+	/* Missing, the module itself is the problem, not the Python it needs. */
+	if (access(path, R_OK) != 0) {
+		err_set(ERR_NOTFOUND,
+			"script: the Python module %s is not there: veles was built without "
+			"it (build with python3-dev and libtraceevent-dev installed) or "
+			"installed without it; VELES_SCRIPT_MODULE names another",
+			path);
+		free(path);
+		return NULL;
+	}
+	dl = dlopen(path, RTLD_NOW | RTLD_GLOBAL); /* Python's own C modules need its symbols */
 	if (!dl)
 		err_set(ERR_NOTFOUND,
 			"script: Python is not available: %s (install "

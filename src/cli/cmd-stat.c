@@ -31,7 +31,9 @@ static const char stat_usage[] =
 	"\n"
 	"  -e, --event EV,...  events to count (repeatable); default: task-clock,\n"
 	"                      context-switches, cpu-migrations, page-faults, cycles,\n"
-	"                      instructions, branches, branch-misses\n"
+	"                      instructions, branches, branch-misses; EV:u, :k, :h\n"
+	"                      count only user, kernel, hypervisor; :p, :pp, :ppp\n"
+	"                      ask for precise samples\n"
 	"  -I, --interval MS   print the counts of every MS milliseconds (>= 1), on\n"
 	"                      absolute deadlines so the lines do not drift\n"
 	"  -x SEP              CSV with SEP between fields (same as --format csv, ',')\n"
@@ -412,12 +414,21 @@ static int command_status(const struct stat_ctx *s)
 	return WIFSIGNALED(s->status) ? 128 + WTERMSIG(s->status) : 0;
 }
 
+/* An event that cannot be named: the message says what to do already, so
+ * no --help hint; a name that is no event is a usage error (2). */
+static int event_error(int code)
+{
+	fflush(stdout);
+	fprintf(stderr, "veles stat: %s\n", err_msg());
+	return code == ERR_NOTFOUND ? 2 : 1;
+}
+
 static int run_stat(struct cli_ctx *ctx, struct stat_ctx *s)
 {
 	int ret;
 
-	if (perf_counters_add(&s->cs, s->o.events) < 0)
-		return cli_usage_error("stat", "%s", err_msg());
+	if ((ret = perf_counters_add(&s->cs, s->o.events)) < 0)
+		return event_error(ret);
 	if ((s->o.profile && cli_open_project(ctx) < 0) || open_target(s) < 0)
 		return cli_fail();
 	catch_signals();

@@ -30,6 +30,7 @@ struct point {
 	double median, q1, q3;
 	size_t n;
 	bool change;
+	double shift; /* at a change point: the relative step the detector saw */
 };
 
 struct series {
@@ -100,7 +101,7 @@ static void add_point(struct series *s, size_t version, const struct sample_grou
 	}
 	stats_compute(g->v, g->n, &sum);
 	pt = &s->pts[s->n++];
-	*pt = (struct point){version, sum.median, sum.q1, sum.q3, sum.n, false};
+	*pt = (struct point){version, sum.median, sum.q1, sum.q3, sum.n, false, NAN};
 }
 
 static int gather_version(struct cli_ctx *ctx, struct perf_state *st, size_t at, const char *key)
@@ -145,6 +146,7 @@ static double median_rel_error(const struct series *s)
 static void mark_changes(struct series *s)
 {
 	double *y = xcalloc(s->n ? s->n : 1, sizeof(*y));
+	double *fit = xcalloc(s->n ? s->n : 1, sizeof(*fit));
 	bool *c = xcalloc(s->n ? s->n : 1, sizeof(*c));
 	bool positive = true;
 
@@ -155,12 +157,19 @@ static void mark_changes(struct series *s)
 	for (size_t i = 0; i < s->n; i++)
 		y[i] = positive ? log(s->pts[i].median) : s->pts[i].median;
 	if (positive)
-		changepoint_pelt(y, s->n, median_rel_error(s), log1p(LOG_PERF_MIN_STEP), c);
+		changepoint_pelt(y, s->n, median_rel_error(s), log1p(LOG_PERF_MIN_STEP), c, fit);
 	else
-		changepoint_pelt(y, s->n, 0, LOG_PERF_MIN_STEP * fabs(stats_mean(y, s->n)), c);
-	for (size_t i = 0; i < s->n; i++)
+		changepoint_pelt(y, s->n, 0, LOG_PERF_MIN_STEP * fabs(stats_mean(y, s->n)), c, fit);
+	/* The shift shown is the step the detector judged: between the means
+	 * of the segments on either side (geometric means for run times). */
+	for (size_t i = 0; i < s->n; i++) {
 		s->pts[i].change = c[i];
+		if (c[i])
+			s->pts[i].shift = positive ? expm1(fit[i] - fit[i - 1])
+						   : (fit[i] - fit[i - 1]) / fabs(fit[i - 1]);
+	}
 	free(y);
+	free(fit);
 	free(c);
 }
 
@@ -180,19 +189,6 @@ static void sparkline(struct buf *b, const struct series *s)
 	}
 }
 
-/* The mean of the segment that point @i (a change point) ends. */
-static double step_from(const struct series *s, size_t i)
-{
-	size_t start = i - 1;
-	double sum = 0;
-
-	while (start > 0 && !s->pts[start].change)
-		start--;
-	for (size_t k = start; k < i; k++)
-		sum += s->pts[k].median;
-	return sum / (double)(i - start);
-}
-
 static void print_series_text(struct buf *b, const struct perf_state *st, const struct series *s)
 {
 	buf_addf(b, "%s: %s  (%zu version%s, oldest first)\n  ", s->title, s->location, s->n,
@@ -208,7 +204,7 @@ static void print_series_text(struct buf *b, const struct perf_state *st, const 
 		buf_addf(b, "  %.7s   %14s  %-27s %6zu", st->ids[st->nids - 1 - p->version], med,
 			 iqr, p->n);
 		if (p->change)
-			buf_addf(b, "  ◀ shift %+.1f%%", 100 * (p->median / step_from(s, i) - 1));
+			buf_addf(b, "  ◀ shift %+.1f%%", 100 * p->shift);
 		buf_addc(b, '\n');
 	}
 }
@@ -227,9 +223,12 @@ static void print_series_json(struct buf *b, const struct perf_state *st, const 
 
 		buf_addf(b,
 			 "%s{\"version\":\"%s\",\"median\":%.17g,\"q1\":%.17g,\"q3\":%.17g,"
-			 "\"n\":%zu,\"change_point\":%s}",
+			 "\"n\":%zu,\"change_point\":%s",
 			 i ? "," : "", st->ids[st->nids - 1 - p->version], p->median, p->q1, p->q3,
 			 p->n, p->change ? "true" : "false");
+		if (p->change && isfinite(p->shift))
+			buf_addf(b, ",\"shift\":%.17g", p->shift);
+		buf_addc(b, '}');
 	}
 	buf_adds(b, "]}");
 }

@@ -406,6 +406,8 @@ int collect_main(const struct collect_env *env, int argc, char **argv)
 	spawn_signals_restore();
 	if (env->out_path)
 		*env->out_path = ret == 0 && c.profile_path ? xstrdup(c.profile_path) : NULL;
+	if (env->cmd_status)
+		*env->cmd_status = c.last_status;
 out:
 	if (col->release)
 		col->release(&c);

@@ -39,6 +39,9 @@ struct collect_env {
 	/* When not NULL, receives the written profile's path (caller frees),
 	 * or NULL when nothing was written. */
 	char **out_path;
+	/* When not NULL, receives the wait status of the command's last run
+	 * (0 when it did not run). */
+	int *cmd_status;
 };
 
 /* One collection in progress, shared by the phases. */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "monitor/export.h"
+#include "monitor/format.h"
 #include "util/common.h"
 
 int mon_export_parse(struct mon_export *e, const char *spec)
@@ -153,7 +154,10 @@ int mon_export_interval(struct mon_export *e, struct mon_out *o, const struct mo
 	mon_out_values(o, iv, &e->values);
 	switch (e->kind) {
 	case EXPORT_LEXPR:
-		buf_addf(&e->out, "sample.time %.3f\n", iv->cur->t);
+		buf_adds(&e->out, "sample.time ");
+		buf_grow(&e->out, 34);
+		e->out.len += mon_fmt_fixed(e->out.data + e->out.len, iv->cur->t, 3);
+		buf_addc(&e->out, '\n');
 		buf_add(&e->out, e->values.data, e->values.len);
 		break;
 	case EXPORT_GRAPHITE:

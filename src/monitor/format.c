@@ -70,8 +70,7 @@ size_t mon_fmt_fixed(char *dst, double v, int decimals)
 {
 	if (decimals <= 0 && v >= 0 && v < 1e18)
 		return fmt_uint(dst, (uint64_t)(v + 0.5));
-	char tmp[32];
-	size_t n = 0, len = 0;
+	size_t len = 0;
 	uint64_t x;
 
 	if (decimals < 0)
@@ -84,17 +83,24 @@ size_t mon_fmt_fixed(char *dst, double v, int decimals)
 		dst[len++] = '-';
 		v = -v;
 	}
+	while (decimals && v * scale10[decimals] >= 1e19)
+		decimals--; /* too large for the decimals in 64 bits */
 	x = (uint64_t)(v * scale10[decimals] + 0.5);
-	do {
-		tmp[n++] = (char)('0' + x % 10);
-		x /= 10;
-		if ((int)n == decimals)
-			tmp[n++] = '.';
-	} while (x || (int)n <= decimals + (decimals > 0));
-	if (len == 1 && n == 1 && tmp[0] == '0')
-		len = 0; /* "-0" after rounding */
-	while (n)
-		dst[len++] = tmp[--n];
+	if (!decimals) {
+		if (!x)
+			len = 0; /* "-0" after rounding */
+		return len + fmt_uint(dst + len, x);
+	}
+	/* The whole part two digits at a time, then the decimals. */
+	uint64_t frac = x % (uint64_t)scale10[decimals];
+
+	len += fmt_uint(dst + len, x / (uint64_t)scale10[decimals]);
+	dst[len++] = '.';
+	for (int i = decimals - 1; i >= 0; i--) {
+		dst[len + (size_t)i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	len += (size_t)decimals;
 	dst[len] = '\0';
 	return len;
 }

@@ -34,7 +34,12 @@ enum mon_tab {
 enum mon_col_kind {
 	MON_GAUGE,     /* a level: shown as it is */
 	MON_COUNTER32, /* an increasing count that wraps at 2^32 */
-	MON_COUNTER64, /* an increasing count of 64 bits */
+	MON_COUNTER64, /* an increasing count of 64 bits; going down, it was reset */
+	/* A sum over cpus of counts that each wrap at 2^32 (/proc/interrupts):
+	 * wraps on any cpus take whole 2^32s off the sum, so the increase is
+	 * the low 32 bits of the sum's, exact while an interval brings fewer
+	 * than 2^32 of them. */
+	MON_COUNTER32_SUM,
 };
 
 struct mon_col {

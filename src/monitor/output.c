@@ -36,8 +36,11 @@ unsigned mon_out_tables(const struct mon_out *o)
 
 void mon_out_release(struct mon_out *o)
 {
-	for (size_t i = 0; i < o->nviews; i++)
+	for (size_t i = 0; i < o->nviews; i++) {
 		free(o->plot_rows[i]);
+		free(o->vheads[i]);
+		free(o->lxnames[i]);
+	}
 	buf_release(&o->line);
 }
 
@@ -130,15 +133,33 @@ static void brief_line(struct mon_out *o, const struct mon_interval *iv, struct 
 
 /* ---- verbose: a section per view, a row per instance for details ---- */
 
-static void verbose_heading(struct buf *b, const struct mon_view *v, const struct mon_out *o)
+static char *verbose_heading(const struct mon_view *v, const struct mon_out *o)
 {
-	buf_addf(b, "\n# %s%s\n#", v->verbose_title,
+	struct buf b = BUF_INIT;
+
+	buf_addf(&b, "\n# %s%s\n#", v->verbose_title,
 		 v->rate ? (o->per_interval ? " (/int)" : " (/sec)") : "");
 	if (v->detail)
-		buf_addf(b, "%-11s", "Name");
+		buf_addf(&b, "%-11s", "Name");
 	for (size_t k = 0; k < v->nfields; k++)
-		buf_addf(b, " %*s", v->fields[k].width, v->fields[k].name);
-	buf_addc(b, '\n');
+		buf_addf(&b, " %*s", v->fields[k].width, v->fields[k].name);
+	buf_addc(&b, '\n');
+	return buf_detach(&b, NULL);
+}
+
+/* @s left-aligned in @width, as "%-*s". */
+static void add_left(struct buf *b, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	buf_grow(b, n + width);
+	memcpy(b->data + b->len, s, n);
+	if (n < width) {
+		memset(b->data + b->len + n, ' ', width - n);
+		n = width;
+	}
+	b->len += n;
+	b->data[b->len] = '\0';
 }
 
 static void verbose_values(struct buf *b, const struct mon_view *v, const double *vals)
@@ -150,13 +171,15 @@ static void verbose_values(struct buf *b, const struct mon_view *v, const double
 	buf_addc(b, '\n');
 }
 
-static void verbose_view(struct mon_out *o, const struct mon_interval *iv, const struct mon_view *v,
-			 struct buf *b)
+static void verbose_view(struct mon_out *o, const struct mon_interval *iv, size_t i, struct buf *b)
 {
+	const struct mon_view *v = o->views[i];
 	double vals[MON_MAXFIELDS];
 	const struct mon_table *t = &iv->cur->tab[v->tab];
 
-	verbose_heading(b, v, o);
+	if (!o->vheads[i])
+		o->vheads[i] = verbose_heading(v, o);
+	buf_adds(b, o->vheads[i]);
 	if (!v->detail) {
 		v->summary(iv, vals);
 		buf_adds(b, " ");
@@ -167,18 +190,28 @@ static void verbose_view(struct mon_out *o, const struct mon_interval *iv, const
 		if (v->skip && v->skip(iv, r))
 			continue;
 		v->detail(iv, r, vals);
-		buf_addf(b, " %-11s", t->names[r]);
+		buf_addc(b, ' ');
+		add_left(b, t->names[r], 11);
 		verbose_values(b, v, vals);
 	}
 }
 
 static void verbose_interval(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
 {
-	buf_addf(b, "### RECORD %4lu >>> ", o->nprinted + 1);
+	char num[32];
+	size_t n = mon_fmt_fixed(num, (double)(o->nprinted + 1), 0);
+
+	buf_grow(b, 64);
+	buf_adds(b, "### RECORD ");
+	b->len += mon_fmt_pad(b->data + b->len, num, n, 4);
+	buf_adds(b, " >>> ");
 	add_time(b, o, iv->cur->t, true);
-	buf_addf(b, " (%.3f secs) ###\n", iv->secs);
+	buf_adds(b, " (");
+	buf_grow(b, 64);
+	b->len += mon_fmt_fixed(b->data + b->len, iv->secs, 3);
+	buf_adds(b, " secs) ###\n");
 	for (size_t i = 0; i < o->nviews; i++)
-		verbose_view(o, iv, o->views[i], b);
+		verbose_view(o, iv, i, b);
 	if (o->mods)
 		mon_modules_verbose(o->mods, b);
 	buf_addc(b, '\n');
@@ -290,21 +323,43 @@ static void lexpr_name(struct buf *b, const char *title, const char *field)
 			buf_addc(b, (char)(*p | 0x20));
 }
 
+/* Every field's "name " of @v, one after the other, each NUL-terminated. */
+static char *lexpr_names(const struct mon_view *v)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t k = 0; k < v->nfields; k++) {
+		lexpr_name(&b, v->title, v->fields[k].name);
+		buf_addc(&b, ' ');
+		buf_addc(&b, '\0');
+	}
+	return buf_detach(&b, NULL);
+}
+
 void mon_out_values(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
 {
 	double vals[MON_MAXFIELDS];
 
 	for (size_t i = 0; i < o->nviews; i++) {
 		const struct mon_view *v = o->views[i];
+		const char *name;
 
 		if (v->detail)
 			continue;
+		if (!o->lxnames[i])
+			o->lxnames[i] = lexpr_names(v);
+		name = o->lxnames[i];
 		v->summary(iv, vals);
 		for (size_t k = 0; k < v->nfields; k++) {
-			lexpr_name(b, v->title, v->fields[k].name);
-			buf_addc(b, ' ');
-			add_num(b, &v->fields[k], vals[k], 0, false);
-			buf_addc(b, '\n');
+			size_t n = strlen(name);
+
+			buf_grow(b, n + 34); /* the name, a number, '\n' */
+			memcpy(b->data + b->len, name, n);
+			b->len += n;
+			b->len += mon_fmt_fixed(b->data + b->len, vals[k], v->fields[k].decimals);
+			b->data[b->len++] = '\n';
+			b->data[b->len] = '\0'; /* a buf stays a string */
+			name += n + 1;
 		}
 	}
 	if (o->mods)

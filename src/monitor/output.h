@@ -27,6 +27,11 @@ struct mon_out {
 	char (*plot_rows[32])[MON_NAME];
 	struct buf line;
 	bool batch; /* playback: write in large blocks, not per interval */
+	/* Made on first use, as they are the same every interval: each
+	 * view's verbose heading, and its fields' lexpr names ("cpu.user "),
+	 * each NUL-terminated. */
+	char *vheads[32];
+	char *lxnames[32];
 };
 
 /* Picks the views of the letters in @letters; -1 with a message for an

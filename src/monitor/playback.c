@@ -11,31 +11,92 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 
-/* Decompresses what it can of @z; sets *damaged when the stream is cut or
- * corrupt (the good part before stays usable). */
-static void inflate(const char *z, size_t zlen, struct buf *out, bool *damaged)
+/* Notes that a frame's output ends at @at (once). */
+static void add_end(struct mon_player *p, size_t at, size_t *cap)
+{
+	if (p->nends && p->ends[p->nends - 1] == at)
+		return;
+	p->ends = xgrow(p->ends, sizeof(*p->ends), p->nends + 1, cap);
+	p->ends[p->nends++] = at;
+}
+
+/* Where the next zstd frame starts in @z at or after @from; @zlen if none. */
+static size_t next_frame(const char *z, size_t zlen, size_t from)
+{
+	static const char magic[4] = {0x28, (char)0xb5, 0x2f, (char)0xfd};
+
+	for (size_t i = from; i + 4 <= zlen; i++)
+		if (!memcmp(z + i, magic, 4))
+			return i;
+	return zlen;
+}
+
+/* Decompresses @z into @out, giving zstd at most @step input bytes a call,
+ * and notes where each frame's output ends. With @resync, a corrupt frame
+ * is left at its damaged block and decoding goes on at the next frame.
+ * Returns 0 for a whole stream, 1 when it stops inside a frame (cut short)
+ * and -1 when it is corrupt; what was decoded before stays in @out. */
+static int inflate_by(struct mon_player *p, const char *z, size_t zlen, size_t step, bool resync,
+		      struct buf *out)
 {
 	ZSTD_DCtx *dc = ZSTD_createDCtx();
-	ZSTD_inBuffer in = {z, zlen, 0};
-	size_t r = 0;
+	ZSTD_inBuffer in = {z, 0, 0};
+	size_t r = 0, ends_cap = 0, good = 0;
+	bool full = false;
+	int rc = 0;
 
-	while (in.pos < in.size) {
+	for (;;) {
 		ZSTD_outBuffer o;
 
+		if (in.pos == in.size && !full) {
+			if (in.size == zlen)
+				break;
+			in.size = zlen - in.size > step ? in.size + step : zlen;
+		}
 		buf_grow(out, 1 << 20);
 		o = (ZSTD_outBuffer){out->data + out->len, out->cap - out->len - 1, 0};
 		r = ZSTD_decompressStream(dc, &o, &in);
-		out->len += o.pos;
 		if (ZSTD_isError(r)) {
-			*damaged = true;
-			break;
+			rc = -1;
+			if (!resync || (in.pos = next_frame(z, zlen, good + 1)) == zlen)
+				break;
+			/* The torn frame's whole records stay; playback skips
+			 * from its end to the next frame. */
+			if (!p->nends || p->ends[p->nends - 1] != out->len)
+				p->gaps++;
+			add_end(p, out->len, &ends_cap);
+			ZSTD_DCtx_reset(dc, ZSTD_reset_session_only);
+			in.size = in.pos;
+			good = in.pos;
+			full = false;
+			continue;
 		}
-		if (!o.pos && in.pos == in.size)
-			break;
+		out->len += o.pos;
+		full = o.pos == o.size;
+		if (o.pos || !r)
+			good = in.pos;
+		if (!r)
+			add_end(p, out->len, &ends_cap);
 	}
-	if (r != 0)
-		*damaged = true; /* a frame left unfinished */
 	ZSTD_freeDCtx(dc);
+	return rc < 0 ? rc : r != 0;
+}
+
+/* Decompresses what it can of @z; sets p->damaged when the stream is cut
+ * or corrupt. zstd reports an error without the output of the call that
+ * met it, so a corrupt stream is decoded again a byte at a time: then that
+ * call holds only the damaged block, and every sample before it plays. */
+static void inflate(struct mon_player *p, const char *z, size_t zlen, struct buf *out)
+{
+	int rc = inflate_by(p, z, zlen, SIZE_MAX, false, out);
+
+	if (rc < 0) {
+		buf_reset(out);
+		p->nends = 0;
+		rc = inflate_by(p, z, zlen, 1, true, out);
+	}
+	if (rc)
+		p->damaged = true;
 }
 
 static bool get_varint(const struct mon_player *p, size_t *pos, uint64_t *v)
@@ -57,14 +118,42 @@ static bool get_varint(const struct mon_player *p, size_t *pos, uint64_t *v)
 	return false;
 }
 
-/* The next record: its tag and payload bounds; false when none is whole. */
+/* Where the frame holding p->pos ends in the decompressed data. */
+static size_t frame_end(struct mon_player *p)
+{
+	while (p->iend < p->nends && p->ends[p->iend] <= p->pos)
+		p->iend++;
+	return p->iend < p->nends ? p->ends[p->iend] : p->len;
+}
+
+/* Goes on at the next frame, after damage; false when there is none. */
+static bool skip_frame(struct mon_player *p)
+{
+	size_t end = frame_end(p);
+
+	p->damaged = true;
+	if (end >= p->len)
+		return false;
+	p->pos = end;
+	p->have_prev = false; /* until the frame's 'T' record */
+	return true;
+}
+
+/* The next record: its tag and payload bounds; false when none is whole.
+ * A record never spans frames: one that does was torn by damage. */
 static bool next_record(struct mon_player *p, char *tag, size_t *start, size_t *end)
 {
-	size_t pos = p->pos + 1;
+	size_t pos, lim;
 	uint64_t len;
 
-	if (p->pos >= p->len || !get_varint(p, &pos, &len) || len > p->len - pos)
-		return false;
+	for (;;) {
+		lim = frame_end(p);
+		pos = p->pos + 1;
+		if (p->pos < lim && get_varint(p, &pos, &len) && pos <= lim && len <= lim - pos)
+			break;
+		if (p->pos >= p->len || !skip_frame(p))
+			return false;
+	}
 	*tag = p->data[p->pos];
 	*start = pos;
 	*end = pos + len;
@@ -86,7 +175,7 @@ int mon_player_open(struct mon_player *p, const char *path)
 		buf_release(&raw);
 		return err_set(ERR_PARSE, "%s is not a veles monitor recording", path);
 	}
-	inflate(raw.data + ml, raw.len - ml, &out, &p->damaged);
+	inflate(p, raw.data + ml, raw.len - ml, &out);
 	buf_release(&raw);
 	p->data = buf_detach(&out, &p->len);
 	if (!next_record(p, &tag, &hs, &he) || tag != 'H') {
@@ -224,11 +313,26 @@ int mon_player_next(struct mon_player *p, const struct mon_sample **s)
 				p->damaged = true;
 			return 0;
 		}
+		if (tag == 'T') {
+			uint64_t us;
+
+			if (get_varint(p, &start, &us)) {
+				p->us = (int64_t)us;
+				p->have_prev = true;
+			}
+			continue;
+		}
 		if (tag != 'S')
 			continue; /* a record kind of a later version */
-		if (!decode_sample(p, start, end, &p->s[p->cur], &p->s[next]))
-			return err_set(ERR_PARSE, "sample %lu of the recording is malformed",
-				       p->nsamples + 1);
+		/* Damage that zstd did not see (its checksums are off) shows
+		 * here: the samples before it have been played, and playback
+		 * goes on at the next frame. */
+		if (!decode_sample(p, start, end, &p->s[p->cur], &p->s[next])) {
+			if (!skip_frame(p))
+				return 0;
+			p->gaps++;
+			continue;
+		}
 		p->cur = next;
 		p->have_prev = true;
 		p->nsamples++;
@@ -241,6 +345,7 @@ void mon_player_close(struct mon_player *p)
 {
 	free(p->data);
 	free(p->header);
+	free(p->ends);
 	mon_sample_release(&p->s[0]);
 	mon_sample_release(&p->s[1]);
 	memset(p, 0, sizeof(*p));

@@ -9,9 +9,11 @@
 #include "util/common.h"
 
 /* Positions after the count, per version, of read write commit getattr
- * lookup access (the kernel's nfs3_procedures and nfs4_procedures order). */
+ * lookup access: NFS3PROC_* for version 3, and for version 4 the client's
+ * NFSPROC4_CLNT_* enum of include/linux/nfs4.h (NULL 0, READ 1, WRITE 2,
+ * COMMIT 3, ..., LOCKU 16, ACCESS 17, GETATTR 18, LOOKUP 19). */
 static const int v3_pos[6] = {6, 7, 21, 1, 3, 4};
-static const int v4_pos[6] = {1, 2, 3, 17, 18, 16};
+static const int v4_pos[6] = {1, 2, 3, 18, 19, 17};
 
 static void add_proc(const char *q, const int *pos, uint64_t *row)
 {

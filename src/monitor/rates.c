@@ -19,13 +19,25 @@ uint64_t mon_fix(uint64_t prev, uint64_t cur, unsigned width)
 	return ((uint64_t)1 << width) - prev + cur;
 }
 
+/* The increase of a 64-bit kernel counter: one going down was reset (an
+ * interface or disk that came back, a cpu gone), as 2^64 is never reached;
+ * it counts from zero rather than giving 2^64 less a little. */
+static inline uint64_t up64(uint64_t prev, uint64_t cur)
+{
+	return cur >= prev ? cur - prev : cur;
+}
+
 /* The rate of one column from @prev to @cur; @mul is 1 / the divisor. */
 static double col_rate(enum mon_col_kind kind, uint64_t prev, uint64_t cur, double mul)
 {
 	if (kind == MON_GAUGE)
 		return (double)cur;
-	if (cur >= prev || kind == MON_COUNTER64) /* 64-bit wraps undo themselves */
+	if (cur >= prev)
 		return (double)(cur - prev) * mul;
+	if (kind == MON_COUNTER32_SUM)
+		return (double)(uint32_t)(cur - prev) * mul;
+	if (kind == MON_COUNTER64)
+		return (double)up64(prev, cur) * mul;
 	return (double)mon_fix(prev, cur, 32) * mul;
 }
 
@@ -78,9 +90,9 @@ static void row_rates(int kind, const struct mon_tabdef *d, const uint64_t *p, c
 	if (kind == MON_GAUGE) {
 		for (size_t k = 0; k < nc; k++)
 			out[k] = (double)c[k];
-	} else if (kind == MON_COUNTER64) { /* 64-bit wraps undo themselves */
+	} else if (kind == MON_COUNTER64) {
 		for (size_t k = 0; k < nc; k++)
-			out[k] = (double)(c[k] - p[k]) * mul;
+			out[k] = (double)up64(p[k], c[k]) * mul;
 	} else {
 		for (size_t k = 0; k < nc; k++)
 			out[k] = col_rate(d->cols[k].kind, p[k], c[k], mul);

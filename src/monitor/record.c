@@ -48,7 +48,10 @@ static void encode_table(struct buf *b, const struct mon_table *t, const struct 
 		put_varint(b, zigzag((int64_t)(t->vals[i] - (same ? p->vals[i] : 0))));
 }
 
-void mon_encode_sample(struct buf *b, const struct mon_sample *s, const struct mon_sample *prev)
+/* @s after @prev: its time as the difference from @prev's, its tables as
+ * differences from @base's (NULL: from zero, with their row names). */
+static void encode_sample(struct buf *b, const struct mon_sample *s, const struct mon_sample *prev,
+			  const struct mon_sample *base)
 {
 	int64_t us = (int64_t)(s->t * 1e6 + 0.5);
 	int64_t prev_us = prev ? (int64_t)(prev->t * 1e6 + 0.5) : 0;
@@ -58,7 +61,7 @@ void mon_encode_sample(struct buf *b, const struct mon_sample *s, const struct m
 	for (int t = 0; t < MT_COUNT; t++)
 		if (s->present & (1u << t))
 			encode_table(b, &s->tab[t],
-				     prev && (prev->present & (1u << t)) ? &prev->tab[t] : NULL,
+				     base && (base->present & (1u << t)) ? &base->tab[t] : NULL,
 				     mon_tabdefs[t].ncols);
 	put_varint(b, s->nmod);
 	for (size_t i = 0; i < s->nmod; i++) {
@@ -68,6 +71,11 @@ void mon_encode_sample(struct buf *b, const struct mon_sample *s, const struct m
 		put_varint(b, n);
 		buf_add(b, s->mod[i].line, n);
 	}
+}
+
+void mon_encode_sample(struct buf *b, const struct mon_sample *s, const struct mon_sample *prev)
+{
+	encode_sample(b, s, prev, prev);
 }
 
 /* Compresses @len bytes at @data with @mode and writes what comes out. */
@@ -123,8 +131,22 @@ int mon_writer_add(struct mon_writer *w, const struct mon_sample *s)
 	struct buf payload = BUF_INIT;
 	int rc;
 
-	mon_encode_sample(&payload, s, w->have_prev ? &w->prev : NULL);
-	rc = write_record(w, 'S', &payload);
+	/* Every MON_FRAME_SAMPLES samples the zstd frame ends and a new one
+	 * starts with the time base and a sample owing nothing to the ones
+	 * before, so a damaged frame loses only its own samples. */
+	if (w->have_prev && w->nsamples % MON_FRAME_SAMPLES == 0) {
+		rc = write_z(w, NULL, 0, ZSTD_e_end);
+		put_varint(&payload, (uint64_t)(int64_t)(w->prev.t * 1e6 + 0.5));
+		if (!rc)
+			rc = write_record(w, 'T', &payload);
+		buf_reset(&payload);
+		encode_sample(&payload, s, &w->prev, NULL);
+	} else {
+		rc = 0;
+		mon_encode_sample(&payload, s, w->have_prev ? &w->prev : NULL);
+	}
+	if (!rc)
+		rc = write_record(w, 'S', &payload);
 	buf_release(&payload);
 	mon_sample_copy(&w->prev, s);
 	w->have_prev = true;

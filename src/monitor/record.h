@@ -7,7 +7,11 @@
  * sample, then the modules' text records. Differences are small, so a
  * sample of cpu, disk, memory and network takes a few hundred bytes before
  * compression. The stream is flushed after every sample: a recording cut
- * short plays back up to its last whole sample.
+ * short plays back up to its last whole sample. Every MON_FRAME_SAMPLES
+ * samples a new zstd frame starts with a 'T' record (the previous sample's
+ * time in microseconds, a varint) and a sample whose tables are sent whole,
+ * so playback finds its feet again after a damaged frame. Readers skip
+ * record tags they do not know.
  */
 #ifndef MONITOR_RECORD_H
 #define MONITOR_RECORD_H
@@ -18,6 +22,7 @@
 #include "util/buf.h"
 
 #define MON_MAGIC "VELESMON1\n"
+#define MON_FRAME_SAMPLES 128
 
 struct mon_writer {
 	FILE *f;
@@ -48,6 +53,9 @@ struct mon_player {
 	int64_t us;   /* the last sample's time in microseconds */
 	bool damaged; /* the stream ended inside a record or frame */
 	unsigned long nsamples;
+	size_t *ends; /* where each frame's output ends in data */
+	size_t nends, iend;
+	unsigned gaps; /* damaged parts skipped */
 };
 
 /* Reads and decompresses @path; a damaged end is remembered, not an error. */

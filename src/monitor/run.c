@@ -165,7 +165,10 @@ static int show_interval(struct loop *l, const struct mon_sample *prev,
 /* Shows (or, recording, stores) sample @cur after @prev. */
 static int handle(struct loop *l, const struct mon_sample *prev, const struct mon_sample *cur)
 {
-	bool show = prev && (!l->recording || l->o->debug >= 4);
+	/* Recording prints nothing, as collectl's -f, unless plot lines or an
+	 * export were asked for too (or -d4). */
+	bool show = prev &&
+		    (!l->recording || l->o->debug >= 4 || l->o->format == MON_PLOT || l->exporting);
 
 	if (l->recording) {
 		int rc = mon_writer_add(&l->w, cur);
@@ -298,13 +301,13 @@ static int live(struct loop *l)
 	double cpu0 = 0;
 
 	mon_reader_init(&r, o->proc_root ? o->proc_root : "/proc", mon_out_tables(&l->out));
-	if (o->cmd && (rc = start_child(l)) < 0)
-		return rc;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (long k = 0; !mon_stop && (o->count < 0 || k <= o->count); k++) {
 		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
 
-		if (k)
+		/* A command that ended by the first sample's end is sampled
+		 * again at once: its one interval is its whole run. */
+		if (k && (!o->cmd || l->child))
 			sleep_until(l, &start, k);
 		if (k == 1)
 			cpu0 = cpu_seconds();
@@ -318,8 +321,12 @@ static int live(struct loop *l)
 		if (rc < 0 || (rc = handle(l, prev, cur)) < 0)
 			break;
 		l->n++;
+		/* The command starts after the first sample, so its whole run
+		 * is measured, however short. */
+		if (!k && o->cmd && (rc = start_child(l)) < 0)
+			break;
 		/* The command's end closes its last (shorter) interval. */
-		if (o->cmd && (!l->child || child_done(l)))
+		if (k && o->cmd && (!l->child || child_done(l)))
 			break;
 		if (timeout_due(l))
 			timeout_signal(l);
@@ -378,7 +385,12 @@ static int playback(struct loop *l)
 		prev = cur;
 		k++;
 	}
-	if (rc >= 0 && p.damaged)
+	if (rc >= 0 && p.damaged && p.gaps)
+		fprintf(stderr,
+			"veles monitor: %s is damaged: played back %lu samples, skipping %u "
+			"damaged part%s\n",
+			l->o->playback, p.nsamples, p.gaps, p.gaps == 1 ? "" : "s");
+	else if (rc >= 0 && p.damaged)
 		fprintf(stderr, "veles monitor: %s is damaged: played back its first %lu samples\n",
 			l->o->playback, p.nsamples);
 	mon_player_close(&p);

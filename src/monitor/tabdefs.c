@@ -44,8 +44,9 @@ static const struct mon_col net_cols[] = {
 	{"txerrs", MON_COUNTER64},  {"txdrop", MON_COUNTER64},
 };
 
+/* The kernel counts interrupts per cpu in 32 bits; rows sum the cpus. */
 static const struct mon_col irq_cols[] = {
-	{"count", MON_COUNTER64},
+	{"count", MON_COUNTER32_SUM},
 };
 
 static const struct mon_col sock_cols[] = {

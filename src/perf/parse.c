@@ -50,46 +50,92 @@ static bool parse_raw(const char *name, struct perf_event_attr *attr)
 	return true;
 }
 
-/* perf's modifiers after the last ':': u (user), k (kernel), h (hypervisor)
- * say which privilege levels to count; the others are excluded. */
+/*
+ * perf's modifiers after the last ':': u (user), k (kernel), h (hypervisor)
+ * say which privilege levels to count, the others then excluded; p, pp,
+ * ppp ask for that much skid precision (precise_ip).
+ */
 static bool parse_modifiers(const char *mods, struct perf_event_attr *attr)
 {
-	bool u = false, k = false, h = false;
+	size_t precise = 0;
+	bool u, k, h;
 
-	if (!*mods || strspn(mods, "ukh") != strlen(mods))
+	if (!*mods || strspn(mods, "ukhp") != strlen(mods))
 		return false;
+	for (const char *c = mods; *c; c++)
+		precise += *c == 'p';
+	if (precise > 3)
+		return false;
+	attr->precise_ip = precise & 3;
 	u = strchr(mods, 'u') != NULL;
 	k = strchr(mods, 'k') != NULL;
 	h = strchr(mods, 'h') != NULL;
-	attr->exclude_user = !u;
-	attr->exclude_kernel = !k;
-	attr->exclude_hv = !h;
+	if (u || k || h) {
+		attr->exclude_user = !u;
+		attr->exclude_kernel = !k;
+		attr->exclude_hv = !h;
+	}
 	return true;
 }
 
 static int parse_plain(const char *name, struct perf_event_attr *attr);
 
+/* Sets the error back to a message kept earlier, returning @code. */
+static int restore_error(int code, char *msg)
+{
+	err_set(code, "%s", msg);
+	free(msg);
+	return code;
+}
+
+/*
+ * NAME:MODS is NAME with perf's modifiers before it is anything else:
+ * libpfm4 would read "cycles:u" too, but without its privilege levels. Of
+ * the errors, one that says more than "unknown" (tracefs not mounted, not
+ * readable), the whole name's or else its base's, is kept; a known base
+ * with bad modifiers is an unknown name.
+ */
 int perf_event_parse(const char *name, struct perf_event_attr *attr)
 {
 	const char *colon = strrchr(name, ':');
-	char *base;
-	int ret = parse_plain(name, attr);
+	char *base, *why = NULL;
+	int ret, bret;
 
-	if (ret == 0 || !colon || colon == name || colon[-1] == ':')
-		return ret;
+	if (!colon || colon == name || colon[-1] == ':' || !colon[1])
+		return parse_plain(name, attr);
 	base = xstrndup(name, (size_t)(colon - name));
-	if (parse_plain(base, attr) == 0 && parse_modifiers(colon + 1, attr))
-		ret = 0;
-	else
-		err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
+	bret = parse_plain(base, attr);
 	free(base);
-	return ret;
+	if (bret == 0 && parse_modifiers(colon + 1, attr))
+		return 0;
+	if (bret < 0 && bret != ERR_NOTFOUND)
+		why = xstrdup(err_msg());
+	ret = parse_plain(name, attr);
+	if (ret == 0 || (ret != ERR_NOTFOUND && bret != 0)) {
+		free(why);
+		return ret;
+	}
+	if (why)
+		return restore_error(bret, why);
+	return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
+}
+
+static int parse_pfm(const char *name, struct perf_event_attr *attr)
+{
+	struct pfm_code code;
+	int ret = perf_pfm_encode(name, &code);
+
+	if (ret < 0)
+		return ret;
+	attr->type = code.type;
+	attr->config = code.config;
+	attr->config1 = code.config1;
+	attr->config2 = code.config2;
+	return 0;
 }
 
 static int parse_plain(const char *name, struct perf_event_attr *attr)
 {
-	struct pfm_code code;
-
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
 	if (parse_generic(name, attr) || parse_raw(name, attr))
@@ -97,18 +143,22 @@ static int parse_plain(const char *name, struct perf_event_attr *attr)
 	if (strchr(name, ':') && !strstr(name, "::")) {
 		uint64_t id;
 		int ret = perf_tracepoint_id(name, &id);
+		char *why;
 
-		attr->type = PERF_TYPE_TRACEPOINT;
-		attr->config = id;
-		return ret;
+		if (ret == 0) {
+			attr->type = PERF_TYPE_TRACEPOINT;
+			attr->config = id;
+			return 0;
+		}
+		/* libpfm4 takes EVENT:UMASK without its PMU:: too. */
+		why = xstrdup(err_msg());
+		if (parse_pfm(name, attr) == 0) {
+			free(why);
+			return 0;
+		}
+		return restore_error(ret, why);
 	}
-	if (perf_pfm_encode(name, &code) < 0)
-		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
-	attr->type = code.type;
-	attr->config = code.config;
-	attr->config1 = code.config1;
-	attr->config2 = code.config2;
-	return 0;
+	return parse_pfm(name, attr);
 }
 
 /* ---- listing ---- */

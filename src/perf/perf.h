@@ -29,8 +29,10 @@ const char *perf_kind_name(enum perf_kind k);
 /*
  * Resolves @name into @attr (zeroed first; size set): a generic event
  * (cycles, page-faults, ...), a cache event (L1-dcache-load-misses), a
- * tracepoint (sched:sched_switch), raw rNNN (hex), or a libpfm4 event name.
- * ERR_NOTFOUND with a message naming the event when it is none of these.
+ * tracepoint (sched:sched_switch), raw rNNN (hex), or a libpfm4 event name
+ * (with or without its PMU::), each with perf's :u/:k/:h/:p... modifiers.
+ * ERR_NOTFOUND with a message naming the event when it is none of these;
+ * ERR_INVALID when it may be a tracepoint but tracefs cannot be read.
  */
 int perf_event_parse(const char *name, struct perf_event_attr *attr);
 
@@ -59,7 +61,8 @@ bool perf_cache_event_name(size_t i, char *out, size_t len);
 /* ---- tracefs (tracefs.c) ---- */
 /* The tracefs mount (/sys/kernel/tracing or the debugfs one), or NULL. */
 const char *perf_tracefs(void);
-/* The id of tracepoint "SUBSYS:NAME"; ERR_NOTFOUND when there is none. */
+/* The id of tracepoint "SUBSYS:NAME"; ERR_NOTFOUND when there is none,
+ * ERR_INVALID (saying why) when tracefs is not mounted or not readable. */
 int perf_tracepoint_id(const char *name, uint64_t *id);
 /* The text of tracepoint "SUBSYS:NAME"'s format file into *@text (caller
  * frees); ERR_NOTFOUND when it cannot be read. */

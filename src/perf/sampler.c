@@ -218,21 +218,6 @@ static int synth_threads(struct perf_data_writer *w, pid_t pid)
 	return ret;
 }
 
-int perf_sampler_synthesize_comms(struct perf_data_writer *w)
-{
-	struct dirent **p;
-	int n = scandir("/proc", &p, numeric, NULL), ret = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (ret == 0)
-			ret = synth_threads(w, (pid_t)atoi(p[i]->d_name));
-		free(p[i]);
-	}
-	if (n >= 0)
-		free(p);
-	return ret;
-}
-
 struct synth_mmap {
 	struct perf_event_header h;
 	uint32_t pid, tid;
@@ -265,11 +250,13 @@ static int synth_map(struct perf_data_writer *w, pid_t pid, const char *line)
 	return perf_data_write(w, &r, r.h.size);
 }
 
-int perf_sampler_synthesize(struct perf_data_writer *w, pid_t pid)
+/* The executable mappings of /proc/PID/maps (none for kernel threads, and
+ * none for a process that ended meanwhile). */
+static int synth_maps(struct perf_data_writer *w, pid_t pid)
 {
 	char path[64], line[4352];
 	FILE *f;
-	int ret = synth_comm(w, pid);
+	int ret = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
@@ -277,5 +264,31 @@ int perf_sampler_synthesize(struct perf_data_writer *w, pid_t pid)
 		ret = synth_map(w, pid, line);
 	if (f)
 		fclose(f);
+	return ret;
+}
+
+int perf_sampler_synthesize(struct perf_data_writer *w, pid_t pid)
+{
+	int ret = synth_comm(w, pid);
+
+	return ret < 0 ? ret : synth_maps(w, pid);
+}
+
+int perf_sampler_synthesize_all(struct perf_data_writer *w)
+{
+	struct dirent **p;
+	int n = scandir("/proc", &p, numeric, NULL), ret = 0;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = (pid_t)atoi(p[i]->d_name);
+
+		if (ret == 0)
+			ret = synth_threads(w, pid);
+		if (ret == 0)
+			ret = synth_maps(w, pid);
+		free(p[i]);
+	}
+	if (n >= 0)
+		free(p);
 	return ret;
 }

@@ -50,7 +50,8 @@ void perf_sampler_close(struct perf_sampler *s);
 /* Writes comm and mmap records for what process @pid already runs (from
  * /proc/PID/comm and /proc/PID/maps), as the kernel would have. */
 int perf_sampler_synthesize(struct perf_data_writer *w, pid_t pid);
-/* Writes a comm record for every thread running now (for -a). */
-int perf_sampler_synthesize_comms(struct perf_data_writer *w);
+/* Writes a comm record for every thread running now and the mmap records
+ * of every process (for -a). */
+int perf_sampler_synthesize_all(struct perf_data_writer *w);
 
 #endif

@@ -128,7 +128,7 @@ static const char *comm_of(const struct perf_session *s, uint32_t pid)
 	for (size_t i = s->ncomms; i-- > 0;)
 		if (s->comms[i].pid == pid)
 			return s->comms[i].name;
-	return "[unknown]";
+	return pid == 0 ? "swapper" : "[unknown]"; /* the idle task, not in /proc */
 }
 
 static struct perf_loc resolve(struct perf_session *s, uint32_t pid, uint64_t ip, bool kernel)
@@ -227,22 +227,118 @@ static bool parse_sample(struct perf_session *s, const unsigned char *b, size_t 
 	return true;
 }
 
-int perf_session_samples(struct perf_session *s,
-			 void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
-			 uint64_t *lost)
-{
-	size_t off = s->d.records;
+/* A record's place in the replay: its time, then its place in the file. */
+struct rec_at {
+	uint64_t time;
+	size_t off;
+};
 
-	*lost = 0;
+/* Bytes of the sample_id_all trailer, and where its time sits in it. */
+static size_t id_trailer(uint64_t st, size_t *time_at)
+{
+	const uint64_t fields = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+				PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER;
+
+	*time_at = (st & PERF_SAMPLE_TID) ? 8 : 0;
+	return 8 * (size_t)__builtin_popcountll(st & fields);
+}
+
+/*
+ * When a record happened. Comm and mmap records carry it in their trailer,
+ * which those Veles wrote from /proc before sampling began lack (their
+ * name's padding then ends the record): they get 0 and so come first.
+ */
+static uint64_t record_time(uint64_t st, const struct perf_event_header *h, const unsigned char *b)
+{
+	size_t len = h->size - sizeof(*h), time_at, trailer = id_trailer(st, &time_at), fixed;
+	uint64_t t = 0;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return 0;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		size_t at = 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+				 !!(st & PERF_SAMPLE_TID));
+
+		if (len >= at + 8)
+			memcpy(&t, b + at, 8);
+		return t;
+	}
+	if (h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) {
+		if (len >= 24) /* u32 pid, ppid, tid, ptid; u64 time */
+			memcpy(&t, b + 16, 8);
+		return t;
+	}
+	fixed = h->type == PERF_RECORD_MMAP ? 32 : 8; /* comm: u32 pid, tid */
+	if (len <= fixed)
+		return 0;
+	fixed += (strnlen((const char *)b + fixed, len - fixed) + 8) & ~(size_t)7;
+	if (len >= fixed + trailer)
+		memcpy(&t, b + len - trailer + time_at, 8);
+	return t;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rec_at *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off; /* file order */
+}
+
+/*
+ * The records that matter to samples, in time order. The file holds each
+ * CPU's buffer in turn, so a process that moved between CPUs may have
+ * samples ahead of the mmap that maps them; sorting by time puts them back.
+ * The index costs 16 bytes a record beside the file already in memory.
+ */
+static size_t order_records(struct perf_session *s, struct rec_at **out, uint64_t *lost)
+{
+	struct rec_at *v = NULL;
+	size_t n = 0, cap = 0, off = s->d.records;
+	bool in_order = true;
+
 	while (off + sizeof(struct perf_event_header) <= s->d.len) {
 		struct perf_event_header h;
 		const unsigned char *body = s->d.buf + off + sizeof(h);
-		struct perf_sample smp;
-		uint64_t n;
+		uint64_t k;
 
 		memcpy(&h, s->d.buf + off, sizeof(h));
 		if (h.size < sizeof(h) || off + h.size > s->d.len)
 			break; /* a torn tail: what came before stands */
+		if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			memcpy(&k, body + 8, 8);
+			*lost += k;
+		} else if (h.type == PERF_RECORD_MMAP || h.type == PERF_RECORD_COMM ||
+			   h.type == PERF_RECORD_FORK || h.type == PERF_RECORD_SAMPLE) {
+			v = xgrow(v, sizeof(*v), n + 1, &cap);
+			v[n] = (struct rec_at){record_time(s->d.h.sample_type, &h, body), off};
+			in_order = in_order && (n == 0 || v[n].time >= v[n - 1].time);
+			n++;
+		}
+		off += h.size;
+	}
+	if (!in_order)
+		qsort(v, n, sizeof(*v), by_time);
+	*out = v;
+	return n;
+}
+
+int perf_session_samples(struct perf_session *s,
+			 void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
+			 uint64_t *lost)
+{
+	struct rec_at *v;
+	size_t n;
+
+	*lost = 0;
+	n = order_records(s, &v, lost);
+	for (size_t i = 0; i < n; i++) {
+		struct perf_event_header h;
+		const unsigned char *body = s->d.buf + v[i].off + sizeof(h);
+		struct perf_sample smp;
+
+		memcpy(&h, s->d.buf + v[i].off, sizeof(h));
 		size_t blen = h.size - sizeof(h);
 
 		if (h.type == PERF_RECORD_MMAP)
@@ -251,12 +347,10 @@ int perf_session_samples(struct perf_session *s,
 			on_comm(s, body, blen, h.misc);
 		else if (h.type == PERF_RECORD_FORK)
 			on_fork(s, body, blen);
-		else if (h.type == PERF_RECORD_LOST && blen >= 16 && memcpy(&n, body + 8, 8))
-			*lost += n;
-		else if (h.type == PERF_RECORD_SAMPLE && parse_sample(s, body, blen, h.misc, &smp))
+		else if (parse_sample(s, body, blen, h.misc, &smp))
 			fn(&smp, arg);
-		off += h.size;
 	}
+	free(v);
 	return 0;
 }
 

@@ -34,7 +34,8 @@ struct perf_session;
 
 int perf_session_open(const char *path, struct perf_session **out);
 const struct perf_data *perf_session_data(const struct perf_session *s);
-/* Calls @fn for every sample in file order; lost samples are counted. */
+/* Calls @fn for every sample in time order (side-band records replayed
+ * among them); lost samples are counted. */
 int perf_session_samples(struct perf_session *s,
 			 void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
 			 uint64_t *lost);

@@ -26,6 +26,32 @@ const char *perf_tracefs(void)
 	return NULL;
 }
 
+/*
+ * Why perf_tracefs() found none: mounted but closed to this user (tracefs
+ * is root's, mode 700, unless mounted otherwise), or not mounted at all.
+ */
+static int tracefs_error(const char *name)
+{
+	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%s/events", roots[i]);
+		if (access(path, R_OK | X_OK) < 0 && (errno == EACCES || errno == EPERM))
+			return err_set(
+				ERR_INVALID,
+				"tracepoint '%s': no permission to read tracefs (%s): run as "
+				"root, or mount it for your group (mount -o "
+				"remount,gid=GROUP,mode=750 %s)",
+				name, roots[i], roots[i]);
+	}
+	return err_set(ERR_INVALID,
+		       "tracepoint '%s': tracefs is not mounted (mount -t tracefs nodev "
+		       "/sys/kernel/tracing, as root)",
+		       name);
+}
+
 static int read_u64_file(const char *path, uint64_t *out)
 {
 	FILE *f = fopen(path, "re");
@@ -33,7 +59,7 @@ static int read_u64_file(const char *path, uint64_t *out)
 	int ok;
 
 	if (!f)
-		return -1;
+		return -errno;
 	ok = fscanf(f, "%llu", &v) == 1;
 	fclose(f);
 	if (!ok)
@@ -53,16 +79,16 @@ int perf_tracepoint_id(const char *name, uint64_t *id)
 	    name[0] == '.')
 		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
 	if (!root)
-		return err_set(ERR_NOTFOUND,
-			       "tracepoint '%s': tracefs is not mounted (mount -t tracefs nodev "
-			       "/sys/kernel/tracing, as root)",
-			       name);
+		return tracefs_error(name);
 	path = xasprintf("%s/events/%.*s/%s/id", root, (int)(colon - name), name, colon + 1);
 	ret = read_u64_file(path, id);
+	if (ret == -EACCES || ret == -EPERM)
+		ret = err_set(ERR_INVALID, "tracepoint '%s': no permission to read %s: run as root",
+			      name, path);
+	else if (ret < 0)
+		ret = err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
 	free(path);
-	if (ret < 0)
-		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
-	return 0;
+	return ret;
 }
 
 int perf_tracepoint_format(const char *name, char **text)
@@ -72,9 +98,10 @@ int perf_tracepoint_format(const char *name, char **text)
 	char *path;
 	int ret;
 
-	if (!root || !colon)
-		return err_set(ERR_NOTFOUND,
-			       "no format for tracepoint '%s': tracefs is not mounted", name);
+	if (!colon)
+		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
+	if (!root)
+		return tracefs_error(name);
 	path = xasprintf("%s/events/%.*s/%s/format", root, (int)(colon - name), name, colon + 1);
 	ret = file_read_all(path, &b);
 	if (ret < 0)

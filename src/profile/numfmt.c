@@ -6,6 +6,11 @@
 #include "profile/numfmt.h"
 #include "util/common.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
+#endif
+
 /* Every power of ten up to 1e22 is exact in a double (Clinger 1990). */
 static const double pow10_tab[23] = {
 	1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,	1e8,  1e9,  1e10, 1e11,
@@ -262,4 +267,82 @@ enum numfmt_kind numfmt_parse(const char *s, size_t n, int64_t *i, double *d)
 		return NUM_DBL;
 	}
 	return parse_slow(s, n, d);
+}
+
+static inline char *put_i32(char *d, int32_t x)
+{
+	return d + (NUMFMT_SMALL_OK(x) ? numfmt_small(d, (uint32_t)x) : numfmt_i64(d, x));
+}
+
+#ifdef HAVE_AVX2_PATH
+/*
+ * numfmt_small() on four values at once: the same steps (a split into two
+ * halves of four digits, then pairs, then digits, each a multiply by a
+ * reciprocal) on 64-bit lanes, then each lane stored as the scalar code
+ * stores its word.
+ */
+__attribute__((target("avx2"))) static char *
+i32_list_avx2(char *d, const int32_t *v, size_t n, const char *sep, size_t seplen, size_t *done)
+{
+	const __m256i r10000 = _mm256_set1_epi64x(3518437209LL); /* 2^45 / 1e4, rounded up */
+	const __m256i e4 = _mm256_set1_epi64x(10000), r100 = _mm256_set1_epi32(10486);
+	const __m256i e2 = _mm256_set1_epi32(100), r10 = _mm256_set1_epi16(103);
+	const __m256i e1 = _mm256_set1_epi16(10), top = _mm256_set1_epi32(100000000);
+	size_t k = 0, i;
+
+	for (; k + 4 <= n; k += 4) {
+		__m128i raw = _mm_loadu_si128((const __m128i *)(const void *)(v + k));
+		/* In range when 0 <= x < 1e8 as a signed compare says. */
+		__m128i bad = _mm_or_si128(_mm_cmpgt_epi32(_mm_setzero_si128(), raw),
+					   _mm_cmpgt_epi32(raw, _mm256_castsi256_si128(top)));
+		__m256i x, hi, q;
+		uint64_t lane[4];
+
+		if (!_mm_testz_si128(bad, bad)) {
+			for (i = 0; i < 4; i++) {
+				memcpy(d, sep, 2);
+				d = put_i32(d + seplen, v[k + i]);
+			}
+			continue;
+		}
+		x = _mm256_cvtepu32_epi64(raw);
+		hi = _mm256_srli_epi64(_mm256_mul_epu32(x, r10000), 45);
+		x = _mm256_or_si256(
+			hi, _mm256_slli_epi64(_mm256_sub_epi64(x, _mm256_mul_epu32(hi, e4)), 32));
+		q = _mm256_srli_epi32(_mm256_mullo_epi32(x, r100), 20);
+		x = _mm256_or_si256(
+			q, _mm256_slli_epi32(_mm256_sub_epi32(x, _mm256_mullo_epi32(q, e2)), 16));
+		q = _mm256_srli_epi16(_mm256_mullo_epi16(x, r10), 10);
+		x = _mm256_or_si256(
+			q, _mm256_slli_epi16(_mm256_sub_epi16(x, _mm256_mullo_epi16(q, e1)), 8));
+		_mm256_storeu_si256((__m256i *)(void *)lane, x);
+		for (i = 0; i < 4; i++) {
+			uint64_t w = lane[i];
+			size_t len = w ? 8 - (size_t)__builtin_ctzll(w) / 8 : 1;
+
+			memcpy(d, sep, 2);
+			d += seplen;
+			w = (w + 0x3030303030303030ULL) >> (8 * (8 - len));
+			memcpy(d, &w, 8);
+			d += len;
+		}
+	}
+	*done = k;
+	return d;
+}
+#endif
+
+char *numfmt_i32_list(char *dst, const int32_t *v, size_t n, const char *sep, size_t seplen)
+{
+	size_t k = 0;
+
+#ifdef HAVE_AVX2_PATH
+	if (__builtin_cpu_supports("avx2"))
+		dst = i32_list_avx2(dst, v, n, sep, seplen, &k);
+#endif
+	for (; k < n; k++) {
+		memcpy(dst, sep, 2);
+		dst = put_i32(dst + seplen, v[k]);
+	}
+	return dst;
 }

@@ -111,16 +111,22 @@ void col_append_i64(struct column *c, const int64_t *v, size_t n)
 
 	col_reserve(c, c->len + n);
 	if (c->narrow) {
-		for (i = 0; i < n && fits_i32(v[i]); i++)
-			;
-		if (i < n)
-			widen_storage(c);
+		/* Copy and check in one pass (room for n narrow cells is
+		 * reserved); a value that does not fit makes the copy moot. */
+		int32_t *d = c->v.i32 + c->len;
+		uint64_t wide = 0;
+
+		for (i = 0; i < n; i++) {
+			wide |= ((uint64_t)v[i] + 0x80000000ULL) >> 32;
+			d[i] = (int32_t)v[i];
+		}
+		if (!wide) {
+			c->len += n;
+			return;
+		}
+		widen_storage(c);
 	}
-	if (c->narrow)
-		for (i = 0; i < n; i++)
-			c->v.i32[c->len + i] = (int32_t)v[i];
-	else
-		memcpy(c->v.i64 + c->len, v, n * sizeof(*v));
+	memcpy(c->v.i64 + c->len, v, n * sizeof(*v));
 	c->len += n;
 }
 

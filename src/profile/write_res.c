@@ -65,6 +65,30 @@ static inline size_t group_row(const struct groups *g, size_t t, size_t k)
 	return g->order ? g->order[g->start[t] + k] : g->start[t] + k;
 }
 
+static inline char *put_int(char *d, int64_t x)
+{
+	return d + (NUMFMT_SMALL_OK(x) ? numfmt_small(d, (uint32_t)x) : numfmt_i64(d, x));
+}
+
+/* Values [k, end) of a dense integer column, each after a separator (the
+ * array's first value is written before). One loop per storage width, so
+ * the width is not tested per value. */
+static char *put_ints(char *d, const struct column *c, size_t base, size_t k, size_t end,
+		      const char *sep, size_t seplen)
+{
+	if (c->narrow) {
+		d = numfmt_i32_list(d, c->v.i32 + base + k, end - k, sep, seplen);
+	} else {
+		const int64_t *v = c->v.i64 + base;
+
+		for (; k < end; k++) {
+			memcpy(d, sep, 2);
+			d = put_int(d + seplen, v[k]);
+		}
+	}
+	return d;
+}
+
 static void write_array(struct jw *w, const struct profile *p, const struct column *c,
 			const struct groups *g, size_t t)
 {
@@ -84,16 +108,10 @@ static void write_array(struct jw *w, const struct profile *p, const struct colu
 
 			buf_grow(b, (end - k) * (NUMFMT_MAX + 2));
 			d = b->data + b->len;
-			for (; k < end; k++) {
-				if (k) {
-					memcpy(d, sep, 2);
-					d += seplen;
-				}
-				int64_t x = c->narrow ? c->v.i32[base + k] : c->v.i64[base + k];
-
-				d += NUMFMT_SMALL_OK(x) ? numfmt_small(d, (uint32_t)x)
-							: numfmt_i64(d, x);
-			}
+			if (k == 0)
+				d = put_int(d, c->narrow ? c->v.i32[base] : c->v.i64[base]), k++;
+			d = put_ints(d, c, base, k, end, sep, seplen);
+			k = end;
 			b->len = (size_t)(d - b->data);
 			b->data[b->len] = '\0';
 			jw_maybe_flush(w);

@@ -13,7 +13,11 @@
 #include "util/fsutil.h"
 #include "vcs/vcs.h"
 
-#define PULL_TMP_REF "refs/veles-remote/ledger"
+/* Every ref under refs/veles/ is fetched beside ours, under this prefix:
+ * the ledger, and a plain directory's version line. */
+#define PULL_TMP_PREFIX "refs/veles-remote/"
+#define PULL_TMP_REF PULL_TMP_PREFIX "ledger"
+#define PULL_TMP_VERSIONS PULL_TMP_PREFIX "versions"
 
 /* A configured remote, else a path or URL used as given. */
 static int open_remote(struct store *s, const char *name, git_remote **out)
@@ -433,13 +437,18 @@ static int integrate(struct store *s, const git_oid *theirs, const char *remote,
 	return ret < 0 ? ret : count_new(s, &ours, &merged, np, nv);
 }
 
-static void drop_tmp_ref(struct store *s)
+static void drop_tmp_refs(struct store *s)
 {
+	static const char *const names[] = {PULL_TMP_REF, PULL_TMP_VERSIONS};
 	git_reference *ref = NULL;
+	size_t i;
 
-	if (git_reference_lookup(&ref, s->repo, PULL_TMP_REF) == 0)
-		git_reference_delete(ref);
-	git_reference_free(ref);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (git_reference_lookup(&ref, s->repo, names[i]) == 0)
+			git_reference_delete(ref);
+		git_reference_free(ref);
+		ref = NULL;
+	}
 }
 
 static int count_nothing(const char *version, const struct store_entry *e, size_t n, void *arg)
@@ -453,11 +462,11 @@ static int count_nothing(const char *version, const struct store_entry *e, size_
 
 int store_pull(struct store *s, const char *remote, struct buf *summary)
 {
-	char *spec = "+" STORE_LEDGER_REF ":" PULL_TMP_REF;
+	char *spec = "+refs/veles/*:" PULL_TMP_PREFIX "*";
 	git_strarray specs = {&spec, 1};
 	git_fetch_options opts;
 	git_remote *r = NULL;
-	const char *how = NULL;
+	const char *how = NULL, *vhow = NULL;
 	long long start = store_now_ms();
 	unsigned attempt = 0;
 	size_t np = 0, nv = 0;
@@ -469,31 +478,47 @@ int store_pull(struct store *s, const char *remote, struct buf *summary)
 	git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
 	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	opts.update_fetchhead = 0;
-	drop_tmp_ref(s); /* left by a pull that was killed */
+	drop_tmp_refs(s); /* left by a pull that was killed */
 	ret = git_remote_fetch(r, &specs, &opts, NULL);
 	git_remote_free(r);
 	if (ret < 0)
 		return vcs_git_error(ret, remote);
+	/* A plain directory's versions first: the ledger names them. */
+	if ((ret = vcs_plain_join(s->vcs, PULL_TMP_VERSIONS, remote, &vhow)) < 0) {
+		drop_tmp_refs(s);
+		return ret;
+	}
 	ret = git_reference_name_to_id(&theirs, s->repo, PULL_TMP_REF);
 	if (ret == GIT_ENOTFOUND) {
+		drop_tmp_refs(s);
 		buf_addf(summary, "%s has no profiles yet", remote);
+		if (vhow)
+			buf_addf(summary, "; versions: %s", vhow);
 		return 0;
 	}
-	if (ret < 0)
+	if (ret < 0) {
+		drop_tmp_refs(s);
 		return vcs_git_error(ret, "cannot read the fetched ledger");
+	}
 	/* A local add may land meanwhile: redo the merge on the new head. */
 	while ((ret = integrate(s, &theirs, remote, &how, &np, &nv)) == ERR_CONFLICT &&
 	       store_backoff(attempt++, start))
 		;
-	drop_tmp_ref(s);
+	drop_tmp_refs(s);
 	if (ret < 0)
 		return ret;
-	if (!how) {
+	if (!how && !vhow) {
 		buf_addf(summary, "already up to date with %s", remote);
 		return 0;
 	}
-	say_counts(summary, "pulled", np, nv, "from", remote);
-	buf_addf(summary, " (%s)", how);
+	if (how) {
+		say_counts(summary, "pulled", np, nv, "from", remote);
+		buf_addf(summary, " (%s)", how);
+	} else {
+		buf_addf(summary, "pulled no new profiles from %s", remote);
+	}
+	if (vhow)
+		buf_addf(summary, "; versions: %s", vhow);
 	/* Walking the new ledger once here rebuilds the listing cache, so
 	 * the `veles log` after a pull is as quick as any other. */
 	store_each_version(s, count_nothing, NULL);

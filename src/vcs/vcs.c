@@ -319,8 +319,8 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
 	     int (*fn)(const struct vcs_version *ver, void *arg), void *arg)
 {
 	struct walk_queue q = {0};
+	struct plain_numbers pn = {0};
 	struct vcs_version ver;
-	unsigned counter = 0;
 	size_t seen = 0, i;
 	git_oid oid;
 	int ret = from ? resolve_oid(v, from, &oid) : v->ops->head(v, &oid);
@@ -328,9 +328,6 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
 	if (ret == ERR_NOTFOUND && !from)
 		return 0; /* no versions yet: nothing to walk */
 	if (ret < 0)
-		return ret;
-	/* The plain line is linear: count once, then step down. */
-	if (v->kind == VCS_PLAIN && (ret = vcs_plain_counter(v, &oid, &counter)) < 0)
 		return ret;
 	ret = walk_enqueue(v, &q, &oid);
 	while (ret == 0 && q.n && (!limit || seen < limit)) {
@@ -341,8 +338,10 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
 			ret = walk_enqueue(v, &q, git_commit_parent_id(c, k));
 		if (ret == 0) {
 			vcs_fill_version(c, &ver);
-			ver.counter = counter ? counter - (unsigned)seen : 0;
-			ret = fn(&ver, arg);
+			if (v->kind == VCS_PLAIN)
+				ret = vcs_plain_number(v, &pn, git_commit_id(c), &ver.counter);
+			if (ret == 0)
+				ret = fn(&ver, arg);
 			seen++;
 		}
 		git_commit_free(c);
@@ -351,6 +350,7 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
 		git_commit_free(q.heap[i]);
 	free(q.heap);
 	free(q.seen);
+	vcs_plain_numbers_free(&pn);
 	return ret;
 }
 

@@ -73,6 +73,15 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
  * current one and makes it current. */
 int vcs_new_version(struct vcs *v, const char *msg, char id[41]);
 
+/*
+ * A plain directory's version line after a pull: the line at @ref (fetched
+ * from @remote) joins the local one. Fast-forwards when the local line is
+ * behind, merges both lines into a version with two parents when they
+ * parted, and does nothing for a git project or a missing @ref. *@how is
+ * then "fast-forward", "merged" or NULL (nothing changed).
+ */
+int vcs_plain_join(struct vcs *v, const char *ref, const char *remote, const char **how);
+
 /* Loads the TLS certificates that start-up skipped (tls_defer.c); call
  * before any network operation. */
 void vcs_tls_enable(void);

@@ -30,6 +30,8 @@ struct vcs {
 extern const struct vcs_ops vcs_git_ops;
 extern const struct vcs_ops vcs_plain_ops;
 
+#include "util/strmap.h"
+
 #define VCS_PLAIN_REF "refs/veles/versions"
 
 /* Opens or creates ROOT/.veles/store.git; 1 when there is none and
@@ -40,6 +42,20 @@ int vcs_git_setup(struct vcs *v);
 
 /* 1-based position of @id on the plain version line. */
 int vcs_plain_counter(struct vcs *v, const git_oid *id, unsigned *out);
+
+/*
+ * The same number for many versions, as a walk meets them: a pulled line
+ * merges into ours, so the line is not always straight, and each version's
+ * number is its first parent's plus one, remembered here so that every
+ * commit is read once. Zero-initialise; free with vcs_plain_numbers_free().
+ */
+struct plain_numbers {
+	struct strmap ids; /* hex id -> index into num */
+	unsigned *num;
+	size_t cap;
+};
+int vcs_plain_number(struct vcs *v, struct plain_numbers *pn, const git_oid *id, unsigned *out);
+void vcs_plain_numbers_free(struct plain_numbers *pn);
 
 void vcs_fill_version(const git_commit *c, struct vcs_version *out);
 

@@ -42,6 +42,67 @@ int vcs_plain_counter(struct vcs *v, const git_oid *id, unsigned *out)
 	return 0;
 }
 
+static void number_put(struct plain_numbers *pn, const char *hex, unsigned n)
+{
+	size_t i = strmap_intern(&pn->ids, hex, NULL);
+
+	pn->num = xgrow(pn->num, sizeof(*pn->num), i + 1, &pn->cap);
+	pn->num[i] = n;
+}
+
+int vcs_plain_number(struct vcs *v, struct plain_numbers *pn, const git_oid *id, unsigned *out)
+{
+	git_oid *path = NULL, cur = *id;
+	size_t n = 0, cap = 0, i;
+	unsigned base = 0;
+	int ret = 0;
+
+	/* Down the first parents to a version already numbered, or the first. */
+	for (;;) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_commit *c = NULL;
+		size_t k;
+
+		git_oid_tostr(hex, sizeof(hex), &cur);
+		if ((k = strmap_get(&pn->ids, hex)) != SIZE_MAX) {
+			base = pn->num[k];
+			break;
+		}
+		path = xgrow(path, sizeof(*path), n + 1, &cap);
+		path[n++] = cur;
+		if ((ret = git_commit_lookup(&c, v->repo, &cur)) < 0) {
+			ret = vcs_git_error(ret, "cannot count versions");
+			break;
+		}
+		k = git_commit_parentcount(c);
+		if (k)
+			cur = *git_commit_parent_id(c, 0);
+		git_commit_free(c);
+		if (!k)
+			break;
+	}
+	for (i = n; ret == 0 && i-- > 0;) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &path[i]);
+		number_put(pn, hex, ++base);
+	}
+	free(path);
+	if (ret == 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		*out = pn->num[strmap_get(&pn->ids, git_oid_tostr(hex, sizeof(hex), id))];
+	}
+	return ret;
+}
+
+void vcs_plain_numbers_free(struct plain_numbers *pn)
+{
+	strmap_free(&pn->ids);
+	free(pn->num);
+	memset(pn, 0, sizeof(*pn));
+}
+
 /* "vN": the N-th version of the current line. */
 static int plain_resolve(struct vcs *v, const char *rev, git_oid *out)
 {
@@ -131,6 +192,61 @@ out:
 	git_tree_free(tree);
 	git_signature_free(sig);
 	return ret;
+}
+
+/* Moves the version line from @old to @to, refused if it moved meanwhile. */
+static int plain_move(struct vcs *v, const git_oid *old, const git_oid *to, const char *msg)
+{
+	git_reference *ref = NULL;
+	int ret = git_reference_create_matching(&ref, v->repo, VCS_PLAIN_REF, to, 1, old, msg);
+
+	git_reference_free(ref);
+	if (ret == GIT_EMODIFIED || ret == GIT_ELOCKED)
+		return err_set(ERR_CONFLICT, "the version line changed while pulling; pull again");
+	return ret < 0 ? vcs_git_error(ret, "cannot record the versions") : 0;
+}
+
+/* A version with both lines as parents, ours first so that vN still
+ * counts along the local line. */
+static int plain_merge(struct vcs *v, const git_oid *ours, const git_oid *theirs,
+		       const char *remote)
+{
+	const git_oid *parents[2] = {ours, theirs};
+	git_signature *sig = NULL;
+	git_oid tree, merged;
+	char *msg = xasprintf("merge versions from %s", remote);
+	int ret = vcs_signature(v, &sig);
+
+	if (ret == 0 && (ret = empty_tree(v->repo, &tree)) == 0)
+		ret = git_commit_create_from_ids(&merged, v->repo, NULL, sig, sig, NULL, msg, &tree,
+						 2, parents);
+	git_signature_free(sig);
+	if (ret < 0)
+		ret = vcs_git_error(ret, "cannot write a version");
+	else
+		ret = plain_move(v, ours, &merged, msg);
+	free(msg);
+	return ret;
+}
+
+int vcs_plain_join(struct vcs *v, const char *ref, const char *remote, const char **how)
+{
+	git_oid ours, theirs;
+	int ret;
+
+	*how = NULL;
+	if (v->kind != VCS_PLAIN || git_reference_name_to_id(&theirs, v->repo, ref) < 0)
+		return 0;
+	if ((ret = git_reference_name_to_id(&ours, v->repo, VCS_PLAIN_REF)) < 0)
+		return vcs_git_error(ret, "cannot read the current version");
+	if (git_oid_equal(&ours, &theirs) || git_graph_descendant_of(v->repo, &ours, &theirs) == 1)
+		return 0;
+	if (git_graph_descendant_of(v->repo, &theirs, &ours) == 1) {
+		*how = "fast-forward";
+		return plain_move(v, &ours, &theirs, "veles pull");
+	}
+	*how = "merged";
+	return plain_merge(v, &ours, &theirs, remote);
 }
 
 int vcs_plain_open(struct vcs *v, bool create)

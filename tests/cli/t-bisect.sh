@@ -30,6 +30,22 @@ has "$T/err" "^bisect: measuring good"
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 [ -z "$(git branch --list 'veles*')" ] || fail "a branch was left"
 
+# --job: each version measured by a collector job, as `run job` runs it;
+# the values of the location [user] decide, and no profile is left pending.
+veles bisect --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' -r 5 \
+	--job 'time -r 5 -o suppress -- ./prog 4000 4000' >"$T/out" 2>"$T/err" ||
+	{ cat "$T/out" "$T/err" >&2; fail "bisect --job"; }
+has "$T/out" "^$planted is the first slow commit: version 13"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \(\./prog \[user\], [0-9]+ and [0-9]+ values\)"
+[ "$(npending)" -eq 0 ] || fail "bisect --job left pending profiles"
+[ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
+fails 2 veles bisect --good "$good" --bad HEAD -q --build 'cc -O2 -o prog list_search.c' \
+	--job 'time -r 3 -o suppress -- ./prog 10 10' --location nosuch
+has "$T/err" "no location of the job's profile matches 'nosuch' \(\./prog \[real\], \./prog \[sys\], \./prog \[user\]\)"
+fails 2 veles bisect --good HEAD~1 --bad HEAD --job 'time -r 5'
+fails 2 veles bisect --good HEAD~1 --bad HEAD --job 'time -- ./prog' -- ./prog
+fails 2 veles bisect --good HEAD~1 --bad HEAD --location user -- ./prog
+
 # Good and bad alike: nothing to bisect, or (when a busy machine makes the
 # two batches differ) no version between them can be placed: exit 1 both
 # ways, said on stdout. A loaded host was seen to slow a batch of the same
@@ -43,6 +59,8 @@ fails 2 veles bisect --good HEAD~1 -- ./prog
 fails 2 veles bisect --good HEAD~1 --bad HEAD
 fails 2 veles bisect --good nosuch --bad HEAD -- ./prog
 fails 2 veles bisect --good HEAD --bad HEAD~1 -q -- ./prog
+fails 2 veles bisect --good HEAD --bad main -q --build true -- true
+has "$T/err" "--good and --bad are the same version"
 fails 2 veles bisect --good HEAD~1 --bad HEAD --on wall -- ./prog
 fails 2 veles bisect --good HEAD~2 --bad HEAD -q --build false -- ./prog
 cat "$T/out" >&2; echo ok

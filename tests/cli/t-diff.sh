@@ -112,4 +112,10 @@ fails 2 veles diff a.perf b.perf --aggregate mode
 fails 2 veles diff a.perf b.perf --filter '('
 fails 2 veles diff a.perf b.perf --bogus
 fails 1 veles diff a.perf nosuch.perf
+# A misspelt --of is an error, not an empty table.
+fails 1 veles diff a.perf b.perf --of nosuch
+has "$T/err" "no resource of either profile has 'nosuch'"
+fails 1 veles diff a.perf b.perf --of uid
+has "$T/err" "no resource of either profile has a numeric 'uid'"
+fails 1 veles diff a.perf b.perf --of nosuch flamegraph
 echo ok

@@ -2,6 +2,7 @@
 # veles list: software events everywhere, tracepoints when tracefs is there,
 # search over names and descriptions, JSON for the UI.
 . "$(dirname "$0")/lib.sh"
+with_tracefs "$@"
 cd "$T"
 ok veles list
 has "$T/out" '^  task-clock +\[software\] '
@@ -33,6 +34,9 @@ ok veles list INST_RETIRED
 has "$T/out" '^  skl::INST_RETIRED +\[pmu(, not supported)?\] Number of instructions retired'
 ok veles stat -x, -e skl::inst_retired:any_p -- true
 has "$T/err" '^([0-9]+|<not supported>),,skl::inst_retired:any_p,'
+# EVENT:UMASK without its PMU:: is libpfm4's too, not an unknown tracepoint.
+ok veles stat -x, -e inst_retired:any_p -- true
+has "$T/err" '^([0-9]+|<not supported>),,inst_retired:any_p,'
 unset LIBPFM_FORCE_PMU
 
 ok veles list --format json task-clock

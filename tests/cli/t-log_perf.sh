@@ -1,6 +1,6 @@
 #!/bin/bash
 # veles log --perf: a metric over eight versions, with the slowdown planted
-# in the fifth found as a change point.
+# in the fifth found as a change point, then a ninth that is fast again.
 . "$(dirname "$0")/lib.sh"
 new_git_project p
 cp "$VELES_SRCDIR/examples/list_search.c" .
@@ -46,6 +46,31 @@ hasnt "$T/out" "◀"
 # Both locations of the same profile match "./prog".
 ok veles log --perf ./prog
 [ "$(grep -c '^\./prog 3000 3000' "$T/out")" -eq 3 ] || fail "real, sys and user series"
+
+# A step back at the newest version is marked on it, not left unmarked for
+# want of a second version after it; and the figure printed is the step the
+# detector judged, the same in text and JSON.
+commit_change "version 9"
+cp fast prog
+veles collect time -r 7 -q -o suppress -- ./prog 3000 3000 2>/dev/null || fail collect
+ok veles add -q 0@p
+newest=$(git rev-parse --short=7 HEAD)
+ok veles log --perf "./prog [user]"
+has "$T/out" "^  $newest .*◀ shift -[0-9]{2}\.[0-9]%"
+cp "$T/out" "$T/text"
+veles log --perf "./prog [user]" --format json >"$T/j.json" || fail "json"
+python3 - "$T/j.json" "$T/text" <<'PY' || fail "newest shift"
+import json, math, re, sys
+pts = json.load(open(sys.argv[1]))[0]["points"]
+assert pts[-1]["change_point"] and not pts[-2]["change_point"], pts[-2:]
+assert pts[-1]["shift"] < -0.3, pts[-1]
+text = [float(x) for x in re.findall(r"shift ([-+][0-9.]+)%", open(sys.argv[2]).read())]
+assert text == [round(100 * p["shift"], 1) for p in pts if p["change_point"]], text
+# The step from the segment before: geometric means, as in detection.
+start = max(i for i, p in enumerate(pts[:-1]) if p["change_point"])
+before = math.exp(sum(math.log(p["median"]) for p in pts[start:-1]) / (len(pts) - 1 - start))
+assert abs(pts[-1]["shift"] - (pts[-1]["median"] / before - 1)) < 1e-9, (pts[-1], before)
+PY
 
 fails 1 veles log --perf nosuch
 fails 2 veles log --perf

@@ -64,6 +64,18 @@ ok veles monitor -p "$T/rec" -s cdmn -c 2
 ok veles monitor -p "$T/rec" --verbose -s m
 [ "$(grep -c '^### RECORD' "$T/out")" -eq 5 ] || fail "playback verbose"
 
+# -f with -P or --export records and prints at once; what was printed is
+# what playback prints
+ok veles monitor -s cm -i 0.05 -c 3 -P -f "$T/recp"
+[ "$(wc -l <"$T/out")" -eq 4 ] || fail "-f -P: header + 3 lines"
+cp "$T/out" "$T/live"
+ok veles monitor -p "$T/recp" -P
+cmp -s "$T/out" "$T/live" || fail "-f -P: playback differs"
+ok veles monitor -s cm -i 0.05 -c 2 --export lexpr -f "$T/rece"
+[ "$(grep -cE '^sample\.time [0-9.]+$' "$T/out")" -eq 2 ] || fail "-f --export: two samples"
+ok veles monitor -p "$T/rece" -P
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "-f --export: recorded 2 intervals"
+
 # what was shown live (-d4 shows while it records) is what playback shows,
 # in every format and for every subsystem
 for fmt in "" --verbose -P; do
@@ -90,6 +102,19 @@ ok veles monitor -p "$T/cut" -P -s m
 has "$T/err" 'damaged: played back its first [0-9]+ samples'
 lines=$(wc -l <"$T/out")
 [ "$lines" -ge 2 ] && [ "$lines" -lt 31 ] || fail "truncated: $lines lines"
+
+# bytes overwritten in the middle: the samples before play, then one message
+ok veles monitor -s m -i 0.005 -c 100 -f "$T/mid"
+ok veles monitor -p "$T/mid" -P -s m
+all=$(wc -l <"$T/out")
+size=$(stat -c %s "$T/mid")
+printf '\377\377\377\377\377\377\377\377\377\377\377\377' |
+	dd of="$T/mid" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+ok veles monitor -p "$T/mid" -P -s m
+[ "$(grep -c . "$T/err")" -eq 1 ] || fail "damaged: want one message: $(cat "$T/err")"
+has "$T/err" 'mid is damaged: played back its first [0-9]+ samples'
+lines=$(wc -l <"$T/out")
+[ "$lines" -ge 20 ] && [ "$lines" -lt "$all" ] || fail "damaged in the middle: $lines of $all lines"
 
 # --self and -d4
 ok veles monitor -s c -c 3 -i 0.02 --self

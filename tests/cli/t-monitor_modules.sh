@@ -53,6 +53,22 @@ else
 	hasnt "$T/out" 'GPU'
 fi
 
+# gpu through a stand-in NVML with two GPUs: plot columns, exported values
+# (lexpr, graphite and prometheus all take them from print_export), and a
+# recording played back
+nvml="LD_LIBRARY_PATH=$VELES_BUILDDIR/tests/cli"
+ok env "$nvml" "$VELES" monitor -s c --import gpu -P -c 1 -i 0.05
+has "$T/out" '\[GPU:1\]Watts$'
+has "$T/out" ' 40\.0 20\.0 1024\.0 55\.0 75\.5 41\.0 20\.0 1025\.0 56\.0 76\.5$'
+ok env "$nvml" "$VELES" monitor -s c --import gpu --export lexpr -c 1 -i 0.05
+has "$T/out" '^gpu0\.util 40$'
+has "$T/out" '^gpu0\.memmb 1024$'
+has "$T/out" '^gpu1\.temp 56$'
+has "$T/out" '^gpu1\.watts 76\.5'
+ok env "$nvml" "$VELES" monitor -s c --import gpu -c 2 -i 0.05 -f "$T/gpurec"
+ok env "$nvml" "$VELES" monitor -p "$T/gpurec" --import gpu --export lexpr
+[ "$(grep -c '^gpu1\.util 41$' "$T/out")" -eq 2 ] || fail "gpu playback: two intervals"
+
 # files that are not modules
 fails 1 veles monitor --import nothere -c 1
 echo 'not a library' >"$T/fake.so"

@@ -42,6 +42,35 @@ ok veles add 0@p
 ok veles show 0@i
 has "$T/out" 'monitor'
 
+# --profile exits with the command's status, as -- CMD does
+rm -f .veles/jobs/*.perf
+"$VELES" monitor --profile -s c -i 0.05 -- sh -c 'sleep 0.1; exit 3' >/dev/null 2>&1
+[ $? -eq 3 ] || fail "--profile: the command's exit status"
+# a command shorter than one interval still gives its interval of values
+rm -f .veles/jobs/*.perf
+start=$(date +%s)
+ok veles monitor --profile -s c -i 5 -- true
+[ $(($(date +%s) - start)) -lt 4 ] || fail "--profile waited an interval after the command"
+has "$T/out" '^monitor: [1-9][0-9]* values over 0\.[0-9] s$'
+# -c, --on and --import reach the profile; what it cannot use is refused
+rm -f .veles/jobs/*.perf
+VELES_MODULE_PATH="$VELES_BUILDDIR/plugins" ok veles monitor --profile -s c -i 0.05 -c 2 --on \
+	--import hello -- sleep 0.6
+f=$(find .veles/jobs -name 'sleep-monitor-*.perf')
+/usr/bin/python3 - "$f" <<'PY' || fail "--profile -c 2 --on --import hello"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["collector_info"]["params"].get("per_interval") is True, d["collector_info"]
+r = d["global"]["resources"]
+assert sorted({x["order"] for x in r}) == [1, 2], sorted({x["order"] for x in r})
+hello = [x["amount"] for x in r if x["uid"] == "hello.hello1"]
+assert len(hello) == 2 and all(a > 0 for a in hello), hello
+PY
+fails 2 veles monitor --profile -i 0 -- true
+fails 2 veles monitor --profile --sep , -- true
+fails 2 veles monitor --profile -P -- true
+rm -f .veles/jobs/*.perf
+
 # the same through veles collect
 ok veles collect monitor -s m -i 0.05 -- sleep 0.2
 [ "$(npending)" -eq 1 ] || fail "collect monitor: a pending profile"

@@ -48,3 +48,27 @@ git init -q --bare "$T/other.git"
 ok veles push "$T/other.git"
 fails 1 veles push no-such-remote
 fails 2 veles pull a b
+
+# Plain directories share their version lines too: a pull brings the
+# remote's versions (merged with ours when both lines moved), so the
+# pulled profiles show in `veles log` under the versions they measured.
+git init -q --bare "$T/plain.git"
+mkdir "$T/pa" "$T/pb"
+cd "$T/pa" && ok veles init -q && ok veles commit -m "pa first"
+veles collect time -r 1 -q --workload delta -- true 2>/dev/null && ok veles add -q 0@p
+ok veles push "$T/plain.git"
+cd "$T/pb" && ok veles init -q && ok veles commit -m "pb first"
+ok veles pull "$T/plain.git"
+has "$T/out" "versions: merged"
+ok veles log --oneline
+has "$T/out" "merge versions from"
+has "$T/out" "v2 .* \[1 profile: 1 time\] pa first"
+has "$T/out" "v2 .* pb first"
+ok veles push "$T/plain.git"
+cd "$T/pa" && ok veles pull "$T/plain.git"
+has "$T/out" "versions: fast-forward"
+ok veles log --oneline
+has "$T/out" "v3 .* merge versions from"
+has "$T/out" "pb first"
+ok veles pull "$T/plain.git"
+has "$T/out" "already up to date"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # veles script: Python handlers get the decoded fields of the tracepoints a
 # recording holds; the starter script, the bundled scripts, and one-line
-# errors. Tracepoints need tracefs and perf_event_open rights: skipped
-# (77) without them.
+# errors. Tracepoints need tracefs and perf_event_open rights: as root
+# without tracefs mounted the test mounts it in a namespace of its own;
+# skipped (77) when that cannot be done.
 . "$(dirname "$0")/lib.sh"
+with_tracefs "$@"
 cd "$T"
 cc -O1 -o calls "$VELES_SRCDIR/tests/cli/syscalls.c" || fail "cc"
 if ! veles record -e raw_syscalls:sys_enter -o c.data -- ./calls >pid.txt 2>"$T/err"; then
@@ -170,3 +172,7 @@ rm libpython3.99.so.1.0
 cd "$T" || fail "cd"
 VELES_SCRIPT_MODULE=$T/fake/mod.so fails 1 veles script -i c.data -s check.py
 has "$T/err" '^veles: script: Python is not available: .*libpython3.99.so.1.0: cannot open shared object file.*install libpython3'
+# Without the module itself, the error says that, not that Python is missing.
+VELES_SCRIPT_MODULE=$T/fake/no-such.so fails 1 veles script -i c.data -s check.py
+has "$T/err" '^veles: script: the Python module .*/fake/no-such.so is not there: veles was built without it'
+hasnt "$T/err" 'libpython'

@@ -2,6 +2,7 @@
 # veles stat: counts of a program with a known number of page faults, the
 # output formats, interval timing shape, attaching by PID, --profile, errors.
 . "$(dirname "$0")/lib.sh"
+with_tracefs "$@"
 cd "$T"
 cc -O2 -o touch "$VELES_SRCDIR/tests/cli/touch_pages.c" || fail "cc"
 
@@ -79,11 +80,33 @@ wait "$pid"
 
 # Bad input.
 fails 2 veles stat -e no-such-event -- ./touch 1
-has "$T/err" "unknown event 'no-such-event'"
+has "$T/err" "^veles stat: unknown event 'no-such-event' \(see veles list\)$"
+# perf's precise modifiers (p, pp, ppp): counted, or not supported without
+# a PMU, but a known event either way.
+ok veles stat -x, -e cycles:pp,instructions:upp -- ./touch 1
+has "$T/err" '^([0-9]+|<not supported>),,cycles:pp,'
+has "$T/err" '^([0-9]+|<not supported>),,instructions:upp,'
 fails 2 veles stat -e page-faults,bogus:tracepoint -- ./touch 1
 has "$T/err" "unknown event 'bogus:tracepoint'"
 fails 2 veles stat -e page-faults
 has "$T/err" "nothing to count"
+# A tracepoint that cannot be read says why, once, not "unknown event":
+# here tracefs unmounted in a mount namespace of the test's own.
+if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
+	unshare -m --propagation private sh -c '
+		umount /sys/kernel/tracing 2>/dev/null
+		umount /sys/kernel/debug/tracing 2>/dev/null
+		[ -d /sys/kernel/tracing/events ] || [ -d /sys/kernel/debug/tracing/events ] && exit 77
+		"$1" stat -e sched:sched_switch,page-faults -- true
+	' sh "$VELES" >"$T/out" 2>"$T/err"
+	st=$?
+	if [ $st -ne 77 ]; then
+		[ $st -eq 1 ] || fail "stat of a tracepoint without tracefs exited $st"
+		[ "$(wc -l <"$T/err")" -eq 1 ] || fail "not one error line: $(cat "$T/err")"
+		has "$T/err" "^veles stat: tracepoint 'sched:sched_switch': tracefs is not mounted \(mount -t tracefs"
+		hasnt "$T/err" 'unknown event|--help'
+	fi
+fi
 fails 2 veles stat -I 0 -- ./touch 1
 fails 2 veles stat -p 1 -- ./touch 1
 fails 2 veles stat --format xml -- ./touch 1

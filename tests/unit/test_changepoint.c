@@ -39,13 +39,13 @@ static void test_one_step(void **state)
 	UNUSED(state);
 	for (size_t i = 0; i < 40; i++)
 		y[i] = (i < 25 ? 100 : 110) + wiggle(i);
-	assert_int_equal(changepoint_pelt(y, 40, 0, 2, c), 1);
+	assert_int_equal(changepoint_pelt(y, 40, 0, 2, c, NULL), 1);
 	assert_int_equal(where(c, 40, at, 4), 1);
 	assert_int_equal(at[0], 25);
 	/* The same step is below a minimum step of 20. */
-	assert_int_equal(changepoint_pelt(y, 40, 0, 20, c), 0);
+	assert_int_equal(changepoint_pelt(y, 40, 0, 20, c, NULL), 0);
 	/* And below the noise when each value is known to be +-20. */
-	assert_int_equal(changepoint_pelt(y, 40, 20, 0, c), 0);
+	assert_int_equal(changepoint_pelt(y, 40, 20, 0, c, NULL), 0);
 }
 
 static void test_two_steps_and_back(void **state)
@@ -57,7 +57,7 @@ static void test_two_steps_and_back(void **state)
 	UNUSED(state);
 	for (size_t i = 0; i < 60; i++)
 		y[i] = (i < 20 ? 50 : i < 35 ? 80 : 50) + 0.5 * wiggle(i);
-	assert_int_equal(changepoint_pelt(y, 60, 0, 1, c), 2);
+	assert_int_equal(changepoint_pelt(y, 60, 0, 1, c, NULL), 2);
 	where(c, 60, at, 4);
 	assert_int_equal(at[0], 20);
 	assert_int_equal(at[1], 35);
@@ -71,9 +71,49 @@ static void test_noise_only(void **state)
 	UNUSED(state);
 	for (size_t i = 0; i < 100; i++)
 		y[i] = 100 + 2 * wiggle(i);
-	assert_int_equal(changepoint_pelt(y, 100, 0, 0, c), 0);
-	assert_int_equal(changepoint_pelt(flat, 5, 0, 0, c), 0);
-	assert_int_equal(changepoint_pelt(y, 1, 0, 0, c), 0);
+	assert_int_equal(changepoint_pelt(y, 100, 0, 0, c, NULL), 0);
+	assert_int_equal(changepoint_pelt(flat, 5, 0, 0, c, NULL), 0);
+	assert_int_equal(changepoint_pelt(y, 1, 0, 0, c, NULL), 0);
+}
+
+/* A step at the newest version is marked there, not one version late. */
+static void test_step_at_newest(void **state)
+{
+	double y[12], fit[12], sigma, mean = 0, unit;
+	bool c[12];
+	size_t at[4];
+
+	UNUSED(state);
+	for (size_t i = 0; i < 12; i++)
+		y[i] = (i < 11 ? 100 : 106) + wiggle(i + 1);
+	assert_int_equal(changepoint_pelt(y, 12, 0, 2, c, fit), 1);
+	assert_int_equal(where(c, 12, at, 4), 1);
+	assert_int_equal(at[0], 11);
+	/* The step reported is the one compared with min_step. */
+	assert_true(fabs(fit[11] - y[11]) < 1e-9);
+	assert_true(fabs(fit[10] - fit[0]) < 1e-9 && fabs(fit[0] - 100) < 0.5);
+	assert_int_equal(changepoint_pelt(y, 12, 0, fit[11] - fit[10] + 0.01, c, NULL), 0);
+	/* Alone at the tip, a value must stand out more than a segment would:
+	 * splitting it off must gain more than two penalties of 2 sigma^2 ln n.
+	 * (11/12) d^2 = k sigma^2 ln 12 gains k sigma^2 ln 12. */
+	sigma = changepoint_noise(y, 11);
+	for (size_t i = 0; i < 11; i++)
+		mean += y[i] / 11;
+	unit = sqrt(log(12.0) * 12 / 11) * sigma;
+	y[11] = mean + sqrt(3.0) * unit; /* one penalty would pay for it */
+	assert_int_equal(changepoint_pelt(y, 12, sigma, 0, c, NULL), 0);
+	y[11] = mean + sqrt(6.0) * unit;
+	assert_int_equal(changepoint_pelt(y, 12, sigma, 0, c, NULL), 1);
+	assert_true(c[11]);
+	/* Two new versions make an ordinary segment. */
+	y[10] = 106 + wiggle(11);
+	y[11] = 106 + wiggle(12);
+	assert_int_equal(changepoint_pelt(y, 12, 0, 2, c, NULL), 1);
+	assert_true(c[10]);
+	/* A short series: three equal values, then a step. */
+	assert_int_equal(changepoint_pelt((const double[]){5, 5, 5, 9}, 4, 0, 1, c, NULL), 1);
+	assert_true(c[3]);
+	assert_int_equal(changepoint_pelt((const double[]){5, 9}, 2, 0, 1, c, NULL), 0);
 }
 
 static void test_noise_free_step(void **state)
@@ -82,7 +122,7 @@ static void test_noise_free_step(void **state)
 	bool c[6];
 
 	UNUSED(state);
-	assert_int_equal(changepoint_pelt(y, 6, 0, 0.1, c), 1);
+	assert_int_equal(changepoint_pelt(y, 6, 0, 0.1, c, NULL), 1);
 	assert_true(c[3]);
 }
 
@@ -107,7 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_step),       cmocka_unit_test(test_two_steps_and_back),
 		cmocka_unit_test(test_noise_only),     cmocka_unit_test(test_noise_free_step),
-		cmocka_unit_test(test_noise_estimate),
+		cmocka_unit_test(test_noise_estimate), cmocka_unit_test(test_step_at_newest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

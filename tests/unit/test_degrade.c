@@ -83,6 +83,31 @@ static void test_bootstrap(void **state)
 	assert_true(isnan(lo) && isnan(hi));
 }
 
+/* Short programs measure 0 s of user time now and then: a few resamples
+ * with a zero baseline median must not void the interval. */
+static void test_bootstrap_zero_baseline(void **state)
+{
+	double base[15], slow[15], zeros[15] = {0}, lo, hi;
+
+	UNUSED(state);
+	for (int i = 0; i < 15; i++) {
+		base[i] = i < 3 ? 0 : 1.0 + 0.01 * ((i * 7) % 5);
+		slow[i] = 1.3 + 0.01 * ((i * 7) % 5);
+	}
+	hypo_bootstrap_median_ratio(base, 15, slow, 15, 2000, 0.05, 0x5eed, &lo, &hi);
+	assert_true(lo > 1.2 && lo < 1.3);
+	assert_true(hi > 1.3 && hi < 1.4);
+	/* Mostly zeros: the upper end is unbounded, the lower one still known. */
+	for (int i = 0; i < 15; i++)
+		base[i] = i < 7 ? 0 : 1.0;
+	hypo_bootstrap_median_ratio(base, 15, slow, 15, 2000, 0.05, 0x5eed, &lo, &hi);
+	assert_true(isinf(hi) && hi > 0);
+	assert_true(lo > 1.2 && lo < 1.4);
+	/* Nothing measured on either side is no change. */
+	hypo_bootstrap_median_ratio(zeros, 15, zeros, 15, 500, 0.05, 1, &lo, &hi);
+	assert_true(lo == 1 && hi == 1);
+}
+
 static void test_classify(void **state)
 {
 	struct check_params cp;
@@ -106,6 +131,11 @@ static void test_classify(void **state)
 	assert_int_equal(degrade_classify_stat(0.4, 0.3, 0.5, 0.001, &cp), CH_TOTAL_OPTIMIZATION);
 	assert_int_equal(degrade_classify_stat(0.7, 0.6, 0.8, 0.001, &cp), CH_SEVERE_OPTIMIZATION);
 	assert_int_equal(degrade_classify_stat(NAN, 1, 1, 0.5, &cp), CH_UNKNOWN);
+	/* An unbounded upper end (zero baseline resamples) still decides. */
+	assert_int_equal(degrade_classify_stat(1.3, 1.25, INFINITY, 1e-5, &cp),
+			 CH_SEVERE_DEGRADATION);
+	assert_int_equal(degrade_classify_stat(0.8, 0.7, INFINITY, 1e-5, &cp),
+			 CH_MAYBE_OPTIMIZATION);
 	assert_string_equal(change_class_name(CH_SEVERE_DEGRADATION), "SevereDegradation");
 	assert_true(change_is_degradation(CH_MAYBE_DEGRADATION));
 	assert_false(change_is_degradation(CH_NO_CHANGE));
@@ -225,8 +255,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mann_whitney), cmocka_unit_test(test_welch),
-		cmocka_unit_test(test_bootstrap),    cmocka_unit_test(test_classify),
-		cmocka_unit_test(test_compare_stat), cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_bootstrap),    cmocka_unit_test(test_bootstrap_zero_baseline),
+		cmocka_unit_test(test_classify),     cmocka_unit_test(test_compare_stat),
+		cmocka_unit_test(test_too_few_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -236,6 +236,94 @@ static void test_eto(void **state)
 	profile_free(target);
 }
 
+/* Most locations did not move at all (a MAD of 0): the one that doubled
+ * is still the clearest, severe outlier, not a z-score of 0. */
+static void test_eto_most_unmoved(void **state)
+{
+	struct profile *base = profile_new(), *target = profile_new();
+	struct check_params cp;
+	struct change_list l = {0};
+	char uid[16];
+
+	UNUSED(state);
+	check_params_default(&cp);
+	for (int i = 0; i < 8; i++) {
+		snprintf(uid, sizeof(uid), "g%d", i);
+		add_location(base, uid, 100 + i);
+		add_location(target, uid, i == 5 ? 2 * (100 + i) : 100 + i);
+	}
+	assert_int_equal(degrade_compare(base, target, "eto", &cp, &l), 0);
+	assert_int_equal(at(&l, "g5")->cls, CH_SEVERE_DEGRADATION);
+	/* d = 105, the median 0, the mean absolute deviation 105 / 8. */
+	assert_true(fabs(at(&l, "g5")->confidence - 8 / 1.2533) < 1e-9);
+	assert_int_equal(at(&l, "g0")->cls, CH_NO_CHANGE);
+	assert_true(at(&l, "g0")->confidence == 0);
+	change_list_free(&l);
+	/* Nothing moved: no outlier, every z-score 0. */
+	assert_int_equal(degrade_compare(base, base, "eto", &cp, &l), 0);
+	for (size_t i = 0; i < l.n; i++)
+		assert_true(l.v[i].cls == CH_NO_CHANGE && l.v[i].confidence == 0);
+	change_list_free(&l);
+	profile_free(base);
+	profile_free(target);
+}
+
+/* A check set to a model method must not pass on profiles without models. */
+static void test_without_models(void **state)
+{
+	static const char *const methods[] = {"bmoe", "int", "loc", "fast", "lreg", "preg"};
+	struct profile *base = profile_new(), *target = profile_new();
+	struct profile *fitted = with_models("[" LINEAR("f") "]");
+	struct profile *empty = profile_new();
+	struct check_params cp;
+
+	UNUSED(state);
+	check_params_default(&cp);
+	add_location(base, "f", 10);
+	add_location(base, "g", 10);
+	add_location(target, "f", 30);
+	add_location(target, "h", 30);
+	for (size_t m = 0; m < ARRAY_SIZE(methods); m++) {
+		struct change_list l = {0};
+
+		assert_int_equal(degrade_compare(base, target, methods[m], &cp, &l), 0);
+		assert_int_equal(l.n, 3);
+		for (size_t i = 0; i < l.n; i++) {
+			assert_int_equal(l.v[i].cls, CH_UNKNOWN);
+			assert_non_null(strstr(l.v[i].note, "no models in either profile"));
+			assert_string_equal(l.v[i].method, methods[m]);
+		}
+		assert_int_equal(at(&l, "f")->n_baseline, 1);
+		assert_int_equal(at(&l, "h")->n_baseline, 0);
+		change_list_free(&l);
+	}
+	{
+		struct change_list l = {0};
+
+		/* Models on one side only: the side without is named. */
+		assert_int_equal(degrade_compare(fitted, target, "int", &cp, &l), 0);
+		assert_int_equal(l.n, 2);
+		assert_int_equal(at(&l, "f")->cls, CH_UNKNOWN);
+		assert_non_null(strstr(at(&l, "f")->note, "no models in the target"));
+		change_list_free(&l);
+		/* Not even a resource: still one result. */
+		assert_int_equal(degrade_compare(empty, empty, "bmoe", &cp, &l), 0);
+		assert_int_equal(l.n, 1);
+		assert_int_equal(l.v[0].cls, CH_UNKNOWN);
+		change_list_free(&l);
+		/* With models on both sides there is no note. */
+		assert_int_equal(degrade_compare(fitted, fitted, "int", &cp, &l), 0);
+		assert_int_equal(l.n, 1);
+		assert_int_equal(l.v[0].cls, CH_NO_CHANGE);
+		assert_null(l.v[0].note);
+		change_list_free(&l);
+	}
+	profile_free(base);
+	profile_free(target);
+	profile_free(fitted);
+	profile_free(empty);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +332,8 @@ int main(void)
 		cmocka_unit_test(test_subtypes_apart),
 		cmocka_unit_test(test_exact_figures),
 		cmocka_unit_test(test_eto),
+		cmocka_unit_test(test_eto_most_unmoved),
+		cmocka_unit_test(test_without_models),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

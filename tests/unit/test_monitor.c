@@ -1,5 +1,6 @@
 /* veles monitor: the /proc parsers on files saved from a real machine,
  * rates and counter wrap, formatting, and a record-playback round trip. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,12 +127,14 @@ static void test_parse_interrupts_nfs(void **state)
 	parse_fixture("nfs", MT_NFS, &t);
 	assert_int_equal(val(&t, MT_NFS, "nfs", "calls"), 1500);
 	assert_int_equal(val(&t, MT_NFS, "nfs", "retrans"), 3);
-	assert_int_equal(val(&t, MT_NFS, "nfs", "read"), 200 + 10);
-	assert_int_equal(val(&t, MT_NFS, "nfs", "write"), 300 + 20);
-	assert_int_equal(val(&t, MT_NFS, "nfs", "commit"), 7 + 3);
-	assert_int_equal(val(&t, MT_NFS, "nfs", "getattr"), 100 + 50);
-	assert_int_equal(val(&t, MT_NFS, "nfs", "lookup"), 30 + 60);
-	assert_int_equal(val(&t, MT_NFS, "nfs", "access"), 40 + 4);
+	/* Every proc4 count is 100 + its NFSPROC4_CLNT_* number, so a count
+	 * taken from the wrong position shows. */
+	assert_int_equal(val(&t, MT_NFS, "nfs", "read"), 200 + 101);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "write"), 300 + 102);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "commit"), 7 + 103);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "getattr"), 100 + 118);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "lookup"), 30 + 119);
+	assert_int_equal(val(&t, MT_NFS, "nfs", "access"), 40 + 117);
 	mon_table_release(&t);
 }
 
@@ -194,6 +197,33 @@ static void test_rates_per_second_and_interval(void **state)
 	mon_interval_release(&iv);
 	mon_sample_release(&a);
 	mon_sample_release(&b);
+
+	/* Interrupts count in 32 bits per cpu: cpu1 wraps while the row holds
+	 * their sum. */
+	disk_sample(&a, 100.0, 0, 0);
+	disk_sample(&b, 100.5, 0, 0);
+	a.present = b.present = 1u << MT_IRQ | 1u << MT_NET;
+	assert_int_equal(mon_parse_interrupts("    CPU0   CPU1\n"
+					      " LOC: 1000 4294967000  Local timer\n"
+					      " ERR: 4294967295\n",
+					      &a.tab[MT_IRQ]),
+			 0);
+	assert_int_equal(mon_parse_interrupts("    CPU0   CPU1\n"
+					      " LOC: 1500 200  Local timer\n"
+					      " ERR: 2\n",
+					      &b.tab[MT_IRQ]),
+			 0);
+	/* A network counter that went down was reset (the interface came
+	 * back): it counts from zero. */
+	mon_table_add(&a.tab[MT_NET], "eth0", 4, mon_tabdefs[MT_NET].ncols)[0] = 5000000;
+	mon_table_add(&b.tab[MT_NET], "eth0", 4, mon_tabdefs[MT_NET].ncols)[0] = 300;
+	mon_interval_compute(&iv, &a, &b);
+	assert_float_equal(mon_rate(&iv, MT_IRQ, 0, 0), 500 + 296 + 200, 1e-6);
+	assert_float_equal(mon_rate(&iv, MT_IRQ, 1, 0), 3, 1e-6);
+	assert_float_equal(mon_rate(&iv, MT_NET, 0, 0), 300, 1e-6);
+	mon_interval_release(&iv);
+	mon_sample_release(&a);
+	mon_sample_release(&b);
 }
 
 static void test_formatting(void **state)
@@ -220,6 +250,22 @@ static void test_formatting(void **state)
 			assert_string_equal(s, want);
 		}
 	}
+	/* Decimals as printf gives them (away from halfway cases). */
+	for (int i = 0; i < 2000; i++) {
+		double v = i * 0.37 - 50;
+
+		for (int d = 2; d <= 6; d++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "%.*f", d, v);
+			assert_int_equal(mon_fmt_fixed(s, v, d), strlen(want));
+			assert_string_equal(s, want);
+		}
+	}
+	mon_fmt_fixed(s, 1795544779.25, 3);
+	assert_string_equal(s, "1795544779.250");
+	mon_fmt_fixed(s, 1e15, 6); /* 64 bits hold 3 of the 6 decimals */
+	assert_string_equal(s, "1000000000000000.000");
 	mon_cvt(s, 1234, 6, false);
 	assert_string_equal(s, "1234");
 	mon_cvt(s, 123456789, 6, false);
@@ -269,6 +315,55 @@ static void test_record_playback_round_trip(void **state)
 	mon_sample_release(&s);
 }
 
+/* Bytes overwritten in the middle of a recording lose the samples of one
+ * zstd frame at most: those before and after play, with their own values. */
+static void test_playback_skips_damaged_frame(void **state)
+{
+	char path[] = "/tmp/veles-monrec-XXXXXX";
+	enum { N = 400 };
+	uint64_t want[N], x = 1, reads = 0;
+	struct mon_writer w;
+	struct mon_player p;
+	struct mon_sample s = {0};
+	const struct mon_sample *back;
+	struct buf b = BUF_INIT;
+	long last = -1, played = 0;
+	int fd = mkstemp(path);
+
+	UNUSED(state);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mon_writer_open(&w, path, "host: test\n"), 0);
+	for (int i = 0; i < N; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		reads += x >> 44; /* differences zstd cannot squeeze to nothing */
+		want[i] = reads;
+		disk_sample(&s, 1700000000.0 + i, reads, x >> 40);
+		assert_int_equal(mon_writer_add(&w, &s), 0);
+	}
+	assert_int_equal(mon_writer_close(&w), 0);
+	assert_int_equal(file_read_all(path, &b), 0);
+	memset(b.data + b.len / 2, 0xff, 16);
+	assert_int_equal(file_write_atomic(path, b.data, b.len), 0);
+	assert_int_equal(mon_player_open(&p, path), 0);
+	while (mon_player_next(&p, &back) == 1) {
+		long i = lround(back->t - 1700000000.0);
+
+		assert_true(i > last && i < N);
+		assert_int_equal(back->tab[MT_DISK].vals[0], want[i]);
+		last = i;
+		played++;
+	}
+	assert_true(p.damaged);
+	assert_int_equal(p.gaps, 1);
+	assert_int_equal(last, N - 1);
+	assert_true(played >= N - MON_FRAME_SAMPLES && played < N);
+	mon_player_close(&p);
+	buf_release(&b);
+	unlink(path);
+	mon_sample_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_rates_per_second_and_interval),
 		cmocka_unit_test(test_formatting),
 		cmocka_unit_test(test_record_playback_round_trip),
+		cmocka_unit_test(test_playback_skips_damaged_frame),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,6 +54,14 @@ static void test_event_names(void **state)
 	assert_true(!a.exclude_user && !a.exclude_kernel && a.exclude_hv);
 	assert_int_equal(perf_event_parse("task-clock:k", &a), 0);
 	assert_true(a.exclude_user && !a.exclude_kernel);
+	/* p, pp, ppp: precise_ip, privilege levels untouched unless given. */
+	assert_int_equal(perf_event_parse("cycles:pp", &a), 0);
+	assert_int_equal(a.precise_ip, 2);
+	assert_true(!a.exclude_user && !a.exclude_kernel && !a.exclude_hv);
+	assert_int_equal(perf_event_parse("instructions:uppp", &a), 0);
+	assert_int_equal(a.config, PERF_COUNT_HW_INSTRUCTIONS);
+	assert_true(a.precise_ip == 3 && !a.exclude_user && a.exclude_kernel);
+	assert_int_equal(perf_event_parse("cycles:pppp", &a), ERR_NOTFOUND);
 	assert_int_equal(perf_event_parse("cycles:x", &a), ERR_NOTFOUND);
 	assert_string_equal(err_msg(), "unknown event 'cycles:x' (see veles list)");
 	assert_int_equal(perf_event_parse("cycles:", &a), ERR_NOTFOUND);
@@ -235,11 +243,16 @@ static void add_rec(struct buf *b, uint32_t type, const void *body, size_t len)
 	buf_add(b, body, len);
 }
 
-static void add_sample(struct buf *b, uint64_t ip, uint32_t pid, uint64_t period)
+static void add_sample_at(struct buf *b, uint64_t ip, uint32_t pid, uint64_t period, uint64_t time)
 {
-	uint64_t v[5] = {ip, (uint64_t)pid | (uint64_t)pid << 32, 1000, 0, period};
+	uint64_t v[5] = {ip, (uint64_t)pid | (uint64_t)pid << 32, time, 0, period};
 
 	add_rec(b, PERF_RECORD_SAMPLE, v, sizeof(v));
+}
+
+static void add_sample(struct buf *b, uint64_t ip, uint32_t pid, uint64_t period)
+{
+	add_sample_at(b, ip, pid, period, 1000);
 }
 
 struct mmap_body {
@@ -291,13 +304,65 @@ static void test_session_resolves(void **state)
 	free(exe);
 }
 
+/*
+ * The records of two CPUs' buffers, one after the other: CPU 1's sample
+ * of process 50 comes first in the file but after CPU 0's comm and mmap
+ * (with their sample_id_all trailer: u32 pid, tid; u64 time; u32 cpu, res)
+ * in time, and is named all the same. The idle task is "swapper".
+ */
+static void test_session_time_order(void **state)
+{
+	char *exe = self_path();
+	struct perf_dso *d = perf_dso_load(exe);
+	const struct perf_sym *s = sym_named(d, "perf_test_marker");
+	const uint64_t base = 0x20000000;
+	struct buf b = BUF_INIT;
+	struct {
+		uint32_t pid, tid;
+		char comm[8];
+		uint32_t tpid, ttid;
+		uint64_t time;
+		uint32_t cpu, res;
+	} comm = {50, 50, "late", 50, 50, 1500, 0, 0};
+	struct mmap_body map = {50, 50, base, 0x10000000, 0, ""};
+	size_t flen;
+	uint64_t off, lost, trailer[3] = {50 | (uint64_t)50 << 32, 1600, 0};
+	struct perf_session *ses;
+	struct got g = {0};
+	char *path;
+
+	UNUSED(state);
+	assert_true(perf_dso_offset(d, s->start, &off));
+	snprintf(map.file, sizeof(map.file), "%s", exe);
+	flen = (strlen(exe) + 8) & ~(size_t)7;
+	memcpy(map.file + flen, trailer, sizeof(trailer));
+	add_sample_at(&b, base + off + 1, 50, 3, 2000); /* CPU 1 */
+	add_sample_at(&b, 0x1000, 0, 1, 2100);
+	add_rec(&b, PERF_RECORD_COMM, &comm, sizeof(comm)); /* CPU 0 */
+	add_rec(&b, PERF_RECORD_MMAP, &map,
+		offsetof(struct mmap_body, file) + flen + sizeof(trailer));
+	path = write_file("o.data", b.data, b.len, "cpu-clock");
+	assert_int_equal(perf_session_open(path, &ses), 0);
+	assert_int_equal(perf_session_samples(ses, on_sample, &g, &lost), 0);
+	assert_int_equal(g.n, 2);
+	assert_string_equal(g.names[0], "perf_test_marker");
+	assert_string_equal(g.comm[0], "late");
+	assert_int_equal(g.period[0], 3);
+	assert_string_equal(g.comm[1], "swapper");
+	perf_session_free(ses);
+	perf_dso_free(d);
+	buf_release(&b);
+	free(path);
+	free(exe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_names),	 cmocka_unit_test(test_scaling),
 		cmocka_unit_test(test_counter_list),	 cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_data_file),	 cmocka_unit_test(test_symbols),
-		cmocka_unit_test(test_session_resolves),
+		cmocka_unit_test(test_session_resolves), cmocka_unit_test(test_session_time_order),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);

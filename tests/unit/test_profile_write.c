@@ -207,6 +207,54 @@ static void fmt_check(double v)
 	assert_true(strtod(s, NULL) == v);
 }
 
+/* numfmt_i32_list writes what printf would, in any mix of values inside
+ * and outside its four-at-once range, for every tail length. */
+static void test_i32_list(void **state)
+{
+	static const char *const seps[] = {",", ", "};
+	uint64_t seed = 0x853c49e6748fea9bULL;
+	int32_t v[64];
+	char got[64 * (NUMFMT_MAX + 2)], want[64 * 16];
+	size_t round, i, n, s;
+
+	UNUSED(state);
+	for (round = 0; round < 4000; round++) {
+		n = round % 64;
+		s = round / 64 % 2;
+		for (i = 0; i < n; i++) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			switch (seed % 8) {
+			case 0:
+				v[i] = -(int32_t)(seed >> 40 & 0xfffff);
+				break;
+			case 1:
+				v[i] = (int32_t)(100000000 + (seed >> 36));
+				break;
+			case 2:
+				v[i] = (int32_t)(seed % 10);
+				break;
+			case 3:
+				v[i] = round % 2 ? 99999999 : INT32_MIN;
+				break;
+			default:
+				v[i] = (int32_t)((seed >> 20) % 100000000);
+				break;
+			}
+		}
+		char *end = numfmt_i32_list(got, v, n, seps[s], strlen(seps[s]));
+		size_t len = 0;
+
+		*end = '\0';
+		want[0] = '\0';
+		for (i = 0; i < n; i++)
+			len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%d", seps[s],
+						v[i]);
+		assert_string_equal(got, want);
+	}
+}
+
 static void test_numbers(void **state)
 {
 	static const int64_t ints[] = {0,	  1,	     -1,	9,
@@ -226,6 +274,18 @@ static void test_numbers(void **state)
 		assert_string_equal(s, want);
 		assert_int_equal(numfmt_parse(s, n, &i, &d), NUM_INT);
 		assert_true(i == ints[k]);
+	}
+	/* Each digit count's first and last value, where the length is taken
+	 * from the leading zero bytes. */
+	for (i = 1; i <= 100000000; i *= 10) {
+		int64_t edge[3] = {i - 1, i, i + 1};
+
+		for (k = 0; k < 3; k++) {
+			n = numfmt_i64(s, edge[k]);
+			s[n] = '\0';
+			snprintf(want, sizeof(want), "%lld", (long long)edge[k]);
+			assert_string_equal(s, want);
+		}
 	}
 	for (i = 0; i < 1000000; i += 7) {
 		n = numfmt_i64(s, i);
@@ -357,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_python_reads_it),
 		cmocka_unit_test(test_save_compressed),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_i32_list),
 		cmocka_unit_test(test_number_hint),
 		cmocka_unit_test(test_special_values),
 	};

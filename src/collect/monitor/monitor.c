@@ -26,6 +26,9 @@
 struct mon_state {
 	const char *letters;
 	double interval;
+	long count;	     /* -c: intervals to sample; -1: until CMD ends */
+	bool per_interval;   /* --on */
+	const char *imports; /* --import: module values join the profile */
 	struct buf values;
 	int status;
 	bool timed_out; /* --timeout stopped the command */
@@ -40,6 +43,14 @@ static void monitor_usage(void)
 	       "\n"
 	       "  -s, --subsys LETTERS  summary subsystems (default cdmn; see veles monitor)\n"
 	       "  -i, --interval SECS   seconds between samples (default 1)\n"
+	       "  -c, --count N         stop sampling after N intervals (the command goes on)\n"
+	       "      --on              counters per interval instead of per second\n"
+	       "      --import F[,OPTS][:F2...]\n"
+	       "                        import modules, whose exported values join the\n"
+	       "                        profile (see veles monitor)\n"
+	       "\n"
+	       "A last sample is taken when COMMAND ends, so a command shorter than\n"
+	       "one interval still gives one interval of values.\n"
 	       "\n"
 	       "--timeout S stops the command after S seconds (SIGTERM, then SIGKILL 2 s\n"
 	       "later); the profile holds the load up to its end. --output-handling\n"
@@ -47,9 +58,12 @@ static void monitor_usage(void)
 	collect_common_usage();
 }
 
+enum { OPT_ON = 0x200, OPT_IMPORT };
+
 static int set_opt(struct collect_ctx *c, struct mon_state *st, int opt, char **argv)
 {
 	char *end;
+	long n;
 
 	switch (opt) {
 	case 's':
@@ -68,6 +82,18 @@ static int set_opt(struct collect_ctx *c, struct mon_state *st, int opt, char **
 		if (end == optarg || *end || !(st->interval > 0) || st->interval > 86400)
 			return err_set(ERR_INVALID, "collect monitor: bad interval '%s'", optarg);
 		return 0;
+	case 'c':
+		n = strtol(optarg, &end, 10);
+		if (end == optarg || *end || n < 0)
+			return err_set(ERR_INVALID, "collect monitor: bad count '%s'", optarg);
+		st->count = n;
+		return 0;
+	case OPT_ON:
+		st->per_interval = true;
+		return 0;
+	case OPT_IMPORT:
+		st->imports = optarg;
+		return 0;
 	default:
 		return collect_option(c, "monitor", opt, argv);
 	}
@@ -79,6 +105,9 @@ static int monitor_parse(struct collect_ctx *c, int argc, char **argv)
 		COLLECT_LONGOPTS,
 		{"subsys", required_argument, NULL, 's'},
 		{"interval", required_argument, NULL, 'i'},
+		{"count", required_argument, NULL, 'c'},
+		{"on", no_argument, NULL, OPT_ON},
+		{"import", required_argument, NULL, OPT_IMPORT},
 		{NULL, 0, NULL, 0},
 	};
 	struct mon_state *st = xcalloc(1, sizeof(*st));
@@ -86,9 +115,10 @@ static int monitor_parse(struct collect_ctx *c, int argc, char **argv)
 
 	st->letters = "cdmn";
 	st->interval = 1;
+	st->count = -1;
 	c->state = st;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "s:i:", opts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "s:i:c:", opts, NULL)) != -1)
 		if ((rc = set_opt(c, st, opt, argv)) < 0)
 			return rc;
 	if (c->help) {
@@ -103,7 +133,9 @@ static int monitor_collect(struct collect_ctx *c)
 	struct mon_state *st = c->state;
 	struct mon_run_opts o = {.letters = st->letters,
 				 .interval = st->interval,
-				 .count = -1,
+				 .count = st->count,
+				 .per_interval = st->per_interval,
+				 .imports = st->imports,
 				 .sep = ' ',
 				 .out = stdout,
 				 .cmd = c->argv,
@@ -122,7 +154,8 @@ static int monitor_collect(struct collect_ctx *c)
 	if (rc < 0)
 		return rc;
 	c->profile = monitor_profile_new(
-		xasprintf("{\"subsystems\":\"%s\",\"interval\":%g}", st->letters, st->interval));
+		xasprintf("{\"subsystems\":\"%s\",\"interval\":%g%s}", st->letters, st->interval,
+			  st->per_interval ? ",\"per_interval\":true" : ""));
 	monitor_profile_fill(c->profile, buf_str(&st->values), &last);
 	c->profile->has_timestamp = true;
 	c->profile->timestamp = last;
