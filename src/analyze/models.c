@@ -6,6 +6,7 @@
 
 #include "analyze/models.h"
 #include "profile/profile.h"
+#include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 
@@ -75,6 +76,7 @@ static double *read_numbers(yajl_val arr, size_t *n)
 static bool read_model(yajl_val obj, struct model *m)
 {
 	const char *uid = YAJL_GET_STRING(member(obj, "uid"));
+	const char *subtype = YAJL_GET_STRING(member(obj, "subtype"));
 	const char *name = YAJL_GET_STRING(member(obj, "model"));
 	int kind = kind_of(name);
 	size_t ny = 0;
@@ -82,7 +84,15 @@ static bool read_model(yajl_val obj, struct model *m)
 	if (!uid || kind < 0)
 		return false;
 	memset(m, 0, sizeof(*m));
-	m->uid = xstrdup(uid);
+	if (subtype) {
+		struct buf label = BUF_INIT;
+
+		/* real, user and sys of one command are compared each with its own. */
+		profile_group_label(&label, uid, subtype);
+		m->uid = buf_detach(&label, NULL);
+	} else {
+		m->uid = xstrdup(uid);
+	}
 	m->name = xstrdup(name);
 	m->kind = (enum model_kind)kind;
 	m->r_square = number(obj, "r_square", NAN);

@@ -24,7 +24,7 @@ enum model_kind {
 };
 
 struct model {
-	char *uid;
+	char *uid;  /* with " [subtype]" when the model names a subtype */
 	char *name; /* "linear", ... as written */
 	enum model_kind kind;
 	double r_square; /* NaN when not given */

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,27 @@ static void record_run(struct profile *p, const char *name, const char *params)
 	buf_addf(&b, ",\"params\":%s}]", params ? params : "{}");
 	free(p->postprocessors);
 	p->postprocessors = buf_detach(&b, NULL);
+}
+
+static void (*notify_fn)(const char *msg);
+
+void postproc_set_notify(void (*fn)(const char *msg))
+{
+	notify_fn = fn;
+}
+
+void pp_notify(const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	if (!notify_fn)
+		return;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	notify_fn(buf_str(&b));
+	buf_release(&b);
 }
 
 int postproc_apply(const struct postproc *pp, const void *opts, struct profile *p)

@@ -56,6 +56,14 @@ int postproc_apply(const struct postproc *pp, const void *opts, struct profile *
 int postproc_run_argv(struct profile *p, int argc, char **argv);
 
 /*
+ * Where a postprocessor reports what it did not do but was asked to (a
+ * model it could not fit, and why): one line each. The CLI prints them as
+ * warnings; without a receiver they are dropped.
+ */
+void postproc_set_notify(void (*fn)(const char *msg));
+void pp_notify(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * Helpers for postprocessors.
  */
 /* Appends ",\"key\":" + JSON string of @s to @b (no comma when @first). */

@@ -1,5 +1,5 @@
 /*
- * Grouping rows by uid with a counting sort: one pass names the groups,
+ * Grouping rows by uid and subtype with a counting sort: one pass names the groups,
  * one counts their ranges, one places them. When no measurement carries its
  * own uid (the usual case: uid is a persistent attribute of the type), a
  * group is named once per type rather than once per row.
@@ -26,18 +26,44 @@ static uint32_t group_of(const struct namer *nm, size_t row)
 	return nm->by_row ? nm->by_row[row] : nm->by_type[nm->p->res_type[row]];
 }
 
+/* A group's name is its uid, then a NUL and its subtype when it has one. */
 static void name_groups(struct namer *nm, struct strpool *uids)
 {
-	struct buf scratch = BUF_INIT;
+	struct buf scratch = BUF_INIT, name = BUF_INIT;
 	size_t n = profile_nres(nm->p);
 
 	for (size_t row = 0; row < n; row++) {
 		uint32_t *slot = nm->by_row ? &nm->by_row[row] : &nm->by_type[nm->p->res_type[row]];
-
-		if (nm->by_row || *slot == UNSET)
-			*slot = strpool_intern_cstr(uids, profile_uid(nm->p, row, &scratch));
+		if (!nm->by_row && *slot != UNSET)
+			continue;
+		profile_group_key(nm->p, row, &name, &scratch);
+		*slot = strpool_intern(uids, buf_str(&name), name.len);
 	}
 	buf_release(&scratch);
+	buf_release(&name);
+}
+
+/* A subtype is named only where it tells a uid's groups apart. */
+static void split_names(struct reg_groups *g)
+{
+	struct strpool *seen = strpool_new();
+	uint32_t *count = xcalloc(g->ngroups + 1, sizeof(*count));
+
+	g->uid = xcalloc(g->ngroups ? g->ngroups : 1, sizeof(*g->uid));
+	g->subtype = xcalloc(g->ngroups ? g->ngroups : 1, sizeof(*g->subtype));
+	for (size_t k = 0; k < g->ngroups; k++) {
+		g->uid[k] = strpool_get(g->uids, (uint32_t)k);
+		count[strpool_intern_cstr(seen, g->uid[k])]++;
+	}
+	for (size_t k = 0; k < g->ngroups; k++) {
+		size_t len = strlen(g->uid[k]);
+
+		if (strpool_len(g->uids, (uint32_t)k) > len &&
+		    count[strpool_find(seen, g->uid[k], len)] > 1)
+			g->subtype[k] = g->uid[k] + len + 1;
+	}
+	free(count);
+	strpool_free(seen);
 }
 
 /* Ranges of consecutive rows of one group. */
@@ -82,11 +108,12 @@ void reg_groups_build(const struct profile *p, struct reg_groups *g)
 	memset(g, 0, sizeof(*g));
 	for (size_t t = 0; t < ntypes; t++)
 		nm.by_type[t] = UNSET;
-	if (table_col(&p->res, "uid"))
+	if (table_col(&p->res, "uid") || table_col(&p->res, "subtype"))
 		nm.by_row = xmalloc((n ? n : 1) * sizeof(*nm.by_row));
 	g->uids = strpool_new();
 	name_groups(&nm, g->uids);
 	g->ngroups = strpool_count(g->uids);
+	split_names(g);
 	nitems = count_ranges(&nm, n);
 	g->ranges = nitems <= n / 4;
 	nitems = g->ranges ? nitems : n;
@@ -117,6 +144,8 @@ size_t reg_group_size(const struct reg_groups *g, size_t k)
 void reg_groups_free(struct reg_groups *g)
 {
 	strpool_free(g->uids);
+	free(g->uid);
+	free(g->subtype);
 	free(g->start);
 	free(g->item);
 	memset(g, 0, sizeof(*g));

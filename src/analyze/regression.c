@@ -1,9 +1,9 @@
 /*
  * regression-analysis: fits parametric models of one resource value (--of,
  * amount) against another (--depending-on, structure-unit-size) for every
- * uid, and appends them to the profile's models (docs/models.md). The
- * fitting is in regmodels.c, the methods in regmethods.c; this file holds
- * the options, the grouping of rows by uid and the JSON of each model.
+ * uid (and subtype, where a uid has several), and appends them to the profile's models
+ * (docs/models.md). The fitting is in regmodels.c, the methods in regmethods.c; this file holds the
+ * options, the grouping of rows by uid and the JSON of each model.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -223,8 +223,8 @@ static double value_at(const struct profile *p, const struct source *s, size_t r
 /* Everything one model's JSON needs besides the fit itself. */
 struct writer {
 	const struct reg_opts *o;
-	const char *uid;
-	struct buf *out; /* the models list so far, without its closing ']' */
+	const char *uid, *subtype; /* subtype NULL when not written */
+	struct buf *out;	   /* the models list so far, without its closing ']' */
 };
 
 static void add_num(struct buf *b, const char *key, double v)
@@ -244,6 +244,10 @@ static void write_model(void *ctx, const struct reg_fit *f)
 		buf_addc(b, ',');
 	buf_adds(b, "{\"uid\":");
 	buf_add_json_str(b, w->uid, strlen(w->uid));
+	if (w->subtype) {
+		buf_adds(b, ",\"subtype\":");
+		buf_add_json_str(b, w->subtype, strlen(w->subtype));
+	}
 	buf_addf(b, ",\"model\":\"%s\",\"method\":\"%s\"", reg_model_name(f->model),
 		 reg_method_name(w->o->method));
 	add_num(b, ",\"r_square\":", f->r_square);
@@ -304,6 +308,121 @@ static size_t gather(const struct profile *p, const struct source *x, const stru
 	return kept;
 }
 
+/* What a group's points allow: a model that they rule out is reported
+ * as not fitted, with the reason, rather than left out silently. */
+struct group_info {
+	unsigned emitted;   /* models reported, 1 << enum reg_model */
+	unsigned ndistinct; /* distinct x, counted up to 3 */
+	bool xpos, ypos;
+	size_t n;
+};
+
+static void describe(const struct reg_point *pts, size_t n, struct group_info *gi)
+{
+	double x0 = n ? pts[0].x : 0, x1 = x0;
+
+	gi->n = n;
+	gi->ndistinct = n > 0;
+	gi->xpos = gi->ypos = true;
+	for (size_t i = 0; i < n; i++) {
+		gi->xpos &= pts[i].x > 0;
+		gi->ypos &= pts[i].y > 0;
+		if (gi->ndistinct == 1 && pts[i].x != x0) {
+			x1 = pts[i].x;
+			gi->ndistinct = 2;
+		} else if (gi->ndistinct == 2 && pts[i].x != x0 && pts[i].x != x1) {
+			gi->ndistinct = 3;
+		}
+	}
+}
+
+/* Why the points of @gi cannot give model @m; NULL when they can. */
+static const char *why_not(const struct group_info *gi, enum reg_model m, const char *of,
+			   const char *per, char *msg, size_t len)
+{
+	if (gi->n == 0)
+		snprintf(msg, len, "no resource has both '%s' and '%s'", of, per);
+	else if (m != REG_CONSTANT && gi->ndistinct < 2)
+		snprintf(msg, len, "'%s' has one value only", per);
+	else if (m == REG_QUADRATIC && gi->ndistinct < 3)
+		snprintf(msg, len, "'%s' has fewer than 3 distinct values", per);
+	else if ((m == REG_LOGARITHMIC || m == REG_POWER) && !gi->xpos)
+		snprintf(msg, len, "a value of '%s' is not positive", per);
+	else if ((m == REG_POWER || m == REG_EXPONENTIAL) && !gi->ypos)
+		snprintf(msg, len, "a value of '%s' is not positive", of);
+	else
+		return NULL;
+	return msg;
+}
+
+/* At most this many groups are reported, so a profile of many uids does
+ * not bury the terminal. */
+#define MAX_NOTES 10
+
+/* The first reason a requested model was not fitted, into @out. */
+static void first_reason(const struct reg_opts *o, const struct reg_groups *g,
+			 const struct group_info *info, struct buf *out)
+{
+	char why[160];
+
+	for (size_t k = 0; k < g->ngroups; k++)
+		for (int m = 0; m < REG_NMODELS; m++)
+			if (reg_group_size(g, k) && (o->mask & (1u << m)) &&
+			    why_not(&info[k], m, o->of, o->per, why, sizeof(why))) {
+				buf_adds(out, " (");
+				profile_group_label(out, g->uid[k], g->subtype[k]);
+				buf_addf(out, ": %s: %s)", reg_model_name(m), why);
+				return;
+			}
+}
+
+static void report_skipped(const struct reg_opts *o, const struct reg_groups *g,
+			   const struct group_info *info)
+{
+	size_t noted = 0, more = 0;
+	struct buf line = BUF_INIT, label = BUF_INIT;
+
+	for (size_t k = 0; k < g->ngroups; k++) {
+		unsigned done = 0;
+
+		if (reg_group_size(g, k) == 0)
+			continue;
+		for (int m = 0; m < REG_NMODELS; m++) {
+			char why[160], other[160];
+			const char *sep = "";
+
+			if (!(o->mask & ~info[k].emitted & ~done & (1u << m)) ||
+			    !why_not(&info[k], m, o->of, o->per, why, sizeof(why)))
+				continue;
+			if (noted == MAX_NOTES) {
+				more++;
+				break;
+			}
+			buf_reset(&line);
+			buf_reset(&label);
+			profile_group_label(&label, g->uid[k], g->subtype[k]);
+			for (int n = m; n < REG_NMODELS; n++) {
+				if (!(o->mask & ~info[k].emitted & (1u << n)) ||
+				    !why_not(&info[k], n, o->of, o->per, other, sizeof(other)) ||
+				    strcmp(why, other) != 0)
+					continue;
+				buf_addf(&line, "%s%s", sep, reg_model_name(n));
+				sep = ", ";
+				done |= 1u << n;
+			}
+			pp_notify(PFX "%s: %s not fitted: %s",
+				  *buf_str(&label) ? buf_str(&label) : "(no uid)", buf_str(&line),
+				  why);
+			noted++;
+		}
+	}
+	if (more)
+		pp_notify(PFX "models of %zu more uids not fitted for the same kinds of reason",
+			  more);
+	buf_release(&line);
+	buf_release(&label);
+}
+
 /* Profiles this large fit their groups on two threads: the fits are about
  * half of the command's time on a million points. */
 #define PARALLEL_ROWS 100000
@@ -327,6 +446,7 @@ struct fit_job {
 	size_t first, last, group;
 	struct buf *out;
 	struct kept *kept;
+	struct group_info *info;
 	size_t nmodels;
 };
 
@@ -337,6 +457,16 @@ static void keep_model(void *ctx, const struct reg_fit *f)
 
 	k->v = xgrow(k->v, sizeof(*k->v), k->n + 1, &k->cap);
 	k->v[k->n++] = (struct kept_fit){job->group, *f};
+	job->info[job->group].emitted |= 1u << f->model;
+}
+
+static void write_now(void *ctx, const struct reg_fit *f)
+{
+	struct fit_job *job = ctx;
+	struct writer w = {job->o, job->g->uid[job->group], job->g->subtype[job->group], job->out};
+
+	write_model(&w, f);
+	job->info[job->group].emitted |= 1u << f->model;
 }
 
 static void *fit_range(void *arg)
@@ -351,13 +481,12 @@ static void *fit_range(void *arg)
 			most = reg_group_size(job->g, k);
 	pts = xmalloc((most + 1) * sizeof(*pts));
 	for (size_t k = job->first; k < job->last; k++) {
-		struct writer w = {job->o, strpool_get(job->g->uids, (uint32_t)k), job->out};
 		size_t n = gather(job->p, job->x, job->y, job->g, k, pts);
 
 		job->group = k;
+		describe(pts, n, &job->info[k]);
 		job->nmodels += reg_run_method(work, job->o->method, job->o->mask, job->o->steps,
-					       pts, n, job->kept ? keep_model : write_model,
-					       job->kept ? (void *)job : (void *)&w);
+					       pts, n, job->kept ? keep_model : write_now, job);
 	}
 	free(pts);
 	reg_work_free(work);
@@ -374,18 +503,21 @@ static size_t middle_group(const struct reg_groups *g, size_t nrows)
 	return k;
 }
 
-/* Fits every group; returns the number of models appended to @out. */
+/* Fits every group; returns the number of models appended to @out. When
+ * there are none, @why gets the reason for the error message. */
 static size_t fit_groups(const struct profile *p, const struct reg_opts *o, const struct source *x,
-			 const struct source *y, struct buf *out)
+			 const struct source *y, struct buf *out, struct buf *why)
 {
 	struct reg_groups g;
 	struct kept kept = {0};
-	struct fit_job a = {p, o, x, y, &g, 0, 0, 0, out, NULL, 0}, b = a;
+	struct fit_job a = {p, o, x, y, &g, 0, 0, 0, out, NULL, NULL, 0}, b;
 	pthread_t thread;
 	bool threaded = false;
 
 	reg_work_free(reg_work_new()); /* sets GSL's error handler before any thread */
 	reg_groups_build(p, &g);
+	a.info = xcalloc(g.ngroups ? g.ngroups : 1, sizeof(*a.info));
+	b = a;
 	a.last = g.ngroups;
 	if (profile_nres(p) >= PARALLEL_ROWS && g.ngroups >= 2) {
 		a.last = b.first = middle_group(&g, profile_nres(p));
@@ -399,11 +531,17 @@ static size_t fit_groups(const struct profile *p, const struct reg_opts *o, cons
 	else if (b.last > b.first)
 		fit_range(&b);
 	for (size_t i = 0; i < kept.n; i++) {
-		struct writer w = {o, strpool_get(g.uids, (uint32_t)kept.v[i].group), out};
+		size_t k = kept.v[i].group;
+		struct writer w = {o, g.uid[k], g.subtype[k], out};
 
 		write_model(&w, &kept.v[i].fit);
 	}
 	free(kept.v);
+	if (a.nmodels + b.nmodels)
+		report_skipped(o, &g, a.info);
+	else
+		first_reason(o, &g, a.info, why);
+	free(a.info);
 	reg_groups_free(&g);
 	return a.nmodels + b.nmodels;
 }
@@ -423,7 +561,7 @@ static int reg_run(struct profile *p, const void *opts)
 {
 	const struct reg_opts *o = opts;
 	struct source x, y;
-	struct buf models = BUF_INIT;
+	struct buf models = BUF_INIT, why = BUF_INIT;
 	int ret;
 
 	if (profile_nres(p) == 0)
@@ -434,12 +572,15 @@ static int reg_run(struct profile *p, const void *opts)
 	if (ret < 0)
 		return ret;
 	open_models(p, &models);
-	if (fit_groups(p, o, &x, &y, &models) == 0) {
+	if (fit_groups(p, o, &x, &y, &models, &why) == 0) {
+		ret = err_set(ERR_INVALID,
+			      PFX "no requested model can be fitted to '%s' depending on '%s'%s",
+			      o->of, o->per, buf_str(&why));
 		buf_release(&models);
-		return err_set(ERR_INVALID,
-			       PFX "no requested model can be fitted to '%s' depending on '%s'",
-			       o->of, o->per);
+		buf_release(&why);
+		return ret;
 	}
+	buf_release(&why);
 	buf_addc(&models, ']');
 	free(p->models);
 	p->models = buf_detach(&models, NULL);

@@ -91,6 +91,9 @@ static void series_split(struct series_set *set, const struct point *pts, const 
 			continue;
 		qsort(first, count[g], sizeof(*first), point_cmp);
 		s->uid = strpool_get(set->uids, (uint32_t)g);
+		/* A key is the uid, then a NUL and the subtype when there is one. */
+		if (strpool_len(set->uids, (uint32_t)g) > strlen(s->uid))
+			s->subtype = s->uid + strlen(s->uid) + 1;
 		s->n = count[g];
 		s->x = xmalloc(s->n * sizeof(*s->x));
 		s->y = xmalloc(s->n * sizeof(*s->y));
@@ -105,13 +108,33 @@ static void series_split(struct series_set *set, const struct point *pts, const 
 	free(sorted);
 }
 
+/* As regression analysis does (reggroup.c): a uid whose points come in
+ * several subtypes (the time collector's real, user, sys) gets a series,
+ * and models, for each, and they name the subtype. */
+static void name_subtypes(struct series_set *set)
+{
+	struct strpool *seen = strpool_new();
+	size_t *count = xcalloc(set->n + 1, sizeof(*count));
+
+	for (size_t i = 0; i < set->n; i++)
+		count[strpool_intern_cstr(seen, set->s[i].uid)]++;
+	for (size_t i = 0; i < set->n; i++) {
+		const char *uid = set->s[i].uid;
+
+		if (count[strpool_find(seen, uid, strlen(uid))] < 2)
+			set->s[i].subtype = NULL;
+	}
+	free(count);
+	strpool_free(seen);
+}
+
 int series_collect(const struct profile *p, const struct series_keys *k, const char *pp,
 		   struct series_set *out)
 {
 	size_t n = profile_nres(p), npts = 0;
 	struct point *pts = xmalloc((n + 1) * sizeof(*pts));
 	uint32_t *uid = xmalloc((n + 1) * sizeof(*uid));
-	struct buf scratch = BUF_INIT;
+	struct buf scratch = BUF_INIT, key = BUF_INIT;
 
 	memset(out, 0, sizeof(*out));
 	out->uids = strpool_new();
@@ -120,10 +143,12 @@ int series_collect(const struct profile *p, const struct series_keys *k, const c
 
 		if (!isfinite(x) || !isfinite(y))
 			continue;
-		uid[npts] = strpool_intern_cstr(out->uids, profile_uid(p, r, &scratch));
+		profile_group_key(p, r, &key, &scratch);
+		uid[npts] = strpool_intern(out->uids, buf_str(&key), key.len);
 		pts[npts++] = (struct point){x, y, r};
 	}
 	buf_release(&scratch);
+	buf_release(&key);
 	if (npts == 0 && n > 0) {
 		free(pts);
 		free(uid);
@@ -133,6 +158,7 @@ int series_collect(const struct profile *p, const struct series_keys *k, const c
 			       k->per, k->of);
 	}
 	series_split(out, pts, uid, npts);
+	name_subtypes(out);
 	free(pts);
 	free(uid);
 	return 0;
@@ -182,6 +208,8 @@ void model_begin(struct buf *b, const struct series *s, const struct series_keys
 	buf_reset(b);
 	buf_addc(b, '{');
 	pp_json_str(b, &first, "uid", s->uid);
+	if (s->subtype)
+		pp_json_str(b, &first, "subtype", s->subtype);
 	pp_json_str(b, &first, "model", model);
 	pp_json_str(b, &first, "method", method);
 	pp_json_str(b, &first, "of_key", k->of);

@@ -16,6 +16,7 @@ struct profile;
 /* The points of one uid, ascending in x (ties keep the profile's order). */
 struct series {
 	const char *uid;
+	const char *subtype; /* NULL unless the uid's points come in several */
 	double *x, *y;
 	size_t n;
 };

@@ -23,6 +23,9 @@ static const char config_usage[] =
 	"`list` look in the project's .veles/config.yml first and then in the\n"
 	"user's ~/.config/veles/config.yml; `set` and `edit` change the project's\n"
 	"file unless --user is given. `set` keeps the file's comments.\n"
+	"The items of a list are numbered: workloads.0, collectors.1.name; setting\n"
+	"item N of an N-item list appends one. `get` of a section or a list prints\n"
+	"every value below it as KEY=VALUE.\n"
 	"\n"
 	"  --local   only the project's file\n"
 	"  --user    only the user's file ($XDG_CONFIG_HOME/veles/config.yml)\n";
@@ -140,6 +143,20 @@ static void print_item(const char *key, const char *value, void *arg)
 	free(marker);
 }
 
+struct below {
+	const char *key;
+	size_t len;
+};
+
+/* `get` of a section or list: every value below it, as `list` prints. */
+static void print_below(const char *key, const char *value, void *arg)
+{
+	const struct below *b = arg;
+
+	if (strncmp(key, b->key, b->len) == 0 && key[b->len] == '.')
+		printf("%s=%s\n", key, value);
+}
+
 static int get_or_list(char **paths, size_t n, const char *key)
 {
 	struct buf seen = BUF_INIT;
@@ -159,6 +176,11 @@ static int get_or_list(char **paths, size_t n, const char *key)
 		}
 		if (key && ret && config_get(c, key)) {
 			printf("%s\n", config_get(c, key));
+			ret = 0;
+		} else if (key && ret && config_has(c, key)) {
+			struct below b = {key, strlen(key)};
+
+			config_each(c, print_below, &b);
 			ret = 0;
 		} else if (!key) {
 			config_each(c, print_item, &seen);

@@ -3,6 +3,7 @@
 #include "vcs/git_lazy.h"
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/postproc.h"
 #include "cli/cli.h"
 #include "config/config.h"
 #include "run/batch.h"
@@ -104,23 +106,106 @@ static void job_text(const struct run_job *job, struct buf *b)
 	buf_addf(b, " (%s)", job->collector->name);
 }
 
+/*
+ * The progress line, redrawn a few times a second by a thread while a job
+ * runs, so its elapsed time moves. The lock keeps it from drawing in the
+ * middle of another line Veles writes (a postprocessor's warning).
+ */
+struct progress {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+	bool running, stop, shown;
+	char *text; /* "[i/N] cmd args workload (collector)" */
+	double job_start;
+};
+
+static struct progress progress = {.lock = PTHREAD_MUTEX_INITIALIZER,
+				   .wake = PTHREAD_COND_INITIALIZER};
+
+#define PROGRESS_TICK_MS 250
+
+static void progress_paint(void)
+{
+	fprintf(stderr, "\r%.72s  %.1f s\033[K", progress.text, now_seconds() - progress.job_start);
+	fflush(stderr);
+	progress.shown = true;
+}
+
+static void *progress_loop(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&progress.lock);
+	while (!progress.stop) {
+		struct timespec until;
+
+		progress_paint();
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += PROGRESS_TICK_MS * 1000000L;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		while (!progress.stop &&
+		       pthread_cond_timedwait(&progress.wake, &progress.lock, &until) == 0)
+			;
+	}
+	pthread_mutex_unlock(&progress.lock);
+	return NULL;
+}
+
 static void progress_draw(struct run_cli *r, const struct run_job *job)
 {
 	struct buf b = BUF_INIT;
+	sigset_t all, old;
 
 	if (!r->ctx->stderr_tty)
 		return;
+	buf_addf(&b, "[%zu/%zu] ", r->done + 1, r->total);
 	job_text(job, &b);
-	fprintf(stderr, "\r[%zu/%zu] %.60s  %.1f s\033[K", r->done + 1, r->total, buf_str(&b),
-		now_seconds() - r->start);
-	fflush(stderr);
-	buf_release(&b);
+	free(progress.text);
+	progress.text = buf_detach(&b, NULL);
+	progress.job_start = now_seconds();
+	progress.stop = false;
+	/* Signals stay with the main thread, which forwards Ctrl-C to the job. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	progress.running = pthread_create(&progress.thread, NULL, progress_loop, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!progress.running) {
+		pthread_mutex_lock(&progress.lock);
+		progress_paint();
+		pthread_mutex_unlock(&progress.lock);
+	}
 }
 
 static void progress_clear(struct run_cli *r)
 {
-	if (r->ctx->stderr_tty)
+	if (!r->ctx->stderr_tty)
+		return;
+	if (progress.running) {
+		pthread_mutex_lock(&progress.lock);
+		progress.stop = true;
+		pthread_cond_signal(&progress.wake);
+		pthread_mutex_unlock(&progress.lock);
+		pthread_join(progress.thread, NULL);
+		progress.running = false;
+	}
+	if (progress.shown)
 		fputs("\r\033[K", stderr);
+	progress.shown = false;
+	free(progress.text);
+	progress.text = NULL;
+}
+
+/* A postprocessor's warning on a line of its own, not after the
+ * progress line; the next tick draws that again. */
+static void run_warn(const char *msg)
+{
+	pthread_mutex_lock(&progress.lock);
+	if (progress.shown)
+		fputs("\r\033[K", stderr);
+	progress.shown = false;
+	cli_warn("%s", msg);
+	pthread_mutex_unlock(&progress.lock);
 }
 
 static const char *shown_path(const char *path)
@@ -389,6 +474,7 @@ static int run_and_report(struct run_cli *r, char **revs, size_t nrevs)
 
 	if (ret < 0)
 		return cli_fail();
+	postproc_set_notify(run_warn);
 	/* JSON alone on stdout: the profiled commands write to stderr. */
 	if (r->format == FORMAT_JSON) {
 		fflush(stdout);

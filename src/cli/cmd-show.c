@@ -51,7 +51,7 @@ static const char show_usage[] =
 	"            (SVG or HTML only: -o FILE.svg|FILE.html)\n"
 	"\n"
 	"  -m, --minor REV   look PROFILE up in version REV (default: HEAD)\n"
-	"  -n, --limit N     table: at most N rows\n"
+	"  -n, --limit N     table, tableof: at most N rows (tableof: after sorting)\n"
 	"  --compact         raw: no indentation\n"
 	"  --format FMT      summary and table: text (default) or json;\n"
 	"                    tableof: plain (default), markdown, csv or json\n"
@@ -198,6 +198,12 @@ static int view_option(int c, int argc, char **argv, struct show_opts *o)
 	case OPT_STACKED:
 	case OPT_GROUPED:
 		vo->stacked = c == OPT_STACKED;
+		o->stacked_given |= c == OPT_STACKED;
+		o->grouped_given |= c == OPT_GROUPED;
+		if (o->stacked_given && o->grouped_given) {
+			cli_usage_error("show", "--stacked and --grouped exclude each other");
+			return -1;
+		}
 		return 0;
 	case OPT_NO_ACC:
 		vo->accumulate = false;
@@ -396,6 +402,13 @@ static int parse_show_args(int argc, char **argv, struct show_opts *o)
 	}
 	if (!o->view)
 		o->view = "summary";
+	if (o->limit && o->is_graph) {
+		if (o->vo.kind != VIEW_TABLE_RES && o->vo.kind != VIEW_TABLE_MODELS) {
+			cli_usage_error("show", "--limit is for tables, not the %s view", o->view);
+			return -1;
+		}
+		o->vo.limit = o->limit;
+	}
 	return check_format(o);
 }
 

@@ -23,6 +23,7 @@ struct show_opts {
 	long long snapshot;  /* heapmap: --snapshot N; -1: the peak's */
 	bool text;	     /* heapmap: one frame as text, even on a terminal */
 	unsigned long rows;  /* heapmap: --rows N of cells as text; 0: 16 */
+	bool stacked_given, grouped_given;
 };
 
 void show_table(const struct profile *p, const struct show_opts *o);

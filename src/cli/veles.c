@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/postproc.h"
 #include "cli/cli.h"
 #include "store/store.h"
 #include "util/common.h"
@@ -98,6 +99,11 @@ static int run_external(int argc, char **argv)
 	return 2;
 }
 
+static void postproc_warn(const char *msg)
+{
+	cli_warn("%s", msg);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -147,6 +153,7 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return run_external(argc, argv);
 
+	postproc_set_notify(postproc_warn);
 	ctx.stderr_tty = isatty(2);
 	ctx.stdout_tty = isatty(1);
 	/* getopt in the command starts afresh. */

@@ -342,6 +342,34 @@ static int collect_prepare(struct collect_ctx *c, const struct collector *col)
 	return 0;
 }
 
+int collect_check_options(int argc, char **argv)
+{
+	const struct collector *col = argc > 0 ? collector_find(argv[0]) : NULL;
+	const struct collect_env env = {.quiet = true};
+	struct collect_ctx c;
+	char **full;
+	int ret;
+
+	if (!col)
+		return err_set(ERR_INVALID, "unknown collector '%s'", argc > 0 ? argv[0] : "");
+	/* A stand-in command: the parsers want one after the options. */
+	full = xcalloc((size_t)argc + 3, sizeof(*full));
+	memcpy(full, argv, (size_t)argc * sizeof(*full));
+	full[argc] = "--";
+	full[argc + 1] = "true";
+	memset(&c, 0, sizeof(c));
+	c.env = &env;
+	optind = 0;
+	opterr = 0;
+	ret = col->parse(&c, argc + 2, full);
+	if (ret == 0 && c.help)
+		ret = err_set(ERR_INVALID, "collect %s: --help is not an option here", col->name);
+	if (col->release)
+		col->release(&c);
+	free(full);
+	return ret;
+}
+
 int collect_main(const struct collect_env *env, int argc, char **argv)
 {
 	const struct collector *col = argc > 0 ? collector_find(argv[0]) : NULL;

@@ -120,6 +120,13 @@ char *collect_profile_name(const char *cmd, const char *tool, const char *worklo
  */
 int collect_claim_path(const char *dir, const char *name, char **path);
 
+/*
+ * Checks options for a collector as `veles collect` would parse them, with
+ * no command run: @argv is the collector's name and its options. 0, or
+ * ERR_INVALID with the collector's message.
+ */
+int collect_check_options(int argc, char **argv);
+
 const struct collector *collector_find(const char *name);
 /* All built-in collectors, NULL-terminated. */
 const struct collector *const *collector_list(void);

@@ -174,6 +174,32 @@ static int on_event(struct config *c, struct walk *w, const yaml_event_t *ev)
 	return 0;
 }
 
+/* "FILE:LINE:COL: problem", with what libyaml was reading and the key it
+ * was under when it knows them: "(in the value of 'cmds': while parsing a
+ * flow sequence at 2:7)". */
+static int syntax_error(const char *name, const yaml_parser_t *parser, const struct walk *w)
+{
+	struct buf b = BUF_INIT;
+	const char *key = buf_str(&w->path);
+	int ret;
+
+	buf_addf(&b, "%s:%zu:%zu: %s", name, parser->problem_mark.line + 1,
+		 parser->problem_mark.column + 1,
+		 parser->problem ? parser->problem : "invalid YAML");
+	if (*key || parser->context) {
+		buf_adds(&b, " (");
+		if (*key)
+			buf_addf(&b, "in the value of '%s'%s", key, parser->context ? ": " : "");
+		if (parser->context)
+			buf_addf(&b, "%s at %zu:%zu", parser->context,
+				 parser->context_mark.line + 1, parser->context_mark.column + 1);
+		buf_addc(&b, ')');
+	}
+	ret = err_set(ERR_PARSE, "%s", buf_str(&b));
+	buf_release(&b);
+	return ret;
+}
+
 static int parse_text(const char *name, const char *text, size_t len, struct config *c)
 {
 	yaml_parser_t parser;
@@ -186,9 +212,7 @@ static int parse_text(const char *name, const char *text, size_t len, struct con
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 	for (;;) {
 		if (!yaml_parser_parse(&parser, &ev)) {
-			ret = err_set(ERR_PARSE, "%s:%zu:%zu: %s", name,
-				      parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-				      parser.problem ? parser.problem : "invalid YAML");
+			ret = syntax_error(name, &parser, &w);
 			break;
 		}
 		if (on_event(c, &w, &ev) < 0) {

@@ -437,6 +437,35 @@ const char *profile_uid(const struct profile *p, size_t row, struct buf *scratch
 	return buf_str(scratch);
 }
 
+const char *profile_subtype(const struct profile *p, size_t row)
+{
+	size_t at;
+	const struct column *c = profile_attr(p, row, "subtype", NULL, &at);
+
+	return c && c->kind == COL_STR ? col_text(p, c, at) : NULL;
+}
+
+void profile_group_label(struct buf *b, const char *uid, const char *subtype)
+{
+	buf_adds(b, uid);
+	if (subtype)
+		buf_addf(b, " [%s]", subtype);
+}
+
+const char *profile_group_key(const struct profile *p, size_t row, struct buf *key,
+			      struct buf *scratch)
+{
+	const char *subtype = profile_subtype(p, row);
+
+	buf_reset(key);
+	buf_adds(key, profile_uid(p, row, scratch));
+	if (subtype) {
+		buf_addc(key, '\0');
+		buf_adds(key, subtype);
+	}
+	return buf_str(key);
+}
+
 double profile_amount(const struct profile *p, size_t row)
 {
 	size_t at;

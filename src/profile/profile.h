@@ -215,6 +215,21 @@ const struct column *profile_attr(const struct profile *p, size_t row, const cha
  * Perun prints memory and bounds uids).
  */
 const char *profile_uid(const struct profile *p, size_t row, struct buf *scratch);
+/* The resource's subtype ("real", "malloc", ...); NULL when it has none. */
+const char *profile_subtype(const struct profile *p, size_t row);
+/*
+ * Appends how a group of resources is named to the user: its uid, and
+ * " [subtype]" when models and plots tell its subtypes apart (the time
+ * collector's real, user and sys share the command as uid).
+ */
+void profile_group_label(struct buf *b, const char *uid, const char *subtype);
+/*
+ * The key that groups resources for models and plots, into @key: the uid,
+ * then a NUL and the subtype when the resource has one (key->len counts
+ * both). Returns key->data.
+ */
+const char *profile_group_key(const struct profile *p, size_t row, struct buf *key,
+			      struct buf *scratch);
 /* A column named @name of the resources' table, or else of the types'
  * table (looked up once, for a loop over rows); NULL when neither has it. */
 const struct column *profile_col_any(const struct profile *p, const char *name);

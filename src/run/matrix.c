@@ -167,6 +167,13 @@ static int load_steps(const struct config *c, const char *key, struct run_step *
 			ret = run_params_argv(c, params, &s->argv, &s->argc);
 			if (ret == 0 && postprocs && step_parse_postproc(s) < 0)
 				ret = config_error_at(c, name_key, "%s", err_msg());
+			/* A typo in a collector's params fails here, at its key,
+			 * not when the job runs. */
+			if (ret == 0 && !postprocs && collect_check_options(s->argc, s->argv) < 0) {
+				ret = run_params_check(c, params, name, collect_check_options);
+				if (ret == 0)
+					ret = config_error_at(c, params, "%s", err_msg());
+			}
 		}
 		free(base), free(name_key), free(params);
 		if (ret < 0)

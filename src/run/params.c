@@ -117,6 +117,11 @@ static void params_item(const char *key, const char *value, void *arg)
 	dot = strchr(name, '.');
 	len = dot ? (size_t)(dot - name) : strlen(name);
 	/* A list repeats the option; anything deeper has no option form. */
+	if (name[0] >= '0' && name[0] <= '9' && strspn(name, "0123456789") == len) {
+		w->ret = config_error_at(w->c, key, "'%s' must be a map of options, not a list",
+					 w->prefix);
+		return;
+	}
 	if (dot && (dot[1] < '0' || dot[1] > '9' || strchr(dot + 1, '.'))) {
 		w->ret = config_error_at(w->c, key, "'%.*s' must be a value or a list of values",
 					 (int)len, name);
@@ -125,6 +130,39 @@ static void params_item(const char *key, const char *value, void *arg)
 	if (strcmp(value, "false") == 0)
 		return;
 	argv_add(w->argv, w->argc, option(name, len, strcmp(value, "true") == 0 ? NULL : value));
+}
+
+struct check_walk {
+	const struct config *c;
+	const char *prefix, *name;
+	size_t plen;
+	int (*check)(int argc, char **argv);
+	int ret;
+};
+
+static void check_item(const char *key, const char *value, void *arg)
+{
+	struct check_walk *w = arg;
+	char *argv[3] = {(char *)w->name, NULL, NULL};
+	const char *opt;
+
+	if (w->ret < 0 || strncmp(key, w->prefix, w->plen) != 0 || key[w->plen] != '.' ||
+	    strcmp(value, "false") == 0)
+		return;
+	opt = key + w->plen + 1;
+	argv[1] = option(opt, strcspn(opt, "."), strcmp(value, "true") == 0 ? NULL : value);
+	if (w->check(2, argv) < 0)
+		w->ret = config_error_at(w->c, key, "'%s': %s", key, err_msg());
+	free(argv[1]);
+}
+
+int run_params_check(const struct config *c, const char *prefix, const char *name,
+		     int (*check)(int argc, char **argv))
+{
+	struct check_walk w = {c, prefix, name, strlen(prefix), check, 0};
+
+	config_each(c, check_item, &w);
+	return w.ret;
 }
 
 int run_params_argv(const struct config *c, const char *prefix, char ***argv, int *argc)

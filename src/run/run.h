@@ -79,6 +79,13 @@ size_t run_matrix_expand(const struct run_matrix *m, struct run_job **out);
  * leaves it out, and underscores become hyphens. Appended to *@argv.
  */
 int run_params_argv(const struct config *c, const char *prefix, char ***argv, int *argc);
+/*
+ * Checks each param at @prefix on its own: @check gets {@name, option}
+ * and returns 0 or an error; the first error is "FILE:LINE:COL: 'KEY':
+ * message" at the param's key.
+ */
+int run_params_check(const struct config *c, const char *prefix, const char *name,
+		     int (*check)(int argc, char **argv));
 /* Splits @s into words as a shell would (quotes and backslashes, no
  * expansion); ERR_INVALID on an unclosed quote. */
 int run_split_words(const char *s, char ***words, int *n);

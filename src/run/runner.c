@@ -91,12 +91,23 @@ static int job_keep(struct job_state *st, struct collect_ctx *c)
 	return ret;
 }
 
+/* A literal workload that is a whole number ("100000"): its size. */
+static bool literal_size(const char *workload, long *size)
+{
+	char *end;
+
+	errno = 0;
+	*size = strtol(workload, &end, 10);
+	return *workload && !*end && errno == 0 && workload[0] != ' ';
+}
+
 /* Before the write: a failed command fails the job; sizes are merged. */
 static int job_transform(struct collect_ctx *c, void *arg)
 {
 	struct job_state *st = arg;
 	struct profile *p = c->profile;
 	char status[96];
+	long size;
 
 	if (!WIFEXITED(c->last_status) || WEXITSTATUS(c->last_status) != 0)
 		return err_set(ERR_CHILD, "'%s' %s", c->argv[0],
@@ -104,6 +115,9 @@ static int job_transform(struct collect_ctx *c, void *arg)
 	/* Perun's header keeps the arguments apart from the workload. */
 	free(p->args);
 	p->args = xstrdup(st->job->args);
+	/* So regression analysis works on a matrix of literal sizes too. */
+	if (!st->generated && !st->job->gen && literal_size(st->job->workload, &size))
+		run_profile_set_size(p, size);
 	if (st->generated) {
 		run_profile_set_size(p, st->size);
 		if (!st->acc)

@@ -15,10 +15,12 @@
 #define MT 50.0
 #define MB 96.0
 #define HEAD 40.0 /* the figure's title */
+#define ROW 20.0  /* one legend entry */
 
 /* Where a plot's drawing area lies, and its data ranges. */
 struct frame {
-	double top; /* of the plot's block */
+	double top;	     /* of the plot's block */
+	size_t legend_chars; /* the longest legend label that fits */
 	double x0, y0, x1, y1;
 	double xlo, xhi, ylo, yhi;
 };
@@ -104,7 +106,7 @@ static void frame_box(const struct frame *f, const struct vplot *pl, struct buf 
 static void legend_entry(const struct frame *f, size_t i, const char *col, const char *kind,
 			 const char *label, struct buf *out)
 {
-	double x = f->x1 + 20, y = f->y0 + 8 + 20 * (double)i;
+	double x = f->x1 + 20, y = f->y0 + 8 + ROW * (double)i;
 
 	if (strcmp(kind, "dot") == 0)
 		buf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", x + 7,
@@ -118,7 +120,7 @@ static void legend_entry(const struct frame *f, size_t i, const char *col, const
 		buf_addf(out,
 			 "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
 			 x, y - 9, col);
-	text(out, x + 20, y, "start", "", label, 28);
+	text(out, x + 20, y, "start", "", label, f->legend_chars);
 }
 
 static void svg_bars(const struct frame *f, const struct vplot *pl, bool stacked, struct buf *out)
@@ -227,16 +229,69 @@ static void svg_scatter(const struct frame *f, const struct vplot *pl, struct bu
 	}
 }
 
-static void svg_plot(const struct vfigure *fig, size_t k, struct buf *out)
+/* Characters, not bytes: "–" and "²" are one each. */
+static size_t text_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Legend labels up to this many characters widen the figure to fit. */
+#define LEGEND_MAX_CHARS 48
+#define CHAR_W 6.8 /* a 12px sans-serif character, roughly */
+
+/* The longest legend label of the figure, in characters. */
+static size_t legend_chars(const struct vfigure *fig)
+{
+	size_t most = 28;
+
+	for (size_t k = 0; k < fig->n; k++) {
+		const struct vplot *pl = &fig->plots[k];
+		size_t n = fig->kind == VIEW_SCATTER ? pl->ncurves : pl->ns;
+
+		for (size_t i = 0; i < n; i++) {
+			const char *l =
+				fig->kind == VIEW_SCATTER ? pl->curves[i].label : pl->s[i].label;
+			size_t c = l ? text_chars(l) : 0;
+
+			most = c > most ? c : most;
+		}
+	}
+	return most < LEGEND_MAX_CHARS ? most : LEGEND_MAX_CHARS;
+}
+
+/* The right margin that holds the legend's labels. */
+static double legend_margin(size_t chars)
+{
+	double m = 40 + CHAR_W * (double)chars;
+
+	return m > MR ? m : MR;
+}
+
+/* A plot's height: taller than H when its legend needs the room, so a
+ * uid with many models (interval, bisection) does not run into the next. */
+static double plot_height(const struct vfigure *fig, const struct vplot *pl)
+{
+	size_t entries = fig->kind == VIEW_SCATTER ? pl->ncurves + 1 : pl->ns;
+	double legend = MT + 8 + ROW * (double)entries + MB - 20;
+
+	return legend > H ? legend : H;
+}
+
+static void svg_plot(const struct vfigure *fig, size_t k, double top, size_t chars, struct buf *out)
 {
 	const struct vplot *pl = &fig->plots[k];
 	struct frame f;
 
-	f.top = HEAD + H * (double)k;
+	f.top = top;
+	f.legend_chars = chars;
 	f.x0 = ML;
 	f.x1 = W - MR;
 	f.y0 = f.top + MT;
-	f.y1 = f.top + H - MB;
+	f.y1 = f.top + plot_height(fig, pl) - MB;
 	plot_ranges(pl, fig->stacked, &f.xlo, &f.xhi, &f.ylo, &f.yhi);
 	axis_nice(&f.ylo, &f.yhi, 10);
 	if (fig->kind == VIEW_BARS) {
@@ -257,9 +312,12 @@ static void svg_plot(const struct vfigure *fig, size_t k, struct buf *out)
 
 void svg_render(const struct vfigure *f, const struct view_opts *o, struct buf *out)
 {
-	double height = HEAD + H * (double)f->n;
-	size_t k;
+	double height = HEAD, top = HEAD;
+	size_t k, chars = legend_chars(f);
+	double width = W - MR + legend_margin(chars);
 
+	for (k = 0; k < f->n; k++)
+		height += plot_height(f, &f->plots[k]);
 	buf_addf(out,
 		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -268,10 +326,12 @@ void svg_render(const struct vfigure *f, const struct view_opts *o, struct buf *
 		 ".axis-title{font-size:13px}.plot-title{font-size:14px;font-weight:bold}"
 		 ".fig-title{font-size:16px;font-weight:bold}</style>\n"
 		 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		 W, height, W, height);
-	text(out, W / 2, 26, "middle", " class=\"fig-title\"", f->title, 100);
-	for (k = 0; k < f->n; k++)
-		svg_plot(f, k, out);
+		 width, height, width, height);
+	text(out, width / 2, 26, "middle", " class=\"fig-title\"", f->title, 100);
+	for (k = 0; k < f->n; k++) {
+		svg_plot(f, k, top, chars, out);
+		top += plot_height(f, &f->plots[k]);
+	}
 	buf_adds(out, "</svg>\n");
 	UNUSED(o);
 }

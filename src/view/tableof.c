@@ -52,8 +52,12 @@ static void tbl_columns(const struct profile *p, const struct view_opts *o, stru
 		for (i = 0; i < o->nheaders; i++)
 			t->names[t->ncols++] = o->headers[i];
 	} else if (o->kind == VIEW_TABLE_MODELS) {
-		for (i = 0; i < ARRAY_SIZE(models); i++)
+		for (i = 0; i < ARRAY_SIZE(models); i++) {
 			t->names[t->ncols++] = models[i];
+			/* Only models of a uid with several subtypes name one. */
+			if (i == 0 && p->models && strstr(p->models, "\"subtype\":"))
+				t->names[t->ncols++] = "subtype";
+		}
 	} else {
 		t->names[t->ncols++] = "uid";
 		if (table_col(&p->types, "type"))
@@ -91,8 +95,9 @@ static int fill_resources(const struct profile *p, const struct view_opts *o, st
 /* A model's member as text (and number); coeffs as "b0=1.5 b1=2". */
 static const char *model_cell(const struct vmodel *m, const char *key, struct buf *s, double *num)
 {
-	const char *strs[] = {m->uid, m->kind, m->method, m->of_key, m->per_key};
-	static const char *const snames[] = {"uid", "model", "method", "of_key", "per_key"};
+	const char *strs[] = {m->uid, m->kind, m->method, m->of_key, m->per_key, m->subtype};
+	static const char *const snames[] = {"uid",    "model",	  "method",
+					     "of_key", "per_key", "subtype"};
 	const double nums[] = {m->r_square, m->x_start, m->x_end};
 	static const char *const nnames[] = {"r_square", "x_start", "x_end"};
 	size_t i;
@@ -131,7 +136,7 @@ static bool model_matches(const struct vmodel *m, const struct view_opts *o, str
 static int fill_models(const struct profile *p, const struct view_opts *o, struct tbl *t)
 {
 	static const char *const known[] = {"uid",	"model",   "method", "of_key", "per_key",
-					    "r_square", "x_start", "x_end",  "coeffs"};
+					    "r_square", "x_start", "x_end",  "coeffs", "subtype"};
 	struct buf s = BUF_INIT;
 	struct vmodel *m;
 	size_t nm, i, c, k;
@@ -338,7 +343,7 @@ static void write_json(const struct tbl *t, const size_t *order, struct buf *out
 int tableof_render(const struct profile *p, const struct view_opts *o, enum view_target target,
 		   struct buf *out)
 {
-	struct tbl t = {0};
+	struct tbl t = {0}, shown;
 	size_t *order = NULL;
 	int ret;
 
@@ -346,14 +351,18 @@ int tableof_render(const struct profile *p, const struct view_opts *o, enum view
 	ret = o->kind == VIEW_TABLE_MODELS ? fill_models(p, o, &t) : fill_resources(p, o, &t);
 	if (ret == 0)
 		ret = row_order(&t, o, &order);
+	/* --limit: the first rows of the order; the writers read no further. */
+	shown = t;
+	if (o->limit && o->limit < shown.nrows)
+		shown.nrows = o->limit;
 	if (ret == 0 && target != TARGET_TERM)
-		table_page(&t, order, o, target == TARGET_SVG, out);
+		table_page(&shown, order, o, target == TARGET_SVG, out);
 	else if (ret == 0 && o->tfmt == TFMT_JSON)
-		write_json(&t, order, out);
+		write_json(&shown, order, out);
 	else if (ret == 0 && o->tfmt == TFMT_PLAIN)
-		write_plain(&t, order, out);
+		write_plain(&shown, order, out);
 	else if (ret == 0)
-		write_sep_table(&t, order, o->tfmt == TFMT_MARKDOWN, out);
+		write_sep_table(&shown, order, o->tfmt == TFMT_MARKDOWN, out);
 	free(order);
 	tbl_release(&t);
 	return ret;

@@ -46,6 +46,7 @@ struct view_opts {
 	size_t nheaders;
 	const char *sort_by;
 	bool sort_desc;
+	size_t limit; /* tableof: at most this many rows (after sorting); 0: all */
 	struct view_filter filters[VIEW_MAX_FILTERS];
 	size_t nfilters;
 	enum table_fmt tfmt;

@@ -89,8 +89,9 @@ static int read_coeffs(struct jsax *j, struct vmodel *m)
 
 static int read_member(struct jsax *j, const char *key, struct vmodel *m)
 {
-	static const char *const strs[] = {"uid", "model", "method", "of_key", "per_key"};
-	char **dst[] = {&m->uid, &m->kind, &m->method, &m->of_key, &m->per_key};
+	static const char *const strs[] = {"uid",    "model",	"method",
+					   "of_key", "per_key", "subtype"};
+	char **dst[] = {&m->uid, &m->kind, &m->method, &m->of_key, &m->per_key, &m->subtype};
 	static const char *const nums[] = {"r_square", "x_start", "x_end"};
 	double *ndst[] = {&m->r_square, &m->x_start, &m->x_end};
 	size_t i;
@@ -194,6 +195,7 @@ void view_models_free(struct vmodel *m, size_t n)
 		free(m[i].method);
 		free(m[i].of_key);
 		free(m[i].per_key);
+		free(m[i].subtype);
 		free(m[i].raw);
 		free(m[i].xs);
 		free(m[i].ys);
@@ -277,6 +279,9 @@ void view_model_curve(const struct vmodel *m, double lo, double hi, struct vcurv
 
 	memset(c, 0, sizeof(*c));
 	buf_addf(&b, "%s", m->kind);
+	/* A model of part of the points (interval, bisection) says which. */
+	if (!isnan(m->x_start) && !isnan(m->x_end) && (m->x_start > lo || m->x_end < hi))
+		buf_addf(&b, " [%g\xe2\x80\x93%g]", m->x_start, m->x_end);
 	if (!isnan(m->r_square))
 		buf_addf(&b, " (R\xc2\xb2 %.3f)", m->r_square);
 	c->label = buf_detach(&b, NULL);
@@ -293,16 +298,20 @@ void view_model_curve(const struct vmodel *m, double lo, double hi, struct vcurv
 	}
 }
 
-/* Does model @m describe this plot's uid and axes? */
-static bool model_fits(const struct vmodel *m, const char *uid, const struct view_opts *o,
-		       const char *per)
+/* Does model @m describe this plot's points and axes? A model without a
+ * subtype covers every subtype of its uid. */
+static bool model_fits(const struct vmodel *m, const char *uid, const char *subtype,
+		       const struct view_opts *o, const char *per)
 {
-	return strcmp(m->uid, uid) == 0 && (!m->of_key || strcmp(m->of_key, o->of) == 0) &&
+	return strcmp(m->uid, uid) == 0 &&
+	       (!m->subtype || (subtype && strcmp(m->subtype, subtype) == 0)) &&
+	       (!m->of_key || strcmp(m->of_key, o->of) == 0) &&
 	       (!m->per_key || strcmp(m->per_key, per) == 0);
 }
 
 static void add_model_curves(const struct vmodel *m, size_t nm, const struct view_opts *o,
-			     const char *per, struct vplot *pl)
+			     const char *per, const char *uid, const char *subtype,
+			     struct vplot *pl)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	size_t i, cap = 0;
@@ -312,7 +321,7 @@ static void add_model_curves(const struct vmodel *m, size_t nm, const struct vie
 		hi = pl->px[i] > hi ? pl->px[i] : hi;
 	}
 	for (i = 0; i < nm; i++) {
-		if (!model_fits(&m[i], pl->title, o, per))
+		if (!model_fits(&m[i], uid, subtype, o, per))
 			continue;
 		if (pl->ncurves == cap) {
 			cap = cap ? 2 * cap : 4;
@@ -338,10 +347,12 @@ static void plot_add_point(struct vplot *pl, size_t *cap, double x, double y)
 	pl->py[pl->npts++] = y;
 }
 
+/* Points are grouped as regression analysis groups them: by uid, and by
+ * subtype too (a name "uid\0subtype" in @uids). */
 static size_t collect_points(const struct profile *p, const struct view_opts *o, const char *per,
 			     struct strpool *uids, struct vplot **plots, size_t **caps)
 {
-	struct buf s = BUF_INIT;
+	struct buf s = BUF_INIT, name = BUF_INIT;
 	size_t i, nres = profile_nres(p), nplots = 0;
 
 	for (i = 0; i < nres; i++) {
@@ -354,7 +365,8 @@ static size_t collect_points(const struct profile *p, const struct view_opts *o,
 		view_value(p, i, o->of, &s, &y);
 		if (isnan(x) || isnan(y))
 			continue;
-		id = strpool_intern_cstr(uids, profile_uid(p, i, &s)) - 1;
+		profile_group_key(p, i, &name, &s);
+		id = strpool_intern(uids, buf_str(&name), name.len) - 1;
 		if (id >= nplots) {
 			*plots = xrealloc(*plots, (id + 1) * sizeof(**plots));
 			*caps = xrealloc(*caps, (id + 1) * sizeof(**caps));
@@ -365,7 +377,18 @@ static size_t collect_points(const struct profile *p, const struct view_opts *o,
 		plot_add_point(&(*plots)[id], &(*caps)[id], x, y);
 	}
 	buf_release(&s);
+	buf_release(&name);
 	return nplots;
+}
+
+/* Do the points of @uid come in several subtypes (named "uid\0sub")? */
+static bool several_subtypes(const struct strpool *names, const char *uid)
+{
+	size_t len = strlen(uid), found = 0;
+
+	for (uint32_t k = 1; k < strpool_count(names) && found < 2; k++)
+		found += strncmp(strpool_get(names, k), uid, len + 1) == 0;
+	return found > 1;
 }
 
 int view_build_scatter(const struct profile *p, const struct view_opts *o, struct vfigure *f)
@@ -387,8 +410,15 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 	f->n = collect_points(p, o, per, uids, &f->plots, &caps);
 	for (i = 0; i < f->n; i++) {
 		struct vplot *pl = &f->plots[i];
+		const char *uid = strpool_get(uids, (uint32_t)i + 1);
+		const char *subtype = uid + strlen(uid) + 1;
+		struct buf title = BUF_INIT;
 
-		pl->title = xstrdup(strpool_get(uids, (uint32_t)i + 1));
+		if (strpool_len(uids, (uint32_t)i + 1) == strlen(uid))
+			subtype = NULL;
+		profile_group_label(&title, uid,
+				    subtype && several_subtypes(uids, uid) ? subtype : NULL);
+		pl->title = buf_detach(&title, NULL);
 		pl->xlabel = xstrdup(per);
 		pl->ylabel = xstrdup(o->of);
 		if (strcmp(o->of, "amount") == 0 && p->nunits == 1) {
@@ -397,7 +427,7 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 			snprintf(pl->ylabel, strlen(p->units[0].value) + 10, "amount [%s]",
 				 p->units[0].value);
 		}
-		add_model_curves(m, nm, o, per, pl);
+		add_model_curves(m, nm, o, per, uid, subtype, pl);
 	}
 	free(caps);
 	strpool_free(uids);

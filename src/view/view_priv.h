@@ -49,6 +49,7 @@ struct vfigure {
 /* A parsed model of p->models (docs/models.md). */
 struct vmodel {
 	char *uid, *kind, *method, *of_key, *per_key;
+	char *subtype; /* NULL: the model covers every subtype of its uid */
 	double r_square, x_start, x_end;
 	size_t ncoeffs;
 	char *coeff_names[4];

@@ -140,6 +140,49 @@ for uid, b0, b1 in (("a", 1, 2), ("b", 5, -1)):
     assert m[uid]["x_start"] == 1 and m[uid]["x_end"] == 40, m
 ' "$T/time-out.perf" || fail "interleaved uids"
 
+# The time collector's layout: real, user and sys share the command as uid.
+# Each subtype gets its own models (a "subtype" member names it), and the
+# models sys's zeros rule out are reported, not dropped silently.
+$py - "$T/rus.perf" <<'PY'
+import json, sys
+res = []
+for n in range(1, 6):
+    for sub, y in (("real", 0.01 * n + 0.002), ("user", 0.001 * n + 0.0005), ("sys", 0.0)):
+        res.append({"uid": "./sl.sh", "type": "time", "subtype": sub, "order": 1,
+                    "amount": y, "structure-unit-size": n})
+json.dump({"origin": "0" * 40, "header": {"type": "time", "cmd": "./sl.sh", "params": "",
+           "workload": "", "units": {"time": "s"}},
+           "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+           "global": {"timestamp": 1.0, "resources": res}}, open(sys.argv[1], "w"))
+PY
+ok veles postprocess -o "$T/rus-out.perf" "$T/rus.perf" regression-analysis
+has "$T/err" "^veles: warning: postprocess regression-analysis: \./sl\.sh \[sys\]: power, exponential not fitted: a value of 'amount' is not positive$"
+[ "$(grep -c warning "$T/err")" -eq 1 ] || fail "one warning expected"
+$py -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["models"]
+by = {}
+for x in m:
+    assert x["uid"] == "./sl.sh", x
+    by.setdefault(x["subtype"], {})[x["model"]] = x
+assert len(by["real"]) == 6 and len(by["user"]) == 6, by
+assert sorted(by["sys"]) == ["constant", "linear", "logarithmic", "quadratic"], by["sys"]
+for sub, b1 in (("real", 0.01), ("user", 0.001)):
+    lin = by[sub]["linear"]
+    assert lin["r_square"] > 1 - 1e-9 and abs(lin["coeffs"][1]["value"] - b1) < 1e-12, lin
+' "$T/rus-out.perf" || fail "real, user and sys fitted apart"
+ok veles show "$T/rus-out.perf" tableof models
+has "$T/out" "^uid +subtype +model"
+has "$T/out" "^\./sl\.sh +sys +quadratic"
+ok veles show "$T/rus-out.perf" scatter
+has "$T/out" "^\./sl\.sh \[real\]"
+has "$T/out" "^\./sl\.sh \[sys\]"
+# Filtered to one subtype, a uid's models name none.
+ok veles postprocess -o "$T/real.perf" "$T/rus.perf" filter --where subtype=real
+ok veles postprocess -o "$T/real-out.perf" "$T/real.perf" regression-analysis
+hasnt "$T/err" warning
+hasnt "$T/real-out.perf" '"subtype":"real","model"'
+
 # Bad options and impossible fits: one line, exit 1.
 fails 1 veles postprocess "$trace" regression-analysis -m nosuch
 fails 1 veles postprocess "$trace" regression-analysis -r cubic
@@ -151,5 +194,5 @@ fails 1 veles postprocess "$trace" regression-analysis --per uid
 fails 1 veles postprocess "$trace" regression-analysis --bogus
 fails 1 veles postprocess "$trace" regression-analysis extra
 fails 1 veles postprocess "$trace" regression-analysis -r power -r logarithmic
-has "$T/err" "no requested model can be fitted"
+has "$T/err" "no requested model can be fitted.*\(SLList_insert\(SLList\*, int\): logarithmic: a value of 'structure-unit-size' is not positive\)"
 echo ok

@@ -75,6 +75,23 @@ ok veles run job --cmd ./prog.sh --args "-a 'b c'" --workload w --collector time
 	--postprocessor-params "{of: amount}"
 [ "$(npending)" -eq 1 ] || fail "run job made no profile"
 [ "$(grep -c '^-a b c w$' "$T/calls")" -eq 3 ] || fail "run job args: $(cat "$T/calls")"
+# A literal numeric workload is the profile's structure-unit-size, so
+# regression analysis has an x to work on.
+rm -f .veles/jobs/*.perf
+ok veles run job --cmd ./prog.sh --workload 9 --collector time \
+	--collector-params "repeat: 2, warmup: 0" --postprocessor regression-analysis \
+	--postprocessor-params "{regression_models: [constant]}"
+/usr/bin/python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+res = p["global"]["resources"]
+assert res and all(r["structure-unit-size"] == 9 for r in res), res
+assert {m["model"] for m in p["models"]} == {"constant"}, p["models"]
+assert all(m["x_start"] == 9 for m in p["models"]), p["models"]
+' .veles/jobs/*.perf || fail "literal workload size"
+rm -f .veles/jobs/*.perf
+ok veles run job --cmd ./prog.sh --workload w9 --collector time --collector-params "repeat: 1"
+hasnt .veles/jobs/*.perf "structure-unit-size"
 fails 2 veles run job --cmd ./prog.sh
 fails 2 veles run job --collector-params "repeat: 1" --collector time --cmd ./prog.sh
 fails 2 veles run matrix --cmd ./x
@@ -136,6 +153,20 @@ printf 'generators:\n  workload:\n    - {id: g, type: integer, min_range: 1, max
 	>.veles/config.yml
 fails 2 veles run matrix
 has "$T/err" "config.yml:3:44: max_range wants a whole number"
+# A collector's params are checked when the file is read, at their key.
+printf 'cmds: [./a]\ncollectors:\n  - name: time\n    params: {repat: 2}\n' >.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "config.yml:4:14: 'collectors.0.params.repat': collect time: unknown option '--repat=2'"
+printf 'cmds: [./a]\ncollectors:\n  - name: time\n    params:\n      repeat: 0\n' \
+	>.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "config.yml:5:7: 'collectors.0.params.repeat': collect time: --repeat"
+printf 'cmds: [./a]\ncollectors:\n  - {name: time, params: [1, 2]}\n' >.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "config.yml:3:27: 'collectors.0.params' must be a map of options, not a list"
+printf 'cmds: [./a]\npostprocessors:\n  - {name: normalizer, params: [1]}\n' >.veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "'postprocessors.0.params' must be a map of options, not a list"
 
 # No matrix at all says what to write.
 printf 'cmds: [./prog.sh]\n' >.veles/config.yml
@@ -147,3 +178,14 @@ printf 'collectors:\n  - {name: time, params: {repeat: 1, warmup: 0}}\n' \
 	>"$XDG_CONFIG_HOME/veles/config.yml"
 ok veles run matrix
 has "$T/out" "^1 job: 1 ok"
+
+# On a terminal the progress line's elapsed time moves while a job runs.
+if command -v script >/dev/null; then
+	printf '#!/bin/sh\nsleep 0.8\n' >slow.sh && chmod +x slow.sh
+	printf 'cmds: [./slow.sh]\n' >.veles/config.yml
+	script -qec "$VELES run matrix" /dev/null >"$T/tty" 2>&1 || fail "run under script"
+	tr '\r' '\n' <"$T/tty" | grep -a '^\[1/1\] \./slow\.sh (time)  [0-9.]* s' |
+		sed 's/.*  \([0-9.]*\) s.*/\1/' | sort -u >"$T/ticks"
+	[ "$(wc -l <"$T/ticks")" -ge 3 ] || { cat -v "$T/tty" >&2; fail "elapsed time did not move"; }
+	has "$T/tty" "ok +1/1  \./slow\.sh \(time\)"
+fi

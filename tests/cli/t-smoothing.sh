@@ -332,4 +332,29 @@ for pp in moving-average regressogram kernel-regression; do
 	has "$T/out" "--of KEY"
 	has "$T/out" "--per KEY"
 done
+
+# The time collector's layout: real, user and sys of one command are
+# smoothed apart, and their models name the subtype.
+$PY - "$T/rus.perf" <<'PY'
+import json, sys
+res = [{"uid": "./prog", "type": "time", "subtype": sub, "order": 1,
+        "amount": y * n, "structure-unit-size": n}
+       for n in range(1, 9) for sub, y in (("real", 0.01), ("user", 0.002), ("sys", 0.0))]
+json.dump({"origin": "0" * 40, "header": {"type": "time", "cmd": "./prog", "params": "",
+           "workload": "", "units": {"time": "s"}},
+           "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+           "global": {"timestamp": 1.0, "resources": res}}, open(sys.argv[1], "w"))
+PY
+for pp in moving-average regressogram kernel-regression; do
+	ok veles postprocess -o "$T/rus-$pp.perf" "$T/rus.perf" $pp
+	$PY -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["models"]
+assert sorted((x["uid"], x["subtype"]) for x in m) == [
+    ("./prog", "real"), ("./prog", "sys"), ("./prog", "user")], m
+for x in m:
+    top = {"real": 0.08, "user": 0.016, "sys": 0}[x["subtype"]]
+    assert max(x["bucket_stats"]) <= top + 1e-12, x
+' "$T/rus-$pp.perf" || fail "$pp: subtypes apart"
+done
 echo ok

@@ -86,6 +86,45 @@ hasnt "$T/models.html" '<(script|link)[^>]* (src|href)='
 ok veles show "$P" bars --title 'A & <B>' -o "$T/t.svg"
 xml_ok "$T/t.svg" || fail "escaping"
 
+# Many models per uid (interval: 4 parts x 6 models): each panel is tall
+# enough for its legend, which stays inside it, and wide enough for the
+# labels, which give each model's x range.
+/usr/bin/python3 - "$T/iv.perf" <<'PY'
+import json, sys
+res = [{"uid": u, "type": "time", "subtype": "time delta", "structure-unit-size": x,
+        "amount": (2 * x + 5 if u == "f" else 0.05 * x * x + 3) + (x * 7919 % 10)}
+       for u in ("f", "g") for x in range(1, 101)]
+json.dump({"origin": "0" * 40, "header": {"type": "time", "cmd": "t", "params": "",
+           "workload": "", "units": {"time": "us"}},
+           "collector_info": {"name": "trace", "params": {}}, "postprocessors": [],
+           "global": {"timestamp": 1.0, "resources": res}}, open(sys.argv[1], "w"))
+PY
+ok veles postprocess -o "$T/iv-out.perf" "$T/iv.perf" regression-analysis -m interval -s 4
+ok veles show "$T/iv-out.perf" scatter -o "$T/iv.svg"
+/usr/bin/python3 - "$T/iv.svg" <<'PY' || fail "scatter legend of 24 models"
+import sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+svg = E.parse(sys.argv[1]).getroot()
+width = float(svg.get("width"))
+plots = svg.findall(ns + "g")
+assert len(plots) == 2, len(plots)
+tops = []
+for g in plots:
+    title = [t for t in g.iter(ns + "text") if t.get("class") == "plot-title"][0]
+    tops.append(float(title.get("y")) - 30)
+tops.append(float(svg.get("height")))
+for k, g in enumerate(plots):
+    legend = [t for t in g.iter(ns + "text") if t.text and "(R\u00b2" in t.text]
+    assert len(legend) == 24, len(legend)
+    assert "linear [1\u201325.75] (R\u00b2" in [t.text[:len("linear [1\u201325.75] (R\u00b2")]
+                                             for t in legend], [t.text for t in legend]
+    for t in legend:
+        y = float(t.get("y"))
+        assert tops[k] < y < tops[k + 1], (k, y, tops)
+        # 6.8 px a character leaves the label inside the figure.
+        assert float(t.get("x")) + 6.8 * len(t.text) <= width + 1, (t.text, width)
+PY
+
 # colour only on a terminal, and not with NO_COLOR (script(1) gives a tty)
 if command -v script >/dev/null; then
 	script -qc "'$VELES' show '$P' bars" /dev/null >"$T/tty" </dev/null
@@ -108,6 +147,15 @@ ok veles show "$P" table -n 2
 ok veles show summary "$P" --format json
 
 fails 2 veles show "$P" bars -a average
+fails 2 veles show "$P" bars --stacked --grouped
+has "$T/err" "--stacked and --grouped exclude each other"
+fails 2 veles show "$P" scatter -n 5
+has "$T/err" "--limit is for tables"
+# tableof -n: the first N rows, after sorting.
+ok veles show "$P" tableof models -n 2 --format csv
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "tableof -n 2: $(cat "$T/out")"
+ok veles show "$P" tableof -n 1 --sort-by amount --desc --format csv -h amount
+printf 'amount\n1012\n' | diff - "$T/out" >&2 || fail "tableof -n 1 sorted"
 fails 2 veles show "$P" bars -o "$T/x.png"
 fails 2 veles show "$P" bars --format csv
 fails 2 veles show "$P" tableof --format yaml

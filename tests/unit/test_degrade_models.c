@@ -113,6 +113,51 @@ static void test_linear_to_quadratic(void **state)
 	profile_free(target);
 }
 
+/* Models that name a subtype (a time profile's real, user, sys of one
+ * command) are compared each with the baseline's of the same subtype. */
+#define WITH_SUBTYPE(sub, model) "{\"uid\":\"./prog\",\"subtype\":\"" sub "\"," model
+
+static void test_subtypes_apart(void **state)
+{
+	struct profile *base = with_models("[" WITH_SUBTYPE(
+		"real",
+		"\"model\":\"linear\",\"r_square\":0.99,\"x_start\":0,"
+		"\"x_end\":100,\"coeffs\":[{\"name\":\"b0\",\"value\":1},"
+		"{\"name\":\"b1\",\"value\":1}]}") "," WITH_SUBTYPE("sys",
+								    "\"model\":\"constant\",\"r_"
+								    "square\":1,\"x_start\":0,"
+								    "\"x_end\":100,\"coeffs\":[{"
+								    "\"name\":\"b0\",\"value\":0}]"
+								    "}") "]");
+	struct profile *target = with_models("[" WITH_SUBTYPE(
+		"real",
+		"\"model\":\"quadratic\",\"r_square\":0.98,\"x_start\":0,"
+		"\"x_end\":100,\"coeffs\":[{\"name\":\"b0\",\"value\":1},"
+		"{\"name\":\"b1\",\"value\":1},{\"name\":\"b2\","
+		"\"value\":0.01}]}") "," WITH_SUBTYPE("sys", "\"model\":\"constant\",\"r_square\":"
+							     "1,\"x_start\":0,"
+							     "\"x_end\":100,\"coeffs\":[{\"name\":"
+							     "\"b0\",\"value\":0}]}") "]");
+	struct model_set s;
+	struct check_params cp;
+	struct change_list l = {0};
+
+	UNUSED(state);
+	assert_int_equal(models_load(base, &s), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.v[0].uid, "./prog [real]");
+	assert_int_equal(models_find_uid(&s, "./prog [sys]"), 1);
+	models_free(&s);
+	check_params_default(&cp);
+	assert_int_equal(degrade_compare(base, target, "bmoe", &cp, &l), 0);
+	assert_int_equal(l.n, 2);
+	assert_true(change_is_degradation(at(&l, "./prog [real]")->cls));
+	assert_int_equal(at(&l, "./prog [sys]")->cls, CH_NO_CHANGE);
+	change_list_free(&l);
+	profile_free(base);
+	profile_free(target);
+}
+
 static void test_exact_figures(void **state)
 {
 	struct profile *base = with_models("[" LINEAR("f") "]");
@@ -282,9 +327,13 @@ static void test_without_models(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_models_reader),	 cmocka_unit_test(test_linear_to_quadratic),
-		cmocka_unit_test(test_exact_figures),	 cmocka_unit_test(test_eto),
-		cmocka_unit_test(test_eto_most_unmoved), cmocka_unit_test(test_without_models),
+		cmocka_unit_test(test_models_reader),
+		cmocka_unit_test(test_linear_to_quadratic),
+		cmocka_unit_test(test_subtypes_apart),
+		cmocka_unit_test(test_exact_figures),
+		cmocka_unit_test(test_eto),
+		cmocka_unit_test(test_eto_most_unmoved),
+		cmocka_unit_test(test_without_models),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
