@@ -172,7 +172,18 @@ has "$T/out" '^Collector: +record \{"event":"cpu-clock","freq":999,"call_graph":
 has "$T/out" 'hot_loop +hot'
 ok veles show r.data flamegraph -o "$T/fg2.svg"
 has "$T/fg2.svg" '<title>hot_loop: [0-9]+'
+cp r.data "$f" "$T/"
 cd "$T"
+# Outside any project, files named by path are shown all the same.
+[ -d "$T/.veles" ] && fail "the test directory is a project"
+ok veles show r.data
+has "$T/out" 'hot_loop +hot'
+ok veles show r.data flamegraph -o "$T/fg3.svg"
+has "$T/fg3.svg" '<title>hot_loop: [0-9]+'
+ok veles show "$(basename "$f")" summary
+has "$T/out" 'hot_loop +hot'
+fails 2 veles show 0@p
+has "$T/err" 'not a Veles project'
 
 # Errors.
 fails 2 veles record -e no-such-event -- ./hot
