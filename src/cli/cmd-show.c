@@ -17,6 +17,7 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/error.h"
 #include "util/fsutil.h"
 #include "view/view.h"
 
@@ -28,7 +29,9 @@ static const char show_usage[] =
 	"Nth profile of the version, as `veles status` numbers them), N@p (a\n"
 	"pending one), a path, a profile name, or a prefix of a profile's id.\n"
 	"A recording of `veles monitor -f FILE` is shown as a monitor profile: the\n"
-	"summary values of each interval (flow and scatter draw them over time).\n"
+	"summary values of each interval (flow and scatter draw them over time);\n"
+	"one of `veles record` as its samples' profile. Files named by path\n"
+	"(recordings, profiles) need no Veles project.\n"
 	"\n"
 	"Views:\n"
 	"  summary   header, units and per-resource statistics of the amounts\n"
@@ -515,6 +518,20 @@ static int show_samples(struct cli_ctx *ctx, struct show_opts *o)
 	return ret;
 }
 
+/* A profile file outside any project: read as it is. */
+static int show_file(struct cli_ctx *ctx, struct show_opts *o)
+{
+	const char *slash = strrchr(o->spec, '/');
+	struct profile *p;
+	int ret;
+
+	if (profile_load(o->spec, &p) < 0)
+		return cli_fail();
+	ret = show_profile(ctx, p, slash ? slash + 1 : o->spec, o);
+	profile_free(p);
+	return ret;
+}
+
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct show_opts o = {.snapshot = -1};
@@ -524,16 +541,23 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 
 	if (ret)
 		return ret > 0 ? 0 : 2;
-	/* tableof's -h (--headers) made the dispatcher skip opening the project,
-	 * taking it for --help */
-	if (!ctx->vcs && cli_open_project(ctx) < 0) {
-		cli_fail();
-		return 2;
-	}
+	/* Files named by path are read without a project: recordings of
+	 * record and monitor are no profile of any version. */
 	if (mon_file_is_recording(o.spec))
 		return show_recording(ctx, &o);
 	if (record_file_is_recording(o.spec))
 		return show_samples(ctx, &o);
+	if (!ctx->vcs) {
+		ret = ctx->root ? 0 : cli_find_root(ctx);
+		if (ret < 0 && !o.rev && path_exists(o.spec) && !path_is_dir(o.spec)) {
+			err_clear();
+			return show_file(ctx, &o);
+		}
+		if (ret < 0 || cli_open_vcs(ctx) < 0) {
+			cli_fail();
+			return 2;
+		}
+	}
 	if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_INDEX, &ref, &p) < 0)
 		return cli_fail();
 	ret = show_profile(ctx, p, ref_name(&ref), &o);

@@ -27,23 +27,25 @@ static struct perf_metric metric_of(const struct stat_out *o, const struct stat_
 static const char *value_text(const struct perf_counter *c, const struct stat_sample *s, char *buf,
 			      size_t len, const char **unit)
 {
-	*unit = "";
+	/* The unit is the event's, counted or not, as perf prints it. */
+	*unit = perf_is_clock(c) ? "msec" : "";
 	if (c->unsupported)
 		return "<not supported>";
 	if (!s->running)
 		return "<not counted>";
-	if (perf_is_clock(c)) {
-		*unit = "msec";
+	if (perf_is_clock(c))
 		snprintf(buf, len, "%.2f", s->value / 1e6);
-	} else {
+	else
 		snprintf(buf, len, "%.0f", s->value);
-	}
 	return buf;
 }
 
+/* Never scaled (running == enabled, both 0 included) is 100%, as in perf. */
 static double pct_running(const struct stat_sample *s)
 {
-	return s->enabled ? 100.0 * (double)s->running / (double)s->enabled : 0;
+	return s->enabled && s->running != s->enabled
+		       ? 100.0 * (double)s->running / (double)s->enabled
+		       : 100.0;
 }
 
 static void print_text_line(const struct stat_out *o, const struct stat_sample *s, size_t i,

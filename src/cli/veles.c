@@ -25,7 +25,7 @@ static const struct cli_command commands[] = {
 	{"add", cmd_add, CMD_NEEDS_PROJECT, "register pending profiles with a version"},
 	{"rm", cmd_rm, CMD_NEEDS_PROJECT, "remove profiles from a version (or pending ones)"},
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
-	{"show", cmd_show, CMD_NEEDS_PROJECT,
+	{"show", cmd_show, 0,
 	 "show a profile: summary, table, raw, or a view (bars, scatter, flamegraph...)"},
 	{"collect", cmd_collect, CMD_NEEDS_ROOT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, 0,

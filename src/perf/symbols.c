@@ -1,4 +1,5 @@
-/* Function symbols from ELF files (libelf) and from /proc/kallsyms. */
+/* Function symbols from ELF files (libelf), their separate debug files and
+ * /proc/kallsyms. */
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "perf/debugfile.h"
 #include "perf/symbols.h"
 #include "util/xalloc.h"
 
@@ -58,12 +60,45 @@ static void read_symtab(struct perf_dso *d, Elf *e, Elf_Scn *scn, const GElf_Shd
 	}
 }
 
-static void read_elf(struct perf_dso *d, Elf *e)
+/* Reads @e's .symtab; true when it has one. */
+static bool read_symtab_of(struct perf_dso *d, Elf *e)
 {
-	Elf_Scn *scn = NULL, *dynsym = NULL;
-	GElf_Shdr sh, dynsh;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			read_symtab(d, e, scn, &sh);
+			return true;
+		}
+	return false;
+}
+
+/* The .symtab of @path's separate debug file, when there is one. */
+static bool read_debug_file(struct perf_dso *d, Elf *e, const char *path)
+{
+	char *dbg = perf_debug_file(e, path);
+	bool ok = false;
+	Elf *de = NULL;
+	int fd = dbg ? open(dbg, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd >= 0)
+		de = elf_begin(fd, ELF_C_READ, NULL);
+	if (de && elf_kind(de) == ELF_K_ELF)
+		ok = read_symtab_of(d, de);
+	if (de)
+		elf_end(de);
+	if (fd >= 0)
+		close(fd);
+	free(dbg);
+	return ok;
+}
+
+static void read_elf(struct perf_dso *d, Elf *e, const char *path)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 	size_t nph = 0;
-	bool has_symtab = false;
 
 	if (elf_getphdrnum(e, &nph) == 0) {
 		d->loads = xcalloc(nph ? nph : 1, sizeof(*d->loads));
@@ -75,19 +110,16 @@ static void read_elf(struct perf_dso *d, Elf *e)
 					(struct perf_load){ph.p_offset, ph.p_filesz, ph.p_vaddr};
 		}
 	}
-	while ((scn = elf_nextscn(e, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
-			read_symtab(d, e, scn, &sh);
-			has_symtab = true;
-		} else if (sh.sh_type == SHT_DYNSYM) {
-			dynsym = scn;
-			dynsh = sh;
-		}
-	}
-	if (!has_symtab && dynsym)
-		read_symtab(d, e, dynsym, &dynsh);
+	/* A stripped object keeps only its exported functions in .dynsym; its
+	 * static ones (__libc_start_call_main) are in the debug file, which
+	 * shares its addresses. The load segments stay the object's own: the
+	 * debug file's sections hold no code, so its offsets mean nothing. */
+	if (!read_symtab_of(d, e) && !read_debug_file(d, e, path))
+		while ((scn = elf_nextscn(e, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM) {
+				read_symtab(d, e, scn, &sh);
+				break;
+			}
 	finish_syms(d);
 }
 
@@ -114,7 +146,7 @@ struct perf_dso *perf_dso_load(const char *path)
 		return d;
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF)
-		read_elf(d, e);
+		read_elf(d, e, path);
 	if (e)
 		elf_end(e);
 	close(fd);

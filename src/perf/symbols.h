@@ -1,6 +1,8 @@
 /*
  * Symbols for sampled addresses: the function symbols of ELF files (the
- * .symtab, else .dynsym, through libelf) and of the kernel (/proc/kallsyms).
+ * .symtab, else that of the separate debug file found by build-id or
+ * .gnu_debuglink, else .dynsym, through libelf) and of the kernel
+ * (/proc/kallsyms).
  */
 #ifndef PERF_SYMBOLS_H
 #define PERF_SYMBOLS_H

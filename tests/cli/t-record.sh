@@ -98,6 +98,46 @@ assert total >= 10 and named >= 0.8 * total, (named, total, user[:4])
 EOS
 fi
 
+# A stripped program's functions come from its separate debug file, found
+# by build-id under $VELES_DEBUGINFO_PATH or by its .gnu_debuglink beside
+# it; a debug file of another build is not taken.
+mkdir dbg && cd dbg || fail "cd dbg"
+cc -g -O1 -fno-omit-frame-pointer -Wl,--build-id -o hot "$VELES_SRCDIR/tests/cli/hot.c" ||
+	fail "cc -g"
+cc -g -O1 -fno-omit-frame-pointer -Wl,--build-id -O2 -o other "$VELES_SRCDIR/tests/cli/hot.c"
+objcopy --only-keep-debug hot hot.debug && strip hot && objcopy --add-gnu-debuglink=hot.debug hot ||
+	fail "objcopy"
+objcopy --only-keep-debug other other.debug || fail "objcopy other"
+id=$(readelf -n hot | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+[ -n "$id" ] || fail "no build-id"
+ok veles record -F 999 -o dbg.data -- ./hot
+mv hot.debug keep.debug
+export VELES_DEBUGINFO_PATH="$T/dbg/none"
+ok veles report -i dbg.data
+hasnt "$T/out" 'hot_loop'
+# By debuglink: beside the program, then in its .debug/ directory.
+cp keep.debug hot.debug
+ok veles report -i dbg.data
+has "$T/out" ' hot +hot +\[\.\] hot_loop$'
+mkdir .debug && mv hot.debug .debug/
+ok veles report -i dbg.data
+has "$T/out" ' hot +hot +\[\.\] hot_loop$'
+# A debug file of another build under the link's name: its CRC differs.
+cp other.debug .debug/hot.debug
+ok veles report -i dbg.data
+hasnt "$T/out" 'hot_loop'
+rm -r .debug
+# By build-id.
+mkdir -p "bid/.build-id/${id:0:2}"
+cp keep.debug "bid/.build-id/${id:0:2}/${id:2}.debug"
+VELES_DEBUGINFO_PATH="$T/dbg/none:$T/dbg/bid" ok veles report -i dbg.data
+has "$T/out" ' hot +hot +\[\.\] hot_loop$'
+cp other.debug "bid/.build-id/${id:0:2}/${id:2}.debug"
+VELES_DEBUGINFO_PATH="$T/dbg/bid" ok veles report -i dbg.data
+hasnt "$T/out" 'hot_loop'
+unset VELES_DEBUGINFO_PATH
+cd "$T"
+
 # --profile files the samples as a profile with traces.
 new_git_project p
 cp "$T/hot" .
@@ -132,7 +172,18 @@ has "$T/out" '^Collector: +record \{"event":"cpu-clock","freq":999,"call_graph":
 has "$T/out" 'hot_loop +hot'
 ok veles show r.data flamegraph -o "$T/fg2.svg"
 has "$T/fg2.svg" '<title>hot_loop: [0-9]+'
+cp r.data "$f" "$T/"
 cd "$T"
+# Outside any project, files named by path are shown all the same.
+[ -d "$T/.veles" ] && fail "the test directory is a project"
+ok veles show r.data
+has "$T/out" 'hot_loop +hot'
+ok veles show r.data flamegraph -o "$T/fg3.svg"
+has "$T/fg3.svg" '<title>hot_loop: [0-9]+'
+ok veles show "$(basename "$f")" summary
+has "$T/out" 'hot_loop +hot'
+fails 2 veles show 0@p
+has "$T/err" 'not a Veles project'
 
 # Errors.
 fails 2 veles record -e no-such-event -- ./hot

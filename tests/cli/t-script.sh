@@ -87,10 +87,15 @@ from Core import flag_str, symbol_str
 def trace_end():
     print(flag_str("sched__sched_switch", "prev_state", 2),
           flag_str("sched__sched_switch", "prev_state", 3),
-          symbol_str("irq__softirq_entry", "vec", 1))
+          symbol_str("irq__softirq_entry", "vec", 1), sep=",")
+    # perf's Core: 0 without a name, unnamed bits and values are "".
+    print(repr(flag_str("sched__sched_switch", "prev_state", 0)),
+          repr(flag_str("sched__sched_switch", "prev_state", 1 << 30)),
+          repr(symbol_str("irq__softirq_entry", "vec", 99)))
 EOS
 ok veles script -i fl.data -s flags.py
-has "$T/out" '^D S\|D TIMER$'
+has "$T/out" '^D,S \| D,TIMER$'
+has "$T/out" "^'' '' ''$"
 
 # The starter script: a handler per recorded event, printing every field.
 ok veles script -i ce.data -g python

@@ -77,6 +77,12 @@ pid=$!
 ok veles stat -p "$pid" -e task-clock,page-faults -x,
 has "$T/err" ',msec,task-clock,'
 wait "$pid"
+# A sleeping process's intervals are not counted; as in perf the line keeps
+# the event's unit and, never multiplexed, 100% running.
+sleep 0.25 &
+ok veles stat -p "$!" -I 50 -e task-clock,page-faults -x,
+has "$T/err" '^[0-9.]+,<not counted>,msec,task-clock,0,100\.00,,$'
+has "$T/err" '^[0-9.]+,<not counted>,,page-faults,0,100\.00,,$'
 
 # Bad input.
 fails 2 veles stat -e no-such-event -- ./touch 1

@@ -42,22 +42,22 @@ def define_symbolic_value(event_name, field_name, value, field_str):
 
 
 def flag_str(event_name, field_name, value):
-    """The names of the flags set in value, joined by the format's
-    delimiter; bits no name covers are shown in hexadecimal."""
+    """The names of the flags set in value, lowest bit first, joined by the
+    format's delimiter with a space either side ("S | D"), as perf's Core
+    does: 0 is the name the format gives 0, else ""; bits no name covers
+    are left out."""
     names = _flag_values.get((event_name, field_name), {})
     delim = _flag_fields.get((event_name, field_name), "|")
     if value == 0:
-        return names.get(0, "0")
+        return names.get(0, "")
     parts = []
-    for bits, name in names.items():
+    for bits in sorted(names):
         if bits and value & bits == bits:
-            parts.append(name)
+            parts.append(names[bits])
             value &= ~bits
-    if value:
-        parts.append(hex(value))
-    return delim.join(parts)
+    return (" " + delim + " ").join(parts)
 
 
 def symbol_str(event_name, field_name, value):
-    """The name the format gives value, or the value itself as text."""
-    return _symbolic_values.get((event_name, field_name), {}).get(value, str(value))
+    """The name the format gives value, or "" (perf's Core) for none."""
+    return _symbolic_values.get((event_name, field_name), {}).get(value, "")
