@@ -277,7 +277,7 @@ static size_t ints_by_block(const char *p, const char *lim, int64_t *out, size_t
 
 			s = next + (*next == ' ');
 			len = (size_t)(c - s);
-			if (len - 1 >= 8 || digits8(s, &v) != len || (*s == '0' && len > 1))
+			if (len - 1 >= 8 || !digits_n(s, len, &v) || (*s == '0' && len > 1))
 				goto out;
 			out[n++] = (int64_t)v;
 			next = c + 1;

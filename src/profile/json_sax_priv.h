@@ -71,6 +71,30 @@ static inline size_t digits8(const char *p, uint64_t *val)
 	return n;
 }
 
+/*
+ * digits8() when the run's length @n (1 to 8) is known already: true and
+ * the value when the first @n bytes at @p are all digits. @p needs 8
+ * readable bytes.
+ */
+static inline bool digits_n(const char *p, size_t n, uint64_t *val)
+{
+	uint64_t x = load8(p);
+	uint64_t hi = x & 0xf0f0f0f0f0f0f0f0ULL;
+	uint64_t hi6 = (x + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL;
+	uint64_t bad = (hi ^ 0x3030303030303030ULL) | (hi6 ^ 0x3030303030303030ULL);
+	unsigned shift = 8 * (8 - (unsigned)n);
+	uint64_t d;
+
+	if ((bad << shift) != 0)
+		return false;
+	d = (x - 0x3030303030303030ULL) << shift;
+	d = d * 10 + (d >> 8);
+	*val = (((d & 0x000000ff000000ffULL) * 0x000f424000000064ULL) +
+		(((d >> 16) & 0x000000ff000000ffULL) * 0x0000271000000001ULL)) >>
+	       32;
+	return true;
+}
+
 static const uint64_t pow10_u64[9] = {1,      10,      100,	 1000,	   10000,
 				      100000, 1000000, 10000000, 100000000};
 
