@@ -187,7 +187,13 @@ static void merge_col(struct profile *p, struct column *c, size_t base)
 
 	if (c->len)
 		col_reserve(d, base + c->len - 1);
-	if (c->kind == COL_I64 && d->kind == COL_I64 && !c->absent && d->len == base) {
+	if (c->kind == COL_I64 && d->kind == COL_I64 && !c->absent && d->len == base && c->narrow &&
+	    d->narrow) {
+		/* Both halves kept 32 bits: one copy. */
+		memcpy(d->v.i32 + base, c->v.i32, c->len * sizeof(int32_t));
+		d->len = base + c->len;
+		r = c->len;
+	} else if (c->kind == COL_I64 && d->kind == COL_I64 && !c->absent && d->len == base) {
 		/* Dense integers (the typed layout's arrays): appended a block
 		 * at a time, as the parser does. */
 		int64_t block[1024];
