@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "collect/collector.h"
 #include "monitor/export.h"
+#include "monitor/procs.h"
 #include "monitor/run.h"
 #include "monitor/view.h"
 #include "util/common.h"
@@ -30,7 +31,7 @@ static void monitor_usage(void)
 	       "                        ones; with --profile, cdmn): c cpu, C per cpu, d disks,\n"
 	       "                        D per disk, m memory, n network, N per interface,\n"
 	       "                        j interrupts, J per interrupt, s sockets, f nfs\n"
-	       "                        client, Z processes and load\n"
+	       "                        client, z process counts and load, Z each process\n"
 	       "  -i, --interval SECS   seconds between samples, fractions allowed (default 1;\n"
 	       "                        0 samples back to back)\n"
 	       "  -c, --count N         stop after N intervals (default: until interrupted)\n"
@@ -51,6 +52,11 @@ static void monitor_usage(void)
 	       "                        lexpr[,HOST:PORT] (\"name value\" lines),\n"
 	       "                        graphite,HOST:PORT (plaintext protocol),\n"
 	       "                        prometheus,PORT (serves /metrics)\n"
+	       "      --procfilt LIST   -s Z: only processes matching one of cNAME (command\n"
+	       "                        contains), CPREFIX, pPID, PPPID (parent), uUSER, UUID\n"
+	       "      --top [FIELD][,N] -s Z: the N (20) processes highest in FIELD: time\n"
+	       "                        (cpu, the default), syst, usrt, accum, vsz, rss,\n"
+	       "                        majf, minf, flt\n"
 	       "      --proc DIR        read DIR instead of /proc (saved files)\n"
 	       "      --profile         with -- COMMAND: write the summary values of each\n"
 	       "                        interval (and of --import modules) as a Veles\n"
@@ -68,7 +74,9 @@ enum {
 	OPT_PROC,
 	OPT_IMPORT,
 	OPT_EXPORT,
-	OPT_PROFILE
+	OPT_PROFILE,
+	OPT_PROCFILT,
+	OPT_TOP
 };
 
 static int parse_interval(const char *v, double *out)
@@ -90,6 +98,16 @@ static int check_export(const char *spec, struct mon_run_opts *o)
 	if (rc < 0)
 		return cli_usage_error("monitor", "%s", err_msg());
 	o->export_spec = spec;
+	return 0;
+}
+
+/* --procfilt and --top, checked as the run will parse them. */
+static int check_procsel(const char *filt, const char *top)
+{
+	struct mon_procsel sel = {.sort = -1};
+
+	if ((filt && mon_procsel_filter(&sel, filt) < 0) || (top && mon_procsel_top(&sel, top) < 0))
+		return cli_usage_error("monitor", "%s", err_msg());
 	return 0;
 }
 
@@ -148,6 +166,12 @@ static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
 	case OPT_PROFILE:
 		o->profile = true;
 		return 0;
+	case OPT_PROCFILT:
+		o->procfilt = arg;
+		return check_procsel(arg, NULL) ? 2 : 0;
+	case OPT_TOP:
+		o->top = arg;
+		return check_procsel(NULL, arg) ? 2 : 0;
 	case 'h':
 		monitor_usage();
 		return 1;
@@ -174,6 +198,8 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		{"import", required_argument, NULL, OPT_IMPORT},
 		{"export", required_argument, NULL, OPT_EXPORT},
 		{"profile", no_argument, NULL, OPT_PROFILE},
+		{"procfilt", required_argument, NULL, OPT_PROCFILT},
+		{"top", required_argument, NULL, OPT_TOP},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -202,6 +228,8 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		if (!mon_view_find(*p))
 			return cli_usage_error("monitor", "unknown subsystem '%c' (one of %s)", *p,
 					       mon_view_letters());
+	if ((o->procfilt || o->top) && o->letters && !strchr(o->letters, 'Z'))
+		return cli_usage_error("monitor", "--procfilt and --top go with -s Z");
 	return 0;
 }
 

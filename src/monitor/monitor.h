@@ -28,6 +28,7 @@ enum mon_tab {
 	MT_IRQ,	 /* /proc/interrupts, summed over cpus */
 	MT_SOCK, /* /proc/net/sockstat */
 	MT_NFS,	 /* /proc/net/rpc/nfs, the client side */
+	MT_PROC, /* /proc/PID/stat of every process, rows "PID comm" */
 	MT_COUNT,
 };
 
@@ -148,10 +149,15 @@ static inline double mon_rate(const struct mon_interval *iv, enum mon_tab tab, s
 
 /* Reading the live system (monitor/reader.c): files stay open and are read
  * again from offset 0 at each sample, which costs one pread per file. */
+struct mon_procs_reader;
+struct mon_procsel;
+
 struct mon_reader {
 	const char *root; /* "/proc", or a directory of fixtures */
 	int fd[MT_COUNT];
 	unsigned want; /* bit per table */
+	struct mon_procs_reader *procs;
+	const struct mon_procsel *procsel; /* processes kept; NULL: all */
 	char *buf;
 	size_t cap;
 };

@@ -14,6 +14,7 @@
 
 #include "monitor/export.h"
 #include "monitor/modules.h"
+#include "monitor/procs.h"
 #include "monitor/record.h"
 #include "monitor/run.h"
 #include "util/common.h"
@@ -104,6 +105,7 @@ struct loop {
 	struct mon_writer w;
 	struct mon_modules mods;
 	struct mon_export exp;
+	struct mon_procsel procsel;
 	bool exporting;
 	bool recording;
 	pid_t child;	/* the command of `veles monitor -- CMD`, or 0 */
@@ -301,6 +303,7 @@ static int live(struct loop *l)
 	double cpu0 = 0;
 
 	mon_reader_init(&r, o->proc_root ? o->proc_root : "/proc", mon_out_tables(&l->out));
+	r.procsel = l->out.procsel;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (long k = 0; !mon_stop && (o->count < 0 || k <= o->count); k++) {
 		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
@@ -415,6 +418,14 @@ int mon_run(const struct mon_run_opts *o)
 	/* Without -s: a recording's own subsystems (see playback_setup), else cdn. */
 	if (o->letters || !o->playback)
 		rc = mon_out_init(&l.out, o->letters ? o->letters : "cdn");
+	if (o->procfilt || o->top) {
+		l.procsel.sort = -1;
+		if (rc >= 0 && o->procfilt)
+			rc = mon_procsel_filter(&l.procsel, o->procfilt);
+		if (rc >= 0 && o->top)
+			rc = mon_procsel_top(&l.procsel, o->top);
+		l.out.procsel = &l.procsel;
+	}
 	if (rc >= 0 && o->imports)
 		rc = mon_modules_load(&l.mods, o->imports);
 	if (rc >= 0 && o->export_spec) {

@@ -19,6 +19,8 @@ struct mon_run_opts {
 	const char *proc_root;	 /* "/proc", or fixtures for tests */
 	const char *imports;	 /* --import */
 	const char *export_spec; /* --export */
+	const char *procfilt;	 /* --procfilt: processes kept (-s Z) */
+	const char *top;	 /* --top: processes sorted, the first N shown */
 	int debug;		 /* -d */
 	bool self;		 /* --self */
 	FILE *out;

@@ -1,6 +1,7 @@
 /* The views: turning an interval's rates into the numbers shown. */
 #include <string.h>
 
+#include "monitor/procs.h"
 #include "monitor/view.h"
 #include "util/common.h"
 
@@ -252,6 +253,16 @@ static void proc_summary(const struct mon_interval *iv, double *out)
 	out[6] = R(iv, MT_LOAD, 0, 4);
 }
 
+/* Per process, in the order of mon_proc_row; verbose and plot lay them
+ * out with the user, state and command between (monitor/procs.c). */
+static const struct mon_field pid_fields[] = {
+	{"PID", NULL, 7, 0, false},  {"PR", NULL, 3, 0, false},	      {"PPID", NULL, 6, 0, false},
+	{"THRD", NULL, 4, 0, false}, {"VSZ", NULL, 6, 0, true},	      {"RSS", NULL, 6, 0, true},
+	{"CP", NULL, 2, 0, false},   {"SysT", NULL, 6, 2, false},     {"UsrT", NULL, 6, 2, false},
+	{"Pct", NULL, 4, 0, false},  {"AccuTime", NULL, 8, 2, false}, {"MajF", NULL, 6, 0, false},
+	{"MinF", NULL, 6, 0, false},
+};
+
 #define FIELDS(f) f, ARRAY_SIZE(f)
 
 static const struct mon_view views[] = {
@@ -277,8 +288,10 @@ static const struct mon_view views[] = {
 	 MT_SOCK, NULL, NULL},
 	{'f', "NFS", "NFS CLIENT SUMMARY", BIT(MT_NFS), true, FIELDS(nfs_fields), nfs_summary,
 	 MT_NFS, NULL, NULL},
-	{'Z', "PRC", "PROCESS SUMMARY", BIT(MT_STAT) | BIT(MT_LOAD), true, FIELDS(proc_fields),
+	{'z', "PRC", "PROCESS SUMMARY", BIT(MT_STAT) | BIT(MT_LOAD), true, FIELDS(proc_fields),
 	 proc_summary, MT_STAT, NULL, NULL},
+	{'Z', "PID", "PROCESS DETAIL", BIT(MT_PROC), true, FIELDS(pid_fields), NULL, MT_PROC, NULL,
+	 mon_proc_row},
 };
 
 const struct mon_view *mon_view_find(char c)
@@ -291,5 +304,5 @@ const struct mon_view *mon_view_find(char c)
 
 const char *mon_view_letters(void)
 {
-	return "cCdDmnNjJsfZ";
+	return "cCdDmnNjJsfzZ";
 }
