@@ -84,6 +84,10 @@ int mon_reader_read(struct mon_reader *r, struct mon_sample *s)
 				return rc;
 			continue;
 		}
+		if (t == MT_FREQ) {
+			mon_freq_read(&r->freq, r->root, &s->tab[t]);
+			continue;
+		}
 		if (!stat_already_read(r, t)) {
 			int fd = table_fd(r, t);
 
@@ -109,6 +113,7 @@ void mon_reader_close(struct mon_reader *r)
 		mon_procs_close(r->procs);
 	free(r->procs);
 	r->procs = NULL;
+	mon_freq_close(&r->freq);
 	free(r->buf);
 	r->buf = NULL;
 	r->cap = 0;

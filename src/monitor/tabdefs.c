@@ -71,6 +71,10 @@ static const struct mon_col proc_cols[] = {
 	{"stime", MON_COUNTER64},
 };
 
+static const struct mon_col freq_cols[] = {
+	{"khz", MON_GAUGE},
+};
+
 #define TAB(n, p, c, f)                                                                            \
 	{                                                                                          \
 		n, p, c, ARRAY_SIZE(c), f                                                          \
@@ -88,4 +92,6 @@ const struct mon_tabdef mon_tabdefs[MT_COUNT] = {
 	[MT_NFS] = TAB("nfs", "net/rpc/nfs", nfs_cols, mon_parse_nfs),
 	/* A directory: read by mon_procs_read, not by a parser of one file. */
 	[MT_PROC] = TAB("proc", "", proc_cols, NULL),
+	/* Under /sys: read by mon_freq_read. */
+	[MT_FREQ] = TAB("freq", "", freq_cols, NULL),
 };

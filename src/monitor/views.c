@@ -50,6 +50,28 @@ static void cpu_summary(const struct mon_interval *iv, double *out)
 	out[13] = R(iv, MT_STAT, 0, 4);
 }
 
+/* Per cpu: the percentages, then the clock (0 without cpufreq). */
+static const struct mon_field cpu_detail_fields[] = {
+	{"User%", NULL, 5, 0, false},  {"Nice%", NULL, 5, 0, false}, {"Sys%", NULL, 4, 0, false},
+	{"Wait%", NULL, 5, 0, false},  {"Irq%", NULL, 4, 0, false},  {"Soft%", NULL, 5, 0, false},
+	{"Steal%", NULL, 6, 0, false}, {"Idle%", NULL, 5, 0, false}, {"Totl%", NULL, 5, 0, false},
+	{"MHz", NULL, 5, 0, false},
+};
+
+static void cpu_detail(const struct mon_interval *iv, size_t row, double *out)
+{
+	const struct mon_table *f = &iv->cur->tab[MT_FREQ];
+	const char *name = iv->cur->tab[MT_CPU].names[row];
+	/* Row cpuN of the frequencies is usually row N, one before cpuN's
+	 * row in /proc/stat (after the total). */
+	long k = row && row - 1 < f->nrows && !strcmp(f->names[row - 1], name)
+			 ? (long)row - 1
+			 : mon_table_find(f, name);
+
+	cpu_percent(iv, row, out);
+	out[9] = k >= 0 ? mon_rate(iv, MT_FREQ, (size_t)k, 0) / 1000 : 0;
+}
+
 static bool skip_total_cpu(const struct mon_interval *iv, size_t row)
 {
 	return row == 0 && !strcmp(iv->cur->tab[MT_CPU].names[0], "cpu");
@@ -268,8 +290,8 @@ static const struct mon_field pid_fields[] = {
 static const struct mon_view views[] = {
 	{'c', "CPU", "CPU SUMMARY", BIT(MT_CPU) | BIT(MT_STAT), true, FIELDS(cpu_fields),
 	 cpu_summary, MT_CPU, NULL, NULL},
-	{'C', "CPU", "SINGLE CPU STATISTICS", BIT(MT_CPU), true, cpu_fields, 9, NULL, MT_CPU,
-	 skip_total_cpu, cpu_percent},
+	{'C', "CPU", "SINGLE CPU STATISTICS", BIT(MT_CPU) | BIT(MT_FREQ), true,
+	 FIELDS(cpu_detail_fields), NULL, MT_CPU, skip_total_cpu, cpu_detail},
 	{'d', "DSK", "DISK SUMMARY", BIT(MT_DISK), true, FIELDS(disk_sum_fields), disk_summary,
 	 MT_DISK, NULL, NULL},
 	{'D', "DSK", "DISK STATISTICS", BIT(MT_DISK), true, FIELDS(disk_fields), NULL, MT_DISK,

@@ -43,6 +43,12 @@ ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -P -s mz -c 1 -i 0.05
 has "$T/out" ' 24684092 '
 has "$T/out" ' 1\.35 2\.34 2\.24 100$'
 
+# each cpu's clock from /sys (DIR/sys with --proc DIR), in -s C
+ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -s C -c 1 -i 0.05
+has "$T/out" '^#Name +User% .* Totl% +MHz$'
+has "$T/out" '^ cpu0 .* 2400$'
+has "$T/out" '^ cpu1 .* 3100$'
+
 # processes (-s Z) from saved /proc/PID/stat files: one row each, the
 # command with its space, negative priority, sizes in KB
 ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -s Z -c 1 -i 0.05
