@@ -66,13 +66,15 @@ static void wait_until(struct mon_export *e, double at)
 {
 	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)};
 
-	/* Late already (or back to back): no system call to sleep for nothing. */
-	if (mono_now() >= at)
-		return;
+	/* Serving, even when late or back to back (-i 0): a look at the
+	 * listening socket answers a waiting request. */
 	if (e && e->listen_fd >= 0) {
 		mon_export_wait(e, at);
 		return;
 	}
+	/* Late already (or back to back): no system call to sleep for nothing. */
+	if (mono_now() >= at)
+		return;
 	while (!mon_stop && !child_exited &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
@@ -385,6 +387,10 @@ static int playback(struct loop *l)
 			break;
 		if (l->mods.n)
 			mon_modules_interval_end(&l->mods);
+		/* Playback does not wait: a prometheus export answers the
+		 * requests waiting every so many intervals. */
+		if (l->exporting && !(k & 255))
+			mon_export_wait(&l->exp, 0);
 		prev = cur;
 		k++;
 	}

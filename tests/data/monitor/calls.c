@@ -152,6 +152,8 @@ static void tc_export(struct vmon_ctx *c, struct vmon_export *e)
 	say("print_export", "");
 	H->export_value(e, "tc.count", "num", rate(c));
 	H->export_value(e, "tc.interval_ms", "ms", H->interval(c) * 1000);
+	/* A name exports must clean up: a space, a slash, a colon. */
+	H->export_value(e, "tc.odd name/x:1", "num", 5);
 }
 
 static void tc_finish(struct vmon_ctx *c)
