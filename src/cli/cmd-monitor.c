@@ -39,6 +39,8 @@ static void monitor_usage(void)
 	       "      --verbose         a section per subsystem (details imply it)\n"
 	       "  -P, --plot            one line per interval with a header, for plotting\n"
 	       "      --sep CHAR        plot separator (default a space)\n"
+	       "      --hr N            brief and verbose headings every N intervals (0:\n"
+	       "                        once; default: brief once, verbose every record)\n"
 	       "      --on              counters per interval instead of per second\n"
 	       "  -f, --filename FILE   record raw samples to FILE (compressed); prints\n"
 	       "                        nothing unless -P or --export is given too\n"
@@ -78,7 +80,8 @@ enum {
 	OPT_EXPORT,
 	OPT_PROFILE,
 	OPT_PROCFILT,
-	OPT_TOP
+	OPT_TOP,
+	OPT_HR
 };
 
 static int parse_interval(const char *v, double *out)
@@ -171,6 +174,12 @@ static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
 	case OPT_PROCFILT:
 		o->procfilt = arg;
 		return check_procsel(arg, NULL) ? 2 : 0;
+	case OPT_HR:
+		if (cli_parse_uint("monitor", "--hr", arg, &n) < 0)
+			return 2;
+		o->hr_set = true;
+		o->hr = n;
+		return 0;
 	case OPT_TOP:
 		o->top = arg;
 		return check_procsel(NULL, arg) ? 2 : 0;
@@ -202,6 +211,8 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		{"profile", no_argument, NULL, OPT_PROFILE},
 		{"procfilt", required_argument, NULL, OPT_PROCFILT},
 		{"top", required_argument, NULL, OPT_TOP},
+		{"hr", required_argument, NULL, OPT_HR},
+		{"headerrepeat", required_argument, NULL, OPT_HR},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};

@@ -172,19 +172,29 @@ static void verbose_values(struct buf *b, const struct mon_view *v, const double
 	buf_addc(b, '\n');
 }
 
-static void verbose_view(struct mon_out *o, const struct mon_interval *iv, size_t i, struct buf *b)
+/* Whether this interval's output has its headings (see --hr). */
+static bool headings_due(const struct mon_out *o)
+{
+	if (!o->hr_set)
+		return o->format == MON_VERBOSE || !o->nprinted;
+	return o->hr ? o->nprinted % o->hr == 0 : !o->nprinted;
+}
+
+static void verbose_view(struct mon_out *o, const struct mon_interval *iv, size_t i, bool heads,
+			 struct buf *b)
 {
 	const struct mon_view *v = o->views[i];
 	double vals[MON_MAXFIELDS];
 	const struct mon_table *t = &iv->cur->tab[v->tab];
 
 	if (v->tab == MT_PROC) {
-		mon_procs_verbose(o->procsel, iv, v->verbose_title, b);
+		mon_procs_verbose(o->procsel, iv, heads ? v->verbose_title : NULL, b);
 		return;
 	}
 	if (!o->vheads[i])
 		o->vheads[i] = verbose_heading(v, o);
-	buf_adds(b, o->vheads[i]);
+	if (heads)
+		buf_adds(b, o->vheads[i]);
 	if (!v->detail) {
 		v->summary(iv, vals);
 		buf_adds(b, " ");
@@ -205,6 +215,7 @@ static void verbose_interval(struct mon_out *o, const struct mon_interval *iv, s
 {
 	char num[32];
 	size_t n = mon_fmt_fixed(num, (double)(o->nprinted + 1), 0);
+	bool heads = headings_due(o);
 
 	buf_grow(b, 64);
 	buf_adds(b, "### RECORD ");
@@ -216,9 +227,9 @@ static void verbose_interval(struct mon_out *o, const struct mon_interval *iv, s
 	b->len += mon_fmt_fixed(b->data + b->len, iv->secs, 3);
 	buf_adds(b, " secs) ###\n");
 	for (size_t i = 0; i < o->nviews; i++)
-		verbose_view(o, iv, i, b);
+		verbose_view(o, iv, i, heads, b);
 	if (o->mods)
-		mon_modules_verbose(o->mods, b);
+		mon_modules_verbose(o->mods, heads, b);
 	buf_addc(b, '\n');
 }
 
@@ -433,7 +444,7 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 	if (!o->batch)
 		buf_reset(&b);
 	if (o->format == MON_BRIEF) {
-		if (!o->nprinted)
+		if (headings_due(o))
 			brief_header(o, &b);
 		brief_line(o, iv, &b);
 	} else if (o->format == MON_VERBOSE) {

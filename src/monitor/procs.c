@@ -372,9 +372,12 @@ void mon_procs_verbose(const struct mon_procsel *sel, const struct mon_interval 
 	struct shown *s;
 	size_t n = pick(sel, iv, &s);
 
-	buf_addf(b, "\n# %s (%s)\n", heading, iv->per_interval ? "/int" : "/sec");
-	buf_adds(b, "#    PID User      PR   PPID THRD S    VSZ    RSS CP   SysT   UsrT  Pct "
-		    " AccuTime   MajF   MinF Command\n");
+	if (heading) {
+		buf_addf(b, "\n# %s (%s)\n", heading, iv->per_interval ? "/int" : "/sec");
+		buf_adds(b,
+			 "#    PID User      PR   PPID THRD S    VSZ    RSS CP   SysT   UsrT  Pct "
+			 " AccuTime   MajF   MinF Command\n");
+	}
 	for (size_t i = 0; i < n; i++) {
 		const double *v = s[i].v;
 		char vsz[32], rss[32];

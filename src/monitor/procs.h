@@ -72,7 +72,8 @@ void mon_procs_close(struct mon_procs_reader *r);
 /* The numbers of a process row, in the order of the view's fields. */
 void mon_proc_row(const struct mon_interval *iv, size_t row, double *out);
 
-/* Verbose and plot output of the processes of an interval. */
+/* Verbose and plot output of the processes of an interval; @heading NULL:
+ * the rows without their headings. */
 void mon_procs_verbose(const struct mon_procsel *sel, const struct mon_interval *iv,
 		       const char *heading, struct buf *b);
 void mon_procs_plot_header(char sep, struct buf *b);

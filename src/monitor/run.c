@@ -415,6 +415,8 @@ int mon_run(const struct mon_run_opts *o)
 	l.out.format = o->format;
 	l.out.sep = o->sep;
 	l.out.per_interval = o->per_interval;
+	l.out.hr_set = o->hr_set;
+	l.out.hr = o->hr;
 	l.out.millis = o->interval < 1 || o->interval != floor(o->interval);
 	l.iv.per_interval = o->per_interval;
 	l.mods.sep = o->sep;

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "monitor/format.h"
+#include "monitor/modules.h"
 #include "monitor/monitor.h"
 #include "monitor/procs.h"
 #include "monitor/record.h"
@@ -208,6 +209,35 @@ static void test_live_processes(void **state)
 	assert_true(found);
 	mon_reader_close(&r);
 	mon_sample_release(&s);
+}
+
+/* Each module's records carry its place among the loaded modules. */
+static void test_module_records_carry_index(void **state)
+{
+	struct mon_modules ms = {0};
+	struct mon_sample s = {0};
+	char *dir = xasprintf("%s/plugins", getenv("VELES_BUILDDIR"));
+	size_t hw = 0, misc = 0;
+
+	UNUSED(state);
+	setenv("VELES_MODULE_PATH", dir, 1);
+	assert_int_equal(mon_modules_load(&ms, "hello:misc"), 0);
+	assert_int_equal(ms.n, 2);
+	mon_modules_get_data(&ms, &s);
+	for (size_t i = 0; i < s.nmod; i++) {
+		if (!strncmp(s.mod[i].line, "hw ", 3)) {
+			assert_int_equal(s.mod[i].module, 0);
+			hw++;
+		} else {
+			assert_int_equal(strncmp(s.mod[i].line, "misc ", 5), 0);
+			assert_int_equal(s.mod[i].module, 1);
+			misc++;
+		}
+	}
+	assert_true(hw > 0 && misc > 0);
+	mon_modules_unload(&ms);
+	mon_sample_release(&s);
+	free(dir);
 }
 
 static void test_live_files_parse(void **state)
@@ -447,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_live_files_parse),
 		cmocka_unit_test(test_parse_pidstat),
 		cmocka_unit_test(test_live_processes),
+		cmocka_unit_test(test_module_records_carry_index),
 		cmocka_unit_test(test_fix_corrects_wraps),
 		cmocka_unit_test(test_rates_per_second_and_interval),
 		cmocka_unit_test(test_formatting),
