@@ -102,7 +102,7 @@ static void read_one(struct mon_procs_reader *r, const char *pid, const struct m
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/stat", pid);
+	snprintf(path, sizeof(path), "%.15s/stat", pid);
 	fd = openat(dirfd(r->dir), path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;

@@ -49,7 +49,7 @@ static void open_all(struct mon_freq_reader *f, const char *sys)
 	while ((e = readdir(d)))
 		if (is_cpu_dir(e->d_name) && strlen(e->d_name) < MON_NAME) {
 			f->names = xgrow(f->names, sizeof(*f->names), f->n + 1, &cap);
-			snprintf(f->names[f->n++], MON_NAME, "%s", e->d_name);
+			memcpy(f->names[f->n++], e->d_name, strlen(e->d_name) + 1);
 		}
 	closedir(d);
 	qsort(f->names, f->n, sizeof(*f->names), by_number);
