@@ -347,7 +347,7 @@ static int live(struct loop *l)
 /* What the recording says: its subsystems (unless -s chose) and interval. */
 static int playback_setup(struct loop *l, const struct mon_player *p)
 {
-	char v[64];
+	char v[64], t[32];
 
 	if (mon_header_get(p->header, "interval", v, sizeof(v))) {
 		double secs = atof(v);
@@ -358,6 +358,12 @@ static int playback_setup(struct loop *l, const struct mon_player *p)
 		return 0;
 	if (!mon_header_get(p->header, "subsystems", v, sizeof(v)) || !v[0])
 		snprintf(v, sizeof(v), "cdn");
+	/* Recordings made before Z meant each process used it for the
+	 * process counts and loads, now z: their tables have no processes. */
+	if (mon_header_get(p->header, "tables", t, sizeof(t)) &&
+	    !(strtoul(t, NULL, 10) & (1u << MT_PROC)))
+		for (char *z = strchr(v, 'Z'); z; z = strchr(z, 'Z'))
+			*z = 'z';
 	return mon_out_init(&l->out, v);
 }
 

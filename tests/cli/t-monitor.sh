@@ -87,6 +87,12 @@ fails 2 veles monitor -s c --top time
 fails 2 veles monitor -s Z --procfilt q1
 fails 2 veles monitor -s Z --top bogus
 
+# a recording made when Z meant the process counts (-s cZ then) plays
+# them back as z
+ok veles monitor -p "$VELES_SRCDIR/tests/data/monitor/before-z.rec"
+has "$T/out" '^# +<-+CPU-+><-+PRC-+>$'
+[ "$(wc -l <"$T/out")" -eq 4 ] || fail "before-z.rec: 2 headers + 2 lines"
+
 # record, then play back into each format
 ok veles monitor -s cdmn -i 0.05 -c 5 -f "$T/rec"
 [ ! -s "$T/out" ] || fail "recording prints nothing"
