@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "collect/collector.h"
 #include "monitor/export.h"
+#include "monitor/procs.h"
 #include "monitor/run.h"
 #include "monitor/view.h"
 #include "util/common.h"
@@ -27,16 +28,19 @@ static void monitor_usage(void)
 	       "(verbose) or plot lines. Letters follow collectl's.\n"
 	       "\n"
 	       "  -s, --subsys LETTERS  subsystems (default cdn; playing back, the recorded\n"
-	       "                        ones; with --profile, cdmn): c cpu, C per cpu, d disks,\n"
-	       "                        D per disk, m memory, n network, N per interface,\n"
-	       "                        j interrupts, J per interrupt, s sockets, f nfs\n"
-	       "                        client, Z processes and load\n"
+	       "                        ones; with --profile, cdmn): c cpu, C per cpu and\n"
+	       "                        its clock, d disks, D per disk, m memory, n network,\n"
+	       "                        N per interface, j interrupts, J per interrupt,\n"
+	       "                        s sockets, f nfs client, z process counts and load,\n"
+	       "                        Z each process\n"
 	       "  -i, --interval SECS   seconds between samples, fractions allowed (default 1;\n"
 	       "                        0 samples back to back)\n"
 	       "  -c, --count N         stop after N intervals (default: until interrupted)\n"
 	       "      --verbose         a section per subsystem (details imply it)\n"
 	       "  -P, --plot            one line per interval with a header, for plotting\n"
 	       "      --sep CHAR        plot separator (default a space)\n"
+	       "      --hr N            brief and verbose headings every N intervals (0:\n"
+	       "                        once; default: brief once, verbose every record)\n"
 	       "      --on              counters per interval instead of per second\n"
 	       "  -f, --filename FILE   record raw samples to FILE (compressed); prints\n"
 	       "                        nothing unless -P or --export is given too\n"
@@ -51,7 +55,13 @@ static void monitor_usage(void)
 	       "                        lexpr[,HOST:PORT] (\"name value\" lines),\n"
 	       "                        graphite,HOST:PORT (plaintext protocol),\n"
 	       "                        prometheus,PORT (serves /metrics)\n"
-	       "      --proc DIR        read DIR instead of /proc (saved files)\n"
+	       "      --procfilt LIST   -s Z: only processes matching one of cNAME (command\n"
+	       "                        contains), CPREFIX, pPID, PPPID (parent), uUSER, UUID\n"
+	       "      --top [FIELD][,N] -s Z: the N (20) processes highest in FIELD: time\n"
+	       "                        (cpu, the default), syst, usrt, accum, vsz, rss,\n"
+	       "                        majf, minf, flt\n"
+	       "      --proc DIR        read DIR instead of /proc, DIR/sys instead of /sys\n"
+	       "                        (saved files)\n"
 	       "      --profile         with -- COMMAND: write the summary values of each\n"
 	       "                        interval (and of --import modules) as a Veles\n"
 	       "                        profile in .veles/jobs/; takes -s, -i, -c, --on\n"
@@ -68,7 +78,10 @@ enum {
 	OPT_PROC,
 	OPT_IMPORT,
 	OPT_EXPORT,
-	OPT_PROFILE
+	OPT_PROFILE,
+	OPT_PROCFILT,
+	OPT_TOP,
+	OPT_HR
 };
 
 static int parse_interval(const char *v, double *out)
@@ -90,6 +103,16 @@ static int check_export(const char *spec, struct mon_run_opts *o)
 	if (rc < 0)
 		return cli_usage_error("monitor", "%s", err_msg());
 	o->export_spec = spec;
+	return 0;
+}
+
+/* --procfilt and --top, checked as the run will parse them. */
+static int check_procsel(const char *filt, const char *top)
+{
+	struct mon_procsel sel = {.sort = -1};
+
+	if ((filt && mon_procsel_filter(&sel, filt) < 0) || (top && mon_procsel_top(&sel, top) < 0))
+		return cli_usage_error("monitor", "%s", err_msg());
 	return 0;
 }
 
@@ -148,6 +171,18 @@ static int apply(int c, const char *arg, struct mon_run_opts *o, char **argv)
 	case OPT_PROFILE:
 		o->profile = true;
 		return 0;
+	case OPT_PROCFILT:
+		o->procfilt = arg;
+		return check_procsel(arg, NULL) ? 2 : 0;
+	case OPT_HR:
+		if (cli_parse_uint("monitor", "--hr", arg, &n) < 0)
+			return 2;
+		o->hr_set = true;
+		o->hr = n;
+		return 0;
+	case OPT_TOP:
+		o->top = arg;
+		return check_procsel(NULL, arg) ? 2 : 0;
 	case 'h':
 		monitor_usage();
 		return 1;
@@ -174,6 +209,10 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		{"import", required_argument, NULL, OPT_IMPORT},
 		{"export", required_argument, NULL, OPT_EXPORT},
 		{"profile", no_argument, NULL, OPT_PROFILE},
+		{"procfilt", required_argument, NULL, OPT_PROCFILT},
+		{"top", required_argument, NULL, OPT_TOP},
+		{"hr", required_argument, NULL, OPT_HR},
+		{"headerrepeat", required_argument, NULL, OPT_HR},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -202,6 +241,8 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 		if (!mon_view_find(*p))
 			return cli_usage_error("monitor", "unknown subsystem '%c' (one of %s)", *p,
 					       mon_view_letters());
+	if ((o->procfilt || o->top) && o->letters && !strchr(o->letters, 'Z'))
+		return cli_usage_error("monitor", "--procfilt and --top go with -s Z");
 	return 0;
 }
 

@@ -121,28 +121,85 @@ static int send_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* The name of a "name value" line: all before the last space, as a
+ * module's name may hold spaces. Its length; *@value is the rest. */
+static size_t split_line(const char *l, size_t n, const char **value)
+{
+	size_t sp = n;
+
+	while (sp && l[sp - 1] != ' ')
+		sp--;
+	if (!sp) { /* no value: the whole line is the name */
+		*value = l + n;
+		return n;
+	}
+	*value = l + sp;
+	return sp - 1;
+}
+
+/* A Graphite path: dots separate its parts and stay; letters, digits, '_'
+ * and '-' stay; anything else (spaces, '/', ':') becomes '_'. */
+static void graphite_name(struct buf *b, const char *name, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+
+		buf_addc(b, ok ? c : '_');
+	}
+}
+
+/* A Prometheus metric name matches [a-zA-Z_:][a-zA-Z0-9_:]*: the "veles_"
+ * prefix keeps a digit from leading, and everything else becomes '_'. */
+static void prometheus_name(struct buf *b, const char *name, size_t n)
+{
+	buf_adds(b, "veles_");
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_' || c == ':';
+
+		buf_addc(b, ok ? c : '_');
+	}
+}
+
 /* "cpu.user 3" lines as graphite's "HOST.cpu.user 3 TIME". */
 static void to_graphite(struct mon_export *e, long t)
 {
 	for (const char *l = e->values.data; l && *l;) {
 		size_t n = strcspn(l, "\n");
+		const char *v;
+		size_t nn = split_line(l, n, &v);
 
-		buf_addf(&e->out, "%s.%.*s %ld\n", e->host_prefix, (int)n, l, t);
+		graphite_name(&e->out, e->host_prefix, strlen(e->host_prefix));
+		buf_addc(&e->out, '.');
+		graphite_name(&e->out, l, nn);
+		buf_addf(&e->out, " %.*s %ld\n", (int)(l + n - v), v, t);
 		l += n + (l[n] == '\n');
 	}
 }
 
-/* As Prometheus's text format: "veles_cpu_user{host="h"} 3". */
+/* As Prometheus's text format: "# TYPE veles_cpu_user gauge", then
+ * "veles_cpu_user{host="h"} 3". Every value is a gauge: counters arrive
+ * as rates already. */
 static void to_prometheus(struct mon_export *e)
 {
 	buf_reset(&e->metrics);
 	for (const char *l = e->values.data; l && *l;) {
-		size_t n = strcspn(l, "\n"), sp = strcspn(l, " ");
+		size_t n = strcspn(l, "\n"), start;
+		const char *v;
+		size_t nn = split_line(l, n, &v);
 
-		buf_adds(&e->metrics, "veles_");
-		for (size_t i = 0; i < sp && i < n; i++)
-			buf_addc(&e->metrics, l[i] == '.' ? '_' : l[i]);
-		buf_addf(&e->metrics, "{host=\"%s\"}%.*s\n", e->host_prefix, (int)(n - sp), l + sp);
+		buf_adds(&e->metrics, "# TYPE ");
+		start = e->metrics.len;
+		prometheus_name(&e->metrics, l, nn);
+		buf_addf(&e->metrics, " gauge\n%.*s{host=\"", (int)(e->metrics.len - start),
+			 e->metrics.data + start);
+		/* A label value is quoted: only '"', '\\' and newlines need care. */
+		for (const char *h = e->host_prefix; *h; h++)
+			buf_addc(&e->metrics, *h == '"' || *h == '\\' ? '_' : *h);
+		buf_addf(&e->metrics, "\"} %.*s\n", (int)(l + n - v), v);
 		l += n + (l[n] == '\n');
 	}
 }
@@ -212,19 +269,24 @@ void mon_export_wait(struct mon_export *e, double deadline)
 {
 	double left;
 
-	while ((left = deadline - mono_now()) > 0) {
+	if (e->listen_fd < 0)
+		return;
+	/* At least one look, with no wait when the deadline has passed
+	 * (-i 0, playback): a request is answered in every mode. */
+	do {
 		struct pollfd p = {e->listen_fd, POLLIN, 0};
-		int fd, ms = (int)(left * 1000) + 1;
+		int fd, ms;
 
+		left = deadline - mono_now();
+		ms = left > 0 ? (int)(left * 1000) + 1 : 0;
 		if (poll(&p, 1, ms) <= 0)
 			return; /* the deadline, or a signal: the caller checks */
 		fd = accept4(e->listen_fd, NULL, NULL, SOCK_CLOEXEC);
-
 		if (fd >= 0) {
 			serve(e, fd);
 			close(fd);
 		}
-	}
+	} while (left > 0);
 }
 
 void mon_export_close(struct mon_export *e)

@@ -31,7 +31,8 @@ int mon_export_parse(struct mon_export *e, const char *spec);
 /* Connects or starts listening. */
 int mon_export_open(struct mon_export *e, FILE *terminal);
 int mon_export_interval(struct mon_export *e, struct mon_out *o, const struct mon_interval *iv);
-/* Prometheus: serves requests until @deadline (CLOCK_MONOTONIC seconds). */
+/* Prometheus: serves requests until @deadline (CLOCK_MONOTONIC seconds);
+ * one already past still answers a request that is waiting. */
 void mon_export_wait(struct mon_export *e, double deadline);
 void mon_export_close(struct mon_export *e);
 

@@ -23,10 +23,28 @@ static size_t h_cvt(char *dst, double v, int width, int size_kb)
 	return mon_cvt(dst, v, width, size_kb != 0);
 }
 
+/* Whether @line starts with @c's discriminator, then a space or its end. */
+static bool owns(const struct vmon_ctx *c, const char *line)
+{
+	return !strncmp(line, c->disc, c->disclen) &&
+	       (line[c->disclen] == ' ' || !line[c->disclen]);
+}
+
 static void h_record(struct vmon_ctx *c, const char *line)
 {
+	/* Playback hands a record to the module its first word names: a
+	 * line without the caller's would go to another module, or nowhere. */
+	if (!owns(c, line)) {
+		if (!c->bad_record)
+			fprintf(stderr,
+				"veles monitor: module %s: record \"%.40s\" does not start with "
+				"its discriminator '%s': dropped\n",
+				c->m->name, line, c->disc);
+		c->bad_record = true;
+		return;
+	}
 	if (c->mods->sample)
-		mon_sample_add_modrec(c->mods->sample, 0, line, strlen(line));
+		mon_sample_add_modrec(c->mods->sample, c->index, line, strlen(line));
 }
 
 /* Records each line of @f prefixed, skipping the first @head and last @tail. */
@@ -194,6 +212,15 @@ static int open_module(struct vmon_ctx *c)
 	return 0;
 }
 
+/* The loaded module whose discriminator is @disc, or NULL. */
+static const struct vmon_ctx *same_disc(const struct mon_modules *ms, const char *disc)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		if (!strcmp(ms->v[i]->disc, disc))
+			return ms->v[i];
+	return NULL;
+}
+
 /* Loads one "file,options" item; init failing only unloads it. */
 static int load_one(struct mon_modules *ms, const char *item, size_t n)
 {
@@ -210,8 +237,15 @@ static int load_one(struct mon_modules *ms, const char *item, size_t n)
 		fprintf(stderr, "veles monitor: module %s did not start: unloaded\n", c->m->name);
 		c->failed = true;
 		drop(c);
+	} else if (rc == 0 && same_disc(ms, c->disc)) {
+		/* Its records could not be told from the other's. */
+		rc = err_set(ERR_INVALID,
+			     "module %s: discriminator '%s' is already module %s's: not loaded",
+			     c->m->name, c->disc, same_disc(ms, c->disc)->m->name);
+		drop(c);
 	} else if (rc == 0) {
 		c->disclen = strlen(c->disc);
+		c->index = (unsigned)ms->n;
 		ms->v = xrealloc(ms->v, (ms->n + 1) * sizeof(*ms->v));
 		ms->v[ms->n++] = c;
 	} else {
@@ -291,13 +325,9 @@ void mon_modules_get_data(struct mon_modules *ms, struct mon_sample *s)
 /* The module whose discriminator starts @line (then a space or the end). */
 static struct vmon_ctx *owner(struct mon_modules *ms, const char *line)
 {
-	for (size_t i = 0; i < ms->n; i++) {
-		struct vmon_ctx *c = ms->v[i];
-
-		if (!strncmp(line, c->disc, c->disclen) &&
-		    (line[c->disclen] == ' ' || !line[c->disclen]))
-			return c;
-	}
+	for (size_t i = 0; i < ms->n; i++)
+		if (owns(ms->v[i], line))
+			return ms->v[i];
 	return NULL;
 }
 
@@ -333,13 +363,13 @@ void mon_modules_brief(struct mon_modules *ms, enum vmon_brief type, struct buf 
 			ms->v[i]->m->print_brief(ms->v[i], type, &t);
 }
 
-void mon_modules_verbose(struct mon_modules *ms, struct buf *b)
+void mon_modules_verbose(struct mon_modules *ms, bool header, struct buf *b)
 {
 	struct vmon_text t = {b};
 
 	for (size_t i = 0; i < ms->n; i++)
 		if (ms->v[i]->m->print_verbose)
-			ms->v[i]->m->print_verbose(ms->v[i], 1, &t);
+			ms->v[i]->m->print_verbose(ms->v[i], header, &t);
 }
 
 void mon_modules_plot(struct mon_modules *ms, enum vmon_plot type, struct buf *b)

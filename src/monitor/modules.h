@@ -14,7 +14,9 @@ struct vmon_ctx {
 	const char *disc;
 	size_t disclen;
 	void *data;
+	unsigned index; /* its place among the loaded modules, kept in records */
 	bool failed;
+	bool bad_record; /* record() was given a line not its own: said once */
 };
 
 struct mon_modules {
@@ -40,7 +42,8 @@ void mon_modules_get_data(struct mon_modules *ms, struct mon_sample *s);
 void mon_modules_analyze(struct mon_modules *ms, const struct mon_sample *s, double secs);
 void mon_modules_interval_end(struct mon_modules *ms);
 void mon_modules_brief(struct mon_modules *ms, enum vmon_brief type, struct buf *b);
-void mon_modules_verbose(struct mon_modules *ms, struct buf *b);
+/* @header: whether the record's sections print their headings. */
+void mon_modules_verbose(struct mon_modules *ms, bool header, struct buf *b);
 void mon_modules_plot(struct mon_modules *ms, enum vmon_plot type, struct buf *b);
 /* Each module's print_export as name-value lines. */
 void mon_modules_export(struct mon_modules *ms, struct buf *b);

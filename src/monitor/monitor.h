@@ -28,6 +28,8 @@ enum mon_tab {
 	MT_IRQ,	 /* /proc/interrupts, summed over cpus */
 	MT_SOCK, /* /proc/net/sockstat */
 	MT_NFS,	 /* /proc/net/rpc/nfs, the client side */
+	MT_PROC, /* /proc/PID/stat of every process, rows "PID comm" */
+	MT_FREQ, /* /sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq */
 	MT_COUNT,
 };
 
@@ -148,10 +150,17 @@ static inline double mon_rate(const struct mon_interval *iv, enum mon_tab tab, s
 
 /* Reading the live system (monitor/reader.c): files stay open and are read
  * again from offset 0 at each sample, which costs one pread per file. */
+struct mon_procs_reader;
+struct mon_procsel;
+struct mon_freq_reader;
+
 struct mon_reader {
 	const char *root; /* "/proc", or a directory of fixtures */
 	int fd[MT_COUNT];
 	unsigned want; /* bit per table */
+	struct mon_procs_reader *procs;
+	const struct mon_procsel *procsel; /* processes kept; NULL: all */
+	struct mon_freq_reader *freq;
 	char *buf;
 	size_t cap;
 };
@@ -161,5 +170,10 @@ void mon_reader_init(struct mon_reader *r, const char *root, unsigned want);
  * do not exist here (nfs without a client) leave their table empty. */
 int mon_reader_read(struct mon_reader *r, struct mon_sample *s);
 void mon_reader_close(struct mon_reader *r);
+
+/* Each cpu's clock in kHz into @t, rows "cpuN", from /sys beside
+ * @proc_root (monitor/sys_cpufreq.c); files opened at the first call. */
+int mon_freq_read(struct mon_freq_reader **f, const char *proc_root, struct mon_table *t);
+void mon_freq_close(struct mon_freq_reader **f);
 
 #endif

@@ -5,6 +5,7 @@
 #include "monitor/format.h"
 #include "monitor/modules.h"
 #include "monitor/output.h"
+#include "monitor/procs.h"
 #include "util/buf.h"
 #include "util/common.h"
 
@@ -171,15 +172,29 @@ static void verbose_values(struct buf *b, const struct mon_view *v, const double
 	buf_addc(b, '\n');
 }
 
-static void verbose_view(struct mon_out *o, const struct mon_interval *iv, size_t i, struct buf *b)
+/* Whether this interval's output has its headings (see --hr). */
+static bool headings_due(const struct mon_out *o)
+{
+	if (!o->hr_set)
+		return o->format == MON_VERBOSE || !o->nprinted;
+	return o->hr ? o->nprinted % o->hr == 0 : !o->nprinted;
+}
+
+static void verbose_view(struct mon_out *o, const struct mon_interval *iv, size_t i, bool heads,
+			 struct buf *b)
 {
 	const struct mon_view *v = o->views[i];
 	double vals[MON_MAXFIELDS];
 	const struct mon_table *t = &iv->cur->tab[v->tab];
 
+	if (v->tab == MT_PROC) {
+		mon_procs_verbose(o->procsel, iv, heads ? v->verbose_title : NULL, b);
+		return;
+	}
 	if (!o->vheads[i])
 		o->vheads[i] = verbose_heading(v, o);
-	buf_adds(b, o->vheads[i]);
+	if (heads)
+		buf_adds(b, o->vheads[i]);
 	if (!v->detail) {
 		v->summary(iv, vals);
 		buf_adds(b, " ");
@@ -200,6 +215,7 @@ static void verbose_interval(struct mon_out *o, const struct mon_interval *iv, s
 {
 	char num[32];
 	size_t n = mon_fmt_fixed(num, (double)(o->nprinted + 1), 0);
+	bool heads = headings_due(o);
 
 	buf_grow(b, 64);
 	buf_adds(b, "### RECORD ");
@@ -211,13 +227,38 @@ static void verbose_interval(struct mon_out *o, const struct mon_interval *iv, s
 	b->len += mon_fmt_fixed(b->data + b->len, iv->secs, 3);
 	buf_adds(b, " secs) ###\n");
 	for (size_t i = 0; i < o->nviews; i++)
-		verbose_view(o, iv, i, b);
+		verbose_view(o, iv, i, heads, b);
 	if (o->mods)
-		mon_modules_verbose(o->mods, b);
+		mon_modules_verbose(o->mods, heads, b);
 	buf_addc(b, '\n');
 }
 
 /* ---- plot: one line per interval, headings "[CPU]User%" ---- */
+
+/* Processes (-s Z) have lines of their own, as in collectl's process
+ * file: the interval's line has the other views, if any. */
+static bool is_procs(const struct mon_view *v)
+{
+	return v->tab == MT_PROC;
+}
+
+static bool plot_has_line(const struct mon_out *o)
+{
+	if (o->mods && o->mods->n)
+		return true;
+	for (size_t i = 0; i < o->nviews; i++)
+		if (!is_procs(o->views[i]))
+			return true;
+	return false;
+}
+
+static bool plot_has_procs(const struct mon_out *o)
+{
+	for (size_t i = 0; i < o->nviews; i++)
+		if (is_procs(o->views[i]))
+			return true;
+	return false;
+}
 
 /* Remembers which detail rows the header names, so every line has them. */
 static void plot_fix_rows(struct mon_out *o, const struct mon_interval *iv, size_t i)
@@ -233,6 +274,10 @@ static void plot_fix_rows(struct mon_out *o, const struct mon_interval *iv, size
 
 static void plot_header(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
 {
+	if (!plot_has_line(o)) {
+		mon_procs_plot_header(o->sep, b);
+		return;
+	}
 	buf_adds(b, "#Date");
 	buf_addc(b, o->sep);
 	buf_adds(b, "Time");
@@ -240,6 +285,8 @@ static void plot_header(struct mon_out *o, const struct mon_interval *iv, struct
 		const struct mon_view *v = o->views[i];
 		size_t nrows = 1;
 
+		if (is_procs(v))
+			continue;
 		if (v->detail) {
 			plot_fix_rows(o, iv, i);
 			nrows = o->nplot_rows[i];
@@ -257,6 +304,8 @@ static void plot_header(struct mon_out *o, const struct mon_interval *iv, struct
 	if (o->mods)
 		mon_modules_plot(o->mods, VMON_PLOT_HEADER, b);
 	buf_addc(b, '\n');
+	if (plot_has_procs(o))
+		mon_procs_plot_header(o->sep, b);
 }
 
 static void plot_values(struct mon_out *o, struct buf *b, const struct mon_view *v,
@@ -288,14 +337,34 @@ static void plot_detail(struct mon_out *o, const struct mon_interval *iv, size_t
 	}
 }
 
+/* One line per shown process, each after the date and time. */
+static void plot_procs(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
+{
+	struct buf stamp = BUF_INIT;
+
+	add_time(&stamp, o, iv->cur->t, true);
+	if (o->sep != ' ')
+		stamp.data[stamp.len - (o->millis ? 13 : 9)] = o->sep;
+	for (size_t i = 0; i < o->nviews; i++)
+		if (is_procs(o->views[i]))
+			mon_procs_plot(o->procsel, iv, o->sep, stamp.data, b);
+	buf_release(&stamp);
+}
+
 static void plot_line(struct mon_out *o, const struct mon_interval *iv, struct buf *b)
 {
 	double vals[MON_MAXFIELDS];
 
+	if (!plot_has_line(o)) {
+		plot_procs(o, iv, b);
+		return;
+	}
 	add_time(b, o, iv->cur->t, true);
 	if (o->sep != ' ')
 		b->data[b->len - (o->millis ? 13 : 9)] = o->sep;
 	for (size_t i = 0; i < o->nviews; i++) {
+		if (is_procs(o->views[i]))
+			continue;
 		if (o->views[i]->detail) {
 			plot_detail(o, iv, i, b);
 			continue;
@@ -306,6 +375,8 @@ static void plot_line(struct mon_out *o, const struct mon_interval *iv, struct b
 	if (o->mods)
 		mon_modules_plot(o->mods, VMON_PLOT_DATA, b);
 	buf_addc(b, '\n');
+	if (plot_has_procs(o))
+		plot_procs(o, iv, b);
 }
 
 /* ---- lexpr: "name value" lines per interval, as collectl's export ---- */
@@ -373,7 +444,7 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 	if (!o->batch)
 		buf_reset(&b);
 	if (o->format == MON_BRIEF) {
-		if (!o->nprinted)
+		if (headings_due(o))
 			brief_header(o, &b);
 		brief_line(o, iv, &b);
 	} else if (o->format == MON_VERBOSE) {

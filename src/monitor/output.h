@@ -11,6 +11,7 @@
 enum mon_format { MON_BRIEF, MON_VERBOSE, MON_PLOT };
 
 struct mon_modules;
+struct mon_procsel;
 
 struct mon_out {
 	FILE *f;
@@ -21,7 +22,12 @@ struct mon_out {
 	const struct mon_view *views[32];
 	size_t nviews;
 	struct mon_modules *mods;
+	const struct mon_procsel *procsel; /* -s Z: which processes; NULL: all */
 	unsigned long nprinted;
+	/* --hr N: brief and verbose headings every N intervals (0: the first
+	 * only). Unset: brief's once, verbose's in every record. */
+	bool hr_set;
+	unsigned long hr;
 	/* Plot: the detail rows named in the header, per view. */
 	size_t nplot_rows[32];
 	char (*plot_rows[32])[MON_NAME];

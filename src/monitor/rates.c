@@ -42,12 +42,21 @@ static double col_rate(enum mon_col_kind kind, uint64_t prev, uint64_t cur, doub
 }
 
 /* The row of @prev that matches row @i of @cur: the same index when the
- * names agree (the usual case), else a search; -1 when it is new. */
-static long match_row(const struct mon_table *prev, const struct mon_table *cur, size_t i)
+ * names agree (the usual case), else a search from @hint (the row after
+ * the last match) round to it, so tables whose rows come and go in the
+ * same order (processes) are matched in one pass; -1 when it is new. */
+static long match_row(const struct mon_table *prev, const struct mon_table *cur, size_t i,
+		      size_t hint)
 {
 	if (i < prev->nrows && !strcmp(prev->names[i], cur->names[i]))
 		return (long)i;
-	return mon_table_find(prev, cur->names[i]);
+	for (size_t k = 0; k < prev->nrows; k++) {
+		size_t j = (hint + k) % prev->nrows;
+
+		if (!strcmp(prev->names[j], cur->names[i]))
+			return (long)j;
+	}
+	return -1;
 }
 
 /* Playback marks tables whose row names did not change with the same
@@ -112,12 +121,14 @@ static void table_rates(struct mon_rates *r, enum mon_tab t, const struct mon_ta
 		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
 	r->nrows = cur->nrows;
-	for (size_t i = 0; i < cur->nrows; i++) {
-		long j = same ? (long)i : match_row(prev, cur, i);
+	for (size_t i = 0, hint = 0; i < cur->nrows; i++) {
+		long j = same ? (long)i : match_row(prev, cur, i, hint);
 		const uint64_t *c = cur->vals + i * nc;
 		const uint64_t *p = j < 0 ? c : prev->vals + (size_t)j * nc;
 		double *out = r->v + i * nc;
 
+		if (j >= 0)
+			hint = (size_t)j + 1;
 		/* A new row (j < 0) is its own previous: zero rates. */
 		row_rates(kind, d, p, c, mul, out);
 	}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "monitor/monitor.h"
+#include "monitor/procs.h"
 #include "util/common.h"
 
 void mon_reader_init(struct mon_reader *r, const char *root, unsigned want)
@@ -75,6 +76,18 @@ int mon_reader_read(struct mon_reader *r, struct mon_sample *s)
 			continue;
 		mon_table_reset(&s->tab[t]);
 		s->present |= 1u << t;
+		if (t == MT_PROC) {
+			if (!r->procs)
+				r->procs = xcalloc(1, sizeof(*r->procs));
+			rc = mon_procs_read(r->procs, r->root, r->procsel, &s->tab[t]);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (t == MT_FREQ) {
+			mon_freq_read(&r->freq, r->root, &s->tab[t]);
+			continue;
+		}
 		if (!stat_already_read(r, t)) {
 			int fd = table_fd(r, t);
 
@@ -96,6 +109,11 @@ void mon_reader_close(struct mon_reader *r)
 	for (int i = 0; i < MT_COUNT; i++)
 		if (r->fd[i] >= 0)
 			close(r->fd[i]);
+	if (r->procs)
+		mon_procs_close(r->procs);
+	free(r->procs);
+	r->procs = NULL;
+	mon_freq_close(&r->freq);
 	free(r->buf);
 	r->buf = NULL;
 	r->cap = 0;

@@ -14,6 +14,7 @@
 
 #include "monitor/export.h"
 #include "monitor/modules.h"
+#include "monitor/procs.h"
 #include "monitor/record.h"
 #include "monitor/run.h"
 #include "util/common.h"
@@ -65,13 +66,15 @@ static void wait_until(struct mon_export *e, double at)
 {
 	struct timespec ts = {(time_t)at, (long)((at - floor(at)) * 1e9)};
 
-	/* Late already (or back to back): no system call to sleep for nothing. */
-	if (mono_now() >= at)
-		return;
+	/* Serving, even when late or back to back (-i 0): a look at the
+	 * listening socket answers a waiting request. */
 	if (e && e->listen_fd >= 0) {
 		mon_export_wait(e, at);
 		return;
 	}
+	/* Late already (or back to back): no system call to sleep for nothing. */
+	if (mono_now() >= at)
+		return;
 	while (!mon_stop && !child_exited &&
 	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
@@ -104,6 +107,7 @@ struct loop {
 	struct mon_writer w;
 	struct mon_modules mods;
 	struct mon_export exp;
+	struct mon_procsel procsel;
 	bool exporting;
 	bool recording;
 	pid_t child;	/* the command of `veles monitor -- CMD`, or 0 */
@@ -301,6 +305,7 @@ static int live(struct loop *l)
 	double cpu0 = 0;
 
 	mon_reader_init(&r, o->proc_root ? o->proc_root : "/proc", mon_out_tables(&l->out));
+	r.procsel = l->out.procsel;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (long k = 0; !mon_stop && (o->count < 0 || k <= o->count); k++) {
 		struct mon_sample *cur = &l->s[k & 1], *prev = k ? &l->s[(k - 1) & 1] : NULL;
@@ -342,7 +347,7 @@ static int live(struct loop *l)
 /* What the recording says: its subsystems (unless -s chose) and interval. */
 static int playback_setup(struct loop *l, const struct mon_player *p)
 {
-	char v[64];
+	char v[64], t[32];
 
 	if (mon_header_get(p->header, "interval", v, sizeof(v))) {
 		double secs = atof(v);
@@ -353,6 +358,12 @@ static int playback_setup(struct loop *l, const struct mon_player *p)
 		return 0;
 	if (!mon_header_get(p->header, "subsystems", v, sizeof(v)) || !v[0])
 		snprintf(v, sizeof(v), "cdn");
+	/* Recordings made before Z meant each process used it for the
+	 * process counts and loads, now z: their tables have no processes. */
+	if (mon_header_get(p->header, "tables", t, sizeof(t)) &&
+	    !(strtoul(t, NULL, 10) & (1u << MT_PROC)))
+		for (char *z = strchr(v, 'Z'); z; z = strchr(z, 'Z'))
+			*z = 'z';
 	return mon_out_init(&l->out, v);
 }
 
@@ -382,6 +393,10 @@ static int playback(struct loop *l)
 			break;
 		if (l->mods.n)
 			mon_modules_interval_end(&l->mods);
+		/* Playback does not wait: a prometheus export answers the
+		 * requests waiting every so many intervals. */
+		if (l->exporting && !(k & 255))
+			mon_export_wait(&l->exp, 0);
 		prev = cur;
 		k++;
 	}
@@ -406,6 +421,8 @@ int mon_run(const struct mon_run_opts *o)
 	l.out.format = o->format;
 	l.out.sep = o->sep;
 	l.out.per_interval = o->per_interval;
+	l.out.hr_set = o->hr_set;
+	l.out.hr = o->hr;
 	l.out.millis = o->interval < 1 || o->interval != floor(o->interval);
 	l.iv.per_interval = o->per_interval;
 	l.mods.sep = o->sep;
@@ -415,6 +432,14 @@ int mon_run(const struct mon_run_opts *o)
 	/* Without -s: a recording's own subsystems (see playback_setup), else cdn. */
 	if (o->letters || !o->playback)
 		rc = mon_out_init(&l.out, o->letters ? o->letters : "cdn");
+	if (o->procfilt || o->top) {
+		l.procsel.sort = -1;
+		if (rc >= 0 && o->procfilt)
+			rc = mon_procsel_filter(&l.procsel, o->procfilt);
+		if (rc >= 0 && o->top)
+			rc = mon_procsel_top(&l.procsel, o->top);
+		l.out.procsel = &l.procsel;
+	}
 	if (rc >= 0 && o->imports)
 		rc = mon_modules_load(&l.mods, o->imports);
 	if (rc >= 0 && o->export_spec) {

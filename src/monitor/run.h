@@ -19,6 +19,10 @@ struct mon_run_opts {
 	const char *proc_root;	 /* "/proc", or fixtures for tests */
 	const char *imports;	 /* --import */
 	const char *export_spec; /* --export */
+	const char *procfilt;	 /* --procfilt: processes kept (-s Z) */
+	const char *top;	 /* --top: processes sorted, the first N shown */
+	bool hr_set;		 /* --hr given: */
+	unsigned long hr;	 /* headings every N intervals; 0: once */
 	int debug;		 /* -d */
 	bool self;		 /* --self */
 	FILE *out;

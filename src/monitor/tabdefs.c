@@ -62,6 +62,19 @@ static const struct mon_col nfs_cols[] = {
 	{"getattr", MON_COUNTER32}, {"lookup", MON_COUNTER32},	{"access", MON_COUNTER32},
 };
 
+/* /proc/PID/stat, in the order of enum PC_* (monitor/procs.h). */
+static const struct mon_col proc_cols[] = {
+	{"ppid", MON_GAUGE},	   {"uid", MON_GAUGE},	      {"state", MON_GAUGE},
+	{"prio", MON_GAUGE},	   {"nice", MON_GAUGE},	      {"threads", MON_GAUGE},
+	{"cpu", MON_GAUGE},	   {"vsz", MON_GAUGE},	      {"rss", MON_GAUGE},
+	{"minflt", MON_COUNTER64}, {"majflt", MON_COUNTER64}, {"utime", MON_COUNTER64},
+	{"stime", MON_COUNTER64},
+};
+
+static const struct mon_col freq_cols[] = {
+	{"khz", MON_GAUGE},
+};
+
 #define TAB(n, p, c, f)                                                                            \
 	{                                                                                          \
 		n, p, c, ARRAY_SIZE(c), f                                                          \
@@ -77,4 +90,8 @@ const struct mon_tabdef mon_tabdefs[MT_COUNT] = {
 	[MT_IRQ] = TAB("irq", "interrupts", irq_cols, mon_parse_interrupts),
 	[MT_SOCK] = TAB("sock", "net/sockstat", sock_cols, mon_parse_sockstat),
 	[MT_NFS] = TAB("nfs", "net/rpc/nfs", nfs_cols, mon_parse_nfs),
+	/* A directory: read by mon_procs_read, not by a parser of one file. */
+	[MT_PROC] = TAB("proc", "", proc_cols, NULL),
+	/* Under /sys: read by mon_freq_read. */
+	[MT_FREQ] = TAB("freq", "", freq_cols, NULL),
 };

@@ -1,6 +1,7 @@
 /* The views: turning an interval's rates into the numbers shown. */
 #include <string.h>
 
+#include "monitor/procs.h"
 #include "monitor/view.h"
 #include "util/common.h"
 
@@ -47,6 +48,28 @@ static void cpu_summary(const struct mon_interval *iv, double *out)
 	out[11] = R(iv, MT_STAT, 0, 2);
 	out[12] = R(iv, MT_STAT, 0, 3);
 	out[13] = R(iv, MT_STAT, 0, 4);
+}
+
+/* Per cpu: the percentages, then the clock (0 without cpufreq). */
+static const struct mon_field cpu_detail_fields[] = {
+	{"User%", NULL, 5, 0, false},  {"Nice%", NULL, 5, 0, false}, {"Sys%", NULL, 4, 0, false},
+	{"Wait%", NULL, 5, 0, false},  {"Irq%", NULL, 4, 0, false},  {"Soft%", NULL, 5, 0, false},
+	{"Steal%", NULL, 6, 0, false}, {"Idle%", NULL, 5, 0, false}, {"Totl%", NULL, 5, 0, false},
+	{"MHz", NULL, 5, 0, false},
+};
+
+static void cpu_detail(const struct mon_interval *iv, size_t row, double *out)
+{
+	const struct mon_table *f = &iv->cur->tab[MT_FREQ];
+	const char *name = iv->cur->tab[MT_CPU].names[row];
+	/* Row cpuN of the frequencies is usually row N, one before cpuN's
+	 * row in /proc/stat (after the total). */
+	long k = row && row - 1 < f->nrows && !strcmp(f->names[row - 1], name)
+			 ? (long)row - 1
+			 : mon_table_find(f, name);
+
+	cpu_percent(iv, row, out);
+	out[9] = k >= 0 ? mon_rate(iv, MT_FREQ, (size_t)k, 0) / 1000 : 0;
 }
 
 static bool skip_total_cpu(const struct mon_interval *iv, size_t row)
@@ -252,13 +275,23 @@ static void proc_summary(const struct mon_interval *iv, double *out)
 	out[6] = R(iv, MT_LOAD, 0, 4);
 }
 
+/* Per process, in the order of mon_proc_row; verbose and plot lay them
+ * out with the user, state and command between (monitor/procs.c). */
+static const struct mon_field pid_fields[] = {
+	{"PID", NULL, 7, 0, false},  {"PR", NULL, 3, 0, false},	      {"PPID", NULL, 6, 0, false},
+	{"THRD", NULL, 4, 0, false}, {"VSZ", NULL, 6, 0, true},	      {"RSS", NULL, 6, 0, true},
+	{"CP", NULL, 2, 0, false},   {"SysT", NULL, 6, 2, false},     {"UsrT", NULL, 6, 2, false},
+	{"Pct", NULL, 4, 0, false},  {"AccuTime", NULL, 8, 2, false}, {"MajF", NULL, 6, 0, false},
+	{"MinF", NULL, 6, 0, false},
+};
+
 #define FIELDS(f) f, ARRAY_SIZE(f)
 
 static const struct mon_view views[] = {
 	{'c', "CPU", "CPU SUMMARY", BIT(MT_CPU) | BIT(MT_STAT), true, FIELDS(cpu_fields),
 	 cpu_summary, MT_CPU, NULL, NULL},
-	{'C', "CPU", "SINGLE CPU STATISTICS", BIT(MT_CPU), true, cpu_fields, 9, NULL, MT_CPU,
-	 skip_total_cpu, cpu_percent},
+	{'C', "CPU", "SINGLE CPU STATISTICS", BIT(MT_CPU) | BIT(MT_FREQ), true,
+	 FIELDS(cpu_detail_fields), NULL, MT_CPU, skip_total_cpu, cpu_detail},
 	{'d', "DSK", "DISK SUMMARY", BIT(MT_DISK), true, FIELDS(disk_sum_fields), disk_summary,
 	 MT_DISK, NULL, NULL},
 	{'D', "DSK", "DISK STATISTICS", BIT(MT_DISK), true, FIELDS(disk_fields), NULL, MT_DISK,
@@ -277,8 +310,10 @@ static const struct mon_view views[] = {
 	 MT_SOCK, NULL, NULL},
 	{'f', "NFS", "NFS CLIENT SUMMARY", BIT(MT_NFS), true, FIELDS(nfs_fields), nfs_summary,
 	 MT_NFS, NULL, NULL},
-	{'Z', "PRC", "PROCESS SUMMARY", BIT(MT_STAT) | BIT(MT_LOAD), true, FIELDS(proc_fields),
+	{'z', "PRC", "PROCESS SUMMARY", BIT(MT_STAT) | BIT(MT_LOAD), true, FIELDS(proc_fields),
 	 proc_summary, MT_STAT, NULL, NULL},
+	{'Z', "PID", "PROCESS DETAIL", BIT(MT_PROC), true, FIELDS(pid_fields), NULL, MT_PROC, NULL,
+	 mon_proc_row},
 };
 
 const struct mon_view *mon_view_find(char c)
@@ -291,5 +326,5 @@ const struct mon_view *mon_view_find(char c)
 
 const char *mon_view_letters(void)
 {
-	return "cCdDmnNjJsfZ";
+	return "cCdDmnNjJsfzZ";
 }

@@ -10,7 +10,7 @@ has "$T/out" '^#Time +sys +cpu +inter +ctxsw +KBRead +Reads +KBWrit +Writes +KBI
 has "$T/out" '^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}( +[0-9]+[KMG]?){12}$'
 
 # every summary letter side by side
-ok veles monitor -s cdmnjsfZ -c 2 -i 0.1
+ok veles monitor -s cdmnjsfz -c 2 -i 0.1
 has "$T/out" '<-+MEM-+>'
 has "$T/out" '<-+PRC-+>'
 
@@ -39,9 +39,59 @@ ok veles monitor -P -s N -c 1 -i 0.1
 has "$T/out" '\[NET:lo\]KBIn'
 
 # saved /proc files: the same file twice gives zero rates and the gauges
-ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -P -s mZ -c 1 -i 0.05
+ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -P -s mz -c 1 -i 0.05
 has "$T/out" ' 24684092 '
 has "$T/out" ' 1\.35 2\.34 2\.24 100$'
+
+# each cpu's clock from /sys (DIR/sys with --proc DIR), in -s C
+ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -s C -c 1 -i 0.05
+has "$T/out" '^#Name +User% .* Totl% +MHz$'
+has "$T/out" '^ cpu0 .* 2400$'
+has "$T/out" '^ cpu1 .* 3100$'
+
+# processes (-s Z) from saved /proc/PID/stat files: one row each, the
+# command with its space, negative priority, sizes in KB
+ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -s Z -c 1 -i 0.05
+has "$T/out" '^# PROCESS DETAIL \(/sec\)$'
+has "$T/out" '^#    PID User +PR +PPID THRD S +VSZ +RSS CP +SysT +UsrT +Pct +AccuTime +MajF +MinF Command$'
+has "$T/out" '^ +4242 [^ ]+ +20 +77 +2 R +10240 .* 0:03\.00 +0 +0 burn me$'
+has "$T/out" '^ +77 [^ ]+ +-2 +1 +1 S '
+ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -P -s Z -c 1 -i 0.05 --procfilt p77
+[ "$(wc -l <"$T/out")" -eq 2 ] || fail "--procfilt p77: header + one process"
+has "$T/out" '^#Date Time PID User PR PPID THRD S VSZ RSS CP SysT UsrT Pct AccuTime MajF MinF Command$'
+has "$T/out" '^[0-9]{8} [0-9:.]+ 77 [^ ]+ -2 1 1 S 8192 '
+
+# a live process burning cpu shows with its name, a share of a cpu, and
+# first under --top; a filter keeps it alone
+cp "$(command -v sh)" "$T/vburner"
+"$T/vburner" -c 'while :; do :; done' &
+bpid=$!
+ok veles monitor -s Z -P -c 2 -i 0.3 --procfilt cvburner
+kill "$bpid"
+awk '$NF == "vburner" && $14 > 5 {n++} END {exit n >= 1 ? 0 : 1}' "$T/out" ||
+	fail "the burning process has no cpu%: $(cat "$T/out")"
+[ "$(grep -vc '^#' "$T/out")" -eq 2 ] || fail "--procfilt: only the burner, twice"
+"$T/vburner" -c 'while :; do :; done' &
+bpid=$!
+ok veles monitor -s cZ -P -c 1 -i 0.3 --top time,2 -f "$T/recz"
+cp "$T/out" "$T/livez"
+kill "$bpid"
+[ "$(grep -c '^#Date' "$T/out")" -eq 2 ] || fail "-scZ -P: a header for each kind of line"
+[ "$(grep -cv '^#' "$T/out")" -eq 3 ] || fail "--top time,2: one cpu line, two processes"
+grep -v '^#' "$T/out" | grep -q ' vburner$' || fail "--top: the burner is not among the first"
+ok veles monitor -p "$T/recz" -P --top time,2
+cmp -s "$T/out" "$T/livez" || fail "-s Z: playback differs"
+ok veles monitor -p "$T/recz" -s Z --procfilt cvburner
+[ "$(grep -c ' vburner$' "$T/out")" -eq 1 ] || fail "playback --procfilt"
+fails 2 veles monitor -s c --top time
+fails 2 veles monitor -s Z --procfilt q1
+fails 2 veles monitor -s Z --top bogus
+
+# a recording made when Z meant the process counts (-s cZ then) plays
+# them back as z
+ok veles monitor -p "$VELES_SRCDIR/tests/data/monitor/before-z.rec"
+has "$T/out" '^# +<-+CPU-+><-+PRC-+>$'
+[ "$(wc -l <"$T/out")" -eq 4 ] || fail "before-z.rec: 2 headers + 2 lines"
 
 # record, then play back into each format
 ok veles monitor -s cdmn -i 0.05 -c 5 -f "$T/rec"
@@ -79,9 +129,9 @@ ok veles monitor -p "$T/rece" -P
 # what was shown live (-d4 shows while it records) is what playback shows,
 # in every format and for every subsystem
 for fmt in "" --verbose -P; do
-	ok veles monitor -s cdmnjsfZCDNJ $fmt -i 0.05 -c 4 -d4 -f "$T/rec3"
+	ok veles monitor -s cdmnjsfzZCDNJ $fmt -i 0.05 -c 4 -d4 -f "$T/rec3"
 	cp "$T/out" "$T/live"
-	ok veles monitor -p "$T/rec3" -s cdmnjsfZCDNJ $fmt
+	ok veles monitor -p "$T/rec3" -s cdmnjsfzZCDNJ $fmt
 	cmp -s "$T/out" "$T/live" || { diff "$T/live" "$T/out" >&2; fail "playback $fmt differs"; }
 done
 

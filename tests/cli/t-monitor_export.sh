@@ -47,6 +47,20 @@ has "$T/graphite" "^$host\.net\.kbin [0-9]+ [0-9]{10}$"
 has "$T/graphite" "^$host\.hello\.hello1 100 [0-9]{10}$"
 [ ! -s "$T/out" ] || fail "graphite prints nothing"
 
+# names as each protocol allows them: a module's name with a space, a
+# slash and a colon keeps its dots for graphite and loses them for
+# prometheus
+havecc=0
+"${CC:-cc}" -shared -fPIC -I "$VELES_SRCDIR/src" -o "$T/calls.so" \
+	"$VELES_SRCDIR/tests/data/monitor/calls.c" 2>/dev/null && havecc=1
+if [ "$havecc" = 1 ]; then
+	listen "$T/graphite2"
+	ok veles monitor -s c --import "$T/calls.so,$T/clog" --export "graphite,127.0.0.1:$port" \
+		-c 1 -i 0.05
+	wait "$lpid"
+	has "$T/graphite2" "^$host\.tc\.odd_name_x_1 5 [0-9]{10}$"
+fi
+
 listen "$T/lexpr"
 ok veles monitor -s m --export "lexpr,127.0.0.1:$port" -c 1 -i 0.05
 wait "$lpid"
@@ -81,6 +95,34 @@ host=$(hostname | cut -d. -f1)
 has "$T/metrics" "^veles_cpu_user\{host=\"$host\"\} [0-9]+$"
 has "$T/metrics" "^veles_mem_tot\{host=\"$host\"\} [0-9]+$"
 has "$T/other" '^404$'
+has "$T/metrics" '^# TYPE veles_cpu_user gauge$'
+# every sample line follows its TYPE line
+awk '/^# TYPE/ {t = $3; next} { split($1, a, "{"); if (a[1] != t) exit 1 }' "$T/metrics" ||
+	fail "prometheus: a value without its TYPE line"
+
+# served in every mode: back to back (-i 0), where the monitor never waits;
+# names cleaned up for prometheus. curl is the client.
+if command -v curl >/dev/null; then
+	imp=""
+	[ "$havecc" = 1 ] && imp="--import $T/calls.so,$T/clog2"
+	# shellcheck disable=SC2086
+	"$VELES" monitor -s c $imp --export "prometheus,$pport" -c 100000000 -i 0 \
+		>"$T/pout" 2>"$T/perr" &
+	vpid=$!
+	got=0
+	for _ in $(seq 100); do
+		curl -sf "http://127.0.0.1:$pport/metrics" >"$T/metrics0" && got=1 && break
+		sleep 0.05
+	done
+	kill -TERM "$vpid"
+	wait "$vpid" || fail "prometheus -i 0: veles failed: $(cat "$T/perr")"
+	[ "$got" = 1 ] || fail "prometheus -i 0: nothing served"
+	has "$T/metrics0" "^veles_cpu_user\{host=\"$host\"\} [0-9]+$"
+	if [ "$havecc" = 1 ]; then
+		has "$T/metrics0" '^# TYPE veles_tc_odd_name_x:1 gauge$'
+		has "$T/metrics0" "^veles_tc_odd_name_x:1\{host=\"$host\"\} 5$"
+	fi
+fi
 
 fails 2 veles monitor --export nope -c 1
 fails 2 veles monitor --export graphite -c 1

@@ -135,4 +135,31 @@ if command -v "${CC:-cc}" >/dev/null; then
 	has "$T/err" '^veles monitor: module tc unloaded$'
 	hasnt "$T/out" 'TC'
 	hasnt "$T/log3" 'finish'
+	# record() keeps only lines with the module's discriminator: the others
+	# are dropped, with one line on stderr however many there are
+	ok veles monitor -s c --import "$T/calls.so,$T/log4,badrec" -P -c 3 -i 0.05 -d4 -f "$T/brec"
+	[ "$(grep -c 'does not start with its discriminator' "$T/err")" -eq 1 ] ||
+		fail "record(): want one message: $(cat "$T/err")"
+	has "$T/err" "^veles monitor: module tc: record \"xx stray\" does not start with its discriminator 'tc': dropped$"
+	hasnt "$T/err" '^xx stray$'
+	hasnt "$T/err" '^tcx stray too$'
+	has "$T/err" '^tc count 2000$'
+	ok veles monitor -p "$T/brec" -s c --import "$T/calls.so,$T/log5" -P
+	hasnt "$T/log5" 'analyze (xx|tcx)'
+	# verbose headings: every record, or as --hr says; the module's too
+	ok veles monitor -p "$T/crec" -s c --import "$T/calls.so,$T/log2" --verbose
+	[ "$(grep -c '^# TC SUMMARY' "$T/out")" -eq 2 ] || fail "verbose: TC heading per record"
+	ok veles monitor -p "$T/crec" -s c --import "$T/calls.so,$T/log2" --verbose --hr 0
+	[ "$(grep -c '^# TC SUMMARY' "$T/out")" -eq 1 ] || fail "--hr 0: TC heading once"
+	[ "$(grep -c '^# CPU SUMMARY' "$T/out")" -eq 1 ] || fail "--hr 0: CPU heading once"
+	[ "$(grep -cE '^ +[0-9]+$' "$T/out")" -eq 2 ] || fail "--hr 0: TC values each record"
+	ok veles monitor -s c --hr 2 -c 5 -i 0.02
+	[ "$(grep -c '^#Time' "$T/out")" -eq 3 ] || fail "--hr 2: brief header every 2 lines"
+	# two modules with one discriminator: refused, one line
+	fails 1 veles monitor -s c --import "$T/calls.so,$T/log6:$T/calls.so,$T/log7" -c 1 -i 0.05
+	has "$T/err" "^veles: module tc: discriminator 'tc' is already module tc's: not loaded$"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || fail "duplicate: one line: $(cat "$T/err")"
 fi
+fails 1 veles monitor -s c --import hello:hello -c 1 -i 0.05
+has "$T/err" "discriminator 'hw' is already module hello's"
+[ "$(grep -c . "$T/err")" -eq 1 ] || fail "hello twice: one line: $(cat "$T/err")"

@@ -13,7 +13,9 @@
 #include <cmocka.h>
 
 #include "monitor/format.h"
+#include "monitor/modules.h"
 #include "monitor/monitor.h"
+#include "monitor/procs.h"
 #include "monitor/record.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -136,6 +138,106 @@ static void test_parse_interrupts_nfs(void **state)
 	assert_int_equal(val(&t, MT_NFS, "nfs", "lookup"), 30 + 119);
 	assert_int_equal(val(&t, MT_NFS, "nfs", "access"), 40 + 117);
 	mon_table_release(&t);
+}
+
+/* /proc/PID/stat: a command with a space, negative priority and nice,
+ * times in milliseconds, sizes in KB. */
+static void test_parse_pidstat(void **state)
+{
+	struct mon_table t = {0};
+	char *path = xasprintf("%s/tests/data/proc/4242/stat", getenv("VELES_SRCDIR"));
+	struct buf b = BUF_INIT;
+	long tick = sysconf(_SC_CLK_TCK), page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	struct mon_procsel sel = {.sort = -1};
+
+	UNUSED(state);
+	assert_int_equal(file_read_all(path, &b), 0);
+	assert_int_equal(mon_parse_pidstat(buf_str(&b), 1000, &t), 0);
+	assert_string_equal(t.names[0], "4242 burn me");
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "ppid"), 77);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "uid"), 1000);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "state"), 'R');
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "threads"), 2);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "minflt"), 1500);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "majflt"), 3);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "utime"), 250 * 1000 / tick);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "stime"), 50 * 1000 / tick);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "vsz"), 10240);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "rss"), 512 * page_kb);
+	assert_int_equal(val(&t, MT_PROC, "4242 burn me", "cpu"), 1);
+	assert_int_equal(
+		mon_parse_pidstat("77 (bash) S 1 77 77 0 -1 0 0 0 0 0 0 0 0 0 -2 -5 1", 0, &t), 0);
+	assert_int_equal((int64_t)val(&t, MT_PROC, "77 bash", "prio"), -2);
+	assert_int_equal((int64_t)val(&t, MT_PROC, "77 bash", "nice"), -5);
+	assert_true(mon_parse_pidstat("77 bash S 1", 0, &t) < 0);
+
+	/* --procfilt: any one filter matching keeps the process */
+	assert_int_equal(mon_procsel_filter(&sel, "cburn,P1"), 0);
+	assert_true(mon_procsel_match(&sel, &t, 0));
+	assert_true(mon_procsel_match(&sel, &t, 1));
+	sel.nfilt = 0;
+	assert_int_equal(mon_procsel_filter(&sel, "Cbur,p5"), 0);
+	assert_true(mon_procsel_match(&sel, &t, 0));
+	assert_false(mon_procsel_match(&sel, &t, 1));
+	assert_true(mon_procsel_filter(&sel, "x1") < 0);
+	assert_true(mon_procsel_filter(&sel, "pabc") < 0);
+	assert_int_equal(mon_procsel_top(&sel, "rss,5"), 0);
+	assert_int_equal(sel.top, 5);
+	assert_true(mon_procsel_top(&sel, "bogus") < 0);
+	assert_true(mon_procsel_top(&sel, "time,0") < 0);
+	mon_table_release(&t);
+	buf_release(&b);
+	free(path);
+}
+
+/* Reading every process: our own is there, with our command. */
+static void test_live_processes(void **state)
+{
+	struct mon_reader r;
+	struct mon_sample s = {0};
+	char me[MON_NAME];
+	bool found = false;
+
+	UNUSED(state);
+	snprintf(me, sizeof(me), "%d ", (int)getpid());
+	mon_reader_init(&r, "/proc", 1u << MT_PROC);
+	assert_int_equal(mon_reader_read(&r, &s), 0);
+	assert_int_equal(mon_reader_read(&r, &s), 0); /* the directory listed again */
+	assert_true(s.tab[MT_PROC].nrows >= 2);
+	for (size_t i = 0; i < s.tab[MT_PROC].nrows; i++)
+		found |= !strncmp(s.tab[MT_PROC].names[i], me, strlen(me));
+	assert_true(found);
+	mon_reader_close(&r);
+	mon_sample_release(&s);
+}
+
+/* Each module's records carry its place among the loaded modules. */
+static void test_module_records_carry_index(void **state)
+{
+	struct mon_modules ms = {0};
+	struct mon_sample s = {0};
+	char *dir = xasprintf("%s/plugins", getenv("VELES_BUILDDIR"));
+	size_t hw = 0, misc = 0;
+
+	UNUSED(state);
+	setenv("VELES_MODULE_PATH", dir, 1);
+	assert_int_equal(mon_modules_load(&ms, "hello:misc"), 0);
+	assert_int_equal(ms.n, 2);
+	mon_modules_get_data(&ms, &s);
+	for (size_t i = 0; i < s.nmod; i++) {
+		if (!strncmp(s.mod[i].line, "hw ", 3)) {
+			assert_int_equal(s.mod[i].module, 0);
+			hw++;
+		} else {
+			assert_int_equal(strncmp(s.mod[i].line, "misc ", 5), 0);
+			assert_int_equal(s.mod[i].module, 1);
+			misc++;
+		}
+	}
+	assert_true(hw > 0 && misc > 0);
+	mon_modules_unload(&ms);
+	mon_sample_release(&s);
+	free(dir);
 }
 
 static void test_live_files_parse(void **state)
@@ -373,6 +475,9 @@ int main(void)
 		cmocka_unit_test(test_parse_netdev_sockstat),
 		cmocka_unit_test(test_parse_interrupts_nfs),
 		cmocka_unit_test(test_live_files_parse),
+		cmocka_unit_test(test_parse_pidstat),
+		cmocka_unit_test(test_live_processes),
+		cmocka_unit_test(test_module_records_carry_index),
 		cmocka_unit_test(test_fix_corrects_wraps),
 		cmocka_unit_test(test_rates_per_second_and_interval),
 		cmocka_unit_test(test_formatting),

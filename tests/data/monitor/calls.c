@@ -6,6 +6,8 @@
  * --import calls.so,LOG: logs to LOG. --import calls.so,fail: init fails
  * through error(). --import calls.so,LOG,late: analyze calls error() on
  * its second record (the module is unloaded, the run goes on).
+ * --import calls.so,LOG,badrec: get_data also records lines that do not
+ * start with the discriminator (Veles drops them, saying so once).
  *
  * Its records: "tc count N" (N grows by 1000 a sample), "tc load ..." (the
  * first line of /proc/loadavg, through getproc) and "tc exec 7" (through
@@ -19,7 +21,7 @@
 
 static const struct vmon_helpers *H;
 static FILE *logf;
-static int late;
+static int late, badrec;
 static unsigned long long counter, prev, cur, nrecords;
 
 static void say(const char *fmt, const char *arg)
@@ -47,6 +49,7 @@ static int tc_init(struct vmon_ctx *c, const struct vmon_helpers *h, const char 
 	memcpy(path, options, n);
 	path[n] = '\0';
 	late = comma && !strcmp(comma + 1, "late");
+	badrec = comma && !strcmp(comma + 1, "badrec");
 	logf = fopen(path, "w");
 	if (!logf) {
 		h->error(c, "cannot write %s", path);
@@ -65,6 +68,10 @@ static void tc_get_data(struct vmon_ctx *c)
 	counter += 1000;
 	snprintf(line, sizeof(line), "tc count %llu", counter);
 	H->record(c, line);
+	if (badrec) {
+		H->record(c, "xx stray");
+		H->record(c, "tcx stray too");
+	}
 	if (H->getproc(c, "/proc/loadavg", "tc load", 0, 0) != 1)
 		H->error(c, "getproc did not record one line");
 	if (H->getexec(c, "echo 7", "tc exec") != 1)
@@ -152,6 +159,8 @@ static void tc_export(struct vmon_ctx *c, struct vmon_export *e)
 	say("print_export", "");
 	H->export_value(e, "tc.count", "num", rate(c));
 	H->export_value(e, "tc.interval_ms", "ms", H->interval(c) * 1000);
+	/* A name exports must clean up: a space, a slash, a colon. */
+	H->export_value(e, "tc.odd name/x:1", "num", 5);
 }
 
 static void tc_finish(struct vmon_ctx *c)
