@@ -34,6 +34,8 @@ static void add_sym(struct perf_dso *d, size_t *cap, uint64_t start, uint64_t si
 /* Sorts, and gives symbols without a size the room up to the next one. */
 static void finish_syms(struct perf_dso *d)
 {
+	if (!d->nsyms)
+		return; /* qsort may not be given the NULL of an empty list */
 	qsort(d->syms, d->nsyms, sizeof(*d->syms), by_start);
 	for (size_t i = 0; i < d->nsyms; i++)
 		if (d->syms[i].end == d->syms[i].start)

@@ -19,6 +19,9 @@ static void test_append_and_format(void **state)
 
 	UNUSED(state);
 	assert_string_equal(buf_str(&b), "");
+	/* An empty piece may come as NULL (UBSan: memcpy's null argument). */
+	buf_add(&b, NULL, 0);
+	assert_int_equal(b.len, 0);
 	buf_adds(&b, "abc");
 	buf_addc(&b, '-');
 	for (i = 0; i < 1000; i++)
