@@ -122,58 +122,133 @@ static inline uint64_t hash_final(uint64_t h, int n)
 
 /*
  * Return addresses by frame pointers, from the interposed function's caller
- * outwards, hashing them on the way: @fp is the interposed function's frame.
- * A frame pointer must lie above the previous one and inside this thread's
- * stack, so a frame compiled without frame pointers ends the walk rather
- * than sending it into unmapped memory.
+ * outwards, hashing them on the way (hash_final ends the hash): @fp is the
+ * interposed function's frame. A frame pointer must lie above the previous
+ * one and inside this thread's stack, and a return address inside the
+ * executable code of a loaded object: a frame compiled without frame
+ * pointers ends the walk rather than reading garbage. A return address in
+ * an object without frame pointers is exact, but the frame pointer beside
+ * it is not: the walk stops there and gives that frame in @stop, for
+ * libunwind to go on, unless it is the thread's floor.
  */
-static inline __attribute__((always_inline)) int walk(const struct tstate *t, uintptr_t *fp,
-						      uintptr_t *pc, uint64_t *hash)
+HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop)
 {
-	uintptr_t hi = t->stack_hi - 16;
+	const struct vmem_objs *objs = atomic_load_explicit(&vmem_objs, memory_order_acquire);
+	/* In locals: the stores to @pc could alias the thread's state, and
+	 * reloading it on every frame costs more than the rest of the walk. */
+	const uintptr_t hi = t->stack_hi - 16, floor = t->floor.slot;
+	uintptr_t olo = t->obj_lo, osize = t->obj_hi - t->obj_lo;
+	int ofp = 1, n = 0;
 	uint64_t h = 0;
-	int n = 0;
 
+	*stop = NULL;
 	if ((uintptr_t)fp < t->stack_lo)
 		fp = (uintptr_t *)(hi + 1);
 	while (n < VMEM_MAX_FRAMES && (uintptr_t)fp <= hi && !((uintptr_t)fp & 7)) {
 		uintptr_t *next = (uintptr_t *)fp[0];
 		uintptr_t ret = fp[1];
 
-		if (ret < 4096)
-			break;
+		/* The hint (the last object with frame pointers) holds most
+		 * frames; the floor is in code without them, hence never in it. */
+		if (__builtin_expect(ret - olo >= osize, 0)) {
+			const struct vmem_obj *o;
+
+			if ((uintptr_t)fp == floor && ret == t->floor.ret &&
+			    (uintptr_t)next == t->floor.link) {
+				/* Its frames' hash folded into one multiply-add;
+				 * @pc has room for a whole floor past the end. */
+				memcpy(pc + n, t->floor.pc, sizeof(t->floor.pc));
+				n += t->floor.n;
+				n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
+				h = h * t->floor.mul + t->floor.add;
+				break;
+			}
+			if (!objs) {
+				/* Before the constructor: the stack bounds alone. */
+				if (ret < 4096)
+					break;
+			} else {
+				o = vmem_obj_find(objs, ret);
+				if (!o && !(o = vmem_objs_miss(ret, n == 0))) {
+					/* The caller's return address is real
+					 * (code made at run time, say). */
+					if (n > 0)
+						break;
+					o = &vmem_obj_unknown;
+				}
+				if (o->fp) {
+					olo = o->lo;
+					osize = o->hi - o->lo;
+				}
+				ofp = o->fp;
+			}
+		}
 		pc[n++] = ret;
 		h = (h + ret) * 0x9e3779b97f4a7c15u;
+		if (__builtin_expect(!ofp, 0)) {
+			*stop = fp;
+			break;
+		}
 		if (next <= fp)
 			break;
 		fp = next;
 	}
-	*hash = hash_final(h, n);
+	t->obj_lo = olo;
+	t->obj_hi = olo + osize;
+	*hash = h;
 	return n;
 }
 
 #define UNWIND_OWN 8 /* our frames above the caller's, at most */
 
-static int unwind(const struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash)
+/*
+ * The stack by libunwind, from the caller's return address on (our own
+ * frames come first in what it gives); the @n frames of the walk stay when
+ * it fails. @stop is the frame where the walk met code without frame
+ * pointers: a short tail from there is the thread's floor.
+ */
+__attribute__((noinline)) static int unwind(struct tstate *t, uintptr_t *fp, uintptr_t *stop,
+					    uintptr_t *pc, int n, uint64_t *hash)
 {
 	void *ip[VMEM_MAX_FRAMES + UNWIND_OWN];
 	uintptr_t first;
 	uint64_t h = 0;
-	int m, k = 0, n = 0;
+	int m, k = 0, walked = n;
 
 	if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi)
-		return walk(t, fp, pc, hash);
+		return n;
 	first = fp[1];
 	m = vmem_unwinder(ip, VMEM_MAX_FRAMES + UNWIND_OWN);
 	while (k < m && k < UNWIND_OWN && (uintptr_t)ip[k] != first)
 		k++;
 	if (k == m || (uintptr_t)ip[k] != first)
-		return walk(t, fp, pc, hash);
-	for (; k < m && n < VMEM_MAX_FRAMES; k++) {
+		return n;
+	if (stop && walked > 0 && m < VMEM_MAX_FRAMES + UNWIND_OWN) {
+		int at = k + walked - 1;
+
+		if (at < m && (uintptr_t)ip[at] == stop[1] && m - at <= FLOOR_MAX) {
+			t->floor.slot = 0; /* a signal handler's walk sees no half-made floor */
+			atomic_signal_fence(memory_order_seq_cst);
+			t->floor.n = m - at;
+			t->floor.mul = 1;
+			t->floor.add = 0;
+			for (int i = 0; i < t->floor.n; i++) {
+				t->floor.pc[i] = (uintptr_t)ip[at + i];
+				t->floor.mul *= 0x9e3779b97f4a7c15u;
+				t->floor.add =
+					(t->floor.add + t->floor.pc[i]) * 0x9e3779b97f4a7c15u;
+			}
+			t->floor.ret = stop[1];
+			t->floor.link = stop[0];
+			atomic_signal_fence(memory_order_seq_cst);
+			t->floor.slot = (uintptr_t)stop;
+		}
+	}
+	for (n = 0; k < m && n < VMEM_MAX_FRAMES; k++) {
 		pc[n++] = (uintptr_t)ip[k];
 		h = (h + (uintptr_t)ip[k]) * 0x9e3779b97f4a7c15u;
 	}
-	*hash = hash_final(h, n);
+	*hash = h;
 	return n;
 }
 
@@ -331,7 +406,7 @@ HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t a
  * address of a realloc. */
 HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
 {
-	uintptr_t pc[VMEM_MAX_FRAMES];
+	uintptr_t pc[VMEM_MAX_FRAMES + FLOOR_MAX], *stop;
 	struct tstate *t = begin();
 	unsigned char *p;
 	uint64_t h;
@@ -339,8 +414,10 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 
 	if (!t)
 		return;
-	n = __builtin_expect(vmem_unwinder != NULL, 0) ? unwind(t, fp, pc, &h)
-						       : walk(t, fp, pc, &h);
+	n = walk(t, fp, pc, &h, &stop);
+	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0) && vmem_unwinder)
+		n = unwind(t, fp, stop, pc, n, &h);
+	h = hash_final(h, n);
 	p = put_head(t, kind, stack_id(t, h, pc, n), (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
