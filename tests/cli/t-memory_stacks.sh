@@ -1,6 +1,6 @@
 #!/bin/bash
 # veles collect memory's stacks on code without frame pointers, on frame
-# pointers that hold data.
+# pointers that hold data, and in libraries unloaded before the end.
 . "$(dirname "$0")/lib.sh"
 new_git_project p
 D="$VELES_SRCDIR/tests/data/memory"
@@ -38,3 +38,10 @@ for mode in auto fp; do
 	! grep -q '??\|0x2f3d4c4c45485300\|0x2f3d4c4c' "$T/trace" ||
 		fail "badframe $mode: garbage frame: $(tr '\n' ' ' <"$T/trace")"
 done
+
+# A library unloaded with dlclose keeps the names of its frames.
+cc $CFLAGS -shared -fPIC -o "$T/plugin.so" "$D/plugin.c" || fail "cc plugin"
+cc $CFLAGS -o "$T/unload" "$D/unload.c" -ldl || fail "cc unload"
+ok veles collect memory -q -- "$T/unload" "$T/plugin.so"
+leak_trace 2345 >"$T/trace"
+grep -qx plugin_alloc "$T/trace" || fail "dlclose: $(tr '\n' ' ' <"$T/trace")"
