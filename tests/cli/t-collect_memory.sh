@@ -125,6 +125,13 @@ counts
 want "before_exec malloc 2 20"
 want "after_exec malloc 4 80"
 want "pids 1"
+# The exec ends the old image's heap: its blocks are neither leaks nor
+# part of the new image's peak.
+veles show "$(ls -t .veles/jobs/*.perf | head -1)" memory --format json >"$T/json" ||
+	fail "show memory exec_self"
+/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(s["peak"], s["leaked"])' \
+	"$T/json" >"$T/sum"
+[ "$(cat "$T/sum")" = "80 80" ] || fail "exec_self: peak and leaked $(cat "$T/sum"), not 80 80"
 
 # Stacks through a shared library: the site is the library's own line.
 cc $CFLAGS -shared -fPIC -o "$T/liballoc.so" "$D/liballoc.c" || fail "cc liballoc"
