@@ -462,6 +462,8 @@ static void resolve(void)
 	RESOLVE(execve);
 	RESOLVE(execvp);
 	RESOLVE(execvpe);
+	RESOLVE(fexecve);
+	RESOLVE(execveat);
 	vmem_real.exit_ = (__typeof__(vmem_real.exit_))dlsym(RTLD_NEXT, "_exit");
 	vmem_real.Exit_ = (__typeof__(vmem_real.Exit_))dlsym(RTLD_NEXT, "_Exit");
 }

@@ -34,6 +34,8 @@ struct real_fns {
 	int (*execve)(const char *, char *const[], char *const[]);
 	int (*execvp)(const char *, char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*fexecve)(int, char *const[], char *const[]);
+	int (*execveat)(int, const char *, char *const[], char *const[], int);
 };
 extern struct real_fns vmem_real;
 

@@ -227,6 +227,22 @@ if cc -static -o "$T/static" "$D/nothing.c" 2>/dev/null; then
 	[ "$(npending)" -eq "$n" ] || fail "profile written for a static binary"
 fi
 
+# fexecve and execveat end the image as execve does: what it recorded goes
+# out first. The program they run here is static, which the preload cannot
+# follow: a wrapper (a script, a program) running one is said on stderr.
+if [ -f "$T/static" ]; then
+	cc $CFLAGS -o "$T/fexec" "$D/fexec.c" || fail "cc fexec"
+	for how in fexecve execveat; do
+		ok veles collect memory -q -- "$T/fexec" "$T/static" $([ $how = execveat ] && echo at)
+		counts
+		want "main malloc 9 495"
+		has "$T/err" "$T/static is statically linked: its allocations are not recorded"
+	done
+	printf '#!/bin/sh\nexec "%s"\n' "$T/static" >"$T/wrap.sh" && chmod +x "$T/wrap.sh"
+	ok veles collect memory -q -- "$T/wrap.sh"
+	has "$T/err" "$T/static is statically linked: its allocations are not recorded"
+fi
+
 # Bad options.
 fails 2 veles collect memory -s 0 -- "$T/basic"
 has "$T/err" "sampling"
