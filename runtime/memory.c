@@ -3,7 +3,8 @@
  * records every allocation and release of the program with its call stack
  * (docs/collect-memory.md, format in docs/memory-format.md).
  *
- * Cost is the point: an event is a frame-pointer walk, a hash of the
+ * Cost is the point: an event is a frame-pointer walk (libunwind only
+ * where the code lacks frame pointers: memory_objs.c), a hash of the
  * frames, one lookup in a lock-free table of stacks, and a few varints
  * appended to the thread's own buffer. Buffers go to the output file with
  * one write() each when full, so a crash loses at most the last buffer of
