@@ -132,7 +132,8 @@ static inline uint64_t hash_final(uint64_t h, int n)
  * it is not: the walk stops there and gives that frame in @stop, for
  * libunwind to go on, unless it is the thread's floor.
  */
-HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop)
+HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop,
+	     int *on_floor)
 {
 	const struct vmem_objs *objs = atomic_load_explicit(&vmem_objs, memory_order_acquire);
 	/* In locals: the stores to @pc could alias the thread's state, and
@@ -143,6 +144,7 @@ HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uin
 	uint64_t h = 0;
 
 	*stop = NULL;
+	*on_floor = -1;
 	if ((uintptr_t)fp < t->stack_lo)
 		fp = (uintptr_t *)(hi + 1);
 	while (n < VMEM_MAX_FRAMES && (uintptr_t)fp <= hi && !((uintptr_t)fp & 7)) {
@@ -157,10 +159,10 @@ HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uin
 			if ((uintptr_t)fp == floor && ret == t->floor.ret &&
 			    (uintptr_t)next == t->floor.link) {
 				/* Its frames' hash folded into one multiply-add;
-				 * @pc has room for a whole floor past the end. */
-				memcpy(pc + n, t->floor.pc, sizeof(t->floor.pc));
+				 * they are copied to @pc only for a new stack
+				 * (floor_copy), which is rare. */
+				*on_floor = n;
 				n += t->floor.n;
-				n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
 				h = h * t->floor.mul + t->floor.add;
 				break;
 			}
@@ -270,9 +272,14 @@ static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
 }
 
 /* The id of the stack hashed @h, defining it in @t's buffer on its first
- * use anywhere; 0 when the table is full (the event then has no stack). */
-static uint32_t stack_id_probe(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
+ * use anywhere; 0 when the table is full (the event then has no stack).
+ * The thread's floor goes on from frame @floor of @pc (-1: none). */
+static uint32_t stack_id_probe(struct tstate *t, uint64_t h, uintptr_t *pc, int n, int floor)
 {
+	if (floor >= 0) {
+		memcpy(pc + floor, t->floor.pc, sizeof(t->floor.pc));
+		n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
+	}
 	size_t mask = ((size_t)1 << TABLE_BITS) - 1;
 
 	for (size_t i = h & mask, probe = 0; probe < TABLE_PROBES; i = (i + 1) & mask, probe++) {
@@ -296,7 +303,7 @@ static uint32_t stack_id_probe(struct tstate *t, uint64_t h, const uintptr_t *pc
 }
 
 /* Most stacks are found at their first slot, with two loads. */
-HOT uint32_t stack_id(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
+HOT uint32_t stack_id(struct tstate *t, uint64_t h, uintptr_t *pc, int n, int floor)
 {
 	struct slot *s = &vmem_table[h & (((size_t)1 << TABLE_BITS) - 1)];
 
@@ -306,7 +313,7 @@ HOT uint32_t stack_id(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
 		if (id)
 			return id;
 	}
-	return stack_id_probe(t, h, pc, n);
+	return stack_id_probe(t, h, pc, n, floor);
 }
 
 /* A release's one frame, through the thread's cache of callers. */
@@ -318,7 +325,7 @@ HOT uint32_t caller_id(struct tstate *t, uintptr_t pc)
 	if (c->pc == pc && c->id)
 		return c->id;
 	h = hash_final((0 + pc) * 0x9e3779b97f4a7c15u, 1);
-	c->id = stack_id(t, h, &pc, 1);
+	c->id = stack_id(t, h, &pc, 1, -1);
 	c->pc = pc;
 	return c->id;
 }
@@ -411,15 +418,21 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 	struct tstate *t = begin();
 	unsigned char *p;
 	uint64_t h;
-	int n;
+	int n, floor;
 
 	if (!t)
 		return;
-	n = walk(t, fp, pc, &h, &stop);
-	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0) && vmem_unwinder)
+	n = walk(t, fp, pc, &h, &stop, &floor);
+	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0) && vmem_unwinder) {
+		if (floor >= 0) { /* unwind keeps the walk's frames when it fails */
+			memcpy(pc + floor, t->floor.pc, sizeof(t->floor.pc));
+			n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
+			floor = -1;
+		}
 		n = unwind(t, fp, stop, pc, n, &h);
+	}
 	h = hash_final(h, n);
-	p = put_head(t, kind, stack_id(t, h, pc, n), (uintptr_t)addr);
+	p = put_head(t, kind, stack_id(t, h, pc, n, floor), (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
 	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)

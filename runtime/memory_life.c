@@ -399,6 +399,7 @@ static void child_after_fork(void)
 
 	if (atomic_load(&vmem_state) != ST_ON)
 		return;
+	vmem_objs_after_fork();
 	close(out_fd);
 	out_fd = -1;
 	vmem_table = table_new();

@@ -145,6 +145,13 @@ out:
 	atomic_flag_clear(&rebuilding);
 }
 
+/* A fork child has one thread: a rebuild another thread was making is
+ * not going on there. */
+void vmem_objs_after_fork(void)
+{
+	atomic_flag_clear(&rebuilding);
+}
+
 const struct vmem_obj vmem_obj_unknown = {0, 0, 1};
 
 const struct vmem_obj *vmem_objs_miss(uintptr_t pc, bool first)

@@ -96,6 +96,7 @@ void vmem_objs_refresh(bool force);
 const struct vmem_obj *vmem_objs_miss(uintptr_t pc, bool first);
 /* What a first frame in no object is taken for: walked on, with no hint. */
 extern const struct vmem_obj vmem_obj_unknown;
+void vmem_objs_after_fork(void);
 /* Writes the current maps to the output (before a dlclose). */
 void vmem_note_maps(void);
 
