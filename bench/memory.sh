@@ -13,7 +13,10 @@
 # (user + sys, every process of the run) against the plain run beside it;
 # wall times are printed too. The whole `veles collect memory` (run,
 # symbolise, write the N-resource profile) and massif are timed once.
-# Then the same on a real program: sqlite3 running a script.
+# Then the same on a real program: sqlite3 running a script, whose
+# libsqlite3 and libc lack frame pointers, so that auto (the default)
+# unwinds its events with libunwind: it runs with --unwind fp too, and
+# the mean stack depth each records is printed beside the costs.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 n=${N:-5000000}
@@ -78,14 +81,21 @@ def fresh(path):
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(path)
 
-def contenders(prog, stdin=None):
-    return {
-        "plain": lambda: run(prog, stdin=stdin),
-        "veles": lambda: (fresh(rec), run(prog, {"LD_PRELOAD": rt, "VELES_MEMORY_CLOCK": clock,
-                          "VELES_MEMORY_OUT": rec + "/mem"}, stdin))[1],
-        "heaptrack": lambda: (fresh(tmp + "/ht"), run(["heaptrack", "-o", tmp + "/ht/out"] + prog,
-                              stdin=stdin))[1],
-    }
+def veles_env(unwind):
+    return {"LD_PRELOAD": rt, "VELES_MEMORY_CLOCK": clock, "VELES_MEMORY_OUT": rec + "/mem",
+            "VELES_MEMORY_UNWIND": unwind}
+
+def contenders(prog, stdin=None, with_fp=False):
+    """veles is what `collect memory` runs (--unwind auto); veles-fp walks
+    frame pointers only, for what the libunwind part of auto costs."""
+    c = {"plain": lambda: run(prog, stdin=stdin)}
+    if with_fp:
+        c["veles-fp"] = lambda: (fresh(rec), run(prog, veles_env("fp"), stdin))[1]
+    # After veles-fp: the records left for the sizes below are auto's.
+    c["veles"] = lambda: (fresh(rec), run(prog, veles_env("auto"), stdin))[1]
+    c["heaptrack"] = lambda: (fresh(tmp + "/ht"), run(["heaptrack", "-o", tmp + "/ht/out"] + prog,
+                              stdin=stdin))[1]
+    return c
 
 def size_of(pattern):
     return sum(os.path.getsize(f) for f in glob.glob(pattern))
@@ -104,8 +114,8 @@ def zstd_size(pattern):
         total += len(out)
     return total
 
-def measure(label, prog, allocs, stdin=None):
-    c = contenders(prog, stdin)
+def measure(label, prog, allocs, stdin=None, with_fp=False):
+    c = contenders(prog, stdin, with_fp)
     for name in c:  # warm-up
         c[name]()
     got = {name: [] for name in c}
@@ -149,16 +159,34 @@ print(f"  whole `veles collect memory` (run, symbolise, write the profile): {wal
 for f in glob.glob(".veles/jobs/*"):
     os.unlink(f)
 
-fresh(rec)
-run(["sqlite3", ":memory:"], {"LD_PRELOAD": rt, "VELES_MEMORY_OUT": rec + "/mem"}, tmp + "/work.sql")
-subprocess.run([veles, "collect", "memory", "-q", "-o", "suppress", "--", "sqlite3", ":memory:"],
-               stdin=open(tmp + "/work.sql"), stdout=null, check=True)
-out = subprocess.run([veles, "show", glob.glob(".veles/jobs/*.perf")[0], "memory", "--format", "json"],
-                     capture_output=True, text=True, check=True).stdout
 import json
-allocs = json.loads(out)["allocations"]
+def depth(unwind):
+    """Allocations, their mean stack depth (frames below the allocator) and
+    the share with more than one frame, in a `collect memory` profile."""
+    for f in glob.glob(".veles/jobs/*"):
+        os.unlink(f)
+    subprocess.run([veles, "collect", "memory", "-q", "-o", "suppress", "--unwind", unwind, "--",
+                    "sqlite3", ":memory:"], stdin=open(tmp + "/work.sql"), stdout=null, check=True)
+    prof = json.load(open(glob.glob(".veles/jobs/*.perf")[0]))
+    kinds = prof["resource_type_map"]
+    n = frames = deep = 0
+    for key, ev in prof["resources"].items():
+        t = kinds[key]
+        if t["subtype"] in ("free", "delete", "delete[]"):
+            continue
+        k = len(ev["amount"])
+        d = len(t["trace"]) - 1
+        n += k
+        frames += k * d
+        deep += k * (d > 1)
+    return n, frames / max(n, 1), 100 * deep / max(n, 1)
+
+allocs, depth_auto, deep_auto = depth("auto")
+_, depth_fp, deep_fp = depth("fp")
 got = measure("sqlite3 (200,000 rows inserted, indexed, queried)", ["sqlite3", ":memory:"], allocs,
-              tmp + "/work.sql")
+              tmp + "/work.sql", with_fp=True)
+print(f"  stacks recorded: veles (auto) {depth_auto:.1f} frames per allocation, {deep_auto:.1f}% "
+      f"with more than one; veles-fp {depth_fp:.1f} frames, {deep_fp:.1f}%")
 wall, cpu = run(["valgrind", "--tool=massif", "--massif-out-file=" + tmp + "/massif.out",
                  "sqlite3", ":memory:"], stdin=tmp + "/work.sql")
 plain = statistics.median(v[1] for v in got["plain"])

@@ -3,7 +3,8 @@
  * records every allocation and release of the program with its call stack
  * (docs/collect-memory.md, format in docs/memory-format.md).
  *
- * Cost is the point: an event is a frame-pointer walk, a hash of the
+ * Cost is the point: an event is a frame-pointer walk (libunwind only
+ * where the code lacks frame pointers: memory_objs.c), a hash of the
  * frames, one lookup in a lock-free table of stacks, and a few varints
  * appended to the thread's own buffer. Buffers go to the output file with
  * one write() each when full, so a crash loses at most the last buffer of
@@ -122,58 +123,135 @@ static inline uint64_t hash_final(uint64_t h, int n)
 
 /*
  * Return addresses by frame pointers, from the interposed function's caller
- * outwards, hashing them on the way: @fp is the interposed function's frame.
- * A frame pointer must lie above the previous one and inside this thread's
- * stack, so a frame compiled without frame pointers ends the walk rather
- * than sending it into unmapped memory.
+ * outwards, hashing them on the way (hash_final ends the hash): @fp is the
+ * interposed function's frame. A frame pointer must lie above the previous
+ * one and inside this thread's stack, and a return address inside the
+ * executable code of a loaded object: a frame compiled without frame
+ * pointers ends the walk rather than reading garbage. A return address in
+ * an object without frame pointers is exact, but the frame pointer beside
+ * it is not: the walk stops there and gives that frame in @stop, for
+ * libunwind to go on, unless it is the thread's floor.
  */
-static inline __attribute__((always_inline)) int walk(const struct tstate *t, uintptr_t *fp,
-						      uintptr_t *pc, uint64_t *hash)
+HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop,
+	     int *on_floor)
 {
-	uintptr_t hi = t->stack_hi - 16;
+	const struct vmem_objs *objs = atomic_load_explicit(&vmem_objs, memory_order_acquire);
+	/* In locals: the stores to @pc could alias the thread's state, and
+	 * reloading it on every frame costs more than the rest of the walk. */
+	const uintptr_t hi = t->stack_hi - 16, floor = t->floor.slot;
+	uintptr_t olo = t->obj_lo, osize = t->obj_hi - t->obj_lo;
+	int ofp = 1, n = 0;
 	uint64_t h = 0;
-	int n = 0;
 
+	*stop = NULL;
+	*on_floor = -1;
 	if ((uintptr_t)fp < t->stack_lo)
 		fp = (uintptr_t *)(hi + 1);
 	while (n < VMEM_MAX_FRAMES && (uintptr_t)fp <= hi && !((uintptr_t)fp & 7)) {
 		uintptr_t *next = (uintptr_t *)fp[0];
 		uintptr_t ret = fp[1];
 
-		if (ret < 4096)
-			break;
+		/* The hint (the last object with frame pointers) holds most
+		 * frames; the floor is in code without them, hence never in it. */
+		if (__builtin_expect(ret - olo >= osize, 0)) {
+			const struct vmem_obj *o;
+
+			if ((uintptr_t)fp == floor && ret == t->floor.ret &&
+			    (uintptr_t)next == t->floor.link) {
+				/* Its frames' hash folded into one multiply-add;
+				 * they are copied to @pc only for a new stack
+				 * (floor_copy), which is rare. */
+				*on_floor = n;
+				n += t->floor.n;
+				h = h * t->floor.mul + t->floor.add;
+				break;
+			}
+			if (!objs) {
+				/* Before the constructor: the stack bounds alone. */
+				if (ret < 4096)
+					break;
+			} else {
+				o = vmem_obj_find(objs, ret);
+				if (!o && !(o = vmem_objs_miss(ret, n == 0))) {
+					/* The caller's return address is real
+					 * (code made at run time, say). */
+					if (n > 0)
+						break;
+					o = &vmem_obj_unknown;
+				}
+				if (o->fp) {
+					olo = o->lo;
+					osize = o->hi - o->lo;
+				}
+				ofp = o->fp;
+			}
+		}
 		pc[n++] = ret;
 		h = (h + ret) * 0x9e3779b97f4a7c15u;
+		if (__builtin_expect(!ofp, 0)) {
+			*stop = fp;
+			break;
+		}
 		if (next <= fp)
 			break;
 		fp = next;
 	}
-	*hash = hash_final(h, n);
+	t->obj_lo = olo;
+	t->obj_hi = olo + osize;
+	*hash = h;
 	return n;
 }
 
 #define UNWIND_OWN 8 /* our frames above the caller's, at most */
 
-static int unwind(const struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash)
+/*
+ * The stack by libunwind, from the caller's return address on (our own
+ * frames come first in what it gives); the @n frames of the walk stay when
+ * it fails. @stop is the frame where the walk met code without frame
+ * pointers: a short tail from there is the thread's floor.
+ */
+__attribute__((noinline)) static int unwind(struct tstate *t, uintptr_t *fp, uintptr_t *stop,
+					    uintptr_t *pc, int n, uint64_t *hash)
 {
 	void *ip[VMEM_MAX_FRAMES + UNWIND_OWN];
 	uintptr_t first;
 	uint64_t h = 0;
-	int m, k = 0, n = 0;
+	int m, k = 0, walked = n;
 
 	if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi)
-		return walk(t, fp, pc, hash);
+		return n;
 	first = fp[1];
 	m = vmem_unwinder(ip, VMEM_MAX_FRAMES + UNWIND_OWN);
 	while (k < m && k < UNWIND_OWN && (uintptr_t)ip[k] != first)
 		k++;
 	if (k == m || (uintptr_t)ip[k] != first)
-		return walk(t, fp, pc, hash);
-	for (; k < m && n < VMEM_MAX_FRAMES; k++) {
+		return n;
+	if (stop && walked > 0 && m < VMEM_MAX_FRAMES + UNWIND_OWN) {
+		int at = k + walked - 1;
+
+		if (at < m && (uintptr_t)ip[at] == stop[1] && m - at <= FLOOR_MAX) {
+			t->floor.slot = 0; /* a signal handler's walk sees no half-made floor */
+			atomic_signal_fence(memory_order_seq_cst);
+			t->floor.n = m - at;
+			t->floor.mul = 1;
+			t->floor.add = 0;
+			for (int i = 0; i < t->floor.n; i++) {
+				t->floor.pc[i] = (uintptr_t)ip[at + i];
+				t->floor.mul *= 0x9e3779b97f4a7c15u;
+				t->floor.add =
+					(t->floor.add + t->floor.pc[i]) * 0x9e3779b97f4a7c15u;
+			}
+			t->floor.ret = stop[1];
+			t->floor.link = stop[0];
+			atomic_signal_fence(memory_order_seq_cst);
+			t->floor.slot = (uintptr_t)stop;
+		}
+	}
+	for (n = 0; k < m && n < VMEM_MAX_FRAMES; k++) {
 		pc[n++] = (uintptr_t)ip[k];
 		h = (h + (uintptr_t)ip[k]) * 0x9e3779b97f4a7c15u;
 	}
-	*hash = hash_final(h, n);
+	*hash = h;
 	return n;
 }
 
@@ -194,9 +272,14 @@ static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
 }
 
 /* The id of the stack hashed @h, defining it in @t's buffer on its first
- * use anywhere; 0 when the table is full (the event then has no stack). */
-static uint32_t stack_id_probe(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
+ * use anywhere; 0 when the table is full (the event then has no stack).
+ * The thread's floor goes on from frame @floor of @pc (-1: none). */
+static uint32_t stack_id_probe(struct tstate *t, uint64_t h, uintptr_t *pc, int n, int floor)
 {
+	if (floor >= 0) {
+		memcpy(pc + floor, t->floor.pc, sizeof(t->floor.pc));
+		n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
+	}
 	size_t mask = ((size_t)1 << TABLE_BITS) - 1;
 
 	for (size_t i = h & mask, probe = 0; probe < TABLE_PROBES; i = (i + 1) & mask, probe++) {
@@ -220,7 +303,7 @@ static uint32_t stack_id_probe(struct tstate *t, uint64_t h, const uintptr_t *pc
 }
 
 /* Most stacks are found at their first slot, with two loads. */
-HOT uint32_t stack_id(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
+HOT uint32_t stack_id(struct tstate *t, uint64_t h, uintptr_t *pc, int n, int floor)
 {
 	struct slot *s = &vmem_table[h & (((size_t)1 << TABLE_BITS) - 1)];
 
@@ -230,7 +313,7 @@ HOT uint32_t stack_id(struct tstate *t, uint64_t h, const uintptr_t *pc, int n)
 		if (id)
 			return id;
 	}
-	return stack_id_probe(t, h, pc, n);
+	return stack_id_probe(t, h, pc, n, floor);
 }
 
 /* A release's one frame, through the thread's cache of callers. */
@@ -242,7 +325,7 @@ HOT uint32_t caller_id(struct tstate *t, uintptr_t pc)
 	if (c->pc == pc && c->id)
 		return c->id;
 	h = hash_final((0 + pc) * 0x9e3779b97f4a7c15u, 1);
-	c->id = stack_id(t, h, &pc, 1);
+	c->id = stack_id(t, h, &pc, 1, -1);
 	c->pc = pc;
 	return c->id;
 }
@@ -331,17 +414,25 @@ HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t a
  * address of a realloc. */
 HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
 {
-	uintptr_t pc[VMEM_MAX_FRAMES];
+	uintptr_t pc[VMEM_MAX_FRAMES + FLOOR_MAX], *stop;
 	struct tstate *t = begin();
 	unsigned char *p;
 	uint64_t h;
-	int n;
+	int n, floor;
 
 	if (!t)
 		return;
-	n = __builtin_expect(vmem_unwinder != NULL, 0) ? unwind(t, fp, pc, &h)
-						       : walk(t, fp, pc, &h);
-	p = put_head(t, kind, stack_id(t, h, pc, n), (uintptr_t)addr);
+	n = walk(t, fp, pc, &h, &stop, &floor);
+	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0) && vmem_unwinder) {
+		if (floor >= 0) { /* unwind keeps the walk's frames when it fails */
+			memcpy(pc + floor, t->floor.pc, sizeof(t->floor.pc));
+			n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
+			floor = -1;
+		}
+		n = unwind(t, fp, stop, pc, n, &h);
+	}
+	h = hash_final(h, n);
+	p = put_head(t, kind, stack_id(t, h, pc, n, floor), (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
 	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +28,7 @@ struct slot *vmem_table;
 atomic_uint vmem_next_stack = 1;
 bool vmem_free_stacks;
 int (*vmem_unwinder)(void **, int);
+bool vmem_unwind_all;
 const _Atomic uint64_t *vmem_clock;
 TLS struct tstate *vmem_self;
 TLS int vmem_guard;
@@ -54,22 +57,28 @@ static void map_clock(void)
 
 /*
  * Code without frame pointers: libunwind's unw_backtrace reads the DWARF
- * unwind tables (VELES_MEMORY_UNWIND=libunwind, which `collect memory` sets
- * for such a program). It is opened with dlopen at start, so that programs
- * with frame pointers never load it and its liblzma. Its frames start in
- * our own code: they are taken from the caller's return address on, which
- * the interposed function's frame gives exactly.
+ * unwind tables. VELES_MEMORY_UNWIND=auto (what `collect memory` sets by
+ * default) opens it when a loaded object lacks frame pointers, and the walk
+ * calls it for the events whose stack reaches such code; =libunwind for
+ * every event; =fp never. It is opened with dlopen at start, so that
+ * programs with frame pointers throughout never load it and its liblzma.
+ * Its frames start in our own code: they are taken from the caller's
+ * return address on, which the interposed function's frame gives exactly.
  */
 static void load_unwinder(void)
 {
 	const char *mode = getenv("VELES_MEMORY_UNWIND");
+	struct vmem_objs *objs = atomic_load(&vmem_objs);
 	void *h;
 
-	if (!mode || strcmp(mode, "libunwind") != 0)
+	vmem_unwind_all = mode && strcmp(mode, "libunwind") == 0;
+	if (!vmem_unwind_all &&
+	    !(mode && strcmp(mode, "auto") == 0 && objs && objs->some_without_fp))
 		return;
 	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
 	if (h)
 		*(void **)&vmem_unwinder = dlsym(h, "unw_backtrace");
+	vmem_objs_refresh(false);
 }
 /* ---- output ---- */
 
@@ -89,14 +98,29 @@ static void write_all(const void *data, size_t len)
 	}
 }
 
+/* One write, so that the block never interleaves with another thread's
+ * (the file is opened O_APPEND). */
 static void write_block(int kind, const void *data, size_t len)
 {
 	unsigned char head[VMEM_BLOCK_HEAD];
+	struct iovec iov[2] = {{head, sizeof(head)}, {(void *)data, len}};
+	ssize_t n;
 
 	head[0] = (unsigned char)kind;
 	put_u32(head + 1, (uint32_t)len);
-	write_all(head, sizeof(head));
-	write_all(data, len);
+	do
+		n = out_fd >= 0 ? writev(out_fd, iov, 2) : -1;
+	while (n < 0 && errno == EINTR);
+	if (n >= 0 && (size_t)n < sizeof(head) + len) {
+		/* A short write: the rest goes after, as write_all does. */
+		if ((size_t)n < sizeof(head)) {
+			write_all(head + n, sizeof(head) - (size_t)n);
+			write_all(data, len);
+		} else {
+			write_all((const unsigned char *)data + ((size_t)n - sizeof(head)),
+				  len - ((size_t)n - sizeof(head)));
+		}
+	}
 }
 
 /* Empties @t into the file; the caller holds t->busy. */
@@ -170,15 +194,22 @@ static void flush_all(bool ends)
 	}
 }
 
-/* The maps let the reader find which file each return address is in. */
+/* The maps let the reader find which file each return address is in; a
+ * file has several when libraries were unloaded (the reader joins them). */
 static void write_maps(void)
 {
 	static char text[256 * 1024];
+	static atomic_flag busy = ATOMIC_FLAG_INIT;
 	size_t len = 0;
-	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0)
+	while (atomic_flag_test_and_set(&busy))
+		sched_yield();
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		atomic_flag_clear(&busy);
 		return;
+	}
 	while (len < sizeof(text)) {
 		ssize_t n = read(fd, text + len, sizeof(text) - len);
 
@@ -190,6 +221,13 @@ static void write_maps(void)
 	}
 	close(fd);
 	write_block(VMEM_BLOCK_MAPS, text, len);
+	atomic_flag_clear(&busy);
+}
+
+void vmem_note_maps(void)
+{
+	if (atomic_load(&vmem_state) == ST_ON)
+		write_maps();
 }
 
 static void write_end(int how, int sig)
@@ -333,6 +371,8 @@ struct tstate *vmem_thread_new(void)
 		/* Stack ids are the process's: the callers cache stays right. */
 		t->tid = (uint32_t)gettid();
 		t->stack_lo = t->stack_hi = 0;
+		t->obj_lo = t->obj_hi = 0;
+		memset(&t->floor, 0, sizeof(t->floor));
 		thread_bounds(t);
 		pthread_setspecific(thread_key, t);
 		return t;
@@ -359,6 +399,7 @@ static void child_after_fork(void)
 
 	if (atomic_load(&vmem_state) != ST_ON)
 		return;
+	vmem_objs_after_fork();
 	close(out_fd);
 	out_fd = -1;
 	vmem_table = table_new();
@@ -422,6 +463,8 @@ static void resolve(void)
 	RESOLVE(execve);
 	RESOLVE(execvp);
 	RESOLVE(execvpe);
+	RESOLVE(fexecve);
+	RESOLVE(execveat);
 	vmem_real.exit_ = (__typeof__(vmem_real.exit_))dlsym(RTLD_NEXT, "_exit");
 	vmem_real.Exit_ = (__typeof__(vmem_real.Exit_))dlsym(RTLD_NEXT, "_Exit");
 }
@@ -458,6 +501,7 @@ __attribute__((constructor)) static void on_load(void)
 	if (atomic_load(&vmem_state) != ST_ON)
 		return;
 	vmem_guard++;
+	vmem_objs_refresh(true);
 	load_unwinder();
 	vmem_guard--;
 }

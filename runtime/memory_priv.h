@@ -34,6 +34,8 @@ struct real_fns {
 	int (*execve)(const char *, char *const[], char *const[]);
 	int (*execvp)(const char *, char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*fexecve)(int, char *const[], char *const[]);
+	int (*execveat)(int, const char *, char *const[], char *const[], int);
 };
 extern struct real_fns vmem_real;
 
@@ -54,6 +56,66 @@ void vmem_after_failed_exec(void);
 #define TABLE_BITS 20
 #define TABLE_PROBES 64
 
+/* An executable segment of a loaded object (memory_objs.c). */
+struct vmem_obj {
+	uintptr_t lo, hi;
+	int fp; /* its code keeps frame pointers (or cannot be judged) */
+};
+
+struct vmem_objs {
+	size_t n;
+	unsigned long long adds, subs; /* dl_iterate_phdr's counts when built */
+	bool some_without_fp;
+	struct vmem_obj o[]; /* by address */
+};
+
+extern _Atomic(struct vmem_objs *) vmem_objs; /* NULL until the constructor */
+
+static inline const struct vmem_obj *vmem_obj_find(const struct vmem_objs *t, uintptr_t pc)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pc < t->o[mid].lo)
+			hi = mid;
+		else if (pc >= t->o[mid].hi)
+			lo = mid + 1;
+		else
+			return &t->o[mid];
+	}
+	return NULL;
+}
+
+/* Rebuilds the table when the loaded objects changed (or always: @force). */
+void vmem_objs_refresh(bool force);
+/* A walk met @pc outside every object: the object after a rescan, else
+ * NULL. Only a @first frame (a real return address) rescans every time:
+ * a frame pointer that led to data must not cost a rescan per event. */
+const struct vmem_obj *vmem_objs_miss(uintptr_t pc, bool first);
+/* What a first frame in no object is taken for: walked on, with no hint. */
+extern const struct vmem_obj vmem_obj_unknown;
+void vmem_objs_after_fork(void);
+/* Writes the current maps to the output (before a dlclose). */
+void vmem_note_maps(void);
+
+/*
+ * The outermost frames of a thread (the C library's start of main or of
+ * the thread) lack frame pointers, and every walk meets them: the frames
+ * libunwind found beyond the frame at @slot are kept, and a later walk
+ * reaching the same slot holding the same return address and link takes
+ * them without unwinding again. Only a short tail is kept: the start of
+ * the thread is all that sits so close to the bottom.
+ */
+#define FLOOR_MAX 4
+struct floor {
+	uintptr_t slot, ret, link;
+	int n;
+	uint64_t mul, add; /* hash of the walk so far -> hash with the floor */
+	uintptr_t pc[FLOOR_MAX];
+};
+
 /* Releases record one frame: most come from few places, and a small
  * direct-mapped cache per thread finds their ids without hashing. */
 #define CALLER_CACHE 256
@@ -72,6 +134,8 @@ struct tstate {
 	uintptr_t last_addr;
 	uint32_t last_id[2]; /* the block's last stack id of allocations, of releases */
 	uintptr_t stack_lo, stack_hi;
+	uintptr_t obj_lo, obj_hi; /* the last object with frame pointers a walk met */
+	struct floor floor;
 	struct tstate *next;
 	struct caller callers[CALLER_CACHE]; /* a release's caller -> its stack id */
 	unsigned char buf[BUF_SIZE];
@@ -87,7 +151,8 @@ extern atomic_int vmem_state;
 extern struct slot *vmem_table; /* the stacks seen, by hash: 1 << TABLE_BITS slots */
 extern atomic_uint vmem_next_stack;
 extern bool vmem_free_stacks; /* VELES_MEMORY_FREE_STACKS=1: whole stacks for releases too */
-extern int (*vmem_unwinder)(void **, int); /* libunwind's unw_backtrace, when asked for */
+extern int (*vmem_unwinder)(void **, int); /* libunwind's unw_backtrace, when loaded */
+extern bool vmem_unwind_all;		   /* VELES_MEMORY_UNWIND=libunwind: every event */
 
 extern TLS struct tstate *vmem_self;
 extern TLS int vmem_guard; /* > 0: inside our own code, record nothing */

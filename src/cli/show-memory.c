@@ -105,6 +105,12 @@ static struct block live_take(struct live *l, uint64_t pid, uint64_t addr)
 
 /* ---- reading the events ---- */
 
+/* An image replaced by exec: its blocks are gone after position @pos. */
+struct exec_mark {
+	uint64_t pid;
+	size_t pos;
+};
+
 struct mem_view {
 	const struct profile *p;
 	const struct column *amount, *address, *old, *pid, *thread;
@@ -116,7 +122,9 @@ struct mem_view {
 	struct strmap uids;
 	struct leak *leaks;
 	size_t nleaks;
-	struct strmap stacks; /* a leak's trace -> its index in leaks */
+	struct strmap stacks;	 /* a leak's trace -> its index in leaks */
+	struct exec_mark *execs; /* by position */
+	size_t nexecs;
 };
 
 /* A numeric field of @row wherever the layout put it; 0 when absent. */
@@ -173,6 +181,61 @@ static void view_sequence(struct mem_view *v)
 		qsort(v->seq, n, sizeof(*v->seq), by_order);
 }
 
+/* The last position of the sequence whose order is at most @order. */
+static size_t position_of(const struct mem_view *v, uint64_t order)
+{
+	size_t lo = 0, hi = profile_nres(v->p);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (num(v, by_order_col, v->seq[mid]) <= order)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : SIZE_MAX;
+}
+
+static int by_position(const void *a, const void *b)
+{
+	const struct exec_mark *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* header.execs (collect memory): [[pid, order of the image's last event], ...]. */
+static void view_execs(struct mem_view *v)
+{
+	const char *text = NULL;
+	uint64_t pair[2];
+	int k = 0;
+
+	for (size_t i = 0; i < v->p->nheader_extra; i++)
+		if (strcmp(v->p->header_extra[i].key, "execs") == 0)
+			text = v->p->header_extra[i].value;
+	if (!text || !by_order_col)
+		return;
+	for (const char *c = text; *c;) {
+		char *end;
+
+		if (*c < '0' || *c > '9') {
+			c++;
+			continue;
+		}
+		pair[k++] = strtoull(c, &end, 10);
+		c = end;
+		if (k < 2)
+			continue;
+		k = 0;
+		v->execs = xrealloc(v->execs, (v->nexecs + 1) * sizeof(*v->execs));
+		v->execs[v->nexecs] = (struct exec_mark){pair[0], position_of(v, pair[1])};
+		if (v->execs[v->nexecs].pos != SIZE_MAX)
+			v->nexecs++;
+	}
+	qsort(v->execs, v->nexecs, sizeof(*v->execs), by_position);
+}
+
 static void view_init(struct mem_view *v, const struct profile *p)
 {
 	const struct column *sub = table_col(&p->types, "subtype");
@@ -185,6 +248,7 @@ static void view_init(struct mem_view *v, const struct profile *p)
 	v->pid = profile_col_any(p, "pid");
 	v->thread = profile_col_any(p, "thread");
 	view_sequence(v);
+	view_execs(v);
 	v->kind = xcalloc(p->types.nrows + 1, sizeof(*v->kind));
 	v->site = xmalloc((p->types.nrows + 1) * sizeof(*v->site));
 	for (size_t t = 0; t < p->types.nrows; t++) {
@@ -262,6 +326,25 @@ static void replay_free(struct mem_view *v, struct live *l, struct lastalloc *la
 		th->size = 0;
 }
 
+/* The image of @pid was replaced by exec: its live blocks are gone, not
+ * leaked. Returns the bytes they held. */
+static unsigned long long replay_exec(struct live *l, uint64_t pid)
+{
+	unsigned long long bytes = 0;
+	size_t n = 0;
+	uint64_t *gone = xmalloc((l->n ? l->n : 1) * sizeof(*gone));
+
+	for (size_t i = 0; i < l->cap; i++)
+		if (l->b[i].addr && l->b[i].pid == pid) {
+			bytes += l->b[i].size;
+			gone[n++] = l->b[i].addr;
+		}
+	for (size_t i = 0; i < n; i++)
+		live_take(l, pid, gone[i]);
+	free(gone);
+	return bytes;
+}
+
 /*
  * Replays the events up to position @upto of the sequence (all when SIZE_MAX), keeping the live
  * blocks in @l. Only the full replay counts: the second one, to the peak,
@@ -272,7 +355,7 @@ static void replay(struct mem_view *v, struct live *l, size_t upto, struct total
 	struct lastalloc last = {{xcalloc(64, sizeof(struct block)), 64, 0}};
 	struct buf scratch = BUF_INIT;
 	unsigned long long heap = 0;
-	size_t n = profile_nres(v->p);
+	size_t n = profile_nres(v->p), mark = 0;
 
 	for (size_t pos = 0; pos < n && (upto == SIZE_MAX || pos <= upto); pos++) {
 		size_t row = v->seq[pos];
@@ -296,6 +379,8 @@ static void replay(struct mem_view *v, struct live *l, size_t upto, struct total
 			t->peak_row = row;
 			t->peak_pos = pos;
 		}
+		for (; mark < v->nexecs && v->execs[mark].pos == pos; mark++)
+			heap -= replay_exec(l, v->execs[mark].pid);
 	}
 	free(last.m.b);
 	buf_release(&scratch);
@@ -643,6 +728,7 @@ int show_memory(const struct profile *p, const char *name, const struct show_opt
 	free(v.kind);
 	free(v.site);
 	free(v.seq);
+	free(v.execs);
 	strmap_free(&v.uids);
 	return 0;
 }

@@ -125,6 +125,13 @@ counts
 want "before_exec malloc 2 20"
 want "after_exec malloc 4 80"
 want "pids 1"
+# The exec ends the old image's heap: its blocks are neither leaks nor
+# part of the new image's peak.
+veles show "$(ls -t .veles/jobs/*.perf | head -1)" memory --format json >"$T/json" ||
+	fail "show memory exec_self"
+/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(s["peak"], s["leaked"])' \
+	"$T/json" >"$T/sum"
+[ "$(cat "$T/sum")" = "80 80" ] || fail "exec_self: peak and leaked $(cat "$T/sum"), not 80 80"
 
 # Stacks through a shared library: the site is the library's own line.
 cc $CFLAGS -shared -fPIC -o "$T/liballoc.so" "$D/liballoc.c" || fail "cc liballoc"
@@ -218,6 +225,22 @@ if cc -static -o "$T/static" "$D/nothing.c" 2>/dev/null; then
 	fails 2 veles collect memory -- "$T/static"
 	has "$T/err" "statically linked"
 	[ "$(npending)" -eq "$n" ] || fail "profile written for a static binary"
+fi
+
+# fexecve and execveat end the image as execve does: what it recorded goes
+# out first. The program they run here is static, which the preload cannot
+# follow: a wrapper (a script, a program) running one is said on stderr.
+if [ -f "$T/static" ]; then
+	cc $CFLAGS -o "$T/fexec" "$D/fexec.c" || fail "cc fexec"
+	for how in fexecve execveat; do
+		ok veles collect memory -q -- "$T/fexec" "$T/static" $([ $how = execveat ] && echo at)
+		counts
+		want "main malloc 9 495"
+		has "$T/err" "$T/static is statically linked: its allocations are not recorded"
+	done
+	printf '#!/bin/sh\nexec "%s"\n' "$T/static" >"$T/wrap.sh" && chmod +x "$T/wrap.sh"
+	ok veles collect memory -q -- "$T/wrap.sh"
+	has "$T/err" "$T/static is statically linked: its allocations are not recorded"
 fi
 
 # Bad options.

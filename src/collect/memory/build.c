@@ -250,6 +250,28 @@ static void profile_start(struct profile *p, const struct mem_opts *o, struct co
 		col[k] = table_col_get(p, &p->res, names[k], COL_I64);
 }
 
+/*
+ * An exec ends the heap of the image it replaces: header.execs lists, for
+ * each image that ended so, its pid and the order of its last event
+ * (@last, per file), after which a replay drops the image's live blocks
+ * rather than count them as leaks (docs/collect-memory.md).
+ */
+static void note_execs(struct profile *p, const struct mem_file *files, size_t nfiles,
+		       const size_t *last)
+{
+	struct buf b = BUF_INIT;
+
+	for (size_t i = 0; i < nfiles; i++)
+		if (files[i].end == VMEM_END_EXEC && last[i])
+			buf_addf(&b, "%s[%u,%zu]", b.len ? "," : "[", files[i].pid, last[i]);
+	if (!b.len)
+		return;
+	buf_addc(&b, ']');
+	p->header_extra =
+		xrealloc(p->header_extra, (p->nheader_extra + 1) * sizeof(*p->header_extra));
+	p->header_extra[p->nheader_extra++] = (struct kv){xstrdup("execs"), buf_detach(&b, NULL)};
+}
+
 static uint64_t first_start(const struct mem_file *files, size_t nfiles)
 {
 	uint64_t t0 = UINT64_MAX;
@@ -281,7 +303,7 @@ int mem_build(struct mem_file *files, size_t nfiles, const struct mem_opts *o, s
 	struct profile *p = profile_new();
 	struct column *col[NCOLS];
 	uint64_t t0 = first_start(files, nfiles);
-	size_t n = 0;
+	size_t n = 0, *last;
 	struct mem_ref *r = NULL;
 	int ret = 0;
 
@@ -295,6 +317,7 @@ int mem_build(struct mem_file *files, size_t nfiles, const struct mem_opts *o, s
 	}
 	if (ret == 0)
 		r = mem_order(files, nfiles, &n);
+	last = xcalloc(nfiles ? nfiles : 1, sizeof(*last));
 	for (size_t i = 0; i < n; i++) {
 		struct proc *q = &pr[r[i].file];
 		const struct mem_event *e = &q->f->ev[r[i].idx];
@@ -308,7 +331,10 @@ int mem_build(struct mem_file *files, size_t nfiles, const struct mem_opts *o, s
 			continue;
 		}
 		add_event(p, col, e, type_of(p, &cache, q, &k, st, o), q->f->pid, tot);
+		last[r[i].file] = profile_nres(p);
 	}
+	note_execs(p, files, nfiles, last);
+	free(last);
 	free(r);
 	free(cache.slot);
 	procs_free(pr, nfiles);

@@ -17,7 +17,6 @@
 
 #include "collect/collector.h"
 #include "collect/memory/build.h"
-#include "collect/memory/framecheck.h"
 #include "collect/memory/memory.h"
 #include "collect/memory/memread.h"
 #include "collect/memory/ticker.h"
@@ -62,7 +61,8 @@ static void memory_usage(void)
 	       "                          processes it forks\n"
 	       "      --unwind MODE       how stacks are walked: fp (frame pointers), libunwind\n"
 	       "                          (DWARF unwind tables; slower), or auto (default:\n"
-	       "                          libunwind when the program lacks frame pointers)\n"
+	       "                          frame pointers, and libunwind for the events whose\n"
+	       "                          stack reaches a library without them)\n"
 	       "\n",
 	       MEMORY_DEFAULT_SAMPLING);
 	collect_common_usage();
@@ -233,10 +233,6 @@ static int memory_before(struct collect_ctx *c)
 	char *prog = find_program(c->argv[0]);
 	int ret = prog ? memory_check_dynamic(prog) : 0;
 
-	/* auto: libunwind only for a program known to lack frame pointers. */
-	if (st->unwind == UNWIND_AUTO)
-		st->unwind =
-			prog && memory_frame_pointers(prog) == 0 ? UNWIND_LIBUNWIND : UNWIND_FP;
 	free(prog);
 	if (ret == 0)
 		ret = memory_runtime_path(&st->runtime);
@@ -292,8 +288,10 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	char *old_drv = env_push("VELES_MEMORY_DRIVER", st->no_children ? self : "");
 	char *clock = xasprintf("%s/clock", st->dir);
 	char *old_clock = env_push("VELES_MEMORY_CLOCK", clock);
-	char *old_unwind = env_push("VELES_MEMORY_UNWIND",
-				    st->unwind == UNWIND_LIBUNWIND ? "libunwind" : "fp");
+	char *old_unwind =
+		env_push("VELES_MEMORY_UNWIND", st->unwind == UNWIND_LIBUNWIND ? "libunwind"
+						: st->unwind == UNWIND_FP      ? "fp"
+									       : "auto");
 	struct ticker *tick = NULL;
 	struct spawn_opts so;
 	struct spawn_result r;

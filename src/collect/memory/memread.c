@@ -1,4 +1,5 @@
 /* Decoding libveles-memory.so's record files (docs/memory-format.md). */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,68 @@ static char *text_copy(const unsigned char *p, size_t n)
 	return s;
 }
 
+/* A line of /proc/PID/maps: "lo-hi perms ...". */
+struct maps_line {
+	uint64_t lo, hi;
+	const char *text;
+	size_t len;
+};
+
+static size_t maps_lines(const char *text, struct maps_line **out, size_t n)
+{
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *end;
+		struct maps_line l = {strtoull(p, &end, 16), 0, p, len};
+
+		if (*end == '-')
+			l.hi = strtoull(end + 1, NULL, 16);
+		if (l.hi > l.lo) {
+			*out = xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = l;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct maps_line *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * The runtime writes the maps when it starts, before each dlclose and at
+ * the end: a library unloaded since is only in an earlier block. Its
+ * lines are kept where nothing mapped later overlaps them, so that its
+ * frames keep their names; the later block wins any overlap.
+ */
+static char *maps_merge(const char *old, const char *new)
+{
+	struct maps_line *l = NULL;
+	size_t nnew = maps_lines(new, &l, 0), n = maps_lines(old, &l, nnew), kept = nnew;
+	struct buf out = BUF_INIT;
+
+	for (size_t i = nnew; i < n; i++) {
+		bool clash = false;
+
+		for (size_t j = 0; j < nnew && !clash; j++)
+			clash = l[i].lo < l[j].hi && l[j].lo < l[i].hi;
+		if (!clash)
+			l[kept++] = l[i];
+	}
+	qsort(l, kept, sizeof(*l), by_start);
+	for (size_t i = 0; i < kept; i++) {
+		buf_add(&out, l[i].text, l[i].len);
+		buf_addc(&out, '\n');
+	}
+	free(l);
+	return buf_detach(&out, NULL);
+}
+
 static void read_block(int kind, const unsigned char *p, size_t n, struct mem_file *f)
 {
 	struct cur c = {p, p + n, 0};
@@ -170,10 +233,19 @@ static void read_block(int kind, const unsigned char *p, size_t n, struct mem_fi
 		if (n >= VMEM_EVENTS_HEAD)
 			read_events(&c, f);
 		break;
-	case VMEM_BLOCK_MAPS:
+	case VMEM_BLOCK_MAPS: {
+		char *text = text_copy(p, n);
+
+		if (f->maps) {
+			char *merged = maps_merge(f->maps, text);
+
+			free(text);
+			text = merged;
+		}
 		free(f->maps);
-		f->maps = text_copy(p, n);
+		f->maps = text;
 		break;
+	}
 	case VMEM_BLOCK_EXE:
 		free(f->exe);
 		f->exe = text_copy(p, n);

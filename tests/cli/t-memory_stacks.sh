@@ -1,0 +1,47 @@
+#!/bin/bash
+# veles collect memory's stacks on code without frame pointers, on frame
+# pointers that hold data, and in libraries unloaded before the end.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+D="$VELES_SRCDIR/tests/data/memory"
+export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
+CFLAGS="-g -O0 -fno-omit-frame-pointer"
+newest() { ls -t .veles/jobs/*.perf | head -1; }
+# leak_trace BYTES: the functions of the stack of the newest profile's leak
+# of BYTES bytes, one a line.
+leak_trace() {
+	veles show "$(newest)" memory --format json >"$T/json" || fail "show memory"
+	/usr/bin/python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+for l in s["leaks"]:
+    if l["leaked"] == int(sys.argv[2]):
+        print("\n".join(f["function"] for f in l["trace"]))' "$T/json" "$1"
+}
+
+# An executable with frame pointers calling a library without them: auto
+# follows frame pointers to the library, then libunwind beyond it.
+cc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -shared -fPIC \
+	-o "$T/libnofp.so" "$D/nofplib.c" || fail "cc nofplib"
+cc $CFLAGS -o "$T/nofpmain" "$D/nofpmain.c" "$T/libnofp.so" -Wl,-rpath,"$T" || fail "cc nofpmain"
+ok veles collect memory -q -- "$T/nofpmain"
+leak_trace 4321 >"$T/trace"
+for f in nofp_inner nofp_alloc through_library main; do
+	grep -qx "$f" "$T/trace" || fail "auto: no $f in $(tr '\n' ' ' <"$T/trace")"
+done
+
+# A frame pointer pointing at data: the walk ends at the last real frame.
+cc $CFLAGS -mno-red-zone -o "$T/badframe" "$D/badframe.c" || fail "cc badframe"
+for mode in auto fp; do
+	ok veles collect memory -q --unwind $mode -- "$T/badframe"
+	leak_trace 777 >"$T/trace"
+	grep -qx bad_frame "$T/trace" || fail "badframe $mode: $(tr '\n' ' ' <"$T/trace")"
+	! grep -q '??\|0x2f3d4c4c45485300\|0x2f3d4c4c' "$T/trace" ||
+		fail "badframe $mode: garbage frame: $(tr '\n' ' ' <"$T/trace")"
+done
+
+# A library unloaded with dlclose keeps the names of its frames.
+cc $CFLAGS -shared -fPIC -o "$T/plugin.so" "$D/plugin.c" || fail "cc plugin"
+cc $CFLAGS -o "$T/unload" "$D/unload.c" -ldl || fail "cc unload"
+ok veles collect memory -q -- "$T/unload" "$T/plugin.so"
+leak_trace 2345 >"$T/trace"
+grep -qx plugin_alloc "$T/trace" || fail "dlclose: $(tr '\n' ' ' <"$T/trace")"
