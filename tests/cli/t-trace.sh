@@ -107,6 +107,20 @@ assert len(per) == 4 and set(per.values()) == {100}, per
 assert len(p["resources"]["SLList_search#0"]["amount"]) == 40
 PY
 
+# Signal handlers that call traced functions, interrupting the hooks at
+# any instruction and filling the buffer themselves: every call is kept.
+# shellcheck disable=SC2086
+${CC:-cc} -O2 $flags -o sigcalls "$VELES_SRCDIR/tests/data/trace/sigcalls.c" -lpthread ||
+	fail "build sigcalls"
+for round in 1 2 3; do
+	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
+	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
+	counts "$(latest)" >"$T/counts"
+	for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
+		has "$T/counts" "^$want\$"
+	done
+done
+
 # The views of a trace profile: a flame graph of inclusive time built from
 # each call's thread, order and depth (main's frame is main's time, the
 # second thread's workload a root of its own), and scatter, bars, flow.

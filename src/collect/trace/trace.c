@@ -604,6 +604,12 @@ static void trace_summary(struct collect_ctx *c, struct trace_state *st)
 	if (d->bytes)
 		printf("  %s: %.1f bytes per call\n", st->dynamic ? "Probe samples" : "Records",
 		       (double)d->bytes / (double)d->ncalls);
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (d->procs[i].lost)
+			fprintf(stderr,
+				"Warning: process %d lost %lu calls that signal handlers made "
+				"while the runtime was defining a function\n",
+				d->procs[i].pid, d->procs[i].lost);
 }
 
 static int gzip_file(const char *path)
