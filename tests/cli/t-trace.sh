@@ -326,6 +326,23 @@ PY
 		has "$T/err" "needs root \\(or CAP_PERFMON with kernel.perf_event_paranoid at [0-9]\\): use --instrumented"
 		[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one line"
 	fi
+	# Recursion past the 64 nested returns the kernel probes: each return
+	# closes its own entry (by the stack pointer), the deeper calls are
+	# dropped with a warning, and the depths stay right.
+	${CC:-cc} -O0 -o deep "$VELES_SRCDIR/tests/data/trace/deep.c" || fail "build deep"
+	ok dyn -f rec -- ./deep 100
+	has "$T/err" "Warning: 37 calls nested deeper than the kernel probes returns"
+	$py - "$(latest)" <<'PY' || fail "dynamic recursion"
+import json, sys
+r = json.load(open(sys.argv[1]))["resources"]["rec#0"]
+assert sorted(r["depth"]) == list(range(64)), r["depth"]
+by = sorted(zip(r["depth"], r["amount"]))
+assert all(a[1] >= b[1] for a, b in zip(by, by[1:])), by
+PY
+	ok dyn -f rec -- ./deep 50
+	hasnt "$T/err" "Warning"
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^rec 51$"
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"
 	fails 2 dyn -f SLList_insert -- ./ds_stripped 10

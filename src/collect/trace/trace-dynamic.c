@@ -43,8 +43,9 @@ struct probe {
 struct sample {
 	uint64_t id, time;
 	uint32_t pid, tid;
-	bool has_size;
+	bool has_size, has_sp;
 	int64_t size;
+	uint64_t sp; /* a function's: at entry it points at the return address */
 };
 
 /* A PERF_RECORD_FORK: process @pid made by @ppid (a thread when equal). */
@@ -64,7 +65,8 @@ struct dyn {
 	struct sample *samples;
 	size_t nsamples, cap;
 	uint64_t lost;
-	uint64_t bytes; /* of samples read from the rings */
+	uint64_t unreturned; /* calls whose return the kernel did not probe */
+	uint64_t bytes;	     /* of samples read from the rings */
 	struct fork_rec *forks;
 	size_t nforks;
 	pid_t child;
@@ -161,6 +163,9 @@ static int attach(struct dyn *dy, int type, const struct probe_spec *sp)
 {
 	uint64_t regs = size_regs(&sp->size);
 
+	/* A function's stack pointer pairs each return with its own entry. */
+	if (sp->kind == PROBE_ENTRY || sp->kind == PROBE_RETURN)
+		regs |= 1ull << PERF_REG_X86_SP;
 	for (long cpu = 0; cpu < dy->ncpus; cpu++) {
 		struct perf_event_attr a = probe_attr(type, sp, regs);
 		struct probe *p;
@@ -229,6 +234,10 @@ static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len
 			memcpy(&regs[r], rec + at, 8);
 			at += 8;
 		}
+	if (p->regs_mask >> PERF_REG_X86_SP & 1) {
+		s->sp = regs[PERF_REG_X86_SP];
+		s->has_sp = true;
+	}
 	if (p->stack && at + 8 <= len) {
 		memcpy(&n, rec + at, 8);
 		at += 8;
@@ -435,8 +444,10 @@ static void add_proc(struct trace_data *d, int pid, const char *path)
 struct pairing {
 	struct trace_call *stack; /* open function calls */
 	uint64_t *children;	  /* their callees' inclusive time */
-	struct trace_call *usdt;  /* open USDT pairs */
-	struct trace_call *last;  /* per name: an unpaired probe's last hit */
+	uint64_t *sps;		  /* their stack pointers at entry, 0 if not known */
+	uint64_t *unreturned;
+	struct trace_call *usdt; /* open USDT pairs */
+	struct trace_call *last; /* per name: an unpaired probe's last hit */
 	size_t depth, nusdt, order;
 	struct trace_data *d;
 };
@@ -454,16 +465,25 @@ static struct trace_call open_call(struct pairing *pr, const struct probe *p,
 				   .size = s->size};
 }
 
-/* A return closes the innermost open call of its function. */
+/*
+ * A return closes the open call of its function whose entry's stack
+ * pointer is 8 below its own (the return address popped), else the
+ * innermost open call of its function. The kernel probes the returns of
+ * 64 nested calls of a thread at most: the calls open above the one
+ * closed returned unseen, and are dropped.
+ */
 static void close_function(struct pairing *pr, const struct probe *p, const struct sample *s)
 {
 	size_t k = pr->depth;
 	struct trace_call c;
 
-	while (k > 0 && pr->stack[k - 1].addr != p->spec->name)
+	while (k > 0 && !(pr->stack[k - 1].addr == p->spec->name &&
+			  (!s->has_sp || !pr->sps[k - 1] || pr->sps[k - 1] + 8 == s->sp)))
 		k--;
 	if (k == 0)
 		return;
+	if (s->has_sp && pr->sps[k - 1])
+		*pr->unreturned += pr->depth - k;
 	pr->depth = k - 1;
 	c = pr->stack[pr->depth];
 	c.incl = s->time - c.incl;
@@ -509,6 +529,7 @@ static void pair_sample(struct pairing *pr, const struct probe *p, const struct 
 	switch (p->spec->kind) {
 	case PROBE_ENTRY:
 		pr->children[pr->depth] = 0;
+		pr->sps[pr->depth] = s->has_sp ? s->sp : 0;
 		pr->stack[pr->depth] = open_call(pr, p, s);
 		pr->depth++;
 		break;
@@ -528,12 +549,13 @@ static void pair_sample(struct pairing *pr, const struct probe *p, const struct 
 }
 
 /* One thread's samples [i, end), in time order. */
-static void pair_thread(const struct dyn *dy, size_t i, size_t end, struct trace_data *d)
+static void pair_thread(struct dyn *dy, size_t i, size_t end, struct trace_data *d)
 {
-	struct pairing pr = {.d = d};
+	struct pairing pr = {.d = d, .unreturned = &dy->unreturned};
 
 	pr.stack = xcalloc(end - i, sizeof(*pr.stack));
 	pr.children = xcalloc(end - i, sizeof(*pr.children));
+	pr.sps = xcalloc(end - i, sizeof(*pr.sps));
 	pr.usdt = xcalloc(end - i, sizeof(*pr.usdt));
 	pr.last = xcalloc(d->nnames + 1, sizeof(*pr.last));
 	for (; i < end; i++) {
@@ -544,6 +566,7 @@ static void pair_thread(const struct dyn *dy, size_t i, size_t end, struct trace
 	}
 	free(pr.stack);
 	free(pr.children);
+	free(pr.sps);
 	free(pr.usdt);
 	free(pr.last);
 }
@@ -700,6 +723,11 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 			(unsigned long)dy.lost);
 	if (ret == 0)
 		pair_samples(&dy, sp.path, d);
+	if (ret == 0 && dy.unreturned)
+		fprintf(stderr,
+			"Warning: %lu calls nested deeper than the kernel probes returns (64 "
+			"calls in a thread) were dropped\n",
+			(unsigned long)dy.unreturned);
 	d->bytes = dy.bytes;
 	dyn_release(&dy);
 	trace_plan_free(&plan);
