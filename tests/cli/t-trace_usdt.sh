@@ -94,6 +94,22 @@ for want in "SLList_insert 100" "SLList_search 10" "insertion_sort 10" "main 1" 
 	has "$T/counts" "^$want\$"
 done
 hasnt "$T/counts" "^search_end|^sort_end"
+# A function or probe named twice, or by a rule and the strategy, is
+# probed once: every call counts once.
+ok veles collect trace -s userspace -u search -f SLList_search -- ./ds_usdt 10 10
+counts "$(latest)" >"$T/counts"
+has "$T/counts" "^search 10$"
+has "$T/counts" "^SLList_search 10$"
+ok veles collect trace -f SLList_search -f SLList_search -u search -u search -- ./ds_usdt 10 10
+counts "$(latest)" >"$T/counts"
+has "$T/counts" "^search 10$"
+has "$T/counts" "^SLList_search 10$"
+for order in "--size insertion_sort:2 -f insertion_sort" "-f insertion_sort --size insertion_sort:2"; do
+	# shellcheck disable=SC2086
+	ok veles collect trace $order -- ./ds_dbg 37 5
+	has <(counts "$(latest)") "^insertion_sort 1$"
+	[ "$(sizes "$(latest)" insertion_sort)" = "37" ] || fail "$order: size"
+done
 ok veles collect trace -s userspace --no-usdt -- ./ds_usdt 10 10
 hasnt <(counts "$(latest)") "^search "
 ok veles collect trace -s u_sampled --no-usdt -- ./ds_usdt 10 20

@@ -28,9 +28,25 @@ struct planner {
 	struct probe_plan *plan;
 };
 
+/*
+ * A place already probed the same way (a function or probe named twice,
+ * by two rules or by a rule and the strategy) is probed once: two probes
+ * would count each hit twice. It keeps the first name, and a size if
+ * either asks for one.
+ */
 static void add_spec(struct planner *pl, const struct probe_spec *s)
 {
 	struct probe_plan *p = pl->plan;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct probe_spec *o = &p->specs[i];
+
+		if (o->off == s->off && o->kind == s->kind && strcmp(o->path, s->path) == 0) {
+			if (o->size.kind == USDT_ARG_NONE)
+				o->size = s->size;
+			return;
+		}
+	}
 
 	p->specs = xrealloc(p->specs, (p->n + 1) * sizeof(*p->specs));
 	p->specs[p->n] = *s;
