@@ -134,6 +134,14 @@ PY
 ok veles collect trace --size 'SLList_search:list->size' -- ./ds_dbg -t 1 150 20
 [ "$(sizes "$(latest)" SLList_search)" = "$(printf '150 %.0s' $(seq 40) | sed 's/ $//')" ] ||
 	fail "list->size: $(sizes "$(latest)" SLList_search)"
+# ... and from a list on the heap, which the kernel reads at each hit.
+$cc -O2 -g -I"$ds" -o heaplist "$VELES_SRCDIR/tests/data/trace/heaplist.c" "$ds/ds.c" ||
+	fail "build heaplist"
+ok veles collect trace --size 'SLList_search:list->size' -f SLList_insert -- ./heaplist 37 4
+[ "$(sizes "$(latest)" SLList_search)" = "37 37 37 37" ] ||
+	fail "heap list->size: $(sizes "$(latest)" SLList_search)"
+has <(counts "$(latest)") "^SLList_insert 37$"
+hasnt /sys/kernel/tracing/uprobe_events "veles_"
 fails 2 veles collect trace --size 'SLList_search:list->nope' -- ./ds_dbg 10
 has "$T/err" "no member 'nope'"
 fails 2 veles collect trace --size 'SLList_search:key->size' -- ./ds_dbg 10

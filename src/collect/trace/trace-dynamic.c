@@ -22,6 +22,7 @@
 #include "collect/trace/trace-dynamic.h"
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
+#include "collect/trace/trace-tracefs.h"
 #include "collect/trace/trace.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -38,6 +39,7 @@ struct probe {
 	const struct probe_spec *spec;
 	uint64_t regs_mask; /* sampled user registers */
 	bool stack;	    /* and the user stack */
+	int raw_off;	    /* a tracefs event's: where its size is in the raw data; else -1 */
 };
 
 struct sample {
@@ -70,6 +72,8 @@ struct dyn {
 	struct fork_rec *forks;
 	size_t nforks;
 	pid_t child;
+	struct tracefs_event *events; /* defined for sizes through a pointer */
+	size_t nevents;
 };
 
 static int uprobe_type(void)
@@ -158,16 +162,46 @@ static struct perf_event_attr probe_attr(int type, const struct probe_spec *sp, 
 	return a;
 }
 
+/*
+ * A function's size member through a pointer may be anywhere (the heap):
+ * a tracefs uprobe event has the kernel read it at the hit, and the raw
+ * data carries it. Returns where, or an error.
+ */
+static int tracefs_attr(struct dyn *dy, const struct probe_spec *sp, struct perf_event_attr *a)
+{
+	struct tracefs_event ev;
+	int ret = tracefs_uprobe_add(sp, &ev);
+
+	dy->events = xrealloc(dy->events, (dy->nevents + 1) * sizeof(*dy->events));
+	dy->events[dy->nevents++] = ev;
+	if (ret < 0)
+		return ret;
+	*a = (struct perf_event_attr){.size = sizeof(*a), .type = PERF_TYPE_TRACEPOINT};
+	a->config = (uint64_t)ev.id;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_RAW | PERF_SAMPLE_REGS_USER;
+	a->sample_regs_user = 1ull << PERF_REG_X86_SP;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	return ev.field_off;
+}
+
 /* Probe @sp on every CPU. */
 static int attach(struct dyn *dy, int type, const struct probe_spec *sp)
 {
-	uint64_t regs = size_regs(&sp->size);
+	bool deref = sp->kind == PROBE_ENTRY && sp->size.kind == USDT_ARG_MEM;
+	uint64_t regs = deref ? 0 : size_regs(&sp->size);
+	struct perf_event_attr ta = {0};
+	int raw_off = deref ? tracefs_attr(dy, sp, &ta) : -1;
 
+	if (raw_off < -1)
+		return raw_off;
 	/* A function's stack pointer pairs each return with its own entry. */
 	if (sp->kind == PROBE_ENTRY || sp->kind == PROBE_RETURN)
 		regs |= 1ull << PERF_REG_X86_SP;
 	for (long cpu = 0; cpu < dy->ncpus; cpu++) {
-		struct perf_event_attr a = probe_attr(type, sp, regs);
+		struct perf_event_attr a = deref ? ta : probe_attr(type, sp, regs);
 		struct probe *p;
 		int fd;
 
@@ -184,7 +218,8 @@ static int attach(struct dyn *dy, int type, const struct probe_spec *sp)
 		*p = (struct probe){.fd = fd,
 				    .spec = sp,
 				    .regs_mask = regs,
-				    .stack = a.sample_type & PERF_SAMPLE_STACK_USER};
+				    .stack = a.sample_type & PERF_SAMPLE_STACK_USER,
+				    .raw_off = raw_off};
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &p->id) < 0)
 			return err_set(ERR_IO, "collect trace: perf event id: %s", strerror(errno));
 		if (dy->leaders[cpu] < 0) {
@@ -223,6 +258,22 @@ static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len
 
 	if (!p || !p->regs_mask || len < at + 8)
 		return;
+	if (p->raw_off >= 0) {
+		/* The raw data (a u32 size, then the tracefs event's record)
+		 * comes before the registers. */
+		uint32_t raw;
+
+		memcpy(&raw, rec + at, 4);
+		if (at + 4 + raw > len || (size_t)p->raw_off + (size_t)p->spec->size.bytes > raw)
+			return;
+		memcpy(&n, rec + at + 4 + p->raw_off, (size_t)p->spec->size.bytes);
+		s->size = usdt_extend(n, p->spec->size.bytes, p->spec->size.is_signed);
+		s->has_size = true;
+		at += 4 + raw;
+		n = 0;
+		if (len < at + 8)
+			return;
+	}
 	memcpy(&abi, rec + at, 8);
 	at += 8;
 	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
@@ -249,7 +300,8 @@ static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len
 			h.stack_len = dyn_size < n ? dyn_size : n;
 		}
 	}
-	s->has_size = usdt_arg_value(&p->spec->size, &h, &s->size);
+	if (p->raw_off < 0)
+		s->has_size = usdt_arg_value(&p->spec->size, &h, &s->size);
 }
 
 /* One record at @rec (copied out of the ring when it wrapped). */
@@ -671,6 +723,9 @@ static void dyn_release(struct dyn *dy)
 			munmap(dy->rings[cpu], (RING_PAGES + 1) * dy->page);
 	for (size_t i = 0; i < dy->nprobes; i++)
 		close(dy->probes[i].fd);
+	for (size_t i = 0; i < dy->nevents; i++)
+		tracefs_uprobe_remove(&dy->events[i]);
+	free(dy->events);
 	free(dy->probes);
 	free(dy->by_id);
 	free(dy->leaders);
