@@ -200,6 +200,8 @@ cp ds_driver ds_stripped && strip ds_stripped
 fails 2 veles collect trace --instrumented -- ./ds_stripped 10
 has "$T/err" "ds_stripped has no symbol table"
 fails 2 veles collect trace --instrumented -f 'x#0' -- ./ds_driver 10
+fails 2 veles collect trace --instrumented -f SLList_search -f no_such_function -- ./ds_driver 10
+has "$T/err" "^veles: collect trace: no function 'no_such_function' in ./ds_driver or the libraries"
 fails 1 veles collect trace --instrumented -- ./no-such-program
 
 # Regression analysis over list lengths 200..2000 from the job matrix's
