@@ -202,6 +202,17 @@ has "$T/err" "ds_stripped has no symbol table"
 fails 2 veles collect trace --instrumented -f 'x#0' -- ./ds_driver 10
 fails 2 veles collect trace --instrumented -f SLList_search -f no_such_function -- ./ds_driver 10
 has "$T/err" "^veles: collect trace: no function 'no_such_function' in ./ds_driver or the libraries"
+# C++ functions by their demangled names, overloads by the name alone.
+if command -v "${CXX:-c++}" >/dev/null; then
+	# shellcheck disable=SC2086
+	"${CXX:-c++}" -O2 $flags -o poly_i "$VELES_SRCDIR/tests/data/trace/poly.cc" || fail "build poly_i"
+	ok veles collect trace --instrumented -f geo::Poly::area -f 'total(geo::Poly const&)' -- ./poly_i 7
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^geo::Poly::area\(\) const 21$"
+	has "$T/counts" "^geo::Poly::area\(int\) const 14$"
+	has "$T/counts" "^total\(geo::Poly const&\) 7$"
+	fails 2 veles collect trace --instrumented -f 'geo::Poly::volume' -- ./poly_i 7
+fi
 fails 1 veles collect trace --instrumented -- ./no-such-program
 
 # Regression analysis over list lengths 200..2000 from the job matrix's

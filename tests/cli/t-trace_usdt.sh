@@ -110,6 +110,24 @@ for order in "--size insertion_sort:2 -f insertion_sort" "-f insertion_sort --si
 	has <(counts "$(latest)") "^insertion_sort 1$"
 	[ "$(sizes "$(latest)" insertion_sort)" = "37" ] || fail "$order: size"
 done
+# C++: mangled functions are probed and named demangled; a name without
+# its parameters names every overload.
+if command -v "${CXX:-c++}" >/dev/null; then
+	"${CXX:-c++}" -O2 -g -o poly "$VELES_SRCDIR/tests/data/trace/poly.cc" || fail "build poly"
+	ok veles collect trace -s userspace --no-usdt -- ./poly 7
+	counts "$(latest)" >"$T/counts"
+	for want in "geo::Poly::area\(\) const 21" "geo::Poly::area\(int\) const 14" \
+		"total\(geo::Poly const&\) 7" "main 1"; do
+		has "$T/counts" "^$want\$"
+	done
+	ok veles collect trace -f geo::Poly::area -f '_Z5totalRKN3geo4PolyE' -- ./poly 7
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^geo::Poly::area\(\) const 21$"
+	has "$T/counts" "^geo::Poly::area\(int\) const 14$"
+	has "$T/counts" "^total\(geo::Poly const&\) 7$"
+	fails 2 veles collect trace -f 'geo::Poly::volume' -- ./poly 7
+	has "$T/err" "no function 'geo::Poly::volume'"
+fi
 ok veles collect trace -s userspace --no-usdt -- ./ds_usdt 10 10
 hasnt <(counts "$(latest)") "^search "
 ok veles collect trace -s u_sampled --no-usdt -- ./ds_usdt 10 20

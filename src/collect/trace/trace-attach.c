@@ -138,13 +138,20 @@ static int lib_path(const struct planner *pl, const char *lib, char **path)
 
 /* ---- functions ---- */
 
-/* The program's own functions, not the C runtime's start-up. */
+/*
+ * The program's own functions, not the C runtime's start-up: names that
+ * start with '_' are reserved to it, but for C++ functions (_Z), less
+ * their thunks and special ones (_ZT..., _ZGV...).
+ */
 static bool user_function(const struct sym *s, const struct sym *prev)
 {
 	static const char *const crt[] = {"frame_dummy", "register_tm_clones",
 					  "deregister_tm_clones"};
+	const char *n = s->name;
 
-	if (s->size == 0 || s->name[0] == '_' || (prev && prev->value == s->value))
+	if (s->size == 0 || (prev && prev->value == s->value))
+		return false;
+	if (n[0] == '_' && (n[1] != 'Z' || n[2] == 'T' || strncmp(n, "_ZGV", 4) == 0))
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(crt); i++)
 		if (strcmp(s->name, crt[i]) == 0)
@@ -189,7 +196,7 @@ static int plan_function(struct planner *pl, const char *path, const struct sym 
 		ret = function_size(pl, path, s->name, &sp.size);
 	if (ret < 0)
 		return ret;
-	sp.name = trace_data_name(pl->d, s->name);
+	sp.name = trace_data_name(pl->d, SYM_DISPLAY(s));
 	if (sample)
 		pl->d->name_sample[sp.name & ~TRACE_NAMED] = sample;
 	add_spec(pl, &sp);
@@ -202,7 +209,7 @@ static int plan_function(struct planner *pl, const char *path, const struct sym 
 static const struct sym *find_func(const struct sym_file *f, const char *name)
 {
 	for (size_t i = 0; i < f->nsyms; i++)
-		if (strcmp(f->syms[i].name, name) == 0)
+		if (trace_name_matches(name, f->syms[i].name, f->syms[i].demangled))
 			return &f->syms[i];
 	return NULL;
 }
@@ -228,7 +235,8 @@ static int plan_all_functions(struct planner *pl, const char *path)
 		bool ruled = false;
 
 		for (size_t k = 0; k < pl->o->nrules; k++)
-			ruled |= strcmp(pl->o->rules[k].func, f->syms[i].name) == 0;
+			ruled |= trace_name_matches(pl->o->rules[k].func, f->syms[i].name,
+						    f->syms[i].demangled);
 		if (!ruled && user_function(&f->syms[i], i ? &f->syms[i - 1] : NULL))
 			ret = plan_function(pl, path, &f->syms[i], 0);
 	}
@@ -414,6 +422,23 @@ static int plan_in_libs(struct planner *pl, const struct trace_rule *r)
 	return 0;
 }
 
+/* Every function of @f that rule @r names: a C++ name without its
+ * parameters names all its overloads. */
+static int plan_matches(struct planner *pl, const char *path, const struct sym_file *f,
+			const struct trace_rule *r)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < f->nsyms && ret == 0; i++) {
+		const struct sym *s = &f->syms[i];
+
+		/* Aliases share a place: add_spec() probes it once. */
+		if (trace_name_matches(r->func, s->name, s->demangled))
+			ret = plan_function(pl, path, s, r->sample);
+	}
+	return ret;
+}
+
 /* A -f rule: a function (of the binary, LIB or a -l library); one that
  * --size added may be a USDT probe. */
 static int plan_rule(struct planner *pl, const struct trace_rule *r)
@@ -427,7 +452,7 @@ static int plan_rule(struct planner *pl, const struct trace_rule *r)
 		return ret;
 	f = trace_sym_file(pl->syms, path);
 	if ((s = find_func(f, r->func)))
-		ret = plan_function(pl, path, s, r->sample);
+		ret = plan_matches(pl, path, f, r);
 	else if ((ret = plan_in_libs(pl, r)) != 0)
 		ret = ret < 0 ? ret : 0;
 	else if (r->implicit && (ret = plan_usdt_rule(pl, r)) == 0)

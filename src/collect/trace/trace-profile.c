@@ -50,8 +50,9 @@ static size_t slot_hash(uint64_t addr, int pid, size_t mask)
 
 static const struct trace_rule *find_rule(const struct trace_opts *o, const char *name)
 {
+	/* @name is the demangled one: it matches a rule without parameters. */
 	for (size_t i = 0; i < o->nrules; i++)
-		if (strcmp(o->rules[i].func, name) == 0)
+		if (trace_name_matches(o->rules[i].func, name, name))
 			return &o->rules[i];
 	for (size_t i = 0; i < o->nusdts; i++)
 		if (strcmp(o->usdts[i].func, name) == 0)

@@ -544,7 +544,7 @@ static bool object_has(struct sym_cache *syms, const char *path, const char *nam
 	const struct sym_file *f = trace_sym_file(syms, path);
 
 	for (size_t i = 0; i < f->nsyms; i++)
-		if (strcmp(f->syms[i].name, name) == 0)
+		if (trace_name_matches(name, f->syms[i].name, f->syms[i].demangled))
 			return true;
 	return false;
 }
