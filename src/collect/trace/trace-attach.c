@@ -402,26 +402,6 @@ static int plan_usdt_rule(struct planner *pl, const struct trace_rule *r)
 	return ret;
 }
 
-/* -f FUNC not in the binary: the first -l library that has it. 1 when
- * found, 0 when none has, or an error. */
-static int plan_in_libs(struct planner *pl, const struct trace_rule *r)
-{
-	for (size_t i = 0; !r->lib && i < pl->o->nlibs; i++) {
-		const struct sym *s;
-		char *path;
-		int ret = lib_path(pl, pl->o->libs[i], &path);
-
-		if (ret < 0)
-			return ret;
-		s = find_func(trace_sym_file(pl->syms, path), r->func);
-		ret = s ? plan_function(pl, path, s, r->sample) : 0;
-		free(path);
-		if (s || ret < 0)
-			return ret < 0 ? ret : 1;
-	}
-	return 0;
-}
-
 /* Every function of @f that rule @r names: a C++ name without its
  * parameters names all its overloads. */
 static int plan_matches(struct planner *pl, const char *path, const struct sym_file *f,
@@ -439,19 +419,40 @@ static int plan_matches(struct planner *pl, const char *path, const struct sym_f
 	return ret;
 }
 
+/* -f FUNC not in the binary: the first -l library that has it. 1 when
+ * found, 0 when none has, or an error. */
+static int plan_in_libs(struct planner *pl, const struct trace_rule *r)
+{
+	for (size_t i = 0; !r->lib && i < pl->o->nlibs; i++) {
+		const struct sym_file *f;
+		const struct sym *s;
+		char *path;
+		int ret = lib_path(pl, pl->o->libs[i], &path);
+
+		if (ret < 0)
+			return ret;
+		f = trace_sym_file(pl->syms, path);
+		s = find_func(f, r->func);
+		ret = s ? plan_matches(pl, path, f, r) : 0;
+		free(path);
+		if (s || ret < 0)
+			return ret < 0 ? ret : 1;
+	}
+	return 0;
+}
+
 /* A -f rule: a function (of the binary, LIB or a -l library); one that
  * --size added may be a USDT probe. */
 static int plan_rule(struct planner *pl, const struct trace_rule *r)
 {
 	const struct sym_file *f;
-	const struct sym *s;
 	char *path;
 	int ret = lib_path(pl, r->lib, &path);
 
 	if (ret < 0)
 		return ret;
 	f = trace_sym_file(pl->syms, path);
-	if ((s = find_func(f, r->func)))
+	if (find_func(f, r->func))
 		ret = plan_matches(pl, path, f, r);
 	else if ((ret = plan_in_libs(pl, r)) != 0)
 		ret = ret < 0 ? ret : 0;
