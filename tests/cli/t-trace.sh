@@ -170,7 +170,7 @@ assert r["calls"] == [100, 100], r
 assert len(set(r["thread"])) == 2
 s = p["resources"]["SLList_search#0"]
 assert s["calls"] == [30, 30] and all(a >= e > 0 for a, e in zip(s["amount"], s["exclusive"])), s
-assert p["collector_info"]["params"]["mode"] == "aggregate"
+assert p["collector_info"]["params"]["aggregate"] is True
 PY
 
 # Sampling: every 10th insert by its own rule, every 4th call otherwise.
@@ -282,7 +282,7 @@ if dyn -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"; then
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
-assert p["collector_info"]["params"]["method"] == "dynamic"
+assert p["collector_info"]["params"]["dynamic"] is True
 assert collections.Counter(r["SLList_insert#0"]["thread"]).most_common()[0][1] == 120
 assert len(r["SLList_insert#0"]["amount"]) == 720 and len(r["SLList_search#0"]["amount"]) == 180
 assert len(r["SLList_destroy#0"]["amount"]) == 6 and len(set(r["SLList_destroy#0"]["pid"])) == 2

@@ -226,6 +226,37 @@ hasnt "$T/out" "Traced|enabled"
 fails 1 veles collect trace -t 1 -b ./ds_dbg -f SLList_insert -- sh -c 'sleep 5'
 has "$T/err" "timed out after 1 s"
 
+# The profile records its options as options, so check --collect-missing
+# makes the parent's profile the same way: the rules, their sampling, the
+# size, -b and -l.
+parent=$(git rev-parse HEAD)
+commit_change "next"
+cat >>.veles/config.yml <<YML
+execute:
+  pre_run:
+    - $cc -O2 -g -o ds_dbg $ds/ds_driver.c $ds/ds.c -lpthread
+YML
+rm -f .veles/jobs/*.perf
+ok veles collect trace -g 2 -f 'SLList_insert#10' -f BTree_search -l ds \
+	--size 'SLList_search:list->size' -b ./ds_dbg -- ./ds_dbg -t 1 50 10
+mine=$(latest)
+ok veles add -q "$mine"
+veles check head --collect-missing >"$T/out" 2>"$T/err"
+[ $? -le 1 ] || { cat "$T/err" >&2; fail "check --collect-missing"; }
+has "$T/err" "^check: collecting .* on ${parent:0:7}$"
+ok veles show 0@i raw -m "$parent"
+$py - "$mine" "$T/out" <<'PY' || fail "the trace recipe"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+pa, pb = a["collector_info"]["params"], b["collector_info"]["params"]
+assert pa == pb, (pa, pb)
+assert pa["func"] == ["SLList_insert#10", "BTree_search"] and pa["libs"] == ["ds"], pa
+assert pa["size"] == ["SLList_search:list->size"] and pa["binary"] == "./ds_dbg", pa
+count = lambda p: {k: len(v["amount"]) for k, v in p["resources"].items()}
+assert count(a) == count(b) == {"SLList_insert#0": 10, "BTree_search#0": 10,
+                                "SLList_search#0": 10}, (count(a), count(b))
+PY
+
 # Errors, one line each.
 fails 2 veles collect trace -u nosuch -- ./ds_usdt 1 1
 has "$T/err" "no USDT probe 'nosuch' in .*ds_usdt"
