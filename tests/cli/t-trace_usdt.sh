@@ -186,6 +186,16 @@ ok veles collect trace -l ds -f BTree_search -f run_workload -- ./ds_shared 30 1
 counts "$(latest)" >"$T/counts"
 has "$T/counts" "^BTree_search 12$"
 has "$T/counts" "^run_workload 1$"
+# A library found where the binary's RUNPATH or RPATH ($ORIGIN) says.
+mkdir -p rp/lib rp/bin
+$cc -O2 -g -shared -fPIC -o rp/lib/libds.so "$ds/ds.c" || fail "build rp/lib/libds.so"
+for tags in --enable-new-dtags --disable-new-dtags; do
+	# shellcheck disable=SC2016
+	$cc -O2 -g -o rp/bin/ds_rp "$ds/ds_driver.c" -Lrp/lib -lds -Wl,$tags,-rpath,'$ORIGIN/../lib' \
+		-lpthread || fail "build rp/bin/ds_rp $tags"
+	ok veles collect trace -f 'ds#SLList_search' -- ./rp/bin/ds_rp 30 12
+	has <(counts "$(latest)") "^SLList_search 12$"
+done
 fails 2 veles collect trace -f 'libnope.so#f' -- ./ds_shared 1
 has "$T/err" "library 'libnope.so' not found"
 

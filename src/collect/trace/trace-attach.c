@@ -14,6 +14,7 @@
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
 #include "collect/trace/trace.h"
+#include "util/buf.h"
 #include "util/common.h"
 
 /* The registers of the first six integer arguments (x86-64 System V). */
@@ -107,18 +108,71 @@ static char *lib_in(const char *dir, size_t len, const char *name)
 	return NULL;
 }
 
+/* @path with $ORIGIN and ${ORIGIN} made the directory @origin. */
+static void add_expanded(struct buf *b, const char *path, const char *origin)
+{
+	while (*path) {
+		if (strncmp(path, "$ORIGIN", 7) == 0 || strncmp(path, "${ORIGIN}", 9) == 0) {
+			buf_adds(b, origin);
+			path += path[1] == '{' ? 9 : 7;
+		} else
+			buf_addc(b, *path++);
+	}
+}
+
+/* The binary's DT_RPATH (@tag) or DT_RUNPATH, $ORIGIN expanded, into @b. */
+static void dyn_search_path(const char *binary, const char *origin, int64_t tag, struct buf *b)
+{
+	int fd = open(binary, O_RDONLY | O_CLOEXEC);
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	GElf_Shdr sh;
+
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+			GElf_Dyn dyn;
+
+			for (int i = 0; data && gelf_getdyn(data, i, &dyn); i++) {
+				const char *v = dyn.d_tag == tag ? elf_strptr(elf, sh.sh_link,
+									      dyn.d_un.d_val)
+								 : NULL;
+				if (v) {
+					add_expanded(b, v, origin);
+					buf_addc(b, ':');
+				}
+			}
+		}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 /* A library as -l or -f LIB#FUNC names it: a path, or a name looked for
- * beside the binary, on LD_LIBRARY_PATH and in the system's directories. */
+ * beside the binary, on its RPATH, LD_LIBRARY_PATH, its RUNPATH and in the
+ * system's directories, the dynamic loader's order. */
 static char *find_library(const char *name, const char *binary)
 {
 	const char *slash = strrchr(binary, '/'), *env = getenv("LD_LIBRARY_PATH");
-	char *dirs, *p = NULL;
+	char *origin, *dirs, *p = NULL;
+	struct buf b = BUF_INIT;
 
 	if (strchr(name, '/'))
 		return existing_file(xstrdup(name));
-	dirs = xasprintf("%.*s:%s:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
+	origin = xasprintf("%.*s", slash ? (int)(slash - binary) : 1, slash ? binary : ".");
+	buf_addf(&b, "%s:", origin);
+	dyn_search_path(binary, origin, DT_RPATH, &b);
+	buf_addf(&b, "%s:", env ? env : "");
+	dyn_search_path(binary, origin, DT_RUNPATH, &b);
+	dirs = xasprintf("%s/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
 			 "/usr/local/lib:/lib64:/usr/lib64:/lib:/usr/lib",
-			 slash ? (int)(slash - binary) : 1, slash ? binary : ".", env ? env : "");
+			 buf_str(&b));
+	buf_release(&b);
+	free(origin);
 	for (char *d = dirs, *end; !p && d; d = end ? end + 1 : NULL) {
 		end = strchr(d, ':');
 		if (end != d && *d)
