@@ -127,6 +127,11 @@ if command -v "${CXX:-c++}" >/dev/null; then
 	has "$T/counts" "^total\(geo::Poly const&\) 7$"
 	fails 2 veles collect trace -f 'geo::Poly::volume' -- ./poly 7
 	has "$T/err" "no function 'geo::Poly::volume'"
+	# -s all leaves the C++ runtime's thousands of functions out, as the C one's.
+	ok veles collect trace -s all --no-usdt -- ./poly 7
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^geo::Poly::area\(\) const 21$"
+	[ "$(wc -l <"$T/counts")" -lt 10 ] || fail "-s all probed the C++ runtime"
 fi
 ok veles collect trace -s userspace --no-usdt -- ./ds_usdt 10 10
 hasnt <(counts "$(latest)") "^search "

@@ -525,11 +525,14 @@ static int plan_rule(struct planner *pl, const struct trace_rule *r)
 
 /* ---- the strategies ---- */
 
-/* The C runtime's libraries: thousands of functions the program only uses. */
+/* The C and C++ runtimes' libraries: thousands of functions the program
+ * only uses (now that C++ functions are probed, libstdc++'s would be). */
 static bool c_runtime(const char *soname)
 {
-	static const char *const crt[] = {"libc.so",  "libm.so",  "libpthread.so", "libdl.so",
-					  "librt.so", "ld-linux", "libgcc_s.so",   "linux-vdso"};
+	static const char *const crt[] = {"libc.so",	 "libm.so",	"libpthread.so",
+					  "libdl.so",	 "librt.so",	"ld-linux",
+					  "libgcc_s.so", "linux-vdso",	"libstdc++.so",
+					  "libc++.so",	 "libc++abi.so"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(crt); i++)
 		if (strncmp(soname, crt[i], strlen(crt[i])) == 0)
