@@ -2,9 +2,10 @@
  * libveles-trace.so: the runtime of `veles collect trace --instrumented`
  * for programs built with -finstrument-functions (docs/collect-trace.md).
  *
- * Every function entry and exit reads the cycle counter and appends one
- * 8-byte record to the calling thread's buffer (docs/trace-format.md);
- * a full buffer is written to the thread's file. At exit the cycle counter
+ * Every function entry and exit reads the cycle counter and appends a
+ * record, one 32-bit word in the common case, to the calling thread's
+ * buffer (docs/trace-format.md), signal handlers' hooks included; a full
+ * buffer is written to the thread's file. At exit the cycle counter
  * is calibrated against CLOCK_MONOTONIC and the loaded objects are listed
  * with their load bias, so the collector can turn records into
  * microseconds and addresses into names. With VELES_TRACE_MODE=aggregate
