@@ -442,13 +442,12 @@ static NOINSTR void after_fork_child(void)
  */
 static NOINSTR void record(struct tbuf *b, uint32_t idx, bool ret, uint64_t t)
 {
-	uint64_t d = t - b->last;
+	uint64_t d;
 	uint32_t *p;
 
-	if ((int64_t)d < 0) {
-		d = 0;
+	if (t < b->last)
 		t = b->last;
-	}
+	d = t - b->last;
 	b->last = t;
 	room(b, 4);
 	if (LIKELY(idx < VTR_SHORT_FUNCS && d <= VTR_SHORT_DELTA)) {
