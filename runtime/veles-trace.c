@@ -2,9 +2,10 @@
  * libveles-trace.so: the runtime of `veles collect trace --instrumented`
  * for programs built with -finstrument-functions (docs/collect-trace.md).
  *
- * Every function entry and exit reads the cycle counter and appends one
- * 8-byte record to the calling thread's buffer (docs/trace-format.md);
- * a full buffer is written to the thread's file. At exit the cycle counter
+ * Every function entry and exit reads the cycle counter and appends a
+ * record, one 32-bit word in the common case, to the calling thread's
+ * buffer (docs/trace-format.md), signal handlers' hooks included; a full
+ * buffer is written to the thread's file. At exit the cycle counter
  * is calibrated against CLOCK_MONOTONIC and the loaded objects are listed
  * with their load bias, so the collector can turn records into
  * microseconds and addresses into names. With VELES_TRACE_MODE=aggregate
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,8 +37,16 @@
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* 64 KiB of records per thread between writes. */
+/* 64 KiB of records per thread between writes, twice (see flush). */
 #define BUF_WORDS (16 * 1024)
+/*
+ * Hooks in signal handlers that interrupt a hook between its check for
+ * room and its reservation append past the end: four words at most for
+ * each level of nesting.
+ */
+#define BUF_SLACK 1024
+/* Slow calls of signal handlers that interrupt a slow call, put off. */
+#define DEFER_MAX 64
 #define MAP_MIN 1024
 #define STACK_MAX 4096
 #define HIST_BUCKETS 64
@@ -71,8 +81,14 @@ struct fast {
 	uint32_t word;
 };
 
+struct deferred {
+	void *fn;
+	uint64_t t;
+	bool ret;
+};
+
 struct tbuf {
-	uint32_t *pos, *end;
+	uint32_t *pos, *end; /* pos: the next free word, moved by reserve() */
 	uint64_t last;
 	struct fast fast[FAST_SLOTS];  /* records mode */
 	struct fast afast[FAST_SLOTS]; /* aggregate mode: the word is the number */
@@ -87,7 +103,14 @@ struct tbuf {
 	uint32_t depth;
 	pid_t tid;
 	struct tbuf *next; /* in the list of live buffers */
-	uint32_t data[BUF_WORDS];
+	uint32_t *base;	   /* the buffer being filled */
+	uint32_t *held;	   /* the other, with nheld words not yet written */
+	size_t nheld;
+	int busy; /* in slow_hook: a handler's slow call waits in deferred */
+	uintptr_t dq_read, dq_len;
+	uintptr_t lost; /* handlers' calls beyond DEFER_MAX */
+	struct deferred dq[DEFER_MAX];
+	uint32_t data[2][BUF_WORDS + BUF_SLACK];
 };
 
 #define TB_OFF ((struct tbuf *)1) /* this thread records nothing (more) */
@@ -100,11 +123,31 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tbuf *live;
 static pthread_key_t exit_key;
 static uint64_t tsc_start;
+static uint64_t lost_calls; /* of threads finished, under live_lock */
 static struct timespec ts_start;
 
 static NOINSTR pid_t gettid_raw(void)
 {
 	return (pid_t)syscall(SYS_gettid);
+}
+
+#define BARRIER() __asm__ volatile("" ::: "memory")
+
+/*
+ * Moves *@at on by @n and returns what it was, in one instruction: a
+ * signal handler running on this thread comes before or after it, never
+ * in the middle, so a hook it runs appends after the slot reserved here.
+ * No lock prefix: only this thread touches the buffer.
+ */
+static HOT inline uintptr_t take(uintptr_t *at, uintptr_t n)
+{
+	__asm__ volatile("xaddq %0, %1" : "+r"(n), "+m"(*at) : : "memory");
+	return n;
+}
+
+static HOT inline uint32_t *reserve(struct tbuf *b, size_t words)
+{
+	return (uint32_t *)take((uintptr_t *)&b->pos, words * sizeof(uint32_t));
 }
 
 /* ---- writing ---- */
@@ -125,11 +168,43 @@ static NOINSTR void write_all(int fd, const void *p, size_t n)
 	}
 }
 
-static NOINSTR void flush(struct tbuf *b)
+/*
+ * The buffer being filled is held and the other one, held since the
+ * previous flush, written: a hook that a signal handler interrupted after
+ * reserving its slot writes it after the handler's flush, into memory
+ * that is still to be written. With @all, both are written. Signals wait
+ * meanwhile, so a handler never sees the buffers half switched.
+ */
+static NOINSTR void flush(struct tbuf *b, bool all)
 {
-	if (b->fd >= 0 && b->pos > b->data)
-		write_all(b->fd, b->data, (size_t)(b->pos - b->data) * sizeof(uint32_t));
-	b->pos = b->data;
+	sigset_t every, old;
+	uint64_t t0;
+	size_t n;
+
+	sigfillset(&every);
+	pthread_sigmask(SIG_SETMASK, &every, &old);
+	t0 = __rdtsc();
+	n = (size_t)(b->pos - b->base);
+	if (b->fd >= 0 && b->nheld)
+		write_all(b->fd, b->held, b->nheld * sizeof(uint32_t));
+	b->nheld = 0;
+	if (all) {
+		if (b->fd >= 0 && n)
+			write_all(b->fd, b->base, n * sizeof(uint32_t));
+	} else {
+		uint32_t *full = b->base;
+
+		b->base = b->held;
+		b->held = full;
+		b->nheld = n;
+		b->end = b->base + BUF_WORDS;
+	}
+	b->pos = b->base;
+	/* The time the write took is taken out of the timeline: the next
+	 * record's delta counts from when it finished, so no call looks
+	 * slower for having been open meanwhile. */
+	b->last += __rdtsc() - t0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static NOINSTR int open_in_dir(const char *name)
@@ -153,24 +228,11 @@ static NOINSTR void open_records(struct tbuf *b)
 		write_all(b->fd, &h, sizeof(h));
 }
 
-/*
- * The time a write takes is taken out of the timeline: the next record's
- * delta counts from when it finished, so no call looks slower for having
- * been open while the buffer was written.
- */
-static NOINSTR void flush_paused(struct tbuf *b)
-{
-	uint64_t t0 = __rdtsc();
-
-	flush(b);
-	b->last += __rdtsc() - t0;
-}
-
 /* Room for @words more words in the buffer. */
 static HOT inline void room(struct tbuf *b, size_t words)
 {
 	if (UNLIKELY(b->pos + words > b->end))
-		flush_paused(b);
+		flush(b, false);
 }
 
 /* ---- function indices ---- */
@@ -224,12 +286,14 @@ static NOINSTR uint32_t define(struct tbuf *b, uintptr_t a, uint32_t h)
 			agg_grow(b);
 		b->addrs[idx] = a;
 	} else {
+		uint32_t *p;
+
 		room(b, 4);
-		b->pos[0] = VTR_DEFINE;
-		b->pos[1] = 0;
-		b->pos[2] = (uint32_t)a;
-		b->pos[3] = (uint32_t)((uint64_t)a >> 32);
-		b->pos += 4;
+		p = reserve(b, 4);
+		p[0] = VTR_DEFINE;
+		p[1] = 0;
+		p[2] = (uint32_t)a;
+		p[3] = (uint32_t)((uint64_t)a >> 32);
 	}
 	if (b->nfuncs * 2 > b->mask)
 		map_grow(b);
@@ -264,8 +328,9 @@ static NOINSTR struct tbuf *thread_start(void)
 	}
 	b->map = calloc(MAP_MIN, sizeof(*b->map));
 	b->mask = MAP_MIN - 1;
-	b->pos = b->data;
-	b->end = b->data + BUF_WORDS;
+	b->base = b->pos = b->data[0];
+	b->held = b->data[1];
+	b->end = b->base + BUF_WORDS;
 	b->tid = gettid_raw();
 	b->fd = -1;
 	b->last = __rdtsc();
@@ -309,11 +374,12 @@ static NOINSTR void write_aggregate(struct tbuf *b)
 /* Writes what @b holds and closes its file; @b stays allocated. */
 static NOINSTR void finish(struct tbuf *b)
 {
+	lost_calls += b->lost;
 	if (aggregate) {
 		write_aggregate(b);
 		return;
 	}
-	flush(b);
+	flush(b, true);
 	if (b->fd >= 0)
 		close(b->fd);
 	b->fd = -1;
@@ -358,7 +424,8 @@ static NOINSTR void after_fork_child(void)
 	tb = NULL;
 	if (stopped || (uintptr_t)b <= 1)
 		return;
-	b->pos = b->data; /* the parent writes these */
+	b->pos = b->base; /* the parent writes these */
+	b->nheld = 0;
 	if (b->fd >= 0)
 		close(b->fd);
 	release(b);
@@ -367,27 +434,35 @@ static NOINSTR void after_fork_child(void)
 
 /* ---- the hooks ---- */
 
-/* One word for a call of one of the first 1024 functions within a million
- * cycles of the previous record (nearly all), else two or four. */
-static HOT inline void record(struct tbuf *b, uint32_t idx, bool ret)
+/*
+ * One word for a call of one of the first 1024 functions within a million
+ * cycles of the previous record (nearly all), else two or four. @t is
+ * when the call happened; a deferred call records no earlier than the
+ * record before it.
+ */
+static NOINSTR void record(struct tbuf *b, uint32_t idx, bool ret, uint64_t t)
 {
-	uint64_t t = __rdtsc(), d = t - b->last;
+	uint64_t d;
+	uint32_t *p;
 
+	if (t < b->last)
+		t = b->last;
+	d = t - b->last;
 	b->last = t;
 	room(b, 4);
 	if (LIKELY(idx < VTR_SHORT_FUNCS && d <= VTR_SHORT_DELTA)) {
-		*b->pos++ = VTR_SHORT | (ret ? VTR_SHORT_EXIT : 0) | idx << VTR_SHORT_SHIFT |
-			    (uint32_t)d;
+		p = reserve(b, 1);
+		*p = VTR_SHORT | (ret ? VTR_SHORT_EXIT : 0) | idx << VTR_SHORT_SHIFT | (uint32_t)d;
 		return;
 	}
+	p = reserve(b, d >> 32 ? 4 : 2);
 	if (UNLIKELY(d >> 32)) {
-		b->pos[0] = VTR_HIGH;
-		b->pos[1] = (uint32_t)(d >> 32);
-		b->pos += 2;
+		p[0] = VTR_HIGH;
+		p[1] = (uint32_t)(d >> 32);
+		p += 2;
 	}
-	b->pos[0] = idx | (ret ? VTR_EXIT : 0);
-	b->pos[1] = (uint32_t)d;
-	b->pos += 2;
+	p[0] = idx | (ret ? VTR_EXIT : 0);
+	p[1] = (uint32_t)d;
 }
 
 static NOINSTR void agg_enter(struct tbuf *b, uint32_t idx)
@@ -424,12 +499,78 @@ static NOINSTR void agg_exit(struct tbuf *b, uint32_t idx)
 	agg_close(b, f, idx, t);
 }
 
+/* A fast-path slot changes so that a hook reading it in between (a signal
+ * handler's) sees no function rather than a function with another's word. */
+static NOINSTR void set_fast(struct fast *f, void *fn, uint32_t word)
+{
+	f->fn = NULL;
+	BARRIER();
+	f->word = word;
+	BARRIER();
+	f->fn = fn;
+}
+
+static NOINSTR void slow_call(struct tbuf *b, void *fn, bool ret, uint64_t t)
+{
+	uint32_t idx = func_index(b, fn);
+
+	if (aggregate) {
+		if (ret)
+			agg_exit(b, idx);
+		else
+			agg_enter(b, idx);
+		set_fast(&b->afast[FAST_SLOT(fn)], fn, idx);
+		return;
+	}
+	record(b, idx, ret, t ? t : __rdtsc());
+	if (idx < VTR_SHORT_FUNCS)
+		set_fast(&b->fast[FAST_SLOT(fn)], fn, VTR_SHORT | idx << VTR_SHORT_SHIFT);
+}
+
+/*
+ * Runs the calls that signal handlers put off while this thread was in
+ * slow_hook, then leaves it. A handler that comes once busy is clear runs
+ * its call itself and drains what is left; one that comes before puts
+ * its call off, and the checks after clearing busy see it.
+ */
+static NOINSTR void drain(struct tbuf *b)
+{
+	for (;;) {
+		while (b->dq_read < b->dq_len) {
+			uintptr_t i = b->dq_read;
+
+			if (i < DEFER_MAX)
+				slow_call(b, b->dq[i].fn, b->dq[i].ret, b->dq[i].t);
+			b->dq_read = i + 1;
+			BARRIER();
+		}
+		/* An unlocked compare-and-exchange: one instruction, so a
+		 * handler's call put off now is not emptied away. */
+		uintptr_t want = b->dq_read, zero = 0;
+		bool emptied;
+
+		__asm__ volatile("cmpxchgq %[zero], %[len]\n\tsete %[ok]"
+				 : [ok] "=q"(emptied), [len] "+m"(b->dq_len), "+a"(want)
+				 : [zero] "r"(zero)
+				 : "memory", "cc");
+		if (!emptied)
+			continue;
+		b->dq_read = 0;
+		BARRIER();
+		b->busy = 0;
+		BARRIER();
+		if (!b->dq_len)
+			return;
+		b->busy = 1;
+		BARRIER();
+	}
+}
+
 /* Everything but the common case, kept out of line so the hooks' fast
  * path saves no registers. */
 static NOINSTR __attribute__((noinline, cold)) void slow_hook(void *fn, bool ret)
 {
 	struct tbuf *b = tb;
-	uint32_t idx;
 
 	if (UNLIKELY((uintptr_t)b <= 1)) {
 		if (b || ret || !(b = thread_start()))
@@ -437,34 +578,54 @@ static NOINSTR __attribute__((noinline, cold)) void slow_hook(void *fn, bool ret
 	}
 	if (UNLIKELY(stopped))
 		return;
-	idx = func_index(b, fn);
-	if (aggregate) {
-		if (ret)
-			agg_exit(b, idx);
+	if (b->busy) {
+		/*
+		 * A signal handler's hook, while this thread was in here: the
+		 * maps may be half changed. A function in the fast-path cache
+		 * is recorded (a buffer to flush, a long delta), unless calls
+		 * put off before it wait: the rest waits for drain().
+		 */
+		const struct fast *f = &b->fast[FAST_SLOT(fn)];
+		uint32_t word = f->word;
+		uintptr_t i;
+
+		BARRIER();
+		if (!aggregate && f->fn == fn && !b->dq_len) {
+			record(b, (word & ~VTR_SHORT) >> VTR_SHORT_SHIFT, ret, __rdtsc());
+			return;
+		}
+		i = take(&b->dq_len, 1);
+		if (i < DEFER_MAX)
+			b->dq[i] = (struct deferred){fn, __rdtsc(), ret};
 		else
-			agg_enter(b, idx);
-		b->afast[FAST_SLOT(fn)] = (struct fast){fn, idx};
+			take((uintptr_t *)&b->lost, 1);
 		return;
 	}
-	record(b, idx, ret);
-	if (idx < VTR_SHORT_FUNCS)
-		b->fast[FAST_SLOT(fn)] = (struct fast){fn, VTR_SHORT | idx << VTR_SHORT_SHIFT};
+	b->busy = 1;
+	BARRIER();
+	slow_call(b, fn, ret, 0);
+	drain(b);
 }
 
 /*
  * The common case in a few instructions: a cached function, a delta that
  * fits 20 bits and room for one word. The cache stays empty in aggregate
  * mode and after the end (stopped), so those always take the slow path.
+ * The slot is reserved in one instruction after the counter is read, so
+ * a signal handler's records land before or after this one, whole.
  */
 static HOT inline bool fast_hook(void *fn, uint32_t exit_bit)
 {
 	struct tbuf *b = tb;
 	const struct fast *f;
 	uint64_t t, d;
+	uint32_t word;
 
 	if (UNLIKELY((uintptr_t)b <= 1))
 		return false;
 	f = &b->fast[FAST_SLOT(fn)];
+	word = f->word;
+	BARRIER(); /* the word, then its function: see set_fast */
 	if (UNLIKELY(f->fn != fn || b->pos >= b->end))
 		return false;
 	t = __rdtsc();
@@ -472,7 +633,8 @@ static HOT inline bool fast_hook(void *fn, uint32_t exit_bit)
 	if (UNLIKELY(d > VTR_SHORT_DELTA))
 		return false; /* the slow path reads the counter again: still in order */
 	b->last = t;
-	*b->pos++ = f->word | exit_bit | (uint32_t)d;
+	/* The three have no bit in common: one lea adds them. */
+	*reserve(b, 1) = word + exit_bit + (uint32_t)d;
 	return true;
 }
 
@@ -584,6 +746,8 @@ static NOINSTR void write_meta(void)
 	fprintf(f, "clock %lu %ld.%09ld %lu %ld.%09ld\n", (unsigned long)tsc_start,
 		(long)ts_start.tv_sec, ts_start.tv_nsec, (unsigned long)tsc, (long)now.tv_sec,
 		now.tv_nsec);
+	if (lost_calls)
+		fprintf(f, "lost %lu\n", (unsigned long)lost_calls);
 	dl_iterate_phdr(write_object, f);
 	fclose(f);
 }
@@ -616,7 +780,7 @@ __attribute__((destructor)) static NOINSTR void trace_fini(void)
 	 * sees the end. */
 	for (struct tbuf *b = live; b; b = b->next) {
 		finish(b);
-		b->end = b->data;
+		b->end = b->base;
 	}
 	pthread_mutex_unlock(&live_lock);
 	write_meta();

@@ -107,6 +107,20 @@ assert len(per) == 4 and set(per.values()) == {100}, per
 assert len(p["resources"]["SLList_search#0"]["amount"]) == 40
 PY
 
+# Signal handlers that call traced functions, interrupting the hooks at
+# any instruction and filling the buffer themselves: every call is kept.
+# shellcheck disable=SC2086
+${CC:-cc} -O2 $flags -o sigcalls "$VELES_SRCDIR/tests/data/trace/sigcalls.c" -lpthread ||
+	fail "build sigcalls"
+for round in 1 2 3; do
+	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
+	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
+	counts "$(latest)" >"$T/counts"
+	for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
+		has "$T/counts" "^$want\$"
+	done
+done
+
 # The views of a trace profile: a flame graph of inclusive time built from
 # each call's thread, order and depth (main's frame is main's time, the
 # second thread's workload a root of its own), and scatter, bars, flow.
@@ -156,7 +170,7 @@ assert r["calls"] == [100, 100], r
 assert len(set(r["thread"])) == 2
 s = p["resources"]["SLList_search#0"]
 assert s["calls"] == [30, 30] and all(a >= e > 0 for a, e in zip(s["amount"], s["exclusive"])), s
-assert p["collector_info"]["params"]["mode"] == "aggregate"
+assert p["collector_info"]["params"]["aggregate"] is True
 PY
 
 # Sampling: every 10th insert by its own rule, every 4th call otherwise.
@@ -186,6 +200,19 @@ cp ds_driver ds_stripped && strip ds_stripped
 fails 2 veles collect trace --instrumented -- ./ds_stripped 10
 has "$T/err" "ds_stripped has no symbol table"
 fails 2 veles collect trace --instrumented -f 'x#0' -- ./ds_driver 10
+fails 2 veles collect trace --instrumented -f SLList_search -f no_such_function -- ./ds_driver 10
+has "$T/err" "^veles: collect trace: no function 'no_such_function' in ./ds_driver or the libraries"
+# C++ functions by their demangled names, overloads by the name alone.
+if command -v "${CXX:-c++}" >/dev/null; then
+	# shellcheck disable=SC2086
+	"${CXX:-c++}" -O2 $flags -o poly_i "$VELES_SRCDIR/tests/data/trace/poly.cc" || fail "build poly_i"
+	ok veles collect trace --instrumented -f geo::Poly::area -f 'total(geo::Poly const&)' -- ./poly_i 7
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^geo::Poly::area\(\) const 21$"
+	has "$T/counts" "^geo::Poly::area\(int\) const 14$"
+	has "$T/counts" "^total\(geo::Poly const&\) 7$"
+	fails 2 veles collect trace --instrumented -f 'geo::Poly::volume' -- ./poly_i 7
+fi
 fails 1 veles collect trace --instrumented -- ./no-such-program
 
 # Regression analysis over list lengths 200..2000 from the job matrix's
@@ -255,7 +282,7 @@ if dyn -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"; then
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
-assert p["collector_info"]["params"]["method"] == "dynamic"
+assert p["collector_info"]["params"]["dynamic"] is True
 assert collections.Counter(r["SLList_insert#0"]["thread"]).most_common()[0][1] == 120
 assert len(r["SLList_insert#0"]["amount"]) == 720 and len(r["SLList_search#0"]["amount"]) == 180
 assert len(r["SLList_destroy#0"]["amount"]) == 6 and len(set(r["SLList_destroy#0"]["pid"])) == 2
@@ -312,6 +339,23 @@ PY
 		has "$T/err" "needs root \\(or CAP_PERFMON with kernel.perf_event_paranoid at [0-9]\\): use --instrumented"
 		[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one line"
 	fi
+	# Recursion past the 64 nested returns the kernel probes: each return
+	# closes its own entry (by the stack pointer), the deeper calls are
+	# dropped with a warning, and the depths stay right.
+	${CC:-cc} -O0 -o deep "$VELES_SRCDIR/tests/data/trace/deep.c" || fail "build deep"
+	ok dyn -f rec -- ./deep 100
+	has "$T/err" "Warning: 37 calls nested deeper than the kernel probes returns"
+	$py - "$(latest)" <<'PY' || fail "dynamic recursion"
+import json, sys
+r = json.load(open(sys.argv[1]))["resources"]["rec#0"]
+assert sorted(r["depth"]) == list(range(64)), r["depth"]
+by = sorted(zip(r["depth"], r["amount"]))
+assert all(a[1] >= b[1] for a, b in zip(by, by[1:])), by
+PY
+	ok dyn -f rec -- ./deep 50
+	hasnt "$T/err" "Warning"
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^rec 51$"
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"
 	fails 2 dyn -f SLList_insert -- ./ds_stripped 10

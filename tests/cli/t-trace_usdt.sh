@@ -94,6 +94,45 @@ for want in "SLList_insert 100" "SLList_search 10" "insertion_sort 10" "main 1" 
 	has "$T/counts" "^$want\$"
 done
 hasnt "$T/counts" "^search_end|^sort_end"
+# A function or probe named twice, or by a rule and the strategy, is
+# probed once: every call counts once.
+ok veles collect trace -s userspace -u search -f SLList_search -- ./ds_usdt 10 10
+counts "$(latest)" >"$T/counts"
+has "$T/counts" "^search 10$"
+has "$T/counts" "^SLList_search 10$"
+ok veles collect trace -f SLList_search -f SLList_search -u search -u search -- ./ds_usdt 10 10
+counts "$(latest)" >"$T/counts"
+has "$T/counts" "^search 10$"
+has "$T/counts" "^SLList_search 10$"
+for order in "--size insertion_sort:2 -f insertion_sort" "-f insertion_sort --size insertion_sort:2"; do
+	# shellcheck disable=SC2086
+	ok veles collect trace $order -- ./ds_dbg 37 5
+	has <(counts "$(latest)") "^insertion_sort 1$"
+	[ "$(sizes "$(latest)" insertion_sort)" = "37" ] || fail "$order: size"
+done
+# C++: mangled functions are probed and named demangled; a name without
+# its parameters names every overload.
+if command -v "${CXX:-c++}" >/dev/null; then
+	"${CXX:-c++}" -O2 -g -o poly "$VELES_SRCDIR/tests/data/trace/poly.cc" || fail "build poly"
+	ok veles collect trace -s userspace --no-usdt -- ./poly 7
+	counts "$(latest)" >"$T/counts"
+	for want in "geo::Poly::area\(\) const 21" "geo::Poly::area\(int\) const 14" \
+		"total\(geo::Poly const&\) 7" "main 1"; do
+		has "$T/counts" "^$want\$"
+	done
+	ok veles collect trace -f geo::Poly::area -f '_Z5totalRKN3geo4PolyE' -- ./poly 7
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^geo::Poly::area\(\) const 21$"
+	has "$T/counts" "^geo::Poly::area\(int\) const 14$"
+	has "$T/counts" "^total\(geo::Poly const&\) 7$"
+	fails 2 veles collect trace -f 'geo::Poly::volume' -- ./poly 7
+	has "$T/err" "no function 'geo::Poly::volume'"
+	# -s all leaves the C++ runtime's thousands of functions out, as the C one's.
+	ok veles collect trace -s all --no-usdt -- ./poly 7
+	counts "$(latest)" >"$T/counts"
+	has "$T/counts" "^geo::Poly::area\(\) const 21$"
+	[ "$(wc -l <"$T/counts")" -lt 10 ] || fail "-s all probed the C++ runtime"
+fi
 ok veles collect trace -s userspace --no-usdt -- ./ds_usdt 10 10
 hasnt <(counts "$(latest)") "^search "
 ok veles collect trace -s u_sampled --no-usdt -- ./ds_usdt 10 20
@@ -118,6 +157,14 @@ PY
 ok veles collect trace --size 'SLList_search:list->size' -- ./ds_dbg -t 1 150 20
 [ "$(sizes "$(latest)" SLList_search)" = "$(printf '150 %.0s' $(seq 40) | sed 's/ $//')" ] ||
 	fail "list->size: $(sizes "$(latest)" SLList_search)"
+# ... and from a list on the heap, which the kernel reads at each hit.
+$cc -O2 -g -I"$ds" -o heaplist "$VELES_SRCDIR/tests/data/trace/heaplist.c" "$ds/ds.c" ||
+	fail "build heaplist"
+ok veles collect trace --size 'SLList_search:list->size' -f SLList_insert -- ./heaplist 37 4
+[ "$(sizes "$(latest)" SLList_search)" = "37 37 37 37" ] ||
+	fail "heap list->size: $(sizes "$(latest)" SLList_search)"
+has <(counts "$(latest)") "^SLList_insert 37$"
+hasnt /sys/kernel/tracing/uprobe_events "veles_"
 fails 2 veles collect trace --size 'SLList_search:list->nope' -- ./ds_dbg 10
 has "$T/err" "no member 'nope'"
 fails 2 veles collect trace --size 'SLList_search:key->size' -- ./ds_dbg 10
@@ -144,6 +191,16 @@ ok veles collect trace -l ds -f BTree_search -f run_workload -- ./ds_shared 30 1
 counts "$(latest)" >"$T/counts"
 has "$T/counts" "^BTree_search 12$"
 has "$T/counts" "^run_workload 1$"
+# A library found where the binary's RUNPATH or RPATH ($ORIGIN) says.
+mkdir -p rp/lib rp/bin
+$cc -O2 -g -shared -fPIC -o rp/lib/libds.so "$ds/ds.c" || fail "build rp/lib/libds.so"
+for tags in --enable-new-dtags --disable-new-dtags; do
+	# shellcheck disable=SC2016
+	$cc -O2 -g -o rp/bin/ds_rp "$ds/ds_driver.c" -Lrp/lib -lds -Wl,$tags,-rpath,'$ORIGIN/../lib' \
+		-lpthread || fail "build rp/bin/ds_rp $tags"
+	ok veles collect trace -f 'ds#SLList_search' -- ./rp/bin/ds_rp 30 12
+	has <(counts "$(latest)") "^SLList_search 12$"
+done
 fails 2 veles collect trace -f 'libnope.so#f' -- ./ds_shared 1
 has "$T/err" "library 'libnope.so' not found"
 
@@ -183,6 +240,37 @@ ok veles collect trace -q -o suppress -u search -- ./ds_usdt 3 10
 hasnt "$T/out" "Traced|enabled"
 fails 1 veles collect trace -t 1 -b ./ds_dbg -f SLList_insert -- sh -c 'sleep 5'
 has "$T/err" "timed out after 1 s"
+
+# The profile records its options as options, so check --collect-missing
+# makes the parent's profile the same way: the rules, their sampling, the
+# size, -b and -l.
+parent=$(git rev-parse HEAD)
+commit_change "next"
+cat >>.veles/config.yml <<YML
+execute:
+  pre_run:
+    - $cc -O2 -g -o ds_dbg $ds/ds_driver.c $ds/ds.c -lpthread
+YML
+rm -f .veles/jobs/*.perf
+ok veles collect trace -g 2 -f 'SLList_insert#10' -f BTree_search -l ds \
+	--size 'SLList_search:list->size' -b ./ds_dbg -- ./ds_dbg -t 1 50 10
+mine=$(latest)
+ok veles add -q "$mine"
+veles check head --collect-missing >"$T/out" 2>"$T/err"
+[ $? -le 1 ] || { cat "$T/err" >&2; fail "check --collect-missing"; }
+has "$T/err" "^check: collecting .* on ${parent:0:7}$"
+ok veles show 0@i raw -m "$parent"
+$py - "$mine" "$T/out" <<'PY' || fail "the trace recipe"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+pa, pb = a["collector_info"]["params"], b["collector_info"]["params"]
+assert pa == pb, (pa, pb)
+assert pa["func"] == ["SLList_insert#10", "BTree_search"] and pa["libs"] == ["ds"], pa
+assert pa["size"] == ["SLList_search:list->size"] and pa["binary"] == "./ds_dbg", pa
+count = lambda p: {k: len(v["amount"]) for k, v in p["resources"].items()}
+assert count(a) == count(b) == {"SLList_insert#0": 10, "BTree_search#0": 10,
+                                "SLList_search#0": 10}, (count(a), count(b))
+PY
 
 # Errors, one line each.
 fails 2 veles collect trace -u nosuch -- ./ds_usdt 1 1

@@ -10,6 +10,7 @@
 
 #include "../../runtime/trace-format.h"
 #include "collect/trace/trace-read.h"
+#include "collect/trace/trace-sym.h"
 #include "testutil.h"
 
 /* A thread's file: the header, then the words given. */
@@ -119,12 +120,13 @@ static void test_meta(void **state)
 {
 	struct trace_proc p = {0};
 	const char *text = "veles-trace 1\npid 7\nmode records\n"
-			   "clock 1000 10.000000000 3001000 11.000000000\n"
+			   "clock 1000 10.000000000 3001000 11.000000000\nlost 12\n"
 			   "object 0x5000 0x6000 0x7000 /bin/prog with space\n";
 
 	UNUSED(state);
 	assert_int_equal(trace_read_meta(text, "m", &p), 0);
 	assert_int_equal(p.pid, 7);
+	assert_int_equal(p.lost, 12);
 	assert_true(p.ns_per_tick > 333.33 && p.ns_per_tick < 333.34);
 	assert_int_equal(p.nobjs, 1);
 	assert_int_equal(p.objs[0].bias, 0x5000);
@@ -139,12 +141,29 @@ static void test_meta(void **state)
 	free(p.objs);
 }
 
+/* -f names a C++ function mangled, demangled, or without its parameters. */
+static void test_name_matches(void **state)
+{
+	const char *m = "_ZNK3geo4Poly4areaEi", *d = "geo::Poly::area(int) const";
+
+	UNUSED(state);
+	assert_true(trace_name_matches("main", "main", NULL));
+	assert_false(trace_name_matches("mai", "main", NULL));
+	assert_true(trace_name_matches(m, m, d));
+	assert_true(trace_name_matches(d, m, d));
+	assert_true(trace_name_matches("geo::Poly::area", m, d));
+	assert_false(trace_name_matches("geo::Poly::are", m, d));
+	assert_false(trace_name_matches("geo::Poly::area()", m, d));
+	assert_false(trace_name_matches("geo::Poly", m, d));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nested),	    cmocka_unit_test(test_long_delta),
-		cmocka_unit_test(test_unmatched),   cmocka_unit_test(test_cut_short),
-		cmocka_unit_test(test_bad_records), cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_nested),	     cmocka_unit_test(test_long_delta),
+		cmocka_unit_test(test_unmatched),    cmocka_unit_test(test_cut_short),
+		cmocka_unit_test(test_bad_records),  cmocka_unit_test(test_meta),
+		cmocka_unit_test(test_name_matches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
 #include "collect/trace/trace.h"
+#include "util/buf.h"
 #include "util/common.h"
 
 /* The registers of the first six integer arguments (x86-64 System V). */
@@ -28,9 +29,25 @@ struct planner {
 	struct probe_plan *plan;
 };
 
+/*
+ * A place already probed the same way (a function or probe named twice,
+ * by two rules or by a rule and the strategy) is probed once: two probes
+ * would count each hit twice. It keeps the first name, and a size if
+ * either asks for one.
+ */
 static void add_spec(struct planner *pl, const struct probe_spec *s)
 {
 	struct probe_plan *p = pl->plan;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct probe_spec *o = &p->specs[i];
+
+		if (o->off == s->off && o->kind == s->kind && strcmp(o->path, s->path) == 0) {
+			if (o->size.kind == USDT_ARG_NONE)
+				o->size = s->size;
+			return;
+		}
+	}
 
 	p->specs = xrealloc(p->specs, (p->n + 1) * sizeof(*p->specs));
 	p->specs[p->n] = *s;
@@ -91,18 +108,71 @@ static char *lib_in(const char *dir, size_t len, const char *name)
 	return NULL;
 }
 
+/* @path with $ORIGIN and ${ORIGIN} made the directory @origin. */
+static void add_expanded(struct buf *b, const char *path, const char *origin)
+{
+	while (*path) {
+		if (strncmp(path, "$ORIGIN", 7) == 0 || strncmp(path, "${ORIGIN}", 9) == 0) {
+			buf_adds(b, origin);
+			path += path[1] == '{' ? 9 : 7;
+		} else
+			buf_addc(b, *path++);
+	}
+}
+
+/* The binary's DT_RPATH (@tag) or DT_RUNPATH, $ORIGIN expanded, into @b. */
+static void dyn_search_path(const char *binary, const char *origin, int64_t tag, struct buf *b)
+{
+	int fd = open(binary, O_RDONLY | O_CLOEXEC);
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	GElf_Shdr sh;
+
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC) {
+			Elf_Data *data = elf_getdata(scn, NULL);
+			GElf_Dyn dyn;
+
+			for (int i = 0; data && gelf_getdyn(data, i, &dyn); i++) {
+				const char *v = dyn.d_tag == tag ? elf_strptr(elf, sh.sh_link,
+									      dyn.d_un.d_val)
+								 : NULL;
+				if (v) {
+					add_expanded(b, v, origin);
+					buf_addc(b, ':');
+				}
+			}
+		}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 /* A library as -l or -f LIB#FUNC names it: a path, or a name looked for
- * beside the binary, on LD_LIBRARY_PATH and in the system's directories. */
+ * beside the binary, on its RPATH, LD_LIBRARY_PATH, its RUNPATH and in the
+ * system's directories, the dynamic loader's order. */
 static char *find_library(const char *name, const char *binary)
 {
 	const char *slash = strrchr(binary, '/'), *env = getenv("LD_LIBRARY_PATH");
-	char *dirs, *p = NULL;
+	char *origin, *dirs, *p = NULL;
+	struct buf b = BUF_INIT;
 
 	if (strchr(name, '/'))
 		return existing_file(xstrdup(name));
-	dirs = xasprintf("%.*s:%s:/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
+	origin = xasprintf("%.*s", slash ? (int)(slash - binary) : 1, slash ? binary : ".");
+	buf_addf(&b, "%s:", origin);
+	dyn_search_path(binary, origin, DT_RPATH, &b);
+	buf_addf(&b, "%s:", env ? env : "");
+	dyn_search_path(binary, origin, DT_RUNPATH, &b);
+	dirs = xasprintf("%s/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
 			 "/usr/local/lib:/lib64:/usr/lib64:/lib:/usr/lib",
-			 slash ? (int)(slash - binary) : 1, slash ? binary : ".", env ? env : "");
+			 buf_str(&b));
+	buf_release(&b);
+	free(origin);
 	for (char *d = dirs, *end; !p && d; d = end ? end + 1 : NULL) {
 		end = strchr(d, ':');
 		if (end != d && *d)
@@ -122,13 +192,20 @@ static int lib_path(const struct planner *pl, const char *lib, char **path)
 
 /* ---- functions ---- */
 
-/* The program's own functions, not the C runtime's start-up. */
+/*
+ * The program's own functions, not the C runtime's start-up: names that
+ * start with '_' are reserved to it, but for C++ functions (_Z), less
+ * their thunks and special ones (_ZT..., _ZGV...).
+ */
 static bool user_function(const struct sym *s, const struct sym *prev)
 {
 	static const char *const crt[] = {"frame_dummy", "register_tm_clones",
 					  "deregister_tm_clones"};
+	const char *n = s->name;
 
-	if (s->size == 0 || s->name[0] == '_' || (prev && prev->value == s->value))
+	if (s->size == 0 || (prev && prev->value == s->value))
+		return false;
+	if (n[0] == '_' && (n[1] != 'Z' || n[2] == 'T' || strncmp(n, "_ZGV", 4) == 0))
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(crt); i++)
 		if (strcmp(s->name, crt[i]) == 0)
@@ -173,7 +250,7 @@ static int plan_function(struct planner *pl, const char *path, const struct sym 
 		ret = function_size(pl, path, s->name, &sp.size);
 	if (ret < 0)
 		return ret;
-	sp.name = trace_data_name(pl->d, s->name);
+	sp.name = trace_data_name(pl->d, SYM_DISPLAY(s));
 	if (sample)
 		pl->d->name_sample[sp.name & ~TRACE_NAMED] = sample;
 	add_spec(pl, &sp);
@@ -186,7 +263,7 @@ static int plan_function(struct planner *pl, const char *path, const struct sym 
 static const struct sym *find_func(const struct sym_file *f, const char *name)
 {
 	for (size_t i = 0; i < f->nsyms; i++)
-		if (strcmp(f->syms[i].name, name) == 0)
+		if (trace_name_matches(name, f->syms[i].name, f->syms[i].demangled))
 			return &f->syms[i];
 	return NULL;
 }
@@ -212,7 +289,8 @@ static int plan_all_functions(struct planner *pl, const char *path)
 		bool ruled = false;
 
 		for (size_t k = 0; k < pl->o->nrules; k++)
-			ruled |= strcmp(pl->o->rules[k].func, f->syms[i].name) == 0;
+			ruled |= trace_name_matches(pl->o->rules[k].func, f->syms[i].name,
+						    f->syms[i].demangled);
 		if (!ruled && user_function(&f->syms[i], i ? &f->syms[i - 1] : NULL))
 			ret = plan_function(pl, path, &f->syms[i], 0);
 	}
@@ -378,19 +456,38 @@ static int plan_usdt_rule(struct planner *pl, const struct trace_rule *r)
 	return ret;
 }
 
+/* Every function of @f that rule @r names: a C++ name without its
+ * parameters names all its overloads. */
+static int plan_matches(struct planner *pl, const char *path, const struct sym_file *f,
+			const struct trace_rule *r)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < f->nsyms && ret == 0; i++) {
+		const struct sym *s = &f->syms[i];
+
+		/* Aliases share a place: add_spec() probes it once. */
+		if (trace_name_matches(r->func, s->name, s->demangled))
+			ret = plan_function(pl, path, s, r->sample);
+	}
+	return ret;
+}
+
 /* -f FUNC not in the binary: the first -l library that has it. 1 when
  * found, 0 when none has, or an error. */
 static int plan_in_libs(struct planner *pl, const struct trace_rule *r)
 {
 	for (size_t i = 0; !r->lib && i < pl->o->nlibs; i++) {
+		const struct sym_file *f;
 		const struct sym *s;
 		char *path;
 		int ret = lib_path(pl, pl->o->libs[i], &path);
 
 		if (ret < 0)
 			return ret;
-		s = find_func(trace_sym_file(pl->syms, path), r->func);
-		ret = s ? plan_function(pl, path, s, r->sample) : 0;
+		f = trace_sym_file(pl->syms, path);
+		s = find_func(f, r->func);
+		ret = s ? plan_matches(pl, path, f, r) : 0;
 		free(path);
 		if (s || ret < 0)
 			return ret < 0 ? ret : 1;
@@ -403,15 +500,14 @@ static int plan_in_libs(struct planner *pl, const struct trace_rule *r)
 static int plan_rule(struct planner *pl, const struct trace_rule *r)
 {
 	const struct sym_file *f;
-	const struct sym *s;
 	char *path;
 	int ret = lib_path(pl, r->lib, &path);
 
 	if (ret < 0)
 		return ret;
 	f = trace_sym_file(pl->syms, path);
-	if ((s = find_func(f, r->func)))
-		ret = plan_function(pl, path, s, r->sample);
+	if (find_func(f, r->func))
+		ret = plan_matches(pl, path, f, r);
 	else if ((ret = plan_in_libs(pl, r)) != 0)
 		ret = ret < 0 ? ret : 0;
 	else if (r->implicit && (ret = plan_usdt_rule(pl, r)) == 0)
@@ -429,11 +525,14 @@ static int plan_rule(struct planner *pl, const struct trace_rule *r)
 
 /* ---- the strategies ---- */
 
-/* The C runtime's libraries: thousands of functions the program only uses. */
+/* The C and C++ runtimes' libraries: thousands of functions the program
+ * only uses (now that C++ functions are probed, libstdc++'s would be). */
 static bool c_runtime(const char *soname)
 {
-	static const char *const crt[] = {"libc.so",  "libm.so",  "libpthread.so", "libdl.so",
-					  "librt.so", "ld-linux", "libgcc_s.so",   "linux-vdso"};
+	static const char *const crt[] = {"libc.so",	 "libm.so",	"libpthread.so",
+					  "libdl.so",	 "librt.so",	"ld-linux",
+					  "libgcc_s.so", "linux-vdso",	"libstdc++.so",
+					  "libc++.so",	 "libc++abi.so"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(crt); i++)
 		if (strncmp(soname, crt[i], strlen(crt[i])) == 0)

@@ -22,6 +22,7 @@
 #include "collect/trace/trace-dynamic.h"
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
+#include "collect/trace/trace-tracefs.h"
 #include "collect/trace/trace.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -38,13 +39,15 @@ struct probe {
 	const struct probe_spec *spec;
 	uint64_t regs_mask; /* sampled user registers */
 	bool stack;	    /* and the user stack */
+	int raw_off;	    /* a tracefs event's: where its size is in the raw data; else -1 */
 };
 
 struct sample {
 	uint64_t id, time;
 	uint32_t pid, tid;
-	bool has_size;
+	bool has_size, has_sp;
 	int64_t size;
+	uint64_t sp; /* a function's: at entry it points at the return address */
 };
 
 /* A PERF_RECORD_FORK: process @pid made by @ppid (a thread when equal). */
@@ -64,10 +67,13 @@ struct dyn {
 	struct sample *samples;
 	size_t nsamples, cap;
 	uint64_t lost;
-	uint64_t bytes; /* of samples read from the rings */
+	uint64_t unreturned; /* calls whose return the kernel did not probe */
+	uint64_t bytes;	     /* of samples read from the rings */
 	struct fork_rec *forks;
 	size_t nforks;
 	pid_t child;
+	struct tracefs_event *events; /* defined for sizes through a pointer */
+	size_t nevents;
 };
 
 static int uprobe_type(void)
@@ -156,13 +162,46 @@ static struct perf_event_attr probe_attr(int type, const struct probe_spec *sp, 
 	return a;
 }
 
+/*
+ * A function's size member through a pointer may be anywhere (the heap):
+ * a tracefs uprobe event has the kernel read it at the hit, and the raw
+ * data carries it. Returns where, or an error.
+ */
+static int tracefs_attr(struct dyn *dy, const struct probe_spec *sp, struct perf_event_attr *a)
+{
+	struct tracefs_event ev;
+	int ret = tracefs_uprobe_add(sp, &ev);
+
+	dy->events = xrealloc(dy->events, (dy->nevents + 1) * sizeof(*dy->events));
+	dy->events[dy->nevents++] = ev;
+	if (ret < 0)
+		return ret;
+	*a = (struct perf_event_attr){.size = sizeof(*a), .type = PERF_TYPE_TRACEPOINT};
+	a->config = (uint64_t)ev.id;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_RAW | PERF_SAMPLE_REGS_USER;
+	a->sample_regs_user = 1ull << PERF_REG_X86_SP;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	return ev.field_off;
+}
+
 /* Probe @sp on every CPU. */
 static int attach(struct dyn *dy, int type, const struct probe_spec *sp)
 {
-	uint64_t regs = size_regs(&sp->size);
+	bool deref = sp->kind == PROBE_ENTRY && sp->size.kind == USDT_ARG_MEM;
+	uint64_t regs = deref ? 0 : size_regs(&sp->size);
+	struct perf_event_attr ta = {0};
+	int raw_off = deref ? tracefs_attr(dy, sp, &ta) : -1;
 
+	if (raw_off < -1)
+		return raw_off;
+	/* A function's stack pointer pairs each return with its own entry. */
+	if (sp->kind == PROBE_ENTRY || sp->kind == PROBE_RETURN)
+		regs |= 1ull << PERF_REG_X86_SP;
 	for (long cpu = 0; cpu < dy->ncpus; cpu++) {
-		struct perf_event_attr a = probe_attr(type, sp, regs);
+		struct perf_event_attr a = deref ? ta : probe_attr(type, sp, regs);
 		struct probe *p;
 		int fd;
 
@@ -179,7 +218,8 @@ static int attach(struct dyn *dy, int type, const struct probe_spec *sp)
 		*p = (struct probe){.fd = fd,
 				    .spec = sp,
 				    .regs_mask = regs,
-				    .stack = a.sample_type & PERF_SAMPLE_STACK_USER};
+				    .stack = a.sample_type & PERF_SAMPLE_STACK_USER,
+				    .raw_off = raw_off};
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &p->id) < 0)
 			return err_set(ERR_IO, "collect trace: perf event id: %s", strerror(errno));
 		if (dy->leaders[cpu] < 0) {
@@ -218,6 +258,22 @@ static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len
 
 	if (!p || !p->regs_mask || len < at + 8)
 		return;
+	if (p->raw_off >= 0) {
+		/* The raw data (a u32 size, then the tracefs event's record)
+		 * comes before the registers. */
+		uint32_t raw;
+
+		memcpy(&raw, rec + at, 4);
+		if (at + 4 + raw > len || (size_t)p->raw_off + (size_t)p->spec->size.bytes > raw)
+			return;
+		memcpy(&n, rec + at + 4 + p->raw_off, (size_t)p->spec->size.bytes);
+		s->size = usdt_extend(n, p->spec->size.bytes, p->spec->size.is_signed);
+		s->has_size = true;
+		at += 4 + raw;
+		n = 0;
+		if (len < at + 8)
+			return;
+	}
 	memcpy(&abi, rec + at, 8);
 	at += 8;
 	if (abi == PERF_SAMPLE_REGS_ABI_NONE)
@@ -229,6 +285,10 @@ static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len
 			memcpy(&regs[r], rec + at, 8);
 			at += 8;
 		}
+	if (p->regs_mask >> PERF_REG_X86_SP & 1) {
+		s->sp = regs[PERF_REG_X86_SP];
+		s->has_sp = true;
+	}
 	if (p->stack && at + 8 <= len) {
 		memcpy(&n, rec + at, 8);
 		at += 8;
@@ -240,7 +300,8 @@ static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len
 			h.stack_len = dyn_size < n ? dyn_size : n;
 		}
 	}
-	s->has_size = usdt_arg_value(&p->spec->size, &h, &s->size);
+	if (p->raw_off < 0)
+		s->has_size = usdt_arg_value(&p->spec->size, &h, &s->size);
 }
 
 /* One record at @rec (copied out of the ring when it wrapped). */
@@ -435,8 +496,10 @@ static void add_proc(struct trace_data *d, int pid, const char *path)
 struct pairing {
 	struct trace_call *stack; /* open function calls */
 	uint64_t *children;	  /* their callees' inclusive time */
-	struct trace_call *usdt;  /* open USDT pairs */
-	struct trace_call *last;  /* per name: an unpaired probe's last hit */
+	uint64_t *sps;		  /* their stack pointers at entry, 0 if not known */
+	uint64_t *unreturned;
+	struct trace_call *usdt; /* open USDT pairs */
+	struct trace_call *last; /* per name: an unpaired probe's last hit */
 	size_t depth, nusdt, order;
 	struct trace_data *d;
 };
@@ -454,16 +517,25 @@ static struct trace_call open_call(struct pairing *pr, const struct probe *p,
 				   .size = s->size};
 }
 
-/* A return closes the innermost open call of its function. */
+/*
+ * A return closes the open call of its function whose entry's stack
+ * pointer is 8 below its own (the return address popped), else the
+ * innermost open call of its function. The kernel probes the returns of
+ * 64 nested calls of a thread at most: the calls open above the one
+ * closed returned unseen, and are dropped.
+ */
 static void close_function(struct pairing *pr, const struct probe *p, const struct sample *s)
 {
 	size_t k = pr->depth;
 	struct trace_call c;
 
-	while (k > 0 && pr->stack[k - 1].addr != p->spec->name)
+	while (k > 0 && !(pr->stack[k - 1].addr == p->spec->name &&
+			  (!s->has_sp || !pr->sps[k - 1] || pr->sps[k - 1] + 8 == s->sp)))
 		k--;
 	if (k == 0)
 		return;
+	if (s->has_sp && pr->sps[k - 1])
+		*pr->unreturned += pr->depth - k;
 	pr->depth = k - 1;
 	c = pr->stack[pr->depth];
 	c.incl = s->time - c.incl;
@@ -509,6 +581,7 @@ static void pair_sample(struct pairing *pr, const struct probe *p, const struct 
 	switch (p->spec->kind) {
 	case PROBE_ENTRY:
 		pr->children[pr->depth] = 0;
+		pr->sps[pr->depth] = s->has_sp ? s->sp : 0;
 		pr->stack[pr->depth] = open_call(pr, p, s);
 		pr->depth++;
 		break;
@@ -528,12 +601,13 @@ static void pair_sample(struct pairing *pr, const struct probe *p, const struct 
 }
 
 /* One thread's samples [i, end), in time order. */
-static void pair_thread(const struct dyn *dy, size_t i, size_t end, struct trace_data *d)
+static void pair_thread(struct dyn *dy, size_t i, size_t end, struct trace_data *d)
 {
-	struct pairing pr = {.d = d};
+	struct pairing pr = {.d = d, .unreturned = &dy->unreturned};
 
 	pr.stack = xcalloc(end - i, sizeof(*pr.stack));
 	pr.children = xcalloc(end - i, sizeof(*pr.children));
+	pr.sps = xcalloc(end - i, sizeof(*pr.sps));
 	pr.usdt = xcalloc(end - i, sizeof(*pr.usdt));
 	pr.last = xcalloc(d->nnames + 1, sizeof(*pr.last));
 	for (; i < end; i++) {
@@ -544,6 +618,7 @@ static void pair_thread(const struct dyn *dy, size_t i, size_t end, struct trace
 	}
 	free(pr.stack);
 	free(pr.children);
+	free(pr.sps);
 	free(pr.usdt);
 	free(pr.last);
 }
@@ -648,6 +723,9 @@ static void dyn_release(struct dyn *dy)
 			munmap(dy->rings[cpu], (RING_PAGES + 1) * dy->page);
 	for (size_t i = 0; i < dy->nprobes; i++)
 		close(dy->probes[i].fd);
+	for (size_t i = 0; i < dy->nevents; i++)
+		tracefs_uprobe_remove(&dy->events[i]);
+	free(dy->events);
 	free(dy->probes);
 	free(dy->by_id);
 	free(dy->leaders);
@@ -700,6 +778,11 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 			(unsigned long)dy.lost);
 	if (ret == 0)
 		pair_samples(&dy, sp.path, d);
+	if (ret == 0 && dy.unreturned)
+		fprintf(stderr,
+			"Warning: %lu calls nested deeper than the kernel probes returns (64 "
+			"calls in a thread) were dropped\n",
+			(unsigned long)dy.unreturned);
 	d->bytes = dy.bytes;
 	dyn_release(&dy);
 	trace_plan_free(&plan);

@@ -50,8 +50,9 @@ static size_t slot_hash(uint64_t addr, int pid, size_t mask)
 
 static const struct trace_rule *find_rule(const struct trace_opts *o, const char *name)
 {
+	/* @name is the demangled one: it matches a rule without parameters. */
 	for (size_t i = 0; i < o->nrules; i++)
-		if (strcmp(o->rules[i].func, name) == 0)
+		if (trace_name_matches(o->rules[i].func, name, name))
 			return &o->rules[i];
 	for (size_t i = 0; i < o->nusdts; i++)
 		if (strcmp(o->usdts[i].func, name) == 0)
@@ -177,21 +178,96 @@ static void make_columns(struct builder *b)
 			table_col_get(b->p, &b->p->res, names[k], k < C_ORDER ? COL_F64 : COL_I64);
 }
 
+static void json_key(struct buf *j, const char *key)
+{
+	buf_adds(j, j->len > 1 ? ",\"" : "\"");
+	buf_adds(j, key);
+	buf_adds(j, "\":");
+}
+
+static void json_str(struct buf *j, const char *key, const char *v)
+{
+	json_key(j, key);
+	buf_add_json_str(j, v, strlen(v));
+}
+
+/* "func"/"usdt": the rules as the options spell them, [LIB#]NAME[#END][#N]. */
+static void json_rules(struct buf *j, const char *key, const struct trace_rule *r, size_t n)
+{
+	struct buf one = BUF_INIT;
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].implicit) /* --size adds it again */
+			continue;
+		buf_reset(&one);
+		buf_addf(&one, "%s%s%s", r[i].lib ? r[i].lib : "", r[i].lib ? "#" : "", r[i].func);
+		if (r[i].end)
+			buf_addf(&one, "#%s", r[i].end);
+		if (r[i].sample)
+			buf_addf(&one, "#%ld", r[i].sample);
+		if (!any)
+			json_key(j, key);
+		buf_adds(j, any ? "," : "[");
+		buf_add_json_str(j, one.data, one.len);
+		any = true;
+	}
+	if (any)
+		buf_adds(j, "]");
+	buf_release(&one);
+}
+
+/*
+ * The options that made the profile, named as the options are, so that
+ * `veles check --collect-missing` (and a job matrix) can run them again.
+ */
 static char *params_json(const struct trace_opts *o)
 {
+	static const char *const strategies[][2] = {
+		{NULL, NULL}, {"userspace", "u_sampled"}, {"all", "a_sampled"}};
 	struct buf j = BUF_INIT;
 
-	buf_addf(&j, "{\"method\":\"%s\",\"mode\":\"%s\",\"global_sampling\":%ld,",
-		 o->dynamic ? "dynamic" : "instrumented", o->aggregate ? "aggregate" : "records",
-		 o->global_sampling);
-	buf_adds(&j, "\"sampling\":[");
-	for (size_t i = 0; i < o->nrules; i++) {
-		buf_adds(&j, i ? ",{\"func\":" : "{\"func\":");
-		buf_add_json_str(&j, o->rules[i].func, strlen(o->rules[i].func));
-		buf_addf(&j, ",\"sample\":%ld}",
-			 o->rules[i].sample ? o->rules[i].sample : o->global_sampling);
+	buf_adds(&j, "{");
+	json_key(&j, o->dynamic ? "dynamic" : "instrumented");
+	buf_adds(&j, "true");
+	if (o->aggregate) {
+		json_key(&j, "aggregate");
+		buf_adds(&j, "true");
 	}
-	buf_adds(&j, "]}");
+	if (o->strategy != STRATEGY_CUSTOM)
+		json_str(&j, "strategy", strategies[o->strategy][o->sampled]);
+	if (o->strategy != STRATEGY_CUSTOM && !o->with_usdt) {
+		json_key(&j, "no_usdt");
+		buf_adds(&j, "true");
+	}
+	json_key(&j, "global_sampling");
+	buf_addf(&j, "%ld", o->global_sampling);
+	json_rules(&j, "func", o->rules, o->nrules);
+	json_rules(&j, "usdt", o->usdts, o->nusdts);
+	for (size_t i = 0; i < o->nsizes; i++) {
+		const struct trace_size *z = &o->sizes[i];
+		char *v = z->arg ? xasprintf("%s:%s->%s", z->func, z->arg, z->member)
+				 : xasprintf("%s:%d", z->func, z->argn);
+
+		if (i == 0)
+			json_key(&j, "size");
+		buf_adds(&j, i ? "," : "[");
+		buf_add_json_str(&j, v, strlen(v));
+		free(v);
+	}
+	if (o->nsizes)
+		buf_adds(&j, "]");
+	if (o->binary)
+		json_str(&j, "binary", o->binary);
+	for (size_t i = 0; i < o->nlibs; i++) {
+		if (i == 0)
+			json_key(&j, "libs");
+		buf_adds(&j, i ? "," : "[");
+		buf_add_json_str(&j, o->libs[i], strlen(o->libs[i]));
+	}
+	if (o->nlibs)
+		buf_adds(&j, "]");
+	buf_adds(&j, "}");
 	return buf_detach(&j, NULL);
 }
 

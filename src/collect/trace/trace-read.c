@@ -212,6 +212,8 @@ int trace_read_meta(const char *text, const char *name, struct trace_proc *p)
 			ret = meta_clock(line, name, p);
 		else if (strncmp(line, "pid ", 4) == 0)
 			p->pid = atoi(line + 4);
+		else if (strncmp(line, "lost ", 5) == 0)
+			p->lost = strtoul(line + 5, NULL, 10);
 	}
 	free(copy);
 	if (ret == 0 && !(p->ns_per_tick > 0))

@@ -18,6 +18,7 @@ struct trace_object {
 
 struct trace_proc {
 	int pid;
+	unsigned long lost; /* signal handlers' calls the runtime could not record */
 	double ns_per_tick;
 	struct trace_object *objs;
 	size_t nobjs;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/memory/symbols.h"
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
 #include "util/common.h"
@@ -34,7 +35,8 @@ static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_
 		if (!name || !*name)
 			continue;
 		f->syms = xrealloc(f->syms, (f->nsyms + 1) * sizeof(*f->syms));
-		f->syms[f->nsyms++] = (struct sym){s.st_value, s.st_size, xstrdup(name)};
+		f->syms[f->nsyms++] =
+			(struct sym){s.st_value, s.st_size, xstrdup(name), sym_demangle(name)};
 	}
 }
 
@@ -116,7 +118,17 @@ static const char *find_sym(const struct sym_file *f, uint64_t v)
 	if (lo == 0)
 		return NULL;
 	const struct sym *s = &f->syms[lo - 1];
-	return s->value == v || v - s->value < s->size ? s->name : NULL;
+	return s->value == v || v - s->value < s->size ? SYM_DISPLAY(s) : NULL;
+}
+
+bool trace_name_matches(const char *want, const char *name, const char *demangled)
+{
+	size_t n = strlen(want);
+
+	if (strcmp(want, name) == 0)
+		return true;
+	return demangled && strncmp(demangled, want, n) == 0 &&
+	       (!demangled[n] || (demangled[n] == '(' && !strchr(want, '(')));
 }
 
 const char *trace_sym_lookup(struct sym_cache *c, const struct trace_proc *proc, uint64_t addr)
@@ -133,8 +145,10 @@ const char *trace_sym_lookup(struct sym_cache *c, const struct trace_proc *proc,
 void trace_sym_free(struct sym_cache *c)
 {
 	for (size_t i = 0; i < c->nfiles; i++) {
-		for (size_t k = 0; k < c->files[i].nsyms; k++)
+		for (size_t k = 0; k < c->files[i].nsyms; k++) {
 			free(c->files[i].syms[k].name);
+			free(c->files[i].syms[k].demangled);
+		}
 		free(c->files[i].syms);
 		free(c->files[i].path);
 	}

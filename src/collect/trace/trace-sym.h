@@ -6,6 +6,7 @@
 #ifndef COLLECT_TRACE_SYM_H
 #define COLLECT_TRACE_SYM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,8 +14,19 @@ struct trace_proc;
 
 struct sym {
 	uint64_t value, size;
-	char *name;
+	char *name;	 /* as in the symbol table */
+	char *demangled; /* a C++ function's name demangled, else NULL */
 };
+
+/* The name a profile gives @s: a C++ function's demangled one. */
+#define SYM_DISPLAY(s) ((s)->demangled ? (s)->demangled : (s)->name)
+
+/*
+ * @want names a function known as @name (mangled) and @demangled (or
+ * NULL): either whole, or the demangled one without its parameters
+ * ("ns::V::sum" for "ns::V::sum() const"), which names every overload.
+ */
+bool trace_name_matches(const char *want, const char *name, const char *demangled);
 
 struct sym_file {
 	char *path;

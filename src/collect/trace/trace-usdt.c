@@ -233,7 +233,7 @@ void usdt_list_free(struct usdt_list *l)
 
 /* ---- argument values ---- */
 
-static int64_t extend(uint64_t v, int bytes, bool is_signed)
+int64_t usdt_extend(uint64_t v, int bytes, bool is_signed)
 {
 	int shift = 64 - 8 * bytes;
 
@@ -256,7 +256,7 @@ bool usdt_arg_value(const struct usdt_arg *a, const struct usdt_hit *h, int64_t 
 	case USDT_ARG_REG:
 		if (!h->regs)
 			return false;
-		*out = extend(h->regs[a->reg], a->bytes, a->is_signed);
+		*out = usdt_extend(h->regs[a->reg], a->bytes, a->is_signed);
 		return true;
 	case USDT_ARG_MEM:
 		if (!h->regs || !h->stack)
@@ -266,7 +266,7 @@ bool usdt_arg_value(const struct usdt_arg *a, const struct usdt_hit *h, int64_t 
 		if (addr < sp || addr - sp + (uint64_t)a->bytes > h->stack_len)
 			return false;
 		memcpy(&v, h->stack + (addr - sp), (size_t)a->bytes);
-		*out = extend(v, a->bytes, a->is_signed);
+		*out = usdt_extend(v, a->bytes, a->is_signed);
 		return true;
 	default:
 		return false;

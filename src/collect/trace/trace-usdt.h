@@ -53,5 +53,7 @@ struct usdt_hit {
 /* Argument @a's value in @h; false when it is not there (memory off the
  * stack sampled). Sign- or zero-extended to 64 bits as its spec says. */
 bool usdt_arg_value(const struct usdt_arg *a, const struct usdt_hit *h, int64_t *out);
+/* The low @bytes of @v, sign-extended when @is_signed. */
+int64_t usdt_extend(uint64_t v, int bytes, bool is_signed);
 
 #endif

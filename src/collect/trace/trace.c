@@ -71,7 +71,9 @@ static void trace_usage(void)
 	       "  -s, --strategy S         userspace (every function of the binary), all (and\n"
 	       "                           of its libraries), u_sampled, a_sampled (the same,\n"
 	       "                           every 20th call), custom (-f and -u only; default)\n"
-	       "  -f, --func [LIB#]FUNC[#N]  trace FUNC (in LIB), every Nth call (repeatable)\n"
+	       "  -f, --func [LIB#]FUNC[#N]  trace FUNC (in LIB), every Nth call (repeatable);\n"
+	       "                           a C++ FUNC mangled or demangled, without its\n"
+	       "                           parameters for every overload (ns::C::f)\n"
 	       "  -u, --usdt [LIB#]PROBE[#N] trace a USDT probe: to PROBE_end (_END; or from\n"
 	       "                           X_begin/X_start to X_end), else from hit to hit;\n"
 	       "                           START#END pairs two explicitly (repeatable)\n"
@@ -539,6 +541,41 @@ static int write_calls(struct trace_state *st)
 	return ret;
 }
 
+static bool object_has(struct sym_cache *syms, const char *path, const char *name)
+{
+	const struct sym_file *f = trace_sym_file(syms, path);
+
+	for (size_t i = 0; i < f->nsyms; i++)
+		if (trace_name_matches(name, f->syms[i].name, f->syms[i].demangled))
+			return true;
+	return false;
+}
+
+/*
+ * Instrumented mode: a -f function that none of the objects the command
+ * loaded defines is a mistake (a typo would otherwise give an empty
+ * profile), as the dynamic mode says before it starts.
+ */
+static int check_rules_defined(struct trace_state *st, const char *prog)
+{
+	const struct trace_data *d = &st->data;
+
+	for (size_t r = 0; r < st->o.nrules; r++) {
+		bool found = false;
+
+		for (size_t i = 0; !found && i < d->nprocs; i++)
+			for (size_t k = 0; !found && k < d->procs[i].nobjs; k++)
+				found = object_has(&st->syms, d->procs[i].objs[k].path,
+						   st->o.rules[r].func);
+		if (!found && d->nprocs)
+			return err_set(ERR_INVALID,
+				       "collect trace: no function '%s' in %s or the libraries it "
+				       "loaded",
+				       st->o.rules[r].func, prog);
+	}
+	return 0;
+}
+
 static int trace_collect(struct collect_ctx *c)
 {
 	struct trace_state *st = c->state;
@@ -559,6 +596,8 @@ static int trace_collect(struct collect_ctx *c)
 		ret = run_command(c, st);
 		if (ret == 0 && !spawn_interrupted())
 			ret = trace_read_dir(st->dir, &st->data);
+		if (ret == 0 && !spawn_interrupted())
+			ret = check_rules_defined(st, c->argv[0]);
 	}
 	trace_watch(&st->o, "command ended (status %d): %s; %zu calls in %zu processes",
 		    st->run.status, ret < 0 ? err_msg() : "ok", st->data.ncalls, st->data.nprocs);
@@ -604,6 +643,12 @@ static void trace_summary(struct collect_ctx *c, struct trace_state *st)
 	if (d->bytes)
 		printf("  %s: %.1f bytes per call\n", st->dynamic ? "Probe samples" : "Records",
 		       (double)d->bytes / (double)d->ncalls);
+	for (size_t i = 0; i < d->nprocs; i++)
+		if (d->procs[i].lost)
+			fprintf(stderr,
+				"Warning: process %d lost %lu calls that signal handlers made "
+				"while the runtime was defining a function\n",
+				d->procs[i].pid, d->procs[i].lost);
 }
 
 static int gzip_file(const char *path)
