@@ -108,7 +108,7 @@ for line in open(sys.argv[1]):
 ok = True
 for path in sys.argv[2:]:
     p = json.load(open(path))
-    agg = p["collector_info"]["params"]["mode"] == "aggregate"
+    agg = p["collector_info"]["params"].get("aggregate") is True
     got = {}
     for k, r in p["resources"].items():
         uid = p["resource_type_map"][k]["uid"]
