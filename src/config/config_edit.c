@@ -85,16 +85,6 @@ static int next_event(struct editor *e, yaml_event_t *ev)
 	return 0;
 }
 
-static bool is_index(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 /*
  * Reads the node that starts with @ev (consumed), into @self. @depth is how
  * many parts of the path lead to it when @on_path.
@@ -259,7 +249,7 @@ static void block_value(struct buf *b, char **parts, size_t n, const char *value
 	}
 	buf_addc(b, '\n');
 	indent(b, ind + 2);
-	if (is_index(parts[0])) {
+	if (str_all_digits(parts[0])) {
 		buf_adds(b, "- ");
 		block_item(b, parts + 1, n - 1, value, ind + 4);
 	} else {
@@ -273,7 +263,7 @@ static void block_item(struct buf *b, char **parts, size_t n, const char *value,
 {
 	if (n == 0) {
 		add_value(b, value, false);
-	} else if (is_index(parts[0])) {
+	} else if (str_all_digits(parts[0])) {
 		buf_adds(b, "- ");
 		block_item(b, parts + 1, n - 1, value, ind + 2);
 	} else {
@@ -287,7 +277,7 @@ static void flow_value(struct buf *b, char **parts, size_t n, const char *value)
 {
 	if (n == 0) {
 		add_value(b, value, true);
-	} else if (is_index(parts[0])) {
+	} else if (str_all_digits(parts[0])) {
 		buf_addc(b, '[');
 		flow_value(b, parts + 1, n - 1, value);
 		buf_addc(b, ']');
@@ -318,7 +308,7 @@ static int check_new_indexes(char **parts, size_t from, size_t n, struct buf *na
 	for (size_t i = from; i < n; i++) {
 		const char *list = key_of(name, parts, i);
 
-		if (is_index(parts[i]) && strcmp(parts[i], "0") != 0)
+		if (str_all_digits(parts[i]) && strcmp(parts[i], "0") != 0)
 			return err_set(ERR_INVALID,
 				       "'%s' is not a list yet: its first item is %s.0", list,
 				       list);
@@ -346,10 +336,10 @@ static int insert(const struct editor *e, const char *value, size_t *at, struct 
 
 	if (nd->kind == 's' && !nd->empty) {
 		ret = err_set(ERR_INVALID, "'%s' is a value, not a section", here);
-	} else if (nd->kind == 'm' && is_index(rest[0])) {
+	} else if (nd->kind == 'm' && str_all_digits(rest[0])) {
 		ret = err_set(ERR_INVALID, "'%s' is a map, not a list: it has no item %s", here,
 			      rest[0]);
-	} else if (nd->kind == 'q' && !is_index(rest[0])) {
+	} else if (nd->kind == 'q' && !str_all_digits(rest[0])) {
 		ret = err_set(ERR_INVALID, "'%s' is a list: its items are numbered (%s.0)", here,
 			      here);
 	} else if (nd->kind == 'q' && (strlen(rest[0]) > 9 || (size_t)atol(rest[0]) != nd->count)) {

@@ -40,16 +40,6 @@ static const char *const known_keys[] = {
 	NULL,
 };
 
-static bool all_digits(const char *s, size_t n)
-{
-	if (n == 0)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
-
 /* True when @key is @pattern, a section above it, or (with "**") below it. */
 static bool key_matches(const char *key, const char *pattern)
 {
@@ -58,7 +48,7 @@ static bool key_matches(const char *key, const char *pattern)
 
 		if (pl == 2 && memcmp(pattern, "**", 2) == 0)
 			return true;
-		if (pl == 1 && pattern[0] == '#' ? !all_digits(key, kl)
+		if (pl == 1 && pattern[0] == '#' ? !mem_all_digits(key, kl)
 						 : kl != pl || memcmp(key, pattern, kl) != 0)
 			return false;
 		key += kl;

@@ -83,16 +83,6 @@ int mon_parse_pidstat(const char *text, uint64_t uid, struct mon_table *t)
 
 /* ---- reading ---- */
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 /* One process into @t; a process gone since the listing is skipped. */
 static void read_one(struct mon_procs_reader *r, const char *pid, const struct mon_procsel *sel,
 		     struct mon_table *t)
@@ -132,7 +122,7 @@ int mon_procs_read(struct mon_procs_reader *r, const char *root, const struct mo
 		rewinddir(r->dir);
 	}
 	while ((d = readdir(r->dir)))
-		if (all_digits(d->d_name) && strlen(d->d_name) < 16)
+		if (str_all_digits(d->d_name) && strlen(d->d_name) < 16)
 			read_one(r, d->d_name, sel, t);
 	return 0;
 }

@@ -13,4 +13,26 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define UNUSED(x) ((void)(x))
 
+/* True when the @n bytes at @s are ASCII digits, and there is one at least
+ * (an index, a pid, a count). */
+static inline bool mem_all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0;
+}
+
+/* The same for the string @s. */
+static inline bool str_all_digits(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n > 0 && !s[n];
+}
+
 #endif

@@ -119,11 +119,6 @@ static size_t split_hash(const char *arg, char **parts, size_t max)
 	return 0;
 }
 
-static bool all_digits(const char *s)
-{
-	return *s && strspn(s, "0123456789") == strlen(s);
-}
-
 static bool looks_like_lib(const char *s)
 {
 	return strchr(s, '/') || strstr(s, ".so");
@@ -137,7 +132,7 @@ static int parse_location(const char *opt, const char *arg, bool pairs, struct t
 	int ret = 0;
 
 	*r = (struct trace_rule){0};
-	if (n > 1 && all_digits(p[n - 1])) {
+	if (n > 1 && str_all_digits(p[n - 1])) {
 		ret = collect_parse_count("trace", opt, p[n - 1], 1, &r->sample);
 		free(p[--n]);
 	}
