@@ -120,8 +120,13 @@ static void add_expanded(struct buf *b, const char *path, const char *origin)
 	}
 }
 
-/* The binary's DT_RPATH (@tag) or DT_RUNPATH, $ORIGIN expanded, into @b. */
-static void dyn_search_path(const char *binary, const char *origin, int64_t tag, struct buf *b)
+/*
+ * Calls @fn with each string of the dynamic section entries tagged @tag
+ * (DT_NEEDED, DT_RPATH, DT_RUNPATH) of @binary, in order; -1 when it cannot
+ * be opened.
+ */
+static int dyn_strings(const char *binary, int64_t tag, void (*fn)(const char *v, void *arg),
+		       void *arg)
 {
 	int fd = open(binary, O_RDONLY | O_CLOEXEC);
 	Elf_Scn *scn = NULL;
@@ -129,7 +134,7 @@ static void dyn_search_path(const char *binary, const char *origin, int64_t tag,
 	GElf_Shdr sh;
 
 	if (fd < 0)
-		return;
+		return -1;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	while (elf && (scn = elf_nextscn(elf, scn)))
@@ -141,15 +146,35 @@ static void dyn_search_path(const char *binary, const char *origin, int64_t tag,
 				const char *v = dyn.d_tag == tag ? elf_strptr(elf, sh.sh_link,
 									      dyn.d_un.d_val)
 								 : NULL;
-				if (v) {
-					add_expanded(b, v, origin);
-					buf_addc(b, ':');
-				}
+				if (v)
+					fn(v, arg);
 			}
 		}
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	return 0;
+}
+
+struct search_path {
+	struct buf *b;
+	const char *origin;
+};
+
+static void add_search_dir(const char *v, void *arg)
+{
+	struct search_path *sp = arg;
+
+	add_expanded(sp->b, v, sp->origin);
+	buf_addc(sp->b, ':');
+}
+
+/* The binary's DT_RPATH (@tag) or DT_RUNPATH, $ORIGIN expanded, into @b. */
+static void dyn_search_path(const char *binary, const char *origin, int64_t tag, struct buf *b)
+{
+	struct search_path sp = {b, origin};
+
+	dyn_strings(binary, tag, add_search_dir, &sp);
 }
 
 /* A library as -l or -f LIB#FUNC names it: a path, or a name looked for
@@ -540,38 +565,31 @@ static bool c_runtime(const char *soname)
 	return false;
 }
 
+struct name_list {
+	char **v;
+	size_t n;
+};
+
+static void add_needed(const char *name, void *arg)
+{
+	struct name_list *l = arg;
+
+	if (c_runtime(name))
+		return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(name);
+}
+
 /* -s all: the binary's DT_NEEDED libraries other than the C runtime's. */
 static int needed_libs(const char *binary, char ***out, size_t *n)
 {
-	int fd = open(binary, O_RDONLY | O_CLOEXEC);
-	Elf_Scn *scn = NULL;
-	Elf *elf;
-	GElf_Shdr sh;
+	struct name_list l = {*out, 0};
+	int ret = dyn_strings(binary, DT_NEEDED, add_needed, &l);
 
-	*n = 0;
-	if (fd < 0)
+	*out = l.v;
+	*n = l.n;
+	if (ret < 0)
 		return err_set(ERR_IO, "cannot open %s: %s", binary, strerror(errno));
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && (scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC) {
-			Elf_Data *data = elf_getdata(scn, NULL);
-			GElf_Dyn dyn;
-
-			for (int i = 0; data && gelf_getdyn(data, i, &dyn); i++) {
-				const char *name =
-					dyn.d_tag == DT_NEEDED
-						? elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)
-						: NULL;
-				if (name && !c_runtime(name)) {
-					*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-					(*out)[(*n)++] = xstrdup(name);
-				}
-			}
-		}
-	if (elf)
-		elf_end(elf);
-	close(fd);
 	return 0;
 }
 
