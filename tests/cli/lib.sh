@@ -92,3 +92,14 @@ with_tracefs() {
 		VELES_TEST_TRACEFS_NS=1 exec unshare -m --propagation private bash "$0" "$@"
 	fi
 }
+
+# The memory collector's tests: a git project as cwd, the test programs'
+# sources in $D, the runtime to preload, the flags to build them with, and
+# newest, the path of the latest pending profile.
+memory_test_setup() {
+	new_git_project p
+	D="$VELES_SRCDIR/tests/data/memory"
+	export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
+	CFLAGS="-g -O0 -fno-omit-frame-pointer"
+}
+newest() { ls -t .veles/jobs/*.perf | head -1; }

@@ -3,10 +3,7 @@
 # source lines, an empty run and a static binary, on the programs in
 # tests/data/memory (each says in its comment what it allocates).
 . "$(dirname "$0")/lib.sh"
-new_git_project p
-D="$VELES_SRCDIR/tests/data/memory"
-export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
-CFLAGS="-g -O0 -fno-omit-frame-pointer"
+memory_test_setup
 for prog in basic threads forks crash quick_exit nothing exec_self; do
 	cc $CFLAGS -pthread -o "$T/$prog" "$D/$prog.c" || fail "cc $prog"
 done

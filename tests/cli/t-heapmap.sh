@@ -2,9 +2,7 @@
 # veles show PROFILE heapmap: the address space of a memory profile at the
 # end of a snapshot, as text when stdout is not a terminal.
 . "$(dirname "$0")/lib.sh"
-new_git_project p
-D="$VELES_SRCDIR/tests/data/memory"
-export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
+memory_test_setup
 cc -g -O0 -fno-omit-frame-pointer -o "$T/sleepy" "$D/sleepy.c" || fail "cc sleepy"
 # Ten blocks of 16 bytes, 300 ms later ten of 32, none freed.
 ok veles collect memory -q -- "$T/sleepy"

@@ -3,11 +3,7 @@
 # allocation, the aligned and array allocators, a program killed, vfork,
 # and the views' modes (each program in tests/data/memory says what it does).
 . "$(dirname "$0")/lib.sh"
-new_git_project p
-D="$VELES_SRCDIR/tests/data/memory"
-export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
-CFLAGS="-g -O0 -fno-omit-frame-pointer"
-newest() { ls -t .veles/jobs/*.perf | head -1; }
+memory_test_setup
 summary() {
 	veles show "$(newest)" memory --format json >"$T/json" || fail "show memory"
 	/usr/bin/python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(s[sys.argv[2]])' \

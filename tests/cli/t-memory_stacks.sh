@@ -2,11 +2,7 @@
 # veles collect memory's stacks on code without frame pointers, on frame
 # pointers that hold data, and in libraries unloaded before the end.
 . "$(dirname "$0")/lib.sh"
-new_git_project p
-D="$VELES_SRCDIR/tests/data/memory"
-export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
-CFLAGS="-g -O0 -fno-omit-frame-pointer"
-newest() { ls -t .veles/jobs/*.perf | head -1; }
+memory_test_setup
 # leak_trace BYTES: the functions of the stack of the newest profile's leak
 # of BYTES bytes, one a line.
 leak_trace() {
