@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/heapmap.h"
+#include "cli/mem_execs.h"
 #include "profile/profile.h"
 #include "util/common.h"
 
@@ -16,7 +17,17 @@
 struct hm_ev {
 	uint64_t addr, size, pos;
 	int64_t snap;
+	size_t image; /* how many of the process's execs came before it */
 	bool alloc;
+};
+
+/* The chosen process's execs (header.execs): the order of each image's
+ * last event, ascending, and the snapshot it fell in, which ends the
+ * image's blocks still live. */
+struct hm_execs {
+	uint64_t *order;
+	int64_t *end;
+	size_t n;
 };
 
 /* A numeric field of @row wherever the layout put it; 0 when absent. */
@@ -75,9 +86,36 @@ static void push(struct hm_ev **ev, size_t *n, struct hm_ev e)
 	(*ev)[(*n)++] = e;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The execs of process @pid; none where the events' order is unknown. */
+static void read_execs(const struct profile *p, uint64_t pid, struct hm_execs *x)
+{
+	struct mem_exec *ex;
+	size_t n = profile_col_any(p, "order") ? mem_execs(p, &ex) : 0;
+
+	x->order = xmalloc((n ? n : 1) * sizeof(*x->order));
+	x->end = xmalloc((n ? n : 1) * sizeof(*x->end));
+	x->n = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ex[i].pid == pid)
+			x->order[x->n++] = ex[i].order;
+	if (n)
+		free(ex);
+	qsort(x->order, x->n, sizeof(*x->order), by_u64);
+	for (size_t i = 0; i < x->n; i++)
+		x->end[i] = INT64_MAX;
+}
+
 /* The events of the first process to allocate; a realloc is a release of
  * its old block then an allocation of the new one. */
-static size_t read_events(const struct profile *p, struct heapmap *h, struct hm_ev **out)
+static size_t read_events(const struct profile *p, struct heapmap *h, struct hm_ev **out,
+			  struct hm_execs *x)
 {
 	const struct column *sub = table_col(&p->types, "subtype"),
 			    *pid = profile_col_any(p, "pid");
@@ -85,21 +123,26 @@ static size_t read_events(const struct profile *p, struct heapmap *h, struct hm_
 			    *old = profile_col_any(p, "old-address");
 	const struct column *amount = profile_col_any(p, "amount"),
 			    *snap = profile_col_any(p, "snapshot");
-	size_t nres = profile_nres(p), n = 0, *seq = event_order(p, nres);
-	bool have_pid = false;
+	const struct column *order = profile_col_any(p, "order");
+	size_t nres = profile_nres(p), n = 0, *seq = event_order(p, nres), image = 0;
 
 	*out = NULL;
+	if (nres)
+		h->pid = (uint64_t)field(p, pid, seq[0]);
+	read_execs(p, h->pid, x);
 	for (size_t i = 0; i < nres; i++) {
 		size_t row = seq[i];
 		enum ev_kind k = kind_of(sub ? col_text(p, sub, p->res_type[row]) : NULL);
-		struct hm_ev e = {(uint64_t)field(p, addr, row), 0, 2 * i, field(p, snap, row),
-				  false};
+		struct hm_ev e = {(uint64_t)field(p, addr, row), 0, 2 * i,
+				  field(p, snap, row),		 0, false};
 
-		if (!have_pid)
-			h->pid = (uint64_t)field(p, pid, row);
-		have_pid = true;
 		if ((uint64_t)field(p, pid, row) != h->pid)
 			continue;
+		while (image < x->n && x->order[image] < (uint64_t)field(p, order, row))
+			image++;
+		e.image = image;
+		if (image < x->n)
+			x->end[image] = e.snap;
 		if (k != K_ALLOC) {
 			struct hm_ev f = e;
 
@@ -128,7 +171,7 @@ static int by_addr(const void *a, const void *b)
 
 /* Each allocation with the snapshot of its release: sorted by address and
  * time, a release ends the allocation just before it at its address. */
-static void pair_blocks(struct heapmap *h, struct hm_ev *ev, size_t n)
+static void pair_blocks(struct heapmap *h, struct hm_ev *ev, size_t n, const struct hm_execs *x)
 {
 	if (n)
 		qsort(ev, n, sizeof(*ev), by_addr);
@@ -142,8 +185,8 @@ static void pair_blocks(struct heapmap *h, struct hm_ev *ev, size_t n)
 		b->addr = ev[i].addr;
 		b->size = ev[i].size ? ev[i].size : 1;
 		b->from = ev[i].snap;
-		b->to = INT64_MAX;
-		if (i + 1 < n && ev[i + 1].addr == ev[i].addr)
+		b->to = ev[i].image < x->n ? x->end[ev[i].image] : INT64_MAX;
+		if (i + 1 < n && ev[i + 1].addr == ev[i].addr && ev[i + 1].snap < b->to)
 			b->to = ev[i + 1].snap;
 	}
 }
@@ -183,6 +226,7 @@ static void address_ranges(struct heapmap *h)
 
 int heapmap_build(const struct profile *p, struct heapmap *h)
 {
+	struct hm_execs x;
 	struct hm_ev *ev;
 	size_t n;
 
@@ -190,10 +234,12 @@ int heapmap_build(const struct profile *p, struct heapmap *h)
 	if (!p->type || strcmp(p->type, "memory") != 0)
 		return err_set(ERR_INVALID, "the heapmap view needs a memory profile, not %s",
 			       p->type ? p->type : "an untyped one");
-	n = read_events(p, h, &ev);
+	n = read_events(p, h, &ev, &x);
 	snapshot_range(h, ev, n);
-	pair_blocks(h, ev, n);
+	pair_blocks(h, ev, n, &x);
 	free(ev);
+	free(x.order);
+	free(x.end);
 	address_ranges(h);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/mem_execs.h"
 #include "cli/show.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -204,35 +205,19 @@ static int by_position(const void *a, const void *b)
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* header.execs (collect memory): [[pid, order of the image's last event], ...]. */
+/* Where in the sequence each image an exec ended had its last event. */
 static void view_execs(struct mem_view *v)
 {
-	const char *text = NULL;
-	uint64_t pair[2];
-	int k = 0;
+	struct mem_exec *ex;
+	size_t n = mem_execs(v->p, &ex);
 
-	for (size_t i = 0; i < v->p->nheader_extra; i++)
-		if (strcmp(v->p->header_extra[i].key, "execs") == 0)
-			text = v->p->header_extra[i].value;
-	if (!text || !by_order_col)
-		return;
-	for (const char *c = text; *c;) {
-		char *end;
-
-		if (*c < '0' || *c > '9') {
-			c++;
-			continue;
-		}
-		pair[k++] = strtoull(c, &end, 10);
-		c = end;
-		if (k < 2)
-			continue;
-		k = 0;
-		v->execs = xrealloc(v->execs, (v->nexecs + 1) * sizeof(*v->execs));
-		v->execs[v->nexecs] = (struct exec_mark){pair[0], position_of(v, pair[1])};
+	v->execs = xmalloc((n ? n : 1) * sizeof(*v->execs));
+	for (size_t i = 0; by_order_col && i < n; i++) {
+		v->execs[v->nexecs] = (struct exec_mark){ex[i].pid, position_of(v, ex[i].order)};
 		if (v->execs[v->nexecs].pos != SIZE_MAX)
 			v->nexecs++;
 	}
+	free(ex);
 	qsort(v->execs, v->nexecs, sizeof(*v->execs), by_position);
 }
 

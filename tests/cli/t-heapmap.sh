@@ -52,6 +52,13 @@ has "$T/out" "0 B in 0 blocks live"
 has "$T/out" "no block was allocated"
 hasnt "$T/out" "^0x"
 
+# An exec ends the old image's heap: its two blocks of 10 are gone, the
+# new image's four of 20 are what is live at the end.
+cc -o "$T/exec_self" "$D/exec_self.c" || fail "cc exec_self"
+ok veles collect memory -q -- "$T/exec_self"
+ok veles show "$(ls -t .veles/jobs/*.perf | head -1)" heapmap --text
+has "$T/out" "^heapmap of pid [0-9]+, snapshot [0-9]+ .*: 80 B in 4 blocks live"
+
 # Errors: a snapshot without events, a profile of another type.
 fails 1 veles show "$f" heapmap --snapshot 100000
 has "$T/err" "no snapshot 100000"
