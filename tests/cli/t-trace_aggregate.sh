@@ -13,6 +13,10 @@ ds=$VELES_SRCDIR/examples/ds
 ${CC:-cc} -O2 $(veles cflags trace) -o ds_driver "$ds/ds_driver.c" "$ds/ds.c" -lpthread ||
 	fail "build ds_driver"
 latest() { ls -t .veles/jobs/*.perf | head -1; }
+ok veles collect trace --help
+has "$T/out" "min, max, a histogram"
+ok veles show --help
+has "$T/out" "^  histogram an aggregate trace profile"
 
 ok veles collect trace --instrumented --aggregate -- ./ds_driver -t 1 -f 100 30
 has "$T/out" "in 4 threads of 2 processes \(sums only\)"
