@@ -265,7 +265,8 @@ static NOINSTR void map_grow(struct tbuf *b)
 
 static NOINSTR void agg_grow(struct tbuf *b)
 {
-	uint32_t cap = b->aggs_cap ? b->aggs_cap * 2 : 256;
+	/* 64 to start: with its histogram a function takes 2 KiB a thread. */
+	uint32_t cap = b->aggs_cap ? b->aggs_cap * 2 : 64;
 
 	b->aggs = realloc(b->aggs, cap * sizeof(*b->aggs));
 	b->addrs = realloc(b->addrs, cap * sizeof(*b->addrs));
