@@ -484,8 +484,12 @@ static HOT inline void agg_close(struct tbuf *b, const struct frame *f, uint32_t
 	g->count++;
 	g->incl += incl;
 	g->excl += incl - (f->children < incl ? f->children : incl);
-	g->nmin = ~incl > g->nmin ? ~incl : g->nmin;
-	g->max = incl > g->max ? incl : g->max;
+	/* Branches, not conditional moves: a new extreme is rare, and the
+	 * stores it would take every time cost a nanosecond a call. */
+	if (UNLIKELY(~incl > g->nmin))
+		g->nmin = ~incl;
+	if (UNLIKELY(incl > g->max))
+		g->max = incl;
 	g->hist[vtr_hist_bucket(incl)]++;
 	if (b->depth > 0 && b->depth <= STACK_MAX)
 		b->stack[b->depth - 1].children += incl;
