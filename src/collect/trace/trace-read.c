@@ -265,8 +265,7 @@ static void add_agg(struct trace_data *d, const struct trace_call *c, const stru
 }
 
 /* "ADDR COUNT INCL EXCL MIN MAX K:N..." per function of one thread. */
-static int read_aggregate(const char *text, const char *name, int pid, int tid,
-			  struct trace_data *d)
+int trace_read_aggregate(const char *text, const char *name, int pid, int tid, struct trace_data *d)
 {
 	const char *line = text;
 
@@ -318,7 +317,7 @@ static int read_file(const char *dir, const char *entry, struct trace_data *d)
 		ret = trace_read_records(b.data, b.len, path, d);
 	} else if (ret == 0 && strcmp(dot, ".agg") == 0) {
 		sscanf(entry, "%d.%d", &pid, &tid);
-		ret = read_aggregate(buf_str(&b), path, pid, tid, d);
+		ret = trace_read_aggregate(buf_str(&b), path, pid, tid, d);
 	}
 	buf_release(&b);
 	free(path);

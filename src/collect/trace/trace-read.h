@@ -73,6 +73,9 @@ uint64_t trace_data_name(struct trace_data *d, const char *name);
 int trace_read_dir(const char *dir, struct trace_data *out);
 /* Parses one thread's records (a .vtr file's contents) into @out. */
 int trace_read_records(const void *data, size_t len, const char *name, struct trace_data *out);
+/* Parses one thread's sums (an .agg file's text) into @out. */
+int trace_read_aggregate(const char *text, const char *name, int pid, int tid,
+			 struct trace_data *out);
 /* Parses one process's .meta text into @proc. */
 int trace_read_meta(const char *text, const char *name, struct trace_proc *proc);
 /* Appends @c to d->calls. */
