@@ -42,4 +42,36 @@ struct vtr_header {
 #define VTR_DEFINE 0x3fffffffu
 #define VTR_HIGH 0x3ffffffeu
 
+/*
+ * Aggregate mode's histogram of inclusive cycles (PID.TID.agg): log-linear
+ * buckets, VTR_HIST_SUB to each power of two, so a bucket is at most a
+ * quarter of its lower bound wide and a percentile read from it is off by
+ * less than that. Values below 2 * VTR_HIST_SUB have a bucket each.
+ */
+#define VTR_HIST_SUB_BITS 2
+#define VTR_HIST_SUB (1u << VTR_HIST_SUB_BITS)
+#define VTR_HIST_BUCKETS ((64 - VTR_HIST_SUB_BITS + 1) * VTR_HIST_SUB)
+
+/* The bucket of @v cycles: its power of two and the next bits below. */
+static inline uint32_t vtr_hist_bucket(uint64_t v)
+{
+	uint32_t e;
+
+	if (v < VTR_HIST_SUB)
+		return (uint32_t)v;
+	e = 63u - (uint32_t)__builtin_clzll(v);
+	return (e - VTR_HIST_SUB_BITS + 1) * VTR_HIST_SUB +
+	       (uint32_t)(v >> (e - VTR_HIST_SUB_BITS)) - VTR_HIST_SUB;
+}
+
+/* The least number of cycles bucket @k holds; bucket k + 1 starts past it. */
+static inline uint64_t vtr_hist_lower(uint32_t k)
+{
+	uint32_t e = k / VTR_HIST_SUB;
+
+	if (e == 0)
+		return k;
+	return (uint64_t)(VTR_HIST_SUB + k % VTR_HIST_SUB) << (e - 1);
+}
+
 #endif

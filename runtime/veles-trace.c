@@ -49,7 +49,6 @@
 #define DEFER_MAX 64
 #define MAP_MIN 1024
 #define STACK_MAX 4096
-#define HIST_BUCKETS 64
 
 struct slot {
 	uintptr_t addr; /* 0 = empty */
@@ -59,7 +58,8 @@ struct slot {
 /* Aggregate mode: per function of a thread. */
 struct agg {
 	uint64_t count, incl, excl;
-	uint64_t hist[HIST_BUCKETS]; /* calls by floor(log2(inclusive cycles)) */
+	uint64_t nmin, max;		 /* ~least and greatest inclusive cycles: both start at 0 */
+	uint64_t hist[VTR_HIST_BUCKETS]; /* calls by vtr_hist_bucket(inclusive cycles) */
 };
 
 struct frame {
@@ -265,7 +265,8 @@ static NOINSTR void map_grow(struct tbuf *b)
 
 static NOINSTR void agg_grow(struct tbuf *b)
 {
-	uint32_t cap = b->aggs_cap ? b->aggs_cap * 2 : 256;
+	/* 64 to start: with its histogram a function takes 2 KiB a thread. */
+	uint32_t cap = b->aggs_cap ? b->aggs_cap * 2 : 64;
 
 	b->aggs = realloc(b->aggs, cap * sizeof(*b->aggs));
 	b->addrs = realloc(b->addrs, cap * sizeof(*b->addrs));
@@ -362,10 +363,12 @@ static NOINSTR void write_aggregate(struct tbuf *b)
 	for (uint32_t i = 0; i < b->nfuncs; i++) {
 		const struct agg *g = &b->aggs[i];
 
-		fprintf(f, "%#lx %lu %lu %lu", (unsigned long)b->addrs[i], (unsigned long)g->count,
-			(unsigned long)g->incl, (unsigned long)g->excl);
-		for (int k = 0; k < HIST_BUCKETS; k++)
-			fprintf(f, " %lu", (unsigned long)g->hist[k]);
+		fprintf(f, "%#lx %lu %lu %lu %lu %lu", (unsigned long)b->addrs[i],
+			(unsigned long)g->count, (unsigned long)g->incl, (unsigned long)g->excl,
+			(unsigned long)~g->nmin, (unsigned long)g->max);
+		for (uint32_t k = 0; k < VTR_HIST_BUCKETS; k++)
+			if (g->hist[k])
+				fprintf(f, " %u:%lu", k, (unsigned long)g->hist[k]);
 		fputc('\n', f);
 	}
 	fclose(f);
@@ -481,7 +484,13 @@ static HOT inline void agg_close(struct tbuf *b, const struct frame *f, uint32_t
 	g->count++;
 	g->incl += incl;
 	g->excl += incl - (f->children < incl ? f->children : incl);
-	g->hist[incl ? 63 - __builtin_clzll(incl) : 0]++;
+	/* Branches, not conditional moves: a new extreme is rare, and the
+	 * stores it would take every time cost a nanosecond a call. */
+	if (UNLIKELY(~incl > g->nmin))
+		g->nmin = ~incl;
+	if (UNLIKELY(incl > g->max))
+		g->max = incl;
+	g->hist[vtr_hist_bucket(incl)]++;
 	if (b->depth > 0 && b->depth <= STACK_MAX)
 		b->stack[b->depth - 1].children += incl;
 }

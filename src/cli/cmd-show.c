@@ -52,14 +52,18 @@ static const char show_usage[] =
 	"            the call stacks of the resources' traces, inclusive --of per\n"
 	"            frame, or with -a count the resources whose --of is not 0\n"
 	"            (SVG or HTML only: -o FILE.svg|FILE.html)\n"
+	"  histogram an aggregate trace profile's histogram of each function's\n"
+	"            inclusive time, a bar per bucket (-n: the N functions with\n"
+	"            the most time); its summary gives p50, p90 and p99\n"
 	"\n"
 	"  -m, --minor REV   look PROFILE up in version REV (default: HEAD)\n"
-	"  -n, --limit N     table, tableof: at most N rows (tableof: after sorting)\n"
+	"  -n, --limit N     table, tableof: at most N rows (tableof: after sorting);\n"
+	"                    histogram: at most N functions\n"
 	"  --compact         raw: no indentation\n"
 	"  --format FMT      summary and table: text (default) or json;\n"
 	"                    tableof: plain (default), markdown, csv or json\n"
-	"  -o, --output FILE bars, flow, scatter: FILE.svg (a standalone SVG) or\n"
-	"                    FILE.html (an interactive page); tableof: the text\n"
+	"  -o, --output FILE bars, flow, scatter, histogram: FILE.svg (a standalone\n"
+	"                    SVG) or FILE.html (an interactive page); tableof: the text\n"
 	"\n"
 	"View options (after the view's name):\n"
 	"  --of KEY          the value shown (default: amount)\n"
@@ -73,7 +77,7 @@ static const char show_usage[] =
 	"  --sort-by KEY     tableof: rows ordered by a column (numbers by value)\n"
 	"  --descending      tableof: largest first\n"
 	"  --filter-by KEY VALUE  only resources whose KEY is VALUE (repeatable)\n"
-	"  --title TEXT      bars, flow, scatter: the figure's title\n"
+	"  --title TEXT      bars, flow, scatter, histogram: the figure's title\n"
 	"  --snapshot N      heapmap: the snapshot shown first (default: the peak's)\n"
 	"  --text            heapmap: one frame as text, even on a terminal\n"
 	"  --rows N          heapmap as text: at most N rows of cells (default 16)\n"
@@ -88,7 +92,8 @@ static const struct {
 		   {"flow", VIEW_FLOW},
 		   {"scatter", VIEW_SCATTER},
 		   {"tableof", VIEW_TABLE_RES},
-		   {"flamegraph", VIEW_FLAMEGRAPH}};
+		   {"flamegraph", VIEW_FLAMEGRAPH},
+		   {"histogram", VIEW_HISTOGRAM}};
 
 static bool is_view(const char *s)
 {
@@ -344,7 +349,8 @@ static int positionals(int argc, char **argv, struct show_opts *o)
 		if (!is_view(argv[optind])) {
 			cli_usage_error("show",
 					"unknown view '%s': use summary, table, raw, memory, "
-					"heapmap, tableof, bars, flow, scatter or flamegraph",
+					"heapmap, tableof, bars, flow, scatter, flamegraph or "
+					"histogram",
 					argv[optind]);
 			return -1;
 		}
@@ -406,7 +412,8 @@ static int parse_show_args(int argc, char **argv, struct show_opts *o)
 	if (!o->view)
 		o->view = "summary";
 	if (o->limit && o->is_graph) {
-		if (o->vo.kind != VIEW_TABLE_RES && o->vo.kind != VIEW_TABLE_MODELS) {
+		if (o->vo.kind != VIEW_TABLE_RES && o->vo.kind != VIEW_TABLE_MODELS &&
+		    o->vo.kind != VIEW_HISTOGRAM) {
 			cli_usage_error("show", "--limit is for tables, not the %s view", o->view);
 			return -1;
 		}

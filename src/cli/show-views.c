@@ -198,7 +198,7 @@ static const char *type_uid(const struct profile *p, const struct group *g, stru
 	return type_text(p, "uid", g->type);
 }
 
-static void summary_header(const struct profile *p, const char *name, size_t ngroups)
+void show_summary_header(const struct profile *p, const char *name, size_t ngroups)
 {
 	size_t i;
 
@@ -229,7 +229,7 @@ static void summary_text(const struct profile *p, const char *name, const struct
 	int w = 3;
 	size_t i;
 
-	summary_header(p, name, n);
+	show_summary_header(p, name, n);
 	for (i = 0; i < n; i++) {
 		int len = (int)strlen(type_uid(p, &g[i], &uid));
 
@@ -304,7 +304,13 @@ static void summary_json(const struct profile *p, const char *name, const struct
 void show_summary(const struct profile *p, const char *name, const struct show_opts *o)
 {
 	size_t n;
-	struct group *g = group_amounts(p, &n);
+	struct group *g;
+
+	if (show_is_trace_aggregate(p)) {
+		show_trace_summary(p, name, o);
+		return;
+	}
+	g = group_amounts(p, &n);
 
 	if (o->fmt == FORMAT_JSON)
 		summary_json(p, name, g, n);

@@ -3,6 +3,7 @@
 #define CLI_SHOW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "cli/cli.h"
 #include "view/view.h"
@@ -28,6 +29,12 @@ struct show_opts {
 
 void show_table(const struct profile *p, const struct show_opts *o);
 void show_summary(const struct profile *p, const char *name, const struct show_opts *o);
+/* The summary's lines about the profile as a whole, before its table. */
+void show_summary_header(const struct profile *p, const char *name, size_t ngroups);
+/* An aggregate trace profile: resources with calls and a histogram. */
+bool show_is_trace_aggregate(const struct profile *p);
+/* Its summary: per function calls, times and percentiles (show-trace.c). */
+void show_trace_summary(const struct profile *p, const char *name, const struct show_opts *o);
 /* The heaptrack-style summary of a memory profile; -1 (said on stderr) for another type. */
 int show_memory(const struct profile *p, const char *name, const struct show_opts *o);
 

@@ -89,6 +89,8 @@ int view_render(const struct profile *p, const struct view_opts *o, enum view_ta
 		ret = view_build_bars(p, o, &f);
 	else if (o->kind == VIEW_FLOW)
 		ret = view_build_flow(p, o, &f);
+	else if (o->kind == VIEW_HISTOGRAM)
+		ret = view_build_histogram(p, o, &f);
 	else
 		ret = view_build_scatter(p, o, &f);
 	if (ret == 0) {

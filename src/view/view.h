@@ -1,6 +1,6 @@
 /*
- * The graphical and tabular views of `veles show`: tableof, bars, flow and
- * scatter. A view is built in two steps: the data step (view_data.c,
+ * The graphical and tabular views of `veles show`: tableof, bars, flow,
+ * scatter and histogram. A view is built in two steps: the data step (view_data.c,
  * view_models.c) turns a profile into figures of plain numbers, and a
  * renderer (term.c, svg.c, html.c, tableof.c) turns figures into text.
  * See docs/cli/show.md.
@@ -21,6 +21,7 @@ enum view_kind {
 	VIEW_TABLE_RES,
 	VIEW_TABLE_MODELS,
 	VIEW_FLAMEGRAPH,
+	VIEW_HISTOGRAM, /* drawn as bars: a plot per function, a bar per bucket */
 };
 enum view_agg { AGG_SUM, AGG_MEAN, AGG_MEDIAN, AGG_MIN, AGG_MAX, AGG_COUNT };
 enum view_target { TARGET_TERM, TARGET_SVG, TARGET_HTML };
@@ -46,7 +47,8 @@ struct view_opts {
 	size_t nheaders;
 	const char *sort_by;
 	bool sort_desc;
-	size_t limit; /* tableof: at most this many rows (after sorting); 0: all */
+	size_t limit; /* tableof: at most this many rows (after sorting); histogram:
+		       * plots; 0: all */
 	struct view_filter filters[VIEW_MAX_FILTERS];
 	size_t nfilters;
 	enum table_fmt tfmt;

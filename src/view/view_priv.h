@@ -69,6 +69,8 @@ const char *view_value(const struct profile *p, size_t row, const char *key, str
 bool view_has_key(const struct profile *p, const char *key);
 int view_build_bars(const struct profile *p, const struct view_opts *o, struct vfigure *f);
 int view_build_flow(const struct profile *p, const struct view_opts *o, struct vfigure *f);
+/* view_hist.c */
+int view_build_histogram(const struct profile *p, const struct view_opts *o, struct vfigure *f);
 void vfigure_release(struct vfigure *f);
 double view_aggregate(enum view_agg a, double *v, size_t n);
 

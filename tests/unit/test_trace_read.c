@@ -141,6 +141,39 @@ static void test_meta(void **state)
 	free(p.objs);
 }
 
+/* --aggregate's sums: min, max and the K:N buckets, which must count the
+ * calls; a function not called leaves nothing. */
+static void test_aggregate(void **state)
+{
+	struct trace_data d = {0};
+	const char *text = "0x1000 5 500 300 40 260 21:2 24:1 33:2\n"
+			   "0x2000 0 0 0 18446744073709551615 0\n"
+			   "0x3000 1 7 7 7 7 7:1\n";
+
+	UNUSED(state);
+	assert_int_equal(trace_read_aggregate(text, "a", 3, 4, &d), 0);
+	assert_int_equal(d.ncalls, 2);
+	assert_true(d.aggregate);
+	assert_int_equal(d.calls[0].order, 5);
+	assert_int_equal(d.calls[0].tid, 4);
+	assert_int_equal(d.aggs[0].min, 40);
+	assert_int_equal(d.aggs[0].max, 260);
+	assert_int_equal(d.aggs[0].nhist, 3);
+	assert_int_equal(d.hist[d.aggs[0].hist_at + 2].k, 33);
+	assert_int_equal(d.hist[d.aggs[0].hist_at + 2].n, 2);
+	assert_int_equal(d.calls[1].addr, 0x3000);
+	assert_int_equal(d.aggs[1].nhist, 1);
+	assert_int_equal(d.hist[d.aggs[1].hist_at].k, 7);
+	/* Buckets that miss a call, out of order, past the last, or a line cut. */
+	assert_int_equal(trace_read_aggregate("0x1 3 9 9 1 5 4:2\n", "a", 3, 4, &d), ERR_PARSE);
+	assert_int_equal(trace_read_aggregate("0x1 2 9 9 1 5 9:1 4:1\n", "a", 3, 4, &d), ERR_PARSE);
+	assert_int_equal(trace_read_aggregate("0x1 1 9 9 1 5 252:1\n", "a", 3, 4, &d), ERR_PARSE);
+	assert_int_equal(trace_read_aggregate("0x1 1 9 9\n0x2 1 9 9 1 5 4:1\n", "a", 3, 4, &d),
+			 ERR_PARSE);
+	assert_int_equal(d.ncalls, 2);
+	trace_data_free(&d);
+}
+
 /* -f names a C++ function mangled, demangled, or without its parameters. */
 static void test_name_matches(void **state)
 {
@@ -163,7 +196,7 @@ int main(void)
 		cmocka_unit_test(test_nested),	     cmocka_unit_test(test_long_delta),
 		cmocka_unit_test(test_unmatched),    cmocka_unit_test(test_cut_short),
 		cmocka_unit_test(test_bad_records),  cmocka_unit_test(test_meta),
-		cmocka_unit_test(test_name_matches),
+		cmocka_unit_test(test_name_matches), cmocka_unit_test(test_aggregate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /*
  * The trace profile (the seed's layout): resources keyed "FUNC#0" of type
  * "mixed", subtype "time delta", amounts in microseconds, each call with
- * its exclusive time, call order, thread, process and depth.
+ * its exclusive time, call order, thread, process and depth; in aggregate
+ * mode each function's sums on a thread, with its histogram.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include "collect/trace/trace-sym.h"
 #include "collect/trace/trace.h"
 #include "profile/profile.h"
+#include "runtime/trace-format.h"
 #include "util/buf.h"
 #include "util/common.h"
 
@@ -32,7 +34,7 @@ struct fn_map {
 	size_t mask, used;
 };
 
-enum { C_AMOUNT, C_EXCL, C_ORDER, C_THREAD, C_PID, C_DEPTH, C_CALLS, C_SIZE, NCOLS };
+enum { C_AMOUNT, C_EXCL, C_MIN, C_MAX, C_ORDER, C_THREAD, C_PID, C_DEPTH, C_CALLS, C_SIZE, NCOLS };
 
 struct builder {
 	struct profile *p;
@@ -141,8 +143,35 @@ static double to_us(uint64_t ticks, double ns_per_tick)
 	return round((double)ticks * ns_per_tick) / 1000.0;
 }
 
-static void add_call(struct builder *b, const struct trace_call *c, double ns_per_tick)
+/*
+ * "[[LO, HI, N], ...]": the non-empty buckets in microseconds, LO the
+ * least time a bucket holds and HI the next bucket's LO (docs/trace-format.md);
+ * six digits, as the edges are the cycle counter's powers of two.
+ */
+static void add_histogram(struct builder *b, size_t row, const struct trace_agg *g,
+			  double ns_per_tick)
 {
+	struct buf j = BUF_INIT;
+
+	buf_addc(&j, '[');
+	for (size_t i = 0; i < g->nhist; i++) {
+		const struct trace_bucket *k = &b->d->hist[g->hist_at + i];
+		double lo = (double)vtr_hist_lower(k->k);
+		double hi = k->k + 1 < VTR_HIST_BUCKETS ? (double)vtr_hist_lower(k->k + 1)
+							: 18446744073709551616.0;
+
+		buf_addf(&j, "%s[%.6g,%.6g,%" PRIu64 "]", i ? "," : "", lo * ns_per_tick / 1000,
+			 hi * ns_per_tick / 1000, k->n);
+	}
+	buf_addc(&j, ']');
+	table_set(b->p, &b->p->res, row,
+		  &(struct attr){.name = "histogram", .kind = COL_JSON, .s = buf_str(&j)});
+	buf_release(&j);
+}
+
+static void add_call(struct builder *b, size_t i, double ns_per_tick)
+{
+	const struct trace_call *c = &b->d->calls[i];
 	struct fn_slot *s = slot_get(b, c);
 	size_t row;
 
@@ -154,7 +183,12 @@ static void add_call(struct builder *b, const struct trace_call *c, double ns_pe
 	col_set_i64(&b->p->res, b->col[C_THREAD], row, c->tid);
 	col_set_i64(&b->p->res, b->col[C_PID], row, c->pid);
 	if (b->d->aggregate) {
+		const struct trace_agg *g = &b->d->aggs[i];
+
 		col_set_i64(&b->p->res, b->col[C_CALLS], row, (int64_t)c->order);
+		col_set_f64(&b->p->res, b->col[C_MIN], row, to_us(g->min, ns_per_tick));
+		col_set_f64(&b->p->res, b->col[C_MAX], row, to_us(g->max, ns_per_tick));
+		add_histogram(b, row, g, ns_per_tick);
 		return;
 	}
 	col_set_i64(&b->p->res, b->col[C_ORDER], row, (int64_t)c->order);
@@ -167,12 +201,14 @@ static void add_call(struct builder *b, const struct trace_call *c, double ns_pe
 static void make_columns(struct builder *b)
 {
 	static const char *const names[NCOLS] = {
-		"amount", "exclusive", "order", "thread",
-		"pid",	  "depth",     "calls", "structure-unit-size"};
+		"amount", "exclusive", "min",	"max",	 "order",
+		"thread", "pid",       "depth", "calls", "structure-unit-size"};
 
 	/* Create every column before taking pointers: adding one may move them. */
 	for (int k = 0; k < NCOLS; k++)
 		table_col_get(b->p, &b->p->res, names[k], k < C_ORDER ? COL_F64 : COL_I64);
+	if (b->d->aggregate) /* set through table_set(), by name */
+		table_col_get(b->p, &b->p->res, "histogram", COL_JSON);
 	for (int k = 0; k < NCOLS; k++)
 		b->col[k] =
 			table_col_get(b->p, &b->p->res, names[k], k < C_ORDER ? COL_F64 : COL_I64);
@@ -308,7 +344,7 @@ struct profile *trace_build_profile(const struct trace_data *d, const struct tra
 
 		/* A process killed before its exit left no calibration. */
 		if (proc)
-			add_call(&b, &d->calls[i], proc->ns_per_tick);
+			add_call(&b, i, proc->ns_per_tick);
 	}
 	free(b.map.slots);
 	return b.p;

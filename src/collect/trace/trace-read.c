@@ -221,18 +221,69 @@ int trace_read_meta(const char *text, const char *name, struct trace_proc *p)
 	return ret;
 }
 
-/* "ADDR COUNT INCL EXCL HIST..." per function of one thread. */
-static int read_aggregate(const char *text, const char *name, int pid, int tid,
-			  struct trace_data *d)
+/* " K:N" pairs of non-empty buckets, in increasing K, up to the line's end. */
+static int read_hist(const char *at, const char *end, uint64_t count, const char *name,
+		     struct trace_data *d, struct trace_agg *g)
+{
+	uint64_t sum = 0;
+	long prev = -1;
+
+	g->hist_at = d->nhist;
+	while ((at += strspn(at, " \t\r")) < end) {
+		unsigned long k, n;
+		int len = 0;
+
+		if (sscanf(at, " %lu:%lu%n", &k, &n, &len) != 2 || at + len > end || !n ||
+		    k >= VTR_HIST_BUCKETS || (long)k <= prev)
+			return err_set(ERR_PARSE, "%s: bad histogram bucket", name);
+		if (d->nhist == d->hist_cap) {
+			d->hist_cap = d->hist_cap ? d->hist_cap * 2 : 256;
+			d->hist = xrealloc(d->hist, d->hist_cap * sizeof(*d->hist));
+		}
+		d->hist[d->nhist++] = (struct trace_bucket){(uint32_t)k, n};
+		sum += n;
+		prev = (long)k;
+		at += len;
+	}
+	g->nhist = d->nhist - g->hist_at;
+	/* Every call lands in one bucket: a file that says otherwise is cut. */
+	if (sum != count)
+		return err_set(ERR_PARSE, "%s: histogram of %" PRIu64 " calls for %" PRIu64, name,
+			       sum, count);
+	return 0;
+}
+
+/* Keeps d->aggs in step with d->calls. */
+static void add_agg(struct trace_data *d, const struct trace_call *c, const struct trace_agg *g)
+{
+	size_t cap = d->cap;
+
+	trace_data_add_call(d, c);
+	if (!d->aggs || cap != d->cap)
+		d->aggs = xrealloc(d->aggs, d->cap * sizeof(*d->aggs));
+	d->aggs[d->ncalls - 1] = *g;
+}
+
+/* "ADDR COUNT INCL EXCL MIN MAX K:N..." per function of one thread. */
+int trace_read_aggregate(const char *text, const char *name, int pid, int tid, struct trace_data *d)
 {
 	const char *line = text;
 
 	while (*line) {
-		unsigned long addr, count, incl, excl;
-		const char *nl = strchr(line, '\n');
+		unsigned long addr, count, incl, excl, min, max;
+		const char *nl = strchr(line, '\n'), *end = nl ? nl : line + strlen(line);
+		struct trace_agg g;
+		size_t mark = d->nhist;
+		int at = 0, ret;
 
-		if (sscanf(line, "%lx %lu %lu %lu", &addr, &count, &incl, &excl) != 4)
+		if (sscanf(line, "%lx %lu %lu %lu %lu %lu%n", &addr, &count, &incl, &excl, &min,
+			   &max, &at) != 6 ||
+		    line + at > end || (count && min > max))
 			return err_set(ERR_PARSE, "%s: bad line", name);
+		g = (struct trace_agg){.min = min, .max = max};
+		ret = read_hist(line + at, end, count, name, d, &g);
+		if (ret < 0)
+			return ret;
 		if (count > 0) {
 			struct trace_call c = {.addr = addr,
 					       .incl = incl,
@@ -241,9 +292,11 @@ static int read_aggregate(const char *text, const char *name, int pid, int tid,
 					       .pid = pid,
 					       .tid = tid};
 
-			trace_data_add_call(d, &c);
+			add_agg(d, &c, &g);
+		} else {
+			d->nhist = mark;
 		}
-		line = nl ? nl + 1 : line + strlen(line);
+		line = *end ? end + 1 : end;
 	}
 	d->aggregate = 1;
 	return 0;
@@ -264,7 +317,7 @@ static int read_file(const char *dir, const char *entry, struct trace_data *d)
 		ret = trace_read_records(b.data, b.len, path, d);
 	} else if (ret == 0 && strcmp(dot, ".agg") == 0) {
 		sscanf(entry, "%d.%d", &pid, &tid);
-		ret = read_aggregate(buf_str(&b), path, pid, tid, d);
+		ret = trace_read_aggregate(buf_str(&b), path, pid, tid, d);
 	}
 	buf_release(&b);
 	free(path);
@@ -325,6 +378,8 @@ void trace_data_free(struct trace_data *d)
 	}
 	free(d->procs);
 	free(d->calls);
+	free(d->aggs);
+	free(d->hist);
 	for (size_t i = 0; i < d->nnames; i++)
 		free(d->names[i]);
 	free(d->names);

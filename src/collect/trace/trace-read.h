@@ -35,13 +35,28 @@ struct trace_call {
 	int64_t size;
 };
 
+/* Aggregate mode: what a function's sums on a thread add to its trace_call. */
+struct trace_agg {
+	uint64_t min, max;     /* inclusive cycles of its quickest and slowest call */
+	size_t hist_at, nhist; /* its non-empty buckets: trace_data.hist[hist_at...] */
+};
+
+/* One non-empty bucket of a histogram (runtime/trace-format.h). */
+struct trace_bucket {
+	uint32_t k;
+	uint64_t n;
+};
+
 struct trace_data {
 	struct trace_proc *procs;
 	size_t nprocs;
 	struct trace_call *calls;
 	size_t ncalls, cap;
-	uint64_t bytes; /* of records read */
-	int aggregate;	/* the calls are sums */
+	uint64_t bytes;		/* of records read */
+	int aggregate;		/* the calls are sums */
+	struct trace_agg *aggs; /* aggregate: per call, in step with calls */
+	struct trace_bucket *hist;
+	size_t nhist, hist_cap;
 	/* The dynamic mode names what it probed itself: a call whose addr has
 	 * TRACE_NAMED set is names[addr & ~TRACE_NAMED]. */
 	char **names;
@@ -58,6 +73,9 @@ uint64_t trace_data_name(struct trace_data *d, const char *name);
 int trace_read_dir(const char *dir, struct trace_data *out);
 /* Parses one thread's records (a .vtr file's contents) into @out. */
 int trace_read_records(const void *data, size_t len, const char *name, struct trace_data *out);
+/* Parses one thread's sums (an .agg file's text) into @out. */
+int trace_read_aggregate(const char *text, const char *name, int pid, int tid,
+			 struct trace_data *out);
 /* Parses one process's .meta text into @proc. */
 int trace_read_meta(const char *text, const char *name, struct trace_proc *proc);
 /* Appends @c to d->calls. */

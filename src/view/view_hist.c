@@ -1,0 +1,174 @@
+/*
+ * The data step of the histogram view: each function's "histogram" field
+ * (an aggregate trace profile's, docs/collect-trace.md), over its threads
+ * and processes, as a bars figure: one plot per function, a bar per
+ * bucket, so every renderer draws it as it draws bars.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/hist.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "view/view_priv.h"
+
+struct hfn {
+	size_t row; /* its first resource, which names it */
+	double time, min, max;
+	struct hist h;
+	bool bad;
+};
+
+static int by_edges(const void *a, const void *b)
+{
+	const struct hist_bucket *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return (x->hi > y->hi) - (x->hi < y->hi);
+}
+
+/* Buckets in order, equal ones (the threads of one process) merged. */
+static void merge(struct hist *h)
+{
+	size_t k = 0;
+
+	if (!h->n)
+		return;
+	qsort(h->b, h->n, sizeof(*h->b), by_edges);
+	for (size_t i = 1; i < h->n; i++) {
+		if (h->b[i].lo == h->b[k].lo && h->b[i].hi == h->b[k].hi)
+			h->b[k].n += h->b[i].n;
+		else
+			h->b[++k] = h->b[i];
+	}
+	h->n = k + 1;
+}
+
+static double cell(const struct column *c, size_t row)
+{
+	return c && col_has(c, row) ? col_num(c, row) : NAN;
+}
+
+/* The functions of the resources the filters keep, by time, most first. */
+static struct hfn *gather(const struct profile *p, const struct view_opts *o, size_t *n)
+{
+	const struct column *hc = table_col(&p->res, "histogram");
+	const struct column *amount = table_col(&p->res, "amount");
+	const struct column *min = table_col(&p->res, "min"), *max = table_col(&p->res, "max");
+	size_t ntypes = p->types.nrows, k = 0;
+	struct hfn *f = xcalloc(ntypes + 1, sizeof(*f));
+	bool *seen = xcalloc(ntypes + 1, sizeof(*seen));
+	struct buf scratch = BUF_INIT;
+
+	for (size_t t = 0; t < ntypes; t++)
+		f[t] = (struct hfn){.min = NAN, .max = NAN};
+	for (size_t row = 0; row < profile_nres(p); row++) {
+		struct hfn *h = &f[p->res_type[row]];
+		const char *text = col_has(hc, row) ? col_text(p, hc, row) : NULL;
+
+		if (!text || !view_row_matches(p, row, o, &scratch))
+			continue;
+		if (!seen[p->res_type[row]])
+			h->row = row;
+		seen[p->res_type[row]] = true;
+		h->time += isnan(cell(amount, row)) ? 0 : cell(amount, row);
+		h->min = fmin(h->min, cell(min, row));
+		h->max = fmax(h->max, cell(max, row));
+		h->bad |= hist_parse(text, &h->h) < 0;
+	}
+	for (size_t t = 0; t < ntypes; t++)
+		if (seen[t])
+			f[k++] = f[t];
+	free(seen);
+	buf_release(&scratch);
+	for (size_t i = 0; i + 1 < k; i++) /* few functions: insertion sort, stable */
+		for (size_t j = i + 1; j > 0 && f[j].time > f[j - 1].time; j--) {
+			struct hfn tmp = f[j];
+
+			f[j] = f[j - 1];
+			f[j - 1] = tmp;
+		}
+	*n = k;
+	return f;
+}
+
+static void add_bar(struct vplot *pl, size_t *cap, double lo, double hi, double n)
+{
+	char label[64];
+
+	if (pl->nx == *cap) {
+		*cap = *cap ? *cap * 2 : 32;
+		pl->xcat = xrealloc(pl->xcat, *cap * sizeof(*pl->xcat));
+		pl->x = xrealloc(pl->x, *cap * sizeof(*pl->x));
+		pl->s[0].y = xrealloc(pl->s[0].y, *cap * sizeof(double));
+	}
+	snprintf(label, sizeof(label), "%.4g \xe2\x80\x93 %.4g", lo, hi); /* en dash */
+	pl->xcat[pl->nx] = xstrdup(label);
+	pl->x[pl->nx] = (double)pl->nx;
+	pl->s[0].y[pl->nx++] = n;
+}
+
+/* A bar per bucket, and an empty one for each range no bucket covers. */
+static void plot_of(const struct profile *p, const struct hfn *h, const char *unit,
+		    struct vplot *pl)
+{
+	double total = hist_total(&h->h);
+	size_t cap = 0;
+	struct buf b = BUF_INIT, uid = BUF_INIT;
+
+	pl->ns = 1;
+	pl->s = xcalloc(1, sizeof(*pl->s));
+	pl->s[0].label = xstrdup("calls");
+	for (size_t i = 0; i < h->h.n; i++) {
+		if (i && h->h.b[i].lo > h->h.b[i - 1].hi)
+			add_bar(pl, &cap, h->h.b[i - 1].hi, h->h.b[i].lo, 0);
+		add_bar(pl, &cap, h->h.b[i].lo, h->h.b[i].hi, h->h.b[i].n);
+	}
+	buf_addf(&b, "%s: %.0f calls", profile_uid(p, h->row, &uid), total);
+	buf_release(&uid);
+	if (!h->bad && total > 0)
+		buf_addf(&b, ", p50 %.4g, p90 %.4g, p99 %.4g %s",
+			 hist_percentile(&h->h, 0.5, h->min, h->max),
+			 hist_percentile(&h->h, 0.9, h->min, h->max),
+			 hist_percentile(&h->h, 0.99, h->min, h->max), unit);
+	pl->title = buf_detach(&b, NULL);
+	pl->xlabel = xasprintf("inclusive time, %s", unit);
+	pl->ylabel = xasprintf("calls by inclusive time (%s)", unit);
+}
+
+int view_build_histogram(const struct profile *p, const struct view_opts *o, struct vfigure *f)
+{
+	const struct column *hc = table_col(&p->res, "histogram");
+	const char *unit = profile_units(p, "mixed(time delta)");
+	size_t n, shown;
+	struct hfn *h;
+
+	if (!hc || hc->kind != COL_JSON)
+		return err_set(ERR_INVALID, "the histogram view needs histograms: collect with "
+					    "`veles collect trace --instrumented --aggregate`");
+	h = gather(p, o, &n);
+	shown = o->limit && o->limit < n ? o->limit : n;
+	f->kind = VIEW_BARS;
+	f->title =
+		o->title ? xstrdup(o->title)
+			 : xasprintf("histogram of %s", p->cmd && *p->cmd ? p->cmd : "the profile");
+	f->n = shown;
+	f->plots = xcalloc(shown + 1, sizeof(*f->plots));
+	for (size_t i = 0; i < n; i++) {
+		if (i < shown) {
+			merge(&h[i].h);
+			plot_of(p, &h[i], unit ? unit : "us", &f->plots[i]);
+		}
+		hist_release(&h[i].h);
+	}
+	free(h);
+	if (!shown)
+		return err_set(ERR_NOTFOUND, "no resource with a histogram%s",
+			       o->nfilters ? " passes the filters" : "");
+	return 0;
+}
