@@ -66,9 +66,34 @@ static int known(const struct vmem_objs *old, uintptr_t lo, uintptr_t hi)
 	return o && o->lo == lo && o->hi == hi ? o->fp : -1;
 }
 
+/* Where the object's unwind tables lie: its PT_GNU_EH_FRAME, within the
+ * loaded segment that holds it. */
+static struct cfi_tables tables_of(const struct dl_phdr_info *info)
+{
+	struct cfi_tables tab = {NULL, NULL, NULL};
+	uintptr_t hdr = 0;
+
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+			hdr = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+	for (int i = 0; i < info->dlpi_phnum && hdr; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && hdr >= lo &&
+		    hdr < lo + ph->p_filesz) {
+			tab.hdr = (const unsigned char *)hdr;
+			tab.lo = (const unsigned char *)lo;
+			tab.hi = (const unsigned char *)(lo + ph->p_filesz);
+		}
+	}
+	return tab;
+}
+
 static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct scan *s = arg;
+	struct cfi_tables tab;
 	int fp = -2;
 
 	(void)size;
@@ -76,6 +101,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 	s->subs = info->dlpi_subs;
 	if (!s->objs)
 		return 0;
+	tab = tables_of(info);
 	for (int i = 0; i < info->dlpi_phnum && s->objs->n < OBJS_MAX; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		struct vmem_obj *o;
@@ -86,6 +112,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 		o = &s->objs->o[s->objs->n++];
 		o->lo = lo;
 		o->hi = lo + ph->p_memsz;
+		o->cfi = tab;
 		o->fp = known(s->old, o->lo, o->hi);
 		if (o->fp < 0) {
 			/* The executable has an empty name. An object we cannot
@@ -152,7 +179,7 @@ void vmem_objs_after_fork(void)
 	atomic_flag_clear(&rebuilding);
 }
 
-const struct vmem_obj vmem_obj_unknown = {0, 0, 1};
+const struct vmem_obj vmem_obj_unknown = {0, 0, 1, {NULL, NULL, NULL}};
 
 const struct vmem_obj *vmem_objs_miss(uintptr_t pc, bool first)
 {
