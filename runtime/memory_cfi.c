@@ -142,6 +142,7 @@ struct regs {
 	enum how rbp, ra;
 	int64_t rbp_off, ra_off;
 	bool odd_cfa;
+	bool rbp_frame; /* the CFA was rbp + 16 at some point: a frame pointer */
 };
 
 struct cie {
@@ -267,29 +268,32 @@ static bool cfa_insn(struct cur *c, unsigned op, const struct cie *ci, struct re
 		r->cfa_reg = (int)uleb(c);
 		r->cfa_off = (int64_t)uleb(c);
 		r->odd_cfa = false;
-		return true;
+		break;
 	case 0x0d: /* def_cfa_register */
 		r->cfa_reg = (int)uleb(c);
-		return true;
+		break;
 	case 0x0e: /* def_cfa_offset */
 		r->cfa_off = (int64_t)uleb(c);
-		return true;
+		break;
 	case 0x0f: /* def_cfa_expression */
 		expression(c, r, -1);
-		return true;
+		break;
 	case 0x12: /* def_cfa_sf */
 		r->cfa_reg = (int)uleb(c);
 		r->cfa_off = scaled(c, sleb(c), ci->data_align);
 		r->odd_cfa = false;
-		return true;
+		break;
 	case 0x13: /* def_cfa_offset_sf */
 		r->cfa_off = scaled(c, sleb(c), ci->data_align);
-		return true;
+		break;
 	case 0x2e: /* GNU_args_size */
 		(void)uleb(c);
-		return true;
+		break;
+	default:
+		return false;
 	}
-	return false;
+	r->rbp_frame |= !r->odd_cfa && r->cfa_reg == REG_RBP && r->cfa_off == 16;
+	return true;
 }
 
 /*
@@ -399,46 +403,106 @@ static bool read_cie(const unsigned char *p, const struct cfi_tables *tab, struc
 	return !c.bad;
 }
 
-/* The FDE whose address the search table gives for @pc, or NULL. */
-static const unsigned char *find_fde(const struct cfi_tables *tab, uintptr_t pc)
+/* The search table of .eh_frame_hdr: @count entries of two 4-byte
+ * offsets from the header (initial location, FDE), sorted. NULL when the
+ * header is not what every linker writes. */
+static const unsigned char *search_table(const struct cfi_tables *tab, size_t *count)
 {
 	struct cur c = {tab->hdr, tab->hi, tab->hdr, false};
 	unsigned frame_enc, count_enc, table_enc;
-	uintptr_t count;
-	const unsigned char *table;
-	size_t lo = 0, hi;
 
-	if (get(&c, 1) != 1)
+	if (!tab->hdr || tab->hdr < tab->lo || tab->hdr >= tab->hi || get(&c, 1) != 1)
 		return NULL;
 	frame_enc = (unsigned)get(&c, 1);
 	count_enc = (unsigned)get(&c, 1);
 	table_enc = (unsigned)get(&c, 1);
-	/* What every linker writes: a sorted table of 4-byte offsets. */
 	if (table_enc != (PE_DATAREL | 0x0b) || frame_enc == PE_OMIT || count_enc == PE_OMIT)
 		return NULL;
 	(void)pointer(&c, frame_enc, true);
-	count = pointer(&c, count_enc, true);
-	if (c.bad || count == 0 || count > (size_t)(tab->hi - c.p) / 8)
+	*count = pointer(&c, count_enc, true);
+	if (c.bad || *count == 0 || *count > (size_t)(tab->hi - c.p) / 8)
 		return NULL;
-	table = c.p;
+	return c.p;
+}
+
+static uintptr_t entry(const struct cfi_tables *tab, const unsigned char *table, size_t i, int half)
+{
+	int32_t off;
+
+	memcpy(&off, table + 8 * i + 4 * half, 4);
+	return (uintptr_t)tab->hdr + (uintptr_t)(intptr_t)off;
+}
+
+/* The FDE whose address the search table gives for @pc, or NULL. */
+static const unsigned char *find_fde(const struct cfi_tables *tab, uintptr_t pc)
+{
+	size_t count, lo = 0, hi;
+	const unsigned char *table = search_table(tab, &count);
+
+	if (!table)
+		return NULL;
 	hi = count;
 	while (lo + 1 < hi) { /* the last entry at or below @pc */
 		size_t mid = (lo + hi) / 2;
-		int32_t at;
 
-		memcpy(&at, table + 8 * mid, 4);
-		if ((uintptr_t)tab->hdr + (uintptr_t)(intptr_t)at <= pc)
+		if (entry(tab, table, mid, 0) <= pc)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	int32_t at, fde;
-
-	memcpy(&at, table + 8 * lo, 4);
-	memcpy(&fde, table + 8 * lo + 4, 4);
-	if ((uintptr_t)tab->hdr + (uintptr_t)(intptr_t)at > pc)
+	if (entry(tab, table, lo, 0) > pc)
 		return NULL;
-	return tab->hdr + fde;
+	return (const unsigned char *)entry(tab, table, lo, 1);
+}
+
+/* An FDE and its CIE, their instructions ready to run. */
+struct fde {
+	struct cie ci;
+	struct cur insns;
+	uintptr_t begin, range;
+};
+
+/* Opens the FDE at @p: CFI_OK, CFI_STOP (not an FDE), or CFI_HARD (one
+ * this reader does not follow). */
+static int open_fde(const struct cfi_tables *tab, const unsigned char *p, struct fde *f)
+{
+	struct cur c = {p, tab->hi, tab->hdr, false};
+	const unsigned char *idp;
+	uint64_t len, id;
+
+	if (!p || p < tab->lo || p >= tab->hi)
+		return CFI_STOP;
+	len = get(&c, 4);
+	if (len == 0 || len >= 0xfffffff0u || len > (uint64_t)(tab->hi - c.p))
+		return CFI_STOP;
+	c.end = c.p + len;
+	idp = c.p;
+	id = get(&c, 4);
+	if (id == 0 || id > (uintptr_t)(idp - tab->lo) || !read_cie(idp - id, tab, &f->ci))
+		return CFI_HARD;
+	f->begin = pointer(&c, f->ci.fde_enc, true);
+	f->range = pointer(&c, f->ci.fde_enc & 0x0f, false);
+	if (f->ci.aug_z) {
+		uint64_t alen = uleb(&c);
+
+		if (alen > (uint64_t)(c.end - c.p))
+			return CFI_HARD;
+		c.p += alen;
+	}
+	f->insns = c;
+	return c.bad ? CFI_HARD : CFI_OK;
+}
+
+/* Runs the CIE's instructions, then the FDE's up to @pc, into @r. */
+static bool run_fde(struct fde *f, uintptr_t pc, struct regs *r)
+{
+	struct regs init = {.cfa_reg = -1, .rbp = KEPT, .ra = KEPT};
+	struct cur cc = {f->ci.insns, f->ci.end, f->insns.base, false};
+
+	if (!run(&cc, &f->ci, 0, UINTPTR_MAX, &init, &init))
+		return false;
+	*r = init;
+	return run(&f->insns, &f->ci, f->begin, pc, r, &init);
 }
 
 /* The rule from the registers' state after the instructions. */
@@ -467,43 +531,40 @@ static struct cfi_rule to_rule(const struct regs *r)
 struct cfi_rule cfi_rule_at(const struct cfi_tables *tab, uintptr_t ra)
 {
 	struct cfi_rule stop = {.kind = CFI_STOP}, hard = {.kind = CFI_HARD};
-	uintptr_t pc = ra - 1, begin, range;
-	const unsigned char *fde =
-		tab->hdr && tab->hdr >= tab->lo && tab->hdr < tab->hi ? find_fde(tab, pc) : NULL;
-	struct cur c;
-	struct cie ci;
-	struct regs init = {.cfa_reg = -1, .rbp = KEPT, .ra = KEPT}, r;
-	uint64_t len;
+	uintptr_t pc = ra - 1;
+	struct fde f;
+	struct regs r;
+	int kind = open_fde(tab, find_fde(tab, pc), &f);
 
-	if (!fde || fde < tab->lo || fde >= tab->hi)
+	if (kind != CFI_OK)
+		return kind == CFI_STOP ? stop : hard;
+	if (pc < f.begin || pc - f.begin >= f.range)
 		return stop;
-	c = (struct cur){fde, tab->hi, tab->hdr, false};
-	len = get(&c, 4);
-	if (len == 0 || len >= 0xfffffff0u || len > (uint64_t)(tab->hi - c.p))
-		return stop;
-	c.end = c.p + len;
-	const unsigned char *idp = c.p;
-	uint64_t id = get(&c, 4);
-	if (id == 0 || id > (uintptr_t)(idp - tab->lo) || !read_cie(idp - id, tab, &ci))
-		return hard;
-	begin = pointer(&c, ci.fde_enc, true);
-	range = pointer(&c, ci.fde_enc & 0x0f, false);
-	if (c.bad || pc < begin || pc - begin >= range)
-		return stop;
-	if (ci.signal)
-		return hard;
-	if (ci.aug_z) {
-		uint64_t alen = uleb(&c);
-
-		if (alen > (uint64_t)(c.end - c.p))
-			return hard;
-		c.p += alen;
-	}
-	struct cur cc = {ci.insns, ci.end, tab->hdr, false};
-	if (!run(&cc, &ci, 0, UINTPTR_MAX, &init, &init))
-		return hard;
-	r = init;
-	if (!run(&c, &ci, begin, pc, &r, &init))
+	if (f.ci.signal || !run_fde(&f, pc, &r))
 		return hard;
 	return to_rule(&r);
+}
+
+int cfi_judge(const struct cfi_tables *tab)
+{
+	size_t count, with = 0, seen = 0;
+	const unsigned char *table = search_table(tab, &count);
+
+	if (!table)
+		return -1;
+	for (size_t k = 0; k < CFI_JUDGE_SAMPLE && k < count; k++) {
+		/* Spread over the table: neighbours come from one source file. */
+		size_t i = count <= CFI_JUDGE_SAMPLE ? k : k * (count / CFI_JUDGE_SAMPLE);
+		struct fde f;
+		struct regs r;
+
+		if (open_fde(tab, (const unsigned char *)entry(tab, table, i, 1), &f) != CFI_OK ||
+		    f.range < 16 || !run_fde(&f, UINTPTR_MAX, &r))
+			continue;
+		with += r.rbp_frame;
+		seen++;
+	}
+	if (seen == 0)
+		return -1;
+	return with * 2 >= seen;
 }

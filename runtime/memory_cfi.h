@@ -48,4 +48,11 @@ struct cfi_tables {
  * @ra - 1 applies). Never allocates, never reads outside the tables. */
 struct cfi_rule cfi_rule_at(const struct cfi_tables *tab, uintptr_t ra);
 
+/* Whether the object's code keeps frame pointers, by its unwind tables:
+ * 1 when at least half the functions sampled make rbp + 16 their CFA, 0
+ * when fewer do, -1 when it cannot tell. For objects whose prologues are
+ * too few to judge (fpjudge.h). */
+#define CFI_JUDGE_SAMPLE 64
+int cfi_judge(const struct cfi_tables *tab);
+
 #endif

@@ -32,7 +32,8 @@ _Atomic(struct vmem_objs *) vmem_objs;
 static atomic_flag rebuilding = ATOMIC_FLAG_INIT;
 static _Atomic uint64_t last_scan_ns;
 
-/* Judges the file at @path: 1 keeps frame pointers, 0 not, -1 unknown. */
+/* Judges the file at @path: 1 keeps frame pointers, 0 not, -1 unknown,
+ * -3 not a file (the vDSO). */
 static int judge_file(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r = -1;
@@ -40,7 +41,7 @@ static int judge_file(const char *path)
 	void *img;
 
 	if (fd < 0)
-		return -1;
+		return -3;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (img != MAP_FAILED) {
@@ -120,6 +121,10 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 			if (fp == -2)
 				fp = judge_file(*info->dlpi_name ? info->dlpi_name
 								 : "/proc/self/exe");
+			/* Too few functions to tell by their prologues (a small
+			 * library or program): their unwind tables tell. */
+			if (fp == -1)
+				fp = cfi_judge(&tab);
 			o->fp = fp != 0;
 		}
 	}

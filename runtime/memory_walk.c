@@ -101,8 +101,9 @@ rule_miss(struct cfi_entry *e, const struct vmem_objs *objs, uintptr_t ra)
 		return (struct cfi_rule){.kind = CFI_EMPTY};
 	if (o->cfi.hdr)
 		r = cfi_rule_at(&o->cfi, ra);
-	/* An object judged to keep frame pointers may lack the tables. */
-	if (r.kind == CFI_STOP && o->fp)
+	/* An object judged to keep frame pointers may lack the tables; a
+	 * function without them in an object with them is not known to. */
+	else if (o->fp)
 		r = fp_rule;
 	e->ra = ra;
 	e->rule = r;
