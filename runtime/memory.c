@@ -3,8 +3,10 @@
  * records every allocation and release of the program with its call stack
  * (docs/collect-memory.md, format in docs/memory-format.md).
  *
- * Cost is the point: an event is a frame-pointer walk (libunwind only
- * where the code lacks frame pointers: memory_objs.c), a hash of the
+ * Cost is the point: an event is a frame-pointer walk (the unwind tables,
+ * with a per-thread cache, where the code lacks frame pointers:
+ * memory_walk.c, memory_cfi.c; libunwind for what they cannot follow), a
+ * hash of the
  * frames, one lookup in a lock-free table of stacks, and a few varints
  * appended to the thread's own buffer. Buffers go to the output file with
  * one write() each when full, so a crash loses at most the last buffer of
@@ -129,8 +131,9 @@ static inline uint64_t hash_final(uint64_t h, int n)
  * executable code of a loaded object: a frame compiled without frame
  * pointers ends the walk rather than reading garbage. A return address in
  * an object without frame pointers is exact, but the frame pointer beside
- * it is not: the walk stops there and gives that frame in @stop, for
- * libunwind to go on, unless it is the thread's floor.
+ * it is not: the walk stops there and gives that frame in @stop, for the
+ * unwind tables (or libunwind) to take the stack, unless it is the
+ * thread's floor.
  */
 HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop,
 	     int *on_floor)

@@ -2,7 +2,8 @@
  * libveles-memory.so, the code the program has loaded: the executable
  * ranges of each object, and whether the object keeps frame pointers.
  * The stack walk (memory.c) follows frame pointers while return addresses
- * lie in objects that keep them, hands the event to libunwind when one
+ * lie in objects that keep them, hands the event to the unwind tables
+ * (memory_walk.c; each object's .eh_frame_hdr is noted here) when one
  * lies in an object that does not, and stops at an address in no object
  * at all: what it read there was not a return address.
  *

@@ -105,7 +105,8 @@ void vmem_note_maps(void);
 /*
  * The outermost frames of a thread (the C library's start of main or of
  * the thread) lack frame pointers, and every walk meets them: the frames
- * libunwind found beyond the frame at @slot are kept, and a later walk
+ * the unwind tables (or libunwind) found beyond the frame at @slot are
+ * kept, and a later walk
  * reaching the same slot holding the same return address and link takes
  * them without unwinding again. Only a short tail is kept: the start of
  * the thread is all that sits so close to the bottom.
