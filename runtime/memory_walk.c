@@ -54,9 +54,12 @@ struct memo {
 	struct mframe f[VMEM_MAX_FRAMES];
 };
 
+#define MEMOS 16 /* a power of 2 */
+
 struct cfi_cache {
-	unsigned long long subs; /* the objects' dlclose count the rules belong to */
-	struct memo memo;
+	unsigned long long subs;	       /* the objects' dlclose count the rules belong to */
+	struct memo memo[MEMOS];	       /* by the first frame */
+	int last;			       /* the memo of the last walk */
 	struct mframe walked[VMEM_MAX_FRAMES]; /* this walk's frames, innermost first */
 	struct cfi_entry e[1 << CACHE_BITS];
 };
@@ -83,7 +86,8 @@ static struct cfi_cache *cache(struct tstate *t, const struct vmem_objs *objs)
 	}
 	if (c->subs != objs->subs) {
 		memset(c->e, 0, sizeof(c->e));
-		c->memo.n = 0;
+		for (int i = 0; i < MEMOS; i++)
+			c->memo[i].n = 0;
 		c->subs = objs->subs;
 	}
 	return c;
@@ -157,10 +161,8 @@ static inline int memo_find(const struct memo *m, int *j, uintptr_t sp, uintptr_
 
 /* Puts the @n frames of this walk above frame @at of the memo (-1: they
  * are the whole stack): each learns what the ones beyond need. */
-static void memo_renew(struct cfi_cache *c, int at, int n)
+static void memo_renew(struct cfi_cache *c, struct memo *m, int at, int n)
 {
-	struct memo *m = &c->memo;
-
 	for (int i = 0; i < n; i++) {
 		struct mframe *f = &m->f[at + n - i];
 
@@ -184,6 +186,68 @@ static void memo_renew(struct cfi_cache *c, int at, int n)
 	m->n = at + n + 1;
 }
 
+/* Where the memo of the stack whose first frame is @ra at @sp goes. */
+static inline struct memo *memo_of(struct cfi_cache *c, uintptr_t sp, uintptr_t ra)
+{
+	uint64_t h = (ra ^ (sp << 16)) * 0x9e3779b97f4a7c15u;
+
+	return &c->memo[h >> 60 & (MEMOS - 1)];
+}
+
+/* Takes the frames of @from beyond its frame @k into @to, this walk's
+ * memo, which the walk then renews above them. */
+static void memo_take(struct memo *to, const struct memo *from, int k)
+{
+	if (to == from)
+		return;
+	memcpy(to->f, from->f, (size_t)(k + 1) * sizeof(*to->f));
+	to->end = from->end;
+	to->hi = from->hi;
+}
+
+/* One frame's caller by rule @r: false when the frame does not fit the
+ * stack. @f notes where the words came from. */
+static inline bool step(struct cfi_rule r, struct mframe *f, uintptr_t *sp, uintptr_t *bp,
+			uintptr_t *ra, uintptr_t hi)
+{
+	uintptr_t cfa = (r.flags & CFI_CFA_RBP ? *bp : *sp) + (uintptr_t)(intptr_t)r.cfa_off;
+	uintptr_t at = cfa + (uintptr_t)(intptr_t)r.ra_off;
+
+	if (cfa <= *sp || cfa > hi || !on_stack(at, *sp, hi))
+		return false;
+	*ra = *(const uintptr_t *)at;
+	f->ra_at = at;
+	if (r.flags & CFI_RBP_SAVED) {
+		at = cfa + (uintptr_t)(intptr_t)r.rbp_off;
+		if (!on_stack(at, *sp, hi))
+			return false;
+		*bp = *(const uintptr_t *)at;
+		f->bp_at = at;
+	}
+	*sp = cfa;
+	return true;
+}
+
+/* The frames of memo @x beyond its frame @k, after the @n in @pc (the
+ * last of which is frame @k), into @pc and the hash; @m, this walk's
+ * memo, becomes this stack. Returns the new count. */
+static int take_tail(struct cfi_cache *c, struct memo *m, const struct memo *x, int k, int n,
+		     uintptr_t *pc, uint64_t *h)
+{
+	for (int i = k - 1; i >= 0; i--)
+		pc[n + k - i] = x->f[i].ra;
+	*h = *h * x->f[k].mul + x->f[k].add;
+	memo_take(m, x, k);
+	memo_renew(c, m, k, n);
+	return n + 1 + k;
+}
+
+/*
+ * Two memos guide the walk: the one kept for stacks that start at the same
+ * frame, which a loop's allocation sites meet again and again (it holds
+ * the whole stack when nothing changed), and the last walk's, which
+ * shares the outer frames with most stacks.
+ */
 int vmem_cfi_walk(struct tstate *t, const uintptr_t *fp, const uintptr_t *stop, int walked,
 		  uintptr_t *pc, uint64_t *hash, bool *hard)
 {
@@ -192,56 +256,39 @@ int vmem_cfi_walk(struct tstate *t, const uintptr_t *fp, const uintptr_t *stop, 
 	uintptr_t sp = (uintptr_t)(fp + 2), bp, ra;
 	uint64_t h = 0;
 	struct cfi_cache *c;
-	struct memo *m;
+	struct memo *m, *l;
 	struct cfi_rule r;
-	int n = 0, j, end;
+	int n = 0, jm, jl, end;
 
 	*hard = false;
 	if (!objs || (uintptr_t)fp < t->stack_lo || sp > hi || !(c = cache(t, objs)))
 		return -1;
-	m = &c->memo;
-	j = m->hi == hi ? m->n - 1 : -1; /* else another thread's stack, since reused */
 	bp = fp[0];
 	ra = fp[1];
+	m = memo_of(c, sp, ra);
+	l = &c->memo[c->last];
+	/* A memo of another thread's stack, since reused, is no guide. */
+	jm = m->hi == hi ? m->n - 1 : -1;
+	jl = l->hi == hi && l != m ? l->n - 1 : -1;
 	r = rule_of(c, objs, ra);
 	for (;;) {
-		int k = memo_find(m, &j, sp, bp, ra, n + 1);
+		const struct memo *x = m;
+		int k = memo_find(m, &jm, sp, bp, ra, n + 1);
 		struct mframe *f = &c->walked[n];
 
+		if (k < 0 && (k = memo_find(l, &jl, sp, bp, ra, n + 1)) >= 0)
+			x = l;
 		pc[n] = ra;
 		h = (h + ra) * 0x9e3779b97f4a7c15u;
-		if (k >= 0) { /* the memo's frames from k on */
-			for (int i = k - 1; i >= 0; i--)
-				pc[n + k - i] = m->f[i].ra;
-			h = h * m->f[k].mul + m->f[k].add;
-			end = m->end;
-			memo_renew(c, k, n);
-			n += 1 + k;
+		if (k >= 0) {
+			end = x->end;
+			n = take_tail(c, m, x, k, n, pc, &h);
 			goto out;
 		}
-		f->sp = sp;
-		f->bp = bp;
-		f->ra = ra;
-		f->bp_at = 0;
+		*f = (struct mframe){.sp = sp, .bp = bp, .ra = ra};
 		f->bp_used = r.kind == CFI_OK && (r.flags & CFI_CFA_RBP);
-		n++;
-		if (r.kind != CFI_OK || n == VMEM_MAX_FRAMES)
+		if (++n == VMEM_MAX_FRAMES || r.kind != CFI_OK || !step(r, f, &sp, &bp, &ra, hi))
 			break;
-		uintptr_t cfa = (r.flags & CFI_CFA_RBP ? bp : sp) + (uintptr_t)(intptr_t)r.cfa_off;
-		uintptr_t at = cfa + (uintptr_t)(intptr_t)r.ra_off;
-
-		if (cfa <= sp || cfa > hi || !on_stack(at, sp, hi))
-			break;
-		ra = *(const uintptr_t *)at;
-		f->ra_at = at;
-		if (r.flags & CFI_RBP_SAVED) {
-			at = cfa + (uintptr_t)(intptr_t)r.rbp_off;
-			if (!on_stack(at, sp, hi))
-				break;
-			bp = *(const uintptr_t *)at;
-			f->bp_at = at;
-		}
-		sp = cfa;
 		r = rule_of(c, objs, ra);
 		if (r.kind == CFI_EMPTY)
 			break;
@@ -250,13 +297,14 @@ int vmem_cfi_walk(struct tstate *t, const uintptr_t *fp, const uintptr_t *stop, 
 	/* What ends the walk depends on the frames alone; not so a frame
 	 * count cut short, or an address in no object yet. */
 	if (end != CFI_HARD && end != CFI_EMPTY && n < VMEM_MAX_FRAMES) {
-		memo_renew(c, -1, n);
+		memo_renew(c, m, -1, n);
 		m->end = end;
 		m->hi = hi;
 	} else {
 		m->n = 0;
 	}
 out:
+	c->last = (int)(m - c->memo);
 	*hard = end == CFI_HARD;
 	/* The frame pointers led to @stop, and the tables agree: a short
 	 * tail from there to the thread's first frame is its floor. */
