@@ -54,6 +54,29 @@ for mode in cfi auto; do
 	[ "$(cat "$T/trace")" = "malloc nocfi_alloc " ] || fail "nocfi, $mode: $(cat "$T/trace")"
 done
 
+# Stacks with more return addresses than the symboliser first holds (1024):
+# it grows while naming a stack, and each leak's site stays its own
+# (the ASan build catches a site read from the symboliser's old table).
+{
+	echo '#include <stdlib.h>'
+	for c in $(seq 0 11); do
+		echo "void *f${c}_60(void) { return malloc($((1000 + c))); }"
+		for i in $(seq 59 -1 0); do
+			echo "void *f${c}_$i(void) { return f${c}_$((i + 1))(); }"
+		done
+	done
+	echo 'int main(void) {'
+	for c in $(seq 0 11); do echo "	(void)f${c}_0();"; done
+	echo '	return 0;'
+	echo '}'
+} >"$T/deep.c"
+cc $CFLAGS -o "$T/deep" "$T/deep.c" || fail "cc deep"
+ok veles collect memory -q -- "$T/deep"
+for c in 4 8 11; do # the largest: the summary lists the top leaks
+	[ "$(leak_trace $((1000 + c)) | sed -n 2p)" = "f${c}_60" ] ||
+		fail "deep: leak $((1000 + c)): $(leak_trace $((1000 + c)) | head -3 | tr '\n' ' ')"
+done
+
 # A frame pointer pointing at data: the walk ends at the last real frame.
 cc $CFLAGS -mno-red-zone -o "$T/badframe" "$D/badframe.c" || fail "cc badframe"
 for mode in auto fp; do
