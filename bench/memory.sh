@@ -15,8 +15,10 @@
 # symbolise, write the N-resource profile) and massif are timed once.
 # Then the same on a real program: sqlite3 running a script, whose
 # libsqlite3 and libc lack frame pointers, so that auto (the default)
-# unwinds its events with libunwind: it runs with --unwind fp too, and
-# the mean stack depth each records is printed beside the costs.
+# unwinds its events by their unwind tables: it runs with --unwind fp
+# too, and the mean stack depth each records is printed beside the
+# costs, with libunwind's, and how many of auto's stacks are the ones
+# libunwind finds.
 set -eu
 build=$(cd "${1:-build}" && pwd)
 n=${N:-5000000}
@@ -87,7 +89,7 @@ def veles_env(unwind):
 
 def contenders(prog, stdin=None, with_fp=False):
     """veles is what `collect memory` runs (--unwind auto); veles-fp walks
-    frame pointers only, for what the libunwind part of auto costs."""
+    frame pointers only, for what unwinding code without them costs."""
     c = {"plain": lambda: run(prog, stdin=stdin)}
     if with_fp:
         c["veles-fp"] = lambda: (fresh(rec), run(prog, veles_env("fp"), stdin))[1]
@@ -159,10 +161,11 @@ print(f"  whole `veles collect memory` (run, symbolise, write the profile): {wal
 for f in glob.glob(".veles/jobs/*"):
     os.unlink(f)
 
-import json
+import collections, json
 def depth(unwind):
-    """Allocations, their mean stack depth (frames below the allocator) and
-    the share with more than one frame, in a `collect memory` profile."""
+    """Allocations, their mean stack depth (frames below the allocator),
+    the share with more than one frame, and how many of each stack, in a
+    `collect memory` profile."""
     for f in glob.glob(".veles/jobs/*"):
         os.unlink(f)
     subprocess.run([veles, "collect", "memory", "-q", "-o", "suppress", "--unwind", unwind, "--",
@@ -170,6 +173,7 @@ def depth(unwind):
     prof = json.load(open(glob.glob(".veles/jobs/*.perf")[0]))
     kinds = prof["resource_type_map"]
     n = frames = deep = 0
+    stacks = collections.Counter()
     for key, ev in prof["resources"].items():
         t = kinds[key]
         if t["subtype"] in ("free", "delete", "delete[]"):
@@ -179,14 +183,19 @@ def depth(unwind):
         n += k
         frames += k * d
         deep += k * (d > 1)
-    return n, frames / max(n, 1), 100 * deep / max(n, 1)
+        stacks[tuple(f["function"] for f in t["trace"])] += k
+    return n, frames / max(n, 1), 100 * deep / max(n, 1), stacks
 
-allocs, depth_auto, deep_auto = depth("auto")
-_, depth_fp, deep_fp = depth("fp")
+allocs, depth_auto, deep_auto, stacks_auto = depth("auto")
+_, depth_lu, deep_lu, stacks_lu = depth("libunwind")
+_, depth_fp, deep_fp, _ = depth("fp")
 got = measure("sqlite3 (200,000 rows inserted, indexed, queried)", ["sqlite3", ":memory:"], allocs,
               tmp + "/work.sql", with_fp=True)
+same = sum((stacks_auto & stacks_lu).values())
 print(f"  stacks recorded: veles (auto) {depth_auto:.1f} frames per allocation, {deep_auto:.1f}% "
-      f"with more than one; veles-fp {depth_fp:.1f} frames, {deep_fp:.1f}%")
+      f"with more than one; --unwind libunwind {depth_lu:.1f} frames, {deep_lu:.1f}%; "
+      f"veles-fp {depth_fp:.1f} frames, {deep_fp:.1f}%")
+print(f"  auto's stacks are libunwind's for {100 * same / max(allocs, 1):.1f}% of the allocations")
 wall, cpu = run(["valgrind", "--tool=massif", "--massif-out-file=" + tmp + "/massif.out",
                  "sqlite3", ":memory:"], stdin=tmp + "/work.sql")
 plain = statistics.median(v[1] for v in got["plain"])

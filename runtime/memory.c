@@ -3,8 +3,10 @@
  * records every allocation and release of the program with its call stack
  * (docs/collect-memory.md, format in docs/memory-format.md).
  *
- * Cost is the point: an event is a frame-pointer walk (libunwind only
- * where the code lacks frame pointers: memory_objs.c), a hash of the
+ * Cost is the point: an event is a frame-pointer walk (the unwind tables,
+ * with a per-thread cache, where the code lacks frame pointers:
+ * memory_walk.c, memory_cfi.c; libunwind for what they cannot follow), a
+ * hash of the
  * frames, one lookup in a lock-free table of stacks, and a few varints
  * appended to the thread's own buffer. Buffers go to the output file with
  * one write() each when full, so a crash loses at most the last buffer of
@@ -129,8 +131,9 @@ static inline uint64_t hash_final(uint64_t h, int n)
  * executable code of a loaded object: a frame compiled without frame
  * pointers ends the walk rather than reading garbage. A return address in
  * an object without frame pointers is exact, but the frame pointer beside
- * it is not: the walk stops there and gives that frame in @stop, for
- * libunwind to go on, unless it is the thread's floor.
+ * it is not: the walk stops there and gives that frame in @stop, for the
+ * unwind tables (or libunwind) to take the stack, unless it is the
+ * thread's floor.
  */
 HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop,
 	     int *on_floor)
@@ -206,17 +209,18 @@ HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uin
 
 /*
  * The stack by libunwind, from the caller's return address on (our own
- * frames come first in what it gives); the @n frames of the walk stay when
- * it fails. @stop is the frame where the walk met code without frame
- * pointers: a short tail from there is the thread's floor.
+ * frames come first in what it gives); the @n frames in @pc stay when it
+ * fails. @stop is the frame where the walk met code without frame
+ * pointers, after @walked frames: a short tail from there is the
+ * thread's floor.
  */
 __attribute__((noinline)) static int unwind(struct tstate *t, uintptr_t *fp, uintptr_t *stop,
-					    uintptr_t *pc, int n, uint64_t *hash)
+					    uintptr_t *pc, int walked, int n, uint64_t *hash)
 {
 	void *ip[VMEM_MAX_FRAMES + UNWIND_OWN];
 	uintptr_t first;
 	uint64_t h = 0;
-	int m, k = 0, walked = n;
+	int m, k = 0;
 
 	if ((uintptr_t)fp < t->stack_lo || (uintptr_t)fp + 16 > t->stack_hi)
 		return n;
@@ -229,23 +233,8 @@ __attribute__((noinline)) static int unwind(struct tstate *t, uintptr_t *fp, uin
 	if (stop && walked > 0 && m < VMEM_MAX_FRAMES + UNWIND_OWN) {
 		int at = k + walked - 1;
 
-		if (at < m && (uintptr_t)ip[at] == stop[1] && m - at <= FLOOR_MAX) {
-			t->floor.slot = 0; /* a signal handler's walk sees no half-made floor */
-			atomic_signal_fence(memory_order_seq_cst);
-			t->floor.n = m - at;
-			t->floor.mul = 1;
-			t->floor.add = 0;
-			for (int i = 0; i < t->floor.n; i++) {
-				t->floor.pc[i] = (uintptr_t)ip[at + i];
-				t->floor.mul *= 0x9e3779b97f4a7c15u;
-				t->floor.add =
-					(t->floor.add + t->floor.pc[i]) * 0x9e3779b97f4a7c15u;
-			}
-			t->floor.ret = stop[1];
-			t->floor.link = stop[0];
-			atomic_signal_fence(memory_order_seq_cst);
-			t->floor.slot = (uintptr_t)stop;
-		}
+		if (at < m && (uintptr_t)ip[at] == stop[1] && m - at <= FLOOR_MAX)
+			vmem_floor_set(t, stop, (const uintptr_t *)(ip + at), m - at);
 	}
 	for (n = 0; k < m && n < VMEM_MAX_FRAMES; k++) {
 		pc[n++] = (uintptr_t)ip[k];
@@ -253,6 +242,37 @@ __attribute__((noinline)) static int unwind(struct tstate *t, uintptr_t *fp, uin
 	}
 	*hash = h;
 	return n;
+}
+
+/*
+ * The walk met code without frame pointers at @stop (or libunwind takes
+ * every event): the unwind tables take the stack (memory_walk.c), and
+ * libunwind the events they cannot follow, when it is loaded.
+ */
+__attribute__((noinline)) static int go_deeper(struct tstate *t, uintptr_t *fp, uintptr_t *stop,
+					       uintptr_t *pc, int n, uint64_t *hash, int *floor)
+{
+	int walked = n, m;
+	uint64_t h;
+	bool hard = false;
+
+	if (stop && vmem_cfi && !vmem_unwind_all) {
+		m = vmem_cfi_walk(t, fp, stop, walked, pc, &h, &hard);
+		if (m >= 0) {
+			n = m;
+			*hash = h;
+		}
+		if (!hard)
+			return n;
+	}
+	if (!vmem_unwinder)
+		return n;
+	if (*floor >= 0) { /* unwind keeps the walk's frames when it fails */
+		memcpy(pc + *floor, t->floor.pc, sizeof(t->floor.pc));
+		n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
+		*floor = -1;
+	}
+	return unwind(t, fp, stop, pc, walked, n, hash);
 }
 
 static void put_stack(struct tstate *t, uint32_t id, const uintptr_t *pc, int n)
@@ -423,14 +443,8 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 	if (!t)
 		return;
 	n = walk(t, fp, pc, &h, &stop, &floor);
-	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0) && vmem_unwinder) {
-		if (floor >= 0) { /* unwind keeps the walk's frames when it fails */
-			memcpy(pc + floor, t->floor.pc, sizeof(t->floor.pc));
-			n = n < VMEM_MAX_FRAMES ? n : VMEM_MAX_FRAMES;
-			floor = -1;
-		}
-		n = unwind(t, fp, stop, pc, n, &h);
-	}
+	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0))
+		n = go_deeper(t, fp, stop, pc, n, &h, &floor);
 	h = hash_final(h, n);
 	p = put_head(t, kind, stack_id(t, h, pc, n, floor), (uintptr_t)addr);
 	if (!is_release(kind))

@@ -29,6 +29,7 @@ atomic_uint vmem_next_stack = 1;
 bool vmem_free_stacks;
 int (*vmem_unwinder)(void **, int);
 bool vmem_unwind_all;
+bool vmem_cfi;
 const _Atomic uint64_t *vmem_clock;
 TLS struct tstate *vmem_self;
 TLS int vmem_guard;
@@ -56,24 +57,28 @@ static void map_clock(void)
 }
 
 /*
- * Code without frame pointers: libunwind's unw_backtrace reads the DWARF
- * unwind tables. VELES_MEMORY_UNWIND=auto (what `collect memory` sets by
- * default) opens it when a loaded object lacks frame pointers, and the walk
- * calls it for the events whose stack reaches such code; =libunwind for
- * every event; =fp never. It is opened with dlopen at start, so that
- * programs with frame pointers throughout never load it and its liblzma.
- * Its frames start in our own code: they are taken from the caller's
- * return address on, which the interposed function's frame gives exactly.
+ * Code without frame pointers. VELES_MEMORY_UNWIND=auto (what `collect
+ * memory` sets by default) walks it with the unwind tables
+ * (memory_walk.c), and opens libunwind, when a loaded object lacks frame
+ * pointers, for the few frames whose rules those tables cannot follow
+ * (signal frames, DWARF expressions): its unw_backtrace then unwinds that
+ * event whole. =cfi is the tables alone, =libunwind libunwind for every
+ * event, =fp (and no variable) frame pointers alone. libunwind is opened
+ * with dlopen at start, so that programs with frame pointers throughout
+ * never load it and its liblzma. Its frames start in our own code: they
+ * are taken from the caller's return address on, which the interposed
+ * function's frame gives exactly.
  */
 static void load_unwinder(void)
 {
 	const char *mode = getenv("VELES_MEMORY_UNWIND");
 	struct vmem_objs *objs = atomic_load(&vmem_objs);
+	bool automatic = mode && strcmp(mode, "auto") == 0;
 	void *h;
 
 	vmem_unwind_all = mode && strcmp(mode, "libunwind") == 0;
-	if (!vmem_unwind_all &&
-	    !(mode && strcmp(mode, "auto") == 0 && objs && objs->some_without_fp))
+	vmem_cfi = automatic || (mode && strcmp(mode, "cfi") == 0);
+	if (!vmem_unwind_all && !(automatic && objs && objs->some_without_fp))
 		return;
 	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
 	if (h)

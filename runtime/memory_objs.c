@@ -2,7 +2,8 @@
  * libveles-memory.so, the code the program has loaded: the executable
  * ranges of each object, and whether the object keeps frame pointers.
  * The stack walk (memory.c) follows frame pointers while return addresses
- * lie in objects that keep them, hands the event to libunwind when one
+ * lie in objects that keep them, hands the event to the unwind tables
+ * (memory_walk.c; each object's .eh_frame_hdr is noted here) when one
  * lies in an object that does not, and stops at an address in no object
  * at all: what it read there was not a return address.
  *
@@ -32,7 +33,8 @@ _Atomic(struct vmem_objs *) vmem_objs;
 static atomic_flag rebuilding = ATOMIC_FLAG_INIT;
 static _Atomic uint64_t last_scan_ns;
 
-/* Judges the file at @path: 1 keeps frame pointers, 0 not, -1 unknown. */
+/* Judges the file at @path: 1 keeps frame pointers, 0 not, -1 unknown,
+ * -3 not a file (the vDSO). */
 static int judge_file(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r = -1;
@@ -40,7 +42,7 @@ static int judge_file(const char *path)
 	void *img;
 
 	if (fd < 0)
-		return -1;
+		return -3;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (img != MAP_FAILED) {
@@ -66,9 +68,34 @@ static int known(const struct vmem_objs *old, uintptr_t lo, uintptr_t hi)
 	return o && o->lo == lo && o->hi == hi ? o->fp : -1;
 }
 
+/* Where the object's unwind tables lie: its PT_GNU_EH_FRAME, within the
+ * loaded segment that holds it. */
+static struct cfi_tables tables_of(const struct dl_phdr_info *info)
+{
+	struct cfi_tables tab = {NULL, NULL, NULL};
+	uintptr_t hdr = 0;
+
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+			hdr = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+	for (int i = 0; i < info->dlpi_phnum && hdr; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && hdr >= lo &&
+		    hdr < lo + ph->p_filesz) {
+			tab.hdr = (const unsigned char *)hdr;
+			tab.lo = (const unsigned char *)lo;
+			tab.hi = (const unsigned char *)(lo + ph->p_filesz);
+		}
+	}
+	return tab;
+}
+
 static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct scan *s = arg;
+	struct cfi_tables tab;
 	int fp = -2;
 
 	(void)size;
@@ -76,6 +103,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 	s->subs = info->dlpi_subs;
 	if (!s->objs)
 		return 0;
+	tab = tables_of(info);
 	for (int i = 0; i < info->dlpi_phnum && s->objs->n < OBJS_MAX; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		struct vmem_obj *o;
@@ -86,6 +114,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 		o = &s->objs->o[s->objs->n++];
 		o->lo = lo;
 		o->hi = lo + ph->p_memsz;
+		o->cfi = tab;
 		o->fp = known(s->old, o->lo, o->hi);
 		if (o->fp < 0) {
 			/* The executable has an empty name. An object we cannot
@@ -93,6 +122,10 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg)
 			if (fp == -2)
 				fp = judge_file(*info->dlpi_name ? info->dlpi_name
 								 : "/proc/self/exe");
+			/* Too few functions to tell by their prologues (a small
+			 * library or program): their unwind tables tell. */
+			if (fp == -1)
+				fp = cfi_judge(&tab);
 			o->fp = fp != 0;
 		}
 	}
@@ -152,7 +185,7 @@ void vmem_objs_after_fork(void)
 	atomic_flag_clear(&rebuilding);
 }
 
-const struct vmem_obj vmem_obj_unknown = {0, 0, 1};
+const struct vmem_obj vmem_obj_unknown = {0, 0, 1, {NULL, NULL, NULL}};
 
 const struct vmem_obj *vmem_objs_miss(uintptr_t pc, bool first)
 {

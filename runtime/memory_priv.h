@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "memformat.h"
+#include "memory_cfi.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -59,7 +60,8 @@ void vmem_after_failed_exec(void);
 /* An executable segment of a loaded object (memory_objs.c). */
 struct vmem_obj {
 	uintptr_t lo, hi;
-	int fp; /* its code keeps frame pointers (or cannot be judged) */
+	int fp;		       /* its code keeps frame pointers (or cannot be judged) */
+	struct cfi_tables cfi; /* its unwind tables (hdr NULL: none) */
 };
 
 struct vmem_objs {
@@ -103,7 +105,8 @@ void vmem_note_maps(void);
 /*
  * The outermost frames of a thread (the C library's start of main or of
  * the thread) lack frame pointers, and every walk meets them: the frames
- * libunwind found beyond the frame at @slot are kept, and a later walk
+ * the unwind tables (or libunwind) found beyond the frame at @slot are
+ * kept, and a later walk
  * reaching the same slot holding the same return address and link takes
  * them without unwinding again. Only a short tail is kept: the start of
  * the thread is all that sits so close to the bottom.
@@ -136,6 +139,7 @@ struct tstate {
 	uintptr_t stack_lo, stack_hi;
 	uintptr_t obj_lo, obj_hi; /* the last object with frame pointers a walk met */
 	struct floor floor;
+	struct cfi_cache *cfi; /* the rules met, by return address (memory_walk.c) */
 	struct tstate *next;
 	struct caller callers[CALLER_CACHE]; /* a release's caller -> its stack id */
 	unsigned char buf[BUF_SIZE];
@@ -153,6 +157,7 @@ extern atomic_uint vmem_next_stack;
 extern bool vmem_free_stacks; /* VELES_MEMORY_FREE_STACKS=1: whole stacks for releases too */
 extern int (*vmem_unwinder)(void **, int); /* libunwind's unw_backtrace, when loaded */
 extern bool vmem_unwind_all;		   /* VELES_MEMORY_UNWIND=libunwind: every event */
+extern bool vmem_cfi; /* auto and cfi: the unwind tables where frame pointers end */
 
 extern TLS struct tstate *vmem_self;
 extern TLS int vmem_guard; /* > 0: inside our own code, record nothing */
@@ -215,6 +220,22 @@ static inline void put_u64(unsigned char *p, uint64_t v)
 	for (int i = 0; i < 8; i++)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
+
+/*
+ * The stack by the unwind tables (memory_walk.c), from @fp, the interposed
+ * function's frame, as walk() takes it; it is taken again from the start
+ * when frame pointers met code without them at frame record @stop (after
+ * @walked frames), since an object judged to keep frame pointers may hold
+ * functions without. Each thread caches the rules it found, so a return
+ * address seen before costs a few loads. Returns the count of frames in
+ * @pc and their hash, or -1 when it cannot walk; *@hard when a frame
+ * needs libunwind. A short tail from @stop to the thread's first frame
+ * becomes the thread's floor.
+ */
+int vmem_cfi_walk(struct tstate *t, const uintptr_t *fp, const uintptr_t *stop, int walked,
+		  uintptr_t *pc, uint64_t *hash, bool *hard);
+/* Makes @n frames @pc, found beyond frame record @slot, the thread's floor. */
+void vmem_floor_set(struct tstate *t, const uintptr_t *slot, const uintptr_t *pc, int n);
 
 /* A new thread's state, on the list of threads; NULL when out of memory. */
 struct tstate *vmem_thread_new(void);

@@ -148,7 +148,8 @@ assert traces and all([f["function"] for f in t[1:3]] == ["lib_make", "main"] fo
 EOS
 
 # Code without frame pointers: auto finds that the program lacks them and
-# walks by libunwind, which sees every frame; frame pointers alone do not.
+# walks it by its unwind tables, which see every frame; frame pointers
+# alone do not.
 cc -g -O2 -fomit-frame-pointer -o "$T/nofp" "$D/nofp.c" || fail "cc nofp"
 chain() {
 	/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS'
@@ -170,7 +171,7 @@ ok veles collect memory -q --unwind libunwind -- "$T/uses_lib"
 counts
 want "lib_make malloc 6 288"
 fails 2 veles collect memory --unwind dwarf -- "$T/nofp"
-has "$T/err" "auto, fp or libunwind"
+has "$T/err" "auto, cfi, fp or libunwind"
 
 # A crash keeps what happened before it, and says what happened.
 ok veles collect memory -q -- "$T/crash"

@@ -15,7 +15,7 @@ for l in s["leaks"]:
 }
 
 # An executable with frame pointers calling a library without them: auto
-# follows frame pointers to the library, then libunwind beyond it.
+# follows frame pointers to the library, then its unwind tables beyond it.
 cc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -shared -fPIC \
 	-o "$T/libnofp.so" "$D/nofplib.c" || fail "cc nofplib"
 cc $CFLAGS -o "$T/nofpmain" "$D/nofpmain.c" "$T/libnofp.so" -Wl,-rpath,"$T" || fail "cc nofpmain"
@@ -23,6 +23,58 @@ ok veles collect memory -q -- "$T/nofpmain"
 leak_trace 4321 >"$T/trace"
 for f in nofp_inner nofp_alloc through_library main; do
 	grep -qx "$f" "$T/trace" || fail "auto: no $f in $(tr '\n' ' ' <"$T/trace")"
+done
+
+# No frame pointers anywhere, four levels in a library down to malloc:
+# the runtime's own unwinder (cfi, and auto, which uses it) gives every
+# frame, in order, as libunwind does.
+cc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -shared -fPIC \
+	-o "$T/libcfi.so" "$D/cfilib.c" || fail "cc cfilib"
+cc -g -O2 -fomit-frame-pointer -fno-optimize-sibling-calls -o "$T/cfimain" "$D/cfimain.c" \
+	"$T/libcfi.so" -Wl,-rpath,"$T" || fail "cc cfimain"
+want="malloc level4 level3 level2 cfi_alloc via_main main"
+for mode in cfi auto libunwind; do
+	ok veles collect memory -q --unwind $mode -- "$T/cfimain"
+	leak_trace 5555 | head -7 | sed 's/\..*//' | tr '\n' ' ' >"$T/trace"
+	[ "$(cat "$T/trace")" = "$want " ] || fail "cfi, $mode: $(cat "$T/trace")"
+done
+ok veles collect memory -q --unwind fp -- "$T/cfimain"
+[ "$(leak_trace 5555 | wc -l)" -le 2 ] || fail "fp walked past no frame pointers"
+
+# A frame with no unwind tables, in a library without frame pointers: the
+# stack ends there, with no guessed frames beyond.
+cc -g -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-fno-optimize-sibling-calls -shared -fPIC -o "$T/libnocfi.so" "$D/nocfi.c" ||
+	fail "cc nocfi"
+cc $CFLAGS -o "$T/nocfimain" "$D/nocfimain.c" "$T/libnocfi.so" -Wl,-rpath,"$T" ||
+	fail "cc nocfimain"
+for mode in cfi auto; do
+	ok veles collect memory -q --unwind $mode -- "$T/nocfimain"
+	leak_trace 6666 | tr '\n' ' ' >"$T/trace"
+	[ "$(cat "$T/trace")" = "malloc nocfi_alloc " ] || fail "nocfi, $mode: $(cat "$T/trace")"
+done
+
+# Stacks with more return addresses than the symboliser first holds (1024):
+# it grows while naming a stack, and each leak's site stays its own
+# (the ASan build catches a site read from the symboliser's old table).
+{
+	echo '#include <stdlib.h>'
+	for c in $(seq 0 11); do
+		echo "void *f${c}_60(void) { return malloc($((1000 + c))); }"
+		for i in $(seq 59 -1 0); do
+			echo "void *f${c}_$i(void) { return f${c}_$((i + 1))(); }"
+		done
+	done
+	echo 'int main(void) {'
+	for c in $(seq 0 11); do echo "	(void)f${c}_0();"; done
+	echo '	return 0;'
+	echo '}'
+} >"$T/deep.c"
+cc $CFLAGS -o "$T/deep" "$T/deep.c" || fail "cc deep"
+ok veles collect memory -q -- "$T/deep"
+for c in 4 8 11; do # the largest: the summary lists the top leaks
+	[ "$(leak_trace $((1000 + c)) | sed -n 2p)" = "f${c}_60" ] ||
+		fail "deep: leak $((1000 + c)): $(leak_trace $((1000 + c)) | head -3 | tr '\n' ' ')"
 done
 
 # A frame pointer pointing at data: the walk ends at the last real frame.

@@ -71,7 +71,8 @@ static void site_make(struct proc *pr, uint32_t id, int kind, const struct mem_o
 {
 	const struct mem_stack *s =
 		id < pr->f->nstacks && pr->f->stacks[id].defined ? &pr->f->stacks[id] : NULL;
-	const struct sym_frame *uid = NULL;
+	/* A copy: a later lookup may move the symboliser's frames. */
+	struct sym_frame uidf, *uid = NULL;
 	struct buf t = BUF_INIT, u = BUF_INIT;
 
 	buf_addc(&t, '[');
@@ -81,8 +82,10 @@ static void site_make(struct proc *pr, uint32_t id, int kind, const struct mem_o
 
 		if (f->runtime)
 			continue;
-		if (!uid && !f->runtime && !is_allocator(f->function))
-			uid = f;
+		if (!uid && !f->runtime && !is_allocator(f->function)) {
+			uidf = *f;
+			uid = &uidf;
+		}
 		buf_addc(&t, ',');
 		frame_json(&t, f->function, f->source, f->line);
 	}

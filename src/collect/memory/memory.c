@@ -36,7 +36,7 @@ struct memory_state {
 	struct mem_totals totals;
 	size_t nprocs;
 	double cpu; /* the command's user + system seconds */
-	enum unwind { UNWIND_AUTO, UNWIND_FP, UNWIND_LIBUNWIND } unwind;
+	enum unwind { UNWIND_AUTO, UNWIND_FP, UNWIND_CFI, UNWIND_LIBUNWIND } unwind;
 };
 
 static void memory_usage(void)
@@ -59,10 +59,14 @@ static void memory_usage(void)
 	       "                          free or delete records only its caller)\n"
 	       "      --no-children       record the command's own process only, not the\n"
 	       "                          processes it forks\n"
-	       "      --unwind MODE       how stacks are walked: fp (frame pointers), libunwind\n"
-	       "                          (DWARF unwind tables; slower), or auto (default:\n"
-	       "                          frame pointers, and libunwind for the events whose\n"
-	       "                          stack reaches a library without them)\n"
+	       "      --unwind MODE       how stacks are walked: auto (default: frame pointers,\n"
+	       "                          and the DWARF unwind tables, by the runtime's own\n"
+	       "                          cached unwinder, where code lacks them; libunwind\n"
+	       "                          for the rare frames it cannot follow), cfi (the\n"
+	       "                          same without libunwind: such a frame ends the\n"
+	       "                          stack), fp (frame pointers only: stacks end at\n"
+	       "                          the first code without them), or libunwind\n"
+	       "                          (libunwind for every event; several times slower)\n"
 	       "\n",
 	       MEMORY_DEFAULT_SAMPLING);
 	collect_common_usage();
@@ -96,12 +100,14 @@ static int parse_unwind(const char *arg, enum unwind *out)
 		*out = UNWIND_AUTO;
 	else if (strcmp(arg, "fp") == 0)
 		*out = UNWIND_FP;
+	else if (strcmp(arg, "cfi") == 0)
+		*out = UNWIND_CFI;
 	else if (strcmp(arg, "libunwind") == 0)
 		*out = UNWIND_LIBUNWIND;
 	else
-		return err_set(ERR_INVALID,
-			       "collect memory: --unwind takes auto, fp or libunwind, not '%s'",
-			       arg);
+		return err_set(
+			ERR_INVALID,
+			"collect memory: --unwind takes auto, cfi, fp or libunwind, not '%s'", arg);
 	return 0;
 }
 
@@ -291,6 +297,7 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	char *old_unwind =
 		env_push("VELES_MEMORY_UNWIND", st->unwind == UNWIND_LIBUNWIND ? "libunwind"
 						: st->unwind == UNWIND_FP      ? "fp"
+						: st->unwind == UNWIND_CFI     ? "cfi"
 									       : "auto");
 	struct ticker *tick = NULL;
 	struct spawn_opts so;
