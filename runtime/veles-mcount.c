@@ -1,0 +1,271 @@
+/*
+ * libveles-trace.so for programs compiled with -pg or -pg -mfentry
+ * (docs/collect-trace.md): veles-mcount.S calls in here on each function
+ * entry, with the function (an address inside it, which names it as well
+ * as its start) and the stack slot holding its return address. The entry
+ * is recorded as veles-trace.c's hooks record it, the return address is
+ * pushed on the thread's shadow stack and replaced by vt_mcount_return,
+ * which records the exit and returns to it.
+ *
+ * Compiled with -mgeneral-regs-only: the fast path must not touch the
+ * vector registers, which hold the function's arguments on entry and its
+ * return value on exit; the assembly saves them around the slow path.
+ *
+ * Frames a longjmp skipped are dropped from the shadow stack when a
+ * return from further out shows them gone. An exception's unwinder reads
+ * the return addresses, so they are put back while it runs and replaced
+ * again in the frames that survive the catch. And a program linked with
+ * -pg (gcrt1.o) would write gprof's gmon.out at exit and run its
+ * profiling timer: while recording, its start and end do nothing.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace-priv.h"
+
+/* Nested traced calls per thread; deeper ones go unrecorded. */
+#define SHADOW_MAX 4096
+
+struct shent {
+	uintptr_t ret;	 /* the caller's address */
+	uintptr_t *slot; /* where it was on the stack; NULL: a frame gone */
+	void *fn;
+};
+
+struct shadow {
+	uintptr_t depth;
+	struct shent e[SHADOW_MAX];
+};
+
+/* Kept apart from the thread's buffer: returns through the trampoline
+ * still need it once recording has stopped. A forked child inherits it
+ * with the stack it describes. */
+static __thread struct shadow *sh __attribute__((tls_model("initial-exec")));
+static pthread_key_t shadow_key;
+
+HIDDEN void vt_mcount_return(void);
+HIDDEN int vt_mcount_enter(void *fn, uintptr_t *slot);
+HIDDEN void vt_mcount_enter_slow(void *fn, uintptr_t *slot);
+struct exit_to {
+	uintptr_t to;
+	void *slow_fn; /* the function, when its exit is left to the slow path */
+};
+HIDDEN struct exit_to vt_mcount_exit(uintptr_t *slot);
+HIDDEN void vt_mcount_exit_slow(void *fn);
+
+/* The function's return now goes through the trampoline. One
+ * instruction reserves the entry, so a signal handler's calls push
+ * above it. */
+static HOT inline void hijack(struct shadow *s, void *fn, uintptr_t *slot)
+{
+	uintptr_t d = take(&s->depth, 1);
+
+	s->e[d].ret = *slot;
+	s->e[d].slot = slot;
+	s->e[d].fn = fn;
+	*slot = (uintptr_t)vt_mcount_return;
+}
+
+HOT int vt_mcount_enter(void *fn, uintptr_t *slot)
+{
+	struct shadow *s = sh;
+
+	if (UNLIKELY(tb == TB_OFF))
+		return 1; /* not recording: the program runs as if untraced */
+	if (UNLIKELY(!s || s->depth >= SHADOW_MAX))
+		return 0;
+	if (UNLIKELY(!fast_hook(fn, 0) && !agg_fast_enter(fn)))
+		return 0;
+	hijack(s, fn, slot);
+	return 1;
+}
+
+static NOINSTR void shadow_free(void *arg)
+{
+	struct shadow *s = arg;
+
+	/* Open frames when the thread ends (pthread_exit forced them off
+	 * the stack and cleared them): keep what their returns need. */
+	if (s && s->depth == 0) {
+		sh = NULL;
+		free(s);
+	}
+}
+
+NOINSTR void vt_mcount_enter_slow(void *fn, uintptr_t *slot)
+{
+	struct shadow *s = sh;
+
+	if (s && s->depth >= SHADOW_MAX) {
+		/* Frames at or below the new one's return address are gone. */
+		while (s->depth > 0 && s->e[s->depth - 1].slot <= slot)
+			s->depth--;
+		if (s->depth >= SHADOW_MAX)
+			return;
+	}
+	if (!s && !stopped) {
+		s = sh = calloc(1, sizeof(*s));
+		if (!s)
+			return;
+		pthread_setspecific(shadow_key, s);
+	}
+	slow_hook(fn, false);
+	if (s && (uintptr_t)tb > 1 && !stopped)
+		hijack(s, fn, slot);
+}
+
+/*
+ * @slot is where the returning function's return address was. Frames
+ * above it on the shadow stack are below it on the real one: a longjmp
+ * left them, and they are dropped unrecorded.
+ */
+HOT struct exit_to vt_mcount_exit(uintptr_t *slot)
+{
+	struct shadow *s = sh;
+	uintptr_t d = s ? s->depth : 0;
+	struct exit_to r;
+
+	while (d > 0 && s->e[d - 1].slot < slot)
+		d--;
+	if (UNLIKELY(d == 0))
+		abort(); /* nowhere to return to: the stack was not ours */
+	r.to = s->e[d - 1].ret;
+	r.slow_fn = s->e[d - 1].fn;
+	s->depth = d - 1;
+	if (LIKELY(fast_hook(r.slow_fn, VTR_SHORT_EXIT)) || agg_fast_exit(r.slow_fn))
+		r.slow_fn = NULL;
+	return r;
+}
+
+NOINSTR void vt_mcount_exit_slow(void *fn)
+{
+	slow_hook(fn, true);
+}
+
+__attribute__((constructor)) static NOINSTR void mcount_init(void)
+{
+	pthread_key_create(&shadow_key, shadow_free);
+}
+
+/* ---- exceptions ---- */
+
+/*
+ * Puts back the return addresses the trampoline replaced. An entry whose
+ * slot holds neither the trampoline nor its address is of a frame gone by
+ * longjmp, its slot reused: it is marked gone, not written. (A rethrow
+ * comes here twice: _Unwind_Resume_or_Rethrow raises anew.) From the top down, so of
+ * two entries for one slot (a tail call) the outer one's address stays.
+ */
+static NOINSTR void shadow_restore(struct shadow *s)
+{
+	for (uintptr_t d = s ? s->depth : 0; d-- > 0;) {
+		struct shent *e = &s->e[d];
+
+		if (!e->slot)
+			continue;
+		if (*e->slot == (uintptr_t)vt_mcount_return)
+			*e->slot = e->ret;
+		else if (*e->slot != e->ret) /* not put back already, by a rethrow */
+			e->slot = NULL;
+	}
+}
+
+/* After a catch whose frame's stack pointer is @sp: the frames below it
+ * are gone, those above return through the trampoline again. */
+static NOINSTR void shadow_rehijack(struct shadow *s, const uintptr_t *sp)
+{
+	if (!s)
+		return;
+	while (s->depth > 0 && s->e[s->depth - 1].slot < sp)
+		s->depth--;
+	for (uintptr_t d = 0; d < s->depth; d++)
+		if (s->e[d].slot)
+			*s->e[d].slot = (uintptr_t)vt_mcount_return;
+}
+
+static NOINSTR void *next_symbol(const char *name)
+{
+	void *p = dlsym(RTLD_NEXT, name);
+
+	if (!p)
+		abort(); /* called, so it exists */
+	return p;
+}
+
+/* The unwinder's entry points (libgcc_s), prototypes of our own: the
+ * arguments go through untouched. */
+int _Unwind_RaiseException(void *exc);
+int _Unwind_Resume_or_Rethrow(void *exc);
+int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg);
+void *__cxa_begin_catch(void *exc);
+
+NOINSTR int _Unwind_RaiseException(void *exc)
+{
+	static int (*real)(void *);
+
+	if (!real)
+		real = (int (*)(void *))next_symbol("_Unwind_RaiseException");
+	shadow_restore(sh);
+	return real(exc);
+}
+
+NOINSTR int _Unwind_Resume_or_Rethrow(void *exc)
+{
+	static int (*real)(void *);
+
+	if (!real)
+		real = (int (*)(void *))next_symbol("_Unwind_Resume_or_Rethrow");
+	shadow_restore(sh);
+	return real(exc);
+}
+
+/* pthread_exit and cancellation: no frame survives. */
+NOINSTR int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
+{
+	static int (*real)(void *, void *, void *);
+
+	if (!real)
+		real = (int (*)(void *, void *, void *))next_symbol("_Unwind_ForcedUnwind");
+	shadow_restore(sh);
+	if (sh)
+		sh->depth = 0;
+	return real(exc, stop, arg);
+}
+
+NOINSTR void *__cxa_begin_catch(void *exc)
+{
+	static void *(*real)(void *);
+
+	if (!real)
+		real = (void *(*)(void *))next_symbol("__cxa_begin_catch");
+	/* The catching frame's stack pointer: just above this call's. */
+	shadow_rehijack(sh, (const uintptr_t *)__builtin_frame_address(0) + 2);
+	return real(exc);
+}
+
+/* ---- gprof's start and end in programs linked with -pg ---- */
+
+static NOINSTR bool recording(void)
+{
+	const char *d = getenv("VELES_TRACE_DIR");
+
+	return d && *d;
+}
+
+void __monstartup(unsigned long lowpc, unsigned long highpc);
+void _mcleanup(void);
+
+NOINSTR void __monstartup(unsigned long lowpc, unsigned long highpc)
+{
+	if (!recording())
+		((void (*)(unsigned long, unsigned long))next_symbol("__monstartup"))(lowpc,
+										      highpc);
+}
+
+NOINSTR void _mcleanup(void)
+{
+	if (!recording())
+		((void (*)(void))next_symbol("_mcleanup"))();
+}
