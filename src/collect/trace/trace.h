@@ -68,8 +68,10 @@ struct trace_opts {
 void trace_watch(const struct trace_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The flags `veles cflags trace` prints. */
+/* The flags `veles cflags trace` prints, and with --pg: mcount's entry
+ * hook before the prologue, the exit taken by a return trampoline. */
 #define TRACE_CFLAGS "-finstrument-functions -g"
+#define TRACE_PG_CFLAGS "-pg -mfentry -g"
 
 /*
  * Builds the trace profile of @d: one resource per kept call (in aggregate
