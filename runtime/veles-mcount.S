@@ -11,6 +11,8 @@
  * vector registers alone; only the slow path, which may call into libc,
  * saves them (xmm0-7 carry arguments, xmm0-1 return values).
  */
+#include "mcount-layout.h"
+
 	.text
 
 /* Frame on an aligned stack; the argument registers (and r10, the static
@@ -33,51 +35,16 @@
 	push %r10
 .endm
 
-/* __fentry__: 8(%rbp) returns into the function, whose own return
- * address is the one above, at 16(%rbp). */
-	.globl __fentry__
-	.type __fentry__, @function
-__fentry__:
-	SAVE_ARGS
-	mov 8(%rbp), %rdi
-	lea 16(%rbp), %rsi
-	jmp .Lenter
-	.cfi_endproc
-	.size __fentry__, .-__fentry__
-
-/* mcount: after the prologue, (%rbp) holds the function's frame pointer,
- * 8 above which lies its return address. */
-	.globl mcount
-	.type mcount, @function
-	.globl _mcount
-	.type _mcount, @function
-mcount:
-_mcount:
-	SAVE_ARGS
-	mov 8(%rbp), %rdi
-	mov (%rbp), %rsi
-	add $8, %rsi
-.Lenter:
+/* fn in rdi and its return slot in rsi: vt_mcount_enter, and when it
+ * asks, vt_mcount_enter_slow with the vector registers saved. The
+ * answer in r11: 1 traced, 2 not traced (0 is the slow path's). Then the
+ * registers back and the frame left. */
+.macro ENTER
 	push %rdi
 	push %rsi
 	call vt_mcount_enter
 	test %eax, %eax
-	jz .Lenter_slow
-.Lenter_done:
-	add $16, %rsp
-	pop %r10
-	pop %rax
-	pop %r9
-	pop %r8
-	pop %rcx
-	pop %rdx
-	pop %rsi
-	pop %rdi
-	leave
-	.cfi_def_cfa %rsp, 8
-	ret
-.Lenter_slow:
-	.cfi_def_cfa %rbp, 16
+	jnz 2f
 	sub $128, %rsp
 	movdqu %xmm0, 0(%rsp)
 	movdqu %xmm1, 16(%rsp)
@@ -99,10 +66,136 @@ _mcount:
 	movdqu 96(%rsp), %xmm6
 	movdqu 112(%rsp), %xmm7
 	add $128, %rsp
-	jmp .Lenter_done
+2:
+	mov %eax, %r11d
+	add $16, %rsp
+	pop %r10
+	pop %rax
+	pop %r9
+	pop %r8
+	pop %rcx
+	pop %rdx
+	pop %rsi
+	pop %rdi
+	leave
+	.cfi_def_cfa %rsp, 8
+.endm
+
+/* mcount: after the prologue, (%rbp) holds the function's frame pointer,
+ * 8 above which lies its return address, replaced by vt_mcount_return. */
+	.globl mcount
+	.type mcount, @function
+	.globl _mcount
+	.type _mcount, @function
+mcount:
+_mcount:
+	SAVE_ARGS
+	mov 8(%rbp), %rdi
+	mov (%rbp), %rsi
+	add $8, %rsi
+	ENTER
+	ret
 	.cfi_endproc
 	.size mcount, .-mcount
 	.size _mcount, .-_mcount
+
+/*
+ * __fentry__: 8(%rbp) returns into the function, whose own return address
+ * is the one above, at 16(%rbp). A traced function is not returned to
+ * but called from here, from where its caller's call left the stack: it
+ * sees the stack it was called with (its arguments there included), and
+ * its return, into vt_mcount_return which follows the call, is the one
+ * the processor's return predictor expects.
+ */
+	.globl __fentry__
+	.type __fentry__, @function
+__fentry__:
+	.cfi_startproc
+	/* The fast path, for a function whose record word is cached, a short
+	 * delta, room in the buffer and on the shadow stack: the same checks
+	 * and writes as vt_mcount_enter's, in as few registers. Anything
+	 * else, before any write, goes to the C below. */
+	push %rax
+	push %rdx
+	push %rcx
+	push %rsi
+	push %rdi
+	push %r8
+	.cfi_adjust_cfa_offset 48
+	mov tb@gottpoff(%rip), %rsi
+	mov %fs:(%rsi), %rsi
+	cmp $1, %rsi
+	jbe .Lfentry_c
+	mov sh@gottpoff(%rip), %rcx
+	mov %fs:(%rcx), %rcx
+	test %rcx, %rcx
+	jz .Lfentry_c
+	cmpq $SHADOW_MAX, SH_DEPTH(%rcx)
+	jae .Lfentry_c
+	mov TB_POS(%rsi), %rax
+	cmp TB_END(%rsi), %rax
+	jae .Lfentry_c
+	mov 48(%rsp), %rdi			/* the function */
+	mov %rdi, %r8
+	and $FAST_MASK, %r8d
+	add %rsi, %r8
+	mov TB_FAST+FAST_WORD(%r8), %eax	/* the word, then its function */
+	cmp %rdi, TB_FAST+FAST_FN(%r8)
+	jne .Lfentry_c
+	mov %eax, %r8d
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	mov %rax, %rdx
+	sub TB_LAST(%rsi), %rdx
+	cmp $DELTA_MAX, %rdx
+	ja .Lfentry_c
+	mov %rax, TB_LAST(%rsi)
+	add %edx, %r8d
+	mov $4, %eax
+	xadd %rax, TB_POS(%rsi)			/* reserved in one instruction */
+	mov %r8d, (%rax)
+	mov $1, %eax
+	xadd %rax, SH_DEPTH(%rcx)
+	lea (%rax, %rax, 2), %rax
+	lea SH_E(%rcx, %rax, 8), %rax
+	lea 56(%rsp), %rdx			/* the caller's return address */
+	mov (%rdx), %r8
+	mov %r8, SHENT_RET(%rax)
+	mov %rdx, SHENT_SLOT(%rax)
+	mov %rdi, SHENT_FN(%rax)
+	pop %r8
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
+	.cfi_adjust_cfa_offset -48
+	jmp .Lfentry_call
+.Lfentry_c:
+	.cfi_adjust_cfa_offset 48
+	pop %r8
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
+	.cfi_adjust_cfa_offset -48
+	.cfi_endproc
+	SAVE_ARGS
+	mov 8(%rbp), %rdi
+	lea 16(%rbp), %rsi
+	ENTER
+	cmp $1, %r11d
+	jne 3f
+.Lfentry_call:
+	pop %r11
+	add $8, %rsp /* the caller's return address: on the shadow stack */
+	.cfi_undefined %rip
+	call *%r11
+	/* Falls into vt_mcount_return: the call's return address. */
+	.cfi_endproc
+	.size __fentry__, .-__fentry__
 
 /*
  * Where a traced function returns to. The return value is in rax and rdx
@@ -118,6 +211,68 @@ _mcount:
 vt_mcount_return:
 	.cfi_startproc
 	.cfi_undefined %rip
+	/* The fast path: the top of the shadow stack is this return's, the
+	 * function's word is cached, the delta short and there is room; as
+	 * vt_mcount_exit, in as few registers. Else, before any write, the
+	 * C below. */
+	push %rax
+	push %rdx
+	push %rcx
+	push %rsi
+	push %rdi
+	mov sh@gottpoff(%rip), %rcx
+	mov %fs:(%rcx), %rcx
+	test %rcx, %rcx
+	jz .Lreturn_c
+	mov SH_DEPTH(%rcx), %rax
+	test %rax, %rax
+	jz .Lreturn_c
+	lea (%rax, %rax, 2), %rax
+	lea SH_E-24(%rcx, %rax, 8), %rax	/* the top entry */
+	lea 32(%rsp), %rdi			/* where the return address was */
+	cmp %rdi, SHENT_SLOT(%rax)
+	jne .Lreturn_c
+	mov tb@gottpoff(%rip), %rsi
+	mov %fs:(%rsi), %rsi
+	cmp $1, %rsi
+	jbe .Lreturn_c
+	mov SHENT_FN(%rax), %rdi
+	mov %rdi, %rdx
+	and $FAST_MASK, %edx
+	add %rsi, %rdx
+	mov TB_FAST+FAST_WORD(%rdx), %r11d	/* the word, then its function */
+	cmp %rdi, TB_FAST+FAST_FN(%rdx)
+	jne .Lreturn_c
+	mov %r11d, %edi
+	mov TB_POS(%rsi), %rdx
+	cmp TB_END(%rsi), %rdx
+	jae .Lreturn_c
+	mov SHENT_RET(%rax), %r11
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	mov %rax, %rdx
+	sub TB_LAST(%rsi), %rdx
+	cmp $DELTA_MAX, %rdx
+	ja .Lreturn_c
+	mov %rax, TB_LAST(%rsi)
+	lea EXIT_BIT(%rdi, %rdx), %edi
+	mov $4, %eax
+	xadd %rax, TB_POS(%rsi)
+	mov %edi, (%rax)
+	decq SH_DEPTH(%rcx)
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
+	jmp *%r11
+.Lreturn_c:
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
 	push %rbp
 	mov %rsp, %rbp
 	and $-16, %rsp
@@ -147,5 +302,10 @@ vt_mcount_return:
 	jmp .Lexit_done
 	.cfi_endproc
 	.size vt_mcount_return, .-vt_mcount_return
+
+/* __fentry__'s return into an untraced function. */
+	.cfi_startproc
+3:	ret
+	.cfi_endproc
 
 	.section .note.GNU-stack, "", @progbits

@@ -23,10 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcount-layout.h"
 #include "trace-priv.h"
-
-/* Nested traced calls per thread; deeper ones go unrecorded. */
-#define SHADOW_MAX 4096
 
 struct shent {
 	uintptr_t ret;	 /* the caller's address */
@@ -42,12 +40,27 @@ struct shadow {
 /* Kept apart from the thread's buffer: returns through the trampoline
  * still need it once recording has stopped. A forked child inherits it
  * with the stack it describes. */
-static __thread struct shadow *sh __attribute__((tls_model("initial-exec")));
+__thread struct shadow *sh HIDDEN __attribute__((tls_model("initial-exec")));
 static pthread_key_t shadow_key;
+
+_Static_assert(offsetof(struct tbuf, pos) == TB_POS && offsetof(struct tbuf, end) == TB_END &&
+		       offsetof(struct tbuf, last) == TB_LAST &&
+		       offsetof(struct tbuf, fast) == TB_FAST && sizeof(struct fast) == 16 &&
+		       offsetof(struct fast, fn) == FAST_FN &&
+		       offsetof(struct fast, word) == FAST_WORD &&
+		       FAST_MASK == (FAST_SLOTS - 1) << 4,
+	       "veles-mcount.S's view of struct tbuf");
+_Static_assert(offsetof(struct shadow, depth) == SH_DEPTH && offsetof(struct shadow, e) == SH_E &&
+		       sizeof(struct shent) == 24 && offsetof(struct shent, ret) == SHENT_RET &&
+		       offsetof(struct shent, slot) == SHENT_SLOT &&
+		       offsetof(struct shent, fn) == SHENT_FN,
+	       "veles-mcount.S's view of struct shadow");
+_Static_assert(DELTA_MAX == VTR_SHORT_DELTA && EXIT_BIT == VTR_SHORT_EXIT,
+	       "veles-mcount.S's view of the records");
 
 HIDDEN void vt_mcount_return(void);
 HIDDEN int vt_mcount_enter(void *fn, uintptr_t *slot);
-HIDDEN void vt_mcount_enter_slow(void *fn, uintptr_t *slot);
+HIDDEN int vt_mcount_enter_slow(void *fn, uintptr_t *slot);
 struct exit_to {
 	uintptr_t to;
 	void *slow_fn; /* the function, when its exit is left to the slow path */
@@ -68,12 +81,14 @@ static HOT inline void hijack(struct shadow *s, void *fn, uintptr_t *slot)
 	*slot = (uintptr_t)vt_mcount_return;
 }
 
+/* 1: the call is traced, its return address on the shadow stack; 2: not
+ * traced; 0: left to the slow path. */
 HOT int vt_mcount_enter(void *fn, uintptr_t *slot)
 {
 	struct shadow *s = sh;
 
 	if (UNLIKELY(tb == TB_OFF))
-		return 1; /* not recording: the program runs as if untraced */
+		return 2; /* not recording: the program runs as if untraced */
 	if (UNLIKELY(!s || s->depth >= SHADOW_MAX))
 		return 0;
 	if (UNLIKELY(!fast_hook(fn, 0) && !agg_fast_enter(fn)))
@@ -94,7 +109,7 @@ static NOINSTR void shadow_free(void *arg)
 	}
 }
 
-NOINSTR void vt_mcount_enter_slow(void *fn, uintptr_t *slot)
+NOINSTR int vt_mcount_enter_slow(void *fn, uintptr_t *slot)
 {
 	struct shadow *s = sh;
 
@@ -103,17 +118,19 @@ NOINSTR void vt_mcount_enter_slow(void *fn, uintptr_t *slot)
 		while (s->depth > 0 && s->e[s->depth - 1].slot <= slot)
 			s->depth--;
 		if (s->depth >= SHADOW_MAX)
-			return;
+			return 2;
 	}
 	if (!s && !stopped) {
 		s = sh = calloc(1, sizeof(*s));
 		if (!s)
-			return;
+			return 2;
 		pthread_setspecific(shadow_key, s);
 	}
 	slow_hook(fn, false);
-	if (s && (uintptr_t)tb > 1 && !stopped)
-		hijack(s, fn, slot);
+	if (!s || (uintptr_t)tb <= 1 || stopped)
+		return 2;
+	hijack(s, fn, slot);
+	return 1;
 }
 
 /*
