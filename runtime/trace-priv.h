@@ -124,6 +124,11 @@ extern int stopped HIDDEN; /* until the constructor finds VELES_TRACE_DIR */
 
 /* Everything but the common case (veles-trace.c). */
 HIDDEN void slow_hook(void *fn, bool ret);
+/* The structure size of the entry about to be recorded (veles-trace.c). */
+HIDDEN void record_size(int64_t size);
+/* Whether @fn has a --size rule: it never takes the fast path, whose hooks
+ * do not read arguments (veles-mcount.c). */
+HIDDEN bool vt_sized(const void *fn);
 
 /* Closes the call @f of function @idx that the counter @t ends. */
 static HOT inline void agg_close(struct tbuf *b, const struct frame *f, uint32_t idx, uint64_t t)

@@ -56,6 +56,7 @@
 	movdqu %xmm7, 112(%rsp)
 	mov 136(%rsp), %rdi
 	mov 128(%rsp), %rsi
+	lea 144(%rsp), %rdx			/* the saved registers, r10 first */
 	call vt_mcount_enter_slow
 	movdqu 0(%rsp), %xmm0
 	movdqu 16(%rsp), %xmm1

@@ -19,7 +19,9 @@
  * profiling timer: while recording, its start and end do nothing.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +62,7 @@ _Static_assert(DELTA_MAX == VTR_SHORT_DELTA && EXIT_BIT == VTR_SHORT_EXIT,
 
 HIDDEN void vt_mcount_return(void);
 HIDDEN int vt_mcount_enter(void *fn, uintptr_t *slot);
-HIDDEN int vt_mcount_enter_slow(void *fn, uintptr_t *slot);
+HIDDEN int vt_mcount_enter_slow(void *fn, uintptr_t *slot, const uint64_t *regs);
 struct exit_to {
 	uintptr_t to;
 	void *slow_fn; /* the function, when its exit is left to the slow path */
@@ -109,7 +111,95 @@ static NOINSTR void shadow_free(void *arg)
 	}
 }
 
-NOINSTR int vt_mcount_enter_slow(void *fn, uintptr_t *slot)
+/*
+ * --size (VELES_TRACE_SIZE, set by the collector): functions of the
+ * executable, by their symbol's value and size, whose entry records an
+ * argument (ARGN, 1-6) or the integer of BYTES at OFFSET in what it
+ * points to.
+ */
+#define SIZE_RULES 16
+
+struct size_rule {
+	uintptr_t lo, hi;
+	int argn, bytes, is_signed;
+	long off; /* -1: the argument itself */
+};
+
+static struct size_rule size_rules[SIZE_RULES];
+static int nsize_rules;
+
+static NOINSTR int exe_bias(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	*(uintptr_t *)arg = info->dlpi_addr;
+	return 1; /* the executable comes first */
+}
+
+static NOINSTR void size_init(void)
+{
+	const char *env = getenv("VELES_TRACE_SIZE");
+	uintptr_t bias = 0;
+
+	if (!env || !*env)
+		return;
+	dl_iterate_phdr(exe_bias, &bias);
+	while (*env && nsize_rules < SIZE_RULES) {
+		struct size_rule *r = &size_rules[nsize_rules];
+		unsigned long value, len;
+		int used = 0;
+
+		if (sscanf(env, "%lx %lx %d %ld %d %d%n", &value, &len, &r->argn, &r->off,
+			   &r->bytes, &r->is_signed, &used) != 6 ||
+		    r->argn < 1 || r->argn > 6)
+			return;
+		r->lo = bias + value;
+		r->hi = r->lo + (len ? len : 1);
+		nsize_rules++;
+		env += used;
+		if (*env == ';')
+			env++;
+	}
+}
+
+NOINSTR bool vt_sized(const void *fn)
+{
+	for (int i = 0; i < nsize_rules; i++)
+		if ((uintptr_t)fn >= size_rules[i].lo && (uintptr_t)fn < size_rules[i].hi)
+			return true;
+	return false;
+}
+
+/* @regs: the saved argument registers, rdi at regs[7] down to r9 at regs[2]. */
+static NOINSTR void entry_size(const void *fn, const uint64_t *regs)
+{
+	for (int i = 0; i < nsize_rules; i++) {
+		const struct size_rule *r = &size_rules[i];
+		uint64_t v = regs[8 - r->argn];
+		int64_t n;
+
+		if ((uintptr_t)fn < r->lo || (uintptr_t)fn >= r->hi)
+			continue;
+		if (r->off >= 0) {
+			const unsigned char *at = (const unsigned char *)(uintptr_t)v;
+			uint64_t raw = 0;
+
+			if (!at)
+				return; /* a null pointer: no size */
+			memcpy(&raw, at + r->off, (size_t)r->bytes);
+			v = raw;
+		}
+		n = (int64_t)v;
+		if (r->bytes < 8) {
+			int shift = 64 - 8 * r->bytes;
+
+			n = r->is_signed ? (int64_t)(v << shift) >> shift
+					 : (int64_t)(v & (~0ull >> shift));
+		}
+		record_size(n);
+		return;
+	}
+}
+
+NOINSTR int vt_mcount_enter_slow(void *fn, uintptr_t *slot, const uint64_t *regs)
 {
 	struct shadow *s = sh;
 
@@ -126,6 +216,8 @@ NOINSTR int vt_mcount_enter_slow(void *fn, uintptr_t *slot)
 			return 2;
 		pthread_setspecific(shadow_key, s);
 	}
+	if (nsize_rules)
+		entry_size(fn, regs);
 	slow_hook(fn, false);
 	if (!s || (uintptr_t)tb <= 1 || stopped)
 		return 2;
@@ -164,6 +256,7 @@ NOINSTR void vt_mcount_exit_slow(void *fn)
 __attribute__((constructor)) static NOINSTR void mcount_init(void)
 {
 	pthread_key_create(&shadow_key, shadow_free);
+	size_init();
 }
 
 /* ---- exceptions ---- */

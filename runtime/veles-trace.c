@@ -407,7 +407,7 @@ static NOINSTR void slow_call(struct tbuf *b, void *fn, bool ret, uint64_t t)
 		return;
 	}
 	record(b, idx, ret, t ? t : __rdtsc());
-	if (idx < VTR_SHORT_FUNCS)
+	if (idx < VTR_SHORT_FUNCS && !vt_sized(fn))
 		set_fast(&b->fast[FAST_SLOT(fn)], fn, VTR_SHORT | idx << VTR_SHORT_SHIFT);
 }
 
@@ -489,6 +489,25 @@ NOINSTR __attribute__((noinline, cold)) void slow_hook(void *fn, bool ret)
 	BARRIER();
 	slow_call(b, fn, ret, 0);
 	drain(b);
+}
+
+NOINSTR void record_size(int64_t size)
+{
+	struct tbuf *b = tb;
+	uint32_t *p;
+
+	if (!b && !stopped)
+		b = thread_start();
+	/* A signal handler's call while the thread is in the slow path is
+	 * put off: its size would land before another entry. */
+	if ((uintptr_t)b <= 1 || stopped || aggregate || b->busy)
+		return;
+	room(b, 4);
+	p = reserve(b, 4);
+	p[0] = VTR_SIZE;
+	p[1] = 0;
+	p[2] = (uint32_t)size;
+	p[3] = (uint32_t)((uint64_t)size >> 32);
 }
 
 HOT void __cyg_profile_func_enter(void *fn, void *site)

@@ -3,8 +3,9 @@
 # `veles cflags trace --pg` (mcount's __fentry__ hook and the runtime's
 # return trampoline), and with plain -pg (mcount after the prologue): the
 # same exact call counts per function as the -finstrument-functions build,
-# threads, return values intact in every register class, longjmp and C++
-# exceptions, and no gprof gmon.out left behind.
+# threads, --size read from the arguments, return values intact in every
+# register class, longjmp and C++ exceptions, and no gprof gmon.out left
+# behind.
 . "$(dirname "$0")/lib.sh"
 new_git_project p
 py=/usr/bin/python3
@@ -66,6 +67,27 @@ for k, r in p["resources"].items():
 main = p["resources"]["main#0"]["amount"][0]
 assert main >= max(p["resources"]["run_all#0"]["amount"]) > 0
 PY
+
+# --size: the entry hook reads the argument registers. insertion_sort(keys,
+# n) on one list per thread; SLList_search(list, key) through DWARF, the
+# list's length, 37 on each thread.
+ok veles collect trace --instrumented --size insertion_sort:2 -- ./ds_fentry -t 1 37 5
+$py - "$(latest)" <<'PY' || fail "--size ARGN"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
+assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
+PY
+ok veles collect trace --instrumented --size 'SLList_search:list->size' -- ./ds_mcount -t 1 37 5
+$py - "$(latest)" <<'PY' || fail "--size member"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["resources"]["SLList_search#0"]["structure-unit-size"] == [37] * 10, p["resources"]
+PY
+fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_fi 10
+has "$T/err" "recorded no --size"
+fails 2 veles collect trace --instrumented --aggregate --size insertion_sort:2 -- ./ds_fentry 10
+has "$T/err" "not with --aggregate"
 
 # Without the collector the program runs as built: gprof's gmon.out.
 ./ds_mcount 10 >/dev/null || fail "ds_mcount alone"
