@@ -103,6 +103,19 @@ assert p["resources"]["SLList_insert#0"]["calls"] == [100, 100], p["resources"][
 assert p["resources"]["SLList_search#0"]["calls"] == [30, 30]
 PY
 
+# Signal handlers that call traced functions, interrupting the hooks and
+# the trampoline at any instruction: every call is kept.
+# shellcheck disable=SC2086
+${CC:-cc} -O2 $pg -o sigcalls "$data/sigcalls.c" -lpthread || fail "build sigcalls"
+for round in 1 2; do
+	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
+	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
+	counts "$(latest)" >"$T/counts"
+	for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
+		has "$T/counts" "^$want\$"
+	done
+done
+
 # Values come back intact through the trampoline: doubles, two doubles,
 # a two-word structure, one returned through memory, a long double, eight
 # double arguments; and longjmp out of four nested calls.
