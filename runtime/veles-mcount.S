@@ -101,94 +101,104 @@ _mcount:
 	.size _mcount, .-_mcount
 
 /*
- * __fentry__: 8(%rbp) returns into the function, whose own return address
- * is the one above, at 16(%rbp). A traced function is not returned to
- * but called from here, from where its caller's call left the stack: it
- * sees the stack it was called with (its arguments there included), and
- * its return, into vt_mcount_return which follows the call, is the one
- * the processor's return predictor expects.
+ * __fentry__: the caller's return address is above the one into the
+ * function. A traced function is not returned to but called from here,
+ * from where its caller's call left the stack: it sees the stack it was
+ * called with (its arguments there included), and its return, into
+ * vt_mcount_return which follows the call, is the one the processor's
+ * return predictor expects.
+ *
+ * Everything but the fast path first, in C: 8(%rbp) returns into the
+ * function, 16(%rbp) is the caller's return address.
+ */
+.Lfentry_c:
+	SAVE_ARGS
+	mov 8(%rbp), %rdi
+	lea 16(%rbp), %rsi
+	ENTER
+	cmp $1, %r11d
+	je .Lfentry_call
+	ret
+	.cfi_endproc
+
+/* The fast path's way out, with the five registers it saved. */
+	.cfi_startproc
+	.cfi_def_cfa_offset 48
+.Lfentry_slow:
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
+	.cfi_def_cfa_offset 8
+	jmp .Lfentry_c
+	.cfi_endproc
+
+/*
+ * The fast path, for a function whose record word is cached, a short
+ * delta, room in the buffer and on the shadow stack: the same checks and
+ * writes as vt_mcount_enter's, in five saved registers and r11, which
+ * carries nothing on entry. Anything else, before any write, goes to the
+ * C above with the registers as they came.
  */
 	.globl __fentry__
 	.type __fentry__, @function
 __fentry__:
 	.cfi_startproc
-	/* The fast path, for a function whose record word is cached, a short
-	 * delta, room in the buffer and on the shadow stack: the same checks
-	 * and writes as vt_mcount_enter's, in as few registers. Anything
-	 * else, before any write, goes to the C below. */
 	push %rax
 	push %rdx
 	push %rcx
 	push %rsi
 	push %rdi
-	push %r8
-	.cfi_adjust_cfa_offset 48
+	.cfi_adjust_cfa_offset 40
 	mov tb@gottpoff(%rip), %rsi
 	mov %fs:(%rsi), %rsi
 	cmp $1, %rsi
-	jbe .Lfentry_c
+	jbe .Lfentry_slow
 	mov sh@gottpoff(%rip), %rcx
 	mov %fs:(%rcx), %rcx
 	test %rcx, %rcx
-	jz .Lfentry_c
+	jz .Lfentry_slow
 	cmpq $SHADOW_MAX, SH_DEPTH(%rcx)
-	jae .Lfentry_c
+	jae .Lfentry_slow
 	mov TB_POS(%rsi), %rax
 	cmp TB_END(%rsi), %rax
-	jae .Lfentry_c
-	mov 48(%rsp), %rdi			/* the function */
-	mov %rdi, %r8
-	and $FAST_MASK, %r8d
-	add %rsi, %r8
-	mov TB_FAST+FAST_WORD(%r8), %eax	/* the word, then its function */
-	cmp %rdi, TB_FAST+FAST_FN(%r8)
-	jne .Lfentry_c
-	mov %eax, %r8d
+	jae .Lfentry_slow
+	mov 40(%rsp), %rdi			/* the function */
+	mov %rdi, %r11
+	and $FAST_MASK, %r11d
+	add %rsi, %r11
+	mov TB_FAST+FAST_WORD(%r11), %eax	/* the word, then its function */
+	cmp %rdi, TB_FAST+FAST_FN(%r11)
+	jne .Lfentry_slow
+	mov %eax, %r11d
 	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax
 	mov %rax, %rdx
 	sub TB_LAST(%rsi), %rdx
 	cmp $DELTA_MAX, %rdx
-	ja .Lfentry_c
+	ja .Lfentry_slow
 	mov %rax, TB_LAST(%rsi)
-	add %edx, %r8d
+	add %edx, %r11d
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)			/* reserved in one instruction */
-	mov %r8d, (%rax)
+	mov %r11d, (%rax)
 	mov $1, %eax
 	xadd %rax, SH_DEPTH(%rcx)
 	lea (%rax, %rax, 2), %rax
 	lea SH_E(%rcx, %rax, 8), %rax
-	lea 56(%rsp), %rdx			/* the caller's return address */
-	mov (%rdx), %r8
-	mov %r8, SHENT_RET(%rax)
+	lea 48(%rsp), %rdx			/* the caller's return address */
+	mov (%rdx), %r11
+	mov %r11, SHENT_RET(%rax)
 	mov %rdx, SHENT_SLOT(%rax)
 	mov %rdi, SHENT_FN(%rax)
-	pop %r8
 	pop %rdi
 	pop %rsi
 	pop %rcx
 	pop %rdx
 	pop %rax
-	.cfi_adjust_cfa_offset -48
-	jmp .Lfentry_call
-.Lfentry_c:
-	.cfi_adjust_cfa_offset 48
-	pop %r8
-	pop %rdi
-	pop %rsi
-	pop %rcx
-	pop %rdx
-	pop %rax
-	.cfi_adjust_cfa_offset -48
-	.cfi_endproc
-	SAVE_ARGS
-	mov 8(%rbp), %rdi
-	lea 16(%rbp), %rsi
-	ENTER
-	cmp $1, %r11d
-	jne 3f
+	.cfi_adjust_cfa_offset -40
 .Lfentry_call:
 	pop %r11
 	add $8, %rsp /* the caller's return address: on the shadow stack */
@@ -214,13 +224,12 @@ vt_mcount_return:
 	.cfi_undefined %rip
 	/* The fast path: the top of the shadow stack is this return's, the
 	 * function's word is cached, the delta short and there is room; as
-	 * vt_mcount_exit, in as few registers. Else, before any write, the
-	 * C below. */
-	push %rax
-	push %rdx
-	push %rcx
-	push %rsi
-	push %rdi
+	 * vt_mcount_exit. Only rax and rdx (and the vector registers, left
+	 * alone) carry anything at a return: rax and rdx wait in r9 and r10,
+	 * the other caller-saved registers are scratch, the stack unused.
+	 * Anything else, before any write, goes to the C below. */
+	mov %rax, %r9
+	mov %rdx, %r10
 	mov sh@gottpoff(%rip), %rcx
 	mov %fs:(%rcx), %rcx
 	test %rcx, %rcx
@@ -229,15 +238,15 @@ vt_mcount_return:
 	test %rax, %rax
 	jz .Lreturn_c
 	lea (%rax, %rax, 2), %rax
-	lea SH_E-24(%rcx, %rax, 8), %rax	/* the top entry */
-	lea 32(%rsp), %rdi			/* where the return address was */
-	cmp %rdi, SHENT_SLOT(%rax)
+	lea SH_E-24(%rcx, %rax, 8), %r8		/* the top entry */
+	lea -8(%rsp), %rdi			/* where the return address was */
+	cmp %rdi, SHENT_SLOT(%r8)
 	jne .Lreturn_c
 	mov tb@gottpoff(%rip), %rsi
 	mov %fs:(%rsi), %rsi
 	cmp $1, %rsi
 	jbe .Lreturn_c
-	mov SHENT_FN(%rax), %rdi
+	mov SHENT_FN(%r8), %rdi
 	mov %rdi, %rdx
 	and $FAST_MASK, %edx
 	add %rsi, %rdx
@@ -248,7 +257,6 @@ vt_mcount_return:
 	mov TB_POS(%rsi), %rdx
 	cmp TB_END(%rsi), %rdx
 	jae .Lreturn_c
-	mov SHENT_RET(%rax), %r11
 	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax
@@ -261,19 +269,14 @@ vt_mcount_return:
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)
 	mov %edi, (%rax)
+	mov SHENT_RET(%r8), %r11
 	decq SH_DEPTH(%rcx)
-	pop %rdi
-	pop %rsi
-	pop %rcx
-	pop %rdx
-	pop %rax
+	mov %r9, %rax
+	mov %r10, %rdx
 	jmp *%r11
 .Lreturn_c:
-	pop %rdi
-	pop %rsi
-	pop %rcx
-	pop %rdx
-	pop %rax
+	mov %r9, %rax
+	mov %r10, %rdx
 	push %rbp
 	mov %rsp, %rbp
 	and $-16, %rsp
