@@ -16,11 +16,13 @@
 #define FAST_MASK 0xff0 /* FAST_SLOT(fn) * 16 */
 
 #define SHADOW_MAX 4096 /* nested traced calls per thread; deeper ones go unrecorded */
-#define SH_DEPTH 0
-#define SH_E 8 /* struct shent e[SHADOW_MAX], 24 bytes each */
+#define MC_TOP 0	/* struct mc: one past the innermost entry */
+#define MC_END 8
+#define SHENT_SIZE 32
 #define SHENT_RET 0
 #define SHENT_SLOT 8
 #define SHENT_FN 16
+#define SHENT_WORD 24
 
 #define DELTA_MAX 0xfffff   /* VTR_SHORT_DELTA */
 #define EXIT_BIT 0x40000000 /* VTR_SHORT_EXIT */

@@ -155,12 +155,10 @@ __fentry__:
 	mov %fs:(%rsi), %rsi
 	cmp $1, %rsi
 	jbe .Lfentry_slow
-	mov sh@gottpoff(%rip), %rcx
-	mov %fs:(%rcx), %rcx
-	test %rcx, %rcx
-	jz .Lfentry_slow
-	cmpq $SHADOW_MAX, SH_DEPTH(%rcx)
-	jae .Lfentry_slow
+	mov mc@gottpoff(%rip), %rcx
+	mov %fs:MC_TOP(%rcx), %rax
+	cmp %fs:MC_END(%rcx), %rax
+	jae .Lfentry_slow			/* full, or not allocated yet */
 	mov TB_POS(%rsi), %rax
 	cmp TB_END(%rsi), %rax
 	jae .Lfentry_slow
@@ -172,6 +170,7 @@ __fentry__:
 	cmp %rdi, TB_FAST+FAST_FN(%r11)
 	jne .Lfentry_slow
 	mov %eax, %r11d
+	mov %eax, %edi				/* the word again, for the entry */
 	rdtsc
 	shl $32, %rdx
 	or %rdx, %rax
@@ -184,15 +183,15 @@ __fentry__:
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)			/* reserved in one instruction */
 	mov %r11d, (%rax)
-	mov $1, %eax
-	xadd %rax, SH_DEPTH(%rcx)
-	lea (%rax, %rax, 2), %rax
-	lea SH_E(%rcx, %rax, 8), %rax
+	mov $SHENT_SIZE, %eax
+	xadd %rax, %fs:MC_TOP(%rcx)		/* the entry, reserved in one instruction */
 	lea 48(%rsp), %rdx			/* the caller's return address */
 	mov (%rdx), %r11
 	mov %r11, SHENT_RET(%rax)
 	mov %rdx, SHENT_SLOT(%rax)
-	mov %rdi, SHENT_FN(%rax)
+	mov 40(%rsp), %r11
+	mov %r11, SHENT_FN(%rax)
+	mov %edi, SHENT_WORD(%rax)
 	pop %rdi
 	pop %rsi
 	pop %rcx
@@ -230,30 +229,18 @@ vt_mcount_return:
 	 * Anything else, before any write, goes to the C below. */
 	mov %rax, %r9
 	mov %rdx, %r10
-	mov sh@gottpoff(%rip), %rcx
-	mov %fs:(%rcx), %rcx
-	test %rcx, %rcx
-	jz .Lreturn_c
-	mov SH_DEPTH(%rcx), %rax
-	test %rax, %rax
-	jz .Lreturn_c
-	lea (%rax, %rax, 2), %rax
-	lea SH_E-24(%rcx, %rax, 8), %r8		/* the top entry */
+	mov mc@gottpoff(%rip), %rcx
+	mov %fs:MC_TOP(%rcx), %r8		/* one past the top entry */
 	lea -8(%rsp), %rdi			/* where the return address was */
-	cmp %rdi, SHENT_SLOT(%r8)
+	cmp %rdi, SHENT_SLOT-SHENT_SIZE(%r8)
 	jne .Lreturn_c
+	mov SHENT_WORD-SHENT_SIZE(%r8), %edi
+	test %edi, %edi
+	jz .Lreturn_c				/* entered through the C */
 	mov tb@gottpoff(%rip), %rsi
 	mov %fs:(%rsi), %rsi
 	cmp $1, %rsi
 	jbe .Lreturn_c
-	mov SHENT_FN(%r8), %rdi
-	mov %rdi, %rdx
-	and $FAST_MASK, %edx
-	add %rsi, %rdx
-	mov TB_FAST+FAST_WORD(%rdx), %r11d	/* the word, then its function */
-	cmp %rdi, TB_FAST+FAST_FN(%rdx)
-	jne .Lreturn_c
-	mov %r11d, %edi
 	mov TB_POS(%rsi), %rdx
 	cmp TB_END(%rsi), %rdx
 	jae .Lreturn_c
@@ -269,8 +256,8 @@ vt_mcount_return:
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)
 	mov %edi, (%rax)
-	mov SHENT_RET(%r8), %r11
-	decq SH_DEPTH(%rcx)
+	mov SHENT_RET-SHENT_SIZE(%r8), %r11
+	subq $SHENT_SIZE, %fs:MC_TOP(%rcx)
 	mov %r9, %rax
 	mov %r10, %rdx
 	jmp *%r11

@@ -32,18 +32,31 @@ struct shent {
 	uintptr_t ret;	 /* the caller's address */
 	uintptr_t *slot; /* where it was on the stack; NULL: a frame gone */
 	void *fn;
+	uint32_t word; /* the function's record word, for the return's fast path; 0: none */
+	uint32_t pad;
 };
 
+/* e[0] is no frame's: its slot (NULL) matches no return. */
 struct shadow {
-	uintptr_t depth;
-	struct shent e[SHADOW_MAX];
+	struct shent e[SHADOW_MAX + 1];
 };
 
-/* Kept apart from the thread's buffer: returns through the trampoline
+/*
+ * The thread's shadow stack: top is one past the innermost entry, end
+ * one past the last, both NULL (full) until the slow path allocates it.
+ * Kept apart from the thread's buffer: returns through the trampoline
  * still need it once recording has stopped. A forked child inherits it
- * with the stack it describes. */
-__thread struct shadow *sh HIDDEN __attribute__((tls_model("initial-exec")));
+ * with the stack it describes.
+ */
+struct mc {
+	struct shent *top, *end;
+	struct shadow *s;
+};
+
+__thread struct mc mc HIDDEN __attribute__((tls_model("initial-exec")));
 static pthread_key_t shadow_key;
+
+#define FIRST (&mc.s->e[1])
 
 _Static_assert(offsetof(struct tbuf, pos) == TB_POS && offsetof(struct tbuf, end) == TB_END &&
 		       offsetof(struct tbuf, last) == TB_LAST &&
@@ -52,11 +65,13 @@ _Static_assert(offsetof(struct tbuf, pos) == TB_POS && offsetof(struct tbuf, end
 		       offsetof(struct fast, word) == FAST_WORD &&
 		       FAST_MASK == (FAST_SLOTS - 1) << 4,
 	       "veles-mcount.S's view of struct tbuf");
-_Static_assert(offsetof(struct shadow, depth) == SH_DEPTH && offsetof(struct shadow, e) == SH_E &&
-		       sizeof(struct shent) == 24 && offsetof(struct shent, ret) == SHENT_RET &&
+_Static_assert(offsetof(struct mc, top) == MC_TOP && offsetof(struct mc, end) == MC_END &&
+		       sizeof(struct shent) == SHENT_SIZE &&
+		       offsetof(struct shent, ret) == SHENT_RET &&
 		       offsetof(struct shent, slot) == SHENT_SLOT &&
-		       offsetof(struct shent, fn) == SHENT_FN,
-	       "veles-mcount.S's view of struct shadow");
+		       offsetof(struct shent, fn) == SHENT_FN &&
+		       offsetof(struct shent, word) == SHENT_WORD,
+	       "veles-mcount.S's view of the shadow stack");
 _Static_assert(DELTA_MAX == VTR_SHORT_DELTA && EXIT_BIT == VTR_SHORT_EXIT,
 	       "veles-mcount.S's view of the records");
 
@@ -73,13 +88,14 @@ HIDDEN void vt_mcount_exit_slow(void *fn);
 /* The function's return now goes through the trampoline. One
  * instruction reserves the entry, so a signal handler's calls push
  * above it. */
-static HOT inline void hijack(struct shadow *s, void *fn, uintptr_t *slot)
+static HOT inline void hijack(void *fn, uintptr_t *slot)
 {
-	uintptr_t d = take(&s->depth, 1);
+	struct shent *e = (struct shent *)take((uintptr_t *)&mc.top, sizeof(struct shent));
 
-	s->e[d].ret = *slot;
-	s->e[d].slot = slot;
-	s->e[d].fn = fn;
+	e->ret = *slot;
+	e->slot = slot;
+	e->fn = fn;
+	e->word = 0;
 	*slot = (uintptr_t)vt_mcount_return;
 }
 
@@ -87,27 +103,23 @@ static HOT inline void hijack(struct shadow *s, void *fn, uintptr_t *slot)
  * traced; 0: left to the slow path. */
 HOT int vt_mcount_enter(void *fn, uintptr_t *slot)
 {
-	struct shadow *s = sh;
-
 	if (UNLIKELY(tb == TB_OFF))
 		return 2; /* not recording: the program runs as if untraced */
-	if (UNLIKELY(!s || s->depth >= SHADOW_MAX))
+	if (UNLIKELY(mc.top >= mc.end))
 		return 0;
 	if (UNLIKELY(!fast_hook(fn, 0) && !agg_fast_enter(fn)))
 		return 0;
-	hijack(s, fn, slot);
+	hijack(fn, slot);
 	return 1;
 }
 
 static NOINSTR void shadow_free(void *arg)
 {
-	struct shadow *s = arg;
-
 	/* Open frames when the thread ends (pthread_exit forced them off
 	 * the stack and cleared them): keep what their returns need. */
-	if (s && s->depth == 0) {
-		sh = NULL;
-		free(s);
+	if (arg == mc.s && mc.top == FIRST) {
+		mc = (struct mc){NULL, NULL, NULL};
+		free(arg);
 	}
 }
 
@@ -201,27 +213,27 @@ static NOINSTR void entry_size(const void *fn, const uint64_t *regs)
 
 NOINSTR int vt_mcount_enter_slow(void *fn, uintptr_t *slot, const uint64_t *regs)
 {
-	struct shadow *s = sh;
-
-	if (s && s->depth >= SHADOW_MAX) {
+	if (mc.s && mc.top >= mc.end) {
 		/* Frames at or below the new one's return address are gone. */
-		while (s->depth > 0 && s->e[s->depth - 1].slot <= slot)
-			s->depth--;
-		if (s->depth >= SHADOW_MAX)
+		while (mc.top > FIRST && mc.top[-1].slot <= slot)
+			mc.top--;
+		if (mc.top >= mc.end)
 			return 2;
 	}
-	if (!s && !stopped) {
-		s = sh = calloc(1, sizeof(*s));
+	if (!mc.s && !stopped) {
+		struct shadow *s = calloc(1, sizeof(*s));
+
 		if (!s)
 			return 2;
+		mc = (struct mc){&s->e[1], &s->e[SHADOW_MAX + 1], s};
 		pthread_setspecific(shadow_key, s);
 	}
 	if (nsize_rules)
 		entry_size(fn, regs);
 	slow_hook(fn, false);
-	if (!s || (uintptr_t)tb <= 1 || stopped)
+	if (!mc.s || (uintptr_t)tb <= 1 || stopped)
 		return 2;
-	hijack(s, fn, slot);
+	hijack(fn, slot);
 	return 1;
 }
 
@@ -232,17 +244,18 @@ NOINSTR int vt_mcount_enter_slow(void *fn, uintptr_t *slot, const uint64_t *regs
  */
 HOT struct exit_to vt_mcount_exit(uintptr_t *slot)
 {
-	struct shadow *s = sh;
-	uintptr_t d = s ? s->depth : 0;
+	struct shent *t = mc.top;
 	struct exit_to r;
 
-	while (d > 0 && s->e[d - 1].slot < slot)
-		d--;
-	if (UNLIKELY(d == 0))
+	if (UNLIKELY(!mc.s))
 		abort(); /* nowhere to return to: the stack was not ours */
-	r.to = s->e[d - 1].ret;
-	r.slow_fn = s->e[d - 1].fn;
-	s->depth = d - 1;
+	while (t > FIRST && t[-1].slot < slot)
+		t--;
+	if (UNLIKELY(t == FIRST))
+		abort();
+	r.to = t[-1].ret;
+	r.slow_fn = t[-1].fn;
+	mc.top = t - 1;
 	if (LIKELY(fast_hook(r.slow_fn, VTR_SHORT_EXIT)) || agg_fast_exit(r.slow_fn))
 		r.slow_fn = NULL;
 	return r;
@@ -253,9 +266,18 @@ NOINSTR void vt_mcount_exit_slow(void *fn)
 	slow_hook(fn, true);
 }
 
+/* A forked child numbers its functions afresh: the words the entries
+ * kept are the parent's. */
+static NOINSTR void mcount_after_fork(void)
+{
+	for (struct shent *e = mc.s ? FIRST : NULL; e && e < mc.top; e++)
+		e->word = 0;
+}
+
 __attribute__((constructor)) static NOINSTR void mcount_init(void)
 {
 	pthread_key_create(&shadow_key, shadow_free);
+	pthread_atfork(NULL, NULL, mcount_after_fork);
 	size_init();
 }
 
@@ -268,11 +290,9 @@ __attribute__((constructor)) static NOINSTR void mcount_init(void)
  * comes here twice: _Unwind_Resume_or_Rethrow raises anew.) From the top down, so of
  * two entries for one slot (a tail call) the outer one's address stays.
  */
-static NOINSTR void shadow_restore(struct shadow *s)
+static NOINSTR void shadow_restore(void)
 {
-	for (uintptr_t d = s ? s->depth : 0; d-- > 0;) {
-		struct shent *e = &s->e[d];
-
+	for (struct shent *e = mc.top; mc.s && e-- > FIRST;) {
 		if (!e->slot)
 			continue;
 		if (*e->slot == (uintptr_t)vt_mcount_return)
@@ -284,15 +304,15 @@ static NOINSTR void shadow_restore(struct shadow *s)
 
 /* After a catch whose frame's stack pointer is @sp: the frames below it
  * are gone, those above return through the trampoline again. */
-static NOINSTR void shadow_rehijack(struct shadow *s, const uintptr_t *sp)
+static NOINSTR void shadow_rehijack(const uintptr_t *sp)
 {
-	if (!s)
+	if (!mc.s)
 		return;
-	while (s->depth > 0 && s->e[s->depth - 1].slot < sp)
-		s->depth--;
-	for (uintptr_t d = 0; d < s->depth; d++)
-		if (s->e[d].slot)
-			*s->e[d].slot = (uintptr_t)vt_mcount_return;
+	while (mc.top > FIRST && mc.top[-1].slot < sp)
+		mc.top--;
+	for (struct shent *e = FIRST; e < mc.top; e++)
+		if (e->slot)
+			*e->slot = (uintptr_t)vt_mcount_return;
 }
 
 static NOINSTR void *next_symbol(const char *name)
@@ -317,7 +337,7 @@ NOINSTR int _Unwind_RaiseException(void *exc)
 
 	if (!real)
 		real = (int (*)(void *))next_symbol("_Unwind_RaiseException");
-	shadow_restore(sh);
+	shadow_restore();
 	return real(exc);
 }
 
@@ -327,7 +347,7 @@ NOINSTR int _Unwind_Resume_or_Rethrow(void *exc)
 
 	if (!real)
 		real = (int (*)(void *))next_symbol("_Unwind_Resume_or_Rethrow");
-	shadow_restore(sh);
+	shadow_restore();
 	return real(exc);
 }
 
@@ -338,9 +358,9 @@ NOINSTR int _Unwind_ForcedUnwind(void *exc, void *stop, void *arg)
 
 	if (!real)
 		real = (int (*)(void *, void *, void *))next_symbol("_Unwind_ForcedUnwind");
-	shadow_restore(sh);
-	if (sh)
-		sh->depth = 0;
+	shadow_restore();
+	if (mc.s)
+		mc.top = FIRST;
 	return real(exc, stop, arg);
 }
 
@@ -351,7 +371,7 @@ NOINSTR void *__cxa_begin_catch(void *exc)
 	if (!real)
 		real = (void *(*)(void *))next_symbol("__cxa_begin_catch");
 	/* The catching frame's stack pointer: just above this call's. */
-	shadow_rehijack(sh, (const uintptr_t *)__builtin_frame_address(0) + 2);
+	shadow_rehijack((const uintptr_t *)__builtin_frame_address(0) + 2);
 	return real(exc);
 }
 

@@ -3,7 +3,7 @@
 # `veles cflags trace --pg` (mcount's __fentry__ hook and the runtime's
 # return trampoline), and with plain -pg (mcount after the prologue): the
 # same exact call counts per function as the -finstrument-functions build,
-# threads, --size read from the arguments, return values intact in every
+# threads, a fork, --size read from the arguments, return values intact in every
 # register class, longjmp and C++ exceptions, and no gprof gmon.out left
 # behind.
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +93,18 @@ has "$T/err" "not with --aggregate"
 ./ds_mcount 10 >/dev/null || fail "ds_mcount alone"
 [ -e gmon.out ] || fail "ds_mcount alone wrote no gmon.out"
 rm -f gmon.out
+
+# A fork: the child returns from the calls it inherited through the
+# runtime too (its shadow stack is the parent's copy), and counts its own.
+ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_fentry -f -t 1 50
+has "$T/out" "in 4 threads of 2 processes"
+$py - "$(latest)" <<'PY' || fail "-pg fork"
+import json, sys, collections
+r = json.load(open(sys.argv[1]))["resources"]
+per = collections.Counter(r["SLList_insert#0"]["pid"])
+assert len(per) == 2 and set(per.values()) == {100}, per
+assert len(r["run_all#0"]["amount"]) == 2 and len(r["main#0"]["amount"]) == 1
+PY
 
 # Aggregate sums through the trampoline.
 ok veles collect trace --instrumented --aggregate -- ./ds_fentry -t 1 100 30
