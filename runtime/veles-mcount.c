@@ -221,10 +221,13 @@ NOINSTR int vt_mcount_enter_slow(void *fn, uintptr_t *slot, const uint64_t *regs
 			return 2;
 	}
 	if (!mc.s && !stopped) {
-		struct shadow *s = calloc(1, sizeof(*s));
+		void *p = NULL;
+		struct shadow *s;
 
-		if (!s)
+		/* Entries on 32-byte boundaries: none straddles a cache line. */
+		if (posix_memalign(&p, 64, sizeof(*s)) != 0)
 			return 2;
+		s = memset(p, 0, sizeof(*s));
 		mc = (struct mc){&s->e[1], &s->e[SHADOW_MAX + 1], s};
 		pthread_setspecific(shadow_key, s);
 	}
