@@ -3,9 +3,13 @@
  * (docs/collect-trace.md): veles-mcount.S calls in here on each function
  * entry, with the function (an address inside it, which names it as well
  * as its start) and the stack slot holding its return address. The entry
- * is recorded as veles-trace.c's hooks record it, the return address is
- * pushed on the thread's shadow stack and replaced by vt_mcount_return,
- * which records the exit and returns to it.
+ * is recorded as veles-trace.c's hooks record it and the return address
+ * pushed on the thread's shadow stack; under mcount it is replaced by
+ * vt_mcount_return on the stack, while __fentry__ calls the function
+ * itself with vt_mcount_return as the return address. Either way
+ * vt_mcount_return records the exit and goes on to the saved address.
+ * The common cases of both are in the assembly, on the same layout
+ * (mcount-layout.h); this is the rest.
  *
  * Compiled with -mgeneral-regs-only: the fast path must not touch the
  * vector registers, which hold the function's arguments on entry and its
