@@ -1,9 +1,9 @@
 #!/bin/bash
 # bench/trace.sh BUILD_DIR: the instrumented trace's cost per call of a
 # small function (bench/trace_calls.c, 10,000,000 calls) and its raw bytes
-# per call, in both its builds (-finstrument-functions, and the mcount
-# build of `veles cflags trace --pg`), beside uftrace recording the same program built with -pg, and
-# the bare hooks: -finstrument-functions calling glibc's empty ones, and -pg
+# per call, in its builds (-finstrument-functions, the mcount build of
+# `veles cflags trace --pg` and plain -pg), beside uftrace recording the
+# same program built with -pg, and the bare hooks: -finstrument-functions calling glibc's empty ones, and -pg
 # calling glibc's mcount (gprof's), and the floor of any cycle-counter
 # trace on this machine: hooks that only read the counter twice per call
 # (bench/trace_floor.c). Each is the run's time less the
@@ -36,6 +36,8 @@ $cc -O2 -o plain "$here/trace_calls.c"
 $cc -O2 $("$veles" cflags trace) -o instr "$here/trace_calls.c"
 # shellcheck disable=SC2046
 $cc -O2 $("$veles" cflags trace --pg) -o instr_pg "$here/trace_calls.c"
+# Plain -pg too (mcount after the prologue, its return address replaced).
+$cc -O2 -pg -o instr_mcount "$here/trace_calls.c"
 $cc -O2 -pg -o pg "$here/trace_calls.c"
 $cc -O2 -shared -fPIC -o floor.so "$here/trace_floor.c"
 
@@ -56,6 +58,10 @@ def veles_pg():
     shutil.rmtree("vp", ignore_errors=True)
     os.mkdir("vp")
     return run(["./instr_pg", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "vp"})
+def veles_mcount():
+    shutil.rmtree("vm", ignore_errors=True)
+    os.mkdir("vm")
+    return run(["./instr_mcount", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "vm"})
 def veles_agg():
     shutil.rmtree("va", ignore_errors=True)
     os.mkdir("va")
@@ -71,6 +77,7 @@ tools = {
     "floor": lambda: run(["./instr", str(calls)], {"LD_PRELOAD": "./floor.so"}),
     "veles": veles,
     "veles_pg": veles_pg,
+    "veles_mcount": veles_mcount,
     "aggregate": veles_agg,
     "uftrace": uftrace,
 }
@@ -82,13 +89,15 @@ ns = {k: statistics.median((v - p) / calls * 1e9 for v, p in zip(got[k], got["pl
       for k in tools}
 size = lambda pattern: sum(os.path.getsize(f) for f in glob.glob(pattern, recursive=True))
 vb, ub = size("vt/*.vtr") / calls, size("ut/**/*.dat") / calls
-pb = size("vp/*.vtr") / calls
+pb, mb = size("vp/*.vtr") / calls, size("vm/*.vtr") / calls
 print(f"trace, {calls:,} calls of a small function (ns per call over the plain program; "
       f"median of {rounds} turns):")
 print(f"  veles --instrumented {ns['veles']:6.1f} ns  {vb:5.1f} bytes/call "
       f"(targets <= 15 ns, <= 16 bytes)")
 print(f"  veles --instrumented, the --pg build (-pg -mfentry) {ns['veles_pg']:6.1f} ns  {pb:5.1f} "
       f"bytes/call")
+print(f"  veles --instrumented, plain -pg (mcount)             {ns['veles_mcount']:6.1f} ns  "
+      f"{mb:5.1f} bytes/call")
 print(f"  veles --aggregate     {ns['aggregate']:6.1f} ns  {size('va/*.agg') / calls:5.1f} "
       f"bytes/call (sums and histograms per function, nothing per call)")
 print(f"  uftrace record (-pg) {ns['uftrace']:6.1f} ns  {ub:5.1f} bytes/call "

@@ -82,6 +82,58 @@
 	.cfi_def_cfa %rsp, 8
 .endm
 
+/*
+ * The entry's fast path, for a function whose record word is cached, a
+ * short delta, room in the buffer and on the shadow stack: the same
+ * checks and writes as vt_mcount_enter's, in the five registers saved
+ * (rax, rdx, rcx, rsi, rdi: the function is at 40(%rsp)) and r11, which
+ * carries nothing on entry. Leaves the caller's return address slot in
+ * rdx. Anything else, before any write, goes to @slow.
+ */
+.macro FAST_ENTER slow, slot_to_rdx:vararg
+	mov tb@gottpoff(%rip), %rsi
+	mov %fs:(%rsi), %rsi
+	cmp $1, %rsi
+	jbe \slow
+	mov mc@gottpoff(%rip), %rcx
+	mov %fs:MC_TOP(%rcx), %rax
+	cmp %fs:MC_END(%rcx), %rax
+	jae \slow			/* full, or not allocated yet */
+	mov TB_POS(%rsi), %rax
+	cmp TB_END(%rsi), %rax
+	jae \slow
+	mov 40(%rsp), %rdi			/* the function */
+	mov %rdi, %r11
+	and $FAST_MASK, %r11d
+	add %rsi, %r11
+	mov TB_FAST+FAST_WORD(%r11), %eax	/* the word, then its function */
+	cmp %rdi, TB_FAST+FAST_FN(%r11)
+	jne \slow
+	mov %eax, %r11d
+	mov %eax, %edi				/* the word again, for the entry */
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	mov %rax, %rdx
+	sub TB_LAST(%rsi), %rdx
+	cmp $DELTA_MAX, %rdx
+	ja \slow
+	mov %rax, TB_LAST(%rsi)
+	add %edx, %r11d
+	mov $4, %eax
+	xadd %rax, TB_POS(%rsi)			/* reserved in one instruction */
+	mov %r11d, (%rax)
+	mov $SHENT_SIZE, %eax
+	xadd %rax, %fs:MC_TOP(%rcx)		/* the entry, reserved in one instruction */
+	\slot_to_rdx
+	mov (%rdx), %r11
+	mov %r11, SHENT_RET(%rax)
+	mov %rdx, SHENT_SLOT(%rax)
+	mov 40(%rsp), %r11
+	mov %r11, SHENT_FN(%rax)
+	mov %edi, SHENT_WORD(%rax)
+.endm
+
 /* mcount: after the prologue, (%rbp) holds the function's frame pointer,
  * 8 above which lies its return address, replaced by vt_mcount_return. */
 	.globl mcount
@@ -90,6 +142,32 @@
 	.type _mcount, @function
 mcount:
 _mcount:
+	.cfi_startproc
+	push %rax
+	push %rdx
+	push %rcx
+	push %rsi
+	push %rdi
+	.cfi_adjust_cfa_offset 40
+	FAST_ENTER .Lmcount_slow, lea 8(%rbp), %rdx
+	lea vt_mcount_return(%rip), %r11
+	mov %r11, (%rdx)
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
+	.cfi_adjust_cfa_offset -40
+	ret
+.Lmcount_slow:
+	.cfi_adjust_cfa_offset 40
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
+	.cfi_adjust_cfa_offset -40
+	.cfi_endproc
 	SAVE_ARGS
 	mov 8(%rbp), %rdi
 	mov (%rbp), %rsi
@@ -134,13 +212,8 @@ _mcount:
 	jmp .Lfentry_c
 	.cfi_endproc
 
-/*
- * The fast path, for a function whose record word is cached, a short
- * delta, room in the buffer and on the shadow stack: the same checks and
- * writes as vt_mcount_enter's, in five saved registers and r11, which
- * carries nothing on entry. Anything else, before any write, goes to the
- * C above with the registers as they came.
- */
+/* The fast path first; anything else goes to the C above with the
+ * registers as they came. */
 	.globl __fentry__
 	.type __fentry__, @function
 __fentry__:
@@ -151,47 +224,7 @@ __fentry__:
 	push %rsi
 	push %rdi
 	.cfi_adjust_cfa_offset 40
-	mov tb@gottpoff(%rip), %rsi
-	mov %fs:(%rsi), %rsi
-	cmp $1, %rsi
-	jbe .Lfentry_slow
-	mov mc@gottpoff(%rip), %rcx
-	mov %fs:MC_TOP(%rcx), %rax
-	cmp %fs:MC_END(%rcx), %rax
-	jae .Lfentry_slow			/* full, or not allocated yet */
-	mov TB_POS(%rsi), %rax
-	cmp TB_END(%rsi), %rax
-	jae .Lfentry_slow
-	mov 40(%rsp), %rdi			/* the function */
-	mov %rdi, %r11
-	and $FAST_MASK, %r11d
-	add %rsi, %r11
-	mov TB_FAST+FAST_WORD(%r11), %eax	/* the word, then its function */
-	cmp %rdi, TB_FAST+FAST_FN(%r11)
-	jne .Lfentry_slow
-	mov %eax, %r11d
-	mov %eax, %edi				/* the word again, for the entry */
-	rdtsc
-	shl $32, %rdx
-	or %rdx, %rax
-	mov %rax, %rdx
-	sub TB_LAST(%rsi), %rdx
-	cmp $DELTA_MAX, %rdx
-	ja .Lfentry_slow
-	mov %rax, TB_LAST(%rsi)
-	add %edx, %r11d
-	mov $4, %eax
-	xadd %rax, TB_POS(%rsi)			/* reserved in one instruction */
-	mov %r11d, (%rax)
-	mov $SHENT_SIZE, %eax
-	xadd %rax, %fs:MC_TOP(%rcx)		/* the entry, reserved in one instruction */
-	lea 48(%rsp), %rdx			/* the caller's return address */
-	mov (%rdx), %r11
-	mov %r11, SHENT_RET(%rax)
-	mov %rdx, SHENT_SLOT(%rax)
-	mov 40(%rsp), %r11
-	mov %r11, SHENT_FN(%rax)
-	mov %edi, SHENT_WORD(%rax)
+	FAST_ENTER .Lfentry_slow, lea 48(%rsp), %rdx
 	pop %rdi
 	pop %rsi
 	pop %rcx

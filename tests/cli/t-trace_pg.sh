@@ -45,7 +45,7 @@ PY
 latest() { ls -t .veles/jobs/*.perf | head -1; }
 
 # Three threads besides the main one: every function's calls, exactly.
-for b in fi fentry mcount; do
+for b in "fi" fentry mcount; do
 	ok veles collect trace --instrumented -- "./ds_$b" -t 3 200 60
 	has "$T/out" "in 4 threads of 1 processes"
 	counts "$(latest)" >"$T/counts.$b"
@@ -119,7 +119,7 @@ PY
 # the trampoline at any instruction: every call is kept.
 # shellcheck disable=SC2086
 ${CC:-cc} -O2 $pg -o sigcalls "$data/sigcalls.c" -lpthread || fail "build sigcalls"
-for round in 1 2; do
+for _ in 1 2; do
 	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
 	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
 	counts "$(latest)" >"$T/counts"
