@@ -1,14 +1,16 @@
 #!/bin/bash
 # bench/trace.sh BUILD_DIR: the instrumented trace's cost per call of a
 # small function (bench/trace_calls.c, 10,000,000 calls) and its raw bytes
-# per call, beside uftrace recording the same program built with -pg, and
-# the bare hooks: -finstrument-functions calling glibc's empty ones, and -pg
+# per call, in its builds (-finstrument-functions, the mcount build of
+# `veles cflags trace --pg` and plain -pg), beside uftrace recording the
+# same program built with -pg, and the bare hooks: -finstrument-functions calling glibc's empty ones, and -pg
 # calling glibc's mcount (gprof's), and the floor of any cycle-counter
 # trace on this machine: hooks that only read the counter twice per call
 # (bench/trace_floor.c). Each is the run's time less the
 # uninstrumented program's, divided by the calls; the contenders take
 # turns ROUNDS times (default 5) and each figure is the median. Then the
-# call counts: veles's (records and --aggregate) must equal uftrace's.
+# call counts: veles's (records, --aggregate and the mcount build) must equal
+# uftrace's.
 # Last the dynamic mode (root only): ns and bytes per traced call of the
 # plain program over DYN_CALLS calls (default 200,000), veles collect trace
 # -d end to end beside perf probe + perf record and bpftrace counting the
@@ -32,6 +34,10 @@ cc=${CC:-cc}
 $cc -O2 -o plain "$here/trace_calls.c"
 # shellcheck disable=SC2046
 $cc -O2 $("$veles" cflags trace) -o instr "$here/trace_calls.c"
+# shellcheck disable=SC2046
+$cc -O2 $("$veles" cflags trace --pg) -o instr_pg "$here/trace_calls.c"
+# Plain -pg too (mcount after the prologue, its return address replaced).
+$cc -O2 -pg -o instr_mcount "$here/trace_calls.c"
 $cc -O2 -pg -o pg "$here/trace_calls.c"
 $cc -O2 -shared -fPIC -o floor.so "$here/trace_floor.c"
 
@@ -48,6 +54,14 @@ def veles():
     shutil.rmtree("vt", ignore_errors=True)
     os.mkdir("vt")
     return run(["./instr", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "vt"})
+def veles_pg():
+    shutil.rmtree("vp", ignore_errors=True)
+    os.mkdir("vp")
+    return run(["./instr_pg", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "vp"})
+def veles_mcount():
+    shutil.rmtree("vm", ignore_errors=True)
+    os.mkdir("vm")
+    return run(["./instr_mcount", str(calls)], {"LD_PRELOAD": lib, "VELES_TRACE_DIR": "vm"})
 def veles_agg():
     shutil.rmtree("va", ignore_errors=True)
     os.mkdir("va")
@@ -62,6 +76,8 @@ tools = {
     "mcount": lambda: run(["./pg", str(calls)]),
     "floor": lambda: run(["./instr", str(calls)], {"LD_PRELOAD": "./floor.so"}),
     "veles": veles,
+    "veles_pg": veles_pg,
+    "veles_mcount": veles_mcount,
     "aggregate": veles_agg,
     "uftrace": uftrace,
 }
@@ -73,10 +89,15 @@ ns = {k: statistics.median((v - p) / calls * 1e9 for v, p in zip(got[k], got["pl
       for k in tools}
 size = lambda pattern: sum(os.path.getsize(f) for f in glob.glob(pattern, recursive=True))
 vb, ub = size("vt/*.vtr") / calls, size("ut/**/*.dat") / calls
+pb, mb = size("vp/*.vtr") / calls, size("vm/*.vtr") / calls
 print(f"trace, {calls:,} calls of a small function (ns per call over the plain program; "
       f"median of {rounds} turns):")
 print(f"  veles --instrumented {ns['veles']:6.1f} ns  {vb:5.1f} bytes/call "
       f"(targets <= 15 ns, <= 16 bytes)")
+print(f"  veles --instrumented, the --pg build (-pg -mfentry) {ns['veles_pg']:6.1f} ns  {pb:5.1f} "
+      f"bytes/call")
+print(f"  veles --instrumented, plain -pg (mcount)             {ns['veles_mcount']:6.1f} ns  "
+      f"{mb:5.1f} bytes/call")
 print(f"  veles --aggregate     {ns['aggregate']:6.1f} ns  {size('va/*.agg') / calls:5.1f} "
       f"bytes/call (sums and histograms per function, nothing per call)")
 print(f"  uftrace record (-pg) {ns['uftrace']:6.1f} ns  {ub:5.1f} bytes/call "
@@ -85,7 +106,8 @@ print(f"  uftrace record (-pg) {ns['uftrace']:6.1f} ns  {ub:5.1f} bytes/call "
 print(f"  -finstrument-functions, glibc's empty hooks {ns['stub']:6.1f} ns; "
       f"-pg, glibc's mcount {ns['mcount']:6.1f} ns")
 print(f"  the cycle counter read twice, nothing kept {ns['floor']:6.1f} ns "
-      f"(no counter-based trace goes below): veles adds {ns['veles'] - ns['floor']:.1f} ns")
+      f"(no counter-based trace goes below): veles adds {ns['veles'] - ns['floor']:.1f} ns, "
+      f"its --pg build {ns['veles_pg'] - ns['floor']:.1f} ns")
 EOS
 
 # Call counts: uftrace's report against veles's profile, records and sums.
@@ -98,6 +120,7 @@ uftrace report -d ../uc -f call -s call --no-pager >../ureport 2>/dev/null ||
 	uftrace report -d ../uc -f call >../ureport
 "$veles" collect trace --instrumented -q -- ../instr "$count_calls" >/dev/null
 "$veles" collect trace --instrumented --aggregate -q -- ../instr "$count_calls" >/dev/null
+"$veles" collect trace --instrumented -q -- ../instr_pg "$count_calls" >/dev/null
 python3 - ../ureport .veles/jobs/*.perf <<'EOS'
 import json, re, sys
 want = {}
@@ -109,6 +132,7 @@ ok = True
 for path in sys.argv[2:]:
     p = json.load(open(path))
     agg = p["collector_info"]["params"].get("aggregate") is True
+    kind = "aggregate" if agg else ("--pg build" if "instr_pg" in path else "records")
     got = {}
     for k, r in p["resources"].items():
         uid = p["resource_type_map"][k]["uid"]
@@ -116,7 +140,7 @@ for path in sys.argv[2:]:
     for f in ("main", "small"):
         same = got.get(f) == want.get(f)
         ok &= same
-        print(f"  calls of {f}: uftrace {want.get(f)}, veles ({'aggregate' if agg else 'records'}) "
+        print(f"  calls of {f}: uftrace {want.get(f)}, veles ({kind}) "
               f"{got.get(f)} {'agree' if same else 'DIFFER'}")
 sys.exit(0 if ok else 1)
 EOS

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define VTR_MAGIC 0x5254564cu /* "LVTR" read as bytes: 4c 56 54 52 */
-#define VTR_VERSION 2
+#define VTR_VERSION 3
 
 /* Each thread's file PID.TID.vtr starts with this header. */
 struct vtr_header {
@@ -30,7 +30,9 @@ struct vtr_header {
  * two numbers are reserved: VTR_DEFINE says the next number is the
  * function at the address in the two words that follow (low, high; four
  * words in all with its w1 of 0), and VTR_HIGH carries in w1 the high 32
- * bits of the next record's delta.
+ * bits of the next record's delta; VTR_SIZE, like VTR_DEFINE four words,
+ * gives the structure size (--size) of the entry that follows it, a
+ * signed 64-bit number in its last two words (low, high).
  */
 #define VTR_SHORT 0x80000000u
 #define VTR_SHORT_EXIT 0x40000000u
@@ -41,6 +43,7 @@ struct vtr_header {
 #define VTR_INDEX 0x3fffffffu
 #define VTR_DEFINE 0x3fffffffu
 #define VTR_HIGH 0x3ffffffeu
+#define VTR_SIZE 0x3ffffffdu
 
 /*
  * Aggregate mode's histogram of inclusive cycles (PID.TID.agg): log-linear

@@ -1,7 +1,7 @@
 /*
- * veles cflags trace [--link]: the compiler flags that build a program for
- * `veles collect trace --instrumented` (docs/collect-trace.md), so a build
- * can say CFLAGS="$(veles cflags trace)".
+ * veles cflags trace [--pg] [--link]: the compiler flags that build a
+ * program for `veles collect trace --instrumented` (docs/collect-trace.md),
+ * so a build can say CFLAGS="$(veles cflags trace)".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,15 +11,24 @@
 #include "collect/trace/trace.h"
 #include "util/common.h"
 
+#define CFLAGS_USAGE "usage: veles cflags trace [--pg] [--link]"
+
 static void cflags_usage(void)
 {
-	printf("usage: veles cflags trace [--link]\n"
+	printf(CFLAGS_USAGE
+	       "\n"
 	       "\n"
 	       "Prints the compiler flags that build a program for\n"
 	       "`veles collect trace --instrumented`: " TRACE_CFLAGS ".\n"
-	       "The collector preloads the trace runtime, so nothing more is needed;\n"
-	       "with --link, also the flags that link the runtime into the program\n"
-	       "(then it records whenever VELES_TRACE_DIR is set).\n");
+	       "The collector preloads the trace runtime, so nothing more is needed.\n"
+	       "\n"
+	       "  --pg    the flags of the mcount build instead: " TRACE_PG_CFLAGS ".\n"
+	       "          A hook before each function's prologue and a return trampoline\n"
+	       "          record the same calls: cheaper per call, and the functions GCC\n"
+	       "          inlines are not traced. Linking with -pg too is harmless: while\n"
+	       "          tracing, gprof's gmon.out is not written\n"
+	       "  --link  also the flags that link the runtime into the program (then it\n"
+	       "          records whenever VELES_TRACE_DIR is set)\n");
 }
 
 /* -L and -rpath of the directory holding libveles-trace.so. */
@@ -40,15 +49,23 @@ static int print_link_flags(void)
 
 int cmd_cflags(struct cli_ctx *ctx, int argc, char **argv)
 {
-	bool link = argc == 3 && strcmp(argv[2], "--link") == 0;
+	bool link = false, pg = false;
 
 	if (cli_wants_help(argc, argv)) {
 		cflags_usage();
 		return 0;
 	}
-	if (argc < 2 || strcmp(argv[1], "trace") != 0 || (argc > 2 && !link))
-		return cli_usage_error("cflags", "usage: veles cflags trace [--link]");
-	printf("%s", TRACE_CFLAGS);
+	if (argc < 2 || strcmp(argv[1], "trace") != 0)
+		return cli_usage_error("cflags", CFLAGS_USAGE);
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--link") == 0)
+			link = true;
+		else if (strcmp(argv[i], "--pg") == 0)
+			pg = true;
+		else
+			return cli_usage_error("cflags", CFLAGS_USAGE);
+	}
+	printf("%s", pg ? TRACE_PG_CFLAGS : TRACE_CFLAGS);
 	if (link && print_link_flags() != 0)
 		return 2;
 	printf("\n");

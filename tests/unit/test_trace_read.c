@@ -59,6 +59,26 @@ static void test_nested(void **state)
 	trace_data_free(&d);
 }
 
+static void test_sizes(void **state)
+{
+	/* --size: a size record gives the next entry its size, a negative one
+	 * too; an entry without one has none. */
+	const uint32_t w[] = {DEF(0x1000), VTR_SIZE,  0,	 37,	   0,
+			      IN(0, 1),	   OUT(0, 2), VTR_SIZE,	 0,	   (uint32_t)-5,
+			      0xffffffffu, IN(0, 1),  OUT(0, 2), IN(0, 1), OUT(0, 2)};
+	struct trace_data d = {0};
+
+	UNUSED(state);
+	read_words(w, ARRAY_SIZE(w), &d, 0);
+	assert_int_equal(d.ncalls, 3);
+	assert_true(d.calls[0].has_size);
+	assert_int_equal(d.calls[0].size, 37);
+	assert_true(d.calls[1].has_size);
+	assert_int_equal(d.calls[1].size, -5);
+	assert_false(d.calls[2].has_size);
+	trace_data_free(&d);
+}
+
 static void test_long_delta(void **state)
 {
 	/* Two-word records: a delta past 32 bits, and one past a short's 20. */
@@ -193,10 +213,11 @@ static void test_name_matches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nested),	     cmocka_unit_test(test_long_delta),
-		cmocka_unit_test(test_unmatched),    cmocka_unit_test(test_cut_short),
-		cmocka_unit_test(test_bad_records),  cmocka_unit_test(test_meta),
-		cmocka_unit_test(test_name_matches), cmocka_unit_test(test_aggregate),
+		cmocka_unit_test(test_nested),	   cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_long_delta), cmocka_unit_test(test_unmatched),
+		cmocka_unit_test(test_cut_short),  cmocka_unit_test(test_bad_records),
+		cmocka_unit_test(test_meta),	   cmocka_unit_test(test_name_matches),
+		cmocka_unit_test(test_aggregate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,8 @@
 struct open_call {
 	uint32_t idx;
 	uint64_t start, children, order;
+	bool has_size;
+	int64_t size;
 };
 
 struct reader {
@@ -27,6 +29,8 @@ struct reader {
 	size_t depth, stack_cap;
 	uint64_t now, high, entries;
 	int pid, tid;
+	bool has_size; /* a VTR_SIZE for the next entry */
+	int64_t size;
 };
 
 void trace_data_add_call(struct trace_data *d, const struct trace_call *c)
@@ -58,7 +62,9 @@ static void enter(struct reader *r, uint32_t idx)
 		r->stack_cap = r->stack_cap ? r->stack_cap * 2 : 64;
 		r->stack = xrealloc(r->stack, r->stack_cap * sizeof(*r->stack));
 	}
-	r->stack[r->depth++] = (struct open_call){idx, r->now, 0, r->entries++};
+	r->stack[r->depth++] =
+		(struct open_call){idx, r->now, 0, r->entries++, r->has_size, r->size};
+	r->has_size = false;
 }
 
 /*
@@ -83,7 +89,9 @@ static void leave(struct reader *r, uint32_t idx, struct trace_data *d)
 				.order = o->order,
 				.pid = r->pid,
 				.tid = r->tid,
-				.depth = (uint32_t)r->depth};
+				.depth = (uint32_t)r->depth,
+				.has_size = o->has_size,
+				.size = o->size};
 	c.excl = c.incl - (o->children < c.incl ? o->children : c.incl);
 	if (r->depth > 0)
 		r->stack[r->depth - 1].children += c.incl;
@@ -125,10 +133,18 @@ static int read_words(struct reader *r, const uint32_t *w, size_t n, struct trac
 			ret = take(r, (w[i] >> VTR_SHORT_SHIFT) & (VTR_SHORT_FUNCS - 1),
 				   w[i] & VTR_SHORT_EXIT, w[i] & VTR_SHORT_DELTA, i, d);
 			i++;
-		} else if (w[i] == VTR_DEFINE) {
+		} else if (w[i] == VTR_DEFINE || w[i] == VTR_SIZE) {
+			uint64_t v;
+
 			if (i + 3 >= n)
 				break;
-			define(r, (uint64_t)w[i + 2] | (uint64_t)w[i + 3] << 32);
+			v = (uint64_t)w[i + 2] | (uint64_t)w[i + 3] << 32;
+			if (w[i] == VTR_DEFINE) {
+				define(r, v);
+			} else {
+				r->has_size = true;
+				r->size = (int64_t)v;
+			}
 			i += 4;
 		} else if (i + 1 >= n) {
 			break;

@@ -32,8 +32,9 @@ struct trace_state {
 	bool instrumented, dynamic, keep, zip, no_profile, sampling_set;
 	bool watchdog;
 	char *runtime;
-	char *dir;   /* the runtime's output (or the raw samples), a temporary directory */
-	FILE *watch; /* -w: the collection's log */
+	char *size_env; /* --size in the instrumented mode: VELES_TRACE_SIZE */
+	char *dir;	/* the runtime's output (or the raw samples), a temporary directory */
+	FILE *watch;	/* -w: the collection's log */
 	char *watch_path;
 	struct trace_data data;
 	struct sym_cache syms;
@@ -62,8 +63,9 @@ static void trace_usage(void)
 	       "(inclusive and exclusive time), in which thread and in which order, and the\n"
 	       "time between USDT probes. One resource per call, keyed by function.\n"
 	       "\n"
-	       "      --instrumented       COMMAND is built with `veles cflags trace`: the trace\n"
-	       "                           runtime records every function it compiled\n"
+	       "      --instrumented       COMMAND is built with `veles cflags trace` (or its\n"
+	       "                           --pg, the mcount build): the trace runtime records\n"
+	       "                           every function it compiled\n"
 	       "  -d, --dynamic            uprobes on the unmodified binary (the default when\n"
 	       "                           -s, -f, -u, -b or -l is given); needs root\n"
 	       "      --aggregate          sums per function and thread (calls, inclusive and\n"
@@ -85,7 +87,8 @@ static void trace_usage(void)
 	       "  -l, --libs LIB           a library probed too, with a strategy; where -f\n"
 	       "                           looks for what the binary lacks (repeatable)\n"
 	       "      --size FUNC:ARGN     each call's structure-unit-size is FUNC's ARGN-th\n"
-	       "                           integer argument (1-6; a USDT probe's: 1-12)\n"
+	       "                           integer argument (1-6; a USDT probe's: 1-12);\n"
+	       "                           instrumented: the --pg build only\n"
 	       "      --size 'FUNC:ARG->member'  ... or a member of what ARG points to (DWARF)\n"
 	       "  -t, --timeout S          stop COMMAND after S seconds (no profile then)\n"
 	       "  -k, --keep-temps         keep the raw records and say where they are\n"
@@ -337,9 +340,9 @@ static int check_mode(struct trace_state *st)
 	if (st->instrumented == st->dynamic)
 		return err_set(ERR_INVALID, "collect trace: choose --instrumented (a program built "
 					    "with `veles cflags trace`) or --dynamic");
-	if (o->nsizes && !st->dynamic)
-		return err_set(ERR_INVALID, "collect trace: --size needs --dynamic (the "
-					    "instrumented hooks see no arguments)");
+	if (o->nsizes && o->aggregate)
+		return err_set(ERR_INVALID, "collect trace: --size keeps each call's size: not "
+					    "with --aggregate");
 	if (st->instrumented && dyn_only)
 		return err_set(ERR_INVALID,
 			       "collect trace: --strategy, --usdt, --binary and --libs need "
@@ -472,6 +475,8 @@ static void set_env(const struct trace_state *st, char **saved_preload)
 	setenv("LD_PRELOAD", preload, 1);
 	setenv("VELES_TRACE_DIR", st->dir, 1);
 	setenv("VELES_TRACE_MODE", st->o.aggregate ? "aggregate" : "records", 1);
+	if (st->size_env)
+		setenv("VELES_TRACE_SIZE", st->size_env, 1);
 	free(preload);
 }
 
@@ -483,6 +488,7 @@ static void restore_env(char *saved_preload)
 		unsetenv("LD_PRELOAD");
 	unsetenv("VELES_TRACE_DIR");
 	unsetenv("VELES_TRACE_MODE");
+	unsetenv("VELES_TRACE_SIZE");
 	free(saved_preload);
 }
 
@@ -547,6 +553,21 @@ static bool object_has(struct sym_cache *syms, const char *path, const char *nam
 	return false;
 }
 
+/* --size in the instrumented mode: only the mcount build's hooks see the
+ * arguments, so no size at all means a -finstrument-functions build. */
+static int check_sizes_read(const struct trace_state *st, const char *cmd)
+{
+	if (!st->instrumented || !st->o.nsizes)
+		return 0;
+	for (size_t i = 0; i < st->data.ncalls; i++)
+		if (st->data.calls[i].has_size)
+			return 0;
+	return err_set(ERR_INVALID,
+		       "collect trace: '%s' recorded no --size: the instrumented mode reads "
+		       "arguments in the mcount build (`veles cflags trace --pg`) only",
+		       cmd);
+}
+
 /*
  * Instrumented mode: a -f function that none of the objects the command
  * loaded defines is a mistake (a typo would otherwise give an empty
@@ -589,11 +610,15 @@ static int trace_collect(struct collect_ctx *c)
 				      c->argv[0], c->timeout,
 				      spawn_status_str(st->run.status, status, sizeof(status)));
 	} else {
-		ret = run_command(c, st);
+		ret = st->o.nsizes ? trace_size_env(&st->o, c->argv, &st->syms, &st->size_env) : 0;
+		if (ret == 0)
+			ret = run_command(c, st);
 		if (ret == 0 && !spawn_interrupted())
 			ret = trace_read_dir(st->dir, &st->data);
 		if (ret == 0 && !spawn_interrupted())
 			ret = check_rules_defined(st, c->argv[0]);
+		if (ret == 0 && !spawn_interrupted())
+			ret = check_sizes_read(st, c->argv[0]);
 	}
 	trace_watch(&st->o, "command ended (status %d): %s; %zu calls in %zu processes",
 		    st->run.status, ret < 0 ? err_msg() : "ok", st->data.ncalls, st->data.nprocs);
@@ -752,6 +777,7 @@ static void trace_release(struct collect_ctx *c)
 	free(st->watch_path);
 	free(st->dir);
 	free(st->runtime);
+	free(st->size_env);
 	trace_data_free(&st->data);
 	trace_sym_free(&st->syms);
 	free(st);

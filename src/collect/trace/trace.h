@@ -68,8 +68,10 @@ struct trace_opts {
 void trace_watch(const struct trace_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* The flags `veles cflags trace` prints. */
+/* The flags `veles cflags trace` prints, and with --pg: mcount's entry
+ * hook before the prologue, the exit taken by a return trampoline. */
 #define TRACE_CFLAGS "-finstrument-functions -g"
+#define TRACE_PG_CFLAGS "-pg -mfentry -g"
 
 /*
  * Builds the trace profile of @d: one resource per kept call (in aggregate
@@ -78,6 +80,10 @@ void trace_watch(const struct trace_opts *o, const char *fmt, ...)
  */
 struct profile *trace_build_profile(const struct trace_data *d, const struct trace_opts *o,
 				    struct sym_cache *syms, const char *cmd);
+/* --size for the mcount build's runtime: @env gets VELES_TRACE_SIZE, the
+ * sized functions of @argv's executable (docs/trace-format.md). */
+int trace_size_env(const struct trace_opts *o, char *const *argv, struct sym_cache *syms,
+		   char **env);
 /* The path of libveles-trace.so: $VELES_TRACE_LIB, beside the build, or installed. */
 char *trace_runtime_path(void);
 
