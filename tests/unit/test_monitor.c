@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -376,6 +377,58 @@ static void test_formatting(void **state)
 	assert_string_equal(s, "24G");
 }
 
+/* mon_fmt_time against localtime_r and strftime, second by second over
+ * @n seconds from @t0 (stepping by @step), both with and without the date. */
+static void check_times(time_t t0, long n, long step)
+{
+	for (long i = 0; i < n; i++) {
+		time_t s = t0 + i * step;
+		struct tm tm;
+		char want[64], got[64];
+
+		localtime_r(&s, &tm);
+		strftime(want, sizeof(want), "%Y%m%d %H:%M:%S.250", &tm);
+		assert_int_equal(mon_fmt_time(got, (double)s + 0.25, true, true), strlen(want));
+		assert_string_equal(got, want);
+		assert_int_equal(mon_fmt_time(got, (double)s, false, false), 8);
+		assert_memory_equal(got, want + 9, 8);
+	}
+}
+
+/* The time of day is formatted once a minute and its seconds added: across
+ * minutes, hours, days, a change to summer time and back, steps backwards,
+ * in a zone whose offset has seconds, and with changes of offset that do
+ * not fall on a minute (such minutes are asked second by second). */
+static void test_time_format(void **state)
+{
+	const char *saved = getenv("TZ");
+	char *old = saved ? xstrdup(saved) : NULL;
+	/* 2026-03-29 00:58:00 UTC: Prague moves to summer time at 01:00 UTC. */
+	const time_t spring = 1774745880;
+
+	UNUSED(state);
+	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+	tzset();
+	check_times(spring, 300, 1);
+	check_times(spring + 86400 * 3 - 150, 300, 1); /* across a day */
+	check_times(spring + 7200, 40, -7);	       /* backwards */
+	/* 2026-10-25 01:00 UTC: back to winter time, the hour 02:00 twice. */
+	check_times(1792889940, 200, 1);
+	setenv("TZ", "LMT+0:44:30", 1);
+	tzset();
+	check_times(spring + 100000, 200, 1);
+	setenv("TZ", "CET-1CEST,M3.5.0/2:00:30,M10.5.0/3:00:30", 1);
+	tzset();
+	check_times(spring, 300, 1);
+	check_times(1792889940, 200, 1);
+	if (old)
+		setenv("TZ", old, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(old);
+}
+
 static void test_record_playback_round_trip(void **state)
 {
 	char path[] = "/tmp/veles-monrec-XXXXXX";
@@ -481,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_fix_corrects_wraps),
 		cmocka_unit_test(test_rates_per_second_and_interval),
 		cmocka_unit_test(test_formatting),
+		cmocka_unit_test(test_time_format),
 		cmocka_unit_test(test_record_playback_round_trip),
 		cmocka_unit_test(test_playback_skips_damaged_frame),
 	};
