@@ -64,6 +64,33 @@ static void test_parse_cpu_and_stat(void **state)
 	mon_table_release(&t);
 }
 
+/* /proc/stat read in one pass: each key wherever it is, 0 when absent,
+ * and the cpu lines only at the top. */
+static void test_parse_stat_one_pass(void **state)
+{
+	static const char text[] = "cpu  1 2 3 4 5 6 7 8 9 10\ncpu0 1 2 3 4 5 6 7 8 9 10\n"
+				   "procs_blocked 4\nintr 77 1 2\nbtime 5\nctxt 88\n"
+				   "processes 99\nprocs_running 3\nsoftirq 1 2\ncpux 5\n";
+	struct mon_table t = {0};
+
+	UNUSED(state);
+	assert_int_equal(mon_parse_cpu(text, &t), 0);
+	assert_int_equal(t.nrows, 2); /* not "cpux", after the cpu lines */
+	assert_int_equal(val(&t, MT_CPU, "cpu0", "guest_nice"), 10);
+	mon_table_reset(&t);
+	assert_int_equal(mon_parse_stat(text, &t), 0);
+	assert_int_equal(val(&t, MT_STAT, "stat", "intr"), 77);
+	assert_int_equal(val(&t, MT_STAT, "stat", "ctxt"), 88);
+	assert_int_equal(val(&t, MT_STAT, "stat", "forks"), 99);
+	assert_int_equal(val(&t, MT_STAT, "stat", "running"), 3);
+	assert_int_equal(val(&t, MT_STAT, "stat", "blocked"), 4);
+	mon_table_reset(&t);
+	assert_int_equal(mon_parse_stat("cpu 1 2\nctxt 5", &t), 0);
+	assert_int_equal(val(&t, MT_STAT, "stat", "intr"), 0);
+	assert_int_equal(val(&t, MT_STAT, "stat", "ctxt"), 5);
+	mon_table_release(&t);
+}
+
 static void test_parse_meminfo_loadavg(void **state)
 {
 	struct mon_table t = {0};
@@ -523,6 +550,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_cpu_and_stat),
+		cmocka_unit_test(test_parse_stat_one_pass),
 		cmocka_unit_test(test_parse_meminfo_loadavg),
 		cmocka_unit_test(test_parse_diskstats_keeps_whole_disks),
 		cmocka_unit_test(test_parse_netdev_sockstat),
