@@ -137,24 +137,47 @@ size_t mon_fmt_pad(char *dst, const char *s, size_t n, int width)
 	return pad + n;
 }
 
-/* "20261122 05:01:02" for the whole second, cached: consecutive samples
- * usually share the minute and format only the seconds. */
+/* "20261122 05:01:" of the minute, with its start: a live sample each
+ * second then costs two digits, not localtime_r and strftime (some 8 us a
+ * sample when the caches have gone cold over the second between samples).
+ * Zones change their offset from UTC at whole minutes of their own time,
+ * so a minute's date, hour and minute hold for its 60 seconds; a minute
+ * that a change of offset cuts (a rule with seconds) is not cached. */
+struct minute {
+	time_t start; /* the minute's first second, or -1 */
+	bool steady;  /* one offset from UTC over the whole minute */
+	char text[32];
+};
+
+static void minute_fill(struct minute *m, time_t s)
+{
+	struct tm tm, end;
+	time_t last;
+
+	localtime_r(&s, &tm);
+	strftime(m->text, sizeof(m->text), "%Y%m%d %H:%M:", &tm);
+	/* tm_sec is 60 on a leap second: the minute began 60 s before. */
+	m->start = s - tm.tm_sec;
+	last = m->start + 59;
+	localtime_r(&last, &end);
+	m->steady = end.tm_gmtoff == tm.tm_gmtoff;
+}
+
 size_t mon_fmt_time(char *dst, double t, bool date, bool millis)
 {
-	static time_t last = -1;
-	static char whole[32];
+	static struct minute m = {.start = -1};
 	time_t s = (time_t)floor(t);
+	time_t sec = s - m.start;
 	size_t n;
 
-	if (s != last) {
-		struct tm tm;
-
-		localtime_r(&s, &tm);
-		strftime(whole, sizeof(whole), "%Y%m%d %H:%M:%S", &tm);
-		last = s;
+	if (m.start < 0 || !m.steady || sec < 0 || sec >= 60) {
+		minute_fill(&m, s);
+		sec = s - m.start;
 	}
-	n = date ? strlen(whole) : strlen(whole) - 9;
-	memcpy(dst, date ? whole : whole + 9, n);
+	n = date ? 15 : 6; /* "YYYYmmdd HH:MM:" or "HH:MM:" */
+	memcpy(dst, date ? m.text : m.text + 9, n);
+	dst[n++] = (char)('0' + sec / 10);
+	dst[n++] = (char)('0' + sec % 10);
 	if (millis) {
 		int ms = (int)((t - (double)s) * 1000);
 

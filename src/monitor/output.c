@@ -1,6 +1,9 @@
 /* Brief, verbose and plot output of an interval's views. */
+#include <errno.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "monitor/format.h"
 #include "monitor/modules.h"
@@ -437,6 +440,32 @@ void mon_out_values(struct mon_out *o, const struct mon_interval *iv, struct buf
 		mon_modules_export(o->mods, b);
 }
 
+/* The line, live, in one write(2) when nothing waits in the stream's
+ * buffer: stdio would copy it into that buffer and flush it, another
+ * layer of code to bring back into the cache at every sample. False for a
+ * stream without a file descriptor (a memory stream) or with data pending. */
+static bool write_direct(struct mon_out *o)
+{
+	int fd = fileno(o->f);
+	const char *p = o->line.data;
+	size_t n = o->line.len;
+
+	if (fd < 0 || __fpending(o->f))
+		return false;
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) /* as through stdio, whose errors were not checked */
+			break;
+		p += w;
+		n -= (size_t)w;
+	}
+	buf_reset(&o->line);
+	return true;
+}
+
 void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 {
 	struct buf b = o->line;
@@ -459,8 +488,10 @@ void mon_out_interval(struct mon_out *o, const struct mon_interval *iv)
 	o->nprinted++;
 	if (o->batch && b.len < 1 << 16)
 		return;
-	mon_out_flush(o);
 	/* Live, each interval reaches a pipe or file as it ends (tail -f). */
+	if (!o->batch && write_direct(o))
+		return;
+	mon_out_flush(o);
 	if (!o->batch)
 		fflush(o->f);
 }

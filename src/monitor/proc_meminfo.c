@@ -29,19 +29,22 @@ static int key_index(const char *p, size_t n)
 	return -1;
 }
 
+/* Stops once every key is found: Committed_AS, the last, comes some
+ * twenty lines before the end. */
 int mon_parse_meminfo(const char *text, struct mon_table *t)
 {
 	uint64_t *row = mon_table_add(t, "mem", 3, ARRAY_SIZE(keys));
-	int found = 0;
+	const uint32_t all = (1u << ARRAY_SIZE(keys)) - 1;
+	uint32_t found = 0;
 
-	for (const char *p = text; p && *p;) {
+	for (const char *p = text; p && *p && found != all;) {
 		size_t n = strcspn(p, ":\n");
 		int k = p[n] == ':' ? key_index(p, n) : -1;
 		const char *q = p + n + 1;
 
 		if (k >= 0) {
 			row[k] = mon_num(&q);
-			found++;
+			found |= 1u << k;
 		}
 		p = strchr(p, '\n');
 		p = p ? p + 1 : NULL;

@@ -6,23 +6,28 @@
 
 #define CPU_NCOLS 10
 
-/* The end of the line that starts at @p. */
-static const char *line_end(const char *p)
+/* The start of the line after the one at @p (the end of the text after
+ * the last). */
+static const char *next_line(const char *p)
 {
 	const char *e = strchr(p, '\n');
 
-	return e ? e : p + strlen(p);
+	return e ? e + 1 : p + strlen(p);
 }
 
+/* The cpu lines come first: parsing stops at the first line after them. */
 int mon_parse_cpu(const char *text, struct mon_table *t)
 {
-	for (const char *p = text; *p; p = *line_end(p) ? line_end(p) + 1 : line_end(p)) {
+	for (const char *p = text; *p; p = next_line(p)) {
 		size_t n = strcspn(p, " \n");
 		uint64_t *row;
 		const char *q = p + n;
 
-		if (strncmp(p, "cpu", 3))
+		if (strncmp(p, "cpu", 3)) {
+			if (t->nrows)
+				break;
 			continue;
+		}
 		row = mon_table_add(t, p, n, CPU_NCOLS);
 		/* Older kernels print fewer columns: the rest stay zero. */
 		for (int i = 0; i < CPU_NCOLS && *q == ' '; i++)
@@ -31,28 +36,32 @@ int mon_parse_cpu(const char *text, struct mon_table *t)
 	return t->nrows ? 0 : err_set(ERR_PARSE, "no cpu line in /proc/stat");
 }
 
-/* The number after the line starting with @key, or 0. */
-static uint64_t keyed(const char *text, const char *key)
-{
-	size_t n = strlen(key);
+/* The lines kept, in the order of the table's columns. */
+static const struct {
+	const char *key;
+	size_t len;
+} stat_keys[] = {
+	{"intr", 4}, {"ctxt", 4}, {"processes", 9}, {"procs_running", 13}, {"procs_blocked", 13},
+};
 
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, n) && p[n] == ' ') {
-			const char *q = p + n;
-
-			return mon_num(&q);
-		}
-	return 0;
-}
-
+/* One pass over the lines: each key's number, 0 for a key not there. */
 int mon_parse_stat(const char *text, struct mon_table *t)
 {
-	uint64_t *row = mon_table_add(t, "stat", 4, 5);
+	uint64_t *row = mon_table_add(t, "stat", 4, ARRAY_SIZE(stat_keys));
+	unsigned found = 0;
 
-	row[0] = keyed(text, "intr");
-	row[1] = keyed(text, "ctxt");
-	row[2] = keyed(text, "processes");
-	row[3] = keyed(text, "procs_running");
-	row[4] = keyed(text, "procs_blocked");
+	for (const char *p = text; *p; p = next_line(p))
+		for (size_t k = 0; k < ARRAY_SIZE(stat_keys); k++) {
+			size_t n = stat_keys[k].len;
+
+			if (p[0] == stat_keys[k].key[0] && !(found & (1u << k)) &&
+			    !strncmp(p, stat_keys[k].key, n) && p[n] == ' ') {
+				const char *q = p + n;
+
+				row[k] = mon_num(&q);
+				found |= 1u << k;
+				break;
+			}
+		}
 	return 0;
 }

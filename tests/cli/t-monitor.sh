@@ -166,6 +166,19 @@ has "$T/err" 'mid is damaged: played back its first [0-9]+ samples'
 lines=$(wc -l <"$T/out")
 [ "$lines" -ge 20 ] && [ "$lines" -lt "$all" ] || fail "damaged in the middle: $lines of $all lines"
 
+# live: each interval reaches a file as it ends (tail -f), not at exit
+"$VELES" monitor -P -s c -i 0.2 -c 100 >"$T/live" 2>/dev/null &
+pid=$!
+n=0
+while [ $n -lt 100 ] && [ "$(wc -l <"$T/live")" -lt 3 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill $pid
+wait $pid 2>/dev/null
+[ "$(wc -l <"$T/live")" -ge 3 ] || fail "live: lines reach the file as intervals end"
+has "$T/live" '^[0-9]{8} [0-9:.]+( -?[0-9.]+){14}$'
+
 # --self and -d4
 ok veles monitor -s c -c 3 -i 0.02 --self
 has "$T/err" '^veles monitor: [0-9.]+ ms of cpu per sample over 3 samples$'

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -60,6 +61,33 @@ static void test_parse_cpu_and_stat(void **state)
 	assert_int_equal(val(&t, MT_STAT, "stat", "ctxt"), 9678268);
 	assert_int_equal(val(&t, MT_STAT, "stat", "forks"), 497577);
 	assert_int_equal(val(&t, MT_STAT, "stat", "running"), 2);
+	mon_table_release(&t);
+}
+
+/* /proc/stat read in one pass: each key wherever it is, 0 when absent,
+ * and the cpu lines only at the top. */
+static void test_parse_stat_one_pass(void **state)
+{
+	static const char text[] = "cpu  1 2 3 4 5 6 7 8 9 10\ncpu0 1 2 3 4 5 6 7 8 9 10\n"
+				   "procs_blocked 4\nintr 77 1 2\nbtime 5\nctxt 88\n"
+				   "processes 99\nprocs_running 3\nsoftirq 1 2\ncpux 5\n";
+	struct mon_table t = {0};
+
+	UNUSED(state);
+	assert_int_equal(mon_parse_cpu(text, &t), 0);
+	assert_int_equal(t.nrows, 2); /* not "cpux", after the cpu lines */
+	assert_int_equal(val(&t, MT_CPU, "cpu0", "guest_nice"), 10);
+	mon_table_reset(&t);
+	assert_int_equal(mon_parse_stat(text, &t), 0);
+	assert_int_equal(val(&t, MT_STAT, "stat", "intr"), 77);
+	assert_int_equal(val(&t, MT_STAT, "stat", "ctxt"), 88);
+	assert_int_equal(val(&t, MT_STAT, "stat", "forks"), 99);
+	assert_int_equal(val(&t, MT_STAT, "stat", "running"), 3);
+	assert_int_equal(val(&t, MT_STAT, "stat", "blocked"), 4);
+	mon_table_reset(&t);
+	assert_int_equal(mon_parse_stat("cpu 1 2\nctxt 5", &t), 0);
+	assert_int_equal(val(&t, MT_STAT, "stat", "intr"), 0);
+	assert_int_equal(val(&t, MT_STAT, "stat", "ctxt"), 5);
 	mon_table_release(&t);
 }
 
@@ -376,6 +404,58 @@ static void test_formatting(void **state)
 	assert_string_equal(s, "24G");
 }
 
+/* mon_fmt_time against localtime_r and strftime, second by second over
+ * @n seconds from @t0 (stepping by @step), both with and without the date. */
+static void check_times(time_t t0, long n, long step)
+{
+	for (long i = 0; i < n; i++) {
+		time_t s = t0 + i * step;
+		struct tm tm;
+		char want[64], got[64];
+
+		localtime_r(&s, &tm);
+		strftime(want, sizeof(want), "%Y%m%d %H:%M:%S.250", &tm);
+		assert_int_equal(mon_fmt_time(got, (double)s + 0.25, true, true), strlen(want));
+		assert_string_equal(got, want);
+		assert_int_equal(mon_fmt_time(got, (double)s, false, false), 8);
+		assert_memory_equal(got, want + 9, 8);
+	}
+}
+
+/* The time of day is formatted once a minute and its seconds added: across
+ * minutes, hours, days, a change to summer time and back, steps backwards,
+ * in a zone whose offset has seconds, and with changes of offset that do
+ * not fall on a minute (such minutes are asked second by second). */
+static void test_time_format(void **state)
+{
+	const char *saved = getenv("TZ");
+	char *old = saved ? xstrdup(saved) : NULL;
+	/* 2026-03-29 00:58:00 UTC: Prague moves to summer time at 01:00 UTC. */
+	const time_t spring = 1774745880;
+
+	UNUSED(state);
+	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+	tzset();
+	check_times(spring, 300, 1);
+	check_times(spring + 86400 * 3 - 150, 300, 1); /* across a day */
+	check_times(spring + 7200, 40, -7);	       /* backwards */
+	/* 2026-10-25 01:00 UTC: back to winter time, the hour 02:00 twice. */
+	check_times(1792889940, 200, 1);
+	setenv("TZ", "LMT+0:44:30", 1);
+	tzset();
+	check_times(spring + 100000, 200, 1);
+	setenv("TZ", "CET-1CEST,M3.5.0/2:00:30,M10.5.0/3:00:30", 1);
+	tzset();
+	check_times(spring, 300, 1);
+	check_times(1792889940, 200, 1);
+	if (old)
+		setenv("TZ", old, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(old);
+}
+
 static void test_record_playback_round_trip(void **state)
 {
 	char path[] = "/tmp/veles-monrec-XXXXXX";
@@ -470,6 +550,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_cpu_and_stat),
+		cmocka_unit_test(test_parse_stat_one_pass),
 		cmocka_unit_test(test_parse_meminfo_loadavg),
 		cmocka_unit_test(test_parse_diskstats_keeps_whole_disks),
 		cmocka_unit_test(test_parse_netdev_sockstat),
@@ -481,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_fix_corrects_wraps),
 		cmocka_unit_test(test_rates_per_second_and_interval),
 		cmocka_unit_test(test_formatting),
+		cmocka_unit_test(test_time_format),
 		cmocka_unit_test(test_record_playback_round_trip),
 		cmocka_unit_test(test_playback_skips_damaged_frame),
 	};
