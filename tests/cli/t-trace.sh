@@ -370,7 +370,7 @@ has "$T/err" "--strategy is userspace, all, u_sampled, a_sampled or custom"
 fails 2 veles collect trace --instrumented -s userspace -- ./ds_driver 10
 fails 2 veles collect trace --dynamic --instrumented -f main -- ./ds_plain 10
 fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_driver 10
-has "$T/err" "recorded no --size: .* mcount build"
+has "$T/err" "ds_driver is built with -finstrument-functions, whose hooks do not see arguments: build it with \`veles cflags trace --pg\`"
 fails 2 veles collect trace --dynamic --size insertion_sort:13 -- ./ds_plain 10
 has "$T/err" "ARGN from 1 to 6"
 fails 2 veles collect trace --dynamic -u 'a#b#c#d#e' -- ./ds_plain 10

@@ -84,8 +84,13 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["resources"]["SLList_search#0"]["structure-unit-size"] == [37] * 10, p["resources"]
 PY
+# The -finstrument-functions build is refused before it runs: no job's
+# profile, no trace left behind.
+before=$(ls .veles/jobs 2>/dev/null | wc -l)
 fails 2 veles collect trace --instrumented --size insertion_sort:2 -- ./ds_fi 10
-has "$T/err" "recorded no --size"
+has "$T/err" "ds_fi is built with -finstrument-functions"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one line: $(cat "$T/err")"
+[ "$(ls .veles/jobs 2>/dev/null | wc -l)" -eq "$before" ] || fail "a profile of the refused run"
 fails 2 veles collect trace --instrumented --aggregate --size insertion_sort:2 -- ./ds_fentry 10
 has "$T/err" "not with --aggregate"
 

@@ -71,6 +71,15 @@ int trace_size_env(const struct trace_opts *o, char *const *argv, struct sym_cac
 		return ret;
 	const struct sym_file *f = trace_sym_file(syms, sp.path);
 
+	/* -finstrument-functions' hooks get the function's address and its
+	 * caller's, with the arguments' registers already reused: say so
+	 * now rather than after the run. */
+	if (f->hooks == TRACE_HOOK_CYG)
+		ret = err_set(
+			ERR_INVALID,
+			"collect trace: --size: %s is built with -finstrument-functions, whose "
+			"hooks do not see arguments: build it with `veles cflags trace --pg`",
+			sp.path);
 	for (size_t i = 0; ret == 0 && i < o->nsizes; i++)
 		ret = size_rule(&o->sizes[i], sp.path, f, &out);
 	spawner_release(&sp);

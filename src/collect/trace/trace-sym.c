@@ -18,7 +18,26 @@ static int cmp_sym(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
-/* The defined functions of one symbol table section. */
+/* Whether @name, or @name@VERSION as .symtab gives imports, is @want. */
+static bool is_import(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+
+	return strncmp(name, want, n) == 0 && (name[n] == '\0' || name[n] == '@');
+}
+
+/* Which trace entry hook an undefined symbol @name is, if any. */
+static int hook_of(const char *name)
+{
+	if (is_import(name, "__cyg_profile_func_enter"))
+		return TRACE_HOOK_CYG;
+	if (is_import(name, "mcount") || is_import(name, "_mcount") ||
+	    is_import(name, "__fentry__"))
+		return TRACE_HOOK_MCOUNT;
+	return 0;
+}
+
+/* The defined functions of one symbol table section, and the hooks it imports. */
 static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_file *f)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
@@ -28,11 +47,15 @@ static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_
 		GElf_Sym s;
 		const char *name;
 
-		if (!gelf_getsym(data, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-		    s.st_shndx == SHN_UNDEF || s.st_value == 0)
+		if (!gelf_getsym(data, (int)i, &s))
 			continue;
 		name = elf_strptr(elf, sh->sh_link, s.st_name);
 		if (!name || !*name)
+			continue;
+		if (s.st_shndx == SHN_UNDEF)
+			f->hooks |= hook_of(name);
+		if (GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
+		    s.st_value == 0)
 			continue;
 		f->syms = xrealloc(f->syms, (f->nsyms + 1) * sizeof(*f->syms));
 		f->syms[f->nsyms++] =

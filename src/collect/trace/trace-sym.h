@@ -34,7 +34,11 @@ struct sym_file {
 	size_t nsyms;
 	int err;      /* 0, or why the file gave no symbols */
 	int stripped; /* no .symtab: only the exported functions (.dynsym) */
+	int hooks;    /* the trace entry hooks it calls (imports): TRACE_HOOK_* */
 };
+
+#define TRACE_HOOK_CYG 1    /* __cyg_profile_func_enter: -finstrument-functions */
+#define TRACE_HOOK_MCOUNT 2 /* mcount, _mcount or __fentry__: -pg */
 
 /* The symbol files read so far, shared by the processes of one trace. */
 struct sym_cache {
