@@ -8,7 +8,9 @@
  * memory_walk.c, memory_cfi.c; libunwind for what they cannot follow), a
  * hash of the
  * frames, one lookup in a lock-free table of stacks, and a few varints
- * appended to the thread's own buffer. Buffers go to the output file with
+ * appended to the thread's own buffer; a stack whose frame records are
+ * those of one the thread met before (struct fpmemo) skips the walk, the
+ * hash and the table. Buffers go to the output file with
  * one write() each when full, so a crash loses at most the last buffer of
  * each thread, and at exit, _exit, exec and fatal signals. This file is
  * the recording and the interposed allocators; memory_life.c keeps the
@@ -136,14 +138,14 @@ static inline uint64_t hash_final(uint64_t h, int n)
  * thread's floor.
  */
 HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop,
-	     int *on_floor)
+	     int *on_floor, int *records)
 {
 	const struct vmem_objs *objs = atomic_load_explicit(&vmem_objs, memory_order_acquire);
 	/* In locals: the stores to @pc could alias the thread's state, and
 	 * reloading it on every frame costs more than the rest of the walk. */
 	const uintptr_t hi = t->stack_hi - 16, floor = t->floor.slot;
 	uintptr_t olo = t->obj_lo, osize = t->obj_hi - t->obj_lo;
-	int ofp = 1, n = 0;
+	int n = 0, k = 0;
 	uint64_t h = 0;
 
 	*stop = NULL;
@@ -154,8 +156,12 @@ HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uin
 		uintptr_t *next = (uintptr_t *)fp[0];
 		uintptr_t ret = fp[1];
 
+		k++;
 		/* The hint (the last object with frame pointers) holds most
-		 * frames; the floor is in code without them, hence never in it. */
+		 * frames; the floor is in code without them, hence never in it.
+		 * Everything else, rare, is decided here, so that a frame in
+		 * the hint costs two loads, a compare, a store and a
+		 * multiply-add. */
 		if (__builtin_expect(ret - olo >= osize, 0)) {
 			const struct vmem_obj *o;
 
@@ -182,26 +188,25 @@ HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uin
 						break;
 					o = &vmem_obj_unknown;
 				}
-				if (o->fp) {
-					olo = o->lo;
-					osize = o->hi - o->lo;
+				if (!o->fp) {
+					pc[n++] = ret;
+					h = (h + ret) * 0x9e3779b97f4a7c15u;
+					*stop = fp;
+					break;
 				}
-				ofp = o->fp;
+				olo = t->obj_lo = o->lo;
+				osize = o->hi - o->lo;
+				t->obj_hi = o->hi;
 			}
 		}
 		pc[n++] = ret;
 		h = (h + ret) * 0x9e3779b97f4a7c15u;
-		if (__builtin_expect(!ofp, 0)) {
-			*stop = fp;
-			break;
-		}
 		if (next <= fp)
 			break;
 		fp = next;
 	}
-	t->obj_lo = olo;
-	t->obj_hi = olo + osize;
 	*hash = h;
+	*records = k;
 	return n;
 }
 
@@ -430,6 +435,59 @@ HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t a
  * from it, never inlined into it). */
 #define CALLER_FRAME() (*(uintptr_t **)__builtin_frame_address(0))
 
+/* The memo for the walk from @fp, by its first two return addresses: a
+ * function called from several places allocates from one frame and one
+ * return address. */
+HOT struct fpmemo *memo_slot(struct tstate *t, const uintptr_t *fp)
+{
+	const uintptr_t *next = (const uintptr_t *)fp[0];
+	uintptr_t key = fp[1] ^ ((uintptr_t)fp >> 4);
+
+	/* The walk reads the next record only there (walk()). */
+	if ((uintptr_t)next > (uintptr_t)fp && (uintptr_t)next + 16 <= t->stack_hi)
+		key += next[1] << 1;
+	key *= 0x9e3779b97f4a7c15u;
+	return &t->memo[key >> (64 - MEMO_BITS)];
+}
+
+/* The stack id of the walk from @fp when its frame records are a memo's,
+ * else 0. @fp is in the thread's stack (the caller checked). */
+HOT uint32_t memo_find(struct tstate *t, const uintptr_t *fp)
+{
+	const struct fpmemo *m = memo_slot(t, fp);
+	uint32_t k = m->k;
+
+	if (t->memo_objs != atomic_load_explicit(&vmem_objs, memory_order_relaxed))
+		return 0;
+	for (uint32_t i = 0; i < k; i++) {
+		if ((uintptr_t)fp != m->fr[i].slot || fp[1] != m->fr[i].ret)
+			return 0;
+		fp = (const uintptr_t *)fp[0];
+	}
+	return k && (uintptr_t)fp == m->link ? m->id : 0;
+}
+
+/* Keeps the walk from @fp that read @k frame records and found stack @id. */
+__attribute__((noinline)) static void memo_keep(struct tstate *t, const uintptr_t *fp, int k,
+						uint32_t id)
+{
+	const struct vmem_objs *objs = atomic_load_explicit(&vmem_objs, memory_order_relaxed);
+	struct fpmemo *m = memo_slot(t, fp);
+
+	if (t->memo_objs != objs) {
+		memset(t->memo, 0, sizeof(t->memo));
+		t->memo_objs = objs;
+	}
+	for (int i = 0; i < k; i++) {
+		m->fr[i].slot = (uintptr_t)fp;
+		m->fr[i].ret = fp[1];
+		fp = (const uintptr_t *)fp[0];
+	}
+	m->link = (uintptr_t)fp;
+	m->k = (uint32_t)k;
+	m->id = id;
+}
+
 /* An allocation (or a release with its whole stack); @old is the released
  * address of a realloc. */
 HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
@@ -438,15 +496,30 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 	struct tstate *t = begin();
 	unsigned char *p;
 	uint64_t h;
-	int n, floor;
+	uint32_t id;
+	int n, floor, k;
+	bool framed;
 
 	if (!t)
 		return;
-	n = walk(t, fp, pc, &h, &stop, &floor);
-	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0))
-		n = go_deeper(t, fp, stop, pc, n, &h, &floor);
-	h = hash_final(h, n);
-	p = put_head(t, kind, stack_id(t, h, pc, n, floor), (uintptr_t)addr);
+	/* walk() reads nothing from an @fp outside the stack: neither may the
+	 * memo. */
+	framed = (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi &&
+		 !((uintptr_t)fp & 7);
+	id = framed ? memo_find(t, fp) : 0;
+	if (__builtin_expect(!id, 0)) {
+		n = walk(t, fp, pc, &h, &stop, &floor, &k);
+		if (__builtin_expect(stop != NULL || vmem_unwind_all, 0)) {
+			n = go_deeper(t, fp, stop, pc, n, &h, &floor);
+			k = 0; /* it read more than the frame records */
+		}
+		h = hash_final(h, n);
+		id = stack_id(t, h, pc, n, floor);
+		if (framed && id && k > 0 && k <= MEMO_FRAMES && t->floor.slot &&
+		    atomic_load_explicit(&vmem_objs, memory_order_relaxed))
+			memo_keep(t, fp, k, id);
+	}
+	p = put_head(t, kind, id, (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
 	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
