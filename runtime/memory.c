@@ -450,15 +450,26 @@ HOT struct fpmemo *memo_slot(struct tstate *t, const uintptr_t *fp)
 	return &t->memo[key >> (64 - MEMO_BITS)];
 }
 
+/* walk() reads nothing from an @fp outside the stack: neither may a memo. */
+HOT bool framed(const struct tstate *t, const uintptr_t *fp)
+{
+	return (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi &&
+	       !((uintptr_t)fp & 7);
+}
+
 /* The stack id of the walk from @fp when its frame records are a memo's,
- * else 0. @fp is in the thread's stack (the caller checked). */
+ * else 0. */
 HOT uint32_t memo_find(struct tstate *t, const uintptr_t *fp)
 {
-	const struct fpmemo *m = memo_slot(t, fp);
-	uint32_t k = m->k;
+	const struct fpmemo *m;
+	uint32_t k;
 
-	if (t->memo_objs != atomic_load_explicit(&vmem_objs, memory_order_relaxed))
+	/* First: a thread whose walks all go on by unwind tables has none. */
+	if (t->memo_objs != atomic_load_explicit(&vmem_objs, memory_order_relaxed) ||
+	    !framed(t, fp))
 		return 0;
+	m = memo_slot(t, fp);
+	k = m->k;
 	for (uint32_t i = 0; i < k; i++) {
 		if ((uintptr_t)fp != m->fr[i].slot || fp[1] != m->fr[i].ret)
 			return 0;
@@ -498,15 +509,10 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 	uint64_t h;
 	uint32_t id;
 	int n, floor, k;
-	bool framed;
 
 	if (!t)
 		return;
-	/* walk() reads nothing from an @fp outside the stack: neither may the
-	 * memo. */
-	framed = (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi &&
-		 !((uintptr_t)fp & 7);
-	id = framed ? memo_find(t, fp) : 0;
+	id = memo_find(t, fp);
 	if (__builtin_expect(!id, 0)) {
 		n = walk(t, fp, pc, &h, &stop, &floor, &k);
 		if (__builtin_expect(stop != NULL || vmem_unwind_all, 0)) {
@@ -515,7 +521,7 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 		}
 		h = hash_final(h, n);
 		id = stack_id(t, h, pc, n, floor);
-		if (framed && id && k > 0 && k <= MEMO_FRAMES && t->floor.slot &&
+		if (id && k > 0 && k <= MEMO_FRAMES && t->floor.slot && framed(t, fp) &&
 		    atomic_load_explicit(&vmem_objs, memory_order_relaxed))
 			memo_keep(t, fp, k, id);
 	}
