@@ -362,6 +362,15 @@ HOT struct tstate *thread_state(void)
 	return vmem_self;
 }
 
+/* Takes @t's buffer (lock), with room for one more event and its stack;
+ * the caller holds the guard. */
+HOT void take(struct tstate *t)
+{
+	lock(t);
+	if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
+		vmem_flush_owned(t);
+}
+
 /* The thread's buffer with room for one more event and its stack, or NULL
  * when not recording. Takes the buffer (lock) and the guard. */
 HOT struct tstate *begin(void)
@@ -374,10 +383,22 @@ HOT struct tstate *begin(void)
 		vmem_guard--;
 		return NULL;
 	}
-	lock(t);
-	if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
-		vmem_flush_owned(t);
+	take(t);
 	return t;
+}
+
+/* The thread's state when its next event is to be recorded and it has
+ * one already: most events, which then skip recording() and begin(). */
+HOT struct tstate *ready(void)
+{
+	struct tstate *t = vmem_self;
+
+	if (__builtin_expect(t != NULL && vmem_guard == 0 &&
+				     atomic_load_explicit(&vmem_state, memory_order_relaxed) ==
+					     ST_ON,
+			     1))
+		return t;
+	return NULL;
 }
 
 static inline void end(struct tstate *t, unsigned char *p, uintptr_t addr)
@@ -501,17 +522,15 @@ __attribute__((noinline)) static void memo_keep(struct tstate *t, const uintptr_
 
 /* An allocation (or a release with its whole stack); @old is the released
  * address of a realloc. */
-HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
+HOT void put_alloc_in(struct tstate *t, uintptr_t *fp, int kind, const void *addr, size_t size,
+		      const void *old)
 {
 	uintptr_t pc[VMEM_MAX_FRAMES + FLOOR_MAX], *stop;
-	struct tstate *t = begin();
 	unsigned char *p;
 	uint64_t h;
 	uint32_t id;
 	int n, floor, k;
 
-	if (!t)
-		return;
 	id = memo_find(t, fp);
 	if (__builtin_expect(!id, 0)) {
 		n = walk(t, fp, pc, &h, &stop, &floor, &k);
@@ -531,6 +550,14 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
 		p += put_varint(p, zigzag((uintptr_t)old, (uintptr_t)addr));
 	end(t, p, (uintptr_t)addr);
+}
+
+HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
+{
+	struct tstate *t = begin();
+
+	if (t)
+		put_alloc_in(t, fp, kind, addr, size, old);
 }
 
 __attribute__((noinline)) static void record_alloc(int kind, const void *addr, size_t size,
@@ -573,6 +600,7 @@ static inline bool recording(void)
 
 EXPORT void *malloc(size_t size)
 {
+	struct tstate *t;
 	void *p;
 
 	if (__builtin_expect(!vmem_real.malloc, 0)) {
@@ -582,11 +610,21 @@ EXPORT void *malloc(size_t size)
 		if (!vmem_real.malloc)
 			return boot_alloc(size);
 	}
+	/* malloc and free, most of the events, record inline: their own frame
+	 * is the interposed function's frame. */
+	t = ready();
+	if (__builtin_expect(t != NULL, 1)) {
+		p = vmem_real.malloc(size);
+		if (p) {
+			vmem_guard++;
+			take(t);
+			put_alloc_in(t, __builtin_frame_address(0), VMEM_MALLOC, p, size, NULL);
+		}
+		return p;
+	}
 	if (!recording())
 		return vmem_real.malloc(size);
 	p = vmem_real.malloc(size);
-	/* malloc and free, most of the events, record inline: their own frame
-	 * is the interposed function's frame. */
 	if (p)
 		put_alloc(__builtin_frame_address(0), VMEM_MALLOC, p, size, NULL);
 	return p;
@@ -594,21 +632,15 @@ EXPORT void *malloc(size_t size)
 
 EXPORT void free(void *p)
 {
-	struct tstate *t = vmem_self;
+	struct tstate *t = ready();
 
 	/* Most frees: a thread recording, one frame. Its return address is
 	 * exact (our own frame), with no bounds to check. */
-	if (__builtin_expect(t != NULL && vmem_guard == 0 && !vmem_free_stacks &&
-				     atomic_load_explicit(&vmem_state, memory_order_relaxed) ==
-					     ST_ON &&
-				     p && !in_boot(p),
-			     1)) {
+	if (__builtin_expect(t != NULL && !vmem_free_stacks && p && !in_boot(p), 1)) {
 		uintptr_t pc = (uintptr_t)__builtin_return_address(0);
 
 		vmem_guard++;
-		lock(t);
-		if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
-			vmem_flush_owned(t);
+		take(t);
 		end(t, put_head(t, VMEM_FREE, caller_id(t, pc), (uintptr_t)p), (uintptr_t)p);
 		vmem_real.free(p);
 		return;
