@@ -479,24 +479,35 @@ HOT bool framed(const struct tstate *t, const uintptr_t *fp)
 }
 
 /* The stack id of the walk from @fp when its frame records are a memo's,
- * else 0. */
-HOT uint32_t memo_find(struct tstate *t, const uintptr_t *fp)
+ * else 0; @own: @fp is the interposed function's own frame, hence in the
+ * stack. The first record's words are read once, for the key and the
+ * compare. */
+HOT uint32_t memo_find(struct tstate *t, const uintptr_t *fp, bool own)
 {
 	const struct fpmemo *m;
+	const uintptr_t *next;
+	uintptr_t ret, key;
 	uint32_t k;
 
 	/* First: a thread whose walks all go on by unwind tables has none. */
 	if (t->memo_objs != atomic_load_explicit(&vmem_objs, memory_order_relaxed) ||
-	    !framed(t, fp))
+	    (!own && !framed(t, fp)))
 		return 0;
-	m = memo_slot(t, fp);
+	next = (const uintptr_t *)fp[0];
+	ret = fp[1];
+	key = ret ^ ((uintptr_t)fp >> 4);
+	if ((uintptr_t)next > (uintptr_t)fp && (uintptr_t)next + 16 <= t->stack_hi)
+		key += next[1] << 1; /* as memo_slot() */
+	m = &t->memo[(key * 0x9e3779b97f4a7c15u) >> (64 - MEMO_BITS)];
 	k = m->k;
-	for (uint32_t i = 0; i < k; i++) {
-		if ((uintptr_t)fp != m->fr[i].slot || fp[1] != m->fr[i].ret)
+	if (!k || m->fr[0].slot != (uintptr_t)fp || m->fr[0].ret != ret)
+		return 0;
+	for (uint32_t i = 1; i < k; i++) {
+		if ((uintptr_t)next != m->fr[i].slot || next[1] != m->fr[i].ret)
 			return 0;
-		fp = (const uintptr_t *)fp[0];
+		next = (const uintptr_t *)next[0];
 	}
-	return k && (uintptr_t)fp == m->link ? m->id : 0;
+	return (uintptr_t)next == m->link ? m->id : 0;
 }
 
 /* Keeps the walk from @fp that read @k frame records and found stack @id. */
@@ -522,8 +533,8 @@ __attribute__((noinline)) static void memo_keep(struct tstate *t, const uintptr_
 
 /* An allocation (or a release with its whole stack); @old is the released
  * address of a realloc. */
-HOT void put_alloc_in(struct tstate *t, uintptr_t *fp, int kind, const void *addr, size_t size,
-		      const void *old)
+HOT void put_alloc_in(struct tstate *t, uintptr_t *fp, bool own, int kind, const void *addr,
+		      size_t size, const void *old)
 {
 	uintptr_t pc[VMEM_MAX_FRAMES + FLOOR_MAX], *stop;
 	unsigned char *p;
@@ -531,7 +542,7 @@ HOT void put_alloc_in(struct tstate *t, uintptr_t *fp, int kind, const void *add
 	uint32_t id;
 	int n, floor, k;
 
-	id = memo_find(t, fp);
+	id = memo_find(t, fp, own);
 	if (__builtin_expect(!id, 0)) {
 		n = walk(t, fp, pc, &h, &stop, &floor, &k);
 		if (__builtin_expect(stop != NULL || vmem_unwind_all, 0)) {
@@ -557,7 +568,7 @@ HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const
 	struct tstate *t = begin();
 
 	if (t)
-		put_alloc_in(t, fp, kind, addr, size, old);
+		put_alloc_in(t, fp, false, kind, addr, size, old);
 }
 
 __attribute__((noinline)) static void record_alloc(int kind, const void *addr, size_t size,
@@ -618,7 +629,8 @@ EXPORT void *malloc(size_t size)
 		if (p) {
 			vmem_guard++;
 			take(t);
-			put_alloc_in(t, __builtin_frame_address(0), VMEM_MALLOC, p, size, NULL);
+			put_alloc_in(t, __builtin_frame_address(0), true, VMEM_MALLOC, p, size,
+				     NULL);
 		}
 		return p;
 	}
