@@ -533,28 +533,36 @@ __attribute__((noinline)) static void memo_keep(struct tstate *t, const uintptr_
 
 /* An allocation (or a release with its whole stack); @old is the released
  * address of a realloc. */
-HOT void put_alloc_in(struct tstate *t, uintptr_t *fp, bool own, int kind, const void *addr,
-		      size_t size, const void *old)
+/* The stack from @fp, by walking it: out of line, so that an event its
+ * memo finds keeps a small frame. */
+__attribute__((noinline)) static uint32_t walk_id(struct tstate *t, uintptr_t *fp)
 {
 	uintptr_t pc[VMEM_MAX_FRAMES + FLOOR_MAX], *stop;
-	unsigned char *p;
 	uint64_t h;
 	uint32_t id;
 	int n, floor, k;
 
-	id = memo_find(t, fp, own);
-	if (__builtin_expect(!id, 0)) {
-		n = walk(t, fp, pc, &h, &stop, &floor, &k);
-		if (__builtin_expect(stop != NULL || vmem_unwind_all, 0)) {
-			n = go_deeper(t, fp, stop, pc, n, &h, &floor);
-			k = 0; /* it read more than the frame records */
-		}
-		h = hash_final(h, n);
-		id = stack_id(t, h, pc, n, floor);
-		if (id && k > 0 && k <= MEMO_FRAMES && t->floor.slot && framed(t, fp) &&
-		    atomic_load_explicit(&vmem_objs, memory_order_relaxed))
-			memo_keep(t, fp, k, id);
+	n = walk(t, fp, pc, &h, &stop, &floor, &k);
+	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0)) {
+		n = go_deeper(t, fp, stop, pc, n, &h, &floor);
+		k = 0; /* it read more than the frame records */
 	}
+	h = hash_final(h, n);
+	id = stack_id(t, h, pc, n, floor);
+	if (id && k > 0 && k <= MEMO_FRAMES && t->floor.slot && framed(t, fp) &&
+	    atomic_load_explicit(&vmem_objs, memory_order_relaxed))
+		memo_keep(t, fp, k, id);
+	return id;
+}
+
+HOT void put_alloc_in(struct tstate *t, uintptr_t *fp, bool own, int kind, const void *addr,
+		      size_t size, const void *old)
+{
+	unsigned char *p;
+	uint32_t id = memo_find(t, fp, own);
+
+	if (__builtin_expect(!id, 0))
+		id = walk_id(t, fp);
 	p = put_head(t, kind, id, (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
