@@ -8,7 +8,9 @@
  * memory_walk.c, memory_cfi.c; libunwind for what they cannot follow), a
  * hash of the
  * frames, one lookup in a lock-free table of stacks, and a few varints
- * appended to the thread's own buffer. Buffers go to the output file with
+ * appended to the thread's own buffer; a stack whose frame records are
+ * those of one the thread met before (struct fpmemo) skips the walk, the
+ * hash and the table. Buffers go to the output file with
  * one write() each when full, so a crash loses at most the last buffer of
  * each thread, and at exit, _exit, exec and fatal signals. This file is
  * the recording and the interposed allocators; memory_life.c keeps the
@@ -136,14 +138,14 @@ static inline uint64_t hash_final(uint64_t h, int n)
  * thread's floor.
  */
 HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uintptr_t **stop,
-	     int *on_floor)
+	     int *on_floor, int *records)
 {
 	const struct vmem_objs *objs = atomic_load_explicit(&vmem_objs, memory_order_acquire);
 	/* In locals: the stores to @pc could alias the thread's state, and
 	 * reloading it on every frame costs more than the rest of the walk. */
 	const uintptr_t hi = t->stack_hi - 16, floor = t->floor.slot;
 	uintptr_t olo = t->obj_lo, osize = t->obj_hi - t->obj_lo;
-	int ofp = 1, n = 0;
+	int n = 0, k = 0;
 	uint64_t h = 0;
 
 	*stop = NULL;
@@ -154,8 +156,12 @@ HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uin
 		uintptr_t *next = (uintptr_t *)fp[0];
 		uintptr_t ret = fp[1];
 
+		k++;
 		/* The hint (the last object with frame pointers) holds most
-		 * frames; the floor is in code without them, hence never in it. */
+		 * frames; the floor is in code without them, hence never in it.
+		 * Everything else, rare, is decided here, so that a frame in
+		 * the hint costs two loads, a compare, a store and a
+		 * multiply-add. */
 		if (__builtin_expect(ret - olo >= osize, 0)) {
 			const struct vmem_obj *o;
 
@@ -182,26 +188,25 @@ HOT int walk(struct tstate *t, uintptr_t *fp, uintptr_t *pc, uint64_t *hash, uin
 						break;
 					o = &vmem_obj_unknown;
 				}
-				if (o->fp) {
-					olo = o->lo;
-					osize = o->hi - o->lo;
+				if (!o->fp) {
+					pc[n++] = ret;
+					h = (h + ret) * 0x9e3779b97f4a7c15u;
+					*stop = fp;
+					break;
 				}
-				ofp = o->fp;
+				olo = t->obj_lo = o->lo;
+				osize = o->hi - o->lo;
+				t->obj_hi = o->hi;
 			}
 		}
 		pc[n++] = ret;
 		h = (h + ret) * 0x9e3779b97f4a7c15u;
-		if (__builtin_expect(!ofp, 0)) {
-			*stop = fp;
-			break;
-		}
 		if (next <= fp)
 			break;
 		fp = next;
 	}
-	t->obj_lo = olo;
-	t->obj_hi = olo + osize;
 	*hash = h;
+	*records = k;
 	return n;
 }
 
@@ -357,6 +362,15 @@ HOT struct tstate *thread_state(void)
 	return vmem_self;
 }
 
+/* Takes @t's buffer (lock), with room for one more event and its stack;
+ * the caller holds the guard. */
+HOT void take(struct tstate *t)
+{
+	lock(t);
+	if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
+		vmem_flush_owned(t);
+}
+
 /* The thread's buffer with room for one more event and its stack, or NULL
  * when not recording. Takes the buffer (lock) and the guard. */
 HOT struct tstate *begin(void)
@@ -369,10 +383,22 @@ HOT struct tstate *begin(void)
 		vmem_guard--;
 		return NULL;
 	}
-	lock(t);
-	if (__builtin_expect(t->len + BUF_SLACK > BUF_SIZE, 0))
-		vmem_flush_owned(t);
+	take(t);
 	return t;
+}
+
+/* The thread's state when its next event is to be recorded and it has
+ * one already: most events, which then skip recording() and begin(). */
+HOT struct tstate *ready(void)
+{
+	struct tstate *t = vmem_self;
+
+	if (__builtin_expect(t != NULL && vmem_guard == 0 &&
+				     atomic_load_explicit(&vmem_state, memory_order_relaxed) ==
+					     ST_ON,
+			     1))
+		return t;
+	return NULL;
 }
 
 static inline void end(struct tstate *t, unsigned char *p, uintptr_t addr)
@@ -430,28 +456,127 @@ HOT unsigned char *put_head(struct tstate *t, int kind, uint32_t id, uintptr_t a
  * from it, never inlined into it). */
 #define CALLER_FRAME() (*(uintptr_t **)__builtin_frame_address(0))
 
+/* The memo for the walk from @fp, by its first two return addresses: a
+ * function called from several places allocates from one frame and one
+ * return address. */
+HOT struct fpmemo *memo_slot(struct tstate *t, const uintptr_t *fp)
+{
+	const uintptr_t *next = (const uintptr_t *)fp[0];
+	uintptr_t key = fp[1] ^ ((uintptr_t)fp >> 4);
+
+	/* The walk reads the next record only there (walk()). */
+	if ((uintptr_t)next > (uintptr_t)fp && (uintptr_t)next + 16 <= t->stack_hi)
+		key += next[1] << 1;
+	key *= 0x9e3779b97f4a7c15u;
+	return &t->memo[key >> (64 - MEMO_BITS)];
+}
+
+/* walk() reads nothing from an @fp outside the stack: neither may a memo. */
+HOT bool framed(const struct tstate *t, const uintptr_t *fp)
+{
+	return (uintptr_t)fp >= t->stack_lo && (uintptr_t)fp + 16 <= t->stack_hi &&
+	       !((uintptr_t)fp & 7);
+}
+
+/* The stack id of the walk from @fp when its frame records are a memo's,
+ * else 0; @own: @fp is the interposed function's own frame, hence in the
+ * stack. The first record's words are read once, for the key and the
+ * compare. */
+HOT uint32_t memo_find(struct tstate *t, const uintptr_t *fp, bool own)
+{
+	const struct fpmemo *m;
+	const uintptr_t *next;
+	uintptr_t ret, key;
+	uint32_t k;
+
+	/* First: a thread whose walks all go on by unwind tables has none. */
+	if (t->memo_objs != atomic_load_explicit(&vmem_objs, memory_order_relaxed) ||
+	    (!own && !framed(t, fp)))
+		return 0;
+	next = (const uintptr_t *)fp[0];
+	ret = fp[1];
+	key = ret ^ ((uintptr_t)fp >> 4);
+	if ((uintptr_t)next > (uintptr_t)fp && (uintptr_t)next + 16 <= t->stack_hi)
+		key += next[1] << 1; /* as memo_slot() */
+	m = &t->memo[(key * 0x9e3779b97f4a7c15u) >> (64 - MEMO_BITS)];
+	k = m->k;
+	if (!k || m->fr[0].slot != (uintptr_t)fp || m->fr[0].ret != ret)
+		return 0;
+	for (uint32_t i = 1; i < k; i++) {
+		if ((uintptr_t)next != m->fr[i].slot || next[1] != m->fr[i].ret)
+			return 0;
+		next = (const uintptr_t *)next[0];
+	}
+	return (uintptr_t)next == m->link ? m->id : 0;
+}
+
+/* Keeps the walk from @fp that read @k frame records and found stack @id. */
+__attribute__((noinline)) static void memo_keep(struct tstate *t, const uintptr_t *fp, int k,
+						uint32_t id)
+{
+	const struct vmem_objs *objs = atomic_load_explicit(&vmem_objs, memory_order_relaxed);
+	struct fpmemo *m = memo_slot(t, fp);
+
+	if (t->memo_objs != objs) {
+		memset(t->memo, 0, sizeof(t->memo));
+		t->memo_objs = objs;
+	}
+	for (int i = 0; i < k; i++) {
+		m->fr[i].slot = (uintptr_t)fp;
+		m->fr[i].ret = fp[1];
+		fp = (const uintptr_t *)fp[0];
+	}
+	m->link = (uintptr_t)fp;
+	m->k = (uint32_t)k;
+	m->id = id;
+}
+
 /* An allocation (or a release with its whole stack); @old is the released
  * address of a realloc. */
-HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
+/* The stack from @fp, by walking it: out of line, so that an event its
+ * memo finds keeps a small frame. */
+__attribute__((noinline)) static uint32_t walk_id(struct tstate *t, uintptr_t *fp)
 {
 	uintptr_t pc[VMEM_MAX_FRAMES + FLOOR_MAX], *stop;
-	struct tstate *t = begin();
-	unsigned char *p;
 	uint64_t h;
-	int n, floor;
+	uint32_t id;
+	int n, floor, k;
 
-	if (!t)
-		return;
-	n = walk(t, fp, pc, &h, &stop, &floor);
-	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0))
+	n = walk(t, fp, pc, &h, &stop, &floor, &k);
+	if (__builtin_expect(stop != NULL || vmem_unwind_all, 0)) {
 		n = go_deeper(t, fp, stop, pc, n, &h, &floor);
+		k = 0; /* it read more than the frame records */
+	}
 	h = hash_final(h, n);
-	p = put_head(t, kind, stack_id(t, h, pc, n, floor), (uintptr_t)addr);
+	id = stack_id(t, h, pc, n, floor);
+	if (id && k > 0 && k <= MEMO_FRAMES && t->floor.slot && framed(t, fp) &&
+	    atomic_load_explicit(&vmem_objs, memory_order_relaxed))
+		memo_keep(t, fp, k, id);
+	return id;
+}
+
+HOT void put_alloc_in(struct tstate *t, uintptr_t *fp, bool own, int kind, const void *addr,
+		      size_t size, const void *old)
+{
+	unsigned char *p;
+	uint32_t id = memo_find(t, fp, own);
+
+	if (__builtin_expect(!id, 0))
+		id = walk_id(t, fp);
+	p = put_head(t, kind, id, (uintptr_t)addr);
 	if (!is_release(kind))
 		p += put_varint(p, size);
 	if (kind == VMEM_REALLOC || kind == VMEM_REALLOCARRAY)
 		p += put_varint(p, zigzag((uintptr_t)old, (uintptr_t)addr));
 	end(t, p, (uintptr_t)addr);
+}
+
+HOT void put_alloc(uintptr_t *fp, int kind, const void *addr, size_t size, const void *old)
+{
+	struct tstate *t = begin();
+
+	if (t)
+		put_alloc_in(t, fp, false, kind, addr, size, old);
 }
 
 __attribute__((noinline)) static void record_alloc(int kind, const void *addr, size_t size,
@@ -494,6 +619,7 @@ static inline bool recording(void)
 
 EXPORT void *malloc(size_t size)
 {
+	struct tstate *t;
 	void *p;
 
 	if (__builtin_expect(!vmem_real.malloc, 0)) {
@@ -503,11 +629,22 @@ EXPORT void *malloc(size_t size)
 		if (!vmem_real.malloc)
 			return boot_alloc(size);
 	}
+	/* malloc and free, most of the events, record inline: their own frame
+	 * is the interposed function's frame. */
+	t = ready();
+	if (__builtin_expect(t != NULL, 1)) {
+		p = vmem_real.malloc(size);
+		if (p) {
+			vmem_guard++;
+			take(t);
+			put_alloc_in(t, __builtin_frame_address(0), true, VMEM_MALLOC, p, size,
+				     NULL);
+		}
+		return p;
+	}
 	if (!recording())
 		return vmem_real.malloc(size);
 	p = vmem_real.malloc(size);
-	/* malloc and free, most of the events, record inline: their own frame
-	 * is the interposed function's frame. */
 	if (p)
 		put_alloc(__builtin_frame_address(0), VMEM_MALLOC, p, size, NULL);
 	return p;
@@ -515,6 +652,19 @@ EXPORT void *malloc(size_t size)
 
 EXPORT void free(void *p)
 {
+	struct tstate *t = ready();
+
+	/* Most frees: a thread recording, one frame. Its return address is
+	 * exact (our own frame), with no bounds to check. */
+	if (__builtin_expect(t != NULL && !vmem_free_stacks && p && !in_boot(p), 1)) {
+		uintptr_t pc = (uintptr_t)__builtin_return_address(0);
+
+		vmem_guard++;
+		take(t);
+		end(t, put_head(t, VMEM_FREE, caller_id(t, pc), (uintptr_t)p), (uintptr_t)p);
+		vmem_real.free(p);
+		return;
+	}
 	if (!p || in_boot(p))
 		return;
 	if (!vmem_real.free)

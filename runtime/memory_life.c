@@ -378,6 +378,7 @@ struct tstate *vmem_thread_new(void)
 		t->stack_lo = t->stack_hi = 0;
 		t->obj_lo = t->obj_hi = 0;
 		memset(&t->floor, 0, sizeof(t->floor));
+		t->memo_objs = NULL;
 		thread_bounds(t);
 		pthread_setspecific(thread_key, t);
 		return t;
@@ -414,6 +415,7 @@ static void child_after_fork(void)
 		t->tid = (uint32_t)gettid();
 		t->next = NULL;
 		memset(t->callers, 0, sizeof(t->callers));
+		t->memo_objs = NULL; /* their stack ids were the parent's */
 		atomic_store(&t->busy, 0);
 		flush_locked(t); /* drops the parent's events: the parent writes them */
 		t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;

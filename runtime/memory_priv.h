@@ -127,6 +127,29 @@ struct caller {
 	uint32_t id;
 };
 
+/*
+ * The stacks a thread's allocations met last, by their first frame: a
+ * loop's allocation sites come back to the same frame records holding
+ * the same return addresses, and comparing those records with a memo
+ * costs less than walking, hashing and looking the stack up. A memo holds
+ * every frame record the walk read (where it was, its return address)
+ * and the last record's link: when all are the same, the walk would read
+ * the same words and decide alike (the objects and the floor it judged
+ * by are those of @memo_objs), so the stack is the same. Walks that went
+ * on by unwind tables read more than the records, and are not kept.
+ */
+#define MEMO_BITS 5
+#define MEMO_SIZE (1 << MEMO_BITS)
+#define MEMO_FRAMES 8
+struct fpmemo {
+	struct {
+		uintptr_t slot, ret;
+	} fr[MEMO_FRAMES];
+	uintptr_t link; /* the last record's link to the next */
+	uint32_t k;	/* records read; 0: empty */
+	uint32_t id;
+};
+
 struct tstate {
 	atomic_int busy;	/* set while the owner appends or anyone flushes: lock() */
 	volatile bool flushing; /* inside flush_locked */
@@ -142,6 +165,10 @@ struct tstate {
 	struct cfi_cache *cfi; /* the rules met, by return address (memory_walk.c) */
 	struct tstate *next;
 	struct caller callers[CALLER_CACHE]; /* a release's caller -> its stack id */
+	/* The objects table the memos were made under; NULL: none valid (a
+	 * new floor, a new thread, a forked child). */
+	const struct vmem_objs *memo_objs;
+	struct fpmemo memo[MEMO_SIZE];
 	unsigned char buf[BUF_SIZE];
 };
 

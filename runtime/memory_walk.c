@@ -317,7 +317,8 @@ out:
 
 void vmem_floor_set(struct tstate *t, const uintptr_t *slot, const uintptr_t *pc, int n)
 {
-	t->floor.slot = 0; /* a signal handler's walk sees no half-made floor */
+	t->floor.slot = 0;   /* a signal handler's walk sees no half-made floor */
+	t->memo_objs = NULL; /* they ended on the old floor */
 	atomic_signal_fence(memory_order_seq_cst);
 	t->floor.n = n;
 	t->floor.mul = 1;

@@ -93,3 +93,14 @@ cc $CFLAGS -o "$T/unload" "$D/unload.c" -ldl || fail "cc unload"
 ok veles collect memory -q -- "$T/unload" "$T/plugin.so"
 leak_trace 2345 >"$T/trace"
 grep -qx plugin_alloc "$T/trace" || fail "dlclose: $(tr '\n' ' ' <"$T/trace")"
+
+# One site reached along stacks that share their first frames, in turns:
+# the runtime's per-thread memo of stacks must tell them apart beyond the
+# frames it is keyed by, so each stack keeps its own allocations.
+cc $CFLAGS -o "$T/samesite" "$D/samesite.c" || fail "cc samesite"
+ok veles collect memory -q -- "$T/samesite"
+for want in "2100 via_a" "1400 via_b" "700 via_c"; do
+	set -- $want
+	leak_trace "$1" | head -4 | tr '\n' ' ' >"$T/trace"
+	[ "$(cat "$T/trace")" = "malloc site mid $2 " ] || fail "samesite $1: $(cat "$T/trace")"
+done
