@@ -52,6 +52,25 @@ has "$T/out" "0 B in 0 blocks live"
 has "$T/out" "no block was allocated"
 hasnt "$T/out" "^0x"
 
+# On a terminal the view is curses: it opens at the peak's snapshot (or
+# --snapshot's), draws the key help, and q quits and gives the screen
+# back. (Curses redraws only what changed, so the steps between
+# snapshots are not read back from the screen here.)
+tty_frame() {
+	{ sleep 0.5; printf 'lhq'; } |
+		TERM=xterm COLUMNS=80 LINES=24 timeout 20 script -qfec "$VELES show $f heapmap $*" /dev/null \
+			>"$T/tty" || fail "curses heapmap: exit $?"
+	grep -aq "q: quit" "$T/tty" || fail "no key help on the curses screen"
+	grep -aq $'\033\[?1049l' "$T/tty" || fail "the terminal's screen was not given back"
+}
+if command -v script >/dev/null; then
+	tty_frame
+	grep -aq "snapshot [0-9]* (of $first\.\.[0-9]*): 480 B in 20 blocks live" "$T/tty" || fail "curses: not the peak"
+	tty_frame --snapshot "$first"
+	grep -aq "snapshot $first (of $first\.\.[0-9]*): 160 B in 10 blocks live" "$T/tty" ||
+		fail "curses: not --snapshot's"
+fi
+
 # An exec ends the old image's heap: its two blocks of 10 are gone, the
 # new image's four of 20 are what is live at the end.
 cc -o "$T/exec_self" "$D/exec_self.c" || fail "cc exec_self"
