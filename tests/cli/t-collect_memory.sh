@@ -4,7 +4,7 @@
 # tests/data/memory (each says in its comment what it allocates).
 . "$(dirname "$0")/lib.sh"
 memory_test_setup
-for prog in basic threads forks crash quick_exit nothing exec_self; do
+for prog in basic threads forks crash quick_exit nothing exec_self reallocs; do
 	cc $CFLAGS -pthread -o "$T/$prog" "$D/$prog.c" || fail "cc $prog"
 done
 
@@ -18,7 +18,8 @@ counts() {
 want() { grep -qxF -- "$1" "$T/counts" || { cat "$T/counts" >&2; fail "no line '$1'"; }; }
 
 ok veles collect memory -- "$T/basic"
-has "$T/out" "allocations \([0-9]+ bytes\), [0-9]+ releases in 1 process"
+# The totals show memory gives below: a realloc's old block is a release.
+has "$T/out" "^130 allocations \(17110 bytes\), 120 releases in 1 process"
 counts
 want "main malloc 110 6790"
 want "main calloc 10 320"
@@ -63,6 +64,18 @@ assert s["leaks"][0]["uid"].endswith("basic.c:main:20")
 assert s["by_count"][0]["allocations"] == 100
 assert s["by_bytes"][0]["bytes"] == 10000
 assert s["by_peak"][0]["peak"] == 10000 and s["by_peak"][1]["peak"] == 6345
+EOS
+# One definition of a release, in the summary line and in show memory: a
+# block that ended, by free or by a realloc (moved or to size 0); a
+# realloc of NULL only allocates. Allocations less releases are live.
+ok veles collect memory -- "$T/reallocs"
+has "$T/out" "^4 allocations \(1048640 bytes\), 3 releases in 1 process"
+ok veles show "$(newest)" memory --format json
+/usr/bin/python3 - "$T/out" <<'EOS' || fail "show memory json reallocs"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert (s["allocations"], s["releases"], s["bytes"]) == (4, 3, 1048640), s
+assert (s["leaked"], s["leaked_blocks"]) == (16, 1), s
 EOS
 # The seed's example profile: one malloc of 4 bytes, then its free.
 ok veles show "$VELES_SRCDIR/tests/data/profiles/memory.perf" memory

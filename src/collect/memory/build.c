@@ -195,6 +195,25 @@ static uint32_t type_of(struct profile *p, struct tcache *c, struct proc *pr, st
 
 enum { C_AMOUNT, C_ADDRESS, C_OLD, C_THREAD, C_PID, C_ORDER, NCOLS };
 
+/*
+ * The totals as `show memory` counts them (docs/collect-memory.md): an
+ * allocation is a call that returned a block (a realloc that freed with
+ * size 0 returned none), a release a block that ended (a free or delete,
+ * and the old block of a realloc, moved or not), so that allocations less
+ * releases are the blocks still live.
+ */
+static void mem_count(const struct mem_event *e, struct mem_totals *tot)
+{
+	bool re = e->kind == VMEM_REALLOC || e->kind == VMEM_REALLOCARRAY;
+
+	if (mem_kind_frees(e->kind) || (re && e->old))
+		tot->frees++;
+	if (!mem_kind_frees(e->kind) && (!re || e->addr)) {
+		tot->allocs++;
+		tot->bytes += e->size;
+	}
+}
+
 static void add_event(struct profile *p, struct column **col, const struct mem_event *e,
 		      uint32_t type, uint32_t pid, struct mem_totals *tot)
 {
@@ -208,12 +227,7 @@ static void add_event(struct profile *p, struct column **col, const struct mem_e
 	col_set_i64(&p->res, col[C_PID], row, pid);
 	/* The file groups events by type: "order" keeps their sequence. */
 	col_set_i64(&p->res, col[C_ORDER], row, (int64_t)row + 1);
-	if (mem_kind_frees(e->kind)) {
-		tot->frees++;
-	} else {
-		tot->allocs++;
-		tot->bytes += e->size;
-	}
+	mem_count(e, tot);
 }
 
 static void profile_start(struct profile *p, const struct mem_opts *o, struct column **col)
