@@ -46,6 +46,9 @@ static const char show_usage[] =
 	"            the resources (or the fitted models), filtered and sorted\n"
 	"  bars      one bar per --per value, of the --of values aggregated\n"
 	"  flow      the aggregated --of values as lines over a numeric --per\n"
+	"            (a memory profile's, by default the seed's: --of amount --per\n"
+	"            snapshot --by uid -a mean --stacked --no-accumulate, for each\n"
+	"            of those options not given)\n"
 	"  scatter   every measurement as a point, one graph per uid, with the\n"
 	"            profile's models drawn as curves\n"
 	"  flamegraph\n"
@@ -68,11 +71,13 @@ static const char show_usage[] =
 	"View options (after the view's name):\n"
 	"  --of KEY          the value shown (default: amount)\n"
 	"  --per KEY         the x axis (bars: uid; flow, scatter: structure-unit-size)\n"
+
 	"  --by KEY          bars, flow: one series per value of KEY (flow: uid)\n"
 	"  -a, --aggregation F  sum (default), mean, median, min, max or count\n"
 	"  --stacked         bars, flow: series on top of each other\n"
 	"  --grouped         bars, flow: series side by side (default)\n"
 	"  --no-accumulate   flow: the aggregated values, not their running sum\n"
+	"  --accumulate      flow: their running sum (default, but for memory profiles)\n"
 	"  -h, --headers K,..  tableof: the columns, in order (repeatable)\n"
 	"  --sort-by KEY     tableof: rows ordered by a column (numbers by value)\n"
 	"  --descending      tableof: largest first\n"
@@ -115,6 +120,7 @@ enum {
 	OPT_STACKED,
 	OPT_GROUPED,
 	OPT_NO_ACC,
+	OPT_ACC,
 	OPT_SORT,
 	OPT_DESC,
 	OPT_FILTER,
@@ -138,6 +144,7 @@ static const struct option show_options[] = {
 	{"stacked", no_argument, NULL, OPT_STACKED},
 	{"grouped", no_argument, NULL, OPT_GROUPED},
 	{"no-accumulate", no_argument, NULL, OPT_NO_ACC},
+	{"accumulate", no_argument, NULL, OPT_ACC},
 	{"headers", required_argument, NULL, 'H'},
 	{"sort-by", required_argument, NULL, OPT_SORT},
 	{"descending", no_argument, NULL, OPT_DESC},
@@ -194,14 +201,18 @@ static int view_option(int c, int argc, char **argv, struct show_opts *o)
 	switch (c) {
 	case OPT_OF:
 		vo->of = optarg;
+		o->of_given = true;
 		return 0;
 	case OPT_PER:
 		vo->per = optarg;
+		o->per_given = true;
 		return 0;
 	case OPT_BY:
 		vo->by = optarg;
+		o->by_given = true;
 		return 0;
 	case 'a':
+		o->agg_given = true;
 		return usage_err(view_parse_agg(optarg, &vo->agg));
 	case OPT_STACKED:
 	case OPT_GROUPED:
@@ -214,7 +225,9 @@ static int view_option(int c, int argc, char **argv, struct show_opts *o)
 		}
 		return 0;
 	case OPT_NO_ACC:
-		vo->accumulate = false;
+	case OPT_ACC:
+		vo->accumulate = c == OPT_ACC;
+		o->acc_given = true;
 		return 0;
 	case 'H':
 		return add_headers(optarg, vo);
@@ -477,9 +490,36 @@ static int show_view(struct cli_ctx *ctx, const struct profile *p, struct show_o
 	return ret < 0 ? cli_fail() : 0;
 }
 
+/*
+ * The flow of a memory profile, the seed's: the mean amount per allocation
+ * site over the snapshots, stacked, not accumulated (--of amount --per
+ * snapshot --by uid -a mean --stacked --no-accumulate), for each of those
+ * options the user left out. A memory profile has no structure-unit-size.
+ */
+static void memory_flow_defaults(const struct profile *p, struct show_opts *o)
+{
+	struct view_opts *vo = &o->vo;
+
+	if (vo->kind != VIEW_FLOW || !p->type || strcmp(p->type, "memory") != 0)
+		return;
+	if (!o->of_given)
+		vo->of = "amount";
+	if (!o->per_given)
+		vo->per = "snapshot";
+	if (!o->by_given)
+		vo->by = "uid";
+	if (!o->agg_given)
+		vo->agg = AGG_MEAN;
+	if (!o->stacked_given && !o->grouped_given)
+		vo->stacked = true;
+	if (!o->acc_given)
+		vo->accumulate = false;
+}
+
 static int show_profile(struct cli_ctx *ctx, const struct profile *p, const char *name,
 			struct show_opts *o)
 {
+	memory_flow_defaults(p, o);
 	if (o->is_graph)
 		return show_view(ctx, p, o);
 	if (strcmp(o->view, "raw") == 0)

@@ -25,6 +25,8 @@ struct show_opts {
 	bool text;	     /* heapmap: one frame as text, even on a terminal */
 	unsigned long rows;  /* heapmap: --rows N of cells as text; 0: 16 */
 	bool stacked_given, grouped_given;
+	/* The flow options given, so a memory profile's defaults fill the rest. */
+	bool of_given, per_given, by_given, agg_given, acc_given;
 };
 
 void show_table(const struct profile *p, const struct show_opts *o);

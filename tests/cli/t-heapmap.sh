@@ -37,12 +37,26 @@ has "$T/out" "^ *1 .*sleepy.c:early:[0-9]+$"
 has "$T/out" "^ *2 .*sleepy.c:late:[0-9]+$"
 has "$T/out" "mean\(amount\) \[B\]"
 has "$T/out" "^ +snapshot$"
+# Those are a memory profile's flow defaults: each option not given takes
+# its value there, the others are the user's.
+cp "$T/out" "$T/seedflow"
+ok veles show "$f" flow
+cmp -s "$T/out" "$T/seedflow" || fail "flow with no options is not the seed's memory flow"
+ok veles show "$f" flow -a sum
+cp "$T/out" "$T/sumflow"
+has "$T/sumflow" "^ +sum\(amount\) \[B\]"
+ok veles show "$f" flow --of amount --per snapshot --by uid -a sum --stacked --no-accumulate
+cmp -s "$T/out" "$T/sumflow" || fail "flow -a sum: not the rest of the defaults"
+ok veles show "$f" flow --accumulate
+has "$T/out" "running mean\(amount\) \[B\]"
 ok veles show "$f" tableof --filter-by subtype malloc -h snapshot,amount --sort-by snapshot
 [ "$(grep -c ' 16$' "$T/out")" -eq 10 ] && [ "$(grep -c ' 32$' "$T/out")" -eq 10 ] ||
 	fail "ten mallocs of 16 and ten of 32"
 ok veles show "$f" flow --of amount --per snapshot --by uid -a mean --stacked -o "$T/flow.svg"
 has "$T/flow.svg" 'class="axis-title">snapshot<'
 [ "$(grep -c 'text-anchor="start">' "$T/flow.svg")" -eq 2 ] || fail "flow.svg: not two sites"
+ok veles show "$f" flow -o "$T/flow2.svg"
+cmp -s "$T/flow.svg" "$T/flow2.svg" || fail "flow -o: not the seed's flow"
 
 # A program that allocates nothing: an empty map, said so.
 cc -o "$T/nothing" "$D/nothing.c" || fail "cc nothing"
