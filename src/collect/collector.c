@@ -267,39 +267,65 @@ static int check_interrupted(void)
 					: "a signal");
 }
 
-static int collect_write(struct collect_ctx *c, const struct collector *col)
+/* Writes c->profile as NAME(.perf) into the jobs directory; *@path is the
+ * file written, NULL when the transform took the profile. */
+static int write_one(struct collect_ctx *c, const struct collector *col, const char *name,
+		     char **path)
 {
-	int ret;
+	int ret = 0;
 
-	/* The collector's after() may drop the profile (trace --no-profile). */
-	if (!c->profile)
-		return 0;
-	ret = mkdir_p(c->env->jobs_dir);
-	if (ret < 0)
-		return ret;
+	*path = NULL;
 	collect_fill_header(c, col);
 	if (c->env->transform) {
 		ret = c->env->transform(c, c->env->transform_arg);
 		if (ret < 0 || !c->profile)
 			return ret;
 	}
-	ret = collect_claim_path(c->env->jobs_dir, c->name, &c->profile_path);
+	ret = collect_claim_path(c->env->jobs_dir, name, path);
 	if (ret < 0)
 		return ret;
-	ret = profile_save(c->profile, c->profile_path, COMP_NONE);
+	ret = profile_save(c->profile, *path, COMP_NONE);
 	/* Our handler is still in place, so Ctrl-C here cannot leave the empty
 	 * claim behind; it is honoured all the same. */
 	if (ret == 0)
 		ret = check_interrupted();
 	if (ret < 0) {
-		unlink(c->profile_path);
+		unlink(*path);
+		free(*path);
+		*path = NULL;
 		return ret;
 	}
 	if (!c->quiet) {
 		fflush(stdout);
-		fprintf(stderr, "profile written to %s\n", display_path(c->profile_path));
+		fprintf(stderr, "profile written to %s\n", display_path(*path));
 	}
 	return 0;
+}
+
+/* c->profile, then the run's other profiles, each through the transform. */
+static int collect_write(struct collect_ctx *c, const struct collector *col)
+{
+	struct profile *main_profile;
+	int ret;
+
+	/* The collector's after() may drop the profile (trace --no-profile). */
+	if (!c->profile)
+		return 0;
+	ret = mkdir_p(c->env->jobs_dir);
+	if (ret == 0)
+		ret = write_one(c, col, c->name, &c->profile_path);
+	main_profile = c->profile;
+	for (size_t i = 0; ret == 0 && i < c->nextra; i++) {
+		char *name = xasprintf("%s-%s", c->name, c->extra[i].suffix), *path;
+
+		c->profile = c->extra[i].profile;
+		ret = write_one(c, col, name, &path);
+		c->extra[i].profile = c->profile; /* NULL if the transform took it */
+		free(name);
+		free(path);
+	}
+	c->profile = main_profile;
+	return ret;
 }
 
 /* ---- the driver ---- */
@@ -412,6 +438,11 @@ out:
 	if (col->release)
 		col->release(&c);
 	profile_free(c.profile);
+	for (size_t i = 0; i < c.nextra; i++) {
+		profile_free(c.extra[i].profile);
+		free(c.extra[i].suffix);
+	}
+	free(c.extra);
 	free(joined);
 	free(c.name);
 	free(c.log_path);

@@ -53,13 +53,20 @@ struct collect_ctx {
 	double timeout;	      /* seconds, 0 = none */
 	enum output_handling output;
 	struct profile *profile; /* set by the collect phase */
-	void *state;		 /* the collector's own */
-	int last_status;	 /* wait status of the last run of the command */
-	char *profile_path;	 /* where the profile was written */
-	bool quiet;		 /* env->quiet or -q */
-	bool help;		 /* parse() printed the usage: nothing to collect */
-	char *name;	/* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
-	char *log_path; /* env->logs_dir/NAME.log, for --output-handling capture */
+	/* More profiles of the same run (collect memory --children separate),
+	 * each written after c->profile as NAME-SUFFIX.perf; freed by the driver. */
+	struct collect_extra {
+		struct profile *profile;
+		char *suffix;
+	} * extra;
+	size_t nextra;
+	void *state;	    /* the collector's own */
+	int last_status;    /* wait status of the last run of the command */
+	char *profile_path; /* where the profile was written */
+	bool quiet;	    /* env->quiet or -q */
+	bool help;	    /* parse() printed the usage: nothing to collect */
+	char *name;	    /* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
+	char *log_path;	    /* env->logs_dir/NAME.log, for --output-handling capture */
 };
 
 struct collector {

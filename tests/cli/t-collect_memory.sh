@@ -123,14 +123,68 @@ counts
 want "child_work malloc 7 700"
 want "parent_work malloc 5 1000"
 want "pids 2"
-ok veles collect memory -q --no-children -- "$T/forks"
+merged=$(newest)
+ok veles collect memory -q --children follow -- "$T/forks"
 counts
+want "child_work malloc 7 700"
+want "pids 2"
+for opt in --no-children "--children none"; do
+	# shellcheck disable=SC2086
+	ok veles collect memory -q $opt -- "$T/forks"
+	counts
+	want "parent_work malloc 5 1000"
+	want "pids 1"
+	hasnt "$T/counts" "child_work"
+done
+fails 2 veles collect memory --children twice -- "$T/forks"
+has "$T/err" "--children takes follow, separate or none, not 'twice'"
+
+# --children separate: a profile per process, the parent's as the merged
+# one is named, the child's NAME-pidPID, each with its pid in its header;
+# together they hold the merged profile's events.
+ls .veles/jobs/*.perf | sort >"$T/before"
+ok veles collect memory --children separate -- "$T/forks"
+has "$T/out" "^12 allocations \(1700 bytes\), 0 releases in 2 processes, a profile each;"
+ls .veles/jobs/*.perf | sort | comm -13 "$T/before" - >"$T/new"
+[ "$(wc -l <"$T/new")" -eq 2 ] || fail "--children separate: $(cat "$T/new")"
+child=$(grep -E -- '-pid[0-9]+\.perf$' "$T/new") || fail "no NAME-pidPID profile"
+parent=$(grep -vE -- '-pid[0-9]+\.perf$' "$T/new") || fail "no parent profile"
+has "$T/err" "profile written to .*${child##*/}"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$parent" >"$T/counts"
 want "parent_work malloc 5 1000"
 want "pids 1"
 hasnt "$T/counts" "child_work"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$child" >"$T/counts"
+want "child_work malloc 7 700"
+want "pids 1"
+hasnt "$T/counts" "parent_work"
+/usr/bin/python3 - "$parent" "$child" "$merged" <<'EOS' || fail "separate profiles"
+import json, re, sys
+from collections import Counter
+def load(f):
+    p = json.load(open(f))
+    n = Counter()
+    pids = set()
+    for key, res in p["resources"].items():
+        t = p["resource_type_map"][key]
+        n[(t["uid"]["function"], t["subtype"])] += len(res["amount"])
+        n[(t["uid"]["function"], t["subtype"], "bytes")] += sum(res["amount"])
+        pids.update(res["pid"])
+    return p, n, pids
+par, npar, ppar = load(sys.argv[1])
+chi, nchi, pchi = load(sys.argv[2])
+_, nmer, pmer = load(sys.argv[3])
+assert ppar == {par["header"]["pid"]}, (ppar, par["header"])
+assert pchi == {chi["header"]["pid"]}, (pchi, chi["header"])
+assert chi["header"]["ppid"] == par["header"]["pid"], chi["header"]
+assert sys.argv[2].endswith("-pid%d.perf" % chi["header"]["pid"]), sys.argv[2]
+assert npar + nchi == nmer, (npar, nchi, nmer)
+assert par["header"]["cmd"] == chi["header"]["cmd"]
+EOS
 
 # exec: the new image of the same process records as well.
-ok veles collect memory -q -- "$T/exec_self"
+ok veles collect memory -- "$T/exec_self"
+has "$T/out" " in 1 process;" # two images, one process
 counts
 want "before_exec malloc 2 20"
 want "after_exec malloc 4 80"

@@ -289,7 +289,7 @@ static void note_execs(struct profile *p, const struct mem_file *files, size_t n
 	p->header_extra[p->nheader_extra++] = (struct kv){xstrdup("execs"), buf_detach(&b, NULL)};
 }
 
-static uint64_t first_start(const struct mem_file *files, size_t nfiles)
+uint64_t mem_first_start(const struct mem_file *files, size_t nfiles)
 {
 	uint64_t t0 = UINT64_MAX;
 
@@ -319,7 +319,7 @@ int mem_build(struct mem_file *files, size_t nfiles, const struct mem_opts *o, s
 	struct tcache cache = {xmalloc(1024 * sizeof(struct tkey)), 1024, 0};
 	struct profile *p = profile_new();
 	struct column *col[NCOLS];
-	uint64_t t0 = first_start(files, nfiles);
+	uint64_t t0 = o->start_ns ? o->start_ns : mem_first_start(files, nfiles);
 	size_t n = 0, *last;
 	struct mem_ref *r = NULL;
 	int ret = 0;

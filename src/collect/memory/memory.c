@@ -31,7 +31,7 @@
 struct memory_state {
 	struct mem_opts o;
 	char *runtime;
-	bool no_children;
+	enum children { CHILDREN_FOLLOW, CHILDREN_SEPARATE, CHILDREN_NONE } children;
 	char *dir; /* the records' temporary directory */
 	struct mem_totals totals;
 	size_t nprocs;
@@ -57,8 +57,12 @@ static void memory_usage(void)
 	       "(repeatable)\n"
 	       "  -a, --all               the whole call stack of releases too (by default a\n"
 	       "                          free or delete records only its caller)\n"
-	       "      --no-children       record the command's own process only, not the\n"
-	       "                          processes it forks\n"
+	       "      --children MODE     the processes the command forks: follow (default:\n"
+	       "                          recorded into the one profile, told apart by\n"
+	       "                          pid), separate (a profile of each process, the\n"
+	       "                          children's named NAME-pidPID, each with its pid\n"
+	       "                          in its header), or none (not recorded)\n"
+	       "      --no-children       the same as --children none\n"
 	       "      --unwind MODE       how stacks are walked: auto (default: frame pointers,\n"
 	       "                          and the DWARF unwind tables, by the runtime's own\n"
 	       "                          cached unwinder, where code lacks them; libunwind\n"
@@ -92,7 +96,22 @@ static void list_add(const char ***list, size_t *n, const char *s)
 	(*list)[(*n)++] = s;
 }
 
-enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC, OPT_NO_CHILDREN, OPT_UNWIND };
+enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC, OPT_NO_CHILDREN, OPT_CHILDREN, OPT_UNWIND };
+
+static int parse_children(const char *arg, enum children *out)
+{
+	if (strcmp(arg, "follow") == 0)
+		*out = CHILDREN_FOLLOW;
+	else if (strcmp(arg, "separate") == 0)
+		*out = CHILDREN_SEPARATE;
+	else if (strcmp(arg, "none") == 0)
+		*out = CHILDREN_NONE;
+	else
+		return err_set(
+			ERR_INVALID,
+			"collect memory: --children takes follow, separate or none, not '%s'", arg);
+	return 0;
+}
 
 static int parse_unwind(const char *arg, enum unwind *out)
 {
@@ -119,6 +138,7 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 		{"no-func", required_argument, NULL, OPT_NO_FUNC},
 		{"all", no_argument, NULL, 'a'},
 		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
+		{"children", required_argument, NULL, OPT_CHILDREN},
 		{"unwind", required_argument, NULL, OPT_UNWIND},
 		COLLECT_LONGOPTS,
 		{NULL, 0, NULL, 0},
@@ -139,7 +159,9 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 		else if (opt == OPT_NO_FUNC)
 			list_add(&st->o.no_func, &st->o.nno_func, optarg);
 		else if (opt == OPT_NO_CHILDREN)
-			st->no_children = true;
+			st->children = CHILDREN_NONE;
+		else if (opt == OPT_CHILDREN)
+			ret = parse_children(optarg, &st->children);
 		else if (opt == OPT_UNWIND)
 			ret = parse_unwind(optarg, &st->unwind);
 		else
@@ -290,8 +312,9 @@ static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 	char *old_pre = env_push("LD_PRELOAD", preload);
 	char *old_out = env_push("VELES_MEMORY_OUT", out);
 	char *old_fs = env_push("VELES_MEMORY_FREE_STACKS", st->o.all ? "1" : "0");
-	char *self = xasprintf("%ld", st->no_children ? (long)getpid() : 0L);
-	char *old_drv = env_push("VELES_MEMORY_DRIVER", st->no_children ? self : "");
+	bool none = st->children == CHILDREN_NONE;
+	char *self = xasprintf("%ld", none ? (long)getpid() : 0L);
+	char *old_drv = env_push("VELES_MEMORY_DRIVER", none ? self : "");
 	char *clock = xasprintf("%s/clock", st->dir);
 	char *old_clock = env_push("VELES_MEMORY_CLOCK", clock);
 	char *old_unwind =
@@ -359,6 +382,145 @@ static int read_all(struct memory_state *st, struct mem_file **files, size_t *n)
 	return ret;
 }
 
+/* ---- --children separate: a profile per process ---- */
+
+struct fslot {
+	uint32_t pid;
+	size_t first; /* the pid's first file: processes in the order they started */
+	size_t idx;
+	bool root;
+};
+
+static int fslot_by_pid(const void *a, const void *b)
+{
+	const struct fslot *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int fslot_by_place(const void *a, const void *b)
+{
+	const struct fslot *x = a, *y = b;
+
+	if (x->root != y->root)
+		return x->root ? -1 : 1;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Puts @files in groups of one pid each (an exec'd image stays with its
+ * process, in order): the command's own process first (its parent is
+ * us), then the others in the order they started.
+ */
+static void group_by_pid(struct mem_file *files, size_t n)
+{
+	struct fslot *s = xcalloc(n ? n : 1, sizeof(*s));
+	struct mem_file *tmp = xmalloc((n ? n : 1) * sizeof(*tmp));
+	uint32_t self = (uint32_t)getpid();
+
+	for (size_t i = 0; i < n; i++)
+		s[i] = (struct fslot){files[i].pid, 0, i, files[i].ppid == self};
+	qsort(s, n, sizeof(*s), fslot_by_pid);
+	for (size_t i = 0; i < n; i++) {
+		bool same = i > 0 && s[i].pid == s[i - 1].pid;
+
+		s[i].first = same ? s[i - 1].first : s[i].idx;
+		/* The command's exec'd images keep their parent: all are root. */
+		s[i].root = (same && s[i - 1].root) || s[i].root;
+	}
+	for (size_t i = n; i-- > 1;)
+		if (s[i - 1].pid == s[i].pid)
+			s[i - 1].root = s[i].root;
+	qsort(s, n, sizeof(*s), fslot_by_place);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = files[s[i].idx];
+	memcpy(files, tmp, n * sizeof(*files));
+	free(tmp);
+	free(s);
+}
+
+static void header_add(struct profile *p, const char *key, char *json)
+{
+	p->header_extra =
+		xrealloc(p->header_extra, (p->nheader_extra + 1) * sizeof(*p->header_extra));
+	p->header_extra[p->nheader_extra++] = (struct kv){xstrdup(key), json};
+}
+
+/* The profile of one process: the first goes in c->profile, the rest,
+ * named NAME-pidPID, in c->extra. */
+static void place_profile(struct collect_ctx *c, struct profile *p, const struct mem_file *f)
+{
+	header_add(p, "pid", xasprintf("%u", f->pid));
+	header_add(p, "ppid", xasprintf("%u", f->ppid));
+	if (!c->profile) {
+		c->profile = p;
+		return;
+	}
+	c->extra = xrealloc(c->extra, (c->nextra + 1) * sizeof(*c->extra));
+	c->extra[c->nextra++] = (struct collect_extra){p, xasprintf("pid%u", f->pid)};
+}
+
+/*
+ * --children separate: each process's events are the merged profile's of
+ * its pid, snapshots counted from the run's start in every profile so that
+ * they line up; the totals are the whole run's.
+ */
+static int build_separate(struct collect_ctx *c, struct memory_state *st, struct mem_file *files,
+			  size_t n)
+{
+	struct mem_opts o = st->o;
+	size_t from = 0;
+	int ret = 0;
+
+	o.start_ns = mem_first_start(files, n);
+	group_by_pid(files, n);
+	memset(&st->totals, 0, sizeof(st->totals));
+	while (ret == 0 && from < n) {
+		size_t to = from + 1;
+		struct profile *p = NULL;
+		struct mem_totals t;
+
+		while (to < n && files[to].pid == files[from].pid)
+			to++;
+		ret = mem_build(files + from, to - from, &o, &p, &t);
+		if (ret == 0) {
+			place_profile(c, p, &files[from]);
+			st->totals.allocs += t.allocs;
+			st->totals.frees += t.frees;
+			st->totals.excluded += t.excluded;
+			st->totals.bytes += t.bytes;
+		}
+		from = to;
+	}
+	return ret;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Processes, not files: an exec'd image is its process's next file. */
+static size_t count_pids(const struct mem_file *files, size_t n)
+{
+	uint32_t *pid = xmalloc((n ? n : 1) * sizeof(*pid));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		pid[i] = files[i].pid;
+	qsort(pid, n, sizeof(*pid), pid_cmp);
+	for (size_t i = 0; i < n; i++)
+		k += i == 0 || pid[i] != pid[i - 1];
+	free(pid);
+	return k;
+}
+
 static int memory_collect(struct collect_ctx *c)
 {
 	struct memory_state *st = c->state;
@@ -375,9 +537,11 @@ static int memory_collect(struct collect_ctx *c)
 			      "collect memory: '%s' recorded nothing: it may not be able to load "
 			      "the runtime (%s)",
 			      c->argv[0], st->runtime);
-	if (ret == 0 && !spawn_interrupted())
+	if (ret == 0 && !spawn_interrupted() && st->children == CHILDREN_SEPARATE)
+		ret = build_separate(c, st, files, n);
+	else if (ret == 0 && !spawn_interrupted())
 		ret = mem_build(files, n, &st->o, &c->profile, &st->totals);
-	st->nprocs = n;
+	st->nprocs = count_pids(files, n);
 	for (size_t i = 0; i < n; i++)
 		mem_file_release(&files[i]);
 	free(files);
@@ -391,10 +555,11 @@ static int memory_after(struct collect_ctx *c)
 	char what[96];
 
 	if (!c->quiet)
-		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s; "
+		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s%s; "
 		       "the command used %.2f s CPU\n",
 		       t->allocs, t->allocs == 1 ? "" : "s", t->bytes, t->frees,
 		       t->frees == 1 ? "" : "s", st->nprocs, st->nprocs == 1 ? "" : "es",
+		       st->children == CHILDREN_SEPARATE ? ", a profile each" : "",
 		       t->excluded ? " (some left out by --no-source/--no-func)" : "", st->cpu);
 	if (!WIFEXITED(c->last_status) || WEXITSTATUS(c->last_status) != 0) {
 		fflush(stdout);
