@@ -270,13 +270,13 @@ static int check_interrupted(void)
 /* Writes c->profile as NAME(.perf) into the jobs directory; *@path is the
  * file written, NULL when the transform took the profile. */
 static int write_one(struct collect_ctx *c, const struct collector *col, const char *name,
-		     char **path)
+		     bool transform, char **path)
 {
 	int ret = 0;
 
 	*path = NULL;
 	collect_fill_header(c, col);
-	if (c->env->transform) {
+	if (transform && c->env->transform) {
 		ret = c->env->transform(c, c->env->transform_arg);
 		if (ret < 0 || !c->profile)
 			return ret;
@@ -302,7 +302,11 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 	return 0;
 }
 
-/* c->profile, then the run's other profiles, each through the transform. */
+/*
+ * c->profile, through the transform, then the run's other profiles as they
+ * are: a transform may merge what it is given (the job runner's sizes), and
+ * another process's profile is no part of that.
+ */
 static int collect_write(struct collect_ctx *c, const struct collector *col)
 {
 	struct profile *main_profile;
@@ -313,14 +317,13 @@ static int collect_write(struct collect_ctx *c, const struct collector *col)
 		return 0;
 	ret = mkdir_p(c->env->jobs_dir);
 	if (ret == 0)
-		ret = write_one(c, col, c->name, &c->profile_path);
+		ret = write_one(c, col, c->name, true, &c->profile_path);
 	main_profile = c->profile;
 	for (size_t i = 0; ret == 0 && i < c->nextra; i++) {
 		char *name = xasprintf("%s-%s", c->name, c->extra[i].suffix), *path;
 
 		c->profile = c->extra[i].profile;
-		ret = write_one(c, col, name, &path);
-		c->extra[i].profile = c->profile; /* NULL if the transform took it */
+		ret = write_one(c, col, name, false, &path);
 		free(name);
 		free(path);
 	}

@@ -54,7 +54,8 @@ struct collect_ctx {
 	enum output_handling output;
 	struct profile *profile; /* set by the collect phase */
 	/* More profiles of the same run (collect memory --children separate),
-	 * each written after c->profile as NAME-SUFFIX.perf; freed by the driver. */
+	 * each written after c->profile as NAME-SUFFIX.perf, header filled but
+	 * not given to env->transform; freed by the driver. */
 	struct collect_extra {
 		struct profile *profile;
 		char *suffix;
