@@ -326,7 +326,8 @@ static void live_open(const char *path)
 }
 
 /* A new slot at the end of the live file, mapped shared; NULL without
- * a live file or room for it. */
+ * a live file or room for it. The slot's blocks are allocated first: a
+ * store to a page of a file with none left to hold it would be SIGBUS. */
 static void *live_slot(void)
 {
 	size_t size = slot_bytes();
@@ -334,7 +335,7 @@ static void *live_slot(void)
 
 	while (atomic_flag_test_and_set(&live_busy))
 		sched_yield();
-	if (live_fd >= 0 && ftruncate(live_fd, (off_t)((live_slots + 1) * size)) == 0) {
+	if (live_fd >= 0 && fallocate(live_fd, 0, (off_t)(live_slots * size), (off_t)size) == 0) {
 		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, live_fd,
 			 (off_t)(live_slots * size));
 		if (p != MAP_FAILED)
