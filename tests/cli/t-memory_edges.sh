@@ -82,6 +82,10 @@ grep -qx "worker malloc 500 16000" "$T/counts" || fail "killed thread: $(cat "$T
 grep -qx "threads 2" "$T/counts" || fail "killed thread: $(cat "$T/counts")"
 killed_run one 200000
 grep -qx "main malloc 200000 3200000" "$T/counts" || fail "killed 200000: $(cat "$T/counts")"
+# An exec that failed goes on in a new record file, with the same buffers.
+killed_run badexec
+grep -qx "before_fork malloc 10 80" "$T/counts" || fail "killed badexec: $(cat "$T/counts")"
+grep -qx "main malloc 1000 16000" "$T/counts" || fail "killed badexec: $(cat "$T/counts")"
 # A forked child killed: its buffer is its own, the parent's goes on.
 killed_run fork
 hasnt "$T/err" "signal"

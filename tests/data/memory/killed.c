@@ -5,7 +5,8 @@
  * pid to READY and waits to be killed (SIGKILL, which no handler sees).
  * With "fork" a child does all that after 10 mallocs of 8 in
  * before_fork, and the parent, once the child is killed, makes 3 of 64 in
- * after_child and exits.
+ * after_child and exits. With "badexec" it makes those 10 mallocs, then
+ * an exec that fails, then goes on as with "one".
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -58,6 +59,12 @@ int main(int argc, char **argv)
 
 	if (argc < 2 || n < 0 || n > MAIN_MAX)
 		return 2;
+	if (argc > 2 && strcmp(argv[2], "badexec") == 0) {
+		char *none[] = {"/nonexistent/killed", NULL};
+
+		before_fork();
+		execv(none[0], none);
+	}
 	if (argc > 2 && strcmp(argv[2], "fork") == 0) {
 		pid_t child;
 
