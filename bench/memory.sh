@@ -99,8 +99,14 @@ def contenders(prog, stdin=None, with_fp=False):
                               stdin=stdin))[1]
     return c
 
+# The record files, not the live files beside them (the threads' buffers,
+# mapped: a fixed size per thread, whose records also go to the record
+# file at exit).
+def files(pattern):
+    return [f for f in glob.glob(pattern) if not f.endswith(".live")]
+
 def size_of(pattern):
-    return sum(os.path.getsize(f) for f in glob.glob(pattern))
+    return sum(os.path.getsize(f) for f in files(pattern))
 
 def unzstd_size(pattern):
     total = 0
@@ -111,7 +117,7 @@ def unzstd_size(pattern):
 
 def zstd_size(pattern):
     total = 0
-    for f in glob.glob(pattern):
+    for f in files(pattern):
         out = subprocess.run(["zstd", "-3", "-c", f], capture_output=True, check=True).stdout
         total += len(out)
     return total

@@ -15,12 +15,32 @@
 /* A block: u8 kind, u32 payload length (little-endian), payload. */
 #define VMEM_BLOCK_HEAD 5
 enum vmem_block {
-	VMEM_BLOCK_EVENTS = 1, /* u32 tid, u64 base ns, then records */
-	VMEM_BLOCK_MAPS = 2,   /* the text of /proc/self/maps */
-	VMEM_BLOCK_EXE = 3,    /* the executable's path */
-	VMEM_BLOCK_END = 4,    /* u64 ns, u8 how: the process ended (enum vmem_end) */
+	VMEM_BLOCK_EVENTS = 1,	/* u32 tid, u64 base ns, then records */
+	VMEM_BLOCK_MAPS = 2,	/* the text of /proc/self/maps */
+	VMEM_BLOCK_EXE = 3,	/* the executable's path */
+	VMEM_BLOCK_END = 4,	/* u64 ns, u8 how: the process ended (enum vmem_end) */
+	VMEM_BLOCK_FLUSHED = 5, /* u64 seq: the live buffer of that number is written */
 };
 #define VMEM_EVENTS_HEAD 12 /* tid + base ns */
+
+/*
+ * The live file, PATH.live beside the record file PATH: each thread's
+ * buffer, mapped shared, so that what a process killed outright (SIGKILL)
+ * had recorded is still there. It is a run of slots, one per thread state,
+ * each a whole number of pages; a slot starts with magic, then u64 the
+ * bytes of its buffer whose records are whole (the block head included),
+ * u64 the buffer's number (its seq: a FLUSHED block of the same number in
+ * the record file says it was written there), u32 where the buffer starts
+ * in the slot and u32 the slot's size. The buffer is an events block whose
+ * length field is not kept: tid and base time are.
+ */
+#define VMEM_LIVE_MAGIC "VELESLIV"
+#define VMEM_LIVE_LEN 8
+#define VMEM_LIVE_SEQ 16
+#define VMEM_LIVE_BUF 24
+#define VMEM_LIVE_SLOT 28
+#define VMEM_LIVE_HEAD 32
+#define VMEM_LIVE_SUFFIX ".live"
 
 enum vmem_end {
 	VMEM_END_EXIT = 1,   /* exit() or a return from main */

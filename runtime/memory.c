@@ -11,8 +11,9 @@
  * appended to the thread's own buffer; a stack whose frame records are
  * those of one the thread met before (struct fpmemo) skips the walk, the
  * hash and the table. Buffers go to the output file with
- * one write() each when full, so a crash loses at most the last buffer of
- * each thread, and at exit, _exit, exec and fatal signals. This file is
+ * one write() each when full, and at exit, _exit, exec and fatal signals;
+ * they are a shared mapping of the live file, so a process killed
+ * outright leaves what they hold to the reader. This file is
  * the recording and the interposed allocators; memory_life.c keeps the
  * file, the threads' states, fork, signals, start and end.
  *
@@ -404,7 +405,8 @@ HOT struct tstate *ready(void)
 static inline void end(struct tstate *t, unsigned char *p, uintptr_t addr)
 {
 	t->last_addr = addr;
-	/* The record is whole before len covers it (flush_committed). */
+	/* The record is whole before len covers it (flush_committed, and a
+	 * reader of the live file after a SIGKILL). */
 	atomic_signal_fence(memory_order_release);
 	t->len = (size_t)(p - t->buf);
 	unlock(t);

@@ -12,7 +12,9 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,6 +38,12 @@ TLS int vmem_guard;
 TLS bool vmem_initialising;
 
 static int out_fd = -1;
+/* The live file (docs/memory-format.md): the threads' states, in slots. */
+static int live_fd = -1;
+static char live_path[4096 + sizeof(VMEM_LIVE_SUFFIX)];
+static size_t live_slots;
+static atomic_flag live_busy = ATOMIC_FLAG_INIT;
+static _Atomic uint64_t buffer_seq = 1; /* the next buffer's number */
 static _Atomic(struct tstate *) threads;
 static pthread_key_t thread_key;
 static uint64_t start_ns;
@@ -87,45 +95,64 @@ static void load_unwinder(void)
 }
 /* ---- output ---- */
 
-static void write_all(const void *data, size_t len)
+/* One writev, so that a block never interleaves with another thread's
+ * (the file is opened O_APPEND); a short write's rest goes after. */
+static void writev_all(struct iovec *iov, int n)
 {
-	const unsigned char *p = data;
+	while (n > 0 && out_fd >= 0) {
+		ssize_t w = writev(out_fd, iov, n);
 
-	while (len > 0 && out_fd >= 0) {
-		ssize_t n = write(out_fd, p, len);
-
-		if (n < 0 && errno == EINTR)
+		if (w < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (w <= 0)
 			return;
-		p += n;
-		len -= (size_t)n;
+		for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--)
+			w -= (ssize_t)iov->iov_len;
+		if (n > 0) {
+			iov->iov_base = (unsigned char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
 	}
 }
 
-/* One write, so that the block never interleaves with another thread's
- * (the file is opened O_APPEND). */
+static void write_all(const void *data, size_t len)
+{
+	struct iovec iov = {(void *)data, len};
+
+	writev_all(&iov, 1);
+}
+
 static void write_block(int kind, const void *data, size_t len)
 {
 	unsigned char head[VMEM_BLOCK_HEAD];
 	struct iovec iov[2] = {{head, sizeof(head)}, {(void *)data, len}};
-	ssize_t n;
 
 	head[0] = (unsigned char)kind;
 	put_u32(head + 1, (uint32_t)len);
-	do
-		n = out_fd >= 0 ? writev(out_fd, iov, 2) : -1;
-	while (n < 0 && errno == EINTR);
-	if (n >= 0 && (size_t)n < sizeof(head) + len) {
-		/* A short write: the rest goes after, as write_all does. */
-		if ((size_t)n < sizeof(head)) {
-			write_all(head + n, sizeof(head) - (size_t)n);
-			write_all(data, len);
-		} else {
-			write_all((const unsigned char *)data + ((size_t)n - sizeof(head)),
-				  len - ((size_t)n - sizeof(head)));
-		}
-	}
+	writev_all(iov, 2);
+}
+
+/* An events block and, in the same write, the FLUSHED block naming the
+ * buffer it came from: a reader then leaves that buffer out of the live
+ * file, should the process die before the buffer is emptied. */
+static void write_events(const unsigned char *buf, size_t len, uint64_t seq)
+{
+	unsigned char mark[VMEM_BLOCK_HEAD + 8];
+	struct iovec iov[2] = {{(void *)buf, len}, {mark, sizeof(mark)}};
+
+	mark[0] = VMEM_BLOCK_FLUSHED;
+	put_u32(mark + 1, 8);
+	put_u64(mark + VMEM_BLOCK_HEAD, seq);
+	writev_all(iov, 2);
+}
+
+/* The events block's head but its length, which the reader of a live
+ * buffer takes from t->len. */
+static void buf_head(struct tstate *t)
+{
+	t->buf[0] = VMEM_BLOCK_EVENTS;
+	put_u32(t->buf + VMEM_BLOCK_HEAD, t->tid);
+	put_u64(t->buf + VMEM_BLOCK_HEAD + 4, t->base_ns);
 }
 
 /* Empties @t into the file; the caller holds t->busy. */
@@ -134,14 +161,17 @@ static void flush_locked(struct tstate *t)
 	t->flushing = true;
 	atomic_signal_fence(memory_order_seq_cst);
 	if (t->len > VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD) {
-		t->buf[0] = VMEM_BLOCK_EVENTS;
+		buf_head(t);
 		put_u32(t->buf + 1, (uint32_t)(t->len - VMEM_BLOCK_HEAD));
-		put_u32(t->buf + 5, t->tid);
-		put_u64(t->buf + 9, t->base_ns);
-		write_all(t->buf, t->len);
+		write_events(t->buf, t->len, t->seq);
 	}
 	t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
+	/* Emptied before renumbered: a process killed in between leaves an
+	 * empty buffer, never a written one under a number not yet written. */
+	atomic_signal_fence(memory_order_seq_cst);
+	t->seq = atomic_fetch_add(&buffer_seq, 1);
 	t->base_ns = t->last_ns = now_ns();
+	buf_head(t);
 	t->last_addr = 0;
 	t->last_id[0] = t->last_id[1] = 0;
 	atomic_signal_fence(memory_order_seq_cst);
@@ -173,11 +203,9 @@ static void flush_committed(struct tstate *t)
 
 	if (t->flushing || len <= VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD || len > BUF_SIZE)
 		return;
-	t->buf[0] = VMEM_BLOCK_EVENTS;
+	buf_head(t);
 	put_u32(t->buf + 1, (uint32_t)(len - VMEM_BLOCK_HEAD));
-	put_u32(t->buf + 5, t->tid);
-	put_u64(t->buf + 9, t->base_ns);
-	write_all(t->buf, len);
+	write_events(t->buf, len, t->seq);
 }
 
 /* Every thread's buffer. One that its owner is writing is never waited
@@ -259,6 +287,96 @@ static void finish(int how, int sig)
 	out_fd = -1;
 }
 
+/* ---- the live file: the threads' states, mapped shared ---- */
+
+_Static_assert(offsetof(struct tstate, len) == VMEM_LIVE_LEN && sizeof(size_t) == 8,
+	       "the live file's length word");
+_Static_assert(offsetof(struct tstate, seq) == VMEM_LIVE_SEQ &&
+		       offsetof(struct tstate, buf_off) == VMEM_LIVE_BUF &&
+		       offsetof(struct tstate, slot_size) == VMEM_LIVE_SLOT &&
+		       offsetof(struct tstate, busy) >= VMEM_LIVE_HEAD,
+	       "the live file's slot head");
+
+static size_t slot_bytes(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (sizeof(struct tstate) + page - 1) / page * page;
+}
+
+/* PATH.live for the record file PATH: made with it, or renamed with it
+ * when a failed exec goes on in a new record file with the same states. */
+static void live_open(const char *path)
+{
+	size_t len = strlen(path);
+	char next[sizeof(live_path)];
+
+	if (len + sizeof(VMEM_LIVE_SUFFIX) > sizeof(next))
+		return;
+	memcpy(next, path, len);
+	memcpy(next + len, VMEM_LIVE_SUFFIX, sizeof(VMEM_LIVE_SUFFIX));
+	if (live_fd >= 0) {
+		if (rename(live_path, next) == 0)
+			memcpy(live_path, next, sizeof(next));
+		return;
+	}
+	live_fd = open(next, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (live_fd >= 0)
+		memcpy(live_path, next, sizeof(next));
+}
+
+/* A new slot at the end of the live file, mapped shared; NULL without
+ * a live file or room for it. The slot's blocks are allocated first: a
+ * store to a page of a file with none left to hold it would be SIGBUS. */
+static void *live_slot(void)
+{
+	size_t size = slot_bytes();
+	void *p = MAP_FAILED;
+
+	while (atomic_flag_test_and_set(&live_busy))
+		sched_yield();
+	if (live_fd >= 0 && fallocate(live_fd, 0, (off_t)(live_slots * size), (off_t)size) == 0) {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, live_fd,
+			 (off_t)(live_slots * size));
+		if (p != MAP_FAILED)
+			live_slots++;
+	}
+	atomic_flag_clear(&live_busy);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* A thread state: in the live file, else in memory of its own (what a
+ * killed process had in it is lost then). */
+static struct tstate *state_map(void)
+{
+	struct tstate *t = live_slot();
+
+	if (!t) {
+		t = mmap(NULL, slot_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+		if (t == MAP_FAILED)
+			return NULL;
+	}
+	memcpy(t->magic, VMEM_LIVE_MAGIC, sizeof(t->magic));
+	t->buf_off = (uint32_t)offsetof(struct tstate, buf);
+	t->slot_size = (uint32_t)slot_bytes();
+	return t;
+}
+
+/* Copies @t into the pages at @to and puts those pages at @t's address,
+ * so that what points to @t stays right: a forked child's state leaves the
+ * slot it shares with the parent. */
+static bool state_move(struct tstate *t, void *to)
+{
+	size_t size = slot_bytes();
+
+	memcpy(to, t, sizeof(*t));
+	if (mremap(to, size, size, MREMAP_MAYMOVE | MREMAP_FIXED, t) != MAP_FAILED)
+		return true;
+	munmap(to, size);
+	return false;
+}
+
 /* PREFIX.PID.N: a new file for each process image (fork, exec). */
 static int open_output(void)
 {
@@ -303,6 +421,7 @@ static int open_output(void)
 	}
 	if (out_fd < 0)
 		return -1;
+	live_open(path);
 	owner = getpid();
 	memcpy(head, VMEM_MAGIC, VMEM_MAGIC_LEN);
 	put_u32(head + 8, VMEM_VERSION);
@@ -379,12 +498,13 @@ struct tstate *vmem_thread_new(void)
 		t->obj_lo = t->obj_hi = 0;
 		memset(&t->floor, 0, sizeof(t->floor));
 		t->memo_objs = NULL;
+		buf_head(t); /* empty: its thread flushed it */
 		thread_bounds(t);
 		pthread_setspecific(thread_key, t);
 		return t;
 	}
-	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED)
+	t = state_map();
+	if (!t)
 		return NULL;
 	t->tid = (uint32_t)gettid();
 	thread_bounds(t);
@@ -397,20 +517,51 @@ struct tstate *vmem_thread_new(void)
 }
 /* ---- fork, signals, start ---- */
 
+/* The child's state leaves the parent's live file: the other threads'
+ * states go (their threads are not in the child), and its own is copied
+ * to memory of its own until the child's live file has a slot for it.
+ * Returns the state, NULL when it could not be copied. */
+static struct tstate *child_states(struct tstate *t)
+{
+	struct tstate *next;
+	void *own;
+
+	for (struct tstate *s = atomic_load(&threads); s; s = next) {
+		next = s->next;
+		if (s != t)
+			munmap(s, slot_bytes());
+	}
+	atomic_store(&threads, NULL);
+	close(live_fd);
+	live_fd = -1;
+	live_slots = 0;
+	atomic_flag_clear(&live_busy);
+	if (!t)
+		return NULL;
+	own = mmap(NULL, slot_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (own != MAP_FAILED && state_move(t, own))
+		return t;
+	/* Still the parent's slot: this process must leave it alone. */
+	pthread_setspecific(thread_key, NULL);
+	vmem_self = NULL;
+	return NULL;
+}
+
 /* The child: one thread (ours), a file of its own, a table of its own so
  * its file defines every stack it uses. */
 static void child_after_fork(void)
 {
 	struct tstate *t = vmem_self;
+	void *slot;
 
 	if (atomic_load(&vmem_state) != ST_ON)
 		return;
+	t = child_states(t);
 	vmem_objs_after_fork();
 	close(out_fd);
 	out_fd = -1;
 	vmem_table = table_new();
 	atomic_store(&vmem_next_stack, 1);
-	atomic_store(&threads, NULL);
 	if (t) {
 		t->tid = (uint32_t)gettid();
 		t->next = NULL;
@@ -421,8 +572,12 @@ static void child_after_fork(void)
 		t->len = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
 		atomic_store(&threads, t);
 	}
-	if (open_output() < 0 || !vmem_table)
+	if (open_output() < 0 || !vmem_table) {
 		atomic_store(&vmem_state, ST_DONE);
+		return;
+	}
+	if (t && (slot = live_slot()) != NULL)
+		state_move(t, slot);
 }
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGABRT, SIGFPE, SIGILL, SIGTRAP,

@@ -150,12 +150,23 @@ struct fpmemo {
 	uint32_t id;
 };
 
+/*
+ * A thread's state lives in a slot of the live file (docs/memory-format.md),
+ * mapped shared, so its buffer outlives a process killed outright: the
+ * slot's head (magic to slot_size) is the file's, at the offsets of
+ * memformat.h's VMEM_LIVE_*. Appending costs what it did in anonymous
+ * memory: the same stores, in the page cache.
+ */
 struct tstate {
+	char magic[8];
+	size_t len;		/* bytes used in buf, headers included; whole records only */
+	uint64_t seq;		/* this buffer's number, written after it when flushed */
+	uint32_t buf_off;	/* offsetof(struct tstate, buf) */
+	uint32_t slot_size;	/* bytes mapped: sizeof, to whole pages */
 	atomic_int busy;	/* set while the owner appends or anyone flushes: lock() */
 	volatile bool flushing; /* inside flush_locked */
 	atomic_bool spare;	/* its thread has ended: thread_new may take it */
 	uint32_t tid;
-	size_t len; /* bytes used in buf, headers included */
 	uint64_t base_ns, last_ns;
 	uintptr_t last_addr;
 	uint32_t last_id[2]; /* the block's last stack id of allocations, of releases */

@@ -212,6 +212,59 @@ static void test_varint_widths(void **state)
 	assert_int_equal(o.b[1], 300 >> 6);
 }
 
+/* One slot of a live file at @at: @len bytes of @block's buffer (its
+ * events block) committed, under number @seq. */
+static void live_slot(unsigned char *live, size_t at, const struct out *block, uint64_t len,
+		      uint64_t seq)
+{
+	struct out o = {0};
+
+	memcpy(o.b, VMEM_LIVE_MAGIC, VMEM_MAGIC_LEN);
+	o.n = VMEM_LIVE_LEN;
+	le(&o, len, 8);
+	le(&o, seq, 8);
+	le(&o, VMEM_LIVE_HEAD, 4); /* the buffer right after the head */
+	le(&o, 256, 4);		   /* slot size */
+	memcpy(live + at, o.b, o.n);
+	memcpy(live + at + VMEM_LIVE_HEAD, block->b, block->n);
+}
+
+/* A process killed outright: its live file's buffers are read, but for
+ * one a FLUSHED block says was written, an empty one, and the record
+ * past the committed length (cut short); a slot without magic ends it. */
+static void test_live(void **state)
+{
+	struct out o = {0}, block = {0};
+	struct mem_file f = {0};
+	static unsigned char live[4 * 256];
+
+	UNUSED(state);
+	header(&o);
+	events_block(&o);
+	o.b[o.n++] = VMEM_BLOCK_FLUSHED;
+	le(&o, 8, 4);
+	le(&o, 7, 8);
+	events_block(&block);
+	live_slot(live, 0, &block, block.n, 7);
+	live_slot(live, 256, &block, block.n - 2, 8); /* the free cut short */
+	live_slot(live, 512, &block, VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD, 9);
+	live_slot(live, 768, &block, block.n, 10);
+	live[768] = 'X';
+	assert_int_equal(mem_parse(o.b, o.n, "t", &f), 0);
+	assert_int_equal(f.nev, 3);
+	mem_parse_live(live, sizeof(live), &f);
+	assert_int_equal(f.nev, 5);
+	assert_int_equal(f.nlive, 2);
+	assert_int_equal(f.ev[3].kind, VMEM_MALLOC);
+	assert_int_equal(f.ev[3].tid, 77);
+	assert_int_equal(f.ev[3].ns, 5003);
+	assert_int_equal(f.ev[4].kind, VMEM_REALLOC);
+	assert_int_equal(f.ev[4].addr, 0x5100);
+	mem_parse_live(live, 100, &f); /* shorter than a slot: nothing */
+	assert_int_equal(f.nev, 5);
+	mem_file_release(&f);
+}
+
 static void test_not_records(void **state)
 {
 	struct mem_file f = {0};
@@ -235,7 +288,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events),	     cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_end_and_maps), cmocka_unit_test(test_varint_widths),
-		cmocka_unit_test(test_not_records),
+		cmocka_unit_test(test_not_records),  cmocka_unit_test(test_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

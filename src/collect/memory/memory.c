@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "collect/memory/memory.h"
 #include "collect/memory/memread.h"
 #include "collect/memory/ticker.h"
+#include "memformat.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -353,7 +355,16 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every record file of the run, in the order the processes started. */
+/* The threads' buffers beside a record file (docs/memory-format.md). */
+static bool is_live(const char *name)
+{
+	size_t n = strlen(name), k = strlen(VMEM_LIVE_SUFFIX);
+
+	return n >= k && strcmp(name + n - k, VMEM_LIVE_SUFFIX) == 0;
+}
+
+/* Every record file of the run, in the order the processes started, with
+ * what a process killed outright left in its live file. */
 static int read_all(struct memory_state *st, struct mem_file **files, size_t *n)
 {
 	DIR *d = opendir(st->dir);
@@ -365,7 +376,7 @@ static int read_all(struct memory_state *st, struct mem_file **files, size_t *n)
 	if (!d)
 		return err_set(ERR_IO, "collect memory: %s: %s", st->dir, strerror(errno));
 	while ((de = readdir(d)))
-		if (strncmp(de->d_name, "mem.", 4) == 0) {
+		if (strncmp(de->d_name, "mem.", 4) == 0 && !is_live(de->d_name)) {
 			names = xrealloc(names, (count + 1) * sizeof(*names));
 			names[count++] = xasprintf("%s/%s", st->dir, de->d_name);
 		}
@@ -373,8 +384,13 @@ static int read_all(struct memory_state *st, struct mem_file **files, size_t *n)
 	qsort(names, count, sizeof(*names), name_cmp);
 	*files = xcalloc(count ? count : 1, sizeof(**files));
 	for (size_t i = 0; i < count; i++) {
+		char *live = xasprintf("%s%s", names[i], VMEM_LIVE_SUFFIX);
+
 		if (ret == 0)
 			ret = mem_read_file(names[i], &(*files)[i]);
+		if (ret == 0)
+			ret = mem_read_live(live, &(*files)[i]);
+		free(live);
 		free(names[i]);
 	}
 	free(names);

@@ -250,6 +250,12 @@ static void read_block(int kind, const unsigned char *p, size_t n, struct mem_fi
 		free(f->exe);
 		f->exe = text_copy(p, n);
 		break;
+	case VMEM_BLOCK_FLUSHED:
+		if (n >= 8) {
+			f->flushed = xrealloc(f->flushed, (f->nflushed + 1) * sizeof(*f->flushed));
+			f->flushed[f->nflushed++] = get_le(p, 8);
+		}
+		break;
 	case VMEM_BLOCK_END:
 		if (n >= 10) {
 			f->end = p[8];
@@ -299,8 +305,53 @@ int mem_read_file(const char *path, struct mem_file *f)
 	return ret;
 }
 
+static bool was_flushed(const struct mem_file *f, uint64_t seq)
+{
+	for (size_t i = 0; i < f->nflushed; i++)
+		if (f->flushed[i] == seq)
+			return true;
+	return false;
+}
+
+void mem_parse_live(const unsigned char *data, size_t len, struct mem_file *f)
+{
+	const size_t least = VMEM_BLOCK_HEAD + VMEM_EVENTS_HEAD;
+	size_t before = f->nev;
+
+	for (size_t at = 0; len - at >= VMEM_LIVE_HEAD;) {
+		const unsigned char *s = data + at;
+		uint64_t used = get_le(s + VMEM_LIVE_LEN, 8);
+		size_t off = (size_t)get_le(s + VMEM_LIVE_BUF, 4);
+		size_t slot = (size_t)get_le(s + VMEM_LIVE_SLOT, 4);
+
+		if (memcmp(s, VMEM_LIVE_MAGIC, VMEM_MAGIC_LEN) != 0 || slot < VMEM_LIVE_HEAD ||
+		    slot > len - at)
+			break;
+		/* A buffer written out (FLUSHED) or empty adds nothing; the
+		 * length counts whole records only, but is checked all the same. */
+		if (off >= VMEM_LIVE_HEAD && used > least && used <= slot - off &&
+		    !was_flushed(f, get_le(s + VMEM_LIVE_SEQ, 8)))
+			read_block(VMEM_BLOCK_EVENTS, s + off + VMEM_BLOCK_HEAD,
+				   (size_t)used - VMEM_BLOCK_HEAD, f);
+		at += slot;
+	}
+	f->nlive += f->nev - before;
+}
+
+int mem_read_live(const char *path, struct mem_file *f)
+{
+	struct buf b = BUF_INIT;
+	int ret = path_exists(path) ? file_read_all(path, &b) : 0;
+
+	if (ret == 0)
+		mem_parse_live((const unsigned char *)b.data, b.len, f);
+	buf_release(&b);
+	return ret;
+}
+
 void mem_file_release(struct mem_file *f)
 {
+	free(f->flushed);
 	for (size_t i = 0; i < f->nstacks; i++)
 		free(f->stacks[i].pc);
 	free(f->stacks);

@@ -35,7 +35,10 @@ struct mem_file {
 	size_t nev, cap;
 	struct mem_stack *stacks; /* indexed by id */
 	size_t nstacks;
-	int truncated; /* the last block was cut short (a crash mid-write) */
+	int truncated;	   /* the last block was cut short (a crash mid-write) */
+	uint64_t *flushed; /* the live buffers written out (FLUSHED blocks) */
+	size_t nflushed;
+	size_t nlive; /* events taken from the live file (a killed process) */
 };
 
 /* Decodes @len bytes into @f (zeroed by the caller); ERR_PARSE naming
@@ -43,6 +46,13 @@ struct mem_file {
  * short at the end is dropped and sets f->truncated. */
 int mem_parse(const unsigned char *data, size_t len, const char *name, struct mem_file *f);
 int mem_read_file(const char *path, struct mem_file *f);
+/* Adds to @f, parsed from its record file, the events still in the
+ * threads' buffers of its live file (@len bytes of @data): those a
+ * process killed outright never wrote out. The buffers that FLUSHED
+ * blocks name are left out; so is a record cut short. */
+void mem_parse_live(const unsigned char *data, size_t len, struct mem_file *f);
+/* The same from the file @path (no file: nothing to add). */
+int mem_read_live(const char *path, struct mem_file *f);
 void mem_file_release(struct mem_file *f);
 
 /* "malloc", "free", "operator new", ...; NULL for an unknown kind. */
