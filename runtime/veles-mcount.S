@@ -82,6 +82,26 @@
 	.cfi_def_cfa %rsp, 8
 .endm
 
+/* The five registers the fast paths use, which the traced function's
+ * arguments or return value may be in; POP_FAST leaves the unwind
+ * information to its caller, whose frames differ. */
+.macro PUSH_FAST
+	push %rax
+	push %rdx
+	push %rcx
+	push %rsi
+	push %rdi
+	.cfi_adjust_cfa_offset 40
+.endm
+
+.macro POP_FAST
+	pop %rdi
+	pop %rsi
+	pop %rcx
+	pop %rdx
+	pop %rax
+.endm
+
 /*
  * The entry's fast path, for a function whose record word is cached, a
  * short delta, room in the buffer and on the shadow stack: the same
@@ -143,29 +163,16 @@
 mcount:
 _mcount:
 	.cfi_startproc
-	push %rax
-	push %rdx
-	push %rcx
-	push %rsi
-	push %rdi
-	.cfi_adjust_cfa_offset 40
+	PUSH_FAST
 	FAST_ENTER .Lmcount_slow, lea 8(%rbp), %rdx
 	lea vt_mcount_return(%rip), %r11
 	mov %r11, (%rdx)
-	pop %rdi
-	pop %rsi
-	pop %rcx
-	pop %rdx
-	pop %rax
+	POP_FAST
 	.cfi_adjust_cfa_offset -40
 	ret
 .Lmcount_slow:
 	.cfi_adjust_cfa_offset 40
-	pop %rdi
-	pop %rsi
-	pop %rcx
-	pop %rdx
-	pop %rax
+	POP_FAST
 	.cfi_adjust_cfa_offset -40
 	.cfi_endproc
 	SAVE_ARGS
@@ -203,11 +210,7 @@ _mcount:
 	.cfi_startproc
 	.cfi_def_cfa_offset 48
 .Lfentry_slow:
-	pop %rdi
-	pop %rsi
-	pop %rcx
-	pop %rdx
-	pop %rax
+	POP_FAST
 	.cfi_def_cfa_offset 8
 	jmp .Lfentry_c
 	.cfi_endproc
@@ -218,18 +221,9 @@ _mcount:
 	.type __fentry__, @function
 __fentry__:
 	.cfi_startproc
-	push %rax
-	push %rdx
-	push %rcx
-	push %rsi
-	push %rdi
-	.cfi_adjust_cfa_offset 40
+	PUSH_FAST
 	FAST_ENTER .Lfentry_slow, lea 48(%rsp), %rdx
-	pop %rdi
-	pop %rsi
-	pop %rcx
-	pop %rdx
-	pop %rax
+	POP_FAST
 	.cfi_adjust_cfa_offset -40
 .Lfentry_call:
 	pop %r11
