@@ -28,11 +28,15 @@ struct mon_modules {
 	bool per_interval;
 };
 
-/* Loads "file1,opts:file2" (bare names are looked up in $VELES_MODULE_PATH,
- * then the installed modules' directory). A module whose init fails is
- * reported on stderr and unloaded; a file that cannot be loaded is an
- * error. */
+/* Loads "file1,opts:file2" (bare names are looked up in mon_module_dirs()).
+ * A module whose init fails is reported on stderr and unloaded; a file that
+ * cannot be loaded is an error. */
 int mon_modules_load(struct mon_modules *ms, const char *spec);
+/* The directories searched for a bare module name, colon-separated, in
+ * order: $VELES_MODULE_PATH, the build tree's plugins (a veles run from its
+ * build tree), the installed directory, and that directory relative to the
+ * running veles. */
+char *mon_module_dirs(void);
 void mon_modules_unload(struct mon_modules *ms);
 
 void mon_modules_update_header(struct mon_modules *ms, struct buf *header);
