@@ -308,7 +308,9 @@ int mon_modules_load(struct mon_modules *ms, const char *spec)
 		size_t n = strcspn(p, ":");
 		int rc = n ? load_one(ms, p, n) : 0;
 
-		if (rc < 0)
+		if (rc < 0 && ms->skip_unloadable)
+			fprintf(stderr, "veles: %s: its records are left out\n", err_msg());
+		else if (rc < 0)
 			return rc;
 		p += n;
 		if (*p)
