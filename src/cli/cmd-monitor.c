@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "collect/collector.h"
 #include "monitor/export.h"
+#include "monitor/modules.h"
 #include "monitor/procs.h"
 #include "monitor/run.h"
 #include "monitor/view.h"
@@ -20,6 +21,8 @@
 
 static void monitor_usage(void)
 {
+	char *dirs;
+
 	printf("usage: veles monitor [-s SUBSYSTEMS] [-i INTERVAL] [-c COUNT] [options]\n"
 	       "       veles monitor [options] [--profile] -- COMMAND [ARGS...]\n"
 	       "\n"
@@ -48,9 +51,12 @@ static void monitor_usage(void)
 	       "  -d, --debug N         N >= 4: show each sample as it is recorded\n"
 	       "      --self            print the cpu time used per sample on exit\n"
 	       "      --import F[,OPTS][:F2...]\n"
-	       "                        load import modules (shared objects; bare names\n"
-	       "                        are looked up in $VELES_MODULE_PATH, then the\n"
-	       "                        installed modules): hello, misc, gpu\n"
+	       "                        load import modules (shared objects): hello, misc,\n"
+	       "                        gpu or your own; a bare NAME is the first NAME.so\n"
+	       "                        in $VELES_MODULE_PATH, then the modules built with\n"
+	       "                        this veles (its build tree's plugins/, or LIBDIR/\n"
+	       "                        veles/monitor beside an installed tree that was\n"
+	       "                        moved), then the installed modules (see below)\n"
 	       "      --export KIND     send values instead of printing a table:\n"
 	       "                        lexpr[,HOST:PORT] (\"name value\" lines),\n"
 	       "                        graphite,HOST:PORT (plaintext protocol),\n"
@@ -68,6 +74,10 @@ static void monitor_usage(void)
 	       "\n"
 	       "With -- COMMAND, runs COMMAND and samples until it exits; the exit status\n"
 	       "is COMMAND's.\n");
+	/* The search order made concrete: the directories as this veles sees them. */
+	dirs = mon_module_dirs();
+	printf("\nModules are looked up in: %s\n", dirs);
+	free(dirs);
 }
 
 enum {

@@ -1,6 +1,7 @@
 /* Import modules: dlopen, the helpers handed to them, and the calls. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "monitor/format.h"
 #include "monitor/modules.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 
 #ifndef VELES_MODULE_DIR
 #define VELES_MODULE_DIR "/usr/local/lib/veles/monitor"
@@ -160,17 +162,56 @@ static const struct vmon_helpers helpers = {
 	h_interval,	  h_separator, h_rate,	h_per_interval, h_append,  h_export_value, h_data,
 };
 
-/* The path to dlopen for @name (@n bytes): as given when it has a slash,
- * else the first NAME.so in $VELES_MODULE_PATH or the installed directory. */
-static char *find_module(const char *name, size_t n)
+/* The installed module directory seen from this veles (bindir/../LIBDIR/
+ * veles/monitor), when it exists and is not the configured one: a tree
+ * that was moved or staged (meson install --destdir) uses its own. */
+static char *moved_module_dir(void)
+{
+	char *rel = VELES_MODULE_DIR_REL[0] ? self_exe_relative(VELES_MODULE_DIR_REL) : NULL;
+	char *real = rel ? realpath(rel, NULL) : NULL;
+	char *conf = realpath(VELES_MODULE_DIR, NULL);
+
+	if (real && conf && !strcmp(real, conf)) {
+		free(real);
+		real = NULL;
+	}
+	free(rel);
+	free(conf);
+	return real;
+}
+
+/* Where a bare module name is looked up, colon-separated, in this order:
+ * $VELES_MODULE_PATH; the build tree's plugins when this veles is the one
+ * built there, else the installed directory beside this veles (either way
+ * the modules built with it, never older ones installed elsewhere); the
+ * installed directory. */
+char *mon_module_dirs(void)
 {
 	const char *env = getenv("VELES_MODULE_PATH");
+	char *exe = self_exe_path(), *own = NULL, *dirs;
+	size_t root = strlen(VELES_BUILD_ROOT);
+
+	if (exe && !strncmp(exe, VELES_BUILD_ROOT, root) && exe[root] == '/')
+		own = xstrdup(VELES_BUILD_ROOT "/plugins");
+	else
+		own = moved_module_dir();
+	dirs = xasprintf("%s%s%s%s%s", env ? env : "", env && *env ? ":" : "", own ? own : "",
+			 own ? ":" : "", VELES_MODULE_DIR);
+	free(exe);
+	free(own);
+	return dirs;
+}
+
+/* The path to dlopen for @name (@n bytes): as given when it has a slash,
+ * else the first NAME.so in mon_module_dirs(); NULL and an error if none. */
+static char *find_module(const char *name, size_t n)
+{
 	char *dirs, *path = NULL, *save = NULL;
 	const char *ext = n > 3 && !memcmp(name + n - 3, ".so", 3) ? "" : ".so";
 
 	if (memchr(name, '/', n))
 		return xstrndup(name, n);
-	dirs = xasprintf("%s:%s", env ? env : "", VELES_MODULE_DIR);
+	dirs = mon_module_dirs();
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		path = xasprintf("%s/%.*s%s", d, (int)n, name, ext);
 		if (!access(path, R_OK))
@@ -178,8 +219,14 @@ static char *find_module(const char *name, size_t n)
 		free(path);
 		path = NULL;
 	}
+	if (!path) {
+		free(dirs);
+		dirs = mon_module_dirs();
+		err_set(ERR_NOTFOUND, "cannot find module %.*s: no %.*s%s in %s", (int)n, name,
+			(int)n, name, ext, dirs);
+	}
 	free(dirs);
-	return path ? path : xasprintf("%.*s%s", (int)n, name, ext);
+	return path;
 }
 
 static void drop(struct vmon_ctx *c)
@@ -232,7 +279,7 @@ static int load_one(struct mon_modules *ms, const char *item, size_t n)
 
 	c->mods = ms;
 	c->file = find_module(item, fn);
-	rc = open_module(c);
+	rc = c->file ? open_module(c) : ERR_NOTFOUND;
 	if (rc == 0 && (c->m->init(c, &helpers, opts, &c->disc) < 0 || c->failed || !c->disc)) {
 		fprintf(stderr, "veles monitor: module %s did not start: unloaded\n", c->m->name);
 		c->failed = true;
@@ -261,7 +308,9 @@ int mon_modules_load(struct mon_modules *ms, const char *spec)
 		size_t n = strcspn(p, ":");
 		int rc = n ? load_one(ms, p, n) : 0;
 
-		if (rc < 0)
+		if (rc < 0 && ms->skip_unloadable)
+			fprintf(stderr, "veles: %s: its records are left out\n", err_msg());
+		else if (rc < 0)
 			return rc;
 		p += n;
 		if (*p)

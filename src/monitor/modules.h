@@ -26,13 +26,20 @@ struct mon_modules {
 	double secs;
 	char sep;
 	bool per_interval;
+	/* A module that cannot be loaded is skipped with a warning instead of
+	 * failing the load (a recording shown where one of its modules is not). */
+	bool skip_unloadable;
 };
 
-/* Loads "file1,opts:file2" (bare names are looked up in $VELES_MODULE_PATH,
- * then the installed modules' directory). A module whose init fails is
- * reported on stderr and unloaded; a file that cannot be loaded is an
- * error. */
+/* Loads "file1,opts:file2" (bare names are looked up in mon_module_dirs()).
+ * A module whose init fails is reported on stderr and unloaded; a file that
+ * cannot be loaded is an error (a warning with skip_unloadable). */
 int mon_modules_load(struct mon_modules *ms, const char *spec);
+/* The directories searched for a bare module name, colon-separated, in
+ * order: $VELES_MODULE_PATH, the build tree's plugins (a veles run from its
+ * build tree), the installed directory, and that directory relative to the
+ * running veles. */
+char *mon_module_dirs(void);
 void mon_modules_unload(struct mon_modules *ms);
 
 void mon_modules_update_header(struct mon_modules *ms, struct buf *header);

@@ -427,6 +427,7 @@ int mon_run(const struct mon_run_opts *o)
 	l.iv.per_interval = o->per_interval;
 	l.mods.sep = o->sep;
 	l.mods.per_interval = o->per_interval;
+	l.mods.skip_unloadable = o->imports_optional;
 	l.out.mods = &l.mods;
 	l.out.batch = o->playback != NULL;
 	/* Without -s: a recording's own subsystems (see playback_setup), else cdn. */

@@ -18,6 +18,7 @@ struct mon_run_opts {
 	const char *playback;	 /* -p FILE */
 	const char *proc_root;	 /* "/proc", or fixtures for tests */
 	const char *imports;	 /* --import */
+	bool imports_optional;	 /* a module that cannot be loaded is skipped */
 	const char *export_spec; /* --export */
 	const char *procfilt;	 /* --procfilt: processes kept (-s Z) */
 	const char *top;	 /* --top: processes sorted, the first N shown */

@@ -2,6 +2,24 @@
 # recorded and played back, and modules whose init fails.
 . "$VELES_SRCDIR/tests/cli/lib.sh"
 cd "$T" || exit 1
+
+# the build tree's veles finds the modules built beside it, with nothing set
+unset VELES_MODULE_PATH
+ok veles monitor -s c --import hello:misc --on -P -c 2 -i 0.05
+has "$T/out" ' 100 200 300 [0-9.]+ [0-9]+ [0-9.]+ [0-9]+$'
+ok veles monitor --help
+has "$T/out" "^Modules are looked up in: $VELES_BUILDDIR/plugins:/.*/veles/monitor\$"
+# $VELES_MODULE_PATH comes first: its hello.so, though not a module, wins
+mkdir -p "$T/mods"
+echo 'not a library' >"$T/mods/hello.so"
+VELES_MODULE_PATH="$T/mods" fails 1 veles monitor -s c --import hello -c 1 -i 0.05
+has "$T/err" "^veles: cannot load module $T/mods/hello.so: "
+VELES_MODULE_PATH="$T/mods" ok veles monitor --help
+has "$T/out" "^Modules are looked up in: $T/mods:$VELES_BUILDDIR/plugins:"
+# a name found nowhere: the directories searched, in order
+fails 1 veles monitor -s c --import nothere -c 1
+has "$T/err" "^veles: cannot find module nothere: no nothere\.so in $VELES_BUILDDIR/plugins:/.*/veles/monitor\$"
+
 export VELES_MODULE_PATH="$VELES_BUILDDIR/plugins"
 
 # hello's counters grow by 100, 200, 300 a sample: exact per interval
@@ -80,7 +98,9 @@ fails 2 veles monitor --export nope -c 1
 if command -v "${CC:-cc}" >/dev/null; then
 	awk '/^\/\* files.c/ {f = 1} f && /^```$/ {f = 0} f' \
 		"$VELES_SRCDIR/docs/monitor-modules.md" >"$T/files.c"
-	"${CC:-cc}" -shared -fPIC -Wall -Wextra -Werror -I "$VELES_SRCDIR/src" \
+	# the docs' aside: built against the source tree (t-monitor_install.sh
+	# builds it against an installed Veles)
+	"${CC:-cc}" -shared -fPIC -Wall -Wextra -Werror -I "$VELES_SRCDIR/src/monitor" \
 		-o "$T/files.so" "$T/files.c" || fail "the worked example does not build"
 	ok veles monitor -s c --import "$T/files.so" -P -c 1 -i 0.05
 	has "$T/out" '\[FILES\]Used$'

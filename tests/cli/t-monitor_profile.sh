@@ -133,3 +133,39 @@ has "$T/err" 'damaged: played back its first [0-9]+ samples'
 has "$T/out" '^mem\.free +mem +[0-9]+ '
 ok veles collect monitor --help
 has "$T/out" '^usage: veles collect monitor'
+
+# a recording's modules join its profile as with --profile: show loads the
+# modules its header names and plays their lines back to them
+ok veles monitor -s m --import hello:misc -i 0.05 -c 3 -f "$T/modrec"
+ok veles show "$T/modrec"
+has "$T/out" '^Arguments: +-s m -i 0\.05 --import hello:misc -f '
+has "$T/out" '"modules":"hello:misc"'
+has "$T/out" '^hello\.hello1 +hello +3 '
+has "$T/out" '^hello\.hello3 +hello +3 '
+has "$T/out" '^misc\.uptime +misc +3 '
+ok veles show "$T/modrec" raw
+cp "$T/out" "$T/modrec.json"
+ok veles monitor -p "$T/modrec" --import hello:misc --export lexpr
+/usr/bin/python3 - "$T/modrec.json" "$T/out" <<'PY' || fail "show and playback differ on module values"
+import json, sys
+rows = json.load(open(sys.argv[1]))["global"]["resources"]
+for uid in ("hello.hello1", "hello.hello2", "misc.logins", "misc.cpumhz"):
+    shown = [float(r["amount"]) for r in sorted(rows, key=lambda r: r["order"]) if r["uid"] == uid]
+    played = [float(l.split()[1]) for l in open(sys.argv[2]) if l.split()[0] == uid]
+    assert len(shown) == 3 and shown == played, (uid, shown, played)
+    assert all(r["subtype"] == uid.split(".")[0] for r in rows if r["uid"] == uid)
+PY
+# a recording names no code to run: a module recorded by its path is
+# looked up by name in the module directories; one not there loses only
+# its own values
+mkdir "$T/mine"
+cp "$VELES_BUILDDIR/plugins/hello.so" "$T/mine/hi.so"
+ok veles monitor -s m --import "$T/mine/hi.so:misc" -i 0.05 -c 2 -f "$T/hirec"
+VELES_MODULE_PATH="$T/mine" ok veles show "$T/hirec"
+has "$T/out" '^hello\.hello1 +hello +2 '
+ok veles show "$T/hirec"
+has "$T/err" "^veles: cannot find module hi\.so: no hi\.so in .*: its records are left out$"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "a module not found: one line: $(cat "$T/err")"
+hasnt "$T/out" '^hello\.'
+has "$T/out" '^misc\.uptime +misc +2 '
+has "$T/out" '^mem\.free +mem +2 '

@@ -51,6 +51,7 @@ struct recorded {
 	char letters[32];
 	double interval;
 	char host[128];
+	char modules[1024]; /* the recording's --import */
 	char *params;
 };
 
@@ -74,17 +75,47 @@ static int read_header(const char *path, struct recorded *r)
 	add_param(&b, pl.header, "kernel");
 	add_param(&b, pl.header, "machine");
 	add_param(&b, pl.header, "cpus");
+	if (mon_header_get(pl.header, "modules", r->modules, sizeof(r->modules)) && r->modules[0])
+		add_param(&b, pl.header, "modules");
 	buf_addc(&b, '}');
 	r->params = buf_detach(&b, NULL);
 	mon_player_close(&pl);
 	return 0;
 }
 
-/* Plays @path back, its summary values into @values ("SECONDS name value"
- * lines, as --profile collects them). */
-static int play_values(const char *path, const char *letters, struct buf *values)
+/* The recording's --import with each module's file reduced to its name:
+ * a recording is data, and must not name code to run, so its modules are
+ * looked up in the module directories only (docs/monitor-modules.md). */
+static char *module_names(const char *spec)
 {
-	struct mon_run_opts o = {.letters = letters,
+	struct buf b = BUF_INIT;
+
+	for (const char *p = spec; *p;) {
+		size_t n = strcspn(p, ":"), fn = strcspn(p, ",:");
+		const char *name = p;
+
+		for (const char *q = p; q < p + fn; q++)
+			if (*q == '/')
+				name = q + 1;
+		if (b.len)
+			buf_addc(&b, ':');
+		buf_add(&b, name, (size_t)(p + n - name));
+		p += n + (p[n] == ':');
+	}
+	return buf_detach(&b, NULL);
+}
+
+/* Plays @path back, its summary values into @values ("SECONDS name value"
+ * lines, as --profile collects them). The modules it was recorded with are
+ * loaded again by name, as --profile loads them, so their values join;
+ * one that cannot be loaded here only loses its own values. */
+static int play_values(const char *path, const struct recorded *r, struct buf *values)
+{
+	char *names = module_names(r->modules);
+	int rc;
+	struct mon_run_opts o = {.letters = r->letters,
+				 .imports = names[0] ? names : NULL,
+				 .imports_optional = true,
 				 .count = -1,
 				 .sep = ' ',
 				 .out = stdout,
@@ -92,7 +123,9 @@ static int play_values(const char *path, const char *letters, struct buf *values
 				 .values = values,
 				 .quiet = true};
 
-	return mon_run(&o);
+	rc = mon_run(&o);
+	free(names);
+	return rc;
 }
 
 int monitor_recording_profile(const char *path, struct profile **out)
@@ -106,7 +139,7 @@ int monitor_recording_profile(const char *path, struct profile **out)
 	if (rc >= 0 && !r.letters[0])
 		rc = err_set(ERR_INVALID, "%s: no summary subsystem was recorded", path);
 	if (rc >= 0)
-		rc = play_values(path, r.letters, &values);
+		rc = play_values(path, &r, &values);
 	if (rc < 0) {
 		free(r.params);
 		buf_release(&values);
@@ -117,7 +150,8 @@ int monitor_recording_profile(const char *path, struct profile **out)
 	p->has_timestamp = true;
 	p->timestamp = last;
 	p->cmd = xstrdup("veles monitor");
-	p->args = xasprintf("-s %s -i %g -f %s", r.letters, r.interval, path);
+	p->args = xasprintf("-s %s -i %g%s%s -f %s", r.letters, r.interval,
+			    r.modules[0] ? " --import " : "", r.modules, path);
 	p->workload = xstrdup(r.host);
 	p->collector = xstrdup("monitor");
 	buf_release(&values);
