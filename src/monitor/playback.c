@@ -351,21 +351,39 @@ void mon_player_close(struct mon_player *p)
 	memset(p, 0, sizeof(*p));
 }
 
-bool mon_header_get(const char *header, const char *key, char *out, size_t cap)
+/* The value of @key's line in @header, and its length in *@n. */
+static const char *header_value(const char *header, const char *key, size_t *n)
 {
 	size_t k = strlen(key);
 
 	for (const char *l = header; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
 		if (!strncmp(l, key, k) && l[k] == ':' && l[k + 1] == ' ') {
-			size_t n = strcspn(l + k + 2, "\n");
-
-			if (n >= cap)
-				n = cap - 1;
-			memcpy(out, l + k + 2, n);
-			out[n] = '\0';
-			return true;
+			*n = strcspn(l + k + 2, "\n");
+			return l + k + 2;
 		}
-	return false;
+	return NULL;
+}
+
+bool mon_header_get(const char *header, const char *key, char *out, size_t cap)
+{
+	size_t n;
+	const char *v = header_value(header, key, &n);
+
+	if (!v)
+		return false;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return true;
+}
+
+char *mon_header_dup(const char *header, const char *key)
+{
+	size_t n;
+	const char *v = header_value(header, key, &n);
+
+	return v ? xstrndup(v, n) : NULL;
 }
 
 bool mon_file_is_recording(const char *path)

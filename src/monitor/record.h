@@ -69,5 +69,7 @@ void mon_player_close(struct mon_player *p);
 bool mon_file_is_recording(const char *path);
 /* Value of "key: value" in a header, copied into @out; false if absent. */
 bool mon_header_get(const char *header, const char *key, char *out, size_t cap);
+/* The whole value of @key (malloc'd), or NULL when the header has none. */
+char *mon_header_dup(const char *header, const char *key);
 
 #endif

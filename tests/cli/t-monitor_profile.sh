@@ -169,3 +169,13 @@ has "$T/err" "^veles: cannot find module hi\.so: no hi\.so in .*: its records ar
 hasnt "$T/out" '^hello\.'
 has "$T/out" '^misc\.uptime +misc +2 '
 has "$T/out" '^mem\.free +mem +2 '
+# a long --import (a module deep in directories, over a kilobyte) reaches
+# the shown profile whole
+long="$T/mine"
+while [ ${#long} -lt 1200 ]; do long="$long/dddddddddddddddddddddddddddddddddddddddddddddddddd"; done
+mkdir -p "$long" && cp "$VELES_BUILDDIR/plugins/hello.so" "$long/hi.so"
+ok veles monitor -s m --import "$long/hi.so:misc" -i 0.05 -c 2 -f "$T/longrec"
+VELES_MODULE_PATH="$T/mine" ok veles show "$T/longrec"
+grep -qF -- "--import $long/hi.so:misc -f $T/longrec" "$T/out" || fail "the long --import cut short"
+grep -qF -- "\"modules\":\"$long/hi.so:misc\"" "$T/out" || fail "the long modules param cut short"
+has "$T/out" '^misc\.uptime +misc +2 '

@@ -39,19 +39,20 @@ static void summary_letters(const char *recorded, char *out, size_t cap)
 /* "key":"value" from the recording's header, into the params object. */
 static void add_param(struct buf *b, const char *header, const char *key)
 {
-	char v[256];
+	char *v = mon_header_dup(header, key);
 
-	if (!mon_header_get(header, key, v, sizeof(v)))
+	if (!v)
 		return;
 	buf_addf(b, ",\"%s\":", key);
 	buf_add_json_str(b, v, strlen(v));
+	free(v);
 }
 
 struct recorded {
 	char letters[32];
 	double interval;
 	char host[128];
-	char modules[1024]; /* the recording's --import */
+	char *modules; /* the recording's --import, "" for none */
 	char *params;
 };
 
@@ -75,7 +76,10 @@ static int read_header(const char *path, struct recorded *r)
 	add_param(&b, pl.header, "kernel");
 	add_param(&b, pl.header, "machine");
 	add_param(&b, pl.header, "cpus");
-	if (mon_header_get(pl.header, "modules", r->modules, sizeof(r->modules)) && r->modules[0])
+	r->modules = mon_header_dup(pl.header, "modules");
+	if (!r->modules)
+		r->modules = xstrdup("");
+	if (r->modules[0])
 		add_param(&b, pl.header, "modules");
 	buf_addc(&b, '}');
 	r->params = buf_detach(&b, NULL);
@@ -142,6 +146,7 @@ int monitor_recording_profile(const char *path, struct profile **out)
 		rc = play_values(path, &r, &values);
 	if (rc < 0) {
 		free(r.params);
+		free(r.modules);
 		buf_release(&values);
 		return rc;
 	}
@@ -154,6 +159,7 @@ int monitor_recording_profile(const char *path, struct profile **out)
 			    r.modules[0] ? " --import " : "", r.modules, path);
 	p->workload = xstrdup(r.host);
 	p->collector = xstrdup("monitor");
+	free(r.modules);
 	buf_release(&values);
 	*out = p;
 	return 0;
