@@ -88,7 +88,8 @@ static void trace_usage(void)
 	       "                           looks for what the binary lacks (repeatable)\n"
 	       "      --size FUNC:ARGN     each call's structure-unit-size is FUNC's ARGN-th\n"
 	       "                           integer argument (1-6; a USDT probe's: 1-12);\n"
-	       "                           instrumented: the --pg build only\n"
+	       "                           dynamic: FUNC is probed too; instrumented: the\n"
+	       "                           --pg build only, every function still recorded\n"
 	       "      --size 'FUNC:ARG->member'  ... or a member of what ARG points to (DWARF)\n"
 	       "  -t, --timeout S          stop COMMAND after S seconds (SIGTERM, then SIGKILL\n"
 	       "                           2 s later) and keep the calls it finished\n"
@@ -176,7 +177,8 @@ static void add_rule(struct trace_rule **v, size_t *n, const struct trace_rule *
 	(*v)[(*n)++] = *r;
 }
 
-/* "FUNC:ARGN" or "FUNC:ARG->member"; FUNC is traced too. */
+/* "FUNC:ARGN" or "FUNC:ARG->member"; FUNC is traced too (in the dynamic
+ * mode: see drop_implicit). */
 static int parse_size(struct trace_opts *o, const char *arg)
 {
 	const char *colon = strchr(arg, ':'), *arrow = colon ? strstr(colon, "->") : NULL;
@@ -330,6 +332,24 @@ static void seed_spellings(int argc, char **argv)
 			argv[i] = no_profile;
 }
 
+/*
+ * The instrumented mode records every function it compiled, and -f keeps
+ * only those named: --size gives FUNC's calls their size without making
+ * FUNC the only function kept.
+ */
+static void drop_implicit(struct trace_opts *o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nrules; i++) {
+		if (o->rules[i].implicit)
+			rule_free(&o->rules[i]);
+		else
+			o->rules[n++] = o->rules[i];
+	}
+	o->nrules = n;
+}
+
 /* Which mode the options ask for, and what each mode refuses. */
 static int check_mode(struct trace_state *st)
 {
@@ -396,6 +416,8 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	ret = check_mode(st);
 	if (ret < 0)
 		return ret;
+	if (st->instrumented)
+		drop_implicit(&st->o);
 	if (st->o.sampled && !st->sampling_set)
 		st->o.global_sampling = SAMPLED_DEFAULT;
 	st->o.dynamic = st->dynamic;
