@@ -92,6 +92,7 @@ struct tbuf {
 	int busy; /* in slow_hook: a handler's slow call waits in deferred */
 	uintptr_t dq_read, dq_len;
 	uintptr_t lost; /* handlers' calls beyond DEFER_MAX */
+	int written;	/* at the end: 1 once claimed, 2 once written (veles-trace.c) */
 	struct deferred dq[DEFER_MAX];
 	uint32_t data[2][BUF_WORDS + BUF_SLACK];
 };

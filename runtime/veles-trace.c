@@ -12,6 +12,9 @@
  * nothing per call leaves the process: each thread sums call counts,
  * inclusive and exclusive cycles and a histogram per function instead.
  *
+ * SIGTERM and SIGINT (the collector's --timeout) end the recording as exit
+ * does before the signal's default action ends the process: see stop_now.
+ *
  * Inactive unless VELES_TRACE_DIR names the directory to write to, so a
  * program built with the flags runs normally outside the collector.
  */
@@ -20,6 +23,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +31,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
@@ -40,8 +45,14 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tbuf *live;
 static pthread_key_t exit_key;
 static uint64_t tsc_start;
-static uint64_t lost_calls; /* of threads finished, under live_lock */
+static uint64_t lost_calls; /* of threads finished */
 static struct timespec ts_start;
+/* A stop signal that came in the middle of a record: the next hook ends. */
+static volatile sig_atomic_t stop_sig;
+static int ended;		   /* the records and the calibration are written */
+static uintptr_t text_lo, text_hi; /* the runtime's own code */
+
+static void stop_pending(void);
 
 static NOINSTR pid_t gettid_raw(void)
 {
@@ -64,6 +75,24 @@ static NOINSTR void write_all(int fd, const void *p, size_t n)
 		c += w;
 		n -= (size_t)w;
 	}
+}
+
+/*
+ * fprintf to a file descriptor through a buffer on the stack: the end of
+ * the recording may run in a signal handler, where stdio and malloc (which
+ * fdopen and dprintf call) may hold the lock the interrupted code took.
+ */
+static NOINSTR __attribute__((format(printf, 2, 3))) void fd_printf(int fd, const char *fmt, ...)
+{
+	char line[4096 + 256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		write_all(fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
 /*
@@ -249,33 +278,43 @@ static NOINSTR struct tbuf *thread_start(void)
 static NOINSTR void write_aggregate(struct tbuf *b)
 {
 	char name[64];
-	FILE *f;
+	int fd;
 
 	snprintf(name, sizeof(name), "%d.%d.agg", (int)getpid(), (int)b->tid);
-	int fd = open_in_dir(name);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
+	fd = open_in_dir(name);
+	if (fd < 0)
 		return;
-	}
 	for (uint32_t i = 0; i < b->nfuncs; i++) {
 		const struct agg *g = &b->aggs[i];
+		char hist[VTR_HIST_BUCKETS * 26 + 1]; /* " k:count" each at most */
+		size_t len = 0;
+		uint64_t count = 0;
 
-		fprintf(f, "%#lx %lu %lu %lu %lu %lu", (unsigned long)b->addrs[i],
-			(unsigned long)g->count, (unsigned long)g->incl, (unsigned long)g->excl,
-			(unsigned long)~g->nmin, (unsigned long)g->max);
-		for (uint32_t k = 0; k < VTR_HIST_BUCKETS; k++)
-			if (g->hist[k])
-				fprintf(f, " %u:%lu", k, (unsigned long)g->hist[k]);
-		fputc('\n', f);
+		/*
+		 * The count is the histogram's: a thread still running when the
+		 * recording ends (or the one a stop signal interrupted) may be
+		 * between the two, and the collector checks they agree.
+		 */
+		for (uint32_t k = 0; k < VTR_HIST_BUCKETS; k++) {
+			uint64_t h = g->hist[k];
+
+			count += h;
+			if (h)
+				len += (size_t)snprintf(hist + len, sizeof(hist) - len, " %u:%lu",
+							k, (unsigned long)h);
+		}
+		hist[len] = '\0';
+		fd_printf(fd, "%#lx %lu %lu %lu %lu %lu%s\n", (unsigned long)b->addrs[i],
+			  (unsigned long)count, (unsigned long)g->incl, (unsigned long)g->excl,
+			  (unsigned long)~g->nmin, (unsigned long)g->max, hist);
 	}
-	fclose(f);
+	close(fd);
 }
 
 /* Writes what @b holds and closes its file; @b stays allocated. */
 static NOINSTR void finish(struct tbuf *b)
 {
-	lost_calls += b->lost;
+	__atomic_add_fetch(&lost_calls, b->lost, __ATOMIC_RELAXED);
 	if (aggregate) {
 		write_aggregate(b);
 		return;
@@ -284,6 +323,26 @@ static NOINSTR void finish(struct tbuf *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	b->fd = -1;
+}
+
+/* finish() by whichever thread claims @b first, @b's own or the one
+ * ending the recording. */
+static NOINSTR void finish_claimed(struct tbuf *b)
+{
+	int free_ = 0;
+
+	if (!__atomic_compare_exchange_n(&b->written, &free_, 1, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return;
+	finish(b);
+	__atomic_store_n(&b->written, 2, __ATOMIC_SEQ_CST);
+}
+
+/* The recording has ended: the thread writes its own records, whole. */
+static NOINSTR void finish_own(struct tbuf *b)
+{
+	if (!aggregate && !__atomic_load_n(&b->written, __ATOMIC_SEQ_CST))
+		finish_claimed(b);
 }
 
 static NOINSTR void release(struct tbuf *b)
@@ -305,8 +364,8 @@ static NOINSTR void thread_exit(void *arg)
 		;
 	if (*at) {
 		*at = b->next;
-		if (!stopped)
-			finish(b);
+		/* Unless the end of the recording wrote it already. */
+		finish_claimed(b);
 		release(b);
 	}
 	pthread_mutex_unlock(&live_lock);
@@ -459,12 +518,18 @@ NOINSTR __attribute__((noinline, cold)) void slow_hook(void *fn, bool ret)
 {
 	struct tbuf *b = tb;
 
+	if (UNLIKELY(stop_sig) && ((uintptr_t)b <= 1 || !b->busy))
+		stop_pending();
 	if (UNLIKELY((uintptr_t)b <= 1)) {
 		if (b || ret || !(b = thread_start()))
 			return;
 	}
-	if (UNLIKELY(stopped))
+	if (UNLIKELY(stopped)) {
+		/* Between two records: the end may be written from here. */
+		if (!b->busy)
+			finish_own(b);
 		return;
+	}
 	if (b->busy) {
 		/*
 		 * A signal handler's hook, while this thread was in here: the
@@ -532,7 +597,7 @@ HOT void __cyg_profile_func_exit(void *fn, void *site)
 
 static NOINSTR int write_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	FILE *f = arg;
+	int fd = *(int *)arg;
 	char exe[4096];
 	const char *name = info->dlpi_name;
 
@@ -548,9 +613,10 @@ static NOINSTR int write_object(struct dl_phdr_info *info, size_t size, void *ar
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
-			fprintf(f, "object %#lx %#lx %#lx %s\n", (unsigned long)info->dlpi_addr,
-				(unsigned long)(info->dlpi_addr + ph->p_vaddr),
-				(unsigned long)(info->dlpi_addr + ph->p_vaddr + ph->p_memsz), name);
+			fd_printf(fd, "object %#lx %#lx %#lx %s\n", (unsigned long)info->dlpi_addr,
+				  (unsigned long)(info->dlpi_addr + ph->p_vaddr),
+				  (unsigned long)(info->dlpi_addr + ph->p_vaddr + ph->p_memsz),
+				  name);
 	}
 	return 0;
 }
@@ -566,7 +632,6 @@ static NOINSTR void write_meta(void)
 	struct timespec now;
 	uint64_t tsc;
 	char name[64];
-	FILE *f;
 	int fd;
 
 	/* A millisecond at least between the two readings keeps the rate
@@ -577,20 +642,174 @@ static NOINSTR void write_meta(void)
 	} while (seconds_between(&ts_start, &now) < 1e-3);
 	snprintf(name, sizeof(name), "%d.meta", (int)getpid());
 	fd = open_in_dir(name);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0)
+		return;
+	fd_printf(fd, "veles-trace %d\npid %d\nmode %s\n", VTR_VERSION, (int)getpid(),
+		  aggregate ? "aggregate" : "records");
+	fd_printf(fd, "clock %lu %ld.%09ld %lu %ld.%09ld\n", (unsigned long)tsc_start,
+		  (long)ts_start.tv_sec, ts_start.tv_nsec, (unsigned long)tsc, (long)now.tv_sec,
+		  now.tv_nsec);
+	if (lost_calls)
+		fd_printf(fd, "lost %lu\n", (unsigned long)lost_calls);
+	dl_iterate_phdr(write_object, &fd);
+	close(fd);
+}
+
+static NOINSTR void sleep_ms(long ms)
+{
+	struct timespec t = {0, ms * 1000000L};
+
+	while (nanosleep(&t, &t) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * The live list, from a signal handler too: the thread holding the lock
+ * is another one (a handler that interrupted this thread inside the
+ * runtime leaves the end to the next hook), which lets go soon. After a
+ * second it is read as it is: a thread being added is linked whole.
+ */
+static NOINSTR bool lock_live(bool in_handler)
+{
+	if (!in_handler)
+		return pthread_mutex_lock(&live_lock) == 0;
+	for (int i = 0; i < 1000; i++) {
+		if (pthread_mutex_trylock(&live_lock) == 0)
+			return true;
+		sleep_ms(1);
+	}
+	return false;
+}
+
+/* Whether every thread but this one has claimed its records. */
+static NOINSTR bool others_claimed(void)
+{
+	for (struct tbuf *b = live; b; b = b->next)
+		if (b != tb && !__atomic_load_n(&b->written, __ATOMIC_SEQ_CST))
+			return false;
+	return true;
+}
+
+/*
+ * Writes every thread's records and the calibration, once: false if
+ * another thread does (or did). The hooks are turned to the slow path,
+ * where a running thread, between two records, writes its own (in the
+ * records mode); those that do not come within 50 ms (blocked, or in code
+ * not traced) are written as they are. Open calls stay open: the
+ * collector drops them.
+ */
+static NOINSTR bool end_recording(bool in_handler)
+{
+	bool locked;
+	struct tbuf *b;
+
+	if (__atomic_exchange_n(&stopped, 1, __ATOMIC_SEQ_CST))
+		return false;
+	locked = lock_live(in_handler);
+	/* No room left: the hooks' fast path gives way to the slow one. */
+	for (b = live; b; b = b->next)
+		b->end = b->base;
+	for (int i = 0; !aggregate && i < 50 && !others_claimed(); i++)
+		sleep_ms(1);
+	for (b = live; b; b = b->next)
+		finish_claimed(b);
+	/* Those writing their own, a moment more. */
+	for (b = live; b; b = b->next)
+		for (int i = 0; i < 1000 && __atomic_load_n(&b->written, __ATOMIC_SEQ_CST) != 2;
+		     i++)
+			sleep_ms(1);
+	if (locked)
+		pthread_mutex_unlock(&live_lock);
+	write_meta();
+	__atomic_store_n(&ended, 1, __ATOMIC_SEQ_CST);
+	return true;
+}
+
+/*
+ * Ends the recording, then the process as the signal @sig would have. A
+ * hook that finds another thread ending it goes back to the program; a
+ * handler waits for the end to be written.
+ */
+static NOINSTR void stop_now(int sig, bool in_handler)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t one;
+
+	if (!end_recording(in_handler)) {
+		if (!in_handler)
+			return;
+		while (!__atomic_load_n(&ended, __ATOMIC_SEQ_CST))
+			sleep_ms(1);
+	}
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+}
+
+/* slow_hook: a stop signal came while this thread was writing a record. */
+static NOINSTR void stop_pending(void)
+{
+	stop_now(stop_sig, false);
+}
+
+/*
+ * SIGTERM or SIGINT. A thread interrupted inside the runtime may have
+ * reserved a record and not yet written it: it finishes, and its next
+ * hook, which the empty buffer sends to the slow path, ends the recording.
+ * Anywhere else its records are whole and the end is now.
+ */
+static NOINSTR void on_stop(int sig, siginfo_t *si, void *ctx)
+{
+	const ucontext_t *uc = ctx;
+	uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+	struct tbuf *b = tb;
+
+	(void)si;
+	if (!stopped && (uintptr_t)b > 1 &&
+	    (b->busy || (pc >= text_lo && pc < text_hi && !aggregate))) {
+		stop_sig = sig;
+		b->end = b->base;
 		return;
 	}
-	fprintf(f, "veles-trace %d\npid %d\nmode %s\n", VTR_VERSION, (int)getpid(),
-		aggregate ? "aggregate" : "records");
-	fprintf(f, "clock %lu %ld.%09ld %lu %ld.%09ld\n", (unsigned long)tsc_start,
-		(long)ts_start.tv_sec, ts_start.tv_nsec, (unsigned long)tsc, (long)now.tv_sec,
-		now.tv_nsec);
-	if (lost_calls)
-		fprintf(f, "lost %lu\n", (unsigned long)lost_calls);
-	dl_iterate_phdr(write_object, f);
-	fclose(f);
+	stop_now(sig, true);
+}
+
+static NOINSTR int find_text(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uintptr_t self = (uintptr_t)arg;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && self >= lo &&
+		    self < lo + ph->p_memsz) {
+			text_lo = lo;
+			text_hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Only where the program left the default: its own handler or SIG_IGN
+ * stays, and it decides how (and whether) the process ends. */
+static NOINSTR void catch_stops(void)
+{
+	static const int sigs[] = {SIGTERM, SIGINT};
+	struct sigaction sa = {.sa_sigaction = on_stop, .sa_flags = SA_SIGINFO | SA_RESTART};
+
+	dl_iterate_phdr(find_text, (void *)(uintptr_t)slow_hook);
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 __attribute__((constructor)) static NOINSTR void trace_init(void)
@@ -607,22 +826,11 @@ __attribute__((constructor)) static NOINSTR void trace_init(void)
 	pthread_atfork(NULL, NULL, after_fork_child);
 	clock_gettime(CLOCK_MONOTONIC, &ts_start);
 	tsc_start = __rdtsc();
+	catch_stops();
 	stopped = 0;
 }
 
-/* Threads still running are written as they are: their open calls stay open. */
 __attribute__((destructor)) static NOINSTR void trace_fini(void)
 {
-	if (stopped)
-		return;
-	pthread_mutex_lock(&live_lock);
-	stopped = 1;
-	/* No room left: the hooks' fast path gives way to the slow one, which
-	 * sees the end. */
-	for (struct tbuf *b = live; b; b = b->next) {
-		finish(b);
-		b->end = b->base;
-	}
-	pthread_mutex_unlock(&live_lock);
-	write_meta();
+	end_recording(false);
 }

@@ -70,12 +70,27 @@ PY
 
 # --size: the entry hook reads the argument registers. insertion_sort(keys,
 # n) on one list per thread; SLList_search(list, key) through DWARF, the
-# list's length, 37 on each thread.
+# list's length, 37 on each thread. --size gives the function its size and
+# keeps every other function recorded (their size 0); -f still narrows.
 ok veles collect trace --instrumented --size insertion_sort:2 -- ./ds_fentry -t 1 37 5
 $py - "$(latest)" <<'PY' || fail "--size ARGN"
 import json, sys
 p = json.load(open(sys.argv[1]))
-assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
+r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
+assert r["insertion_sort"]["structure-unit-size"] == [37, 37], r["insertion_sort"]
+assert len(r["SLList_insert"]["amount"]) == 74 and len(r["main"]["amount"]) == 1, r.keys()
+for f, v in r.items():
+    if f != "insertion_sort":
+        assert set(v["structure-unit-size"]) == {0}, (f, v["structure-unit-size"])
+assert p["collector_info"]["params"]["size"] == ["insertion_sort:2"]
+assert "func" not in p["collector_info"]["params"], p["collector_info"]["params"]
+PY
+ok veles collect trace --instrumented --size insertion_sort:2 -f insertion_sort -f main \
+	-- ./ds_fentry -t 1 37 5
+$py - "$(latest)" <<'PY' || fail "--size ARGN with -f"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert sorted(p["resources"]) == ["insertion_sort#0", "main#0"], p["resources"].keys()
 assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
 PY
 ok veles collect trace --instrumented --size 'SLList_search:list->size' -- ./ds_mcount -t 1 37 5

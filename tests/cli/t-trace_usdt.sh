@@ -239,7 +239,7 @@ rm -rf "$dir"
 ok veles collect trace -q -o suppress -u search -- ./ds_usdt 3 10
 hasnt "$T/out" "Traced|enabled"
 fails 1 veles collect trace -t 1 -b ./ds_dbg -f SLList_insert -- sh -c 'sleep 5'
-has "$T/err" "timed out after 1 s"
+has "$T/err" "'sh' was stopped by --timeout after 1 s before it returned from any of the functions traced"
 
 # The profile records its options as options, so check --collect-missing
 # makes the parent's profile the same way: the rules, their sampling, the

@@ -401,10 +401,17 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Drains the rings until the command ends (or its --timeout does). */
+/* Seconds from --timeout's SIGTERM to its SIGKILL, as spawn_run waits. */
+#define STOP_GRACE 2.0
+
+/*
+ * Drains the rings until the command ends (or its --timeout does: SIGTERM
+ * first, so that it may clean up, and SIGKILL if it is still there after
+ * STOP_GRACE; the samples read until then are kept).
+ */
 static void watch_child(struct collect_ctx *c, struct dyn *dy, pid_t pid, struct spawn_result *run)
 {
-	double start = now_s();
+	double start = now_s(), termed = 0;
 	struct pollfd *pf = xcalloc((size_t)dy->ncpus, sizeof(*pf));
 	bool killed = false;
 
@@ -416,11 +423,16 @@ static void watch_child(struct collect_ctx *c, struct dyn *dy, pid_t pid, struct
 		drain_all(dy);
 		if (w == pid || (w < 0 && errno != EINTR))
 			break;
-		if (!killed &&
-		    ((c->timeout > 0 && now_s() - start > c->timeout) || spawn_interrupted())) {
+		if (spawn_interrupted() && !killed) {
 			kill(pid, SIGKILL);
 			killed = true;
-			run->timed_out = !spawn_interrupted();
+		} else if (!termed && c->timeout > 0 && now_s() - start > c->timeout) {
+			kill(pid, SIGTERM);
+			termed = now_s();
+			run->timed_out = true;
+		} else if (termed && !killed && now_s() - termed > STOP_GRACE) {
+			kill(pid, SIGKILL);
+			killed = true;
 		}
 		poll(pf, (nfds_t)dy->ncpus, 50);
 	}

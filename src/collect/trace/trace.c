@@ -88,9 +88,11 @@ static void trace_usage(void)
 	       "                           looks for what the binary lacks (repeatable)\n"
 	       "      --size FUNC:ARGN     each call's structure-unit-size is FUNC's ARGN-th\n"
 	       "                           integer argument (1-6; a USDT probe's: 1-12);\n"
-	       "                           instrumented: the --pg build only\n"
+	       "                           dynamic: FUNC is probed too; instrumented: the\n"
+	       "                           --pg build only, every function still recorded\n"
 	       "      --size 'FUNC:ARG->member'  ... or a member of what ARG points to (DWARF)\n"
-	       "  -t, --timeout S          stop COMMAND after S seconds (no profile then)\n"
+	       "  -t, --timeout S          stop COMMAND after S seconds (SIGTERM, then SIGKILL\n"
+	       "                           2 s later) and keep the calls it finished\n"
 	       "  -k, --keep-temps         keep the raw records and say where they are\n"
 	       "  -z, --zip-temps          keep them gzip-compressed (implies -k)\n"
 	       "  -w, --watchdog           log each step of the collection to .veles/logs/\n"
@@ -175,7 +177,8 @@ static void add_rule(struct trace_rule **v, size_t *n, const struct trace_rule *
 	(*v)[(*n)++] = *r;
 }
 
-/* "FUNC:ARGN" or "FUNC:ARG->member"; FUNC is traced too. */
+/* "FUNC:ARGN" or "FUNC:ARG->member"; FUNC is traced too (in the dynamic
+ * mode: see drop_implicit). */
 static int parse_size(struct trace_opts *o, const char *arg)
 {
 	const char *colon = strchr(arg, ':'), *arrow = colon ? strstr(colon, "->") : NULL;
@@ -329,6 +332,24 @@ static void seed_spellings(int argc, char **argv)
 			argv[i] = no_profile;
 }
 
+/*
+ * The instrumented mode records every function it compiled, and -f keeps
+ * only those named: --size gives FUNC's calls their size without making
+ * FUNC the only function kept.
+ */
+static void drop_implicit(struct trace_opts *o)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nrules; i++) {
+		if (o->rules[i].implicit)
+			rule_free(&o->rules[i]);
+		else
+			o->rules[n++] = o->rules[i];
+	}
+	o->nrules = n;
+}
+
 /* Which mode the options ask for, and what each mode refuses. */
 static int check_mode(struct trace_state *st)
 {
@@ -395,6 +416,8 @@ static int trace_parse(struct collect_ctx *c, int argc, char **argv)
 	ret = check_mode(st);
 	if (ret < 0)
 		return ret;
+	if (st->instrumented)
+		drop_implicit(&st->o);
 	if (st->o.sampled && !st->sampling_set)
 		st->o.global_sampling = SAMPLED_DEFAULT;
 	st->o.dynamic = st->dynamic;
@@ -495,7 +518,7 @@ static void restore_env(char *saved_preload)
 static int run_command(struct collect_ctx *c, struct trace_state *st)
 {
 	struct spawn_opts so;
-	char *saved, status[96];
+	char *saved;
 	int ret;
 
 	collect_spawn_opts(c, &so);
@@ -505,12 +528,6 @@ static int run_command(struct collect_ctx *c, struct trace_state *st)
 	if (ret < 0)
 		return ret;
 	c->last_status = st->run.status;
-	if (st->run.timed_out)
-		return err_set(ERR_CHILD,
-			       "collect trace: '%s' timed out after %g s (%s): no profile "
-			       "written",
-			       c->argv[0], c->timeout,
-			       spawn_status_str(st->run.status, status, sizeof(status)));
 	return 0;
 }
 
@@ -599,16 +616,8 @@ static int trace_collect(struct collect_ctx *c)
 	int ret;
 
 	if (st->dynamic) {
-		char status[96];
-
 		ret = trace_dynamic_run(c, &st->o, &st->syms, &st->data, &st->run);
 		c->last_status = st->run.status;
-		if (ret == 0 && st->run.timed_out)
-			ret = err_set(ERR_CHILD,
-				      "collect trace: '%s' timed out after %g s (%s): no "
-				      "profile written",
-				      c->argv[0], c->timeout,
-				      spawn_status_str(st->run.status, status, sizeof(status)));
 	} else {
 		ret = st->o.nsizes ? trace_size_env(&st->o, c->argv, &st->syms, &st->size_env) : 0;
 		if (ret == 0)
@@ -628,6 +637,15 @@ static int trace_collect(struct collect_ctx *c)
 		ret = write_calls(st);
 	if (ret < 0)
 		return ret;
+	if (st->run.timed_out && (!st->data.ncalls || !st->data.nprocs))
+		return err_set(ERR_CHILD,
+			       "collect trace: '%s' was stopped by --timeout after %g s before %s",
+			       c->argv[0], c->timeout,
+			       st->dynamic || st->data.nprocs
+				       ? "it returned from any of the functions traced"
+				       : "the runtime could end its records (a program "
+					 "that ignores or handles SIGTERM must exit by "
+					 "itself within 2 s)");
 	if (st->dynamic && !st->data.ncalls)
 		return err_set(ERR_INVALID,
 			       "collect trace: '%s' made no call of the functions or probes named",
@@ -710,15 +728,23 @@ static int zip_dir(const char *dir)
 	return ret;
 }
 
-static void warn_status(struct collect_ctx *c, int status)
+/* A --timeout is how an endless command ends: a notice, not a failure
+ * (as collect memory and monitor keep what came before it). */
+static void warn_status(struct collect_ctx *c, const struct spawn_result *run)
 {
 	char what[96];
 
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0)
 		return;
 	fflush(stdout);
-	fprintf(stderr, "Warning: '%s' %s\n", c->argv[0],
-		spawn_status_str(status, what, sizeof(what)));
+	spawn_status_str(run->status, what, sizeof(what));
+	if (run->timed_out)
+		fprintf(stderr,
+			"Warning: '%s' stopped by --timeout after %g s (%s); the calls it "
+			"finished until then are kept\n",
+			c->argv[0], c->timeout, what);
+	else
+		fprintf(stderr, "Warning: '%s' %s\n", c->argv[0], what);
 }
 
 static int trace_after(struct collect_ctx *c)
@@ -728,7 +754,7 @@ static int trace_after(struct collect_ctx *c)
 
 	if (!c->quiet)
 		trace_summary(c, st);
-	warn_status(c, st->run.status);
+	warn_status(c, &st->run);
 	if (st->o.watch) {
 		trace_watch(&st->o, "done");
 		fclose(st->o.watch);
