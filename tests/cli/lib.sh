@@ -95,11 +95,22 @@ with_tracefs() {
 
 # The memory collector's tests: a git project as cwd, the test programs'
 # sources in $D, the runtime to preload, the flags to build them with, and
-# newest, the path of the latest pending profile.
+# (newest, below, gives the latest pending profile).
 memory_test_setup() {
 	new_git_project p
 	D="$VELES_SRCDIR/tests/data/memory"
 	export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
 	CFLAGS="-g -O0 -fno-omit-frame-pointer"
 }
+# The latest pending profile.
 newest() { ls -t .veles/jobs/*.perf | head -1; }
+
+# trace_counts PROFILE: "UID CALLS" per resource of a trace profile, sorted.
+trace_counts() {
+	/usr/bin/python3 - "$1" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for k, v in sorted(p["resources"].items()):
+    print(p["resource_type_map"][k]["uid"], len(v["amount"]))
+PY
+}

@@ -21,23 +21,13 @@ has "$T/out" "--global-sampling N"
 ${CC:-cc} -O2 $flags -o ds_driver "$ds/ds_driver.c" "$ds/ds.c" -lpthread || fail "build ds_driver"
 ${CC:-cc} -O2 -o ds_plain "$ds/ds_driver.c" "$ds/ds.c" -lpthread || fail "build ds_plain"
 
-# counts PROFILE: "FUNC CALLS" per function, sorted.
-counts() {
-	$py - "$1" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1]))
-for k, v in sorted(p["resources"].items()):
-    print(p["resource_type_map"][k]["uid"], len(v["amount"]))
-PY
-}
-latest() { ls -t .veles/jobs/*.perf | head -1; }
 
 # One workload of 200 keys and 60 searches: the driver's documented counts.
 ok veles collect trace --instrumented -- ./ds_driver 200 60
 has "$T/out" "Traced [0-9]+ calls in 1 threads of 1 processes"
 # One word per entry or return, once the functions are defined.
 has "$T/out" "Records: ([89]|1[0-6])\.[0-9] bytes per call"
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 for want in "SLList_init 2" "SLList_insert 200" "SLList_search 60" "SLList_destroy 1" \
 	"BTree_init 2" "BTree_insert 200" "BTree_search 60" "BTree_destroy 1" \
 	"insertion_sort 1" "next_key 200" "run_workload 1" "main 1"; do
@@ -45,7 +35,7 @@ for want in "SLList_init 2" "SLList_insert 200" "SLList_search 60" "SLList_destr
 done
 # The seed's layout: uid#0 keys, type mixed, subtype time delta, units us;
 # inclusive time covers exclusive time, SLList_destroy's includes SLList_init.
-$py - "$(latest)" <<'PY' || fail "trace profile layout"
+$py - "$(newest)" <<'PY' || fail "trace profile layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "mixed", p["header"]
@@ -78,7 +68,7 @@ if command -v uftrace >/dev/null; then
 	uftrace report -d uftrace.data -f call --no-pager >"$T/ureport" 2>/dev/null ||
 		fail "uftrace report"
 	ok veles collect trace --instrumented -- ./ds_noinl 200 60
-	counts "$(latest)" >"$T/vcounts"
+	trace_counts "$(newest)" >"$T/vcounts"
 	$py - "$T/ureport" "$T/vcounts" <<'PY' || fail "counts differ from uftrace's"
 import re, sys
 want = {}
@@ -98,7 +88,7 @@ fi
 # Threads: the main thread's workload and one on each of 3 threads.
 ok veles collect trace --instrumented -f SLList_insert -f SLList_search -- ./ds_driver -t 3 100 10
 has "$T/out" "in 4 threads of 1 processes"
-$py - "$(latest)" <<'PY' || fail "threads"
+$py - "$(newest)" <<'PY' || fail "threads"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 assert sorted(p["resources"]) == ["SLList_insert#0", "SLList_search#0"], p["resources"].keys()
@@ -115,7 +105,7 @@ ${CC:-cc} -O2 $flags -o sigcalls "$VELES_SRCDIR/tests/data/trace/sigcalls.c" -lp
 for round in 1 2 3; do
 	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
 	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
 		has "$T/counts" "^$want\$"
 	done
@@ -125,7 +115,7 @@ done
 # each call's thread, order and depth (main's frame is main's time, the
 # second thread's workload a root of its own), and scatter, bars, flow.
 ok veles collect trace --instrumented -- ./ds_driver -t 1 300 100
-prof=$(latest)
+prof=$(newest)
 ok veles show "$prof" flamegraph -o fg.svg
 $py - "$prof" fg.svg <<'PY' || fail "trace flame graph"
 import json, re, sys
@@ -148,7 +138,7 @@ done
 # A fork: the child's calls are its own, none counted twice or lost.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_driver -f -t 1 50
 has "$T/out" "in 4 threads of 2 processes"
-$py - "$(latest)" <<'PY' || fail "fork"
+$py - "$(newest)" <<'PY' || fail "fork"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -162,7 +152,7 @@ PY
 # Aggregate mode: one resource per function and thread, with the sums.
 ok veles collect trace --instrumented --aggregate -- ./ds_driver -t 1 100 30
 has "$T/out" "sums only"
-$py - "$(latest)" <<'PY' || fail "aggregate"
+$py - "$(newest)" <<'PY' || fail "aggregate"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_insert#0"]
@@ -175,7 +165,7 @@ PY
 
 # Sampling: every 10th insert by its own rule, every 4th call otherwise.
 ok veles collect trace --instrumented -g 4 -f 'SLList_insert#10' -f SLList_search -- ./ds_driver 200 100
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 has "$T/counts" "^SLList_insert 20$"
 has "$T/counts" "^SLList_search 25$"
 
@@ -207,7 +197,7 @@ if command -v "${CXX:-c++}" >/dev/null; then
 	# shellcheck disable=SC2086
 	"${CXX:-c++}" -O2 $flags -o poly_i "$VELES_SRCDIR/tests/data/trace/poly.cc" || fail "build poly_i"
 	ok veles collect trace --instrumented -f geo::Poly::area -f 'total(geo::Poly const&)' -- ./poly_i 7
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	has "$T/counts" "^geo::Poly::area\(\) const 21$"
 	has "$T/counts" "^geo::Poly::area\(int\) const 14$"
 	has "$T/counts" "^total\(geo::Poly const&\) 7$"
@@ -239,7 +229,7 @@ YML
 rm -f .veles/jobs/*.perf
 ok veles run matrix
 has "$T/out" "1 job: 1 ok"
-$py - "$(latest)" <<'PY' || fail "regression over list lengths"
+$py - "$(newest)" <<'PY' || fail "regression over list lengths"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_search#0"]
@@ -278,7 +268,7 @@ dyn() { veles collect trace --dynamic "$@"; }
 if dyn -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"; then
 	ok dyn -f SLList_insert -f SLList_search -f SLList_destroy -- ./ds_plain -t 2 -f 120 30
 	has "$T/out" "in 6 threads of 2 processes"
-	$py - "$(latest)" <<'PY' || fail "dynamic"
+	$py - "$(newest)" <<'PY' || fail "dynamic"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -291,7 +281,7 @@ for a, e in zip(r["SLList_search#0"]["amount"], r["SLList_search#0"]["exclusive"
 PY
 	# The structure size from an argument: insertion_sort(keys, n).
 	ok dyn --size insertion_sort:2 -- ./ds_plain -t 1 37 5
-	$py - "$(latest)" <<'PY' || fail "dynamic --size"
+	$py - "$(newest)" <<'PY' || fail "dynamic --size"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
@@ -299,7 +289,7 @@ assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
 PY
 	# Every function of the program, SLList_insert's calls sampled.
 	ok dyn -s userspace -f 'SLList_insert#10' -- ./ds_plain 100 50
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	for want in "SLList_insert 10" "SLList_search 50" "BTree_insert 100" "insertion_sort 1" \
 		"main 1"; do
 		has "$T/counts" "^$want\$"
@@ -309,7 +299,7 @@ PY
 	if [ -s "$T/ureport" ]; then
 		${CC:-cc} -O2 -fno-inline -o ds_noinl_plain "$ds/ds_driver.c" "$ds/ds.c" -lpthread
 		ok dyn -s userspace --no-usdt -- ./ds_noinl_plain 200 60
-		counts "$(latest)" >"$T/dcounts"
+		trace_counts "$(newest)" >"$T/dcounts"
 		$py - "$T/ureport" "$T/dcounts" <<'PY' || fail "dynamic counts differ from uftrace's"
 import re, sys
 want = {}
@@ -345,7 +335,7 @@ PY
 	${CC:-cc} -O0 -o deep "$VELES_SRCDIR/tests/data/trace/deep.c" || fail "build deep"
 	ok dyn -f rec -- ./deep 100
 	has "$T/err" "Warning: 37 calls nested deeper than the kernel probes returns"
-	$py - "$(latest)" <<'PY' || fail "dynamic recursion"
+	$py - "$(newest)" <<'PY' || fail "dynamic recursion"
 import json, sys
 r = json.load(open(sys.argv[1]))["resources"]["rec#0"]
 assert sorted(r["depth"]) == list(range(64)), r["depth"]
@@ -354,7 +344,7 @@ assert all(a[1] >= b[1] for a, b in zip(by, by[1:])), by
 PY
 	ok dyn -f rec -- ./deep 50
 	hasnt "$T/err" "Warning"
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	has "$T/counts" "^rec 51$"
 	fails 2 dyn -f no_such_function -- ./ds_plain 10
 	has "$T/err" "no function 'no_such_function' in"

@@ -12,7 +12,6 @@ ds=$VELES_SRCDIR/examples/ds
 # shellcheck disable=SC2046
 ${CC:-cc} -O2 $(veles cflags trace) -o ds_driver "$ds/ds_driver.c" "$ds/ds.c" -lpthread ||
 	fail "build ds_driver"
-latest() { ls -t .veles/jobs/*.perf | head -1; }
 ok veles collect trace --help
 has "$T/out" "min, max, a histogram"
 ok veles show --help
@@ -20,7 +19,7 @@ has "$T/out" "^  histogram an aggregate trace profile"
 
 ok veles collect trace --instrumented --aggregate -- ./ds_driver -t 1 -f 100 30
 has "$T/out" "in 4 threads of 2 processes \(sums only\)"
-prof=$(latest)
+prof=$(newest)
 
 # The profile: per function and thread, buckets [LO, HI, N] in increasing,
 # disjoint ranges whose Ns add up to calls, and min, max inside them (to
@@ -78,8 +77,8 @@ has h.svg "SLList_search: 120 calls"
 
 # A profile of every call has no histograms: one line says how to get them.
 ok veles collect trace --instrumented -- ./ds_driver 10
-fails 1 veles show "$(latest)" histogram
+fails 1 veles show "$(newest)" histogram
 has "$T/err" "needs histograms: collect with .veles collect trace --instrumented --aggregate."
-ok veles show "$(latest)"
+ok veles show "$(newest)"
 has "$T/out" "count +mean +sd +median"
 echo "ok"

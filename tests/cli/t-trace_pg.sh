@@ -34,21 +34,12 @@ ${CC:-cc} -O2 -fno-inline $pg -o ds_fentry "$ds/ds_driver.c" "$ds/ds.c" -lpthrea
 ${CC:-cc} -O2 -fno-inline -g -pg -o ds_mcount "$ds/ds_driver.c" "$ds/ds.c" -lpthread ||
 	fail "build ds_mcount"
 
-counts() {
-	$py - "$1" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1]))
-for k, v in sorted(p["resources"].items()):
-    print(p["resource_type_map"][k]["uid"], len(v["amount"]))
-PY
-}
-latest() { ls -t .veles/jobs/*.perf | head -1; }
 
 # Three threads besides the main one: every function's calls, exactly.
 for b in "fi" fentry mcount; do
 	ok veles collect trace --instrumented -- "./ds_$b" -t 3 200 60
 	has "$T/out" "in 4 threads of 1 processes"
-	counts "$(latest)" >"$T/counts.$b"
+	trace_counts "$(newest)" >"$T/counts.$b"
 	[ ! -e gmon.out ] || fail "ds_$b left gmon.out"
 done
 for want in "SLList_insert 800" "SLList_search 240" "BTree_insert 800" "BTree_search 240" \
@@ -58,7 +49,7 @@ done
 cmp "$T/counts.fi" "$T/counts.fentry" || fail "-pg -mfentry counts differ from -finstrument-functions'"
 cmp "$T/counts.fi" "$T/counts.mcount" || fail "-pg counts differ from -finstrument-functions'"
 # Times nest: a caller's inclusive time covers its callees'.
-$py - "$(latest)" <<'PY' || fail "-pg times"
+$py - "$(newest)" <<'PY' || fail "-pg times"
 import json, sys
 p = json.load(open(sys.argv[1]))
 for k, r in p["resources"].items():
@@ -73,7 +64,7 @@ PY
 # list's length, 37 on each thread. --size gives the function its size and
 # keeps every other function recorded (their size 0); -f still narrows.
 ok veles collect trace --instrumented --size insertion_sort:2 -- ./ds_fentry -t 1 37 5
-$py - "$(latest)" <<'PY' || fail "--size ARGN"
+$py - "$(newest)" <<'PY' || fail "--size ARGN"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
@@ -87,14 +78,14 @@ assert "func" not in p["collector_info"]["params"], p["collector_info"]["params"
 PY
 ok veles collect trace --instrumented --size insertion_sort:2 -f insertion_sort -f main \
 	-- ./ds_fentry -t 1 37 5
-$py - "$(latest)" <<'PY' || fail "--size ARGN with -f"
+$py - "$(newest)" <<'PY' || fail "--size ARGN with -f"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert sorted(p["resources"]) == ["insertion_sort#0", "main#0"], p["resources"].keys()
 assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
 PY
 ok veles collect trace --instrumented --size 'SLList_search:list->size' -- ./ds_mcount -t 1 37 5
-$py - "$(latest)" <<'PY' || fail "--size member"
+$py - "$(newest)" <<'PY' || fail "--size member"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["resources"]["SLList_search#0"]["structure-unit-size"] == [37] * 10, p["resources"]
@@ -118,7 +109,7 @@ rm -f gmon.out
 # runtime too (its shadow stack is the parent's copy), and counts its own.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_fentry -f -t 1 50
 has "$T/out" "in 4 threads of 2 processes"
-$py - "$(latest)" <<'PY' || fail "-pg fork"
+$py - "$(newest)" <<'PY' || fail "-pg fork"
 import json, sys, collections
 r = json.load(open(sys.argv[1]))["resources"]
 per = collections.Counter(r["SLList_insert#0"]["pid"])
@@ -128,7 +119,7 @@ PY
 
 # Aggregate sums through the trampoline.
 ok veles collect trace --instrumented --aggregate -- ./ds_fentry -t 1 100 30
-$py - "$(latest)" <<'PY' || fail "-pg aggregate"
+$py - "$(newest)" <<'PY' || fail "-pg aggregate"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["resources"]["SLList_insert#0"]["calls"] == [100, 100], p["resources"]["SLList_insert#0"]
@@ -142,7 +133,7 @@ ${CC:-cc} -O2 $pg -o sigcalls "$data/sigcalls.c" -lpthread || fail "build sigcal
 for _ in 1 2; do
 	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
 	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
 		has "$T/counts" "^$want\$"
 	done
@@ -156,7 +147,7 @@ for flags in "$pg" "-g -pg"; do
 	${CC:-cc} -O2 $flags -o retvals "$data/retvals.c" || fail "build retvals"
 	ok veles collect trace --instrumented -- ./retvals 3000
 	has "$T/out" "^ok 3000$"
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	for f in half dswap pswap bigfill ldsum fsum8; do
 		has "$T/counts" "^$f 3000\$"
 	done
@@ -173,7 +164,7 @@ if command -v "${CXX:-c++}" >/dev/null; then
 	${CXX:-c++} -O2 $pg -o throws "$data/throws.cc" || fail "build throws"
 	ok veles collect trace --instrumented -- ./throws 500
 	has "$T/out" "^caught 1000$"
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	has "$T/counts" "^catcher\(int\) 500$"
 	has "$T/counts" "^main 1$"
 fi

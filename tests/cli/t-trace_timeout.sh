@@ -20,7 +20,6 @@ ${CC:-cc} -O2 $(veles cflags trace --pg) -o endless_pg "$data/endless.c" -lpthre
 	fail "build endless_pg"
 ${CC:-cc} -O2 -o endless_plain "$data/endless.c" -lpthread || fail "build endless_plain"
 
-latest() { ls -t .veles/jobs/*.perf | head -1; }
 
 # paired PROFILE THREADS: in each of THREADS threads, work and leaf calls,
 # as many of each or one leaf more (the work call open at the end is
@@ -54,13 +53,13 @@ for b in "fi" pg; do
 		has "$T/err" "^Warning: './endless_$b' stopped by --timeout after 0.2 s \(killed by signal 15"
 		[ "$(grep -vc "^profile written" "$T/err")" -eq 1 ] || fail "more than the notice: $(cat "$T/err")"
 		has "$T/out" "in $((threads + 1)) threads of 1 processes"
-		paired "$(latest)" $((threads + 1)) || fail "endless_$b $threads: calls not paired"
+		paired "$(newest)" $((threads + 1)) || fail "endless_$b $threads: calls not paired"
 	done
 done
 
 # Aggregate sums too: each function's calls per thread.
 ok veles collect trace --instrumented --aggregate -t 0.3 -- ./endless_fi 1
-$py - "$(latest)" <<'PY' || fail "aggregate after --timeout"
+$py - "$(newest)" <<'PY' || fail "aggregate after --timeout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
@@ -89,6 +88,6 @@ else
 	for threads in 0 2; do
 		ok veles collect trace -d -f work -f leaf -t 0.3 -- ./endless_plain $threads
 		has "$T/err" "^Warning: './endless_plain' stopped by --timeout after 0.3 s"
-		paired "$(latest)" $((threads + 1)) || fail "dynamic $threads: calls not paired"
+		paired "$(newest)" $((threads + 1)) || fail "dynamic $threads: calls not paired"
 	done
 fi

@@ -26,16 +26,6 @@ for o in "--usdt" "--with-usdt" "--binary" "--libs" "--watchdog" "--diagnostics"
 	has "$T/out" -- "$o"
 done
 
-latest() { ls -t .veles/jobs/*.perf | head -1; }
-# counts PROFILE: "NAME CALLS" per resource, sorted.
-counts() {
-	$py - "$1" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1]))
-for k, v in sorted(p["resources"].items()):
-    print(p["resource_type_map"][k]["uid"], len(v["amount"]))
-PY
-}
 # sizes PROFILE NAME: the structure-unit-size of NAME's calls, one line.
 sizes() {
 	$py - "$1" "$2" <<'PY'
@@ -54,17 +44,17 @@ fi
 # unpaired probe from hit to hit, whose semaphore the kernel sets.
 ok veles collect trace -u search -u sort_begin -u 'grow_go#grow_done' -u round -- ./ds_usdt 20 100
 has "$T/out" "ds:round enabled in 20 of 20 rounds"
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 for want in "search 20" "sort 20" "grow_go 20" "round 19"; do
 	has "$T/counts" "^$want\$"
 done
 want=$(seq -s ' ' 100 100 2000)
-[ "$(sizes "$(latest)" search)" = "$want" ] || fail "search sizes: $(sizes "$(latest)" search)"
-[ "$(sizes "$(latest)" sort)" = "$want" ] || fail "sort sizes"
-[ "$(sizes "$(latest)" round)" = "$(seq -s ' ' 1 19)" ] || fail "round sizes"
-[ "$(sizes "$(latest)" grow_go)" = "$(printf '0 %.0s' $(seq 20) | sed 's/ $//')" ] ||
+[ "$(sizes "$(newest)" search)" = "$want" ] || fail "search sizes: $(sizes "$(newest)" search)"
+[ "$(sizes "$(newest)" sort)" = "$want" ] || fail "sort sizes"
+[ "$(sizes "$(newest)" round)" = "$(seq -s ' ' 1 19)" ] || fail "round sizes"
+[ "$(sizes "$(newest)" grow_go)" = "$(printf '0 %.0s' $(seq 20) | sed 's/ $//')" ] ||
 	fail "grow_go has no argument: the seed's size 0"
-$py - "$(latest)" <<'PY' || fail "usdt layout"
+$py - "$(newest)" <<'PY' || fail "usdt layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 t = p["resource_type_map"]["sort#0"]
@@ -78,17 +68,17 @@ ok veles collect trace -u search -- ./ds_usdt 5 10
 has "$T/out" "enabled in 0 of 5 rounds"
 # -O0 keeps the arguments in the frame: read from the sampled stack.
 ok veles collect trace -u search -u sort_begin -- ./ds_usdt0 4 50
-[ "$(sizes "$(latest)" search)" = "50 100 150 200" ] || fail "-O0 sizes"
+[ "$(sizes "$(newest)" search)" = "50 100 150 200" ] || fail "-O0 sizes"
 # --size picks another argument; one the probe has not gives no size.
 ok veles collect trace -u round --size round:2 -- ./ds_usdt 3 10
-[ "$(sizes "$(latest)" round)" = "0 0" ] || fail "round has one argument"
+[ "$(sizes "$(newest)" round)" = "0 0" ] || fail "round has one argument"
 # Sampling per rule: every 5th pair.
 ok veles collect trace -u 'search#5' -- ./ds_usdt 20 10
-has <(counts "$(latest)") "^search 4$"
+has <(trace_counts "$(newest)") "^search 4$"
 
 # A strategy probes every function and, unless --no-usdt, every probe.
 ok veles collect trace -s userspace -- ./ds_usdt 10 10
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 for want in "SLList_insert 100" "SLList_search 10" "insertion_sort 10" "main 1" "search 10" \
 	"sort 10" "round 9" "grow_go 9" "grow_done 9"; do
 	has "$T/counts" "^$want\$"
@@ -97,31 +87,31 @@ hasnt "$T/counts" "^search_end|^sort_end"
 # A function or probe named twice, or by a rule and the strategy, is
 # probed once: every call counts once.
 ok veles collect trace -s userspace -u search -f SLList_search -- ./ds_usdt 10 10
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 has "$T/counts" "^search 10$"
 has "$T/counts" "^SLList_search 10$"
 ok veles collect trace -f SLList_search -f SLList_search -u search -u search -- ./ds_usdt 10 10
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 has "$T/counts" "^search 10$"
 has "$T/counts" "^SLList_search 10$"
 for order in "--size insertion_sort:2 -f insertion_sort" "-f insertion_sort --size insertion_sort:2"; do
 	# shellcheck disable=SC2086
 	ok veles collect trace $order -- ./ds_dbg 37 5
-	has <(counts "$(latest)") "^insertion_sort 1$"
-	[ "$(sizes "$(latest)" insertion_sort)" = "37" ] || fail "$order: size"
+	has <(trace_counts "$(newest)") "^insertion_sort 1$"
+	[ "$(sizes "$(newest)" insertion_sort)" = "37" ] || fail "$order: size"
 done
 # C++: mangled functions are probed and named demangled; a name without
 # its parameters names every overload.
 if command -v "${CXX:-c++}" >/dev/null; then
 	"${CXX:-c++}" -O2 -g -o poly "$VELES_SRCDIR/tests/data/trace/poly.cc" || fail "build poly"
 	ok veles collect trace -s userspace --no-usdt -- ./poly 7
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	for want in "geo::Poly::area\(\) const 21" "geo::Poly::area\(int\) const 14" \
 		"total\(geo::Poly const&\) 7" "main 1"; do
 		has "$T/counts" "^$want\$"
 	done
 	ok veles collect trace -f geo::Poly::area -f '_Z5totalRKN3geo4PolyE' -- ./poly 7
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	has "$T/counts" "^geo::Poly::area\(\) const 21$"
 	has "$T/counts" "^geo::Poly::area\(int\) const 14$"
 	has "$T/counts" "^total\(geo::Poly const&\) 7$"
@@ -129,19 +119,19 @@ if command -v "${CXX:-c++}" >/dev/null; then
 	has "$T/err" "no function 'geo::Poly::volume'"
 	# -s all leaves the C++ runtime's thousands of functions out, as the C one's.
 	ok veles collect trace -s all --no-usdt -- ./poly 7
-	counts "$(latest)" >"$T/counts"
+	trace_counts "$(newest)" >"$T/counts"
 	has "$T/counts" "^geo::Poly::area\(\) const 21$"
 	[ "$(wc -l <"$T/counts")" -lt 10 ] || fail "-s all probed the C++ runtime"
 fi
 ok veles collect trace -s userspace --no-usdt -- ./ds_usdt 10 10
-hasnt <(counts "$(latest)") "^search "
+hasnt <(trace_counts "$(newest)") "^search "
 ok veles collect trace -s u_sampled --no-usdt -- ./ds_usdt 10 20
-has <(counts "$(latest)") "^SLList_insert 10$"
+has <(trace_counts "$(newest)") "^SLList_insert 10$"
 
 # Sampling keeps pairs: a kept call has its entry and its return, and the
 # calls around it still count it (run_workload encloses every insert).
 ok veles collect trace -g 3 -f 'SLList_insert#7' -f run_workload -f main -- ./ds_dbg 200 10
-$py - "$(latest)" <<'PY' || fail "sampling pairs"
+$py - "$(newest)" <<'PY' || fail "sampling pairs"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -155,15 +145,15 @@ PY
 
 # --size through DWARF: the list's length from SLList_search's list->size.
 ok veles collect trace --size 'SLList_search:list->size' -- ./ds_dbg -t 1 150 20
-[ "$(sizes "$(latest)" SLList_search)" = "$(printf '150 %.0s' $(seq 40) | sed 's/ $//')" ] ||
-	fail "list->size: $(sizes "$(latest)" SLList_search)"
+[ "$(sizes "$(newest)" SLList_search)" = "$(printf '150 %.0s' $(seq 40) | sed 's/ $//')" ] ||
+	fail "list->size: $(sizes "$(newest)" SLList_search)"
 # ... and from a list on the heap, which the kernel reads at each hit.
 $cc -O2 -g -I"$ds" -o heaplist "$VELES_SRCDIR/tests/data/trace/heaplist.c" "$ds/ds.c" ||
 	fail "build heaplist"
 ok veles collect trace --size 'SLList_search:list->size' -f SLList_insert -- ./heaplist 37 4
-[ "$(sizes "$(latest)" SLList_search)" = "37 37 37 37" ] ||
-	fail "heap list->size: $(sizes "$(latest)" SLList_search)"
-has <(counts "$(latest)") "^SLList_insert 37$"
+[ "$(sizes "$(newest)" SLList_search)" = "37 37 37 37" ] ||
+	fail "heap list->size: $(sizes "$(newest)" SLList_search)"
+has <(trace_counts "$(newest)") "^SLList_insert 37$"
 hasnt /sys/kernel/tracing/uprobe_events "veles_"
 fails 2 veles collect trace --size 'SLList_search:list->nope' -- ./ds_dbg 10
 has "$T/err" "no member 'nope'"
@@ -178,17 +168,17 @@ has "$T/err" "a function's ARGN is 1 to 6"
 
 # Libraries: -f LIB#FUNC, -s all (the binary's own libraries, not libc's).
 ok veles collect trace -f 'libds.so#SLList_search' -- ./ds_shared 30 12
-has <(counts "$(latest)") "^SLList_search 12$"
+has <(trace_counts "$(newest)") "^SLList_search 12$"
 ok veles collect trace -s all --no-usdt -- ./ds_shared 30 12
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 has "$T/counts" "^SLList_insert 30$"
 has "$T/counts" "^run_workload 1$"
 hasnt "$T/counts" "^malloc |^printf "
 ok veles collect trace -s userspace -l ./libds.so --no-usdt -- ./ds_shared 30 12
-has <(counts "$(latest)") "^BTree_insert 30$"
+has <(trace_counts "$(newest)") "^BTree_insert 30$"
 # -f FUNC that the binary lacks is looked for in the -l libraries.
 ok veles collect trace -l ds -f BTree_search -f run_workload -- ./ds_shared 30 12
-counts "$(latest)" >"$T/counts"
+trace_counts "$(newest)" >"$T/counts"
 has "$T/counts" "^BTree_search 12$"
 has "$T/counts" "^run_workload 1$"
 # A library found where the binary's RUNPATH or RPATH ($ORIGIN) says.
@@ -199,7 +189,7 @@ for tags in --enable-new-dtags --disable-new-dtags; do
 	$cc -O2 -g -o rp/bin/ds_rp "$ds/ds_driver.c" -Lrp/lib -lds -Wl,$tags,-rpath,'$ORIGIN/../lib' \
 		-lpthread || fail "build rp/bin/ds_rp $tags"
 	ok veles collect trace -f 'ds#SLList_search' -- ./rp/bin/ds_rp 30 12
-	has <(counts "$(latest)") "^SLList_search 12$"
+	has <(trace_counts "$(newest)") "^SLList_search 12$"
 done
 fails 2 veles collect trace -f 'libnope.so#f' -- ./ds_shared 1
 has "$T/err" "library 'libnope.so' not found"
@@ -210,14 +200,14 @@ mkdir -p s && cp libds.so s/ && strip s/libds.so
 $cc -O2 -o ds_shared_s "$ds/ds_driver.c" -Ls -lds -Wl,-rpath,"$PWD/s" -lpthread ||
 	fail "build ds_shared_s"
 ok veles collect trace -f "$PWD/s/libds.so#SLList_search" -- ./ds_shared_s 30 12
-has <(counts "$(latest)") "^SLList_search 12$"
+has <(trace_counts "$(newest)") "^SLList_search 12$"
 fails 2 veles collect trace -f "$PWD/s/libds.so#free_nodes" -- ./ds_shared_s 1
 has "$T/err" "no function 'free_nodes' in .*/s/libds.so \\(stripped: only its exported functions have names\\)"
 
 # -b: the command is a script; the binary it runs is probed.
 printf '#!/bin/sh\nexec ./ds_usdt "$@"\n' >run.sh && chmod +x run.sh
 ok veles collect trace -b ./ds_usdt -u search -- ./run.sh 6 10
-has <(counts "$(latest)") "^search 6$"
+has <(trace_counts "$(newest)") "^search 6$"
 
 # -np: the summary, no profile; -k and -z keep the calls; -w and -i log.
 rm -f .veles/jobs/*.perf
@@ -254,7 +244,7 @@ YML
 rm -f .veles/jobs/*.perf
 ok veles collect trace -g 2 -f 'SLList_insert#10' -f BTree_search -l ds \
 	--size 'SLList_search:list->size' -b ./ds_dbg -- ./ds_dbg -t 1 50 10
-mine=$(latest)
+mine=$(newest)
 ok veles add -q "$mine"
 veles check head --collect-missing >"$T/out" 2>"$T/err"
 [ $? -le 1 ] || { cat "$T/err" >&2; fail "check --collect-missing"; }
