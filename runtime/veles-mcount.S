@@ -82,6 +82,20 @@
 	.cfi_def_cfa %rsp, 8
 .endm
 
+/* The cycle counter into the thread's last stamp, the delta from the one
+ * before in rdx (rax: the stamp); a delta too long for a short record
+ * goes to @slow, before any write. */
+.macro STAMP slow
+	rdtsc
+	shl $32, %rdx
+	or %rdx, %rax
+	mov %rax, %rdx
+	sub TB_LAST(%rsi), %rdx
+	cmp $DELTA_MAX, %rdx
+	ja \slow
+	mov %rax, TB_LAST(%rsi)
+.endm
+
 /* The five registers the fast paths use, which the traced function's
  * arguments or return value may be in; POP_FAST leaves the unwind
  * information to its caller, whose frames differ. */
@@ -131,14 +145,7 @@
 	jne \slow
 	mov %eax, %r11d
 	mov %eax, %edi				/* the word again, for the entry */
-	rdtsc
-	shl $32, %rdx
-	or %rdx, %rax
-	mov %rax, %rdx
-	sub TB_LAST(%rsi), %rdx
-	cmp $DELTA_MAX, %rdx
-	ja \slow
-	mov %rax, TB_LAST(%rsi)
+	STAMP \slow
 	add %edx, %r11d
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)			/* reserved in one instruction */
@@ -271,14 +278,7 @@ vt_mcount_return:
 	mov TB_POS(%rsi), %rdx
 	cmp TB_END(%rsi), %rdx
 	jae .Lreturn_c
-	rdtsc
-	shl $32, %rdx
-	or %rdx, %rax
-	mov %rax, %rdx
-	sub TB_LAST(%rsi), %rdx
-	cmp $DELTA_MAX, %rdx
-	ja .Lreturn_c
-	mov %rax, TB_LAST(%rsi)
+	STAMP .Lreturn_c
 	lea EXIT_BIT(%rdi, %rdx), %edi
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)

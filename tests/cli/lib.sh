@@ -94,8 +94,7 @@ with_tracefs() {
 }
 
 # The memory collector's tests: a git project as cwd, the test programs'
-# sources in $D, the runtime to preload, the flags to build them with, and
-# (newest, below, gives the latest pending profile).
+# sources in $D, the runtime to preload and the flags to build them with.
 memory_test_setup() {
 	new_git_project p
 	D="$VELES_SRCDIR/tests/data/memory"
@@ -113,4 +112,18 @@ p = json.load(open(sys.argv[1]))
 for k, v in sorted(p["resources"].items()):
     print(p["resource_type_map"][k]["uid"], len(v["amount"]))
 PY
+}
+
+# trace_sigcalls ROUNDS: tests/data/trace/sigcalls.c, built as ./sigcalls,
+# traced ROUNDS times in the instrumented mode: every call its signal
+# handlers made is kept, as many as it counted itself.
+trace_sigcalls() {
+	for _ in $(seq "$1"); do
+		ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
+		read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
+		trace_counts "$(newest)" >"$T/counts"
+		for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
+			has "$T/counts" "^$want\$"
+		done
+	done
 }

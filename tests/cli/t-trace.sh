@@ -102,14 +102,7 @@ PY
 # shellcheck disable=SC2086
 ${CC:-cc} -O2 $flags -o sigcalls "$VELES_SRCDIR/tests/data/trace/sigcalls.c" -lpthread ||
 	fail "build sigcalls"
-for round in 1 2 3; do
-	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
-	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
-	trace_counts "$(newest)" >"$T/counts"
-	for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
-		has "$T/counts" "^$want\$"
-	done
-done
+trace_sigcalls 3
 
 # The views of a trace profile: a flame graph of inclusive time built from
 # each call's thread, order and depth (main's frame is main's time, the

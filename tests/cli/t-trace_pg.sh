@@ -130,14 +130,7 @@ PY
 # the trampoline at any instruction: every call is kept.
 # shellcheck disable=SC2086
 ${CC:-cc} -O2 $pg -o sigcalls "$data/sigcalls.c" -lpthread || fail "build sigcalls"
-for _ in 1 2; do
-	ok veles collect trace --instrumented -f work -f on_prof -f burst -f leaf -- ./sigcalls 1000000
-	read -r _ _ handled _ leaves < <(grep "^[0-9]* burst" "$T/out")
-	trace_counts "$(newest)" >"$T/counts"
-	for want in "work 1000000" "on_prof $handled" "burst $handled" "leaf $leaves"; do
-		has "$T/counts" "^$want\$"
-	done
-done
+trace_sigcalls 2
 
 # Values come back intact through the trampoline: doubles, two doubles,
 # a two-word structure, one returned through memory, a long double, eight
