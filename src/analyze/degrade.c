@@ -227,6 +227,7 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 		    const struct check_params *cp, struct change_list *out)
 {
 	struct sample_set sa, sb;
+	const struct sample_group *a, *b;
 	compare_fn fn = NULL;
 	const char *name = NULL;
 	size_t i = 0, j = 0;
@@ -242,15 +243,8 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 		return err_set(ERR_INVALID, "unknown check method '%s'", method);
 	samples_build(base, NULL, &sa);
 	samples_build(target, NULL, &sb);
-	/* Both sets are sorted by location: walk them side by side. */
-	while (i < sa.n || j < sb.n) {
-		int cmp = i == sa.n   ? 1
-			  : j == sb.n ? -1
-				      : strcmp(sa.g[i].location, sb.g[j].location);
-		const struct sample_group *a = cmp <= 0 ? &sa.g[i] : NULL;
-		const struct sample_group *b = cmp >= 0 ? &sb.g[j] : NULL;
-		const char *location = cmp <= 0 ? sa.g[i].location : sb.g[j].location;
-		struct change *c = degrade_change_add(out, location, name);
+	while (samples_next_pair(&sa, &sb, &i, &j, &a, &b)) {
+		struct change *c = degrade_change_add(out, a ? a->location : b->location, name);
 
 		degrade_change_counts(c, a, b);
 		if (!a)
@@ -259,8 +253,6 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 			c->cls = CH_NOT_IN_TARGET;
 		else
 			fn(a, b, cp, c);
-		i += a != NULL;
-		j += b != NULL;
 	}
 	samples_free(&sa);
 	samples_free(&sb);

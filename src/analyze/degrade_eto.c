@@ -65,6 +65,7 @@ int degrade_eto(const struct profile *base, const struct profile *target,
 				 ? "exclusive"
 				 : "amount";
 	struct sample_set sa, sb;
+	const struct sample_group *a, *b;
 	size_t first = out->n, n;
 	double *delta;
 	struct stats st;
@@ -72,12 +73,7 @@ int degrade_eto(const struct profile *base, const struct profile *target,
 	UNUSED(cp);
 	samples_build(base, of, &sa);
 	samples_build(target, of, &sb);
-	for (size_t i = 0, j = 0; i < sa.n || j < sb.n;) {
-		int cmp = i == sa.n   ? 1
-			  : j == sb.n ? -1
-				      : strcmp(sa.g[i].location, sb.g[j].location);
-		const struct sample_group *a = cmp <= 0 ? &sa.g[i++] : NULL;
-		const struct sample_group *b = cmp >= 0 ? &sb.g[j++] : NULL;
+	for (size_t i = 0, j = 0; samples_next_pair(&sa, &sb, &i, &j, &a, &b);) {
 		struct change *c = degrade_change_add(out, a ? a->location : b->location, "eto");
 
 		degrade_change_counts(c, a, b);

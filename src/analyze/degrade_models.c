@@ -366,22 +366,16 @@ static void without_models(const struct profile *base, const struct profile *tar
 			   const char *note, const char *name, struct change_list *out)
 {
 	struct sample_set sa, sb;
+	const struct sample_group *a, *b;
 	size_t i = 0, j = 0;
 
 	samples_build(base, NULL, &sa);
 	samples_build(target, NULL, &sb);
-	while (i < sa.n || j < sb.n) {
-		int cmp = i == sa.n   ? 1
-			  : j == sb.n ? -1
-				      : strcmp(sa.g[i].location, sb.g[j].location);
-		const struct sample_group *a = cmp <= 0 ? &sa.g[i] : NULL;
-		const struct sample_group *b = cmp >= 0 ? &sb.g[j] : NULL;
+	while (samples_next_pair(&sa, &sb, &i, &j, &a, &b)) {
 		struct change *c = degrade_change_add(out, a ? a->location : b->location, name);
 
 		degrade_change_counts(c, a, b);
 		c->note = note;
-		i += a != NULL;
-		j += b != NULL;
 	}
 	/* Not even a resource: still one result, or the check says nothing. */
 	if (sa.n == 0 && sb.n == 0)
