@@ -554,6 +554,19 @@ static int leak_cmp(const void *a, const void *b)
 	return x->type < y->type ? -1 : x->type > y->type;
 }
 
+/* A site's object, the @i-th of its array, up to its leaks (@leaked bytes
+ * in @blocks) and left open for what its caller adds. */
+static void json_site_open(struct buf *o, size_t i, const struct site *s, unsigned long long leaked,
+			   unsigned long long blocks)
+{
+	buf_adds(o, i ? ",{\"uid\":" : "{\"uid\":");
+	buf_add_json_str(o, s->uid, strlen(s->uid));
+	buf_addf(o,
+		 ",\"allocations\":%llu,\"bytes\":%llu,\"temporary\":%llu,"
+		 "\"peak\":%llu,\"leaked\":%llu,\"leaked_blocks\":%llu",
+		 s->count, s->bytes, s->temporary, s->peak, leaked, blocks);
+}
+
 /* The leaks' stacks, largest first, into @idx (room for v->nleaks). */
 static void top_leaks(const struct mem_view *v, size_t *idx)
 {
@@ -620,12 +633,8 @@ static void json_sites(struct buf *o, const struct mem_view *v, enum order key, 
 	for (size_t i = 0; i < n && i < limit; i++) {
 		const struct site *s = &v->sites[idx[i]];
 
-		buf_adds(o, i ? ",{\"uid\":" : "{\"uid\":");
-		buf_add_json_str(o, s->uid, strlen(s->uid));
-		buf_addf(o,
-			 ",\"allocations\":%llu,\"bytes\":%llu,\"temporary\":%llu,"
-			 "\"peak\":%llu,\"leaked\":%llu,\"leaked_blocks\":%llu}",
-			 s->count, s->bytes, s->temporary, s->peak, s->leaked, s->leaked_blocks);
+		json_site_open(o, i, s, s->leaked, s->leaked_blocks);
+		buf_addc(o, '}');
 	}
 	buf_addc(o, ']');
 }
@@ -643,12 +652,8 @@ static void json_leaks(struct buf *o, const struct mem_view *v, size_t limit)
 		const struct site *s = &v->sites[l->site];
 		const char *trace = trace_text(v, l->type);
 
-		buf_adds(o, i ? ",{\"uid\":" : "{\"uid\":");
-		buf_add_json_str(o, s->uid, strlen(s->uid));
-		buf_addf(o,
-			 ",\"allocations\":%llu,\"bytes\":%llu,\"temporary\":%llu,"
-			 "\"peak\":%llu,\"leaked\":%llu,\"leaked_blocks\":%llu,\"trace\":",
-			 s->count, s->bytes, s->temporary, s->peak, l->leaked, l->blocks);
+		json_site_open(o, i, s, l->leaked, l->blocks);
+		buf_adds(o, ",\"trace\":");
 		if (*trace == '[')
 			buf_adds(o, trace);
 		else
