@@ -110,8 +110,10 @@ if command -v curl >/dev/null; then
 		>"$T/pout" 2>"$T/perr" &
 	vpid=$!
 	got=0
+	# Before the first sample the page is served empty: wait for one.
 	for _ in $(seq 100); do
-		curl -sf "http://127.0.0.1:$pport/metrics" >"$T/metrics0" && got=1 && break
+		curl -sf "http://127.0.0.1:$pport/metrics" >"$T/metrics0" &&
+			grep -q "^veles_cpu_user" "$T/metrics0" && got=1 && break
 		sleep 0.05
 	done
 	kill -TERM "$vpid"
