@@ -228,6 +228,7 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 {
 	struct sample_set sa, sb;
 	const struct sample_group *a, *b;
+	const char *location;
 	compare_fn fn = NULL;
 	const char *name = NULL;
 	size_t i = 0, j = 0;
@@ -243,8 +244,8 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 		return err_set(ERR_INVALID, "unknown check method '%s'", method);
 	samples_build(base, NULL, &sa);
 	samples_build(target, NULL, &sb);
-	while (samples_next_pair(&sa, &sb, &i, &j, &a, &b)) {
-		struct change *c = degrade_change_add(out, a ? a->location : b->location, name);
+	while ((location = samples_next_pair(&sa, &sb, &i, &j, &a, &b))) {
+		struct change *c = degrade_change_add(out, location, name);
 
 		degrade_change_counts(c, a, b);
 		if (!a)

@@ -66,6 +66,7 @@ int degrade_eto(const struct profile *base, const struct profile *target,
 				 : "amount";
 	struct sample_set sa, sb;
 	const struct sample_group *a, *b;
+	const char *location;
 	size_t first = out->n, n;
 	double *delta;
 	struct stats st;
@@ -73,8 +74,8 @@ int degrade_eto(const struct profile *base, const struct profile *target,
 	UNUSED(cp);
 	samples_build(base, of, &sa);
 	samples_build(target, of, &sb);
-	for (size_t i = 0, j = 0; samples_next_pair(&sa, &sb, &i, &j, &a, &b);) {
-		struct change *c = degrade_change_add(out, a ? a->location : b->location, "eto");
+	for (size_t i = 0, j = 0; (location = samples_next_pair(&sa, &sb, &i, &j, &a, &b));) {
+		struct change *c = degrade_change_add(out, location, "eto");
 
 		degrade_change_counts(c, a, b);
 		c->baseline = group_sum(a);

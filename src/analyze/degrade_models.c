@@ -367,12 +367,13 @@ static void without_models(const struct profile *base, const struct profile *tar
 {
 	struct sample_set sa, sb;
 	const struct sample_group *a, *b;
+	const char *location;
 	size_t i = 0, j = 0;
 
 	samples_build(base, NULL, &sa);
 	samples_build(target, NULL, &sb);
-	while (samples_next_pair(&sa, &sb, &i, &j, &a, &b)) {
-		struct change *c = degrade_change_add(out, a ? a->location : b->location, name);
+	while ((location = samples_next_pair(&sa, &sb, &i, &j, &a, &b))) {
+		struct change *c = degrade_change_add(out, location, name);
 
 		degrade_change_counts(c, a, b);
 		c->note = note;

@@ -137,17 +137,18 @@ const struct sample_group *samples_find(const struct sample_set *s, const char *
 	return bsearch(&key, s->g, s->n, sizeof(*s->g), cmp_group);
 }
 
-bool samples_next_pair(const struct sample_set *sa, const struct sample_set *sb, size_t *i,
-		       size_t *j, const struct sample_group **a, const struct sample_group **b)
+const char *samples_next_pair(const struct sample_set *sa, const struct sample_set *sb, size_t *i,
+			      size_t *j, const struct sample_group **a,
+			      const struct sample_group **b)
 {
 	int cmp;
 
 	if (*i == sa->n && *j == sb->n)
-		return false;
+		return NULL;
 	cmp = *i == sa->n ? 1 : *j == sb->n ? -1 : strcmp(sa->g[*i].location, sb->g[*j].location);
 	*a = cmp <= 0 ? &sa->g[(*i)++] : NULL;
 	*b = cmp >= 0 ? &sb->g[(*j)++] : NULL;
-	return true;
+	return cmp <= 0 ? (*a)->location : (*b)->location;
 }
 
 void samples_free(struct sample_set *s)

@@ -5,7 +5,6 @@
 #ifndef ANALYZE_SAMPLES_H
 #define ANALYZE_SAMPLES_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 struct profile;
@@ -32,11 +31,12 @@ void samples_build_by(const struct profile *p, const char *of, const char *by,
 const struct sample_group *samples_find(const struct sample_set *s, const char *location);
 /*
  * Two built sets walked side by side by location, from *@i and *@j at 0:
- * the next location's group in each (NULL in the set that lacks it), past
- * which *@i and *@j move. false once both sets are done.
+ * the next location, with its group in each (NULL in the set that lacks
+ * it), past which *@i and *@j move; NULL once both sets are done.
  */
-bool samples_next_pair(const struct sample_set *sa, const struct sample_set *sb, size_t *i,
-		       size_t *j, const struct sample_group **a, const struct sample_group **b);
+const char *samples_next_pair(const struct sample_set *sa, const struct sample_set *sb, size_t *i,
+			      size_t *j, const struct sample_group **a,
+			      const struct sample_group **b);
 void samples_free(struct sample_set *s);
 
 #endif
