@@ -23,7 +23,10 @@ ${CC:-cc} -O2 -o endless_plain "$data/endless.c" -lpthread || fail "build endles
 
 # paired PROFILE THREADS: in each of THREADS threads, work and leaf calls,
 # as many of each or one leaf more (the work call open at the end is
-# dropped); main and spin never return, so they have none.
+# dropped); main and spin never return, so they have none. With more than
+# one thread, one leaf fewer too: a thread that was not running when the
+# records were written (docs/collect-trace.md, Timeout) may have reserved
+# its last record without storing it (seen under ASan on 2 cores).
 paired() {
 	$py - "$1" "$2" <<'PY'
 import json, sys, collections
@@ -33,8 +36,9 @@ assert set(r) == {"work", "leaf"}, r.keys()
 work = collections.Counter(r["work"]["thread"])
 leaf = collections.Counter(r["leaf"]["thread"])
 assert len(work) == int(sys.argv[2]) and set(leaf) == set(work), (work, leaf)
+ok = (0, 1) if len(work) == 1 else (-1, 0, 1)
 for t in work:
-    assert work[t] > 0 and leaf[t] - work[t] in (0, 1), (t, work[t], leaf[t])
+    assert work[t] > 0 and leaf[t] - work[t] in ok, (t, work[t], leaf[t])
 for k, v in r.items():
     for a, e in zip(v["amount"], v["exclusive"]):
         assert 0 <= e <= a, (k, a, e)
