@@ -42,6 +42,8 @@
 	X(git_commit_summary) \
 	X(git_commit_time) \
 	X(git_commit_tree) \
+	X(git_config_free) \
+	X(git_config_get_string) \
 	X(git_diff_free) \
 	X(git_diff_get_delta) \
 	X(git_diff_num_deltas) \
@@ -71,6 +73,9 @@
 	X(git_object_lookup) \
 	X(git_object_lookup_prefix) \
 	X(git_object_peel) \
+	X(git_odb_exists) \
+	X(git_odb_free) \
+	X(git_odb_refresh) \
 	X(git_oid_cmp) \
 	X(git_oid_cpy) \
 	X(git_oid_equal) \
@@ -102,12 +107,14 @@
 	X(git_remote_ls) \
 	X(git_remote_upload) \
 	X(git_repository_commondir) \
+	X(git_repository_config_snapshot) \
 	X(git_repository_free) \
 	X(git_repository_index) \
 	X(git_repository_init) \
 	X(git_repository_is_bare) \
 	X(git_repository_item_path) \
 	X(git_repository_open) \
+	X(git_repository_odb) \
 	X(git_repository_open_ext) \
 	X(git_repository_path) \
 	X(git_repository_set_head_detached) \
@@ -197,6 +204,8 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_commit_summary (git_lazy()->git_commit_summary)
 #define git_commit_time (git_lazy()->git_commit_time)
 #define git_commit_tree (git_lazy()->git_commit_tree)
+#define git_config_free (git_lazy()->git_config_free)
+#define git_config_get_string (git_lazy()->git_config_get_string)
 #define git_diff_free (git_lazy()->git_diff_free)
 #define git_diff_get_delta (git_lazy()->git_diff_get_delta)
 #define git_diff_num_deltas (git_lazy()->git_diff_num_deltas)
@@ -226,6 +235,9 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_object_lookup (git_lazy()->git_object_lookup)
 #define git_object_lookup_prefix (git_lazy()->git_object_lookup_prefix)
 #define git_object_peel (git_lazy()->git_object_peel)
+#define git_odb_exists (git_lazy()->git_odb_exists)
+#define git_odb_free (git_lazy()->git_odb_free)
+#define git_odb_refresh (git_lazy()->git_odb_refresh)
 #define git_oid_cmp (git_lazy()->git_oid_cmp)
 #define git_oid_cpy (git_lazy()->git_oid_cpy)
 #define git_oid_equal (git_lazy()->git_oid_equal)
@@ -257,12 +269,14 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_remote_ls (git_lazy()->git_remote_ls)
 #define git_remote_upload (git_lazy()->git_remote_upload)
 #define git_repository_commondir (git_lazy()->git_repository_commondir)
+#define git_repository_config_snapshot (git_lazy()->git_repository_config_snapshot)
 #define git_repository_free (git_lazy()->git_repository_free)
 #define git_repository_index (git_lazy()->git_repository_index)
 #define git_repository_init (git_lazy()->git_repository_init)
 #define git_repository_is_bare (git_lazy()->git_repository_is_bare)
 #define git_repository_item_path (git_lazy()->git_repository_item_path)
 #define git_repository_open (git_lazy()->git_repository_open)
+#define git_repository_odb (git_lazy()->git_repository_odb)
 #define git_repository_open_ext (git_lazy()->git_repository_open_ext)
 #define git_repository_path (git_lazy()->git_repository_path)
 #define git_repository_set_head_detached (git_lazy()->git_repository_set_head_detached)
