@@ -27,6 +27,7 @@
 #include "util/error.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
+#include "util/tmpdir.h"
 #include "vcs/vcs.h"
 
 /* A JSON scalar as an option value; false when it gives no option. */
@@ -188,20 +189,20 @@ static int collect_here(struct cli_ctx *ctx, const struct profile *target, const
 int check_collect_missing(struct cli_ctx *ctx, const struct profile *target, const char *parent)
 {
 	git_repository *repo = vcs_store_repo(ctx->vcs);
-	char jobs[] = "/tmp/veles-collect-XXXXXX";
+	struct tmpdir jobs;
 	char *dir, *name;
 	int ret;
 
 	if (vcs_kind(ctx->vcs) != VCS_GIT)
 		return err_set(ERR_INVALID, "--collect-missing needs a git project");
-	if (!mkdtemp(jobs))
-		return err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+	if ((ret = tmpdir_make("collect", &jobs)) < 0)
+		return ret;
 	ret = run_worktree_add(repo, parent, &dir, &name);
 	if (ret == 0) {
 		if (chdir(dir) < 0)
 			ret = err_set(ERR_IO, "cannot change to %s: %s", dir, strerror(errno));
 		if (ret == 0)
-			ret = collect_here(ctx, target, parent, jobs);
+			ret = collect_here(ctx, target, parent, jobs.path);
 		if (chdir(ctx->root) < 0 && ret == 0)
 			ret = err_set(ERR_IO, "cannot change back to %s: %s", ctx->root,
 				      strerror(errno));
@@ -213,6 +214,6 @@ int check_collect_missing(struct cli_ctx *ctx, const struct profile *target, con
 		free(dir);
 		free(name);
 	}
-	rm_rf(jobs);
+	tmpdir_remove(&jobs);
 	return ret;
 }

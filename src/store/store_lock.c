@@ -148,8 +148,8 @@ void store_gc_mark(struct store *s, char mark[STORE_GC_MARK])
 		text[n > 0 ? n : 0] = '\0';
 		text[strcspn(text, "\n")] = '\0';
 		/* The inode and time too: a pid alone may come back. */
-		snprintf(mark, STORE_GC_MARK, "%lu %lld %s", (unsigned long)st.st_ino, mtime_ns(&st),
-			 text);
+		snprintf(mark, STORE_GC_MARK, "%lu %lld %s", (unsigned long)st.st_ino,
+			 mtime_ns(&st), text);
 	}
 	if (fd >= 0)
 		close(fd);

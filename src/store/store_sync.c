@@ -414,7 +414,8 @@ static int integrate(struct store *s, const git_oid *theirs, const char *remote,
 	if (fresh || git_graph_descendant_of(s->repo, theirs, &ours) == 1) {
 		*how = "fast-forward";
 		ret = count_new(s, fresh ? NULL : &ours, theirs, np, nv);
-		return ret < 0 ? ret : store_ref_move(s, fresh ? NULL : &ours, theirs, "veles pull");
+		return ret < 0 ? ret
+			       : store_ref_move(s, fresh ? NULL : &ours, theirs, "veles pull");
 	}
 	if (git_oid_equal(&ours, theirs) || git_graph_descendant_of(s->repo, &ours, theirs) == 1) {
 		*how = NULL;

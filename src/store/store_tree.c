@@ -31,8 +31,8 @@ int store_ledger_object(struct store *s, const git_oid *old, const git_oid *othe
 		parents[np++] = other;
 	if (!sig && (ret = vcs_signature(s->vcs, &now)) < 0)
 		return ret;
-	ret = git_commit_create_from_ids(out, s->repo, NULL, sig ? sig : now, sig ? sig : now,
-					 NULL, msg, tree, np, parents);
+	ret = git_commit_create_from_ids(out, s->repo, NULL, sig ? sig : now, sig ? sig : now, NULL,
+					 msg, tree, np, parents);
 	git_signature_free(now);
 	return ret < 0 ? vcs_git_error(ret, "cannot write a ledger commit") : 0;
 }
@@ -250,8 +250,8 @@ static int build(struct store *s, const struct update *u, struct attempt *a)
 	}
 	msg = xasprintf("%s %zu profile%s %s %.7s", u->adding ? "add" : "remove", a->changed,
 			a->changed == 1 ? "" : "s", u->adding ? "to" : "from", u->version);
-	ret = store_ledger_object(s, a->has_head ? &a->head : NULL, NULL, &a->root_id, msg,
-				  a->sig, &a->commit);
+	ret = store_ledger_object(s, a->has_head ? &a->head : NULL, NULL, &a->root_id, msg, a->sig,
+				  &a->commit);
 	free(msg);
 	a->transient = ret < 0;
 	if (ret == 0)
@@ -271,7 +271,8 @@ static int rewrite(struct store *s, const struct update *u, struct attempt *a)
 	if (ret == 0)
 		ret = build(s, u, a);
 	if (ret == 0 && !git_oid_equal(&commit, &a->commit))
-		ret = err_set(ERR_GENERIC, "the profile ledger commit came out different on rewrite");
+		ret = err_set(ERR_GENERIC,
+			      "the profile ledger commit came out different on rewrite");
 	return ret;
 }
 
@@ -481,9 +482,9 @@ static int add_write_blobs(struct store *s, void *arg, struct oidv *w)
 	for (size_t i = 0; i < a->n; i++) {
 		int ret;
 
-		for (unsigned k = 0; (ret = git_blob_create_from_buffer(&a->oids[i], s->repo,
-									a->items[i].data,
-									a->items[i].len)) < 0;
+		for (unsigned k = 0;
+		     (ret = git_blob_create_from_buffer(&a->oids[i], s->repo, a->items[i].data,
+							a->items[i].len)) < 0;
 		     k++)
 			if (k + 1 >= TRANSIENT_TRIES || !store_backoff(k, start))
 				return vcs_git_error(ret, "cannot store the profile");

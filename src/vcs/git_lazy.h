@@ -134,6 +134,7 @@
 	X(git_status_list_free) \
 	X(git_status_list_new) \
 	X(git_status_options_init) \
+	X(git_strarray_dispose) \
 	X(git_tag_create) \
 	X(git_tree_entry_byindex) \
 	X(git_tree_entry_byname) \
@@ -156,7 +157,9 @@
 	X(git_worktree_add) \
 	X(git_worktree_add_options_init) \
 	X(git_worktree_free) \
+	X(git_worktree_list) \
 	X(git_worktree_lookup) \
+	X(git_worktree_path) \
 	X(git_worktree_prune) \
 	X(git_worktree_prune_options_init)
 /* clang-format on */
@@ -296,6 +299,7 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_status_list_free (git_lazy()->git_status_list_free)
 #define git_status_list_new (git_lazy()->git_status_list_new)
 #define git_status_options_init (git_lazy()->git_status_options_init)
+#define git_strarray_dispose (git_lazy()->git_strarray_dispose)
 #define git_tag_create (git_lazy()->git_tag_create)
 #define git_tree_entry_byindex (git_lazy()->git_tree_entry_byindex)
 #define git_tree_entry_byname (git_lazy()->git_tree_entry_byname)
@@ -318,7 +322,9 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_worktree_add (git_lazy()->git_worktree_add)
 #define git_worktree_add_options_init (git_lazy()->git_worktree_add_options_init)
 #define git_worktree_free (git_lazy()->git_worktree_free)
+#define git_worktree_list (git_lazy()->git_worktree_list)
 #define git_worktree_lookup (git_lazy()->git_worktree_lookup)
+#define git_worktree_path (git_lazy()->git_worktree_path)
 #define git_worktree_prune (git_lazy()->git_worktree_prune)
 #define git_worktree_prune_options_init (git_lazy()->git_worktree_prune_options_init)
 /* clang-format on */

@@ -26,15 +26,17 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
+#include "util/tmpdir.h"
 
 struct trace_state {
 	struct trace_opts o;
 	bool instrumented, dynamic, keep, zip, no_profile, sampling_set;
 	bool watchdog;
 	char *runtime;
-	char *size_env; /* --size in the instrumented mode: VELES_TRACE_SIZE */
-	char *dir;	/* the runtime's output (or the raw samples), a temporary directory */
-	FILE *watch;	/* -w: the collection's log */
+	char *size_env;	   /* --size in the instrumented mode: VELES_TRACE_SIZE */
+	char *dir;	   /* the runtime's output (or the raw samples), a temporary directory */
+	struct tmpdir tmp; /* dir's owner while the collection runs (util/tmpdir.h) */
+	FILE *watch;	   /* -w: the collection's log */
 	char *watch_path;
 	struct trace_data data;
 	struct sym_cache syms;
@@ -463,7 +465,6 @@ static int open_watchdog(struct collect_ctx *c, struct trace_state *st)
 static int trace_before(struct collect_ctx *c)
 {
 	struct trace_state *st = c->state;
-	const char *tmp = getenv("TMPDIR");
 	int ret = st->watchdog ? open_watchdog(c, st) : 0;
 
 	if (ret < 0 || (st->dynamic && !st->keep))
@@ -475,15 +476,10 @@ static int trace_before(struct collect_ctx *c)
 	if (!st->dynamic && !st->runtime)
 		return err_set(ERR_NOTFOUND, "collect trace: the trace runtime libveles-trace.so "
 					     "is not installed (set VELES_TRACE_LIB to its path)");
-	st->dir = xasprintf("%s/veles-trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(st->dir)) {
-		ret = err_set(ERR_IO, "collect trace: cannot make a directory in %s: %s",
-			      tmp && *tmp ? tmp : "/tmp", strerror(errno));
-
-		free(st->dir);
-		st->dir = NULL;
-		return ret;
-	}
+	ret = tmpdir_make("trace", &st->tmp);
+	if (ret < 0)
+		return err_prefix(ret, "collect trace");
+	st->dir = xstrdup(st->tmp.path);
 	trace_watch(&st->o, "temporary directory: %s", st->dir);
 	return 0;
 }
@@ -780,8 +776,9 @@ static void trace_release(struct collect_ctx *c)
 
 	if (!st)
 		return;
-	if (st->dir && !st->keep)
-		rm_rf(st->dir);
+	if (st->keep)
+		tmpdir_keep(&st->tmp);
+	tmpdir_remove(&st->tmp);
 	for (size_t i = 0; i < st->o.nrules; i++)
 		rule_free(&st->o.rules[i]);
 	free(st->o.rules);
