@@ -162,8 +162,8 @@ static const char *die_name(Dwarf_Die *die)
 					    DW_AT_name};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (dw.attr_integrate(die, keys[i], &a))
-			return dw.formstring(&a);
+		if (dw.attr_integrate(die, keys[i], &a)) /* the string is libdw's */
+			return dw.formstring(&a); /* cppcheck-suppress returnDanglingLifetime */
 	return NULL;
 }
 
