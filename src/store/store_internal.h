@@ -53,8 +53,11 @@ void store_gc_mark(struct store *s, char mark[STORE_GC_MARK]);
 bool store_gc_prunes_now(struct store *s, const char *mark);
 /* Waits, up to @ms, until the gc @mark named has ended. */
 void store_gc_wait(struct store *s, const char *mark, long long ms);
-/* *@all: every object of @ids is in the object database. */
+/* *@all: every object of @ids is in the object database on disk. */
 int store_objects_present(struct store *s, const git_oid *ids, size_t n, bool *all);
+/* Each object of @ids missing on disk that this process can still read,
+ * written there; 1 when some could not be read (to be made again). */
+int store_objects_restore(struct store *s, const git_oid *ids, size_t n);
 
 /* Waits a random, growing while before retry @attempt; false once the
  * ~30 s budget started at @start_ms is spent. */

@@ -232,18 +232,58 @@ void store_gc_wait(struct store *s, const char *mark, long long ms)
 	}
 }
 
+/*
+ * The object database as it is on disk now. The repository's own keeps
+ * the packs it opened, and a repack's deleted ones stay readable through
+ * their open files: an object only there looks present to this process
+ * and is gone for every other.
+ */
+static int disk_odb(struct store *s, git_odb **out)
+{
+	char *dir = xasprintf("%sobjects", git_repository_commondir(s->repo));
+	int ret = git_odb_open(out, dir);
+
+	free(dir);
+	return ret < 0 ? vcs_git_error(ret, "cannot read the object database") : 0;
+}
+
 int store_objects_present(struct store *s, const git_oid *ids, size_t n, bool *all)
 {
 	git_odb *odb = NULL;
-	int ret = git_repository_odb(&odb, s->repo);
+	int ret = disk_odb(s, &odb);
 
 	*all = true;
-	if (ret < 0)
-		return vcs_git_error(ret, "cannot read the object database");
-	/* A repack may have replaced the packs libgit2 has open. */
-	git_odb_refresh(odb);
-	for (size_t i = 0; i < n && *all; i++)
+	for (size_t i = 0; ret == 0 && i < n && *all; i++)
 		*all = git_odb_exists(odb, &ids[i]) == 1;
 	git_odb_free(odb);
-	return 0;
+	return ret;
+}
+
+int store_objects_restore(struct store *s, const git_oid *ids, size_t n)
+{
+	git_odb *disk = NULL, *mine = NULL;
+	int ret = disk_odb(s, &disk), lost = 0;
+
+	if (ret == 0 && (ret = git_repository_odb(&mine, s->repo)) < 0)
+		ret = vcs_git_error(ret, "cannot read the object database");
+	for (size_t i = 0; ret == 0 && i < n; i++) {
+		git_odb_object *o = NULL;
+		git_oid id;
+
+		if (git_odb_exists(disk, &ids[i]) == 1)
+			continue;
+		/* Still readable here (a deleted pack's open file): copied. */
+		if (git_odb_read(&o, mine, &ids[i]) < 0) {
+			lost = 1;
+			continue;
+		}
+		ret = git_odb_write(&id, disk, git_odb_object_data(o), git_odb_object_size(o),
+				    git_odb_object_type(o));
+		git_odb_object_free(o);
+		if (ret < 0)
+			ret = vcs_git_error(ret, "cannot write an object of the profile ledger");
+	}
+	git_odb_free(mine);
+	git_odb_free(disk);
+	return ret < 0 ? ret : lost;
 }

@@ -280,25 +280,44 @@ static int rewrite(struct store *s, const struct update *u, struct attempt *a)
  * object, a fan-out folder removed under a write), before it is final. */
 #define TRANSIENT_TRIES 20
 
-/* Every object of the attempt present, or written again (again and
- * again: a gc beside may remove a fan-out folder under the write). */
+/* Every object of the attempt on disk: copied back from what this
+ * process can still read, or made again; again and again, as a gc beside
+ * may prune them again (or remove a fan-out folder under the write). The
+ * list checked is the first one, kept: a rewrite that failed half way
+ * must not leave a shorter list that looks whole. */
 static int check_written(struct store *s, const struct update *u, struct attempt *a,
 			 const git_oid *blobs, size_t nblobs)
 {
 	long long start = store_now_ms();
-	int ret;
+	struct oidv ids = {0};
+	int ret = 0;
 
+	for (size_t i = 0; i < a->written.n; i++)
+		oidv_add(&ids, &a->written.ids[i]);
 	for (unsigned k = 0;; k++) {
-		bool all = true;
+		bool all = true, blobs_all = true;
 
-		ret = store_objects_present(s, a->written.ids, a->written.n, &all);
-		if (ret == 0 && all)
-			ret = store_objects_present(s, blobs, nblobs, &all);
-		if (ret == 0 && !all)
+		ret = store_objects_present(s, ids.ids, ids.n, &all);
+		if (ret == 0)
+			ret = store_objects_present(s, blobs, nblobs, &blobs_all);
+		if (ret == 0 && all && blobs_all)
+			break;
+		if (ret == 0)
+			ret = store_objects_restore(s, ids.ids, ids.n);
+		if (ret >= 0)
+			ret |= store_objects_restore(s, blobs, nblobs);
+		if (ret == 1)
 			ret = rewrite(s, u, a);
-		if (ret == 0 || k + 1 >= TRANSIENT_TRIES || !store_backoff(k, start))
-			return ret;
+		if (k + 1 >= TRANSIENT_TRIES || !store_backoff(k, start)) {
+			if (ret >= 0)
+				ret = err_set(ERR_GENERIC, "the profile ledger's objects keep "
+							   "disappearing (a git gc --prune=now "
+							   "beside?)");
+			break;
+		}
 	}
+	free(ids.ids);
+	return ret;
 }
 
 /*

@@ -75,7 +75,14 @@
 	X(git_object_peel) \
 	X(git_odb_exists) \
 	X(git_odb_free) \
+	X(git_odb_object_data) \
+	X(git_odb_object_free) \
+	X(git_odb_object_size) \
+	X(git_odb_object_type) \
+	X(git_odb_open) \
+	X(git_odb_read) \
 	X(git_odb_refresh) \
+	X(git_odb_write) \
 	X(git_oid_cmp) \
 	X(git_oid_cpy) \
 	X(git_oid_equal) \
@@ -240,7 +247,14 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_object_peel (git_lazy()->git_object_peel)
 #define git_odb_exists (git_lazy()->git_odb_exists)
 #define git_odb_free (git_lazy()->git_odb_free)
+#define git_odb_object_data (git_lazy()->git_odb_object_data)
+#define git_odb_object_free (git_lazy()->git_odb_object_free)
+#define git_odb_object_size (git_lazy()->git_odb_object_size)
+#define git_odb_object_type (git_lazy()->git_odb_object_type)
+#define git_odb_open (git_lazy()->git_odb_open)
+#define git_odb_read (git_lazy()->git_odb_read)
 #define git_odb_refresh (git_lazy()->git_odb_refresh)
+#define git_odb_write (git_lazy()->git_odb_write)
 #define git_oid_cmp (git_lazy()->git_oid_cmp)
 #define git_oid_cpy (git_lazy()->git_oid_cpy)
 #define git_oid_equal (git_lazy()->git_oid_equal)
