@@ -322,6 +322,8 @@ static NOINSTR void after_fork_child(void)
 	live = NULL;
 	pthread_mutex_init(&live_lock, NULL);
 	tb = NULL;
+	/* Its record goes below: no exit of this thread may find it. */
+	pthread_setspecific(exit_key, NULL);
 	/* Only the mappings go: the parent changes what is in them (the
 	 * pointers to its memory, its descriptor) as it pleases, so the
 	 * child reads nothing there; the little they point to stays. */

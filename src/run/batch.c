@@ -231,11 +231,12 @@ static bool stranded(int dfd, int fd, const char *name)
 void run_batch_sweep(const char *dir, struct run_sweep *out)
 {
 	struct run_batch b = {.dir = (char *)dir};
-	struct run_sweep none;
+	struct run_sweep none = {0};
 	DIR *d = opendir(dir);
 	struct dirent *e;
 
-	out = out ? out : &none;
+	if (!out)
+		out = &none;
 	*out = (struct run_sweep){0};
 	if (!d)
 		return;
