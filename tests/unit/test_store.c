@@ -283,7 +283,11 @@ static void test_killed_writer(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0)
 		writer(p.dir, 0, 1000000);
-	usleep(300 * 1000);
+	/* Some adds landed (however slow the machine), then a kill in the
+	 * middle of one. */
+	for (int k = 0; k < 3000 && count_profiles(p.store, V1) < 3; k++)
+		usleep(10 * 1000);
+	usleep((useconds_t)(rand() % 20000));
 	kill(pid, SIGKILL);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status));

@@ -636,11 +636,10 @@ static int check_calls(struct collect_ctx *c, const struct trace_state *st)
 		return 0;
 	spawn_status_str(st->run.status, how, sizeof(how));
 	if (st->run.timed_out)
-		return err_set(
-			ERR_CHILD,
-			"collect trace: '%s' was stopped by --timeout after %g s (%s) before "
-			"it returned from any of the functions traced",
-			c->argv[0], c->timeout, how);
+		return err_set(ERR_CHILD,
+			       "collect trace: '%s' was stopped by --timeout after %g s before it "
+			       "returned from any of the functions traced",
+			       c->argv[0], c->timeout);
 	if (st->dynamic)
 		return err_set(ERR_INVALID,
 			       "collect trace: '%s' made no call of the functions or probes named",
