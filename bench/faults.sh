@@ -171,7 +171,7 @@ after=$(find .veles/jobs -name '*.perf' | wc -l)
 stranded=$(($(find .veles/jobs -name '*.tmp.*' | wc -l) +
 	$(find "$TMPDIR" -mindepth 1 -maxdepth 1 -name 'veles-*' | wc -l) +
 	$(git worktree list | grep -c veles-run-) + $(git branch --list 'veles-run-*' | wc -l) +
-	$(git worktree prune -n -v 2>&1 | wc -l)))
+	$(git worktree prune -n -v 2>&1 | wc -l) + $(find .git -name '*.lock' | wc -l)))
 echo "faults: kill -9 of veles run matrix, $kills kills: left $left temporaries ($whole whole)," \
 	"$dirs temporary directories, $wts worktrees; the next run ($(printf '%.2f' "$s") s) recovered" \
 	"$((after - before - 1)): lost $((whole - (after - before - 1))), stranded $stranded"

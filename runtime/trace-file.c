@@ -355,11 +355,10 @@ NOINSTR struct tbuf *vt_map_thread(const char *name, bool aggregate, pid_t tid)
  */
 NOINSTR bool vt_grow(struct tbuf *b)
 {
-	sigset_t every, old;
-	int fd;
-	bool grown = false;
-
 	size_t chunk = b->size < CHUNK_MAX ? b->size : CHUNK_MAX;
+	sigset_t every, old;
+	bool grown = false;
+	int fd;
 
 	sigfillset(&every);
 	pthread_sigmask(SIG_SETMASK, &every, &old);

@@ -124,12 +124,18 @@ int run_worktree_remove(struct git_repository *repo, const char *dir, const char
 		git_worktree_free(wt);
 	}
 	/* A record half made (a veles killed in git_worktree_add) is no
-	 * worktree to libgit2, yet keeps the branch checked out. */
+	 * worktree to libgit2, yet keeps the branch checked out; and a lock
+	 * on the branch (killed while libgit2 made or deleted it) keeps it
+	 * from going. Both are ours: the branch is named for this run. */
 	if (strncmp(name, RUN_PREFIX, strlen(RUN_PREFIX)) == 0) {
-		char *record = xasprintf("%sworktrees/%s", git_repository_commondir(repo), name);
+		const char *common = git_repository_commondir(repo);
+		char *record = xasprintf("%sworktrees/%s", common, name);
+		char *lock = xasprintf("%srefs/heads/%s.lock", common, name);
 
 		rm_rf(record);
+		unlink(lock);
 		free(record);
+		free(lock);
 	}
 	/* Left behind when adding failed half-way. */
 	if (git_branch_lookup(&branch, repo, name, GIT_BRANCH_LOCAL) == 0) {
@@ -158,7 +164,7 @@ static void name_add(char ***v, size_t *n, size_t *cap, const char *name)
 }
 
 /* The names of every veles-run-* worktree git has a record of (whole or
- * half made) and of every such branch. */
+ * half made) and of every such branch or branch lock. */
 static void run_names(git_repository *repo, char ***v, size_t *n)
 {
 	char *dir = xasprintf("%sworktrees", git_repository_commondir(repo));
@@ -171,6 +177,23 @@ static void run_names(git_repository *repo, char ***v, size_t *n)
 	while (d && (e = readdir(d)))
 		if (strncmp(e->d_name, RUN_PREFIX, strlen(RUN_PREFIX)) == 0)
 			name_add(v, n, &cap, e->d_name);
+	if (d)
+		closedir(d);
+	free(dir);
+	/* A branch's lock alone: killed while libgit2 made the branch. */
+	dir = xasprintf("%srefs/heads", git_repository_commondir(repo));
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (strncmp(e->d_name, RUN_PREFIX, strlen(RUN_PREFIX)) == 0 && len > 5 &&
+		    strcmp(e->d_name + len - 5, ".lock") == 0) {
+			char *name = xstrndup(e->d_name, len - 5);
+
+			name_add(v, n, &cap, name);
+			free(name);
+		}
+	}
 	if (d)
 		closedir(d);
 	free(dir);

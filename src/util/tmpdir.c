@@ -106,6 +106,23 @@ static int lock_state(const char *dir, const char *name, time_t *mtime)
 	return held;
 }
 
+/* Whether @dir is empty and was made over NEW_OWNER_SECONDS ago: a
+ * process killed between making it and its owner file left it. */
+static bool empty_and_old(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty && stat(dir, &st) == 0 && time(NULL) - st.st_mtime >= NEW_OWNER_SECONDS;
+}
+
 /* 1: owned, 0: its owner is gone, -1: it has none (kept, or not ours). */
 static int owner_state(const char *dir)
 {
@@ -117,6 +134,8 @@ static int owner_state(const char *dir)
 	state = lock_state(dir, OWNER "-new", &made);
 	if (state == 0 && time(NULL) - made < NEW_OWNER_SECONDS)
 		return 1; /* being made */
+	if (state < 0 && empty_and_old(dir))
+		return 0;
 	return state;
 }
 

@@ -25,6 +25,7 @@ stranded() {
 	n=$((n + $(find "$TMPDIR" -mindepth 1 -maxdepth 1 -name 'veles-*' ! -name 'veles-keep-*' | wc -l)))
 	n=$((n + $(git worktree list | grep -c veles-run-)))
 	n=$((n + $(git branch --list 'veles-run-*' | wc -l)))
+	n=$((n + $(find .git -name '*.lock' | wc -l)))
 	echo "$n"
 }
 
@@ -102,7 +103,7 @@ before=$(npending)
 ok veles run job --cmd /bin/true --workload last --collector time --collector-params "repeat: 1" -q
 [ "$(npending)" -eq $((before + whole + 1)) ] ||
 	fail "pending $(npending), want $before + $whole recovered + 1"
-[ "$(stranded)" -eq 0 ] || fail "stranded: $(find .veles/jobs "$TMPDIR" -maxdepth 1 -name '*.tmp.*' -o -name 'veles-*'; git worktree list; git branch)"
+[ "$(stranded)" -eq 0 ] || fail "stranded: $(find .veles/jobs "$TMPDIR" -maxdepth 1 -name '*.tmp.*' -o -name 'veles-*'; find .git -name '*.lock'; git worktree list; git branch)"
 ok veles run matrix -q -m HEAD
 [ "$(stranded)" -eq 0 ] || fail "stranded after a run on HEAD"
 git worktree prune -n -v >"$T/prune" 2>&1

@@ -1,6 +1,7 @@
 /* Temporary directories with an owner: made in $TMPDIR, swept once the
  * process that made them is gone (SIGKILL included), never while it lives
  * and never when kept. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -9,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -127,12 +130,34 @@ static void test_kept_is_never_swept(void **state)
 	free(path);
 }
 
+/* Killed between making the directory and its owner file: an empty
+ * directory, swept once it is a few seconds old (never a new one, which
+ * a live process may be about to own). */
+static void test_empty_orphan(void **state)
+{
+	char *old = xasprintf("%s/veles-work-AAAAAA", base),
+	     *fresh = xasprintf("%s/veles-work-BBBBBB", base);
+	struct timespec then[2] = {{time(NULL) - 60, 0}, {time(NULL) - 60, 0}};
+
+	UNUSED(state);
+	assert_int_equal(mkdir_p(old), 0);
+	assert_int_equal(mkdir_p(fresh), 0);
+	assert_int_equal(utimensat(AT_FDCWD, old, then, 0), 0);
+	assert_int_equal(tmpdir_sweep("work", NULL), 1);
+	assert_false(path_exists(old));
+	assert_true(path_is_dir(fresh));
+	rm_rf(fresh);
+	free(old);
+	free(fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_made_in_tmpdir),
 		cmocka_unit_test(test_killed_owner_is_swept),
 		cmocka_unit_test(test_kept_is_never_swept),
+		cmocka_unit_test(test_empty_orphan),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
