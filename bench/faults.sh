@@ -6,8 +6,9 @@
 #    random moment. After each killed add or rm a plain one runs, timed: a
 #    stall is one that takes over 2 s (a stale lock used to cost 10 s).
 #    Then: lost (a profile neither pending nor registered, or an untouched
-#    one gone), stranded (lock files, temporaries, temporary directories,
-#    worktrees, branches left after the next command), fsck errors.
+#    one gone), stranded (lock files, temporaries, libgit2's temporary
+#    objects, temporary directories, worktrees, branches left after the
+#    next command), fsck errors.
 #  - ADDS (default 100) adds beside a looping `git gc`, then beside a
 #    looping `git gc --prune=now`: failed adds, lost profiles, fsck errors.
 #  - config.yml of 125,000 and 500,000 list items: `veles config get`
@@ -94,7 +95,7 @@ for i in $(seq 1 "$kills"); do
 		grep -qx "$n.perf" "$tmp/reg" || [ -e ".veles/jobs/$n.perf" ] || lost=$((lost + 1))
 	done
 done
-stranded=$(find .git/refs .veles/jobs -name '*.lock' -o -name '*.tmp.*' | wc -l)
+stranded=$(find .git .veles/jobs -name '*.lock' -o -name '*.tmp.*' -o -name 'tmp_object_git2_*' | wc -l)
 echo "faults: kill -9 of veles add, $kills kills: lost $lost, stranded $stranded," \
 	"stalls $stalls (slowest next add ${slowest} s), fsck errors $(fsck_errors)," \
 	"$(grep -c '^a' "$tmp/reg") of the killed adds landed"
@@ -122,7 +123,7 @@ slowest=$(printf '%.2f' "$slowest")
 registered >"$tmp/reg"
 lost=0
 for i in $(seq 1 "$kills"); do grep -qx "k$i.perf" "$tmp/reg" || lost=$((lost + 1)); done
-stranded=$(find .git/refs .veles/jobs -name '*.lock' -o -name '*.tmp.*' | wc -l)
+stranded=$(find .git .veles/jobs -name '*.lock' -o -name '*.tmp.*' -o -name 'tmp_object_git2_*' | wc -l)
 readable=ok
 "$veles" log >/dev/null 2>&1 || readable=FAILED
 echo "faults: kill -9 of veles rm, $kills kills: lost $lost (of profiles not removed)," \

@@ -42,6 +42,12 @@ int store_ledger_object(struct store *s, const git_oid *old, const git_oid *othe
 			const git_oid *tree, const char *msg, const git_signature *sig,
 			git_oid *out);
 
+/* store_lock.c: a writer's whole update, from its first object on, runs
+ * between these; the first writer when none other runs removes the
+ * temporaries killed writers left. store_writer_enter() may return -1
+ * (a read-only repository): store_writer_leave() takes it. */
+int store_writer_enter(struct store *s);
+void store_writer_leave(int fd);
 /* store_lock.c: the ref itself moved from @old (NULL: create) to @new_id,
  * under the ledger's owner lock; ERR_CONFLICT to go again. */
 int store_ref_move(struct store *s, const git_oid *old, const git_oid *new_id, const char *msg);

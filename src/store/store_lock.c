@@ -12,8 +12,13 @@
  * the ref has moved. The kernel drops the flock of a process that dies: a
  * writer that gets the flock and finds a pid in the file knows its owner
  * died mid-update, and that a ledger.lock made then is that owner's.
+ *
+ * Writers also hold veles/writers shared from their first object to the
+ * end: one that finds it free removes the temporary files libgit2 leaves
+ * when a writer is killed while it writes an object.
  */
 #include "vcs/git_lazy.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -104,6 +109,55 @@ static void clear_stale_lock(struct store *s)
 	if (stat(path, &st) == 0 && time(NULL) - st.st_mtime > STALE_LOCK_SECONDS)
 		unlink(path);
 	free(path);
+}
+
+/* What writers killed outright leave: libgit2's temporary object files,
+ * a listing cache half written. */
+static void sweep_leftovers(struct store *s)
+{
+	const char *common = git_repository_commondir(s->repo);
+	static const struct {
+		const char *dir, *prefix;
+	} kinds[] = {{"objects", "tmp_object_git2_"}, {"veles", "ledger-cache.tmp."}};
+
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		char *dir = xasprintf("%s%s", common, kinds[k].dir);
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && (e = readdir(d)))
+			if (strncmp(e->d_name, kinds[k].prefix, strlen(kinds[k].prefix)) == 0)
+				unlinkat(dirfd(d), e->d_name, 0);
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+}
+
+int store_writer_enter(struct store *s)
+{
+	char *dir = xasprintf("%sveles", git_repository_commondir(s->repo));
+	char *path = xasprintf("%s/writers", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0 && errno == ENOENT && mkdir_p(dir) == 0)
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	free(dir);
+	free(path);
+	if (fd < 0)
+		return -1;
+	/* Nobody else writing: whatever temporary is there is a dead one's. */
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		sweep_leftovers(s);
+	while (flock(fd, LOCK_SH) < 0 && errno == EINTR)
+		;
+	return fd;
+}
+
+void store_writer_leave(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 int store_ref_move(struct store *s, const git_oid *old, const git_oid *new_id, const char *msg)

@@ -518,7 +518,7 @@ int store_add(struct store *s, const char *version, const struct store_item *ite
 	struct update u = {version, add_edit, &a, true, add_write_blobs};
 	git_oid *oids;
 	size_t i;
-	int ret = 0;
+	int ret = 0, writer;
 
 	if (strlen(version) != 40 || strspn(version, "0123456789abcdef") != 40)
 		return err_set(ERR_INVALID, "'%s' is not a full version id", version);
@@ -532,11 +532,13 @@ int store_add(struct store *s, const char *version, const struct store_item *ite
 	a.added = added ? added : xcalloc(n, sizeof(bool));
 	/* Blobs first and once: they are the same whichever attempt wins
 	 * (written again only when a git gc may have pruned them). */
+	writer = store_writer_enter(s);
 	ret = add_write_blobs(s, &a, NULL);
 	for (i = 0; i < n && ret == 0 && blobs; i++)
 		git_oid_tostr(blobs[i], 41, &oids[i]);
 	if (ret == 0)
 		ret = update_ledger(s, &u, oids, n);
+	store_writer_leave(writer);
 	if (!added)
 		free(a.added);
 	free(oids);
@@ -575,12 +577,17 @@ int store_rm(struct store *s, const char *version, const struct store_entry *e, 
 	struct rm_arg r = {e, n, version};
 	struct update u = {version, rm_edit, &r, false, NULL};
 	size_t i;
-	int ret = 0;
+	int ret = 0, writer;
 
 	if (strlen(version) != 40 || strspn(version, "0123456789abcdef") != 40)
 		return err_set(ERR_INVALID, "'%s' is not a full version id", version);
 	for (i = 0; i < n && ret == 0; i++)
 		if ((ret = check_component("type", e[i].type)) == 0)
 			ret = check_component("name", e[i].name);
-	return ret < 0 || n == 0 ? ret : update_ledger(s, &u, NULL, 0);
+	if (ret < 0 || n == 0)
+		return ret;
+	writer = store_writer_enter(s);
+	ret = update_ledger(s, &u, NULL, 0);
+	store_writer_leave(writer);
+	return ret;
 }
