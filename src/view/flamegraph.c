@@ -15,6 +15,11 @@
 #define FG_ROW 17.0
 #define FG_PAD 10.0
 #define FG_MIN_PX 0.1 /* narrower frames are not drawn */
+/* Frames kept from the root: deeper ones are summed into one frame. The
+ * tree is walked recursively, and a profile's stack or depth may be
+ * anything; no picture shows 34,000 pixels of rows anyway. */
+#define FG_MAX_DEPTH 2000
+#define FG_DEEPER "[deeper frames]"
 
 struct node {
 	char *name;
@@ -76,11 +81,14 @@ static bool add_stack(struct node *root, const char *trace, const char *leaf, in
 		return false;
 	}
 	root->v[side] += v;
-	for (size_t k = 0; k < len; k++) {
+	for (size_t k = 0; k < len && k < FG_MAX_DEPTH; k++) {
 		n = child(n, frame_name(t->u.array.values[leaf ? k : len - 1 - k]));
 		n->v[side] += v;
 	}
-	if (leaf) {
+	if (len >= FG_MAX_DEPTH) {
+		n = child(n, FG_DEEPER);
+		n->v[side] += v;
+	} else if (leaf) {
 		n = child(n, leaf);
 		n->v[side] += v;
 	}
@@ -140,11 +148,15 @@ static void add_frames(struct node *root, char **frames, size_t n, int side, dou
 	struct node *nd = root;
 
 	root->v[side] += v;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && i < FG_MAX_DEPTH; i++)
 		if (frames[i]) {
 			nd = child(nd, frames[i]);
 			nd->v[side] += v;
 		}
+	if (n > FG_MAX_DEPTH) {
+		nd = child(nd, FG_DEEPER);
+		nd->v[side] += v;
+	}
 }
 
 static bool trace_columns(const struct profile *p, const struct column **c)
@@ -182,7 +194,10 @@ static size_t add_call_stacks(struct node *root, const struct profile *p, bool c
 	qsort(calls, n, sizeof(*calls), cmp_call);
 	stack = xcalloc(cap, sizeof(*stack));
 	for (size_t i = 0; i < n; i++) {
-		size_t d = calls[i].depth < 0 ? 0 : (size_t)calls[i].depth;
+		/* Beyond FG_MAX_DEPTH a call is one of the deeper frames. */
+		size_t d = calls[i].depth < 0		   ? 0
+			   : calls[i].depth > FG_MAX_DEPTH ? FG_MAX_DEPTH
+							   : (size_t)calls[i].depth;
 		double v = count ? 1 : col_num(c[4], calls[i].row);
 		bool fresh = i == 0 || calls[i].pid != calls[i - 1].pid ||
 			     calls[i].thread != calls[i - 1].thread;
