@@ -680,9 +680,11 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	bool is_job;
 	int ret;
 
-	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+	if (argc < 2)
+		return cli_usage_error("run", "say matrix or job");
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(run_usage, stdout);
-		return argc < 2 ? 2 : 0;
+		return 0;
 	}
 	is_job = strcmp(argv[1], "job") == 0;
 	if (!is_job && strcmp(argv[1], "matrix") != 0)
