@@ -435,8 +435,7 @@ int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 		struct buf shown = BUF_INIT;
 
 		add_shown(&shown, target_name);
-		fprintf(stderr, "check: collecting %s on %.7s%s\n", buf_str(&shown), parent,
-			job ? "" : " (the profile's own recipe)");
+		fprintf(stderr, "check: collecting %s on %.7s\n", buf_str(&shown), parent);
 		buf_release(&shown);
 	}
 	ret = collect_worktree(ctx, m, job, target, parent);
