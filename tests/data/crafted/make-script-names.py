@@ -18,6 +18,7 @@ import sys
 PERF_TYPE_TRACEPOINT = 2
 PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_CPU, PERF_SAMPLE_RAW = 2, 4, 128, 1024
 RECORD_TPFORMAT = 0x5646
+PERF_RECORD_COMM = 3
 
 
 def fmt(name, fields):
@@ -56,10 +57,13 @@ def write(path, formats):
     sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW
     header = struct.pack("<8sIIQQIIQQ", b"VELESPD1", 1, 56 + len(event), sample_type, 1, 0,
                          len(event), PERF_TYPE_TRACEPOINT, 0) + event.encode()
+    # A comm record: the process the (absent) samples would name.
+    comm = struct.pack("<II", 1, 1) + b"evil".ljust(8, b"\0")
     with open(path, "wb") as out:
         out.write(header)
         for system, text in formats:
             out.write(tpformat(system, text))
+        out.write(struct.pack("<IHH", PERF_RECORD_COMM, 0, 8 + len(comm)) + comm)
 
 
 write(sys.argv[1] + "/script-name-payload.data", formats[:1])
