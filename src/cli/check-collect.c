@@ -283,11 +283,12 @@ static int matrix(struct cli_ctx *ctx, struct check_collect *cc, const struct ru
 }
 
 /* @s for the terminal: bytes that are not printable ASCII as \xNN, so a
- * name from a profile cannot move the cursor or hide text. */
-static void add_shown(struct buf *b, const char *s)
+ * name from a profile cannot move the cursor or hide text (and with
+ * @quoted a ' too, which would end the quotes around it). */
+static void add_shown(struct buf *b, const char *s, bool quoted)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\' && !(quoted && *p == '\''))
 			buf_addc(b, (char)*p);
 		else
 			buf_addf(b, "\\x%02x", *p);
@@ -320,7 +321,7 @@ static char *recipe_shown(const struct profile *p)
 		for (const char *c = argv[i]; *c; c++)
 			plain = plain && (isalnum((unsigned char)*c) || strchr("-_./=:,+@%", *c));
 		buf_adds(&b, plain ? " " : " '");
-		add_shown(&b, argv[i]);
+		add_shown(&b, argv[i], !plain);
 		if (!plain)
 			buf_addc(&b, '\'');
 	}
@@ -340,7 +341,7 @@ static bool recipe_allowed(const struct check_collect *cc, const struct profile 
 
 	if (cc->yes)
 		return true;
-	add_shown(&shown_name, name);
+	add_shown(&shown_name, name, false);
 	if (!cc->ask) {
 		cli_warn("not collecting %s on %.7s: config.yml has no job that makes its "
 			 "configuration, and its own recipe comes from the profile (add the job "
@@ -434,7 +435,7 @@ int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 	if (!cc->quiet) {
 		struct buf shown = BUF_INIT;
 
-		add_shown(&shown, target_name);
+		add_shown(&shown, target_name, false);
 		fprintf(stderr, "check: collecting %s on %.7s\n", buf_str(&shown), parent);
 		buf_release(&shown);
 	}
