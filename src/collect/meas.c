@@ -26,6 +26,7 @@ struct conv {
 struct meas {
 	struct profile *p;
 	bool decided;	    /* the profile's unit is known */
+	bool by_record;	    /* ... from a record's unit, not given */
 	struct unit target; /* its dimension and scale */
 	char *unit_name;    /* as written in header.units; "" when none */
 	int64_t order;
@@ -140,10 +141,15 @@ static int conversion(struct meas *m, const struct meas_rec *r, struct conv *c)
 			decide(m, u->dim == UNIT_TIME ? "s" : "B", 1);
 		else
 			decide(m, r->unit ? r->unit : "", len);
+		m->by_record = u->dim != UNIT_NONE;
 	}
 	*c = (struct conv){1, 1};
+	/* Without a unit, an amount is in the unit the user or the format
+	 * gave; where other lines said theirs, it may be anything. */
+	if (u->dim == UNIT_NONE && m->by_record)
+		return err_set(ERR_INVALID, "no unit, where the amounts are in %s", m->unit_name);
 	if (u->dim == UNIT_NONE)
-		return 0; /* already in the profile's unit */
+		return 0;
 	if (u->dim == m->target.dim && u->dim != UNIT_OTHER) {
 		*c = conv_of(u->scale, m->target.scale);
 		return 0;

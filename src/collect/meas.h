@@ -52,7 +52,10 @@ void meas_set_order(struct meas *m, int64_t order);
 
 /*
  * Adds a measurement. ERR_INVALID, with a message saying why and nothing
- * kept, when its amount or unit does not fit the profile's unit.
+ * kept, when its amount or unit does not fit the profile's unit. A record
+ * without a unit is taken to be in the profile's unit when that was given
+ * to meas_new() (or there is none), and refused when records' units
+ * decided it.
  */
 int meas_add(struct meas *m, const struct meas_rec *r);
 

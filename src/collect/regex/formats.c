@@ -11,6 +11,7 @@
 #include "collect/meas.h"
 #include "collect/regex/formats.h"
 #include "collect/regex/scan.h"
+#include "profile/numfmt.h"
 #include "util/common.h"
 
 /* The most fields a line gives: go's metrics, Google Benchmark's counters. */
@@ -43,9 +44,19 @@ static bool next_word(const char **p, const char *end, const char **w, size_t *l
 static bool plain_num(const char *text, size_t len, double *v)
 {
 	char tmp[64], *end;
+	int64_t i;
 
 	if (!len || len >= sizeof(tmp))
 		return false;
+	switch (numfmt_parse(text, len, &i, v)) {
+	case NUM_INT:
+		*v = (double)i;
+		return true;
+	case NUM_DBL:
+		return isfinite(*v);
+	default:
+		break;
+	}
 	memcpy(tmp, text, len);
 	tmp[len] = 0;
 	errno = 0;
@@ -55,7 +66,7 @@ static bool plain_num(const char *text, size_t len, double *v)
 
 bool rx_parse_scaled(const char *text, size_t len, double *v)
 {
-	static const char prefixes[] = "kMGTPE";
+	static const char prefixes[] = "kMGTPE", binary_prefixes[] = "KMGTPE";
 	const char *p;
 	char tmp[64];
 	size_t n = len;
@@ -66,8 +77,10 @@ bool rx_parse_scaled(const char *text, size_t len, double *v)
 		n -= 2;
 	if (n && text[n - 1] == '%')
 		n--;
-	if (n >= 2 && text[n - 1] == 'i' && (p = memchr(prefixes, text[n - 2], 6))) {
-		k = (int)(p - prefixes) + 1;
+	if (n >= 2 && text[n - 1] == 'i' &&
+	    ((p = memchr(binary_prefixes, text[n - 2], 6)) ||
+	     (p = memchr(prefixes, text[n - 2], 1)))) {
+		k = *p == 'k' ? 1 : (int)(p - binary_prefixes) + 1;
 		binary = true;
 		n -= 2;
 	} else if (n && (p = memchr(prefixes, text[n - 1], 6))) {

@@ -356,7 +356,7 @@ static int read_files(struct collect_ctx *c, struct rx_state *st, const struct t
 	if (ret < 0)
 		return err_prefix(ret, "collect " NAME);
 	if (!fresh)
-		return err_set(ERR_INVALID,
+		return err_set(ERR_GENERIC,
 			       "collect " NAME ": run %ld of '%s' wrote none of the files read "
 			       "(%s%s): no profile written",
 			       n, c->argv[0], st->read.v[0], st->read.n > 1 ? ", ..." : "");
@@ -395,7 +395,8 @@ static int nothing_matched(struct collect_ctx *c, struct rx_state *st, const str
 			 r->lines == 1 ? "" : "s");
 	}
 	buf_adds(&b, ": no profile written");
-	ret = err_set(ERR_INVALID, "%s", buf_str(&b));
+	/* A failed collection, not a usage error: exit status 1. */
+	ret = err_set(ERR_GENERIC, "%s", buf_str(&b));
 	buf_release(&b);
 	return ret;
 }

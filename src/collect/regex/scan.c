@@ -10,6 +10,7 @@
 
 #include "collect/meas.h"
 #include "collect/regex/scan.h"
+#include "profile/numfmt.h"
 #include "util/buf.h"
 #include "util/common.h"
 
@@ -265,6 +266,7 @@ const char *rx_line(const struct rx_match *mt, size_t *len)
 static bool parse_num(const char *text, size_t len, double *v)
 {
 	char tmp[64], *end;
+	int64_t i;
 
 	while (len && (*text == ' ' || *text == '\t')) {
 		text++;
@@ -274,6 +276,16 @@ static bool parse_num(const char *text, size_t len, double *v)
 		len--;
 	if (!len || len >= sizeof(tmp))
 		return false;
+	/* JSON's number syntax, which most output is, without strtod. */
+	switch (numfmt_parse(text, len, &i, v)) {
+	case NUM_INT:
+		*v = (double)i;
+		return true;
+	case NUM_DBL:
+		return true;
+	default:
+		break;
+	}
 	memcpy(tmp, text, len);
 	tmp[len] = 0;
 	errno = 0;
