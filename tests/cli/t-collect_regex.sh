@@ -162,6 +162,12 @@ sed -i 's/repeat: 2/repaet: 2/' .veles/config.yml
 fails 2 veles run matrix
 has "$T/err" "'collectors.0.params.repaet': collect regex: unknown option '--repaet=2'"
 sed -i 's/repaet: 2/repeat: 2/' .veles/config.yml
+# ... and so is a bad pattern, before any job runs.
+cp .veles/config.yml "$T/config.yml"
+sed -i 's/(?<amount>/(?<amount/' .veles/config.yml
+fails 2 veles run matrix
+has "$T/err" "'collectors.0.params.pattern.0': collect regex: bad pattern '.*': syntax error in subpattern name"
+cp "$T/config.yml" .veles/config.yml
 
 # A profile without sizes, clusterized, has an x for regression analysis.
 ok veles collect regex -q -o suppress -r 12 -e "$pat" -- ./prog.sh

@@ -27,6 +27,8 @@
 #include "util/spawn.h"
 
 #define NAME "regex"
+/* Progress appears once a collection has run this long. */
+#define PROGRESS_AFTER 1.0
 /* A JSON document read from a stream larger than this is refused. */
 #define DOC_MAX (256u << 20)
 
@@ -57,6 +59,8 @@ struct rx_state {
 	struct regex_totals totals;
 	int *status; /* of each measured run */
 	long done;
+	double started; /* CLOCK_MONOTONIC seconds at the first run */
+	bool drawn;	/* a progress line is on the terminal */
 };
 
 static void strv_add(struct strv *s, const char *v)
@@ -108,10 +112,12 @@ static int rx_option(struct collect_ctx *c, struct rx_state *st, int opt, char *
 {
 	switch (opt) {
 	case 'e':
-		strv_add(&st->patterns, optarg);
-		return 0;
 	case OPT_IGNORE:
-		strv_add(&st->ignores, optarg);
+		/* Compiled here too, so that a job matrix's params are checked
+		 * when config.yml is read. */
+		if (rx_pattern_check(optarg, opt == 'e') < 0)
+			return err_prefix(ERR_INVALID, "collect " NAME);
+		strv_add(opt == 'e' ? &st->patterns : &st->ignores, optarg);
 		return 0;
 	case OPT_FILE:
 		strv_add(&st->files, optarg);
@@ -428,6 +434,31 @@ static int finish_run(struct collect_ctx *c, struct rx_state *st, const struct t
 	return ret;
 }
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress_clear(struct rx_state *st)
+{
+	if (st->drawn)
+		fputs("\r\033[K", stderr);
+	st->drawn = false;
+}
+
+/* "Collecting 4/10 ..." on a terminal, once the runs take a while. */
+static void progress_draw(struct collect_ctx *c, struct rx_state *st, long i, bool warm)
+{
+	if (!c->env->progress || c->quiet || mono_now() - st->started < PROGRESS_AFTER)
+		return;
+	fprintf(stderr, "\r%s %ld/%ld ...\033[K", warm ? "Warming up" : "Collecting", i + 1,
+		warm ? st->warmup : st->repeat);
+	st->drawn = true;
+}
+
 static int rx_run(struct collect_ctx *c, struct rx_state *st, long i, bool warm)
 {
 	struct spawn_result r;
@@ -437,10 +468,14 @@ static int rx_run(struct collect_ctx *c, struct rx_state *st, long i, bool warm)
 
 	st->measuring = !warm;
 	meas_set_order(st->meas, i + 1);
+	/* The command's own output starts on a clean line. */
+	if (c->output != OUTPUT_SUPPRESS)
+		progress_clear(st);
 	clock_gettime(CLOCK_REALTIME_COARSE, &since);
 	ret = spawner_run(&st->sp, &r);
 	if (ret < 0)
 		return ret;
+	progress_draw(c, st, i, warm);
 	c->last_status = r.status;
 	if (r.timed_out)
 		return err_set(ERR_CHILD,
@@ -463,10 +498,12 @@ static int rx_collect(struct collect_ctx *c)
 	struct rx_state *st = c->state;
 	int ret = 0;
 
+	st->started = mono_now();
 	for (long i = 0; i < st->warmup && ret == 0 && !spawn_interrupted(); i++)
 		ret = rx_run(c, st, i, true);
 	for (long i = 0; i < st->repeat && ret == 0 && !spawn_interrupted(); i++)
 		ret = rx_run(c, st, i, false);
+	progress_clear(st);
 	if (ret < 0 || spawn_interrupted())
 		return ret;
 	st->totals.runs = st->done;

@@ -239,6 +239,16 @@ int rx_scan_add_ignore(struct rx_scan *s, const char *pattern)
 	return 0;
 }
 
+int rx_pattern_check(const char *pattern, bool measure)
+{
+	struct rx_scan *s = rx_scan_new();
+	int ret = measure ? rx_scan_add_measure(s, pattern, NULL, NULL)
+			  : rx_scan_add_ignore(s, pattern);
+
+	rx_scan_free(s);
+	return ret;
+}
+
 /* ---- matches ---- */
 
 static const char *group_text(const struct rx_match *mt, uint32_t group, size_t *len)

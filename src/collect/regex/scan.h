@@ -67,6 +67,9 @@ void rx_scan_free(struct rx_scan *s);
  */
 int rx_scan_add_measure(struct rx_scan *s, const char *pattern, rx_handler handler, void *arg);
 int rx_scan_add_ignore(struct rx_scan *s, const char *pattern);
+/* Whether @pattern would be taken (as a measure pattern without a handler
+ * when @measure): 0, or the error rx_scan_add_*() would give. */
+int rx_pattern_check(const char *pattern, bool measure);
 /* The uid of matches of patterns that have no uid group. */
 void rx_scan_set_default_uid(struct rx_scan *s, const char *uid);
 
