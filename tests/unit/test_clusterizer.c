@@ -14,6 +14,9 @@
 #include "profile/profile.h"
 #include "util/common.h"
 
+/* The end of a variadic argument list: a null pointer of the right type. */
+#define END ((char *)NULL)
+
 /* A time profile of resources (uid, subtype or NULL, amount) in this order. */
 struct res {
 	const char *uid, *subtype;
@@ -84,7 +87,7 @@ static void test_sort_order(void **state)
 	struct profile *p = make(r, ARRAY_SIZE(r));
 
 	UNUSED(state);
-	run(p, NULL);
+	run(p, END);
 	expect(p, want, ARRAY_SIZE(want));
 	assert_non_null(strstr(p->postprocessors, "\"strategy\":\"sort_order\""));
 	profile_free(p);
@@ -104,7 +107,7 @@ static void test_window_absolute_width(void **state)
 
 	UNUSED(state);
 	run(p, "--strategy", "sliding-window", "--window-width", "2", "--width-measure", "absolute",
-	    "--window-height", "0.5", NULL);
+	    "--window-height", "0.5", END);
 	expect(p, want, ARRAY_SIZE(want));
 	profile_free(p);
 }
@@ -122,7 +125,7 @@ static void test_window_absolute_height(void **state)
 
 	UNUSED(state);
 	run(p, "--strategy=sliding_window", "--window-width=100", "--fixed-window-width",
-	    "--window-height=1", "--fixed-window-height", NULL);
+	    "--window-height=1", "--fixed-window-height", END);
 	expect(p, want, ARRAY_SIZE(want));
 	assert_non_null(strstr(p->postprocessors, "\"height_measure\":\"absolute\""));
 	profile_free(p);
@@ -141,7 +144,7 @@ static void test_window_relative_width(void **state)
 		r[i] = (struct res){"x", NULL, (double)i + 1};
 	p = make(r, 10);
 	run(p, "--strategy", "sliding-window", "--window-width", "0.2", "--window-height", "1000",
-	    "--height-measure", "absolute", NULL);
+	    "--height-measure", "absolute", END);
 	expect(p, want, ARRAY_SIZE(want));
 	profile_free(p);
 }
@@ -155,7 +158,7 @@ static void test_defaults_window(void **state)
 	struct profile *p = make(r, ARRAY_SIZE(r));
 
 	UNUSED(state);
-	run(p, "--strategy", "sliding-window", NULL);
+	run(p, "--strategy", "sliding-window", END);
 	expect(p, want, ARRAY_SIZE(want));
 	profile_free(p);
 }
@@ -171,7 +174,7 @@ static void test_keeps_sizes(void **state)
 
 	UNUSED(state);
 	table_set(p, &p->res, 0, &size);
-	run(p, NULL);
+	run(p, END);
 	assert_false(col_has(table_col(&p->res, "cluster"), 0));
 	/* expect() wants the cluster where it wants a size: check by hand. */
 	for (size_t i = 1; i < 4; i++) {
@@ -205,11 +208,11 @@ static void test_bad_options(void **state)
 {
 	UNUSED(state);
 	bad("--strategy is sort-order or sliding-window, not 'kmeans'", "--strategy", "kmeans",
-	    NULL);
-	bad("--width-measure weighted is not supported", "--width-measure", "weighted", NULL);
-	bad("--window-width wants a number > 0, not '0'", "--window-width", "0", NULL);
-	bad("--window-height wants a number, not 'x'", "--window-height", "x", NULL);
-	bad("unknown option --window", "--window", NULL);
+	    END);
+	bad("--width-measure weighted is not supported", "--width-measure", "weighted", END);
+	bad("--window-width wants a number > 0, not '0'", "--window-width", "0", END);
+	bad("--window-height wants a number, not 'x'", "--window-height", "x", END);
+	bad("unknown option --window", "--window", END);
 }
 
 int main(void)
