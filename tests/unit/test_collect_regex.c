@@ -310,6 +310,9 @@ static void test_scan_bad_patterns(void **state)
 			 ERR_INVALID);
 	assert_string_equal(err_msg(), "pattern '(?<uid>\\w+) (?<value>\\d+)' has no "
 				       "(?<amount>...) group");
+	assert_int_equal(rx_scan_add_measure(s, "(?<order>\\d+) (?<amount>\\d+)", NULL, NULL),
+			 ERR_INVALID);
+	assert_non_null(strstr(err_msg(), "a group may not be named 'order'"));
 	assert_int_equal(rx_scan_add_ignore(s, "[z-a]"), ERR_INVALID);
 	rx_scan_free(s);
 }

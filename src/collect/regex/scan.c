@@ -175,7 +175,7 @@ static int compile(const char *pattern, struct rx_pat *p)
 }
 
 /* The pattern's named groups: the ones with a meaning, and the others. */
-static void read_names(struct rx_pat *p)
+static int read_names(struct rx_pat *p, const char *pattern)
 {
 	uint32_t count = 0, size = 0;
 	PCRE2_SPTR table = NULL;
@@ -196,6 +196,10 @@ static void read_names(struct rx_pat *p)
 			p->g_unit = group;
 		else if (strcmp(name, "subtype") == 0)
 			p->g_subtype = group;
+		else if (strcmp(name, "type") == 0 || strcmp(name, "order") == 0)
+			/* The profile's own: the unit's dimension, the run. */
+			return err_set(ERR_INVALID, "pattern '%s': a group may not be named '%s'",
+				       pattern, name);
 		else {
 			p->extra = xrealloc(p->extra, (p->nextra + 1) * sizeof(*p->extra));
 			/* Perun's field is spelt with hyphens, which a group
@@ -206,6 +210,7 @@ static void read_names(struct rx_pat *p)
 						       : name)};
 		}
 	}
+	return 0;
 }
 
 int rx_scan_add_measure(struct rx_scan *s, const char *pattern, rx_handler handler, void *arg)
@@ -215,7 +220,11 @@ int rx_scan_add_measure(struct rx_scan *s, const char *pattern, rx_handler handl
 
 	if (ret < 0)
 		return ret;
-	read_names(&p);
+	ret = read_names(&p, pattern);
+	if (ret < 0) {
+		pat_release(&p);
+		return ret;
+	}
 	if (!handler && !p.g_amount) {
 		pat_release(&p);
 		return err_set(ERR_INVALID, "pattern '%s' has no (?<amount>...) group", pattern);
