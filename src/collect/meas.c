@@ -6,6 +6,7 @@
 
 #include "collect/meas.h"
 #include "collect/units.h"
+#include "profile/numfmt.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -21,6 +22,8 @@
  */
 struct conv {
 	double mul, div;
+	int exp10; /* mul 10^k or div 10^-k: the conversion as a decimal shift */
+	bool pow10;
 };
 
 struct meas {
@@ -38,17 +41,71 @@ struct meas {
 	char last_text[UNIT_CACHE]; /* the last record's unit, parsed into @last */
 	size_t last_len;
 	struct unit last;
+	struct conv last_conv; /* from @last to the profile's unit, when @conv_ok */
+	bool conv_ok;
 };
+
+/* The power of ten @x is (within rounding), or false. */
+static bool log10_of(double x, int *k)
+{
+	double l = round(log10(x));
+
+	*k = (int)l;
+	return fabs(x - pow(10, l)) < 1e-9 * x;
+}
 
 static struct conv conv_of(double from, double to)
 {
 	double r = from / to;
+	struct conv c = {r, 1, 0, false};
 
 	if (r >= 1 && fabs(r - round(r)) < 1e-9 * r)
-		return (struct conv){round(r), 1};
-	if (r < 1 && fabs(1 / r - round(1 / r)) < 1e-9 / r)
-		return (struct conv){1, round(1 / r)};
-	return (struct conv){r, 1};
+		c = (struct conv){round(r), 1, 0, false};
+	else if (r < 1 && fabs(1 / r - round(1 / r)) < 1e-9 / r)
+		c = (struct conv){1, round(1 / r), 0, false};
+	c.pow10 = log10_of(c.div != 1 ? c.div : c.mul, &c.exp10);
+	if (c.div != 1)
+		c.exp10 = -c.exp10;
+	return c;
+}
+
+/*
+ * @text, the amount as printed, shifted by @exp10 decimal places and read
+ * once: "12.345" ms is 12.345e-3 s, the double nearest 0.012345, which a
+ * profile prints as 0.012345; 12.345 / 1000 in binary may be an ulp off and
+ * print as 0.012344999999999999. False when @text is no plain number.
+ */
+static bool shifted(const char *text, size_t len, int exp10, double *v)
+{
+	const char *e = memchr(text, 'e', len);
+	char tmp[40 + 2 + NUMFMT_MAX], *end;
+	long exp = 0;
+	int64_t i;
+	size_t n;
+
+	if (!e)
+		e = memchr(text, 'E', len);
+	if (e) {
+		exp = strtol(e + 1, &end, 10);
+		if (end != text + len || exp < -400 || exp > 400)
+			return false;
+		len = (size_t)(e - text);
+	}
+	if (!len || len > 40)
+		return false;
+	/* printf would cost more than the rest of the record. */
+	memcpy(tmp, text, len);
+	tmp[len] = 'e';
+	n = len + 1 + numfmt_i64(tmp + len + 1, exp + exp10);
+	switch (numfmt_parse(tmp, n, &i, v)) {
+	case NUM_INT:
+		*v = (double)i;
+		return true;
+	case NUM_DBL:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static double convert(struct conv c, double v)
@@ -65,6 +122,7 @@ static void decide(struct meas *m, const char *text, size_t len)
 	else
 		m->unit_name = xstrdup(m->target.name ? m->target.name : "");
 	m->decided = true;
+	m->conv_ok = false;
 }
 
 struct meas *meas_new(const char *unit)
@@ -74,6 +132,7 @@ struct meas *meas_new(const char *unit)
 	m->p = profile_new();
 	m->p->layout = LAYOUT_TYPED;
 	m->unit_name = xstrdup("");
+	unit_parse("", 0, &m->last);
 	if (unit)
 		decide(m, unit, strlen(unit));
 	/* Both columns exist before any other, so their indices stay put. */
@@ -124,6 +183,7 @@ static const struct unit *rec_unit(struct meas *m, const char *text, size_t len)
 		unit_parse(text, len, &m->last);
 		m->last_len = len < UNIT_CACHE ? len : 0;
 		memcpy(m->last_text, text, m->last_len);
+		m->conv_ok = false;
 	}
 	return &m->last;
 }
@@ -143,7 +203,7 @@ static int conversion(struct meas *m, const struct meas_rec *r, struct conv *c)
 			decide(m, r->unit ? r->unit : "", len);
 		m->by_record = u->dim != UNIT_NONE;
 	}
-	*c = (struct conv){1, 1};
+	*c = (struct conv){1, 1, 0, true};
 	/* Without a unit, an amount is in the unit the user or the format
 	 * gave; where other lines said theirs, it may be anything. */
 	if (u->dim == UNIT_NONE && m->by_record)
@@ -151,7 +211,10 @@ static int conversion(struct meas *m, const struct meas_rec *r, struct conv *c)
 	if (u->dim == UNIT_NONE)
 		return 0;
 	if (u->dim == m->target.dim && u->dim != UNIT_OTHER) {
-		*c = conv_of(u->scale, m->target.scale);
+		if (!m->conv_ok)
+			m->last_conv = conv_of(u->scale, m->target.scale);
+		m->conv_ok = true;
+		*c = m->last_conv;
 		return 0;
 	}
 	if (u->dim == UNIT_OTHER && m->target.dim == UNIT_OTHER && strlen(m->unit_name) == len &&
@@ -223,7 +286,9 @@ int meas_add(struct meas *m, const struct meas_rec *r)
 
 	if (ret < 0)
 		return ret;
-	amount = convert(c, r->amount);
+	if (!(c.pow10 && c.exp10 && r->amount_text &&
+	      shifted(r->amount_text, r->amount_len, c.exp10, &amount)))
+		amount = convert(c, r->amount);
 	if (!isfinite(amount))
 		return err_set(ERR_INVALID, "amount %g is not a finite number", r->amount);
 	row = profile_res_add(m->p, type_row(m, r));

@@ -32,6 +32,10 @@ struct meas_rec {
 	const char *subtype; /* NULL: none */
 	size_t subtype_len;
 	double amount;
+	/* The amount as printed (may be NULL): a conversion by a power of ten
+	 * then shifts its decimal point rather than multiplying in binary. */
+	const char *amount_text;
+	size_t amount_len;
 	const char *unit; /* NULL or empty: already in the profile's unit */
 	size_t unit_len;
 	const struct meas_field *fields;

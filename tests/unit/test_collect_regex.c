@@ -136,6 +136,37 @@ static void test_meas_one_unit(void **state)
 	meas_free(m);
 }
 
+static void test_meas_decimal_shift(void **state)
+{
+	struct meas *m = meas_new("s");
+	struct meas_rec r = {.uid = "a",
+			     .uid_len = 1,
+			     .amount = 14.302,
+			     .amount_text = "14.302",
+			     .amount_len = 6,
+			     .unit = "ms",
+			     .unit_len = 2};
+	struct profile *p;
+	double v[2];
+
+	UNUSED(state);
+	/* 14.302 / 1000 is an ulp off 0.014302 in binary: the printed text is
+	 * shifted and read once instead, as if 14.302e-3 had been written. */
+	assert_true(14.302 / 1000 != 0.014302);
+	assert_int_equal(meas_add(m, &r), 0);
+	r.amount = 2.5e3;
+	r.amount_text = "2.5e3";
+	r.amount_len = 5;
+	r.unit = "us";
+	assert_int_equal(meas_add(m, &r), 0);
+	p = meas_take(m);
+	assert_int_equal(amounts(p, "a", NULL, v, 2), 2);
+	assert_true(v[0] == 0.014302);
+	assert_true(v[1] == 0.0025);
+	profile_free(p);
+	meas_free(m);
+}
+
 static void test_meas_given_unit(void **state)
 {
 	struct meas *m = meas_new("KiB");
@@ -526,6 +557,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_meas_one_unit),
+		cmocka_unit_test(test_meas_decimal_shift),
 		cmocka_unit_test(test_meas_given_unit),
 		cmocka_unit_test(test_meas_other_units),
 		cmocka_unit_test(test_scan_groups),

@@ -180,11 +180,16 @@ static int gbench_entry(yajl_val b, struct meas *m, struct rx_counts *c)
 		return 0;
 	}
 	r = rec_of(name, "real", real, unit ? unit : "ns");
+	/* As written, for an exact shift from us or ms to ns. */
+	r.amount_text = member(b, "real_time")->u.number.r;
+	r.amount_len = strlen(r.amount_text);
 	r.fields = f;
 	r.nfields = gbench_fields(b, f);
 	if (meas_add(m, &r) == 0)
 		added++;
 	r = rec_of(name, "cpu", cpu, unit ? unit : "ns");
+	r.amount_text = member(b, "cpu_time")->u.number.r;
+	r.amount_len = strlen(r.amount_text);
 	if (added && meas_add(m, &r) == 0)
 		added++;
 	note_added(c, name, added);

@@ -153,6 +153,8 @@ static int gbench_line(const struct rx_match *mt, struct meas *m, void *arg)
 		text = rx_group(mt, which[k], &len);
 		if (!text || !plain_num(text, len, &r.amount))
 			return err_set(ERR_INVALID, "the %s time is not a number", which[k]);
+		r.amount_text = text;
+		r.amount_len = len;
 		r.unit = rx_group(mt, unit_group[k], &r.unit_len);
 		r.subtype = which[k];
 		r.subtype_len = strlen(which[k]);
@@ -227,6 +229,8 @@ static int go_line(const struct rx_match *mt, struct meas *m, void *arg)
 			return err_set(ERR_INVALID, "'%.*s' is not a number", (int)vlen, v);
 		if (ulen == 5 && memcmp(u, "ns/op", 5) == 0) {
 			r.amount = x;
+			r.amount_text = v;
+			r.amount_len = vlen;
 			have_time = true;
 		} else if (n < MAX_FIELDS) {
 			snprintf(names[n], sizeof(names[n]), "%.*s", (int)ulen, u);

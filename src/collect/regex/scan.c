@@ -324,6 +324,14 @@ static int user_match(struct rx_scan *s, const struct rx_match *mt, struct meas 
 		return err_set(ERR_INVALID, "the amount group took no part in the match");
 	if (!parse_num(amount, alen, &r.amount))
 		return err_set(ERR_INVALID, "amount '%.*s' is not a number", (int)alen, amount);
+	while (alen && (*amount == ' ' || *amount == '\t')) {
+		amount++;
+		alen--;
+	}
+	while (alen && (amount[alen - 1] == ' ' || amount[alen - 1] == '\t'))
+		alen--;
+	r.amount_text = amount;
+	r.amount_len = alen;
 	r.uid = group_text(mt, p->g_uid, &r.uid_len);
 	if (!r.uid) {
 		r.uid = s->default_uid ? s->default_uid : "";
