@@ -17,6 +17,7 @@
 #include "collect/collector.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
+#include "collect/regex/regex.h"
 #include "collect/time/time.h"
 #include "collect/trace/trace.h"
 #include "profile/profile.h"
@@ -35,6 +36,7 @@ static const struct collector *const collectors[] = {
 	&trace_collector,
 	&memory_collector,
 	&monitor_collector,
+	&regex_collector,
 	NULL,
 };
 /* clang-format on */
