@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/check.h"
+#include "cli/select.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -301,9 +302,11 @@ static void print_pair(FILE *f, const struct check_pair *p, bool colour, bool ve
 {
 	size_t *ord = by_location(p), n = p->changes.n;
 
-	fprintf(f, "%s\n  %.7s%s%s -> %.7s%s%s\n", p->config, p->baseline_version,
-		*p->baseline_version ? " " : "", p->baseline_name, p->target_version,
-		*p->target_version ? " " : "", p->target_name);
+	buf_reset(b);
+	ref_label(b, p->baseline_id, p->baseline_name, p->baseline_version);
+	buf_adds(b, " -> ");
+	ref_label(b, p->target_id, p->target_name, p->target_version);
+	fprintf(f, "%s\n  %s\n", p->config, buf_str(b));
 	for (size_t k = 0; k < n;) {
 		const char *loc = p->changes.v[ord[k]].location;
 		size_t end = k;
@@ -396,6 +399,8 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 		json_sizes(b, c);
 	json_str(b, "baseline_profile", p->baseline_name);
 	json_str(b, "target_profile", p->target_name);
+	json_str(b, "baseline_id", p->baseline_id);
+	json_str(b, "target_id", p->target_id);
 	json_str(b, "baseline_version", p->baseline_version);
 	json_str(b, "target_version", p->target_version);
 	buf_addc(b, '}');

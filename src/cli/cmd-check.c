@@ -284,10 +284,13 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 	}
 	if (ret == 0)
 		ret = compare_into(&r, o, p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1]));
-	if (ret == 0 && refs[0].kind == REF_STORED)
-		memcpy(r.pairs[0].baseline_version, refs[0].version, 41);
-	if (ret == 0 && refs[1].kind == REF_STORED)
-		memcpy(r.pairs[0].target_version, refs[1].version, 41);
+	for (int i = 0; i < 2 && ret == 0; i++) {
+		if (refs[i].kind != REF_STORED)
+			continue;
+		memcpy(i ? r.pairs[0].target_version : r.pairs[0].baseline_version,
+		       refs[i].version, 41);
+		memcpy(i ? r.pairs[0].target_id : r.pairs[0].baseline_id, ref_id(&refs[i]), 41);
+	}
 	for (int i = 0; i < 2; i++) {
 		profile_free(p[i]);
 		ref_release(&refs[i]);
@@ -321,6 +324,8 @@ static int pair_with_parents(const struct check_cli *o, const struct vcs_version
 				   target->e[i].name);
 		memcpy(r->pairs[r->n - 1].baseline_version, ver->parents[k], 41);
 		memcpy(r->pairs[r->n - 1].target_version, ver->id, 41);
+		memcpy(r->pairs[r->n - 1].baseline_id, parents[k].e[j].blob, 41);
+		memcpy(r->pairs[r->n - 1].target_id, target->e[i].blob, 41);
 	}
 	return ret;
 }
