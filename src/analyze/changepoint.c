@@ -74,7 +74,8 @@ static void pelt(const double *sum, const double *sum2, size_t n, double beta, s
 
 			if (t - cand[k] < m && !(t == n && cand[k] == 0) && !alone)
 				continue;
-			v = f[cand[k]] + seg_cost(sum, sum2, cand[k], t) + (alone ? 2 * beta : beta);
+			v = f[cand[k]] + seg_cost(sum, sum2, cand[k], t) +
+			    (alone ? 2 * beta : beta);
 			if (v < f[t]) {
 				f[t] = v;
 				last[t] = cand[k];

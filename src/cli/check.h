@@ -20,7 +20,7 @@ enum check_format { CHECK_TEXT, CHECK_JSON, CHECK_MARKDOWN, CHECK_JUNIT };
 struct check_pair {
 	char *baseline_name, *target_name;
 	char baseline_version[41], target_version[41]; /* "" for files */
-	char baseline_id[41], target_id[41];		/* the profiles' ids; "" for files */
+	char baseline_id[41], target_id[41];	       /* the profiles' ids; "" for files */
 	char *config; /* "cmd args (workload) collector", for headings */
 	struct change_list changes;
 };

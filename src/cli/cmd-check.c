@@ -287,8 +287,8 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 	for (int i = 0; i < 2 && ret == 0; i++) {
 		if (refs[i].kind != REF_STORED)
 			continue;
-		memcpy(i ? r.pairs[0].target_version : r.pairs[0].baseline_version,
-		       refs[i].version, 41);
+		memcpy(i ? r.pairs[0].target_version : r.pairs[0].baseline_version, refs[i].version,
+		       41);
 		memcpy(i ? r.pairs[0].target_id : r.pairs[0].baseline_id, ref_id(&refs[i]), 41);
 	}
 	for (int i = 0; i < 2; i++) {

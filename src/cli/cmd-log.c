@@ -326,8 +326,7 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 	if (perf)
 		return log_perf(ctx, from, limit, perf, st.fmt);
 	st.plain = vcs_kind(ctx->vcs) == VCS_PLAIN;
-	ret = store_each_version(ctx->store, st.oneline ? collect_types : collect_version,
-				 &st.map);
+	ret = store_each_version(ctx->store, st.oneline ? collect_types : collect_version, &st.map);
 	if (ret == 0)
 		ret = vcs_walk(ctx->vcs, from, limit, show_version, &st);
 	if (st.fmt == FORMAT_JSON)

@@ -25,8 +25,8 @@ bool profile_id_like(const char *spec)
 	return n >= 4 && n <= 40 && spec[n] == '\0';
 }
 
-int profile_find_id(struct store *s, const char *version, const char *spec,
-		    struct store_entry *out, char where[41])
+int profile_find_id(struct store *s, const char *version, const char *spec, struct store_entry *out,
+		    char where[41])
 {
 	int ret = store_find_blob(s, version, spec, out, where);
 

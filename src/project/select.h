@@ -30,8 +30,8 @@ bool profile_id_like(const char *spec);
  * has it, ERR_INVALID when several do; the message says which. @where
  * gets the version it is registered with.
  */
-int profile_find_id(struct store *s, const char *version, const char *spec,
-		    struct store_entry *out, char where[41]);
+int profile_find_id(struct store *s, const char *version, const char *spec, struct store_entry *out,
+		    char where[41]);
 
 /*
  * A digits-only @spec ("790561") is an index (N, as N@p or N@i) or an id
