@@ -236,7 +236,7 @@ static int cmp_double(const void *a, const void *b)
  */
 static void method_fast(const struct curves *c, const struct check_params *cp, struct change *ch)
 {
-	double rel[CURVE_POINTS], top = 0;
+	double rel[CURVE_POINTS] = {0}, top = 0;
 	int n = 0;
 
 	for (int i = 0; i < CURVE_POINTS; i++)
