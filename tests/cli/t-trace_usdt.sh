@@ -235,7 +235,7 @@ has "$T/err" "'sh' was stopped by --timeout after 1 s before it returned from an
 
 # The profile records its options as options, so check --collect-missing
 # makes the parent's profile the same way: the rules, their sampling, the
-# size, -b and -l.
+# size, -b and -l (--yes: the recipe is the profile's, not a matrix job's).
 parent=$(git rev-parse HEAD)
 commit_change "next"
 cat >>.veles/config.yml <<YML
@@ -250,7 +250,7 @@ ok veles collect trace -g 2 -f 'SLList_insert#10' -f BTree_search -l ds \
 mine="$T/mine.perf"
 cp "$(newest)" "$mine"
 ok veles add -q "$(newest)"
-veles check head --collect-missing >"$T/out" 2>"$T/err"
+veles check head --collect-missing --yes >"$T/out" 2>"$T/err"
 [ $? -le 1 ] || { cat "$T/err" >&2; fail "check --collect-missing"; }
 has "$T/err" "^check: collecting .* on ${parent:0:7}$"
 ok veles show 0@i raw -m "$parent"
