@@ -48,8 +48,9 @@ static void reg_usage(void)
 	       "                          exponential or all (default); repeat for several\n"
 	       "  -s, --steps N           parts for iterative, interval and initial_guess\n"
 	       "                          (default 3)\n"
-	       "      --of KEY            the dependent value (default: amount)\n"
-	       "      --depending-on KEY, --per KEY\n"
+	       "      --of KEY, --of-key KEY\n"
+	       "                          the dependent value (default: amount)\n"
+	       "      --depending-on KEY, --per KEY, --per-key KEY\n"
 	       "                          the independent value (default: structure-unit-size)\n");
 }
 
@@ -135,6 +136,9 @@ static int reg_parse(int argc, char **argv, void **out)
 		{"of", required_argument, NULL, 'O'},
 		{"depending-on", required_argument, NULL, 'P'},
 		{"per", required_argument, NULL, 'P'},
+		/* Perun's spellings, and the names its records use. */
+		{"of-key", required_argument, NULL, 'O'},
+		{"per-key", required_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
 	struct reg_opts *o = xcalloc(1, sizeof(*o));
