@@ -70,10 +70,10 @@ static int prepare_one(struct cli_ctx *ctx, const struct profile_ref *ref, const
 		free(p->origin);
 		p->origin = xstrdup(version);
 	}
-	profile_write_json(p, json, false);
+	ret = profile_encode(p, json);
 	*type = xstrdup(p->type);
 	profile_free(p);
-	return 0;
+	return ret;
 }
 
 static int parse_add_opts(const char *cmd, int argc, char **argv, struct add_opts *o,

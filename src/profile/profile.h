@@ -132,6 +132,22 @@ int profile_write_fd(const struct profile *p, int fd, bool indent);
 /* Writes @path atomically (temp file, fsync, rename), compressed as asked. */
 int profile_save(const struct profile *p, const char *path, enum compression comp);
 
+/*
+ * The compact form (docs/profile-format.md): the columns, each in the
+ * encoding that suits it, zstd-compressed; what the store and .veles/jobs/
+ * keep. profile_load*() read it as they read JSON.
+ */
+int profile_encode(const struct profile *p, struct buf *out);
+/* Reads a compact profile from untrusted bytes; one error line naming
+ * @name when they are damaged. */
+int profile_decode(const uint8_t *data, size_t len, const char *name, struct profile **out);
+bool profile_is_compact(const void *data, size_t len);
+/* Writes @path atomically in the compact form. */
+int profile_save_compact(const struct profile *p, const char *path);
+/* The most rows a compact profile's table may declare; a fuzzer lowers it
+ * to keep a few crafted bytes from asking for gigabytes. */
+extern size_t compact_max_rows;
+
 /* Compression helpers, also used by the store. */
 enum compression compression_detect(const void *data, size_t len);
 int compression_decompress(const void *data, size_t len, struct buf *out);

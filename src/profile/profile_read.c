@@ -295,6 +295,8 @@ int profile_load_mem(const void *data, size_t len, const char *name, struct prof
 	size_t skip;
 	int ret;
 
+	if (profile_is_compact(data, len))
+		return profile_decode(data, len, name, out);
 	if (compression_detect(data, len) != COMP_NONE) {
 		struct buf plain = BUF_INIT;
 
@@ -359,7 +361,7 @@ static int load_mapped(int fd, const char *name, struct profile **out)
 	if (map == MAP_FAILED)
 		return 1;
 	madvise(map, len, MADV_SEQUENTIAL);
-	if (compression_detect(map, len) != COMP_NONE) {
+	if (compression_detect(map, len) != COMP_NONE || profile_is_compact(map, len)) {
 		ret = profile_load_mem(map, len, name, out);
 	} else {
 		skip = perun_header_len(map, len);
@@ -392,9 +394,10 @@ int profile_load_fd(int fd, const char *name, struct profile **out)
 		free(head);
 		return err_set(ERR_IO, "%s: cannot read: %s", name, strerror(errno));
 	}
-	if (compression_detect(head, (size_t)n) != COMP_NONE) {
-		/* Compressed profiles are stored ones, small next to their
-		 * plain size: decompress whole. */
+	if (compression_detect(head, (size_t)n) != COMP_NONE ||
+	    profile_is_compact(head, (size_t)n)) {
+		/* Compressed and compact profiles are small next to their
+		 * JSON: read whole. */
 		struct buf all = BUF_INIT;
 
 		buf_add(&all, head, (size_t)n);

@@ -35,7 +35,7 @@ for want in "SLList_init 2" "SLList_insert 200" "SLList_search 60" "SLList_destr
 done
 # The seed's layout: uid#0 keys, type mixed, subtype time delta, units us;
 # inclusive time covers exclusive time, SLList_destroy's includes SLList_init.
-$py - "$(newest)" <<'PY' || fail "trace profile layout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "trace profile layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "mixed", p["header"]
@@ -88,7 +88,7 @@ fi
 # Threads: the main thread's workload and one on each of 3 threads.
 ok veles collect trace --instrumented -f SLList_insert -f SLList_search -- ./ds_driver -t 3 100 10
 has "$T/out" "in 4 threads of 1 processes"
-$py - "$(newest)" <<'PY' || fail "threads"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "threads"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 assert sorted(p["resources"]) == ["SLList_insert#0", "SLList_search#0"], p["resources"].keys()
@@ -110,7 +110,7 @@ trace_sigcalls 3
 ok veles collect trace --instrumented -- ./ds_driver -t 1 300 100
 prof=$(newest)
 ok veles show "$prof" flamegraph -o fg.svg
-$py - "$prof" fg.svg <<'PY' || fail "trace flame graph"
+$py - "$(json_of "$prof")" fg.svg <<'PY' || fail "trace flame graph"
 import json, re, sys
 p = json.load(open(sys.argv[1]))
 frames = re.findall(r"<title>([^<:]+): ([0-9.]+)</title>", open(sys.argv[2]).read())
@@ -131,7 +131,7 @@ done
 # A fork: the child's calls are its own, none counted twice or lost.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_driver -f -t 1 50
 has "$T/out" "in 4 threads of 2 processes"
-$py - "$(newest)" <<'PY' || fail "fork"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "fork"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -145,7 +145,7 @@ PY
 # Aggregate mode: one resource per function and thread, with the sums.
 ok veles collect trace --instrumented --aggregate -- ./ds_driver -t 1 100 30
 has "$T/out" "sums only"
-$py - "$(newest)" <<'PY' || fail "aggregate"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "aggregate"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_insert#0"]
@@ -222,7 +222,7 @@ YML
 rm -f .veles/jobs/*.perf
 ok veles run matrix
 has "$T/out" "1 job: 1 ok"
-$py - "$(newest)" <<'PY' || fail "regression over list lengths"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "regression over list lengths"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_search#0"]
@@ -261,7 +261,7 @@ dyn() { veles collect trace --dynamic "$@"; }
 if dyn -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"; then
 	ok dyn -f SLList_insert -f SLList_search -f SLList_destroy -- ./ds_plain -t 2 -f 120 30
 	has "$T/out" "in 6 threads of 2 processes"
-	$py - "$(newest)" <<'PY' || fail "dynamic"
+	$py - "$(json_of "$(newest)")" <<'PY' || fail "dynamic"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -274,7 +274,7 @@ for a, e in zip(r["SLList_search#0"]["amount"], r["SLList_search#0"]["exclusive"
 PY
 	# The structure size from an argument: insertion_sort(keys, n).
 	ok dyn --size insertion_sort:2 -- ./ds_plain -t 1 37 5
-	$py - "$(newest)" <<'PY' || fail "dynamic --size"
+	$py - "$(json_of "$(newest)")" <<'PY' || fail "dynamic --size"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
@@ -328,7 +328,7 @@ PY
 	${CC:-cc} -O0 -o deep "$VELES_SRCDIR/tests/data/trace/deep.c" || fail "build deep"
 	ok dyn -f rec -- ./deep 100
 	has "$T/err" "Warning: 37 calls nested deeper than the kernel probes returns"
-	$py - "$(newest)" <<'PY' || fail "dynamic recursion"
+	$py - "$(json_of "$(newest)")" <<'PY' || fail "dynamic recursion"
 import json, sys
 r = json.load(open(sys.argv[1]))["resources"]["rec#0"]
 assert sorted(r["depth"]) == list(range(64)), r["depth"]

@@ -28,7 +28,7 @@ ${CC:-cc} -O2 -o endless_plain "$data/endless.c" -lpthread || fail "build endles
 # records were written (docs/collect-trace.md, Timeout) may have reserved
 # its last record without storing it (seen under ASan on 2 cores).
 paired() {
-	$py - "$1" "$2" <<'PY'
+	$py - "$(json_of "$1")" "$2" <<'PY'
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
@@ -63,7 +63,7 @@ done
 
 # Aggregate sums too: each function's calls per thread.
 ok veles collect trace --instrumented --aggregate -t 0.3 -- ./endless_fi 1
-$py - "$(newest)" <<'PY' || fail "aggregate after --timeout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "aggregate after --timeout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
