@@ -27,6 +27,7 @@ struct dec {
 	uint64_t nstrs;
 	uint8_t *checked; /* per string: 1 checked as JSON text */
 	bool has_meta, has_strs, has_types;
+	bool res_col; /* reading a column of the resources */
 	uint64_t ntypes, nres;
 };
 
@@ -272,6 +273,143 @@ static inline int64_t wrap_add(int64_t a, int64_t b)
 	return (int64_t)((uint64_t)a + (uint64_t)b);
 }
 
+/* ENC_GROUPED's per-group bookkeeping (see read_grouped). */
+struct gstate {
+	size_t *rows, *kpos, *idx, (*n)[3], (*base)[3], (*j)[3];
+	uint8_t (*w)[3];
+	int64_t *prev;
+	struct fenwick fw[2];
+};
+
+static void gstate_free(struct gstate *s)
+{
+	free(s->rows);
+	free(s->kpos);
+	free(s->idx);
+	free(s->n);
+	free(s->base);
+	free(s->j);
+	free(s->w);
+	free(s->prev);
+	free(s->fw[0].t);
+	free(s->fw[1].t);
+}
+
+/* The kinds, widths and planes of ENC_GROUPED, each checked against what
+ * the column has left; *kinds and *planes point into it. */
+static int grouped_layout(struct dec *d, struct cur *c, struct gstate *s, uint64_t len,
+			  const uint8_t *absent, uint64_t npresent, const uint8_t **kinds,
+			  const uint8_t **planes)
+{
+	uint64_t ng = d->ntypes, g, total = 0, rest;
+
+	for (uint64_t r = 0; r < len; r++)
+		if (!(absent && absent[r]))
+			s->rows[d->p->res_type[r]]++;
+	if (!(*kinds = cur_take(c, npresent)))
+		return corrupt(d, "a column is cut short");
+	for (g = 0; g < ng; g++) {
+		s->kpos[g] = total;
+		for (size_t i = 0; i < s->rows[g]; i++) {
+			uint8_t k = (*kinds)[total + i];
+
+			if (k > GK_EVEN)
+				return corrupt(d, "bad value kind");
+			s->n[g][k]++;
+		}
+		total += s->rows[g];
+	}
+	for (g = 0; g < ng; g++) {
+		const uint8_t *w = s->rows[g] ? cur_take(c, 3) : NULL;
+
+		for (int k = 0; w && k < 3; k++) {
+			if (w[k] > 8)
+				return corrupt(d, "bad width");
+			s->w[g][k] = w[k];
+		}
+		if (s->rows[g] && !w)
+			return corrupt(d, "a column is cut short");
+	}
+	rest = (uint64_t)(c->end - c->p);
+	total = 0;
+	for (g = 0; g < ng; g++)
+		for (int k = 0; k < 3; k++) {
+			uint64_t n = s->n[g][k], w = s->w[g][k];
+
+			if (n && w > (rest - total) / n)
+				return corrupt(d, "a column is cut short");
+			s->base[g][k] = total;
+			total += n * w;
+		}
+	*planes = cur_take(c, total);
+	return 0;
+}
+
+/*
+ * ENC_GROUPED (compact_enc.c says how it is written): the values of
+ * each row in row order, each group's kinds and numbers read where its
+ * own run of them goes on.
+ */
+static int read_grouped(struct dec *d, struct cur *c, unsigned flags, int64_t *v, uint64_t len,
+			const uint8_t *absent, uint64_t npresent)
+{
+	uint64_t ng = d->ntypes;
+	struct gstate s;
+	const uint8_t *kinds = NULL, *planes = NULL;
+	int ret = 0;
+
+	if (!d->res_col || !d->p->res_type)
+		return corrupt(d, "grouped values outside the resources");
+	memset(&s, 0, sizeof(s));
+	s.rows = xcalloc(ng + 1, sizeof(*s.rows));
+	s.kpos = xcalloc(ng + 1, sizeof(*s.kpos));
+	s.idx = xcalloc(ng + 1, sizeof(*s.idx));
+	s.n = xcalloc(ng + 1, sizeof(*s.n));
+	s.base = xcalloc(ng + 1, sizeof(*s.base));
+	s.j = xcalloc(ng + 1, sizeof(*s.j));
+	s.w = xcalloc(ng + 1, sizeof(*s.w));
+	s.prev = xcalloc(ng + 1, sizeof(*s.prev));
+	for (int k = 0; k < 2; k++) {
+		s.fw[k].n = (size_t)len;
+		s.fw[k].t = xcalloc((size_t)len + 1, sizeof(*s.fw[k].t));
+	}
+	ret = grouped_layout(d, c, &s, len, absent, npresent, &kinds, &planes);
+	for (uint64_t r = 0; ret == 0 && r < len; r++) {
+		uint32_t g = d->p->res_type[r];
+		uint64_t num = 0;
+		uint8_t k;
+		size_t at;
+
+		if (absent && absent[r]) {
+			v[r] = 0;
+			continue;
+		}
+		k = kinds[s.kpos[g] + s.idx[g]++];
+		at = s.base[g][k] + s.j[g][k]++;
+		for (unsigned b = 0; b < s.w[g][k]; b++)
+			num |= (uint64_t)planes[at + b * s.n[g][k]] << (8 * b);
+		if (k == GK_DELTA) {
+			v[r] = flags & GF_DELTAS ? wrap_add(s.prev[g], zz_dec(num)) : zz_dec(num);
+			fw_add(&s.fw[GK_ODD - 1], (size_t)r, 1);
+		} else {
+			struct fenwick *f = &s.fw[k - 1];
+			size_t p;
+
+			if (!(flags & GF_REFS) || num >= f->total) {
+				ret = corrupt(d, "a back-reference points outside its column");
+				break;
+			}
+			p = fw_kth(f, f->total - (uint32_t)num);
+			v[r] = v[p];
+			fw_add(f, p, -1);
+			fw_add(&s.fw[(k == GK_ODD ? GK_EVEN : GK_ODD) - 1], (size_t)r, 1);
+		}
+		s.prev[g] = v[r];
+	}
+	gstate_free(&s);
+	return ret;
+}
+
 /* The values of an integer encoding into @v[row] for each present row. */
 static int read_ints(struct dec *d, struct cur *c, unsigned enc, int64_t *v, uint64_t len,
 		     const uint8_t *absent, uint64_t npresent)
@@ -293,6 +431,12 @@ static int read_ints(struct dec *d, struct cur *c, unsigned enc, int64_t *v, uin
 		if (width < 1 || width > 8 || npresent > (uint64_t)(c->end - c->p) / width)
 			return corrupt(d, "a column is cut short");
 		planes = cur_take(c, npresent * width);
+	} else if (enc == ENC_GROUPED) {
+		unsigned flags = cur_u8(c);
+
+		if (flags > (GF_REFS | GF_DELTAS))
+			return corrupt(d, "bad grouped flags");
+		return read_grouped(d, c, flags, v, len, absent, npresent);
 	} else if (enc > ENC_PLANES) {
 		return corrupt(d, "unknown encoding");
 	}
@@ -471,6 +615,7 @@ static int read_column(struct dec *d, struct cur *c, const char *tag)
 		return corrupt(d, "a column name twice, or with a NUL");
 	if ((ret = read_presence(d, c, len, &absent, &npresent)) < 0)
 		goto out;
+	d->res_col = !types && !rtyp;
 	if (rtyp && absent) {
 		ret = corrupt(d, "a resource without a type");
 		goto out;

@@ -24,22 +24,27 @@
 /* Each encoding is tried on the first this many values of a column. */
 #define SAMPLE_VALUES 65536
 /* The back-reference cache of ENC_REF: slots, a power of two. */
-#define REF_SLOTS (1u << 16)
+#define REF_SLOTS (1u << 20)
+
+/* ENC_REF, ENC_GROUPED: the last row seen with a value of this hash. */
+struct ref_slot {
+	uint64_t v;
+	uint32_t row1; /* row + 1; 0 when empty (rows past 2^32 - 2 are not kept) */
+	uint8_t set;   /* ENC_GROUPED: GK_ODD or GK_EVEN, where row1 - 1 is marked */
+};
 
 struct enc {
 	struct buf *out;
 	ZSTD_CCtx *zc;
-	struct buf stage;    /* content not yet handed to zstd */
-	size_t head;	     /* offset of the open section's header in @out */
-	uint64_t rawsize;    /* content bytes of the open section */
-	bool zstd;	     /* the open section is compressed */
-	uint32_t *remap;     /* pool id -> string table index, UINT32_MAX if unused */
-	uint32_t nstrs;	     /* strings in the table */
-	struct ref_slot {    /* ENC_REF: the last row seen with a value */
-		uint64_t v;  /* of that hash */
-		size_t row1; /* row + 1; 0 when empty */
-	} * refs;
+	struct buf stage; /* content not yet handed to zstd */
+	size_t head;	  /* offset of the open section's header in @out */
+	uint64_t rawsize; /* content bytes of the open section */
+	bool zstd;	  /* the open section is compressed */
+	uint32_t *remap;  /* pool id -> string table index, UINT32_MAX if unused */
+	uint32_t nstrs;	  /* strings in the table */
+	struct ref_slot *refs;
 	bool sampling; /* the stage holds a trial encoding: never flushed */
+	int gflags;    /* ENC_GROUPED's GF_* */
 	int err;
 };
 
@@ -256,6 +261,8 @@ struct src {
 	const uint8_t *absent;	/* c->absent, rows below @absent_cap */
 	size_t absent_cap;
 	const uint32_t *types;
+	const uint32_t *group; /* the resources' types, for ENC_GROUPED; NULL: none */
+	size_t ngroups;
 	const uint32_t *remap;
 	size_t len;
 	enum src_mode mode;
@@ -344,6 +351,181 @@ static unsigned width_of(uint64_t v)
 	return w;
 }
 
+static inline struct ref_slot *ref_slot_of(struct enc *e, int64_t v)
+{
+	return &e->refs[((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 44];
+}
+
+/* The bytes @v needs, 0 for 0. */
+static unsigned bytes_for(uint64_t v)
+{
+	unsigned w = 0;
+
+	while (w < 8 && (v >> (8 * w)))
+		w++;
+	return w;
+}
+
+/* One value of ENC_GROUPED: its kind and the number it is written as. */
+struct gtok {
+	uint32_t group;
+	int kind;
+	uint64_t num;
+};
+
+/*
+ * ENC_GROUPED's tokens over rows [0, to). A value seen before (and not
+ * the previous one of its group) is named by the set its last occurrence
+ * is marked in and how many rows of that set were marked since; the sets
+ * go by the parity of the occurrences, so that in a memory profile an
+ * address's release finds it among the live blocks and its reuse among
+ * the released ones. Any other value is its delta from the previous one
+ * of its group. Without @fw only a bound of each reference (its row
+ * distance) is given, which is all the first pass needs.
+ */
+static void grouped_pass(struct enc *e, const struct src *s, size_t to, struct fenwick *fw,
+			 int64_t *prev, void (*fn)(const struct gtok *t, void *arg), void *arg)
+{
+	memset(e->refs, 0, REF_SLOTS * sizeof(*e->refs));
+	memset(prev, 0, s->ngroups * sizeof(*prev));
+	for (size_t r = 0; r < to; r++) {
+		struct gtok t = {0, GK_DELTA, 0};
+		struct ref_slot *slot;
+		int64_t v;
+
+		if (!src_has(s, r))
+			continue;
+		v = src_int(s, r);
+		t.group = s->group[r];
+		slot = ref_slot_of(e, v);
+		if ((e->gflags & GF_REFS) && slot->row1 && slot->v == (uint64_t)v &&
+		    v != prev[t.group]) {
+			size_t p = slot->row1 - 1;
+			int other = slot->set == GK_ODD ? GK_EVEN : GK_ODD;
+
+			t.kind = slot->set;
+			if (fw) {
+				struct fenwick *f = &fw[t.kind - 1];
+
+				t.num = f->total - fw_prefix(f, p + 1);
+				fw_add(f, p, -1);
+				fw_add(&fw[other - 1], r, 1);
+			} else {
+				t.num = r - p;
+			}
+			slot->set = (uint8_t)other;
+		} else {
+			t.num = zz_enc(e->gflags & GF_DELTAS ? wrap_sub(v, prev[t.group]) : v);
+			if (fw)
+				fw_add(&fw[GK_ODD - 1], r, 1);
+			slot->set = GK_ODD;
+		}
+		slot->v = (uint64_t)v;
+		slot->row1 = r < UINT32_MAX - 1 ? (uint32_t)(r + 1) : 0;
+		prev[t.group] = v;
+		fn(&t, arg);
+	}
+}
+
+/* Per group: its rows, and per kind the count, the width and where its
+ * planes start in the encoded block. */
+struct glayout {
+	size_t *rows, *kpos, (*n)[3], (*base)[3], (*j)[3];
+	uint8_t (*w)[3];
+	uint8_t *out;
+};
+
+static void grouped_count(const struct gtok *t, void *arg)
+{
+	struct glayout *l = arg;
+	unsigned w = bytes_for(t->num);
+
+	l->rows[t->group]++;
+	l->n[t->group][t->kind]++;
+	if (w > l->w[t->group][t->kind])
+		l->w[t->group][t->kind] = (uint8_t)w;
+}
+
+static void grouped_place(const struct gtok *t, void *arg)
+{
+	struct glayout *l = arg;
+	size_t g = t->group, k = (size_t)t->kind, at = l->base[g][k] + l->j[g][k]++;
+
+	l->out[l->kpos[g]++] = (uint8_t)t->kind;
+	for (unsigned b = 0; b < l->w[g][k]; b++)
+		l->out[at + b * l->n[g][k]] = (uint8_t)(t->num >> (8 * b));
+}
+
+static void glayout_free(struct glayout *l)
+{
+	free(l->rows);
+	free(l->kpos);
+	free(l->n);
+	free(l->base);
+	free(l->j);
+	free(l->w);
+	free(l->out);
+}
+
+/*
+ * ENC_GROUPED over rows [0, to): the kinds of all values, group by group
+ * (a group is a resource type), then three widths per group that has
+ * values, then per group and kind the numbers in byte planes. A type's
+ * values resemble each other (a site's sizes, a release's references):
+ * kept together they compress far better than interleaved in time order.
+ */
+static void emit_grouped(struct enc *e, const struct src *s, size_t to)
+{
+	size_t ng = s->ngroups, total = 0, widths, g, k;
+	struct glayout l;
+	struct fenwick fw[2];
+	int64_t *prev = xcalloc(ng + 1, sizeof(*prev));
+	uint8_t *o;
+
+	l.rows = xcalloc(ng + 1, sizeof(*l.rows));
+	l.kpos = xcalloc(ng + 1, sizeof(*l.kpos));
+	l.n = xcalloc(ng + 1, sizeof(*l.n));
+	l.base = xcalloc(ng + 1, sizeof(*l.base));
+	l.j = xcalloc(ng + 1, sizeof(*l.j));
+	l.w = xcalloc(ng + 1, sizeof(*l.w));
+	grouped_pass(e, s, to, NULL, prev, grouped_count, &l);
+	for (g = 0; g < ng; g++) {
+		l.kpos[g] = total;
+		total += l.rows[g];
+	}
+	widths = total;
+	for (g = 0; g < ng; g++)
+		total += l.rows[g] ? 3 : 0;
+	for (g = 0; g < ng; g++)
+		for (k = 0; k < 3; k++) {
+			l.base[g][k] = total;
+			total += l.w[g][k] * l.n[g][k];
+		}
+	l.out = xcalloc(total + 1, 1);
+	o = l.out + widths;
+	for (g = 0; g < ng; g++)
+		if (l.rows[g]) {
+			memcpy(o, l.w[g], 3);
+			o += 3;
+		}
+	for (k = 0; k < 2; k++) {
+		fw[k].n = to;
+		fw[k].total = 0;
+		fw[k].t = xcalloc(to + 1, sizeof(*fw[k].t));
+	}
+	grouped_pass(e, s, to, fw, prev, grouped_place, &l);
+	for (size_t at = 0; at < total; at += STAGE_SIZE) {
+		size_t n = total - at < STAGE_SIZE ? total - at : STAGE_SIZE;
+
+		memcpy(stage_room(e, n), l.out + at, n);
+		e->stage.len += n;
+	}
+	free(fw[0].t);
+	free(fw[1].t);
+	free(prev);
+	glayout_free(&l);
+}
+
 /* Rows [0, to) of @s in @enc (not ENC_CONST) into the open section's
  * stage, a block of room reserved at a time. */
 static void emit(struct enc *e, const struct src *s, size_t to, enum cpt_enc enc, unsigned width)
@@ -352,6 +534,10 @@ static void emit(struct enc *e, const struct src *s, size_t to, enum cpt_enc enc
 	uint8_t *d = stage_room(e, BLOCK), *lim = d + BLOCK - 10;
 	int64_t prev = 0;
 
+	if (enc == ENC_GROUPED) {
+		emit_grouped(e, s, to);
+		return;
+	}
 	if (enc == ENC_REF)
 		memset(e->refs, 0, REF_SLOTS * sizeof(*e->refs));
 	/* The planes take one pass per byte: plane k holds byte k of every
@@ -379,14 +565,13 @@ static void emit(struct enc *e, const struct src *s, size_t to, enum cpt_enc enc
 			} else if (enc == ENC_DELTA) {
 				d = varint_put(d, zz_enc(wrap_sub(v, prev)));
 			} else {
-				struct ref_slot *slot =
-					&e->refs[((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 48];
+				struct ref_slot *slot = ref_slot_of(e, v);
 
 				u = zz_enc(wrap_sub(v, prev)) << 1;
 				if (u && slot->row1 && slot->v == (uint64_t)v)
 					u = ((r - (slot->row1 - 1)) << 1) | 1;
 				slot->v = (uint64_t)v;
-				slot->row1 = r + 1;
+				slot->row1 = r < UINT32_MAX - 1 ? (uint32_t)(r + 1) : 0;
 				d = varint_put(d, u);
 			}
 			prev = v;
@@ -413,20 +598,33 @@ static size_t rows_for(const struct src *s, size_t n)
 static enum cpt_enc choose(struct enc *e, const struct src *s, const struct stats *st,
 			   unsigned width)
 {
-	static const enum cpt_enc contenders[] = {ENC_VARINT, ENC_DELTA, ENC_REF, ENC_PLANES};
+	static const struct {
+		enum cpt_enc enc;
+		int gflags;
+	} contenders[] = {
+		{ENC_VARINT, 0},
+		{ENC_DELTA, 0},
+		{ENC_REF, 0},
+		{ENC_PLANES, 0},
+		{ENC_GROUPED, GF_REFS | GF_DELTAS},
+		{ENC_GROUPED, GF_DELTAS},
+		{ENC_GROUPED, 0},
+	};
 	size_t to = rows_for(s, SAMPLE_VALUES), best_size = SIZE_MAX;
 	struct buf keep = e->stage, packed = BUF_INIT;
 	enum cpt_enc best = ENC_DELTA;
+	int best_flags = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(contenders); i++) {
-		enum cpt_enc enc = contenders[i];
+		enum cpt_enc enc = contenders[i].enc;
 		size_t n;
 
 		/* A literal of ENC_REF spends a bit on the flag. */
-		if (enc == ENC_REF && st->maxzz >> 63)
+		if ((enc == ENC_REF && st->maxzz >> 63) || (enc == ENC_GROUPED && !s->group))
 			continue;
 		e->stage = (struct buf)BUF_INIT;
 		e->sampling = true;
+		e->gflags = contenders[i].gflags;
 		emit(e, s, to, enc, width);
 		e->sampling = false;
 		buf_grow(&packed, ZSTD_compressBound(e->stage.len));
@@ -435,10 +633,12 @@ static enum cpt_enc choose(struct enc *e, const struct src *s, const struct stat
 		if (!ZSTD_isError(n) && n < best_size) {
 			best_size = n;
 			best = enc;
+			best_flags = contenders[i].gflags;
 		}
 	}
 	buf_release(&packed);
 	e->stage = keep;
+	e->gflags = best_flags;
 	return best;
 }
 
@@ -461,6 +661,8 @@ static void write_ints(struct enc *e, const struct src *s)
 	put_u8(e, (uint8_t)enc);
 	if (enc == ENC_PLANES)
 		put_u8(e, (uint8_t)width);
+	if (enc == ENC_GROUPED)
+		put_u8(e, (uint8_t)e->gflags);
 	emit(e, s, s->len, enc, width);
 }
 
@@ -505,9 +707,14 @@ static int decimal_scale(const struct column *c)
 	return d;
 }
 
-static void write_values(struct enc *e, const struct profile *p, const struct column *c)
+static void write_values(struct enc *e, const struct profile *p, const struct column *c, bool res)
 {
 	struct src s = {.c = c, .remap = e->remap, .len = c->len};
+
+	if (res) {
+		s.group = p->res_type;
+		s.ngroups = p->types.nrows;
+	}
 
 	/* Absent rows past absent_cap do not exist below len, nor rows
 	 * past len here. */
@@ -515,7 +722,6 @@ static void write_values(struct enc *e, const struct profile *p, const struct co
 	s.absent_cap = c->absent ? (c->absent_cap < c->len ? c->absent_cap : c->len) : 0;
 	int d;
 
-	UNUSED(p);
 	if (c->kind == COL_I64) {
 		s.mode = SRC_I64;
 	} else if (c->kind == COL_STR || c->kind == COL_JSON) {
@@ -574,7 +780,7 @@ static void write_column(struct enc *e, const struct profile *p, const char *tag
 	put_u8(e, (uint8_t)c->kind);
 	put_varint(e, c->len);
 	write_presence(e, c);
-	write_values(e, p, c);
+	write_values(e, p, c, tag[0] == 'R');
 	sec_end(e);
 }
 

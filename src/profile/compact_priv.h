@@ -53,7 +53,12 @@ enum cpt_enc {
 	ENC_PLANES = 4,	 /* deltas at a fixed width, byte k of every value together */
 	ENC_DECIMAL = 5, /* doubles: integers scaled by 10^-d, in one of the above */
 	ENC_RAW = 6,	 /* doubles: their 8 bytes, byte k of every value together */
+	ENC_GROUPED = 7, /* resources: a reference or a delta per value, by type */
 };
+
+/* The token kinds of ENC_GROUPED, and the flags after its id. */
+enum { GK_DELTA = 0, GK_ODD = 1, GK_EVEN = 2 };
+enum { GF_REFS = 1, GF_DELTAS = 2 };
 
 /* The resources' type column has no name: its section tag says what it is. */
 #define TAG_META "META"
@@ -129,6 +134,49 @@ static inline const uint8_t *cur_take(struct cur *c, uint64_t n)
 	}
 	c->p += n;
 	return at;
+}
+
+/*
+ * Marks on row positions, counted by prefix (a Fenwick tree): ENC_GROUPED
+ * names an earlier row by how many marked rows lie between it and the
+ * current one, which both sides count alike.
+ */
+struct fenwick {
+	uint32_t *t;
+	size_t n;
+	uint32_t total;
+};
+
+static inline void fw_add(struct fenwick *f, size_t i, int d)
+{
+	f->total += (uint32_t)d;
+	for (i++; i <= f->n; i += i & -i)
+		f->t[i] += (uint32_t)d;
+}
+
+/* Marks in [0, i). */
+static inline uint32_t fw_prefix(const struct fenwick *f, size_t i)
+{
+	uint32_t s = 0;
+
+	for (; i > 0; i -= i & -i)
+		s += f->t[i];
+	return s;
+}
+
+/* The position of the k-th mark (1-based); k <= f->total. */
+static inline size_t fw_kth(const struct fenwick *f, uint32_t k)
+{
+	size_t pos = 0, step = 1;
+
+	while (step * 2 <= f->n)
+		step *= 2;
+	for (; step; step /= 2)
+		if (pos + step <= f->n && f->t[pos + step] < k) {
+			pos += step;
+			k -= f->t[pos];
+		}
+	return pos;
 }
 
 static inline uint64_t le_get(const uint8_t *d, unsigned n)
