@@ -171,6 +171,7 @@ int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 		items[i].name = ref_name(&refs[i]);
 		items[i].data = json[i].data;
 		items[i].len = json[i].len;
+		items[i].compressed = true;
 	}
 	if (ret == 0)
 		ret = store_add(ctx->store, version, items, n, added, blobs);

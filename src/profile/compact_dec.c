@@ -291,8 +291,8 @@ static void gstate_free(struct gstate *s)
 	free(s->j);
 	free(s->w);
 	free(s->prev);
-	free(s->fw[0].t);
-	free(s->fw[1].t);
+	fw_release(&s->fw[0]);
+	fw_release(&s->fw[1]);
 }
 
 /* The kinds, widths and planes of ENC_GROUPED, each checked against what
@@ -369,10 +369,8 @@ static int read_grouped(struct dec *d, struct cur *c, unsigned flags, int64_t *v
 	s.j = xcalloc(ng + 1, sizeof(*s.j));
 	s.w = xcalloc(ng + 1, sizeof(*s.w));
 	s.prev = xcalloc(ng + 1, sizeof(*s.prev));
-	for (int k = 0; k < 2; k++) {
-		s.fw[k].n = (size_t)len;
-		s.fw[k].t = xcalloc((size_t)len + 1, sizeof(*s.fw[k].t));
-	}
+	fw_init(&s.fw[0], (size_t)len);
+	fw_init(&s.fw[1], (size_t)len);
 	ret = grouped_layout(d, c, &s, len, absent, npresent, &kinds, &planes);
 	for (uint64_t r = 0; ret == 0 && r < len; r++) {
 		uint32_t g = d->p->res_type[r];

@@ -508,11 +508,8 @@ static void emit_grouped(struct enc *e, const struct src *s, size_t to)
 			memcpy(o, l.w[g], 3);
 			o += 3;
 		}
-	for (k = 0; k < 2; k++) {
-		fw[k].n = to;
-		fw[k].total = 0;
-		fw[k].t = xcalloc(to + 1, sizeof(*fw[k].t));
-	}
+	fw_init(&fw[0], to);
+	fw_init(&fw[1], to);
 	grouped_pass(e, s, to, fw, prev, grouped_place, &l);
 	for (size_t at = 0; at < total; at += STAGE_SIZE) {
 		size_t n = total - at < STAGE_SIZE ? total - at : STAGE_SIZE;
@@ -520,8 +517,8 @@ static void emit_grouped(struct enc *e, const struct src *s, size_t to)
 		memcpy(stage_room(e, n), l.out + at, n);
 		e->stage.len += n;
 	}
-	free(fw[0].t);
-	free(fw[1].t);
+	fw_release(&fw[0]);
+	fw_release(&fw[1]);
 	free(prev);
 	glayout_free(&l);
 }

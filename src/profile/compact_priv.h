@@ -11,6 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+#include "util/xalloc.h"
 
 #define CPT_MAGIC "\x89VPF\r\n\x1a\n"
 #define CPT_MAGIC_LEN 8
@@ -137,46 +140,71 @@ static inline const uint8_t *cur_take(struct cur *c, uint64_t n)
 }
 
 /*
- * Marks on row positions, counted by prefix (a Fenwick tree): ENC_GROUPED
- * names an earlier row by how many marked rows lie between it and the
- * current one, which both sides count alike.
+ * Marks on row positions, counted by prefix: ENC_GROUPED names an earlier
+ * row by how many marked rows lie between it and the current one, which
+ * both sides count alike. A bit per row, and a Fenwick tree of the counts
+ * per 64 rows: 2.5 MB for ten million rows where a tree over the rows
+ * themselves took 40.
  */
 struct fenwick {
-	uint32_t *t;
-	size_t n;
+	uint64_t *bits;
+	uint32_t *t; /* t[1..nb]: the tree over blocks of 64 rows */
+	size_t nb;
 	uint32_t total;
 };
 
+static inline void fw_init(struct fenwick *f, size_t rows)
+{
+	f->nb = rows / 64 + 1;
+	f->bits = xcalloc(f->nb, sizeof(*f->bits));
+	f->t = xcalloc(f->nb + 1, sizeof(*f->t));
+	f->total = 0;
+}
+
+static inline void fw_release(struct fenwick *f)
+{
+	free(f->bits);
+	free(f->t);
+}
+
+/* Marks row @i (@d = 1, it is not marked) or unmarks it (@d = -1). */
 static inline void fw_add(struct fenwick *f, size_t i, int d)
 {
+	f->bits[i / 64] ^= (uint64_t)1 << (i % 64);
 	f->total += (uint32_t)d;
-	for (i++; i <= f->n; i += i & -i)
-		f->t[i] += (uint32_t)d;
+	for (size_t b = i / 64 + 1; b <= f->nb; b += b & -b)
+		f->t[b] += (uint32_t)d;
 }
 
 /* Marks in [0, i). */
 static inline uint32_t fw_prefix(const struct fenwick *f, size_t i)
 {
-	uint32_t s = 0;
+	uint64_t low = f->bits[i / 64] & (((uint64_t)1 << (i % 64)) - 1);
+	uint32_t s = (uint32_t)__builtin_popcountll(low);
 
-	for (; i > 0; i -= i & -i)
-		s += f->t[i];
+	for (size_t b = i / 64; b > 0; b -= b & -b)
+		s += f->t[b];
 	return s;
 }
 
-/* The position of the k-th mark (1-based); k <= f->total. */
+/* The position of the k-th mark (1-based); 1 <= k <= f->total. */
 static inline size_t fw_kth(const struct fenwick *f, uint32_t k)
 {
 	size_t pos = 0, step = 1;
+	uint64_t w;
 
-	while (step * 2 <= f->n)
+	while (step * 2 <= f->nb)
 		step *= 2;
 	for (; step; step /= 2)
-		if (pos + step <= f->n && f->t[pos + step] < k) {
+		if (pos + step <= f->nb && f->t[pos + step] < k) {
 			pos += step;
 			k -= f->t[pos];
 		}
-	return pos;
+	/* Block @pos holds it: the k-th set bit of its word. */
+	w = f->bits[pos];
+	while (--k)
+		w &= w - 1;
+	return pos * 64 + (size_t)__builtin_ctzll(w);
 }
 
 static inline uint64_t le_get(const uint8_t *d, unsigned n)

@@ -60,7 +60,7 @@ static int register_profile(const struct run_env *env, const char *name, const s
 	struct buf data = BUF_INIT;
 	char *file = xasprintf("%s.perf", name);
 	int ret = profile_encode(p, &data);
-	struct store_item item = {p->type, file, data.data, data.len};
+	struct store_item item = {p->type, file, data.data, data.len, true};
 
 	if (ret == 0)
 		ret = store_add(env->store, env->origin, &item, 1, NULL, NULL);
