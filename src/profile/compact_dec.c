@@ -186,10 +186,11 @@ static int read_meta(struct dec *d, struct cur *c)
 		unsigned tag = cur_u8(c);
 		uint64_t n = cur_varint(c);
 		const uint8_t *at = cur_take(c, n);
-		struct cur f = {at, at + n, false};
+		struct cur f;
 
 		if (!at)
 			return corrupt(d, "a header field is cut short");
+		f = (struct cur){at, at + n, false};
 		if ((ret = meta_field(d, tag, &f)) < 0)
 			return ret;
 	}

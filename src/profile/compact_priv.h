@@ -73,7 +73,9 @@ enum { GF_REFS = 1, GF_DELTAS = 2 };
 
 static inline uint64_t zz_enc(int64_t v)
 {
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	uint64_t u = (uint64_t)v;
+
+	return (u << 1) ^ (0 - (u >> 63));
 }
 
 static inline int64_t zz_dec(uint64_t u)
