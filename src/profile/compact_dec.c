@@ -27,7 +27,8 @@ struct dec {
 	uint64_t nstrs;
 	uint8_t *checked; /* per string: 1 checked as JSON text */
 	bool has_meta, has_strs, has_types;
-	bool res_col; /* reading a column of the resources */
+	bool res_col;	/* reading a column of the resources */
+	bool meta_only; /* stop after META (profile_decode_header) */
 	uint64_t ntypes, nres;
 };
 
@@ -704,6 +705,8 @@ static int read_sections(struct dec *d, const uint8_t *data, size_t len)
 		if (ret == 0)
 			ret = read_section(d, tag, &c);
 		at += (size_t)size;
+		if (d->meta_only && d->has_meta)
+			break;
 	}
 	buf_release(&raw);
 	return ret;
@@ -746,9 +749,10 @@ bool profile_is_compact(const void *data, size_t len)
 	return len >= CPT_MAGIC_LEN && memcmp(data, CPT_MAGIC, CPT_MAGIC_LEN) == 0;
 }
 
-int profile_decode(const uint8_t *data, size_t len, const char *name, struct profile **out)
+static int decode(const uint8_t *data, size_t len, const char *name, bool meta_only,
+		  struct profile **out)
 {
-	struct dec d = {.name = name ? name : "profile"};
+	struct dec d = {.name = name ? name : "profile", .meta_only = meta_only};
 	unsigned major;
 	int ret;
 
@@ -766,8 +770,13 @@ int profile_decode(const uint8_t *data, size_t len, const char *name, struct pro
 	ret = read_sections(&d, data, len - CPT_TRAILER);
 	if (ret == 0 && !d.has_meta)
 		ret = corrupt(&d, "no header");
-	if (ret == 0)
+	if (ret == 0 && !meta_only)
 		ret = finish(&d);
+	if (meta_only && d.p) {
+		/* The header alone: no rows, whatever the tables hold. */
+		d.p->types.nrows = 0;
+		d.p->res.nrows = 0;
+	}
 	free(d.strs);
 	free(d.checked);
 	if (ret < 0) {
@@ -776,4 +785,14 @@ int profile_decode(const uint8_t *data, size_t len, const char *name, struct pro
 	}
 	*out = d.p;
 	return 0;
+}
+
+int profile_decode(const uint8_t *data, size_t len, const char *name, struct profile **out)
+{
+	return decode(data, len, name, false, out);
+}
+
+int profile_decode_header(const uint8_t *data, size_t len, const char *name, struct profile **out)
+{
+	return decode(data, len, name, true, out);
 }

@@ -142,6 +142,12 @@ int profile_encode(const struct profile *p, struct buf *out);
  * @name when they are damaged. */
 int profile_decode(const uint8_t *data, size_t len, const char *name, struct profile **out);
 bool profile_is_compact(const void *data, size_t len);
+/* The same, the header members only (no resources): what `veles status`
+ * lists, without decoding ten million rows. */
+int profile_decode_header(const uint8_t *data, size_t len, const char *name, struct profile **out);
+/* A profile file's header members: of a compact file without its tables,
+ * of JSON the whole profile. */
+int profile_load_header(const char *path, struct profile **out);
 /* Writes @path atomically in the compact form. */
 int profile_save_compact(const struct profile *p, const char *path);
 /* The most rows a compact profile's table may declare; a fuzzer lowers it

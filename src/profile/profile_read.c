@@ -11,11 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profile/compact_priv.h"
 #include "profile/json_sax.h"
 #include "profile/profile_priv.h"
 #include "profile/read_priv.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 #include "util/strpool.h"
 
 #define KEY_IS(j, lit) ((j)->slen == sizeof(lit) - 1 && memcmp((j)->s, lit, sizeof(lit) - 1) == 0)
@@ -436,5 +438,26 @@ int profile_load(const char *path, struct profile **out)
 			       strerror(errno));
 	ret = profile_load_fd(fd, path, out);
 	close(fd);
+	return ret;
+}
+
+int profile_load_header(const char *path, struct profile **out)
+{
+	struct buf all = BUF_INIT;
+	char head[CPT_MAGIC_LEN] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	ssize_t n;
+
+	*out = NULL;
+	if (fd < 0)
+		return profile_load(path, out);
+	n = read_full(fd, head, sizeof(head));
+	close(fd);
+	if (n < 0 || !profile_is_compact(head, (size_t)n))
+		return profile_load(path, out);
+	ret = file_read_all(path, &all);
+	if (ret == 0)
+		ret = profile_decode_header((const uint8_t *)all.data, all.len, path, out);
+	buf_release(&all);
 	return ret;
 }

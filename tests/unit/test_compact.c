@@ -262,6 +262,13 @@ static void test_load_file(void **state)
 	assert_int_equal(profile_load(path, &q), 0);
 	assert_same(p, q);
 	profile_free(q);
+	/* The header alone, for status: no rows. */
+	assert_int_equal(profile_load_header(path, &q), 0);
+	assert_string_equal(q->type, p->type);
+	assert_string_equal(q->cmd, p->cmd);
+	assert_int_equal(profile_nres(q), 0);
+	assert_int_equal(q->types.nrows, 0);
+	profile_free(q);
 	unlink(path);
 	profile_free(p);
 }
