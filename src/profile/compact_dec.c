@@ -27,8 +27,12 @@ struct dec {
 	uint64_t nstrs;
 	uint8_t *checked; /* per string: 1 checked as JSON text */
 	bool has_meta, has_strs, has_types;
-	bool res_col;	/* reading a column of the resources */
-	bool meta_only; /* stop after META (profile_decode_header) */
+	bool res_col; /* reading a column of the resources */
+	enum dec_mode {
+		DEC_ALL,    /* the whole profile */
+		DEC_HEADER, /* META only (profile_decode_header) */
+		DEC_CHECK,  /* every column read and checked, then dropped */
+	} mode;
 	uint64_t ntypes, nres;
 };
 
@@ -633,12 +637,21 @@ static int read_column(struct dec *d, struct cur *c, const char *tag)
 		for (uint64_t r = 0; r < len; r++)
 			((uint32_t *)v)[r] = (uint32_t)v[r];
 		free(d->p->res_type);
-		d->p->res_type = (uint32_t *)v;
+		d->p->res_type = xrealloc(v, ((size_t)len + 1) * sizeof(uint32_t));
 		d->p->res_type_cap = (size_t)len + 1;
+		return 0;
+	}
+	if (d->mode == DEC_CHECK) {
+		/* Checked; its name stays for the check of names. */
+		free(v);
+		free(absent);
 		return 0;
 	}
 	col->kind = (enum col_kind)kind;
 	col->narrow = kind == COL_I64 && narrow_ints(v, len);
+	/* Text and narrow cells took half the room they were read into. */
+	if (col->narrow || kind == COL_STR || kind == COL_JSON)
+		v = xrealloc(v, ((size_t)len + 1) * sizeof(uint32_t));
 	col->v.i64 = v;
 	col->cap = (size_t)len + 1;
 	col->len = (size_t)len;
@@ -705,7 +718,7 @@ static int read_sections(struct dec *d, const uint8_t *data, size_t len)
 		if (ret == 0)
 			ret = read_section(d, tag, &c);
 		at += (size_t)size;
-		if (d->meta_only && d->has_meta)
+		if (d->mode == DEC_HEADER && d->has_meta)
 			break;
 	}
 	buf_release(&raw);
@@ -749,10 +762,10 @@ bool profile_is_compact(const void *data, size_t len)
 	return len >= CPT_MAGIC_LEN && memcmp(data, CPT_MAGIC, CPT_MAGIC_LEN) == 0;
 }
 
-static int decode(const uint8_t *data, size_t len, const char *name, bool meta_only,
+static int decode(const uint8_t *data, size_t len, const char *name, enum dec_mode mode,
 		  struct profile **out)
 {
-	struct dec d = {.name = name ? name : "profile", .meta_only = meta_only};
+	struct dec d = {.name = name ? name : "profile", .mode = mode};
 	unsigned major;
 	int ret;
 
@@ -770,12 +783,15 @@ static int decode(const uint8_t *data, size_t len, const char *name, bool meta_o
 	ret = read_sections(&d, data, len - CPT_TRAILER);
 	if (ret == 0 && !d.has_meta)
 		ret = corrupt(&d, "no header");
-	if (ret == 0 && !meta_only)
+	if (ret == 0 && mode != DEC_HEADER)
 		ret = finish(&d);
-	if (meta_only && d.p) {
-		/* The header alone: no rows, whatever the tables hold. */
+	if (mode != DEC_ALL) {
+		/* The header alone: no rows, whatever the tables held. */
 		d.p->types.nrows = 0;
 		d.p->res.nrows = 0;
+		free(d.p->res_type);
+		d.p->res_type = NULL;
+		d.p->res_type_cap = 0;
 	}
 	free(d.strs);
 	free(d.checked);
@@ -789,10 +805,15 @@ static int decode(const uint8_t *data, size_t len, const char *name, bool meta_o
 
 int profile_decode(const uint8_t *data, size_t len, const char *name, struct profile **out)
 {
-	return decode(data, len, name, false, out);
+	return decode(data, len, name, DEC_ALL, out);
 }
 
 int profile_decode_header(const uint8_t *data, size_t len, const char *name, struct profile **out)
 {
-	return decode(data, len, name, true, out);
+	return decode(data, len, name, DEC_HEADER, out);
+}
+
+int profile_decode_check(const uint8_t *data, size_t len, const char *name, struct profile **out)
+{
+	return decode(data, len, name, DEC_CHECK, out);
 }

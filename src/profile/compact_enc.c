@@ -813,21 +813,54 @@ static void write_types(struct enc *e, const struct profile *p)
 	sec_end(e);
 }
 
-int profile_encode(const struct profile *p, struct buf *out)
+/* The file's header (@e->out is empty up to @start). */
+static int enc_start(struct enc *e, struct buf *out)
 {
-	struct enc e = {.out = out};
 	uint8_t head[CPT_HEADER_LEN] = {0};
-	size_t start = out->len, i;
 
-	e.zc = ZSTD_createCCtx();
-	if (!e.zc)
+	memset(e, 0, sizeof(*e));
+	e->out = out;
+	e->zc = ZSTD_createCCtx();
+	if (!e->zc)
 		return err_set(ERR_NOMEM, "cannot start zstd");
-	ZSTD_CCtx_setParameter(e.zc, ZSTD_c_checksumFlag, 1);
-	e.refs = xmalloc(REF_SLOTS * sizeof(*e.refs));
+	ZSTD_CCtx_setParameter(e->zc, ZSTD_c_checksumFlag, 1);
 	memcpy(head, CPT_MAGIC, CPT_MAGIC_LEN);
 	le_put(head + 8, CPT_MAJOR, 2);
 	le_put(head + 10, CPT_MINOR, 2);
 	buf_add(out, head, sizeof(head));
+	return 0;
+}
+
+/* The end: a CRC-32 of every byte before it, so that damage anywhere (a
+ * tag, a length, a stored byte) is caught, not read as data. */
+static int enc_finish(struct enc *e, size_t start)
+{
+	struct buf *out = e->out;
+	uint8_t crc[4];
+
+	le_put(crc, crc32_z(0, (const Bytef *)out->data + start, out->len - start), 4);
+	sec_begin(e, TAG_END, false);
+	memcpy(stage_room(e, 4), crc, 4);
+	e->stage.len += 4;
+	sec_end(e);
+	ZSTD_freeCCtx(e->zc);
+	buf_release(&e->stage);
+	free(e->remap);
+	free(e->refs);
+	if (e->err)
+		out->len = start;
+	return e->err;
+}
+
+int profile_encode(const struct profile *p, struct buf *out)
+{
+	struct enc e;
+	size_t start = out->len, i;
+	int ret = enc_start(&e, out);
+
+	if (ret < 0)
+		return ret;
+	e.refs = xmalloc(REF_SLOTS * sizeof(*e.refs));
 	write_meta(&e, p);
 	write_strings(&e, p);
 	for (i = 0; i < p->types.ncols; i++)
@@ -835,24 +868,65 @@ int profile_encode(const struct profile *p, struct buf *out)
 	write_types(&e, p);
 	for (i = 0; i < p->res.ncols; i++)
 		write_column(&e, p, TAG_RCOL, &p->res.cols[i]);
-	/* The end: a CRC-32 of every byte before it, so that damage anywhere
-	 * (a tag, a length, a stored byte) is caught, not read as data. */
-	{
-		uint8_t crc[4];
+	return enc_finish(&e, start);
+}
 
-		le_put(crc, crc32_z(0, (const Bytef *)out->data + start, out->len - start), 4);
-		sec_begin(&e, TAG_END, false);
-		memcpy(stage_room(&e, 4), crc, 4);
-		e.stage.len += 4;
-		sec_end(&e);
-	}
-	ZSTD_freeCCtx(e.zc);
-	buf_release(&e.stage);
-	free(e.remap);
-	free(e.refs);
-	if (e.err) {
-		out->len = start;
-		return e.err;
-	}
+/* The META content of @data (a checked compact profile) into @meta. */
+static int old_meta(const uint8_t *data, size_t len, struct buf *meta)
+{
+	const uint8_t *h = data + CPT_HEADER_LEN;
+	uint64_t size = le_get(h + 5, 8), rawsize = le_get(h + 13, 8);
+	size_t n;
+
+	if (len < CPT_HEADER_LEN + CPT_SECTION_HEAD + CPT_TRAILER || memcmp(h, TAG_META, 4) ||
+	    h[4] != CPT_ZSTD || size > len - CPT_HEADER_LEN - CPT_SECTION_HEAD ||
+	    rawsize > (1 << 30))
+		return err_set(ERR_PARSE, "not a checked compact profile");
+	buf_grow(meta, (size_t)rawsize);
+	n = ZSTD_decompress(meta->data, (size_t)rawsize, h + CPT_SECTION_HEAD, (size_t)size);
+	if (ZSTD_isError(n) || n != rawsize)
+		return err_set(ERR_PARSE, "not a checked compact profile");
+	meta->len = n;
 	return 0;
+}
+
+int profile_compact_with_origin(const uint8_t *data, size_t len, const char *origin,
+				struct buf *out)
+{
+	struct buf meta = BUF_INIT;
+	size_t start = out->len, rest;
+	struct enc e;
+	int ret = old_meta(data, len, &meta);
+
+	if (ret == 0)
+		ret = enc_start(&e, out);
+	if (ret < 0) {
+		buf_release(&meta);
+		return ret;
+	}
+	/* The origin first, as write_meta() puts it, then every other field
+	 * as it was: the bytes profile_encode() writes for this profile. */
+	sec_begin(&e, TAG_META, true);
+	meta_str(&e, META_ORIGIN, origin);
+	for (struct cur c = {(const uint8_t *)meta.data, (const uint8_t *)meta.data + meta.len,
+			     false};
+	     c.p < c.end && !c.bad;) {
+		const uint8_t *at = c.p;
+		unsigned tag = cur_u8(&c);
+		uint64_t n = cur_varint(&c);
+
+		if (cur_take(&c, n) && tag != META_ORIGIN) {
+			memcpy(stage_room(&e, (size_t)(c.p - at)), at, (size_t)(c.p - at));
+			e.stage.len += (size_t)(c.p - at);
+		}
+	}
+	sec_end(&e);
+	/* The sections after META, up to the end, as they are. */
+	rest = CPT_HEADER_LEN + CPT_SECTION_HEAD + (size_t)le_get(data + CPT_HEADER_LEN + 5, 8);
+	if (rest <= len - CPT_TRAILER)
+		buf_add(out, data + rest, len - CPT_TRAILER - rest);
+	else if (!e.err)
+		e.err = err_set(ERR_PARSE, "not a checked compact profile");
+	buf_release(&meta);
+	return enc_finish(&e, start);
 }

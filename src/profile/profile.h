@@ -145,6 +145,19 @@ bool profile_is_compact(const void *data, size_t len);
 /* The same, the header members only (no resources): what `veles status`
  * lists, without decoding ten million rows. */
 int profile_decode_header(const uint8_t *data, size_t len, const char *name, struct profile **out);
+/* Reads and checks every column as profile_decode() does, keeping one at a
+ * time: the header members of a compact profile known to load whole,
+ * for `veles add` to store its bytes as they are. */
+int profile_decode_check(const uint8_t *data, size_t len, const char *name, struct profile **out);
+/*
+ * The compact profile @data (checked by profile_decode_check()) with
+ * @origin as its origin, into @out: the header section written anew, the
+ * columns copied as they are, so the bytes are those profile_encode()
+ * gives the same profile.
+ */
+int profile_compact_with_origin(const uint8_t *data, size_t len, const char *origin,
+				struct buf *out);
+bool profile_file_is_compact(const char *path);
 /* A profile file's header members: of a compact file without its tables,
  * of JSON the whole profile. */
 int profile_load_header(const char *path, struct profile **out);

@@ -441,19 +441,26 @@ int profile_load(const char *path, struct profile **out)
 	return ret;
 }
 
+bool profile_file_is_compact(const char *path)
+{
+	char head[CPT_MAGIC_LEN] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read_full(fd, head, sizeof(head));
+	close(fd);
+	return n > 0 && profile_is_compact(head, (size_t)n);
+}
+
 int profile_load_header(const char *path, struct profile **out)
 {
 	struct buf all = BUF_INIT;
-	char head[CPT_MAGIC_LEN] = {0};
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-	ssize_t n;
+	int ret;
 
 	*out = NULL;
-	if (fd < 0)
-		return profile_load(path, out);
-	n = read_full(fd, head, sizeof(head));
-	close(fd);
-	if (n < 0 || !profile_is_compact(head, (size_t)n))
+	if (!profile_file_is_compact(path))
 		return profile_load(path, out);
 	ret = file_read_all(path, &all);
 	if (ret == 0)

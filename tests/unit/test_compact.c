@@ -223,6 +223,45 @@ static void test_damaged(void **state)
 	buf_release(&enc);
 }
 
+/* What add does with a compact file: check it a column at a time, then
+ * write its header anew with another origin, the columns as they are:
+ * the very bytes a fresh encoding of that profile gives. */
+static void test_with_origin(void **state)
+{
+	struct buf enc = BUF_INIT, moved = BUF_INIT, fresh = BUF_INIT;
+	struct profile *q = NULL;
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(data_files); i++) {
+		struct profile *p = load_data(data_files[i]);
+
+		buf_reset(&enc);
+		buf_reset(&moved);
+		buf_reset(&fresh);
+		assert_int_equal(profile_encode(p, &enc), 0);
+		assert_int_equal(profile_decode_check((const uint8_t *)enc.data, enc.len, "c", &q),
+				 0);
+		assert_string_equal(q->type, p->type);
+		assert_int_equal(profile_nres(q), 0);
+		profile_free(q);
+		assert_int_equal(profile_compact_with_origin((const uint8_t *)enc.data, enc.len,
+							     "feedbeef", &moved),
+				 0);
+		free(p->origin);
+		p->origin = xstrdup("feedbeef");
+		assert_int_equal(profile_encode(p, &fresh), 0);
+		assert_int_equal(moved.len, fresh.len);
+		assert_memory_equal(moved.data, fresh.data, fresh.len);
+		profile_free(p);
+	}
+	/* A file that fails the full read fails the check too. */
+	enc.data[enc.len / 2] ^= 1;
+	assert_true(profile_decode_check((const uint8_t *)enc.data, enc.len, "c", &q) < 0);
+	buf_release(&enc);
+	buf_release(&moved);
+	buf_release(&fresh);
+}
+
 /* A newer major version is refused by name. */
 static void test_version(void **state)
 {
@@ -276,9 +315,10 @@ static void test_load_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_data_files), cmocka_unit_test(test_edges),
-		cmocka_unit_test(test_large),	   cmocka_unit_test(test_damaged),
-		cmocka_unit_test(test_version),	   cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_data_files),  cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_large),	    cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_version),	    cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_with_origin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
