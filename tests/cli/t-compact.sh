@@ -111,7 +111,7 @@ ok veles status
 has "$T/out" "old-json.perf"
 ok veles show old-json.perf raw --compact
 same_json "$T/out" "$T/old-raw.json"
-ok veles export "${old:0:8}" -o "$T/old-out.json"
+ok veles export "$old" -o "$T/old-out.json"
 same_json "$T/old-out.json" "$T/old-raw.json"
 ok veles show old-json.perf
 
