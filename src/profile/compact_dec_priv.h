@@ -37,8 +37,7 @@ static inline int corrupt(const struct dec *d, const char *what)
 /* Whether @s is one JSON value and nothing else. */
 bool cpt_json_ok(const char *s, size_t n);
 /* Which rows below @len have a value: *absent NULL for all of them. */
-int read_presence(struct dec *d, struct cur *c, uint64_t len, uint8_t **absent,
-		  uint64_t *npresent);
+int read_presence(struct dec *d, struct cur *c, uint64_t len, uint8_t **absent, uint64_t *npresent);
 /* A column's values (its encoding's id first) into @v[row], 0 for a row
  * without one; text as pool ids in 4-byte cells. */
 int read_cells(struct dec *d, struct cur *c, unsigned kind, int64_t *v, uint64_t len,

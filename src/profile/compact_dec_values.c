@@ -13,8 +13,7 @@
 #include "util/strpool.h"
 
 /* Which rows have a value, into @absent (NULL: all of them). */
-int read_presence(struct dec *d, struct cur *c, uint64_t len, uint8_t **absent,
-			 uint64_t *npresent)
+int read_presence(struct dec *d, struct cur *c, uint64_t len, uint8_t **absent, uint64_t *npresent)
 {
 	uint64_t nruns, r = 0, k;
 	unsigned flag = cur_u8(c);
@@ -333,7 +332,7 @@ bool narrow_ints(int64_t *v, uint64_t len)
 
 /* The values of one column (or of the resources' types) into @v. */
 int read_cells(struct dec *d, struct cur *c, unsigned kind, int64_t *v, uint64_t len,
-		      const uint8_t *absent, uint64_t npresent)
+	       const uint8_t *absent, uint64_t npresent)
 {
 	unsigned enc = cur_u8(c);
 	int ret;
@@ -350,4 +349,3 @@ int read_cells(struct dec *d, struct cur *c, unsigned kind, int64_t *v, uint64_t
 		ret = corrupt(d, "a column has bytes past its values");
 	return ret;
 }
-
