@@ -229,8 +229,10 @@ static void write_strings(struct enc *e, const struct profile *p)
 		remap_col(e, p, &p->res.cols[i], &lens, &bytes);
 	sec_begin(e, TAG_STRS, true);
 	put_varint(e, e->nstrs);
-	memcpy(stage_room(e, lens.len), lens.data, lens.len);
-	e->stage.len += lens.len;
+	if (lens.len) {
+		memcpy(stage_room(e, lens.len), lens.data, lens.len);
+		e->stage.len += lens.len;
+	}
 	for (i = 0; i < bytes.len; i += STAGE_SIZE) {
 		size_t k = bytes.len - i < STAGE_SIZE ? bytes.len - i : STAGE_SIZE;
 
