@@ -290,7 +290,7 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 	ret = collect_claim_path(c->env->jobs_dir, name, path);
 	if (ret < 0)
 		return ret;
-	ret = profile_save(c->profile, *path, COMP_NONE);
+	ret = profile_save_compact(c->profile, *path);
 	/* Our handler is still in place, so Ctrl-C here cannot leave the empty
 	 * claim behind; it is honoured all the same. */
 	if (ret == 0)
