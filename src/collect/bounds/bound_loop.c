@@ -1,0 +1,238 @@
+/* A loop's back edges and entries, and the analysis of one function. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/bounds/absprog.h"
+#include "collect/bounds/bound.h"
+#include "collect/bounds/bound_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+
+/* The transitions into @loop's header: from inside (@inside) or not. */
+static int into_header(const struct bctx *b, int loop, bool inside, int *s)
+{
+	const struct absprog *a = b->a;
+	int n = 0;
+
+	for (int i = 0; i < a->nt; i++)
+		if (a->t[i].dst == a->loops[loop].cut && cut_within(b, a->t[i].src, loop) == inside)
+			s[n++] = i;
+	return n;
+}
+
+const struct poly *back_edges(struct bctx *b, int loop)
+{
+	const struct absprog *a = b->a;
+	const struct poly *best;
+	int *s, n, hits = b->hits;
+	bool *mark;
+
+	if (b->bl_st[loop] == M_DONE)
+		return b->bl[loop];
+	if (b->bl_st[loop] == M_RUNNING || over_budget(b)) {
+		b->hits++;
+		return sym_inf(b->sx);
+	}
+	if (!a->loops[loop].reachable)
+		return sym_const(b->sx, 0);
+	b->bl_st[loop] = M_RUNNING;
+	s = xmalloc(((size_t)a->nt + 1) * sizeof(*s));
+	n = into_header(b, loop, true, s);
+	best = bound_set(b, s, n);
+	/* Every iteration decreases v: the back edges run at most Bound(v). */
+	mark = xcalloc((size_t)a->nt + 1, sizeof(*mark));
+	for (int v = 0; n && v < b->nnorm; v++) {
+		for (int i = 0; i < a->nt; i++)
+			mark[i] = b->dc[v][i].kind == DC_DEC;
+		if (cycles_marked(b, loop, mark))
+			best = better(b, best, norm_bound(b, v));
+	}
+	/* Failing one norm, two whose decreases together cover every
+	 * iteration (while (i < n || j < m) { i++; j++; }): the sum. */
+	for (int v = 0; n && sym_is_inf(best) && v < b->nnorm; v++) {
+		for (int w = v + 1; w < b->nnorm; w++) {
+			for (int i = 0; i < a->nt; i++)
+				mark[i] = b->dc[v][i].kind == DC_DEC || b->dc[w][i].kind == DC_DEC;
+			if (cycles_marked(b, loop, mark))
+				best = better(b, best,
+					      sym_add(b->sx, norm_bound(b, v), norm_bound(b, w)));
+		}
+	}
+	if (n)
+		best = better(b, best, log_bound(b, loop));
+	free(mark);
+	free(s);
+	b->bl_st[loop] = M_NONE;
+	if (b->hits == hits) {
+		b->bl_st[loop] = M_DONE;
+		b->bl[loop] = best;
+	}
+	return best;
+}
+
+const struct poly *entries(struct bctx *b, int loop)
+{
+	const struct absprog *a = b->a;
+	const struct poly *r;
+	int *s, n, hits = b->hits;
+
+	if (!a->loops[loop].reachable)
+		return sym_const(b->sx, 0);
+	/* A loop in no other is entered once: entering it again would take
+	 * a cycle around it, that is, another loop. */
+	if (a->loops[loop].parent < 0)
+		return sym_const(b->sx, 1);
+	if (b->el_st[loop] == M_DONE)
+		return b->el[loop];
+	if (b->el_st[loop] == M_RUNNING || over_budget(b)) {
+		b->hits++;
+		return sym_inf(b->sx);
+	}
+	b->el_st[loop] = M_RUNNING;
+	s = xmalloc(((size_t)a->nt + 1) * sizeof(*s));
+	n = into_header(b, loop, false, s);
+	r = bound_set(b, s, n);
+	free(s);
+	b->el_st[loop] = M_NONE;
+	if (b->hits == hits) {
+		b->el_st[loop] = M_DONE;
+		b->el[loop] = r;
+	}
+	return r;
+}
+
+/* ---- reasons ---- */
+
+/* Why @loop has no bound, in a few words for the profile and the view. */
+static char *loop_reason(struct bctx *b, int loop)
+{
+	const struct absprog *a = b->a;
+	bool any_norm = false;
+
+	if (a->unsupported)
+		return xstrdup(a->unsupported);
+	for (int i = 0; i < a->nt; i++) {
+		const struct trans *t = &a->t[i];
+
+		if (!cut_within(b, t->src, loop) || !cut_within(b, t->dst, loop))
+			continue;
+		for (int k = 0; k < t->when.n; k++) {
+			struct lin v = lin_addc(&t->when.v[k], 1);
+
+			for (int j = 0; j < b->nnorm; j++) {
+				if (!lin_eq(&b->norm[j], &v))
+					continue;
+				any_norm = true;
+				if (b->why[j])
+					return xstrdup(b->why[j]);
+			}
+		}
+	}
+	if (!any_norm)
+		return xstrdup("its condition is no comparison of integers we can follow "
+			       "(memory, a call, floating point, or none)");
+	return xstrdup("no counter in its condition moves toward the exit on every iteration");
+}
+
+/* ---- one function ---- */
+
+static int loop_cmp(const void *x, const void *y)
+{
+	const struct loop_bound *p = x, *q = y;
+
+	if (p->src.line != q->src.line)
+		return p->src.line < q->src.line ? -1 : 1;
+	return p->src.col < q->src.col ? -1 : p->src.col > q->src.col;
+}
+
+static void bctx_release(struct bctx *b)
+{
+	for (int i = 0; i < b->nnorm; i++) {
+		free(b->dc[i]);
+		free(b->why[i]);
+	}
+	free(b->bl);
+	free(b->el);
+	free(b->bl_st);
+	free(b->el_st);
+	free(b->cyclic);
+}
+
+static void analyse(struct bctx *b, struct func_bounds *out)
+{
+	const struct absprog *a = b->a;
+
+	out->total = sym_const(b->sx, 0);
+	out->loops = xcalloc((size_t)a->nloops + 1, sizeof(*out->loops));
+	for (int i = 0; i < a->nloops; i++) {
+		struct loop_bound *lb = &out->loops[out->nloops++];
+
+		lb->src = a->loops[i].src;
+		lb->nested = a->loops[i].parent >= 0;
+		if (a->unsupported) {
+			lb->bound = sym_inf(b->sx);
+		} else if (!a->loops[i].reachable) {
+			lb->bound = sym_const(b->sx, 0);
+		} else {
+			lb->bound = back_edges(b, i);
+			if (!lb->nested)
+				lb->bound = sym_addc(b->sx, lb->bound, 1);
+		}
+		if (sym_is_inf(lb->bound)) {
+			lb->reason = loop_reason(b, i);
+			if (!out->total_reason)
+				out->total_reason =
+					xasprintf("the loop at line %d has no bound: %s",
+						  lb->src.line, lb->reason);
+		}
+		out->total = sym_add(b->sx, out->total, lb->bound);
+	}
+	qsort(out->loops, (size_t)out->nloops, sizeof(*out->loops), loop_cmp);
+}
+
+int bound_function(const struct ir_func *f, struct func_bounds *out)
+{
+	struct absprog *a;
+	struct bctx b;
+	const char **names = xcalloc((size_t)f->nvars + 1, sizeof(*names));
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(f->name);
+	out->line = f->line;
+	out->col = f->col;
+	for (int i = 0; i < f->nvars; i++)
+		names[i] = f->vars[i].name;
+	out->sx = sym_ctx_new(names, f->nvars);
+	free(names);
+	ret = absprog_build(f, &a);
+	if (ret < 0)
+		return ret;
+	memset(&b, 0, sizeof(b));
+	b.a = a;
+	b.f = f;
+	b.sx = out->sx;
+	b.bl = xcalloc((size_t)a->nloops + 1, sizeof(*b.bl));
+	b.el = xcalloc((size_t)a->nloops + 1, sizeof(*b.el));
+	b.bl_st = xcalloc((size_t)a->nloops + 1, 1);
+	b.el_st = xcalloc((size_t)a->nloops + 1, 1);
+	if (!a->unsupported) {
+		find_cycles(&b);
+		collect_norms(&b);
+	}
+	analyse(&b, out);
+	bctx_release(&b);
+	absprog_free(a);
+	return 0;
+}
+
+void func_bounds_release(struct func_bounds *fb)
+{
+	for (int i = 0; i < fb->nloops; i++)
+		free(fb->loops[i].reason);
+	free(fb->loops);
+	free(fb->name);
+	free(fb->total_reason);
+	sym_ctx_free(fb->sx);
+	memset(fb, 0, sizeof(*fb));
+}
