@@ -24,4 +24,8 @@ int degrade_models_compare(const struct profile *base, const struct profile *tar
 int degrade_eto(const struct profile *base, const struct profile *target,
 		const struct check_params *cp, struct change_list *out);
 
+/* Bounds profiles: the class of each loop and function (degrade_bounds.c). */
+int degrade_bounds(const struct profile *base, const struct profile *target,
+		   const struct check_params *cp, struct change_list *out);
+
 #endif

@@ -402,16 +402,22 @@ static int first_error(struct front *fr, const char *path)
 
 		if (cx->clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
 			CXString text = cx->clang_getDiagnosticSpelling(d), fname;
+
 			CXSourceLocation loc = cx->clang_getDiagnosticLocation(d);
 			unsigned line, col, off;
 			CXFile file;
 
 			cx->clang_getExpansionLocation(loc, &file, &line, &col, &off);
-			fname = cx->clang_getFileName(file);
-			ret = err_set(ERR_PARSE, "%s:%u:%u: error: %s",
-				      file ? cx->clang_getCString(fname) : path, line, col,
-				      cx->clang_getCString(text));
-			cx->clang_disposeString(fname);
+			if (!file) { /* the driver's: about the flags */
+				ret = err_set(ERR_PARSE, "%s: error: %s (in the flags after --)",
+					      path, cx->clang_getCString(text));
+			} else {
+				fname = cx->clang_getFileName(file);
+				ret = err_set(ERR_PARSE, "%s:%u:%u: error: %s",
+					      cx->clang_getCString(fname), line, col,
+					      cx->clang_getCString(text));
+				cx->clang_disposeString(fname);
+			}
 			cx->clang_disposeString(text);
 		}
 		cx->clang_disposeDiagnostic(d);
