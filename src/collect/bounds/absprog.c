@@ -190,6 +190,7 @@ static void add_trans(struct absprog *a, int src, int dst, struct sstate *s)
 	t->dst = dst;
 	t->post = s->sigma;
 	t->when = s->facts;
+	t->guard = s->guard;
 	t->line = s->line;
 }
 
@@ -287,6 +288,7 @@ static void clear_trans(struct absprog *a)
 	for (int i = 0; i < a->nt; i++) {
 		free(a->t[i].post);
 		facts_free(&a->t[i].when);
+		facts_free(&a->t[i].guard);
 	}
 	a->nt = 0;
 }

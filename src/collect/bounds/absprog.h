@@ -15,11 +15,11 @@
 #include "collect/bounds/ir.h"
 
 struct trans {
-	int src, dst;	   /* cut points */
-	struct val *post;  /* per variable, over the values at src */
-	struct facts when; /* what held at src for the path to be taken, the
-			    * invariant at src included */
-	int line;	   /* of the path's first statement */
+	int src, dst;	    /* cut points */
+	struct val *post;   /* per variable, over the values at src */
+	struct facts guard; /* what the path assumes (its conditions) */
+	struct facts when;  /* that and the invariant at src */
+	int line;	    /* of the path's first statement */
 };
 
 /* A loop of the graph: its header, body and place in the source. */

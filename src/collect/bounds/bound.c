@@ -149,6 +149,14 @@ static bool halving(const struct bctx *b, const struct lin *v, const struct val 
 	return true;
 }
 
+static bool shares_var(const struct lin *a, const struct lin *b)
+{
+	for (int i = 0; i < a->n; i++)
+		if (lin_coef(b, a->var[i]))
+			return true;
+	return false;
+}
+
 static struct dc make_dc(const struct bctx *b, const struct lin *v, const struct trans *t)
 {
 	struct val post = exec_subst(v, t->post);
@@ -173,9 +181,18 @@ static struct dc make_dc(const struct bctx *b, const struct lin *v, const struct
 		r.c = d.c < 0 ? -d.c : d.c;
 		return r;
 	}
-	r.kind = DC_RESET;
 	r.c = u.c;
 	r.a = lin_addc(&u, -u.c);
+	r.kind = DC_RESET;
+	/* v' <= v + w with w a form of other values (s += i): an increment
+	 * by w. Otherwise the old value is overwritten: a reset. */
+	if (t->src != 0 && !d.bad && !shares_var(&d, v)) {
+		struct lin neg = lin_scale(&d, -1);
+
+		r.kind = facts_prove(b->f, &t->when, &neg) ? DC_SAME : DC_INC;
+		r.c = d.c;
+		r.a = lin_addc(&d, -d.c);
+	}
 	return r;
 }
 
@@ -279,7 +296,8 @@ const struct poly *reset_value(struct bctx *b, int ti, const struct dc *d)
 		return sym_inf(b->sx);
 	v = value_bound(b, j);
 	for (int i = 0; i < b->a->nt; i++)
-		only_here &= i == ti ? b->dc[j][i].kind == DC_INC : b->dc[j][i].kind != DC_INC;
+		only_here &= i == ti ? b->dc[j][i].kind == DC_INC && b->dc[j][i].a.n == 0
+				     : b->dc[j][i].kind != DC_INC;
 	if (only_here)
 		v = sym_addc(b->sx, v, -b->dc[j][ti].c);
 	/* What the transition assumes may bound a better: a <= g for a fact
@@ -305,6 +323,12 @@ const struct poly *reset_value(struct bctx *b, int ti, const struct dc *d)
 	return sym_addc(b->sx, v, d->c);
 }
 
+/* A reset to a + c, or an increment by it, reads the value of form a. */
+static bool reads(const struct dc *d, const struct lin *a)
+{
+	return (d->kind == DC_RESET || (d->kind == DC_INC && d->a.n)) && lin_eq(&d->a, a);
+}
+
 /*
  * Where norm @norm is used: for Bound, where it decreases or guards a
  * transition; for VB (@value), where a reset reads it.
@@ -320,8 +344,7 @@ static bool *uses(const struct bctx *b, int norm, bool value)
 		if (!value && (d->kind == DC_DEC || d->guarded))
 			use[a->t[i].src] = true;
 		for (int v = 0; value && v < b->nnorm; v++)
-			if (b->dc[v][i].kind == DC_RESET && a->t[i].src != 0 &&
-			    lin_eq(&b->dc[v][i].a, &b->norm[norm]))
+			if (reads(&b->dc[v][i], &b->norm[norm]) && a->t[i].src != 0)
 				use[a->t[i].src] = true;
 	}
 	return use;
@@ -366,8 +389,12 @@ static const struct poly *feed(struct bctx *b, int norm, enum dc_kind kind, bool
 
 		if (d->kind != kind || !feeds(b, norm, i, use))
 			continue;
-		amount[i] = kind == DC_INC ? sym_const(b->sx, d->c) : reset_value(b, i, d);
-		if (clip)
+		/* An increment by a value (s += i) adds at most its largest. */
+		if (kind == DC_INC && d->a.n == 0)
+			amount[i] = sym_const(b->sx, d->c);
+		else
+			amount[i] = reset_value(b, i, d);
+		if (clip || kind == DC_INC)
 			amount[i] = sym_max0(b->sx, amount[i]);
 		if (div > 1)
 			amount[i] = sym_ceildiv(b->sx, amount[i], div);
@@ -459,8 +486,7 @@ static bool unknown_read(const struct bctx *b, int norm)
 
 	for (int v = 0; v < b->nnorm; v++)
 		for (int i = 0; i < a->nt; i++)
-			if (b->dc[v][i].kind == DC_RESET && a->t[i].src != 0 &&
-			    lin_eq(&b->dc[v][i].a, &b->norm[norm]))
+			if (reads(&b->dc[v][i], &b->norm[norm]) && a->t[i].src != 0)
 				use[a->t[i].src] = true;
 	res = unknown_reaches(b, norm, use, &line);
 	free(use);

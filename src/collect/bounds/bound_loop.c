@@ -116,8 +116,8 @@ static char *loop_reason(struct bctx *b, int loop)
 
 		if (!cut_within(b, t->src, loop) || !cut_within(b, t->dst, loop))
 			continue;
-		for (int k = 0; k < t->when.n; k++) {
-			struct lin v = lin_addc(&t->when.v[k], 1);
+		for (int k = 0; k < t->guard.n; k++) {
+			struct lin v = lin_addc(&t->guard.v[k], 1);
 
 			for (int j = 0; j < b->nnorm; j++) {
 				if (!lin_eq(&b->norm[j], &v))

@@ -31,6 +31,7 @@ void sstate_copy(struct sstate *to, const struct sstate *from, int nvars)
 	to->sigma = xmalloc(((size_t)nvars + 1) * sizeof(*to->sigma));
 	memcpy(to->sigma, from->sigma, (size_t)nvars * sizeof(*to->sigma));
 	facts_copy(&to->facts, &from->facts);
+	facts_copy(&to->guard, &from->guard);
 	to->dead = from->dead;
 	to->line = from->line;
 }
@@ -39,6 +40,7 @@ void sstate_free(struct sstate *s)
 {
 	free(s->sigma);
 	facts_free(&s->facts);
+	facts_free(&s->guard);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -48,6 +50,7 @@ void sstate_join(struct sstate *a, const struct sstate *b, int nvars)
 		if (!val_eq(&a->sigma[i], &b->sigma[i]))
 			a->sigma[i] = val_unknown();
 	facts_join(&a->facts, &b->facts);
+	facts_join(&a->guard, &b->guard);
 	if (!a->line || (b->line && b->line < a->line))
 		a->line = b->line;
 }
@@ -160,6 +163,7 @@ static void assume_ge0(struct sstate *s, const struct val *v)
 		return;
 	if (!facts_add(&s->facts, &v->l))
 		s->dead = true;
+	facts_add(&s->guard, &v->l);
 }
 
 void exec_node(const struct ir_func *f, const struct ir_node *n, struct sstate *s)

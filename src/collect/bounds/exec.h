@@ -14,10 +14,11 @@
 #include "collect/bounds/ir.h"
 
 struct sstate {
-	struct val *sigma; /* per variable */
-	struct facts facts;
-	bool dead; /* the path cannot be taken */
-	int line;  /* the first line the path runs */
+	struct val *sigma;  /* per variable */
+	struct facts facts; /* what holds: the start's facts and the path's */
+	struct facts guard; /* what the path assumed */
+	bool dead;	    /* the path cannot be taken */
+	int line;	    /* the first line the path runs */
 };
 
 /* At the function's entry the parameters and globals are themselves (the
