@@ -12,8 +12,10 @@
  * `bounds-suite check FILE` is one test: every bound must be sound (never
  * below the hand bound at any sample point, infinite where it is) and equal
  * to the hand bound, or exactly what @ours says. `bounds-suite report
- * FILE...` prints one tab-separated row per program for bench/bounds.sh:
- * file, function, ours, hand, class equal, exact, sound, milliseconds.
+ * FILE...` prints tab-separated rows for bench/bounds.sh, one per loop and
+ * one per function total: file, function, line (0 for a total), ours, our
+ * class, hand, hand class, class equal, exact, sound, and the milliseconds
+ * the file took (parse and analysis; libclang is loaded before).
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 
 #include "analyze/bound_expr.h"
 #include "collect/bounds/bound.h"
+#include "collect/bounds/clang_lazy.h"
 #include "collect/bounds/front.h"
 #include "collect/bounds/ir.h"
 #include "collect/bounds/sym.h"
@@ -241,6 +244,19 @@ static struct verdict judge(const struct suite_file *sf, const struct func_bound
 	return v;
 }
 
+static void report_row(const char *path, const struct func_bounds *fb, int line,
+		       const struct poly *bound, const struct note *hand, const struct verdict *v,
+		       const struct buf *text, double seconds)
+{
+	struct buf cls = BUF_INIT;
+
+	sym_class_print(sym_class_of(fb->sx, bound), &cls);
+	printf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.3f\n", path, fb->name, line,
+	       buf_str(text), buf_str(&cls), hand->expr, hand->cls, v->cls, v->exact, v->sound,
+	       seconds * 1e3);
+	buf_release(&cls);
+}
+
 static int run_file(const char *path, bool report)
 {
 	struct suite_file sf;
@@ -277,6 +293,9 @@ static int run_file(const char *path, bool report)
 			}
 			v = judge(&sf, &fb, fb.loops[l].bound, h,
 				  find_note(&sf, "ours", fb.name, fb.loops[l].src.line), &text);
+			if (report)
+				report_row(path, &fb, fb.loops[l].src.line, fb.loops[l].bound, h,
+					   &v, &text, t1 - t0);
 			if (!v.sound || !v.as_recorded) {
 				fprintf(stderr, "%s: %s line %d: ours %s, hand %s %s%s\n", path,
 					fb.name, fb.loops[l].src.line, buf_str(&text), h->cls,
@@ -293,15 +312,8 @@ static int run_file(const char *path, bool report)
 					v.sound ? "" : " (UNSOUND)");
 				failures++;
 			}
-			if (report) {
-				struct buf cls = BUF_INIT;
-
-				sym_class_print(sym_class_of(fb.sx, fb.total), &cls);
-				printf("%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%.2f\n", path, fb.name,
-				       buf_str(&text), buf_str(&cls), hand->expr, hand->cls, v.cls,
-				       v.exact, v.sound, (t1 - t0) * 1e3);
-				buf_release(&cls);
-			}
+			if (report)
+				report_row(path, &fb, 0, fb.total, hand, &v, &text, t1 - t0);
 		}
 		func_bounds_release(&fb);
 	}
@@ -312,11 +324,17 @@ static int run_file(const char *path, bool report)
 
 int main(int argc, char **argv)
 {
+	const struct clang_api *cx;
 	int ret = 0;
 
 	if (argc < 3 || (strcmp(argv[1], "check") && strcmp(argv[1], "report"))) {
 		fprintf(stderr, "usage: bounds-suite check|report FILE.c...\n");
 		return 2;
+	}
+	/* Loaded once up front: the files' times are their parse and analysis. */
+	if (clang_lazy_load(&cx) < 0) {
+		fprintf(stderr, "bounds-suite: %s\n", err_msg());
+		return 77;
 	}
 	for (int i = 2; i < argc; i++)
 		ret |= run_file(argv[i], strcmp(argv[1], "report") == 0);

@@ -39,9 +39,7 @@ int cut_loop(const struct bctx *b, int cut)
 
 bool cut_within(const struct bctx *b, int cut, int loop)
 {
-	int l = cut_loop(b, cut);
-
-	return l >= 0 && absprog_loop_within(b->a, l, loop);
+	return b->within[cut * b->a->nloops + loop];
 }
 
 /* Whether a cut in @targets is reachable from cut @from by transitions
@@ -49,34 +47,45 @@ bool cut_within(const struct bctx *b, int cut, int loop)
 bool reaches(const struct bctx *b, int from, const bool *targets, const bool *skip)
 {
 	const struct absprog *a = b->a;
-	bool *seen = xcalloc((size_t)a->ncut, sizeof(*seen)), found = false;
-	int *stack = xmalloc(((size_t)a->ncut + 1) * sizeof(*stack)), sp = 0;
+	bool found = false;
+	int sp = 0;
 
-	stack[sp++] = from;
+	memset(b->seen, 0, (size_t)a->ncut * sizeof(*b->seen));
+	b->stack[sp++] = from;
 	while (sp && !found) {
-		int c = stack[--sp];
+		int c = b->stack[--sp];
 
 		for (int i = 0; i < a->nt && !found; i++) {
 			if (a->t[i].src != c || (skip && skip[i]))
 				continue;
 			if (targets[a->t[i].dst])
 				found = true;
-			else if (!seen[a->t[i].dst]) {
-				seen[a->t[i].dst] = true;
-				stack[sp++] = a->t[i].dst;
+			else if (!b->seen[a->t[i].dst]) {
+				b->seen[a->t[i].dst] = true;
+				b->stack[sp++] = a->t[i].dst;
 			}
 		}
 	}
-	free(seen);
-	free(stack);
 	return found;
 }
 
-void find_cycles(struct bctx *b)
+void graph_setup(struct bctx *b)
 {
 	const struct absprog *a = b->a;
-	bool *me = xcalloc((size_t)a->ncut, sizeof(*me));
+	bool *me;
 
+	b->seen = xcalloc((size_t)a->ncut + 1, sizeof(*b->seen));
+	b->stack = xcalloc((size_t)a->ncut + 1, sizeof(*b->stack));
+	b->skip = xcalloc((size_t)a->nt + 1, sizeof(*b->skip));
+	b->target = xcalloc((size_t)a->ncut + 1, sizeof(*b->target));
+	b->within = xcalloc((size_t)a->ncut * (size_t)(a->nloops + 1), sizeof(*b->within));
+	for (int c = 0; c < a->ncut; c++) {
+		int l = absprog_cut_loop(a, c);
+
+		for (int k = 0; l >= 0 && k < a->nloops; k++)
+			b->within[c * a->nloops + k] = absprog_loop_within(a, l, k);
+	}
+	me = xcalloc((size_t)a->ncut, sizeof(*me));
 	b->cyclic = xcalloc((size_t)a->ncut, sizeof(*b->cyclic));
 	for (int c = 0; c < a->ncut; c++) {
 		me[c] = true;
@@ -273,6 +282,28 @@ bool over_budget(struct bctx *b)
 	return ++b->steps > STEP_BUDGET;
 }
 
+const struct poly *memo_keep(struct bctx *b, char *st, const struct poly **slot,
+			     const struct poly *r, int hits, const struct poly *old)
+{
+	if (old)
+		r = better(b, old, r);
+	*st = b->hits == hits ? M_DONE : M_TAINTED;
+	*slot = r;
+	return r;
+}
+
+void memo_untaint(struct bctx *b)
+{
+	for (int i = 0; i < b->nnorm; i++) {
+		b->nb_st[i] = b->nb_st[i] == M_TAINTED ? M_STALE : b->nb_st[i];
+		b->vb_st[i] = b->vb_st[i] == M_TAINTED ? M_STALE : b->vb_st[i];
+	}
+	for (int i = 0; i < b->a->nloops; i++) {
+		b->bl_st[i] = b->bl_st[i] == M_TAINTED ? M_STALE : b->bl_st[i];
+		b->el_st[i] = b->el_st[i] == M_TAINTED ? M_STALE : b->el_st[i];
+	}
+}
+
 /*
  * The value reset @ti gives: a + c, over the symbols when it comes from
  * the entry, else bounded through the norm a. When a grows only on this
@@ -429,8 +460,9 @@ static const struct poly *feed(struct bctx *b, int norm, enum dc_kind kind, bool
 			}
 		}
 		prod = sym_mul(b->sx, bound_set(b, group, n), amount[i]);
-		if (kind == DC_RESET && clip && div <= 1 && (ser = series(b, norm, group, n)))
+		if (kind == DC_RESET && clip && div <= 1 && (ser = series(b, norm, group, n))) {
 			prod = better(b, prod, ser);
+		}
 		sum = sym_add(b->sx, sum, prod);
 	}
 	free(amount);
@@ -501,18 +533,19 @@ static bool unknown_read(const struct bctx *b, int norm)
 const struct poly *norm_bound(struct bctx *b, int v)
 {
 	const struct absprog *a = b->a;
-	const struct poly *r;
+	const struct poly *r, *old;
 	int64_t min_dec = 0;
 	bool has_inc = false;
 	int hits = b->hits, line;
 
-	if (b->nb_st[v] == M_DONE)
+	if (b->nb_st[v] == M_DONE || b->nb_st[v] == M_TAINTED)
 		return b->nb[v];
 	if (b->nb_st[v] == M_RUNNING || over_budget(b)) {
 		b->hits++;
 		set_why(b, v, "depends on itself through the loops");
 		return sym_inf(b->sx);
 	}
+	old = b->nb_st[v] == M_STALE ? b->nb[v] : NULL;
 	b->nb_st[v] = M_RUNNING;
 	for (int i = 0; i < a->nt; i++) {
 		const struct dc *d = &b->dc[v][i];
@@ -539,27 +572,23 @@ const struct poly *norm_bound(struct bctx *b, int v)
 		if (has_inc)
 			r = sym_add(b->sx, r, feed(b, v, DC_INC, false, 1, false));
 	}
-	b->nb_st[v] = M_NONE;
-	if (b->hits == hits) {
-		b->nb_st[v] = M_DONE;
-		b->nb[v] = r;
-	}
-	return r;
+	return memo_keep(b, &b->nb_st[v], &b->nb[v], r, hits, old);
 }
 
 /* VB(v): the largest value norm @v can have. */
 const struct poly *value_bound(struct bctx *b, int v)
 {
 	const struct absprog *a = b->a;
-	const struct poly *r = NULL;
+	const struct poly *r = NULL, *old;
 	int hits = b->hits;
 
-	if (b->vb_st[v] == M_DONE)
+	if (b->vb_st[v] == M_DONE || b->vb_st[v] == M_TAINTED)
 		return b->vb[v];
 	if (b->vb_st[v] == M_RUNNING || over_budget(b)) {
 		b->hits++;
 		return sym_inf(b->sx);
 	}
+	old = b->vb_st[v] == M_STALE ? b->vb[v] : NULL;
 	b->vb_st[v] = M_RUNNING;
 	for (int i = 0; i < a->nt; i++) {
 		const struct dc *d = &b->dc[v][i];
@@ -574,12 +603,7 @@ const struct poly *value_bound(struct bctx *b, int v)
 		r = sym_inf(b->sx); /* never set, or set to what we cannot follow */
 	if (!sym_is_inf(r))
 		r = sym_add(b->sx, r, feed(b, v, DC_INC, false, 1, true));
-	b->vb_st[v] = M_NONE;
-	if (b->hits == hits) {
-		b->vb_st[v] = M_DONE;
-		b->vb[v] = r;
-	}
-	return r;
+	return memo_keep(b, &b->vb_st[v], &b->vb[v], r, hits, old);
 }
 
 /*
@@ -615,16 +639,14 @@ static bool guard_criterion(const struct bctx *b, int v, const int *s, int n)
 bool cycles_marked(const struct bctx *b, int loop, const bool *mark)
 {
 	const struct absprog *a = b->a;
-	bool *skip = xcalloc((size_t)a->nt + 1, sizeof(*skip));
-	bool *h = xcalloc((size_t)a->ncut, sizeof(*h)), res;
+	bool res;
 
 	for (int i = 0; i < a->nt; i++)
-		skip[i] = mark[i] || !cut_within(b, a->t[i].src, loop) ||
-			  !cut_within(b, a->t[i].dst, loop);
-	h[a->loops[loop].cut] = true;
-	res = !reaches(b, a->loops[loop].cut, h, skip);
-	free(skip);
-	free(h);
+		b->skip[i] = mark[i] || !cut_within(b, a->t[i].src, loop) ||
+			     !cut_within(b, a->t[i].dst, loop);
+	b->target[a->loops[loop].cut] = true;
+	res = !reaches(b, a->loops[loop].cut, b->target, b->skip);
+	b->target[a->loops[loop].cut] = false;
 	return res;
 }
 

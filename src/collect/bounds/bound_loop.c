@@ -20,14 +20,23 @@ static int into_header(const struct bctx *b, int loop, bool inside, int *s)
 	return n;
 }
 
+/* Norm @v decreases somewhere in @loop. */
+static bool decreases_in(const struct bctx *b, int v, int loop)
+{
+	for (int i = 0; i < b->a->nt; i++)
+		if (b->dc[v][i].kind == DC_DEC && cut_within(b, b->a->t[i].src, loop))
+			return true;
+	return false;
+}
+
 const struct poly *back_edges(struct bctx *b, int loop)
 {
 	const struct absprog *a = b->a;
-	const struct poly *best;
+	const struct poly *best, *old;
 	int *s, n, hits = b->hits;
 	bool *mark;
 
-	if (b->bl_st[loop] == M_DONE)
+	if (b->bl_st[loop] == M_DONE || b->bl_st[loop] == M_TAINTED)
 		return b->bl[loop];
 	if (b->bl_st[loop] == M_RUNNING || over_budget(b)) {
 		b->hits++;
@@ -35,6 +44,7 @@ const struct poly *back_edges(struct bctx *b, int loop)
 	}
 	if (!a->loops[loop].reachable)
 		return sym_const(b->sx, 0);
+	old = b->bl_st[loop] == M_STALE ? b->bl[loop] : NULL;
 	b->bl_st[loop] = M_RUNNING;
 	s = xmalloc(((size_t)a->nt + 1) * sizeof(*s));
 	n = into_header(b, loop, true, s);
@@ -50,7 +60,11 @@ const struct poly *back_edges(struct bctx *b, int loop)
 	/* Failing one norm, two whose decreases together cover every
 	 * iteration (while (i < n || j < m) { i++; j++; }): the sum. */
 	for (int v = 0; n && sym_is_inf(best) && v < b->nnorm; v++) {
+		if (!decreases_in(b, v, loop))
+			continue;
 		for (int w = v + 1; w < b->nnorm; w++) {
+			if (!decreases_in(b, w, loop))
+				continue;
 			for (int i = 0; i < a->nt; i++)
 				mark[i] = b->dc[v][i].kind == DC_DEC || b->dc[w][i].kind == DC_DEC;
 			if (cycles_marked(b, loop, mark))
@@ -62,18 +76,13 @@ const struct poly *back_edges(struct bctx *b, int loop)
 		best = better(b, best, log_bound(b, loop));
 	free(mark);
 	free(s);
-	b->bl_st[loop] = M_NONE;
-	if (b->hits == hits) {
-		b->bl_st[loop] = M_DONE;
-		b->bl[loop] = best;
-	}
-	return best;
+	return memo_keep(b, &b->bl_st[loop], &b->bl[loop], best, hits, old);
 }
 
 const struct poly *entries(struct bctx *b, int loop)
 {
 	const struct absprog *a = b->a;
-	const struct poly *r;
+	const struct poly *r, *old;
 	int *s, n, hits = b->hits;
 
 	if (!a->loops[loop].reachable)
@@ -82,23 +91,19 @@ const struct poly *entries(struct bctx *b, int loop)
 	 * a cycle around it, that is, another loop. */
 	if (a->loops[loop].parent < 0)
 		return sym_const(b->sx, 1);
-	if (b->el_st[loop] == M_DONE)
+	if (b->el_st[loop] == M_DONE || b->el_st[loop] == M_TAINTED)
 		return b->el[loop];
 	if (b->el_st[loop] == M_RUNNING || over_budget(b)) {
 		b->hits++;
 		return sym_inf(b->sx);
 	}
+	old = b->el_st[loop] == M_STALE ? b->el[loop] : NULL;
 	b->el_st[loop] = M_RUNNING;
 	s = xmalloc(((size_t)a->nt + 1) * sizeof(*s));
 	n = into_header(b, loop, false, s);
 	r = bound_set(b, s, n);
 	free(s);
-	b->el_st[loop] = M_NONE;
-	if (b->hits == hits) {
-		b->el_st[loop] = M_DONE;
-		b->el[loop] = r;
-	}
-	return r;
+	return memo_keep(b, &b->el_st[loop], &b->el[loop], r, hits, old);
 }
 
 /* ---- reasons ---- */
@@ -156,6 +161,11 @@ static void bctx_release(struct bctx *b)
 	free(b->bl_st);
 	free(b->el_st);
 	free(b->cyclic);
+	free(b->within);
+	free(b->seen);
+	free(b->stack);
+	free(b->skip);
+	free(b->target);
 }
 
 static void analyse(struct bctx *b, struct func_bounds *out)
@@ -164,6 +174,12 @@ static void analyse(struct bctx *b, struct func_bounds *out)
 
 	out->total = sym_const(b->sx, 0);
 	out->loops = xcalloc((size_t)a->nloops + 1, sizeof(*out->loops));
+	/* A first pass fills the memos; what it computed while a quantity it
+	 * needed was still running is computed again, with the rest known. */
+	for (int i = a->nloops - 1; !a->unsupported && i >= 0; i--)
+		if (a->loops[i].reachable)
+			back_edges(b, i); /* inner loops (later in the source) first */
+	memo_untaint(b);
 	for (int i = 0; i < a->nloops; i++) {
 		struct loop_bound *lb = &out->loops[out->nloops++];
 
@@ -217,7 +233,7 @@ int bound_function(const struct ir_func *f, struct func_bounds *out)
 	b.bl_st = xcalloc((size_t)a->nloops + 1, 1);
 	b.el_st = xcalloc((size_t)a->nloops + 1, 1);
 	if (!a->unsupported) {
-		find_cycles(&b);
+		graph_setup(&b);
 		collect_norms(&b);
 	}
 	analyse(&b, out);

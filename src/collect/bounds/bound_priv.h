@@ -26,7 +26,12 @@ struct dc {
 	bool exact; /* v' == v + delta */
 };
 
-enum memo { M_NONE, M_RUNNING, M_DONE };
+/*
+ * M_TAINTED: computed while a quantity it needed was running, and so
+ * perhaps looser than it could be (it is sound); kept for one pass, then
+ * M_STALE: computed again, and the better of the two kept.
+ */
+enum memo { M_NONE, M_RUNNING, M_DONE, M_TAINTED, M_STALE };
 
 struct bctx {
 	const struct absprog *a;
@@ -41,6 +46,10 @@ struct bctx {
 	const struct poly **bl, **el;
 	char *bl_st, *el_st;
 	bool *cyclic; /* per cut point: on a cycle */
+	bool *within; /* [cut * nloops + loop]: the cut point is in the loop */
+	/* Scratch for the graph walks (none of them runs inside another). */
+	bool *seen, *skip, *target;
+	int *stack;
 	long steps;
 	int hits; /* times a quantity needed itself: a result then is not kept */
 };
@@ -48,7 +57,8 @@ struct bctx {
 int cut_loop(const struct bctx *b, int cut);
 bool cut_within(const struct bctx *b, int cut, int loop);
 bool reaches(const struct bctx *b, int from, const bool *targets, const bool *skip);
-void find_cycles(struct bctx *b);
+/* The graph facts the walks need, and their scratch space. */
+void graph_setup(struct bctx *b);
 bool upper_lin(const struct bctx *b, const struct val *v, const struct facts *when,
 	       struct lin *out);
 int norm_index(struct bctx *b, const struct lin *v);
@@ -58,6 +68,13 @@ void lin_text(const struct ir_func *f, const struct lin *l, struct buf *out);
 void set_why(struct bctx *b, int norm, const char *what);
 const struct poly *better(struct bctx *b, const struct poly *x, const struct poly *y);
 bool over_budget(struct bctx *b);
+/* Keeps @r in a memo slot (state @st, value @slot) after a computation
+ * that began when b->hits was @hits, or @old (a stale value) when better;
+ * returns what it kept. */
+const struct poly *memo_keep(struct bctx *b, char *st, const struct poly **slot,
+			     const struct poly *r, int hits, const struct poly *old);
+/* Forgets the tainted results, for a second pass. */
+void memo_untaint(struct bctx *b);
 const struct poly *reset_value(struct bctx *b, int t, const struct dc *d);
 const struct poly *norm_bound(struct bctx *b, int v);
 const struct poly *value_bound(struct bctx *b, int v);
