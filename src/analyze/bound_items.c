@@ -107,14 +107,39 @@ void bound_items_free(struct bound_item *v, size_t n)
 	free(v);
 }
 
-static bool same_place(const struct bound_item *a, const struct bound_item *b, bool by_line)
+static bool same_group(const struct bound_item *a, const struct bound_item *b)
 {
-	if (strcmp(a->source, b->source) || strcmp(a->function, b->function) ||
-	    a->total != b->total)
-		return false;
-	if (by_line)
-		return a->line == b->line && a->column == b->column;
-	return a->ordinal == b->ordinal;
+	return strcmp(a->source, b->source) == 0 && strcmp(a->function, b->function) == 0 &&
+	       a->total == b->total;
+}
+
+/*
+ * The records of one function (and kind) that no uid matched, paired in
+ * their order when both sides have as many: the function's code moved.
+ * With more on one side a loop came or went, and which is which is not
+ * for us to guess.
+ */
+static void pair_moved(const struct bound_item *a, size_t na, const struct bound_item *b, size_t nb,
+		       const struct bound_item **match, bool *used)
+{
+	for (size_t i = 0; i < na; i++) {
+		size_t ka = 0, kb = 0;
+
+		if (match[i])
+			continue;
+		for (size_t k = 0; k < na; k++)
+			ka += !match[k] && same_group(&a[k], &a[i]);
+		for (size_t j = 0; j < nb; j++)
+			kb += !used[j] && same_group(&b[j], &a[i]);
+		if (ka != kb)
+			continue;
+		/* Both lists are in line order: the first unmatched of each. */
+		for (size_t j = 0; j < nb && !match[i]; j++)
+			if (!used[j] && same_group(&b[j], &a[i])) {
+				match[i] = &b[j];
+				used[j] = true;
+			}
+	}
 }
 
 size_t bound_pairs(const struct bound_item *a, size_t na, const struct bound_item *b, size_t nb,
@@ -125,14 +150,14 @@ size_t bound_pairs(const struct bound_item *a, size_t na, const struct bound_ite
 	bool *used = xcalloc(nb + 1, sizeof(*used));
 	size_t n = 0;
 
-	/* Every exact match first, then by place among the unmatched. */
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < na; i++)
-			for (size_t j = 0; j < nb && !match[i]; j++)
-				if (!used[j] && same_place(&a[i], &b[j], pass == 0)) {
-					match[i] = &b[j];
-					used[j] = true;
-				}
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb && !match[i]; j++)
+			if (!used[j] && same_group(&a[i], &b[j]) && a[i].line == b[j].line &&
+			    a[i].column == b[j].column) {
+				match[i] = &b[j];
+				used[j] = true;
+			}
+	pair_moved(a, na, b, nb, match, used);
 	for (size_t i = 0; i < na; i++)
 		p[n++] = (struct bound_pair){&a[i], match[i]};
 	for (size_t j = 0; j < nb; j++)

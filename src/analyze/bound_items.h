@@ -32,9 +32,9 @@ struct bound_pair {
 };
 
 /*
- * Pairs the records of two profiles: the same uid first, then the same
- * source, function, kind and place among the function's loops, so that a
- * loop moved by lines added above it is still the same loop.
+ * Pairs the records of two profiles: the same uid first, then, in a
+ * function with as many unmatched loops on both sides, in their order, so
+ * that a loop moved by lines added above it is still the same loop.
  */
 size_t bound_pairs(const struct bound_item *a, size_t na, const struct bound_item *b, size_t nb,
 		   struct bound_pair **out);

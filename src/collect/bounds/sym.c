@@ -649,27 +649,52 @@ static void print_atom(const struct sym_ctx *x, int id, struct buf *out)
 	}
 }
 
+/* The order factors are printed in, whatever order they were made in:
+ * symbols and max(0, ...) first, then max, ceil and log, each by text. */
+struct factor {
+	int rank;
+	char *text;
+	int power;
+};
+
+static int factor_cmp(const void *a, const void *b)
+{
+	const struct factor *p = a, *q = b;
+
+	return p->rank != q->rank ? p->rank - q->rank : strcmp(p->text, q->text);
+}
+
 static void print_mono(const struct sym_ctx *x, const struct mono *m, struct buf *out)
 {
+	static const int rank[] = {
+		[AT_SYM] = 0, [AT_MAX0] = 1, [AT_MAX] = 2, [AT_CEIL] = 3, [AT_LOG] = 4};
+	struct factor f[MONO_MAX];
+	int nf = 0;
+
 	if (m->na == 0) {
 		buf_addf(out, "%lld", (long long)m->c);
 		return;
 	}
-	if (m->c == -1)
-		buf_addc(out, '-');
-	else if (m->c != 1)
-		buf_addf(out, "%lld × ", (long long)m->c);
 	for (int i = 0; i < m->na;) {
+		struct buf t = BUF_INIT;
 		int p = 1;
 
 		while (i + p < m->na && m->a[i + p] == m->a[i])
 			p++;
-		if (i)
-			buf_adds(out, " × ");
-		print_atom(x, m->a[i], out);
-		if (p > 1)
-			buf_addf(out, "^%d", p);
+		print_atom(x, m->a[i], &t);
+		f[nf++] = (struct factor){rank[x->atoms[m->a[i]].kind], buf_detach(&t, NULL), p};
 		i += p;
+	}
+	qsort(f, (size_t)nf, sizeof(*f), factor_cmp);
+	if (m->c == -1)
+		buf_addc(out, '-');
+	else if (m->c != 1)
+		buf_addf(out, "%lld × ", (long long)m->c);
+	for (int i = 0; i < nf; i++) {
+		buf_addf(out, "%s%s", i ? " × " : "", f[i].text);
+		if (f[i].power > 1)
+			buf_addf(out, "^%d", f[i].power);
+		free(f[i].text);
 	}
 }
 

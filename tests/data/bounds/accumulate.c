@@ -4,9 +4,9 @@
  * most the counter's largest value, n - 1: we bound it by n (n - 1).
  * @bound accumulate 15 O(n^1): 1 + max(0, n)
  * @bound accumulate 17 O(n^2): 1 + max(0, n) × max(0, n - 1) / 2
- * @ours accumulate 17: 1 + max(0, n) × max(0, (n + -1))
+ * @ours accumulate 17: 1 + max(0, (n + -1)) × max(0, n)
  * @total accumulate O(n^2): 2 + max(0, n) + max(0, n) × max(0, n - 1) / 2
- * @ours-total accumulate: 2 + max(0, n) + max(0, n) × max(0, (n + -1))
+ * @ours-total accumulate: 2 + max(0, n) + max(0, (n + -1)) × max(0, n)
  */
 int accumulate(int n)
 {
