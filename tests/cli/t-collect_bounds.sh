@@ -135,3 +135,32 @@ ok veles show -m HEAD~2 0 bounds
 has "$T/out" "j < 4"
 ok veles show -m HEAD~1 0 bounds
 has "$T/out" "j < n"
+
+# check --collect-missing replays the collection on the parent version:
+# its sources, flags and program name come back from the profile.
+cat >scale.c <<'C'
+int scale(int n)
+{
+	int s = 0;
+
+	for (int i = 0; i < n; i += STEP)
+		s++;
+	return s;
+}
+C
+git add scale.c && git commit -qm "scale, a step of STEP"
+sed -i 's/i += STEP/i++/' scale.c
+git commit -qam "scale, a step of one"
+ok veles collect bounds -q -s scale.c -- scaling -DSTEP=2
+ok veles add "$(newest)"
+ok veles show 0 raw
+has "$T/out" '"cmd": "scaling"'
+# Twice the iterations of the parent's step of two, in the same class.
+veles check head --collect-missing -q >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || fail "check --collect-missing: $(cat "$T/err")"
+has "$T/out" "scale.c:scale:5:6"
+has "$T/out" "SevereDegradation .*O\(n\^1\) -> O\(n\^1\)"
+ok veles show -m HEAD~1 0 raw
+has "$T/out" '"cmd": "scaling"'
+has "$T/out" '"args": "-DSTEP=2"'
+has "$T/out" '"bound": "1 \+ ceil\(max\(0, n\) / 2\)"'

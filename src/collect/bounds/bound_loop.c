@@ -108,11 +108,22 @@ const struct poly *entries(struct bctx *b, int loop)
 
 /* ---- reasons ---- */
 
+/* "n - i changes at line 7 in a way we cannot follow" */
+static char *lost(const struct bctx *b, int norm, int line)
+{
+	struct buf t = BUF_INIT;
+
+	lin_text(b->f, &b->norm[norm], &t);
+	buf_addf(&t, " changes at line %d in a way we cannot follow", line);
+	return buf_detach(&t, NULL);
+}
+
 /* Why @loop has no bound, in a few words for the profile and the view. */
 static char *loop_reason(struct bctx *b, int loop)
 {
 	const struct absprog *a = b->a;
 	bool any_norm = false;
+	char *unknown = NULL;
 
 	if (a->unsupported)
 		return xstrdup(a->unsupported);
@@ -128,14 +139,24 @@ static char *loop_reason(struct bctx *b, int loop)
 				if (!lin_eq(&b->norm[j], &v))
 					continue;
 				any_norm = true;
-				if (b->why[j])
+				if (b->why[j]) {
+					free(unknown);
 					return xstrdup(b->why[j]);
+				}
+				if (!unknown) {
+					for (int u = 0; u < a->nt && !unknown; u++)
+						if (b->dc[j][u].kind == DC_UNKNOWN &&
+						    cut_within(b, a->t[u].src, loop))
+							unknown = lost(b, j, a->t[u].line);
+				}
 			}
 		}
 	}
+	if (unknown)
+		return unknown;
 	if (!any_norm)
 		return xstrdup("its condition is no comparison of integers we can follow "
-			       "(memory, a call, floating point, or none)");
+			       "(memory, a call, floating point, an operator in a macro, or none)");
 	return xstrdup("no counter in its condition moves toward the exit on every iteration");
 }
 
@@ -202,6 +223,12 @@ static void analyse(struct bctx *b, struct func_bounds *out)
 						  lb->src.line, lb->reason);
 		}
 		out->total = sym_add(b->sx, out->total, lb->bound);
+	}
+	/* A function we cannot follow may loop where no loop was seen (a
+	 * computed goto): its total is unbounded, loops or not. */
+	if (a->unsupported && !sym_is_inf(out->total)) {
+		out->total = sym_inf(b->sx);
+		out->total_reason = xstrdup(a->unsupported);
 	}
 	qsort(out->loops, (size_t)out->nloops, sizeof(*out->loops), loop_cmp);
 }

@@ -1,5 +1,5 @@
 /*
- * veles collect bounds -s FILE.c [-d DIR] [-- CFLAGS...]: parses each C
+ * veles collect bounds -s FILE.c [-d DIR] [-- [NAME] CFLAGS...]: parses each C
  * file with libclang and bounds every loop of every function it defines
  * (bound.h), with no program run. The profile is the seed's bounds
  * profile (bprofile.h); header.cmd names the analysed program (--cmd,
@@ -35,6 +35,7 @@ struct bounds_state {
 	int nfuncs, nloops;
 	double seconds;
 	struct buf summary;
+	bool drawn; /* a progress line is on the screen */
 };
 
 enum { OPT_CMD = 0x200, OPT_SOURCES };
@@ -63,7 +64,7 @@ static void strv_free(struct strv *s)
 static void bounds_usage(void)
 {
 	printf("usage: veles collect bounds -s FILE.c [-s ...] [-d DIR] [--cmd NAME] [OPTIONS]\n"
-	       "                            [-- CFLAGS...]\n"
+	       "                            [-- [NAME] CFLAGS...]\n"
 	       "\n"
 	       "Bounds every loop of the C functions in the files, from the source alone (no\n"
 	       "run): for each loop a local bound, how many times it can iterate in one call\n"
@@ -71,7 +72,8 @@ static void bounds_usage(void)
 	       "level also counts the arrival at its header), and for each function the total\n"
 	       "of its loops; each with its class, O(1), O(n^k), O(log n) or O(∞) (no bound\n"
 	       "found, and why). Nested loops fed by an outer loop's work are counted once\n"
-	       "(amortised). CFLAGS (-I, -D, -std=...) go to the parser, libclang.\n"
+	       "(amortised). CFLAGS (-I, -D, -std=...) go to the parser, libclang; a first\n"
+	       "word after -- that is no flag names the program, as --cmd does.\n"
 	       "\n"
 	       "  -s, --source, --src FILE  a C file to analyse (repeatable)\n"
 	       "  -d, --source-dir DIR      every .c file under DIR (repeatable)\n"
@@ -135,6 +137,15 @@ static int bounds_setup(struct collect_ctx *c, struct bounds_state *st, int argc
 					 : "collect bounds: no source to analyse "
 					   "(-s FILE.c or -d DIR)%s",
 			       st->dir.n ? st->dir.v[0] : "");
+	/* After --, a first word that is no flag names the program: the shape
+	 * `-- CMD ARGS` in which check --collect-missing and the job matrix
+	 * replay a collector. */
+	if (nflags > 0 && argv[optind][0] != '-') {
+		if (!st->cmd)
+			st->cmd = xstrdup(argv[optind]);
+		optind++;
+		nflags--;
+	}
 	st->argv = xcalloc((size_t)nflags + 2, sizeof(*st->argv));
 	st->argv[0] = st->cmd ? xstrdup(st->cmd) : default_cmd(st->files.v[0]);
 	for (int i = 0; i < nflags; i++)
@@ -262,6 +273,15 @@ static char *params_json(const struct bounds_state *st, const char *workload)
 	return buf_detach(&b, NULL);
 }
 
+/* "Analysing 12/70 files ..." on a terminal, once a collection runs long. */
+static void progress(struct collect_ctx *c, struct bounds_state *st, int i, double t0)
+{
+	if (!c->env->progress || c->quiet || now() - t0 < 1.0)
+		return;
+	fprintf(stderr, "\rAnalysing %d/%d files ...\033[K", i + 1, st->files.n);
+	st->drawn = true;
+}
+
 static int bounds_collect(struct collect_ctx *c)
 {
 	struct bounds_state *st = c->state;
@@ -269,8 +289,12 @@ static int bounds_collect(struct collect_ctx *c)
 	int ret = 0;
 
 	c->profile = bprofile_new();
-	for (int i = 0; i < st->files.n && ret == 0; i++)
+	for (int i = 0; i < st->files.n && ret == 0; i++) {
+		progress(c, st, i, t0);
 		ret = analyse_file(c, st, st->files.v[i]);
+	}
+	if (st->drawn)
+		fputs("\r\033[K", stderr);
 	st->seconds = now() - t0;
 	c->profile->collector_params = params_json(st, c->workload ? c->workload : "");
 	if (ret < 0) {

@@ -87,18 +87,29 @@ int front_tok_at(const struct front *fr, unsigned offset)
 	return lo < fr->ntoks ? lo : -1;
 }
 
-const char *front_binop(const struct front *fr, CXCursor op, CXCursor lhs, CXCursor rhs)
+/* The operator, copied into the caller's @buf. */
+static const char *copy_op(const char *op, char buf[4])
+{
+	if (!op)
+		return NULL;
+	snprintf(buf, 4, "%s", op);
+	return buf;
+}
+
+const char *front_binop(struct front *fr, CXCursor op, CXCursor lhs, CXCursor rhs, char buf[4])
 {
 	unsigned l_end = front_end(fr, lhs, NULL), r_start = front_start(fr, rhs, NULL, NULL);
 	int t = front_tok_at(fr, l_end);
 
 	(void)op;
+	/* Inside a macro the operands have no place of their own, and no
+	 * token of the file shows the operator (libclang 14 cannot name it). */
 	if (t < 0 || r_start <= l_end || fr->toks[t].end > r_start || !fr->toks[t].punct)
 		return NULL;
-	return fr->toks[t].text;
+	return copy_op(fr->toks[t].text, buf);
 }
 
-const char *front_unop(const struct front *fr, CXCursor op, CXCursor arg, bool *prefix)
+const char *front_unop(struct front *fr, CXCursor op, CXCursor arg, bool *prefix, char buf[4])
 {
 	unsigned o_start = front_start(fr, op, NULL, NULL), o_end = front_end(fr, op, NULL);
 	unsigned a_start = front_start(fr, arg, NULL, NULL), a_end = front_end(fr, arg, NULL);
@@ -110,7 +121,7 @@ const char *front_unop(const struct front *fr, CXCursor op, CXCursor arg, bool *
 	if (t < 0 || !fr->toks[t].punct || (*prefix && fr->toks[t].end > a_start) ||
 	    (!*prefix && (a_end <= o_start || fr->toks[t].end > o_end)))
 		return NULL;
-	return fr->toks[t].text;
+	return copy_op(fr->toks[t].text, buf);
 }
 
 static void tokenize(struct front *fr, const char *path)

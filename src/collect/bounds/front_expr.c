@@ -306,9 +306,10 @@ static struct ir_expr truth_value(struct fb *b, CXCursor c)
 
 static struct ir_expr binary(struct fb *b, CXCursor c, bool want)
 {
+	char opbuf[4];
 	CXCursor *kids;
 	int n = front_children(b->fr, c, &kids), var;
-	const char *op = n == 2 ? front_binop(b->fr, c, kids[0], kids[1]) : NULL;
+	const char *op = n == 2 ? front_binop(b->fr, c, kids[0], kids[1], opbuf) : NULL;
 	struct ir_expr l, r, out = expr_unknown();
 	bool is_var;
 
@@ -356,9 +357,10 @@ static struct ir_expr binary(struct fb *b, CXCursor c, bool want)
 
 static struct ir_expr compound(struct fb *b, CXCursor c)
 {
+	char opbuf[4];
 	CXCursor *kids;
 	int n = front_children(b->fr, c, &kids), var = -1;
-	const char *op = n == 2 ? front_binop(b->fr, c, kids[0], kids[1]) : NULL;
+	const char *op = n == 2 ? front_binop(b->fr, c, kids[0], kids[1], opbuf) : NULL;
 	struct ir_expr r, out = expr_unknown();
 	char arith_op[4];
 	bool is_var = false;
@@ -422,6 +424,7 @@ static struct ir_expr incdec(struct fb *b, CXCursor c, CXCursor arg, bool inc, b
 
 static struct ir_expr unary(struct fb *b, CXCursor c, bool want)
 {
+	char opbuf[4];
 	CXCursor *kids;
 	int n = front_children(b->fr, c, &kids);
 	bool prefix;
@@ -437,7 +440,7 @@ static struct ir_expr unary(struct fb *b, CXCursor c, bool want)
 	}
 	arg = kids[0];
 	free(kids);
-	op = front_unop(b->fr, c, arg, &prefix);
+	op = front_unop(b->fr, c, arg, &prefix, opbuf);
 	if (!op) {
 		bool is_var;
 		int var = lvalue_var(b, arg, &is_var);
@@ -703,6 +706,7 @@ static void compare(struct fb *b, CXCursor c, const char *op, CXCursor lc, CXCur
 
 void fb_cond(struct fb *b, CXCursor c, int *t, int *f)
 {
+	char opbuf[4];
 	CXCursor *kids;
 	int n, t1, f1, line = fb_line(b, c);
 	const char *op;
@@ -711,7 +715,7 @@ void fb_cond(struct fb *b, CXCursor c, int *t, int *f)
 	c = fb_strip(b, c);
 	n = front_children(b->fr, c, &kids);
 	if (kind(b, c) == CXCursor_BinaryOperator && n == 2 &&
-	    (op = front_binop(b->fr, c, kids[0], kids[1]))) {
+	    (op = front_binop(b->fr, c, kids[0], kids[1], opbuf))) {
 		if (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0) {
 			bool and = op[0] == '&';
 			int t2, f2;
@@ -739,7 +743,7 @@ void fb_cond(struct fb *b, CXCursor c, int *t, int *f)
 	if (kind(b, c) == CXCursor_UnaryOperator && n == 1) {
 		bool prefix;
 
-		op = front_unop(b->fr, c, kids[0], &prefix);
+		op = front_unop(b->fr, c, kids[0], &prefix, opbuf);
 		if (op && strcmp(op, "!") == 0) {
 			fb_cond(b, kids[0], f, t);
 			free(kids);

@@ -65,10 +65,10 @@ unsigned front_start(const struct front *fr, CXCursor c, int *line, int *col);
 unsigned front_end(const struct front *fr, CXCursor c, int *line);
 /* The first token starting at or after @offset, or -1. */
 int front_tok_at(const struct front *fr, unsigned offset);
-/* The operator of a binary or unary operator cursor ("+=", "++"), or NULL
- * when the source does not show it (inside a macro). */
-const char *front_binop(const struct front *fr, CXCursor op, CXCursor lhs, CXCursor rhs);
-const char *front_unop(const struct front *fr, CXCursor op, CXCursor arg, bool *prefix);
+/* The operator of a binary or unary operator cursor ("+=", "++") in @buf,
+ * or NULL when the source does not show it (inside a macro). */
+const char *front_binop(struct front *fr, CXCursor op, CXCursor lhs, CXCursor rhs, char buf[4]);
+const char *front_unop(struct front *fr, CXCursor op, CXCursor arg, bool *prefix, char buf[4]);
 /* An integer constant the compiler can compute from @c. */
 bool front_eval_int(const struct front *fr, CXCursor c, int64_t *out);
 /* The range of an integer type; false for other types (bool included). */

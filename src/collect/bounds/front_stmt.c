@@ -151,7 +151,12 @@ static void stmt_for(struct fb *b, CXCursor c)
 	int init = -1, cond = -1, inc = -1, body = -1;
 
 	line = fb_line(b, c);
-	if (n > 4 || !for_parts(b, c, kids, n, part)) {
+	/* All four parts there: their order says which is which, even when
+	 * the loop is written through a macro and no token tells. */
+	if (n == 4)
+		for (int i = 0; i < 4; i++)
+			part[i] = i;
+	else if (n > 4 || !for_parts(b, c, kids, n, part)) {
 		char *why = xasprintf("a for loop written through a macro at line %d", line);
 
 		ir_set_opaque(b->f, why);
@@ -519,10 +524,14 @@ static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, CXClientDa
 		CXCursor *kids;
 		int n = front_children(b->fr, c, &kids);
 		bool prefix;
-		const char *op = n == 1 ? front_unop(b->fr, c, kids[0], &prefix) : NULL;
+		char opbuf[4];
+		const char *op = n == 1 ? front_unop(b->fr, c, kids[0], &prefix, opbuf) : NULL;
 
-		/* An operator we cannot see may be &: forget the variable too. */
-		if (n == 1 && (!op || strcmp(op, "&") == 0)) {
+		/* An operator we cannot see (in a macro) may be &, when what it
+		 * makes is a pointer: forget the variable too. */
+		if (n == 1 && (op ? strcmp(op, "&") == 0
+				  : cx->clang_getCanonicalType(cx->clang_getCursorType(c)).kind ==
+					       CXType_Pointer)) {
 			CXCursor in = fb_strip(b, kids[0]);
 
 			while (cx->clang_getCursorKind(in) == CXCursor_MemberRefExpr ||

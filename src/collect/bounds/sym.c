@@ -134,7 +134,8 @@ static const struct poly *make_poly(struct sym_ctx *x, struct mono *m, int n)
 	}
 	p = arena(x, sizeof(*p));
 	out = arena(x, (size_t)o * sizeof(*out));
-	memcpy(out, m, (size_t)o * sizeof(*out));
+	if (o)
+		memcpy(out, m, (size_t)o * sizeof(*out));
 	p->n = o;
 	p->m = out;
 	return p;
@@ -231,8 +232,11 @@ const struct poly *sym_add(struct sym_ctx *x, const struct poly *a, const struct
 	if (a->inf || b->inf)
 		return x->inf;
 	m = xmalloc(((size_t)a->n + (size_t)b->n + 1) * sizeof(*m));
-	memcpy(m, a->m, (size_t)a->n * sizeof(*m));
-	memcpy(m + a->n, b->m, (size_t)b->n * sizeof(*m));
+	/* The zero polynomial has no terms, and no array. */
+	if (a->n)
+		memcpy(m, a->m, (size_t)a->n * sizeof(*m));
+	if (b->n)
+		memcpy(m + a->n, b->m, (size_t)b->n * sizeof(*m));
 	r = make_poly(x, m, a->n + b->n);
 	free(m);
 	return r;
@@ -479,8 +483,9 @@ const struct poly *sym_ceildiv(struct sym_ctx *x, const struct poly *a, int64_t 
 	for (int i = 0; i < a->n; i++)
 		exact &= a->m[i].c % k == 0;
 	if (exact) {
-		m = xmalloc((size_t)a->n * sizeof(*m));
-		memcpy(m, a->m, (size_t)a->n * sizeof(*m));
+		m = xmalloc(((size_t)a->n + 1) * sizeof(*m));
+		if (a->n)
+			memcpy(m, a->m, (size_t)a->n * sizeof(*m));
 		for (int i = 0; i < a->n; i++)
 			m[i].c /= k;
 		r = make_poly(x, m, a->n);
