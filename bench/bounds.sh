@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/bounds.sh BUILD_DIR: the bounds collector on its suite
-# (tests/data/bounds/, 70 programs with bounds derived by hand) beside LLVM's
+# (tests/data/bounds/, programs with bounds derived by hand) beside LLVM's
 # scalar evolution on the same programs.
 #
 # Per program it prints our bound of the function (the sum of its loops'),
