@@ -67,33 +67,6 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Both files, nearest first; missing files are empty. */
-static int load_configs(struct cli_ctx *ctx, struct config *cfgs[2])
-{
-	char *local = xasprintf("%s/config.yml", ctx->veles_dir);
-	char *user = config_user_path();
-	int ret = config_load(local, &cfgs[0]);
-
-	cfgs[1] = NULL;
-	if (ret == 0)
-		ret = config_load(user, &cfgs[1]);
-	free(local);
-	free(user);
-	return ret;
-}
-
-static int load_matrix(struct cli_ctx *ctx, struct run_matrix **m)
-{
-	struct config *cfgs[2] = {NULL, NULL};
-	int ret = load_configs(ctx, cfgs);
-
-	if (ret == 0)
-		ret = run_matrix_load(cfgs, 2, m);
-	config_free(cfgs[0]);
-	config_free(cfgs[1]);
-	return ret;
-}
-
 /* ---- reporting ---- */
 
 static void job_text(const struct run_job *job, struct buf *b)
@@ -707,9 +680,11 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	bool is_job;
 	int ret;
 
-	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+	if (argc < 2)
+		return cli_usage_error("run", "say matrix or job");
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(run_usage, stdout);
-		return argc < 2 ? 2 : 0;
+		return 0;
 	}
 	is_job = strcmp(argv[1], "job") == 0;
 	if (!is_job && strcmp(argv[1], "matrix") != 0)
@@ -717,7 +692,7 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	ret = parse_options(&r, &o, &revs, &nrevs, argc - 1, argv + 1, is_job);
 	if (ret != 0) {
 		ret = ret > 0 ? 0 : 2;
-	} else if (load_matrix(ctx, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
+	} else if (cli_matrix_load(ctx, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
 		ret = cli_fail() + 1;
 	} else {
 		if (!is_job)

@@ -18,6 +18,7 @@
 #include "collect/collector.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
+#include "collect/regex/regex.h"
 #include "collect/time/time.h"
 #include "collect/trace/trace.h"
 #include "profile/profile.h"
@@ -36,6 +37,7 @@ static const struct collector *const collectors[] = {
 	&trace_collector,
 	&memory_collector,
 	&monitor_collector,
+	&regex_collector,
 	&bounds_collector,
 	NULL,
 };
@@ -198,6 +200,10 @@ char *collect_profile_name(const char *cmd, const char *tool, const char *worklo
 
 	bin = bin ? bin + 1 : cmd;
 	add_sanitised(&b, bin, NAME_WORKLOAD_MAX);
+	/* A name starting with '.' would be hidden from `status` (which skips
+	 * dot files, the temporary ones), one with '-' read as an option. */
+	if (b.data[0] == '.' || b.data[0] == '-')
+		b.data[0] = '_';
 	buf_addc(&b, '-');
 	add_sanitised(&b, tool, NAME_WORKLOAD_MAX);
 	buf_addc(&b, '-');

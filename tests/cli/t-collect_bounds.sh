@@ -156,7 +156,7 @@ ok veles add "$(newest)"
 ok veles show 0 raw
 has "$T/out" '"cmd": "scaling"'
 # Twice the iterations of the parent's step of two, in the same class.
-veles check head --collect-missing -q >"$T/out" 2>"$T/err"
+veles check head --collect-missing --yes -q >"$T/out" 2>"$T/err"
 [ $? -eq 1 ] || fail "check --collect-missing: $(cat "$T/err")"
 has "$T/out" "scale.c:scale:5:6"
 has "$T/out" "SevereDegradation .*O\(n\^1\) -> O\(n\^1\)"
