@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/bounds/bounds.h"
 #include "collect/collector.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
@@ -37,6 +38,7 @@ static const struct collector *const collectors[] = {
 	&memory_collector,
 	&monitor_collector,
 	&regex_collector,
+	&bounds_collector,
 	NULL,
 };
 /* clang-format on */
