@@ -12,7 +12,7 @@ ok veles collect bounds --cmd partitioning -s int_partitioning.c
 has "$T/out" "int_partitioning.c:19 partitioning: O\(n\^1\)  6 \+ 4 × max\(0, \(k \+ -1\)\)"
 has "$T/out" "line 55 +O\(n\^1\) +1 \+ max\(0, \(k \+ -1\)\)"
 has "$T/err" "profile written to .veles/jobs/partitioning-bounds-none-"
-python3 - "$(newest)" "$VELES_SRCDIR/tests/data/profiles/bounds.perf" <<'PY' || fail "not the seed's profile"
+python3 - "$(json_of "$(newest)")" "$VELES_SRCDIR/tests/data/profiles/bounds.perf" <<'PY' || fail "not the seed's profile"
 import json, sys
 ours, seed = (json.load(open(f)) for f in sys.argv[1:])
 for key in ("header", "collector_info", "models", "postprocessors"):
