@@ -50,7 +50,9 @@ project() {
 	"$veles" init -q
 	"$veles" collect time -r 1 -q --workload seed -- true 2>/dev/null
 	seed=$(ls .veles/jobs/*.perf)
-	mv "$seed" "$tmp/$1.seed"
+	# Its JSON, whose workload each copy changes (add reads either form).
+	"$veles" export -o "$tmp/$1.seed" "$seed"
+	rm "$seed"
 }
 
 # pending NAME...: pending profiles NAME.perf, each its own workload.
@@ -153,17 +155,10 @@ for i in $(seq 1 "$kills"); do
 	wait "$pid" 2>/dev/null
 done
 left=$(find .veles/jobs -name '*.perf.tmp.*' | wc -l)
-whole=$(python3 - .veles/jobs <<'PY'
-import glob, json, sys
-n = 0
-for f in glob.glob(sys.argv[1] + "/*.perf.tmp.*"):
-    try:
-        json.load(open(f)); n += 1
-    except (OSError, ValueError):
-        pass
-print(n)
-PY
-)
+whole=0
+for f in .veles/jobs/*.perf.tmp.*; do
+	[ -e "$f" ] && "$veles" export -o "$tmp/whole.json" "$f" >/dev/null 2>&1 && whole=$((whole + 1))
+done
 dirs=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 -name 'veles-*' | wc -l)
 wts=$(git worktree list | grep -c veles-run-)
 before=$(find .veles/jobs -name '*.perf' | wc -l)
@@ -241,7 +236,8 @@ cc=${CC:-cc}
 $cc -O2 $("$veles" cflags trace) -o dies "$here/../tests/data/trace/dies.c" -lpthread
 for how in segv abort; do
 	"$veles" collect trace --instrumented -q -- ./dies "$how" 100000 >/dev/null 2>&1
-	python3 - "$(ls -t .veles/jobs/*.perf | head -1)" "$how" <<'PY'
+	"$veles" export -o "$tmp/trace.json" "$(ls -t .veles/jobs/*.perf | head -1)"
+	python3 - "$tmp/trace.json" "$how" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: len(v["amount"]) for k, v in p["resources"].items()}
@@ -256,7 +252,8 @@ sleep 1
 prog=$(python3 -c 'import struct, sys; print(struct.unpack("Q", open(sys.argv[1], "rb").read(8))[0])' count.bin)
 kill -9 "$prog"
 wait "$collector"
-python3 - "$(ls -t .veles/jobs/*.perf | head -1)" count.bin <<'PY'
+"$veles" export -o "$tmp/trace.json" "$(ls -t .veles/jobs/*.perf | head -1)"
+python3 - "$tmp/trace.json" count.bin <<'PY'
 import json, struct, sys
 p = json.load(open(sys.argv[1]))
 counts = struct.unpack("4Q", open(sys.argv[2], "rb").read())[1:]

@@ -14,6 +14,11 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 # veles script: its Python module embeds libpython and decodes tracepoints
 # with libtraceevent.
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
+# collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
+PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
+# collect bounds parses C with libclang (llvm-config finds it); its
+# benchmark compares with LLVM's scalar evolution (clang, opt).
+PKGS="$PKGS libclang-dev llvm clang"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

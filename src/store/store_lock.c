@@ -18,6 +18,7 @@
  * when a writer is killed while it writes an object.
  */
 #include "vcs/git_lazy.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -111,27 +112,45 @@ static void clear_stale_lock(struct store *s)
 	free(path);
 }
 
+/* Removes the files named PREFIX* in @dir. */
+static void unlink_prefixed(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+}
+
 /* What writers killed outright leave: libgit2's temporary object files,
- * a listing cache half written. */
+ * those of the store's own loose writes (objects/XX/tmp_obj_*, as git
+ * names them), a listing cache half written. */
 static void sweep_leftovers(struct store *s)
 {
 	const char *common = git_repository_commondir(s->repo);
-	static const struct {
-		const char *dir, *prefix;
-	} kinds[] = {{"objects", "tmp_object_git2_"}, {"veles", "ledger-cache.tmp."}};
+	char *dir = xasprintf("%sobjects", common);
+	DIR *d = opendir(dir);
+	struct dirent *e;
 
-	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
-		char *dir = xasprintf("%s%s", common, kinds[k].dir);
-		DIR *d = opendir(dir);
-		struct dirent *e;
+	unlink_prefixed(dir, "tmp_object_git2_");
+	while (d && (e = readdir(d))) {
+		if (strlen(e->d_name) == 2 && isxdigit((unsigned char)e->d_name[0]) &&
+		    isxdigit((unsigned char)e->d_name[1])) {
+			char *fan = xasprintf("%s/%s", dir, e->d_name);
 
-		while (d && (e = readdir(d)))
-			if (strncmp(e->d_name, kinds[k].prefix, strlen(kinds[k].prefix)) == 0)
-				unlinkat(dirfd(d), e->d_name, 0);
-		if (d)
-			closedir(d);
-		free(dir);
+			unlink_prefixed(fan, "tmp_obj_");
+			free(fan);
+		}
 	}
+	if (d)
+		closedir(d);
+	free(dir);
+	dir = xasprintf("%sveles", common);
+	unlink_prefixed(dir, "ledger-cache.tmp.");
+	free(dir);
 }
 
 int store_writer_enter(struct store *s)

@@ -502,11 +502,11 @@ static int add_write_blobs(struct store *s, void *arg, struct oidv *w)
 		int ret;
 
 		for (unsigned k = 0;
-		     (ret = git_blob_create_from_buffer(&a->oids[i], s->repo, a->items[i].data,
-							a->items[i].len)) < 0;
+		     (ret = store_blob_write(s, a->items[i].data, a->items[i].len,
+					     a->items[i].compressed, &a->oids[i])) < 0;
 		     k++)
 			if (k + 1 >= TRANSIENT_TRIES || !store_backoff(k, start))
-				return vcs_git_error(ret, "cannot store the profile");
+				return ret;
 	}
 	return 0;
 }

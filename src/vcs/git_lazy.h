@@ -75,6 +75,7 @@
 	X(git_object_peel) \
 	X(git_odb_exists) \
 	X(git_odb_free) \
+	X(git_odb_hash) \
 	X(git_odb_object_data) \
 	X(git_odb_object_free) \
 	X(git_odb_object_size) \
@@ -120,8 +121,8 @@
 	X(git_repository_init) \
 	X(git_repository_is_bare) \
 	X(git_repository_item_path) \
-	X(git_repository_open) \
 	X(git_repository_odb) \
+	X(git_repository_open) \
 	X(git_repository_open_ext) \
 	X(git_repository_path) \
 	X(git_repository_set_head_detached) \
@@ -247,6 +248,7 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_object_peel (git_lazy()->git_object_peel)
 #define git_odb_exists (git_lazy()->git_odb_exists)
 #define git_odb_free (git_lazy()->git_odb_free)
+#define git_odb_hash (git_lazy()->git_odb_hash)
 #define git_odb_object_data (git_lazy()->git_odb_object_data)
 #define git_odb_object_free (git_lazy()->git_odb_object_free)
 #define git_odb_object_size (git_lazy()->git_odb_object_size)
@@ -292,8 +294,8 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_repository_init (git_lazy()->git_repository_init)
 #define git_repository_is_bare (git_lazy()->git_repository_is_bare)
 #define git_repository_item_path (git_lazy()->git_repository_item_path)
-#define git_repository_open (git_lazy()->git_repository_open)
 #define git_repository_odb (git_lazy()->git_repository_odb)
+#define git_repository_open (git_lazy()->git_repository_open)
 #define git_repository_open_ext (git_lazy()->git_repository_open_ext)
 #define git_repository_path (git_lazy()->git_repository_path)
 #define git_repository_set_head_detached (git_lazy()->git_repository_set_head_detached)

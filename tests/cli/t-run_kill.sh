@@ -8,7 +8,6 @@
 new_git_project p
 export TMPDIR="$T/tmp"
 mkdir -p "$TMPDIR"
-py=/usr/bin/python3
 {
 	echo "cmds: [/bin/true]"
 	echo "workloads:"
@@ -83,19 +82,14 @@ for i in $(seq 1 20); do
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 done
-# whole FILE...: how many of the files hold whole JSON.
+# whole FILE...: how many of the files hold a whole profile (in either
+# form: veles reads it).
 whole() {
-	$py - "$@" <<'PY'
-import json, sys
-n = 0
-for f in sys.argv[1:]:
-    try:
-        json.load(open(f))
-        n += 1
-    except (OSError, ValueError):
-        pass
-print(n)
-PY
+	local n=0 f
+	for f in "$@"; do
+		[ -e "$f" ] && "$VELES" export -o "$T/whole.json" "$f" >/dev/null 2>&1 && n=$((n + 1))
+	done
+	echo "$n"
 }
 # The whole ones among the temporaries the kills left: all come back.
 whole=$(whole .veles/jobs/*.perf.tmp.*)

@@ -9,7 +9,9 @@
 new_git_project p
 ok veles collect time -r 1 -q --workload seed -- true
 seed=$(newest)
-mv "$seed" "$T/seed.perf"
+# Its JSON, whose workload each copy changes (add reads either form).
+mv "$(json_of "$seed")" "$T/seed.perf"
+rm "$seed"
 
 pending() {
 	for n in "$@"; do

@@ -18,7 +18,7 @@ ${CC:-cc} -O2 -o dies_plain "$data/dies.c" -lpthread || fail "build dies_plain"
 
 # counts PROFILE: "UID TID CALLS" per function and thread, sorted.
 counts() {
-	$py - "$1" <<'PY'
+	$py - "$(json_of "$1")" <<'PY'
 import collections, json, sys
 p = json.load(open(sys.argv[1]))
 out = collections.Counter()
@@ -32,7 +32,8 @@ PY
 }
 
 killed_by() {
-	$py -c 'import json, sys; print(json.load(open(sys.argv[1]))["header"].get("killed_by", "-"))' "$1"
+	$py -c 'import json, sys; print(json.load(open(sys.argv[1]))["header"].get("killed_by", "-"))' \
+		"$(json_of "$1")"
 }
 
 # Died by a signal the program raised: exact counts, 5000 work calls and

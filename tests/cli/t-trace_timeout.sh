@@ -39,7 +39,7 @@ done
 
 # Aggregate sums too: each function's calls per thread.
 ok veles collect trace --instrumented --aggregate -t 0.3 -- ./endless_fi 1
-$py - "$(newest)" <<'PY' || fail "aggregate after --timeout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "aggregate after --timeout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
@@ -62,7 +62,7 @@ for mode in "" --aggregate; do
 	# shellcheck disable=SC2086
 	ok veles collect trace --instrumented $mode -t 0.2 -- ./ignore
 	has "$T/err" "stopped by --timeout after 0.2 s \(killed by signal 9"
-	$py - "$(newest)" <<'PY' || fail "calls of a program killed by SIGKILL ($mode)"
+	$py - "$(json_of "$(newest)")" <<'PY' || fail "calls of a program killed by SIGKILL ($mode)"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["killed_by"] == "SIGKILL", p["header"]
