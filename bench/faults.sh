@@ -51,7 +51,7 @@ project() {
 	"$veles" collect time -r 1 -q --workload seed -- true 2>/dev/null
 	seed=$(ls .veles/jobs/*.perf)
 	# Its JSON, whose workload each copy changes (add reads either form).
-	"$veles" export -o "$tmp/$1.seed" "$seed"
+	"$veles" export -o "$tmp/$1.seed" "$seed" 2>/dev/null
 	rm "$seed"
 }
 
@@ -236,7 +236,7 @@ cc=${CC:-cc}
 $cc -O2 $("$veles" cflags trace) -o dies "$here/../tests/data/trace/dies.c" -lpthread
 for how in segv abort; do
 	"$veles" collect trace --instrumented -q -- ./dies "$how" 100000 >/dev/null 2>&1
-	"$veles" export -o "$tmp/trace.json" "$(ls -t .veles/jobs/*.perf | head -1)"
+	"$veles" export -o "$tmp/trace.json" "$(ls -t .veles/jobs/*.perf | head -1)" 2>/dev/null
 	python3 - "$tmp/trace.json" "$how" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -252,7 +252,7 @@ sleep 1
 prog=$(python3 -c 'import struct, sys; print(struct.unpack("Q", open(sys.argv[1], "rb").read(8))[0])' count.bin)
 kill -9 "$prog"
 wait "$collector"
-"$veles" export -o "$tmp/trace.json" "$(ls -t .veles/jobs/*.perf | head -1)"
+"$veles" export -o "$tmp/trace.json" "$(ls -t .veles/jobs/*.perf | head -1)" 2>/dev/null
 python3 - "$tmp/trace.json" count.bin <<'PY'
 import json, struct, sys
 p = json.load(open(sys.argv[1]))
