@@ -24,8 +24,8 @@ export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
 echo "== tests (normal build)"
 meson test -C "$build" --print-errorlogs --num-processes 2 >"$logs/normal" 2>&1 || status=1
 cat "$logs/normal"
-echo "== tests (ASan+UBSan build: unit and CLI)"
-meson test -C "$asan" --print-errorlogs --num-processes 2 --suite unit --suite cli \
+echo "== tests (ASan+UBSan build: unit, CLI and fuzz corpus replay)"
+meson test -C "$asan" --print-errorlogs --num-processes 2 --suite unit --suite cli --suite fuzz \
 	>"$logs/asan" 2>&1 || status=1
 cat "$logs/asan"
 

@@ -14,6 +14,8 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 # veles script: its Python module embeds libpython and decodes tracepoints
 # with libtraceevent.
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
+# make fuzz: clang's libFuzzer and sanitizer runtimes (tests/fuzz).
+PKGS="$PKGS clang libclang-rt-14-dev"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.
