@@ -329,7 +329,7 @@ void mem_parse_live(const unsigned char *data, size_t len, struct mem_file *f)
 			break;
 		/* A buffer written out (FLUSHED) or empty adds nothing; the
 		 * length counts whole records only, but is checked all the same. */
-		if (off >= VMEM_LIVE_HEAD && used > least && used <= slot - off &&
+		if (off >= VMEM_LIVE_HEAD && off <= slot && used > least && used <= slot - off &&
 		    !was_flushed(f, get_le(s + VMEM_LIVE_SEQ, 8)))
 			read_block(VMEM_BLOCK_EVENTS, s + off + VMEM_BLOCK_HEAD,
 				   (size_t)used - VMEM_BLOCK_HEAD, f);
