@@ -90,7 +90,7 @@ static void read_stack(struct cur *c, struct mem_file *f)
 	uint64_t id = varint(c), n = varint(c), prev = 0;
 	struct mem_stack *s;
 
-	if (c->bad || n > VMEM_MAX_FRAMES || id > UINT32_MAX - 1) {
+	if (c->bad || n > VMEM_MAX_FRAMES || id > VMEM_MAX_STACKS) {
 		c->bad = 1;
 		return;
 	}
