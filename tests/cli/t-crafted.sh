@@ -21,6 +21,15 @@ has "$T/err" 'damaged sample at offset 65'
 fails 1 veles report --folded -i "$data"
 fails 1 veles show "$data"
 
+# A config.yml nested 300000 deep: read by every command, refused by the
+# editor before its recursion runs out of stack.
+cp .veles/config.yml "$T/config.yml"
+python3 -c "print('a: ' + '[' * 300000 + ']' * 300000)" >.veles/config.yml
+ok veles status
+fails 1 veles config set collect.warn_dirty true
+has "$T/err" 'config.yml: nested more than 1000 levels deep'
+cp "$T/config.yml" .veles/config.yml
+
 # Every past crash: no signal, no sanitizer report, and an error says why.
 for f in "$reg"/monitor/* "$reg"/perf-data/* "$reg"/tpstream/*; do
 	[ -f "$f" ] || continue
