@@ -17,6 +17,7 @@
 #include "collect/collector.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
+#include "collect/regex/regex.h"
 #include "collect/time/time.h"
 #include "collect/trace/trace.h"
 #include "profile/profile.h"
@@ -35,6 +36,7 @@ static const struct collector *const collectors[] = {
 	&trace_collector,
 	&memory_collector,
 	&monitor_collector,
+	&regex_collector,
 	NULL,
 };
 /* clang-format on */
@@ -196,6 +198,10 @@ char *collect_profile_name(const char *cmd, const char *tool, const char *worklo
 
 	bin = bin ? bin + 1 : cmd;
 	add_sanitised(&b, bin, NAME_WORKLOAD_MAX);
+	/* A name starting with '.' would be hidden from `status` (which skips
+	 * dot files, the temporary ones), one with '-' read as an option. */
+	if (b.data[0] == '.' || b.data[0] == '-')
+		b.data[0] = '_';
 	buf_addc(&b, '-');
 	add_sanitised(&b, tool, NAME_WORKLOAD_MAX);
 	buf_addc(&b, '-');
@@ -284,7 +290,7 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 	ret = collect_claim_path(c->env->jobs_dir, name, path);
 	if (ret < 0)
 		return ret;
-	ret = profile_save(c->profile, *path, COMP_NONE);
+	ret = profile_save_compact(c->profile, *path);
 	/* Our handler is still in place, so Ctrl-C here cannot leave the empty
 	 * claim behind; it is honoured all the same. */
 	if (ret == 0)

@@ -10,46 +10,17 @@
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fsutil.h"
+#include "util/tracefs.h"
 #include "util/xalloc.h"
 
 const char *perf_tracefs(void)
 {
-	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (access(path, R_OK | X_OK) == 0)
-			return roots[i];
-	}
-	return NULL;
+	return tracefs_dir();
 }
 
-/*
- * Why perf_tracefs() found none: mounted but closed to this user (tracefs
- * is root's, mode 700, unless mounted otherwise), or not mounted at all.
- */
 static int tracefs_error(const char *name)
 {
-	static const char *const roots[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-		char path[64];
-
-		snprintf(path, sizeof(path), "%s/events", roots[i]);
-		if (access(path, R_OK | X_OK) < 0 && (errno == EACCES || errno == EPERM))
-			return err_set(
-				ERR_INVALID,
-				"tracepoint '%s': no permission to read tracefs (%s): run as "
-				"root, or mount it for your group (mount -o "
-				"remount,gid=GROUP,mode=750 %s)",
-				name, roots[i], roots[i]);
-	}
-	return err_set(ERR_INVALID,
-		       "tracepoint '%s': tracefs is not mounted (mount -t tracefs nodev "
-		       "/sys/kernel/tracing, as root)",
-		       name);
+	return err_set(ERR_INVALID, "tracepoint '%s': %s", name, tracefs_why());
 }
 
 static int read_u64_file(const char *path, uint64_t *out)

@@ -35,7 +35,7 @@ for want in "SLList_init 2" "SLList_insert 200" "SLList_search 60" "SLList_destr
 done
 # The seed's layout: uid#0 keys, type mixed, subtype time delta, units us;
 # inclusive time covers exclusive time, SLList_destroy's includes SLList_init.
-$py - "$(newest)" <<'PY' || fail "trace profile layout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "trace profile layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "mixed", p["header"]
@@ -88,7 +88,7 @@ fi
 # Threads: the main thread's workload and one on each of 3 threads.
 ok veles collect trace --instrumented -f SLList_insert -f SLList_search -- ./ds_driver -t 3 100 10
 has "$T/out" "in 4 threads of 1 processes"
-$py - "$(newest)" <<'PY' || fail "threads"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "threads"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 assert sorted(p["resources"]) == ["SLList_insert#0", "SLList_search#0"], p["resources"].keys()
@@ -110,7 +110,7 @@ trace_sigcalls 3
 ok veles collect trace --instrumented -- ./ds_driver -t 1 300 100
 prof=$(newest)
 ok veles show "$prof" flamegraph -o fg.svg
-$py - "$prof" fg.svg <<'PY' || fail "trace flame graph"
+$py - "$(json_of "$prof")" fg.svg <<'PY' || fail "trace flame graph"
 import json, re, sys
 p = json.load(open(sys.argv[1]))
 frames = re.findall(r"<title>([^<:]+): ([0-9.]+)</title>", open(sys.argv[2]).read())
@@ -131,7 +131,7 @@ done
 # A fork: the child's calls are its own, none counted twice or lost.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_driver -f -t 1 50
 has "$T/out" "in 4 threads of 2 processes"
-$py - "$(newest)" <<'PY' || fail "fork"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "fork"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -145,7 +145,7 @@ PY
 # Aggregate mode: one resource per function and thread, with the sums.
 ok veles collect trace --instrumented --aggregate -- ./ds_driver -t 1 100 30
 has "$T/out" "sums only"
-$py - "$(newest)" <<'PY' || fail "aggregate"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "aggregate"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_insert#0"]
@@ -222,7 +222,7 @@ YML
 rm -f .veles/jobs/*.perf
 ok veles run matrix
 has "$T/out" "1 job: 1 ok"
-$py - "$(newest)" <<'PY' || fail "regression over list lengths"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "regression over list lengths"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_search#0"]
@@ -254,98 +254,6 @@ sse = sum((y - my - b1 * (x - mx)) ** 2 for x, y in zip(xs, ys))
 assert b1 > 0 and sse < 0.2 * sum((y - my) ** 2 for y in ys), (xs, ys)
 PY
 
-# Dynamic mode: uprobes on the unmodified program, where perf_event_open
-# allows them (root); otherwise the one-line error that says so.
-rm -f .veles/jobs/*.perf
-dyn() { veles collect trace --dynamic "$@"; }
-if dyn -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"; then
-	ok dyn -f SLList_insert -f SLList_search -f SLList_destroy -- ./ds_plain -t 2 -f 120 30
-	has "$T/out" "in 6 threads of 2 processes"
-	$py - "$(newest)" <<'PY' || fail "dynamic"
-import json, sys, collections
-p = json.load(open(sys.argv[1]))
-r = p["resources"]
-assert p["collector_info"]["params"]["dynamic"] is True
-assert collections.Counter(r["SLList_insert#0"]["thread"]).most_common()[0][1] == 120
-assert len(r["SLList_insert#0"]["amount"]) == 720 and len(r["SLList_search#0"]["amount"]) == 180
-assert len(r["SLList_destroy#0"]["amount"]) == 6 and len(set(r["SLList_destroy#0"]["pid"])) == 2
-for a, e in zip(r["SLList_search#0"]["amount"], r["SLList_search#0"]["exclusive"]):
-    assert 0 < e <= a
-PY
-	# The structure size from an argument: insertion_sort(keys, n).
-	ok dyn --size insertion_sort:2 -- ./ds_plain -t 1 37 5
-	$py - "$(newest)" <<'PY' || fail "dynamic --size"
-import json, sys
-p = json.load(open(sys.argv[1]))
-assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
-assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
-PY
-	# Every function of the program, SLList_insert's calls sampled.
-	ok dyn -s userspace -f 'SLList_insert#10' -- ./ds_plain 100 50
-	trace_counts "$(newest)" >"$T/counts"
-	for want in "SLList_insert 10" "SLList_search 50" "BTree_insert 100" "insertion_sort 1" \
-		"main 1"; do
-		has "$T/counts" "^$want\$"
-	done
-	hasnt "$T/counts" "^_start|^frame_dummy"
-	# The dynamic mode's counts agree with uftrace's too.
-	if [ -s "$T/ureport" ]; then
-		${CC:-cc} -O2 -fno-inline -o ds_noinl_plain "$ds/ds_driver.c" "$ds/ds.c" -lpthread
-		ok dyn -s userspace --no-usdt -- ./ds_noinl_plain 200 60
-		trace_counts "$(newest)" >"$T/dcounts"
-		$py - "$T/ureport" "$T/dcounts" <<'PY' || fail "dynamic counts differ from uftrace's"
-import re, sys
-want = {}
-for line in open(sys.argv[1]):
-    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
-    if m:
-        want[m.group(2)] = int(m.group(1))
-got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
-assert len(got) >= 12, got
-for f, n in got.items():
-    assert want.get(f) == n, (f, n, want.get(f))
-PY
-	fi
-	# Without the privileges: one line naming perf_event_paranoid.
-	if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ]; then
-		nb=$(mktemp -d "${TMPDIR:-/tmp}/veles-nobody.XXXXXX")
-		chmod 777 "$nb" && cp ds_plain "$nb/"
-		as_nobody() {
-			(cd "$nb" && setpriv --reuid=65534 --regid=65534 --clear-groups \
-				--inh-caps=-all --bounding-set=-all env HOME="$nb" "$@")
-		}
-		as_nobody git init -q . && as_nobody "$VELES" init -q || fail "init as nobody"
-		as_nobody "$VELES" collect trace -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"
-		rc=$?
-		rm -rf "$nb"
-		[ "$rc" -eq 2 ] || fail "unprivileged dynamic trace: exit $rc, not 2"
-		has "$T/err" "needs root \\(or CAP_PERFMON with kernel.perf_event_paranoid at [0-9]\\): use --instrumented"
-		[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one line"
-	fi
-	# Recursion past the 64 nested returns the kernel probes: each return
-	# closes its own entry (by the stack pointer), the deeper calls are
-	# dropped with a warning, and the depths stay right.
-	${CC:-cc} -O0 -o deep "$VELES_SRCDIR/tests/data/trace/deep.c" || fail "build deep"
-	ok dyn -f rec -- ./deep 100
-	has "$T/err" "Warning: 37 calls nested deeper than the kernel probes returns"
-	$py - "$(newest)" <<'PY' || fail "dynamic recursion"
-import json, sys
-r = json.load(open(sys.argv[1]))["resources"]["rec#0"]
-assert sorted(r["depth"]) == list(range(64)), r["depth"]
-by = sorted(zip(r["depth"], r["amount"]))
-assert all(a[1] >= b[1] for a, b in zip(by, by[1:])), by
-PY
-	ok dyn -f rec -- ./deep 50
-	hasnt "$T/err" "Warning"
-	trace_counts "$(newest)" >"$T/counts"
-	has "$T/counts" "^rec 51$"
-	fails 2 dyn -f no_such_function -- ./ds_plain 10
-	has "$T/err" "no function 'no_such_function' in"
-	fails 2 dyn -f SLList_insert -- ./ds_stripped 10
-	has "$T/err" "no symbol table"
-else
-	has "$T/err" "needs root|no uprobe PMU"
-fi
 fails 2 veles collect trace --dynamic -- ./ds_plain 10
 has "$T/err" "--dynamic needs -f FUNC, -u PROBE or a -s strategy"
 fails 2 veles collect trace --dynamic -s nothing -- ./ds_plain 10

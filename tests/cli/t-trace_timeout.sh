@@ -18,32 +18,8 @@ ${CC:-cc} -O2 $(veles cflags trace) -o endless_fi "$data/endless.c" -lpthread ||
 # shellcheck disable=SC2046
 ${CC:-cc} -O2 $(veles cflags trace --pg) -o endless_pg "$data/endless.c" -lpthread ||
 	fail "build endless_pg"
-${CC:-cc} -O2 -o endless_plain "$data/endless.c" -lpthread || fail "build endless_plain"
 
 
-# paired PROFILE THREADS: in each of THREADS threads, work and leaf calls,
-# as many of each or one leaf more (the work call open at the end is
-# dropped); main and spin never return, so they have none. With more than
-# one thread, one leaf fewer too: a thread that was not running when the
-# records were written (docs/collect-trace.md, Timeout) may have reserved
-# its last record without storing it (seen under ASan on 2 cores).
-paired() {
-	$py - "$1" "$2" <<'PY'
-import json, sys, collections
-p = json.load(open(sys.argv[1]))
-r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
-assert set(r) == {"work", "leaf"}, r.keys()
-work = collections.Counter(r["work"]["thread"])
-leaf = collections.Counter(r["leaf"]["thread"])
-assert len(work) == int(sys.argv[2]) and set(leaf) == set(work), (work, leaf)
-ok = (0, 1) if len(work) == 1 else (-1, 0, 1)
-for t in work:
-    assert work[t] > 0 and leaf[t] - work[t] in ok, (t, work[t], leaf[t])
-for k, v in r.items():
-    for a, e in zip(v["amount"], v["exclusive"]):
-        assert 0 <= e <= a, (k, a, e)
-PY
-}
 
 # Instrumented, both builds: one thread that spends nearly all its time in
 # the hooks (the signal often comes inside one, and the next hook ends the
@@ -57,13 +33,13 @@ for b in "fi" pg; do
 		has "$T/err" "^Warning: './endless_$b' stopped by --timeout after 0.2 s \(killed by signal 15"
 		[ "$(grep -vc "^profile written" "$T/err")" -eq 1 ] || fail "more than the notice: $(cat "$T/err")"
 		has "$T/out" "in $((threads + 1)) threads of 1 processes"
-		paired "$(newest)" $((threads + 1)) || fail "endless_$b $threads: calls not paired"
+		trace_paired "$(newest)" $((threads + 1)) || fail "endless_$b $threads: calls not paired"
 	done
 done
 
 # Aggregate sums too: each function's calls per thread.
 ok veles collect trace --instrumented --aggregate -t 0.3 -- ./endless_fi 1
-$py - "$(newest)" <<'PY' || fail "aggregate after --timeout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "aggregate after --timeout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
@@ -83,15 +59,3 @@ ${CC:-cc} -O2 $(veles cflags trace) -o ignore ignore.c || fail "build ignore"
 fails 1 veles collect trace --instrumented --aggregate -t 0.2 -- ./ignore
 has "$T/err" "stopped by --timeout after 0.2 s before the runtime could end its records"
 
-# Dynamic mode, where perf_event_open allows uprobes (else the one line
-# that says so): the samples read until the end are paired the same way.
-veles collect trace -d -f leaf -t 0.2 -- ./endless_plain >"$T/out" 2>"$T/err"
-if grep -q "needs root" "$T/err"; then
-	echo "dynamic mode not allowed here: skipped"
-else
-	for threads in 0 2; do
-		ok veles collect trace -d -f work -f leaf -t 0.3 -- ./endless_plain $threads
-		has "$T/err" "^Warning: './endless_plain' stopped by --timeout after 0.3 s"
-		paired "$(newest)" $((threads + 1)) || fail "dynamic $threads: calls not paired"
-	done
-fi

@@ -10,20 +10,11 @@
 
 #include "collect/trace/trace-tracefs.h"
 #include "util/common.h"
+#include "util/tracefs.h"
 
 static const char *tracefs(void)
 {
-	static const char *const dirs[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
-
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char *p = xasprintf("%s/uprobe_events", dirs[i]);
-		int ok = access(p, W_OK) == 0;
-
-		free(p);
-		if (ok)
-			return dirs[i];
-	}
-	return NULL;
+	return tracefs_dir_writable("uprobe_events");
 }
 
 /* The kernel's name of a perf register in a fetch argument. */
@@ -109,8 +100,9 @@ int tracefs_uprobe_add(const struct probe_spec *sp, struct tracefs_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	if (!dir)
 		return err_set(ERR_NOTFOUND,
-			       "collect trace: --size through a pointer needs tracefs "
-			       "(/sys/kernel/tracing/uprobe_events, writable) to read the member");
+			       "collect trace: --size through a pointer needs tracefs to read "
+			       "the member: %s",
+			       tracefs_why());
 	if (!reg || !realpath(sp->path, path))
 		return err_set(ERR_INVALID, "collect trace: cannot probe %s for its size member",
 			       sp->path);
