@@ -45,6 +45,7 @@ for t in $targets; do
 	crashes="$build/crashes/$t"
 	log="$build/fuzz-$t.log"
 	mkdir -p "$work" "$crashes"
+	found_before=$(ls "$crashes" | wc -l)
 	echo "== fuzz-$t: $time s"
 	# -timeout: an input a parser spends more than 10 s on is a finding;
 	# -rss_limit_mb: so is one that makes it take more than 2 GB.
@@ -56,7 +57,7 @@ for t in $targets; do
 	secs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
 	echo "fuzz-$t: ${runs:-?} runs, ${secs:-?} execs/s, ${cov:-cov: ?}"
-	if [ "$rc" -ne 0 ] || [ -n "$(ls "$crashes")" ]; then
+	if [ "$rc" -ne 0 ] || [ "$(ls "$crashes" | wc -l)" -ne "$found_before" ]; then
 		echo "fuzz-$t: FOUND (exit $rc): see $log and $crashes/" >&2
 		grep -m3 -E 'ERROR|runtime error|SUMMARY' "$log" >&2
 		status=1

@@ -215,7 +215,8 @@ static char *maps_merge(const char *old, const char *new)
 		if (!clash)
 			l[kept++] = l[i];
 	}
-	qsort(l, kept, sizeof(*l), by_start);
+	if (kept > 1) /* l is NULL when neither block has a line */
+		qsort(l, kept, sizeof(*l), by_start);
 	for (size_t i = 0; i < kept; i++) {
 		buf_add(&out, l[i].text, l[i].len);
 		buf_addc(&out, '\n');
