@@ -3,8 +3,10 @@
  * directories (or files) named on the command line, each once, as
  * libFuzzer does when it is given files to run. `make check` runs this
  * over each target's seed corpus and past crashes, in the normal and the
- * sanitizer build, so a fixed crash that comes back fails the tests. No
- * input at all is an error: a corpus that went missing must not pass.
+ * sanitizer build, so a fixed crash that comes back fails the tests. The
+ * first path is the seed corpus, which must hold inputs: a corpus that
+ * went missing must not pass. The others are the past crashes, a folder
+ * that git does not keep until a target has had one.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -71,20 +73,23 @@ static size_t run_dir(const char *dir)
 
 int main(int argc, char **argv)
 {
-	size_t n = 0;
+	size_t seeds = argc >= 2 && path_is_dir(argv[1]) ? run_dir(argv[1]) : 0, more = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (path_is_dir(argv[i])) {
-			n += run_dir(argv[i]);
-		} else {
-			run_file(argv[i]);
-			n++;
-		}
-	}
-	if (n == 0) {
-		fprintf(stderr, "replay: no inputs in the paths given\n");
+	if (seeds == 0) {
+		fprintf(stderr, "replay: no seed corpus in %s\n",
+			argc < 2 ? "(none given)" : argv[1]);
 		return 1;
 	}
-	printf("%zu inputs replayed\n", n);
+	for (int i = 2; i < argc; i++) {
+		if (!path_exists(argv[i]))
+			continue;
+		if (path_is_dir(argv[i])) {
+			more += run_dir(argv[i]);
+		} else {
+			run_file(argv[i]);
+			more++;
+		}
+	}
+	printf("%zu seeds and %zu past crashes replayed\n", seeds, more);
 	return 0;
 }
