@@ -131,21 +131,6 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 	return ret;
 }
 
-static int pre_run(const struct cli_ctx *ctx)
-{
-	size_t n;
-	char **cmds = cli_config_list(ctx, "execute.pre_run", &n);
-	int ret = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (ret == 0)
-			ret = spawn_shell(cmds[i], "pre_run", SPAWN_SUPPRESS);
-		free(cmds[i]);
-	}
-	free(cmds);
-	return ret;
-}
-
 /* Collects in the current directory into @jobs and registers the result. */
 static int collect_here(struct cli_ctx *ctx, const struct profile *target, const char *parent,
 			const char *jobs)
@@ -166,8 +151,6 @@ static int collect_here(struct cli_ctx *ctx, const struct profile *target, const
 	int ret = recipe_argv(target, &argv, &argc);
 
 	if (ret == 0)
-		ret = pre_run(ctx);
-	if (ret == 0)
 		ret = collect_main(&ce, (int)argc, argv);
 	if (ret == 0 && written)
 		ret = file_read_all(written, &raw);
@@ -185,34 +168,40 @@ static int collect_here(struct cli_ctx *ctx, const struct profile *target, const
 	return ret;
 }
 
+struct collect_args {
+	struct cli_ctx *ctx;
+	const struct profile *target;
+	const char *jobs;
+};
+
+static int collect_in_checkout(const struct run_checkout *co, void *arg)
+{
+	struct collect_args *a = arg;
+
+	return collect_here(a->ctx, a->target, co->id, a->jobs);
+}
+
 int check_collect_missing(struct cli_ctx *ctx, const struct profile *target, const char *parent)
 {
-	git_repository *repo = vcs_store_repo(ctx->vcs);
 	char jobs[] = "/tmp/veles-collect-XXXXXX";
-	char *dir, *name;
-	int ret;
+	size_t n;
+	char **cmds = cli_config_list(ctx, "execute.pre_run", &n);
+	struct run_build build = {cmds, n, "pre_run", true};
+	struct collect_args a = {ctx, target, jobs};
+	bool made = false;
+	int ret = 0;
 
 	if (vcs_kind(ctx->vcs) != VCS_GIT)
-		return err_set(ERR_INVALID, "--collect-missing needs a git project");
-	if (!mkdtemp(jobs))
-		return err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
-	ret = run_worktree_add(repo, parent, &dir, &name);
-	if (ret == 0) {
-		if (chdir(dir) < 0)
-			ret = err_set(ERR_IO, "cannot change to %s: %s", dir, strerror(errno));
-		if (ret == 0)
-			ret = collect_here(ctx, target, parent, jobs);
-		if (chdir(ctx->root) < 0 && ret == 0)
-			ret = err_set(ERR_IO, "cannot change back to %s: %s", ctx->root,
-				      strerror(errno));
-		{
-			int rm = run_worktree_remove(repo, dir, name);
-
-			ret = ret ? ret : rm;
-		}
-		free(dir);
-		free(name);
-	}
-	rm_rf(jobs);
+		ret = err_set(ERR_INVALID, "--collect-missing needs a git project");
+	else if (!(made = mkdtemp(jobs) != NULL))
+		ret = err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+	else
+		ret = run_in_checkout(vcs_store_repo(ctx->vcs), ctx->root, parent, &build,
+				      collect_in_checkout, &a);
+	if (made)
+		rm_rf(jobs);
+	for (size_t i = 0; i < n; i++)
+		free(cmds[i]);
+	free(cmds);
 	return ret;
 }

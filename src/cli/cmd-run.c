@@ -67,33 +67,6 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Both files, nearest first; missing files are empty. */
-static int load_configs(struct cli_ctx *ctx, struct config *cfgs[2])
-{
-	char *local = xasprintf("%s/config.yml", ctx->veles_dir);
-	char *user = config_user_path();
-	int ret = config_load(local, &cfgs[0]);
-
-	cfgs[1] = NULL;
-	if (ret == 0)
-		ret = config_load(user, &cfgs[1]);
-	free(local);
-	free(user);
-	return ret;
-}
-
-static int load_matrix(struct cli_ctx *ctx, struct run_matrix **m)
-{
-	struct config *cfgs[2] = {NULL, NULL};
-	int ret = load_configs(ctx, cfgs);
-
-	if (ret == 0)
-		ret = run_matrix_load(cfgs, 2, m);
-	config_free(cfgs[0]);
-	config_free(cfgs[1]);
-	return ret;
-}
-
 /* ---- reporting ---- */
 
 static void job_text(const struct run_job *job, struct buf *b)
@@ -327,47 +300,29 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 	return ret < 0 ? ret : done;
 }
 
-/* The project root inside a checkout at @tree: .veles/ may sit in a
- * subdirectory of the git work tree. */
-static char *root_in(struct cli_ctx *ctx, const char *tree)
-{
-	const char *wd = git_repository_workdir(vcs_store_repo(ctx->vcs));
-	size_t len = wd ? strlen(wd) : 0;
+/* What the jobs in a checkout need. */
+struct in_checkout {
+	struct run_cli *r;
+	const struct run_job *jobs;
+	size_t n;
+};
 
-	if (len && wd[len - 1] == '/')
-		len--;
-	if (wd && strncmp(ctx->root, wd, len) == 0 && ctx->root[len] == '/')
-		return xasprintf("%s%s", tree, ctx->root + len);
-	return xstrdup(tree);
+static int jobs_in_checkout(const struct run_checkout *co, void *arg)
+{
+	struct in_checkout *in = arg;
+
+	return run_jobs(in->r, co->id, in->jobs, in->n);
 }
 
-/* Runs the jobs in a temporary worktree at @version; always removes it. */
+/* Runs the jobs in a temporary worktree at @version; always removes it.
+ * pre_run is run_jobs' own: a failing build fails the jobs, not the run. */
 static int run_in_worktree(struct run_cli *r, const char *version, const struct run_job *jobs,
 			   size_t n)
 {
-	git_repository *repo = vcs_store_repo(r->ctx->vcs);
-	char *dir, *name, *root;
-	int ret = run_worktree_add(repo, version, &dir, &name);
+	struct in_checkout in = {r, jobs, n};
 
-	if (ret < 0)
-		return ret;
-	root = root_in(r->ctx, dir);
-	if (chdir(root) < 0)
-		ret = err_set(ERR_IO, "cannot change to %s: %s", root, strerror(errno));
-	if (ret == 0)
-		ret = run_jobs(r, version, jobs, n);
-	if (chdir(r->ctx->root) < 0 && ret == 0)
-		ret = err_set(ERR_IO, "cannot change back to %s: %s", r->ctx->root,
-			      strerror(errno));
-	/* A Ctrl-C must not leave the worktree behind: clean up first. */
-	int rm = run_worktree_remove(repo, dir, name);
-
-	if (ret == 0)
-		ret = rm;
-	free(root);
-	free(dir);
-	free(name);
-	return ret;
+	return run_in_checkout(vcs_store_repo(r->ctx->vcs), r->ctx->root, version, NULL,
+			       jobs_in_checkout, &in);
 }
 
 /* Each version once, in the order first named. */
@@ -717,7 +672,7 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	ret = parse_options(&r, &o, &revs, &nrevs, argc - 1, argv + 1, is_job);
 	if (ret != 0) {
 		ret = ret > 0 ? 0 : 2;
-	} else if (load_matrix(ctx, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
+	} else if (run_matrix_load_project(ctx->veles_dir, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
 		ret = cli_fail() + 1;
 	} else {
 		if (!is_job)
