@@ -13,6 +13,7 @@
 #include "analyze/samples.h"
 #include "analyze/stats.h"
 #include "cli/cli.h"
+#include "cli/envcheck.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -39,6 +40,9 @@ static const char diff_usage[] =
 	"                       increase, decrease, baseline, target or name\n"
 	"  --format F           text (default), json, csv or markdown\n"
 	"  -m, --minor REV      look the profiles up in version REV (default: HEAD)\n"
+	"  --strict-env         refuse profiles measured in different environments\n"
+	"                       (host, CPU, kernel, governor, VM, compiler), which is\n"
+	"                       otherwise a warning\n"
 	"\n"
 	"flamegraph draws the call stacks of the resources' traces (memory profiles\n"
 	"have them) as a differential flame graph in SVG: frame widths from TARGET,\n"
@@ -56,7 +60,7 @@ struct diff_opts {
 	enum sort sort;
 	enum fmt fmt;
 	const char *group_by, *of, *filter, *rev, *output;
-	bool flamegraph, negate;
+	bool flamegraph, negate, strict_env;
 	regex_t re;
 };
 
@@ -118,6 +122,9 @@ static int parse_option(struct diff_opts *o, int c, char **argv)
 	case 'N':
 		o->negate = true;
 		return 0;
+	case 'E':
+		o->strict_env = true;
+		return 0;
 	default:
 		return cli_bad_option("diff", argv);
 	}
@@ -137,6 +144,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		{"minor", required_argument, NULL, 'm'},
 		{"output", required_argument, NULL, 'O'},
 		{"negate", no_argument, NULL, 'N'},
+		{"strict-env", no_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -444,6 +452,8 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 		else
 			ret = cli_fail();
 	}
+	if (ret == 0 && cli_env_check(p[0], names[0], p[1], names[1], o.strict_env) < 0)
+		ret = cli_fail() + 1;
 	if (ret == 0 && o.of && !has_field(p[0], o.of) && !has_field(p[1], o.of))
 		ret = cli_error("no resource of either profile has '%s'", o.of);
 	if (ret == 0)

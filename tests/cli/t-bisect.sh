@@ -22,8 +22,8 @@ status_before=$(git status --porcelain)
 veles bisect --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' -r 5 \
 	-- ./prog 4000 4000 >"$T/out" 2>"$T/err" || { cat "$T/out" "$T/err" >&2; fail "bisect"; }
 has "$T/out" "^$planted is the first slow commit: version 13"
-has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7}"
-has "$T/err" "^bisect: measuring good"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \((cpu|user) time, [0-9]+ and [0-9]+ runs, interleaved\)"
+has "$T/err" "^bisect: measuring good .* and bad .*, interleaved"
 # The user's tree and branch are as they were; no worktree is left.
 [ "$(git rev-parse HEAD)" = "$head_before" ] || fail "HEAD moved"
 [ "$(git status --porcelain)" = "$status_before" ] || fail "the working tree changed"
@@ -36,7 +36,7 @@ veles bisect --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' -r
 	--job 'time -r 5 -o suppress -- ./prog 4000 4000' >"$T/out" 2>"$T/err" ||
 	{ cat "$T/out" "$T/err" >&2; fail "bisect --job"; }
 has "$T/out" "^$planted is the first slow commit: version 13"
-has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \(\./prog \[user\], [0-9]+ and [0-9]+ values\)"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \(\./prog \[(cpu|user)\], [0-9]+ and [0-9]+ values\)"
 [ "$(npending)" -eq 0 ] || fail "bisect --job left pending profiles"
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 fails 2 veles bisect --good "$good" --bad HEAD -q --build 'cc -O2 -o prog list_search.c' \
