@@ -22,7 +22,7 @@ static double num_of(yajl_val obj, const char *key)
 	const char *path[] = {key, NULL};
 	yajl_val v = yajl_tree_get(obj, path, yajl_t_number);
 
-	return v && YAJL_IS_DOUBLE(v) ? YAJL_GET_DOUBLE(v)
+	return v && YAJL_IS_DOUBLE(v)	 ? YAJL_GET_DOUBLE(v)
 	       : v && YAJL_IS_INTEGER(v) ? (double)YAJL_GET_INTEGER(v)
 					 : NAN;
 }
@@ -105,8 +105,13 @@ int env_info_diff(const struct env_info *a, const struct env_info *b, struct buf
 	n += differ(out, "cores", a->cores ? ca : NULL, b->cores ? cb : NULL);
 	n += differ(out, "kernel", a->kernel, b->kernel);
 	n += differ(out, "governor", a->governor, b->governor);
-	n += differ(out, "VM", a->vm < 0 ? NULL : a->vm ? "yes" : "no",
-		    b->vm < 0 ? NULL : b->vm ? "yes" : "no");
+	n += differ(out, "VM",
+		    a->vm < 0 ? NULL
+		    : a->vm   ? "yes"
+			      : "no",
+		    b->vm < 0 ? NULL
+		    : b->vm   ? "yes"
+			      : "no");
 	n += differ(out, "compiler", a->compiler, b->compiler);
 	return n;
 }

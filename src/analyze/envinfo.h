@@ -15,9 +15,9 @@ struct profile;
 struct env_info {
 	bool present; /* the header had an "environment" object */
 	char *host, *cpu, *kernel, *arch, *governor, *hypervisor, *compiler; /* NULL: unknown */
-	long cores;				 /* 0: unknown */
-	int vm;					 /* -1 unknown, 0 no, 1 yes */
-	double load_before, load_after;		 /* NaN: unknown */
+	long cores;							     /* 0: unknown */
+	int vm;				/* -1 unknown, 0 no, 1 yes */
+	double load_before, load_after; /* NaN: unknown */
 };
 
 /* Reads @p's environment; e->present is false when it has none (a profile

@@ -56,8 +56,9 @@ static int add_pair(const struct check_remeasure_args *a, const struct vcs_versi
 	memcpy(pair->target_version, ver->id, 41);
 	pair->changes = res->changes;
 	memset(&res->changes, 0, sizeof(res->changes));
-	fprintf(stderr, "check: %s%s%s: %zu rounds, both versions once a round in random order; "
-			"stopped: %s\n",
+	fprintf(stderr,
+		"check: %s%s%s: %zu rounds, both versions once a round in random order; "
+		"stopped: %s\n",
 		pair->config, res->metric ? " on " : "", res->metric ? res->metric : "",
 		res->rounds, rmit_stop_text(res->why));
 	fprintf(stderr, "check: pending profiles %s (%.7s) and %s (%.7s): `veles add` keeps them\n",
@@ -103,7 +104,8 @@ int check_remeasure(struct cli_ctx *ctx, const struct check_remeasure_args *a, c
 		};
 
 		if (!a->quiet)
-			fprintf(stderr, "check: building %.7s and its parent %.7s in temporary worktrees\n",
+			fprintf(stderr,
+				"check: building %.7s and its parent %.7s in temporary worktrees\n",
 				id, ver.parents[0]);
 		spawn_signals_install();
 		ret = remeasure_run(vcs_store_repo(ctx->vcs), ver.parents[0], id, m, &o, &res, &n);

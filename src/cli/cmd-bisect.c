@@ -130,8 +130,7 @@ static void report(const struct bisect *b, const struct side *good, const struct
 }
 
 /* Binary search over @line (oldest first; its last is bad). */
-static int search(struct bisect *b, struct side *good, struct side *bad, char (*line)[41],
-		  size_t n)
+static int search(struct bisect *b, struct side *good, struct side *bad, char (*line)[41], size_t n)
 {
 	size_t lo = 0, hi = n ? n - 1 : 0; /* the first slow one is in line[lo..hi] */
 	struct side *cand;
@@ -150,7 +149,8 @@ static int search(struct bisect *b, struct side *good, struct side *bad, char (*
 				hi - lo ? "s" : "", cand[mid].id);
 		ret = bisect_classify(b, good, bad, &cand[mid], &verdict);
 		if (ret == 0 && verdict < 0) {
-			printf("cannot tell whether %.7s is slow: after %lu rounds it is neither like "
+			printf("cannot tell whether %.7s is slow: after %lu rounds it is neither "
+			       "like "
 			       "%.7s nor like %.7s\n",
 			       cand[mid].id, b->max_runs, good->id, bad->id);
 			ret = 1;
@@ -384,7 +384,10 @@ static int bisect_run(struct bisect *b)
 /* The location a --job compares by default: the one of the metric. */
 static const char *job_fallback(enum on_time on)
 {
-	return on == ON_CPU ? "[cpu]" : on == ON_USER ? "[user]" : on == ON_SYS ? "[sys]" : "[real]";
+	return on == ON_CPU    ? "[cpu]"
+	       : on == ON_USER ? "[user]"
+	       : on == ON_SYS  ? "[sys]"
+			       : "[real]";
 }
 
 int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
@@ -400,7 +403,8 @@ int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
 	if (!b.on_given)
 		b.on = b.rc.have[RC_CPU] ? ON_CPU : ON_USER;
 	if (b.on == ON_CPU && !b.rc.have[RC_CPU])
-		ret = cli_usage_error("bisect", "--on cpu: perf_event_open refuses task-clock here");
+		ret = cli_usage_error("bisect",
+				      "--on cpu: perf_event_open refuses task-clock here");
 	else if (b.job_spec &&
 		 bisect_job_parse(b.job_spec, b.location, job_fallback(b.on), &b.job) < 0)
 		ret = cli_usage_error("bisect", "%s", err_msg());

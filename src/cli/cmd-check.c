@@ -176,7 +176,8 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 		if (!metric_known(arg))
 			return cli_usage_error(
 				"check",
-				"--on wants instructions, cycles, cpu, real, user or sys, not '%s'", arg);
+				"--on wants instructions, cycles, cpu, real, user or sys, not '%s'",
+				arg);
 		o->on = arg;
 		return 0;
 	case OPT_MAX_ROUNDS:
@@ -250,9 +251,8 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 
 /* The metric a time profile pair is judged on (NULL: not a time profile);
  * ERR_INVALID when --on names one a side lacks. */
-static int pick_metric(const struct check_cli *o, const struct profile *base,
-		       const char *base_name, const struct profile *target,
-		       const char *target_name, const char **metric)
+static int pick_metric(const struct check_cli *o, const struct profile *base, const char *base_name,
+		       const struct profile *target, const char *target_name, const char **metric)
 {
 	*metric = NULL;
 	if (!metric_any(base) && !metric_any(target))

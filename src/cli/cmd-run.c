@@ -672,7 +672,8 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	ret = parse_options(&r, &o, &revs, &nrevs, argc - 1, argv + 1, is_job);
 	if (ret != 0) {
 		ret = ret > 0 ? 0 : 2;
-	} else if (run_matrix_load_project(ctx->veles_dir, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
+	} else if (run_matrix_load_project(ctx->veles_dir, &cfg) < 0 ||
+		   (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
 		ret = cli_fail() + 1;
 	} else {
 		if (!is_job)

@@ -42,8 +42,8 @@ int cli_env_check_info(const struct env_info *a, const char *an, const struct en
 	return 0;
 }
 
-int cli_env_check(const struct profile *a, const char *an, const struct profile *b,
-		  const char *bn, bool strict)
+int cli_env_check(const struct profile *a, const char *an, const struct profile *b, const char *bn,
+		  bool strict)
 {
 	struct env_info ea, eb;
 	int ret;

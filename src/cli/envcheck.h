@@ -18,8 +18,8 @@ struct profile;
  * @strict, a difference, or a side that records none, is refused:
  * ERR_INVALID with the message set (cli_fail() prints it).
  */
-int cli_env_check(const struct profile *a, const char *an, const struct profile *b,
-		  const char *bn, bool strict);
+int cli_env_check(const struct profile *a, const char *an, const struct profile *b, const char *bn,
+		  bool strict);
 int cli_env_check_info(const struct env_info *a, const char *an, const struct env_info *b,
 		       const char *bn, bool strict);
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/stats.h"
 #include "analyze/envinfo.h"
+#include "analyze/stats.h"
 #include "cli/show.h"
 #include "profile/profile.h"
 #include "util/buf.h"

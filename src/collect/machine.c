@@ -22,8 +22,8 @@
 /* What does not change while we run, read once per process. */
 struct machine_static {
 	bool done;
-	char host[17];	/* "" when no machine id could be read */
-	char cpu[128];	/* "" when unknown */
+	char host[17]; /* "" when no machine id could be read */
+	char cpu[128]; /* "" when unknown */
 	bool vm;
 	char hyper[16]; /* cpuid's hypervisor vendor, "" when none */
 	long cores;
@@ -98,7 +98,8 @@ static void cpuinfo(void)
 		line[strcspn(line, "\n")] = '\0';
 		for (size_t i = 0; i < ARRAY_SIZE(model_keys) && !ms.cpu[0]; i++)
 			if (klen == strlen(model_keys[i]) && !strncmp(line, model_keys[i], klen))
-				snprintf(ms.cpu, sizeof(ms.cpu), "%s", colon + 1 + (colon[1] == ' '));
+				snprintf(ms.cpu, sizeof(ms.cpu), "%s",
+					 colon + 1 + (colon[1] == ' '));
 		if (!strncmp(line, "flags", 5) && strstr(colon, " hypervisor"))
 			ms.vm = true;
 	}
@@ -129,13 +130,14 @@ static void hypervisor(void)
 /* DMI names what a VM without the cpuid bit (or a non-x86 one) runs on. */
 static void dmi_vm(void)
 {
-	static const char *const names[] = {"QEMU", "KVM",	   "VMware", "VirtualBox",
-					    "Xen",  "Virtual Machine", "Bochs",	 "Amazon EC2",
-					    "Google Compute Engine"};
+	static const char *const names[] = {"QEMU",	  "KVM",	"VMware",
+					    "VirtualBox", "Xen",	"Virtual Machine",
+					    "Bochs",	  "Amazon EC2", "Google Compute Engine"};
 	char v[128];
 
 	for (size_t f = 0; f < 2 && !ms.vm; f++) {
-		if (!read_line(f ? "/sys/class/dmi/id/product_name" : "/sys/class/dmi/id/sys_vendor",
+		if (!read_line(f ? "/sys/class/dmi/id/product_name"
+				 : "/sys/class/dmi/id/sys_vendor",
 			       v, sizeof(v)))
 			continue;
 		for (size_t i = 0; i < ARRAY_SIZE(names); i++)

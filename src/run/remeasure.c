@@ -79,7 +79,7 @@ static int measure(void *arg, size_t side, size_t round)
 		.take = take,
 		.take_arg = &s->round[side],
 	};
-	struct run_result res;
+	struct run_result res = {0};
 	int ret = run_checkout_enter(s->co[side]);
 
 	if (ret == 0)
@@ -89,8 +89,7 @@ static int measure(void *arg, size_t side, size_t round)
 			      res.error ? res.error : "the job failed");
 	if (ret == 0 && !s->round[side])
 		ret = err_set(ERR_CHILD, "at %.7s: the job made no profile", s->co[side]->id);
-	if (ret != ERR_INTERRUPTED || res.ok || res.error)
-		run_result_release(&res);
+	run_result_release(&res);
 	{
 		int back = run_checkout_leave(s->home);
 
@@ -131,13 +130,15 @@ static int choose_locations(struct session *s, const struct profile *base,
 		memset(&s->locs[s->nlocs], 0, sizeof(*s->locs));
 		s->locs[s->nlocs].location = xstrdup(loc);
 		seq_init(&s->locs[s->nlocs].t,
-			 &(struct seq_params){s->o->cp.alpha, log1p(s->o->cp.min_effect), FIRST_LOOK});
+			 &(struct seq_params){s->o->cp.alpha, log1p(s->o->cp.min_effect),
+					      FIRST_LOOK});
 		s->nlocs++;
 	}
 	samples_free(&sb);
 	samples_free(&st);
 	return s->nlocs ? 0
-			: err_set(ERR_INVALID, "the two versions' profiles share no location to compare");
+			: err_set(ERR_INVALID,
+				  "the two versions' profiles share no location to compare");
 }
 
 static double group_median(const struct sample_set *set, const char *location)
@@ -163,7 +164,8 @@ static void add_round(struct session *s, const struct profile *base, const struc
 	samples_build(target, NULL, &set[1]);
 	for (size_t i = 0; i < s->nlocs; i++) {
 		struct loc *l = &s->locs[i];
-		double b = group_median(&set[0], l->location), t = group_median(&set[1], l->location);
+		double b = group_median(&set[0], l->location),
+		       t = group_median(&set[1], l->location);
 
 		if (!(b > 0) || !(t > 0)) {
 			/* A zero (a count of nothing): equal is no change, else no ratio. */
@@ -295,8 +297,8 @@ static int write_side(struct session *s, const struct run_matrix *m, int side, s
 		return err_prefix(ret, "postprocessor");
 	machine_env_json(&b, p->cmd, s->load_before, machine_loadavg());
 	collect_header_set(p, "environment", buf_detach(&b, NULL));
-	buf_addf(&b, "{\"rounds\":%zu,\"against\":\"%s\",\"seed\":%llu}", rounds,
-		 s->co[!side]->id, (unsigned long long)s->o->seed);
+	buf_addf(&b, "{\"rounds\":%zu,\"against\":\"%s\",\"seed\":%llu}", rounds, s->co[!side]->id,
+		 (unsigned long long)s->o->seed);
 	collect_header_set(p, "interleaved", buf_detach(&b, NULL));
 	name = collect_profile_name(p->cmd ? p->cmd : "cmd", p->collector ? p->collector : "job",
 				    p->workload ? p->workload : "");

@@ -26,9 +26,9 @@ struct git_repository;
 struct remeasure_opts {
 	struct rmit_budget budget;
 	uint64_t seed;
-	const char *metric;	/* what decides (--on), or NULL: the most stable
-				 * metric the rounds give (analyze/metric.h) */
-	struct check_params cp; /* alpha, min_effect, severe, total */
+	const char *metric;	       /* what decides (--on), or NULL: the most stable
+					* metric the rounds give (analyze/metric.h) */
+	struct check_params cp;	       /* alpha, min_effect, severe, total */
 	const struct run_build *build; /* builds each checkout, or NULL */
 	const char *project_root;      /* absolute, in the repository's work tree */
 	const char *jobs_dir, *logs_dir;
@@ -39,10 +39,10 @@ struct remeasure_opts {
 
 /* One job of the matrix, remeasured. */
 struct remeasure_result {
-	char *profile[2];	   /* the pending profiles written: baseline, target */
-	const char *metric;	   /* the metric that decided, or NULL: every location */
-	size_t rounds;		   /* counted rounds */
-	enum rmit_stop why;	   /* why they ended */
+	char *profile[2];	    /* the pending profiles written: baseline, target */
+	const char *metric;	    /* the metric that decided, or NULL: every location */
+	size_t rounds;		    /* counted rounds */
+	enum rmit_stop why;	    /* why they ended */
 	struct change_list changes; /* per location, method "rmit" */
 };
 

@@ -29,7 +29,9 @@ void rmit_order(uint64_t *state, size_t n, size_t *order)
 
 const char *rmit_stop_text(enum rmit_stop why)
 {
-	return why == RMIT_SURE ? "sure" : why == RMIT_ROUNDS ? "--max-rounds reached" : "--time spent";
+	return why == RMIT_SURE	    ? "sure"
+	       : why == RMIT_ROUNDS ? "--max-rounds reached"
+				    : "--time spent";
 }
 
 static double now_seconds(void)
@@ -55,8 +57,7 @@ static int round_run(const struct rmit *r, uint64_t *state, size_t round)
 	return ret;
 }
 
-int rmit_run(const struct rmit *r, const struct rmit_budget *b, size_t *rounds,
-	     enum rmit_stop *why)
+int rmit_run(const struct rmit *r, const struct rmit_budget *b, size_t *rounds, enum rmit_stop *why)
 {
 	uint64_t state = r->seed;
 	double start = now_seconds();

@@ -74,8 +74,7 @@ static const char *find(const char *file, int mode)
 		if (can(roots[i], "events", R_OK | X_OK) && (!file || can(roots[i], file, mode)))
 			return roots[i];
 	if (file)
-		snprintf(why, sizeof(why), "no permission to write %s/%s: run as root", root,
-			 file);
+		snprintf(why, sizeof(why), "no permission to write %s/%s: run as root", root, file);
 	else
 		snprintf(why, sizeof(why),
 			 "no permission to read tracefs (%s): run as root, or mount it for "

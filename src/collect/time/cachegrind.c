@@ -15,7 +15,8 @@
 int cachegrind_prepare(struct cachegrind *cg, char *const *cmd)
 {
 	static const char *const opts[] = {"valgrind", "--tool=cachegrind", "--cache-sim=no",
-					   "--cachegrind-out-file=/dev/null", "--trace-children=yes"};
+					   "--cachegrind-out-file=/dev/null",
+					   "--trace-children=yes"};
 	char *path = NULL;
 	size_t n = 0, k = 0;
 

@@ -23,8 +23,8 @@
 #include "analyze/stats.h"
 #include "collect/collector.h"
 #include "collect/time/cachegrind.h"
-#include "perf/runcount.h"
 #include "collect/time/time.h"
+#include "perf/runcount.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -319,8 +319,8 @@ static void time_build(struct collect_ctx *c, struct time_state *st)
 	p->type = xstrdup("time");
 	time_units(p, which[n - 1] >= 4);
 	p->collector_params =
-		st->metric ? xasprintf("{\"repeat\":%ld,\"warmup\":%ld,\"metric\":\"%s\"}", st->repeat,
-				       st->warmup, st->metric)
+		st->metric ? xasprintf("{\"repeat\":%ld,\"warmup\":%ld,\"metric\":\"%s\"}",
+				       st->repeat, st->warmup, st->metric)
 			   : xasprintf("{\"repeat\":%ld,\"warmup\":%ld}", st->repeat, st->warmup);
 	/* As in the seed: the time the measured runs took, warm-up excluded. */
 	p->has_timestamp = true;
@@ -441,7 +441,8 @@ static void counters_summary(const struct time_state *st, double ref)
 			continue;
 		stats_compute(v, (size_t)st->done, &s);
 		if (k == RC_CPU)
-			printf("  %-20s %s ± %s\n", label[k], time_format(s.mean, ref, a, sizeof(a)),
+			printf("  %-20s %s ± %s\n", label[k],
+			       time_format(s.mean, ref, a, sizeof(a)),
 			       time_format(s.stddev, ref, b, sizeof(b)));
 		else
 			printf("  %-20s %.0f ± %.0f%s\n", label[k], s.mean, s.stddev,
