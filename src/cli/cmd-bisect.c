@@ -41,7 +41,8 @@ static const char bisect_usage[] =
 	"temporary worktree and built with --build (default: execute.pre_run from\n"
 	"config.yml). Bad must be slower than good: the two are measured in\n"
 	"interleaved rounds (each round runs both once, in random order) until a\n"
-	"sequential test on the rounds' paired ratios is sure. Each candidate is then\n"
+	"sequential test on the rounds' paired ratios is sure that bad is slower, by\n"
+	"--min-effect or more as far as it can tell. Each candidate is then\n"
 	"measured in rounds together with good and bad, and is like bad when its\n"
 	"time surely lies above the midpoint between theirs in the same rounds, like\n"
 	"good when below; so a machine that gets busier during the search slows all\n"
@@ -53,7 +54,7 @@ static const char bisect_usage[] =
 	"  --bad REV         a later version known to be slow\n"
 	"  --build CMD       shell command that builds a checkout (run in it)\n"
 	"  -r, --runs N      rounds before the first decision (default 10)\n"
-	"  --max-runs N      most rounds for one decision before giving up (default 40)\n"
+	"  --max-runs N      most rounds for one decision before giving up (default 100)\n"
 	"  --on TIME         what decides: cpu (the task clock, default where the\n"
 	"                    kernel allows it; else user), user, real or sys; with\n"
 	"                    --job, the location containing [TIME] by default\n"
@@ -285,7 +286,7 @@ static int parse_args(int argc, char **argv, struct bisect *b)
 
 	check_params_default(&b->cp);
 	b->runs = 10;
-	b->max_runs = 40;
+	b->max_runs = 100;
 	b->interleave = true;
 	b->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	while ((c = getopt_long(argc, argv, "+r:qh", opts, NULL)) != -1)
