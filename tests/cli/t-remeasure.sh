@@ -60,6 +60,7 @@ fails 2 veles check head HEAD~2 --remeasure -q
 has "$T/err" "has no parent"
 fails 2 veles check head --remeasure --on wall
 fails 2 veles check head --remeasure --max-rounds 0
+fails 2 veles check head --remeasure --method aat
 mv .veles/config.yml "$T/config.yml"
 fails 2 veles check head --remeasure -q
 has "$T/err" "no jobs"
