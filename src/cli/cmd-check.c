@@ -511,8 +511,9 @@ static int check_mode(struct cli_ctx *ctx, const struct check_cli *o, int nargs,
 	if (o->remeasure && strcmp(mode, "head") != 0)
 		return cli_usage_error("check", "--remeasure is for head [REV]");
 	if (o->remeasure && (o->method || o->collect_missing))
-		return cli_usage_error("check", "--remeasure judges by its own sequential test on "
-						"fresh measurements: drop %s",
+		return cli_usage_error("check",
+				       "--remeasure judges by its own sequential test on "
+				       "fresh measurements: drop %s",
 				       o->method ? "--method" : "--collect-missing");
 	if (strcmp(mode, "profiles") == 0) {
 		if (nargs != 3)

@@ -41,7 +41,7 @@ has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \(\./prog \[(cpu|
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 fails 2 veles bisect --good "$good" --bad HEAD -q --build 'cc -O2 -o prog list_search.c' \
 	--job 'time -r 3 -o suppress -- ./prog 10 10' --location nosuch
-has "$T/err" "no location of the job's profile matches 'nosuch' \(\./prog \[real\], \./prog \[sys\], \./prog \[user\]\)"
+has "$T/err" "no location of the job's profile matches 'nosuch' \((\./prog \[cpu\], )?\./prog \[real\], \./prog \[sys\], \./prog \[user\]\)"
 fails 2 veles bisect --good HEAD~1 --bad HEAD --job 'time -r 5'
 fails 2 veles bisect --good HEAD~1 --bad HEAD --job 'time -- ./prog' -- ./prog
 fails 2 veles bisect --good HEAD~1 --bad HEAD --location user -- ./prog

@@ -29,8 +29,8 @@
 static void test_hodges_lehmann(void **state)
 {
 	const double d[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-	const double e[] = {0.031, -0.012, 0.044, 0.027, 0.009, 0.052,
-			    -0.003, 0.038, 0.021, 0.017, 0.029, 0.041};
+	const double e[] = {0.031,  -0.012, 0.044, 0.027, 0.009, 0.052,
+			    -0.003, 0.038,  0.021, 0.017, 0.029, 0.041};
 	double est, lo, hi;
 
 	UNUSED(state);
@@ -63,8 +63,8 @@ static void test_hodges_lehmann(void **state)
 
 static void test_signed_rank_p(void **state)
 {
-	const double e[] = {0.031, -0.012, 0.044, 0.027, 0.009, 0.052,
-			    -0.003, 0.038, 0.021, 0.017, 0.029, 0.041};
+	const double e[] = {0.031,  -0.012, 0.044, 0.027, 0.009, 0.052,
+			    -0.003, 0.038,  0.021, 0.017, 0.029, 0.041};
 	const double ties[] = {1, -2, 3, 0, 5, -1, 2, 2, 4, 0, 3};
 	const double zeros[] = {0, 0, 0, 0};
 
