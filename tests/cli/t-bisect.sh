@@ -30,6 +30,14 @@ has "$T/err" "^bisect: measuring good .* and bad .*, interleaved"
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 [ -z "$(git branch --list 'veles*')" ] || fail "a branch was left"
 
+# --no-interleave: good and bad measured once at the start and each
+# candidate against those numbers, as bisect did before.
+veles bisect --no-interleave --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' \
+	-r 5 -q -- ./prog 4000 4000 >"$T/out" 2>"$T/err" ||
+	{ cat "$T/out" "$T/err" >&2; fail "bisect --no-interleave"; }
+has "$T/out" "^$planted is the first slow commit: version 13"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \((cpu|user) time, [0-9]+ and [0-9]+ runs\)$"
+
 # --job: each version measured by a collector job, as `run job` runs it;
 # the values of the location [user] decide, and no profile is left pending.
 veles bisect --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' -r 5 \
