@@ -1,11 +1,17 @@
 /*
  * check --collect-missing: when a parent version has no profile of a
  * configuration, measure it there first. The parent is checked out in a
- * temporary worktree, built with execute.pre_run, and the target profile's
- * own recipe is replayed: its collector with the same parameters, command,
- * arguments and workload, then its postprocessors in order. The new
- * profile is registered with the parent, so the next check finds it.
+ * temporary worktree and built with execute.pre_run; then the job of the
+ * user's own job matrix (config.yml) that makes that configuration runs,
+ * and the new profile is registered with the parent, so the next check
+ * finds it.
+ *
+ * A profile's own recipe (its command, arguments, collector parameters and
+ * postprocessors) is data that may have come from anyone (`veles pull`):
+ * it is replayed only when the user says so, with --yes or by answering
+ * the question asked on a terminal.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +122,7 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 	run_strv_add(argv, n, "--output-handling=suppress");
 	params_argv(params, argv, n);
 	yajl_tree_free(params);
-	if (p->workload && (!p->args || strcmp(p->workload, p->args) != 0)) {
+	if (p->workload && *p->workload && (!p->args || strcmp(p->workload, p->args) != 0)) {
 		char *opt = xasprintf("--workload=%s", p->workload);
 
 		run_strv_add(argv, n, opt);
@@ -131,9 +137,10 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 	return ret;
 }
 
-/* Collects in the current directory into @jobs and registers the result. */
-static int collect_here(struct cli_ctx *ctx, const struct profile *target, const char *parent,
-			const char *jobs)
+/* Collects with the profile's own recipe, in the current directory, into
+ * @jobs, and registers the result. */
+static int collect_recipe(struct cli_ctx *ctx, const struct profile *target, const char *parent,
+			  const char *jobs)
 {
 	char *written = NULL;
 	struct collect_env ce = {
@@ -168,40 +175,252 @@ static int collect_here(struct cli_ctx *ctx, const struct profile *target, const
 	return ret;
 }
 
+/* Runs matrix job @job in the current directory and registers its profile
+ * with @parent, as `veles run matrix` would there. */
+static int collect_job(struct cli_ctx *ctx, const struct run_matrix *m, const struct run_job *job,
+		       const char *parent, const char *jobs)
+{
+	struct run_env env = {
+		.jobs_dir = jobs,
+		.logs_dir = ctx->logs_dir,
+		.origin = parent,
+		.store = ctx->store,
+		.quiet_collectors = true,
+	};
+	struct run_step col = *job->collector;
+	struct run_job j = *job;
+	struct run_result r;
+	char **argv = NULL;
+	size_t argc = 0;
+	int ret;
+
+	/* The command's output would mix with the report. */
+	for (int i = 0; i < job->collector->argc; i++)
+		run_strv_add(&argv, &argc, job->collector->argv[i]);
+	run_strv_add(&argv, &argc, "--output-handling=suppress");
+	col.argv = argv;
+	col.argc = (int)argc;
+	j.collector = &col;
+	ret = run_job_run(&env, m, &j, &r);
+	if (ret == 0 && !r.ok)
+		ret = err_set(ERR_CHILD, "%s", r.error ? r.error : "the job failed");
+	run_result_release(&r);
+	run_strv_free(argv);
+	return ret;
+}
+
+/* The names in a profile's "postprocessors" records, in order. */
+static size_t postproc_names(const struct profile *p, const char ***names)
+{
+	yajl_val list = parse_json(p->postprocessors);
+	const char *name_path[] = {"name", NULL};
+	size_t n = 0;
+
+	*names = NULL;
+	for (size_t i = 0; YAJL_IS_ARRAY(list) && i < list->u.array.len; i++) {
+		yajl_val v = yajl_tree_get(list->u.array.values[i], name_path, yajl_t_string);
+
+		*names = xrealloc(*names, (n + 1) * sizeof(**names));
+		(*names)[n++] = YAJL_IS_STRING(v) ? xstrdup(YAJL_GET_STRING(v)) : xstrdup("");
+	}
+	yajl_tree_free(list);
+	return n;
+}
+
+/* Would matrix job @j make a profile of @p's configuration? Its command,
+ * arguments, workload, collector and the matrix's postprocessors (by
+ * name, in order) must be the profile's. */
+static bool job_makes(const struct run_matrix *m, const struct run_job *j, const struct profile *p)
+{
+	const char *label = j->gen ? j->gen->id : j->workload;
+	const char *args = p->args ? p->args : "", *workload = p->workload ? p->workload : "";
+	const char **names;
+	size_t n = postproc_names(p, &names);
+	bool same = p->cmd && p->collector && strcmp(j->cmd, p->cmd) == 0 &&
+		    strcmp(j->args, args) == 0 && strcmp(j->collector->name, p->collector) == 0 &&
+		    n == m->npostprocs;
+
+	/* Without a workload of its own, a job's workload is its arguments. */
+	if (same && *label)
+		same = strcmp(label, workload) == 0;
+	else if (same)
+		same = !*workload || strcmp(workload, args) == 0;
+	for (size_t i = 0; i < n; i++) {
+		same = same && m->postprocs[i].pp &&
+		       strcmp(names[i], m->postprocs[i].pp->name) == 0;
+		free((char *)names[i]);
+	}
+	free(names);
+	return same;
+}
+
+/* The user's job matrix, read once. */
+static int matrix(struct cli_ctx *ctx, struct check_collect *cc, const struct run_matrix **m)
+{
+	if (!cc->matrix) {
+		int ret = cli_matrix_load(ctx, &cc->matrix);
+
+		if (ret < 0)
+			return ret;
+	}
+	*m = cc->matrix;
+	return 0;
+}
+
+/* @s for the terminal: bytes that are not printable ASCII as \xNN, so a
+ * name from a profile cannot move the cursor or hide text (and with
+ * @quoted a ' too, which would end the quotes around it). */
+static void add_shown(struct buf *b, const char *s, bool quoted)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\' && !(quoted && *p == '\''))
+			buf_addc(b, (char)*p);
+		else
+			buf_addf(b, "\\x%02x", *p);
+	}
+}
+
+/* The recipe's command line as it would run, each word shown safely and
+ * quoted when it holds more than letters, digits and -_./=:,+@%. */
+static char *recipe_shown(const struct profile *p)
+{
+	char **argv = NULL;
+	size_t argc = 0;
+	struct buf b = BUF_INIT;
+
+	if (recipe_argv(p, &argv, &argc) < 0) {
+		err_clear();
+		run_strv_free(argv);
+		argv = NULL;
+		argc = 0;
+		run_strv_add(&argv, &argc, p->collector ? p->collector : "?");
+		run_strv_add(&argv, &argc, "--");
+		run_strv_add(&argv, &argc, p->cmd ? p->cmd : "?");
+		if (p->args)
+			run_strv_add(&argv, &argc, p->args);
+	}
+	buf_adds(&b, "veles collect");
+	for (size_t i = 0; i < argc; i++) {
+		bool plain = *argv[i] != '\0';
+
+		for (const char *c = argv[i]; *c; c++)
+			plain = plain && (isalnum((unsigned char)*c) || strchr("-_./=:,+@%", *c));
+		buf_adds(&b, plain ? " " : " '");
+		add_shown(&b, argv[i], !plain);
+		if (!plain)
+			buf_addc(&b, '\'');
+	}
+	run_strv_free(argv);
+	return buf_detach(&b, NULL);
+}
+
+/* May the profile's own recipe run? --yes says so; on a terminal the user
+ * is asked; otherwise one line says why nothing ran. */
+static bool recipe_allowed(const struct check_collect *cc, const struct profile *target,
+			   const char *name, const char *parent)
+{
+	struct buf shown_name = BUF_INIT;
+	char *cmd, *line = NULL;
+	size_t cap = 0;
+	bool yes;
+
+	if (cc->yes)
+		return true;
+	add_shown(&shown_name, name, false);
+	if (!cc->ask) {
+		cli_warn("not collecting %s on %.7s: config.yml has no job that makes its "
+			 "configuration, and its own recipe comes from the profile (add the job "
+			 "to the matrix, or pass --yes to run the recipe)",
+			 buf_str(&shown_name), parent);
+		buf_release(&shown_name);
+		return false;
+	}
+	cmd = recipe_shown(target);
+	fflush(stdout);
+	fprintf(stderr,
+		"check: %s has no baseline on %.7s, and config.yml has no job that makes\n"
+		"its configuration. Its own recipe, from the profile (which may not be\n"
+		"yours), would run there:\n  %s\nRun it? [y/N] ",
+		buf_str(&shown_name), parent, cmd);
+	fflush(stderr);
+	yes = getline(&line, &cap, stdin) > 0 &&
+	      (strcmp(line, "y\n") == 0 || strcmp(line, "yes\n") == 0 || strcmp(line, "Y\n") == 0 ||
+	       strcmp(line, "y") == 0);
+	free(line);
+	free(cmd);
+	buf_release(&shown_name);
+	return yes;
+}
+
+/* What to collect in the parent's checkout. */
 struct collect_args {
 	struct cli_ctx *ctx;
+	const struct run_matrix *m;
+	const struct run_job *job; /* or NULL: the profile's own recipe */
 	const struct profile *target;
 	const char *jobs;
 };
 
-static int collect_in_checkout(const struct run_checkout *co, void *arg)
+static int collect_in(const struct run_checkout *co, void *arg)
 {
-	struct collect_args *a = arg;
+	const struct collect_args *a = arg;
 
-	return collect_here(a->ctx, a->target, co->id, a->jobs);
+	return a->job ? collect_job(a->ctx, a->m, a->job, co->id, a->jobs)
+		      : collect_recipe(a->ctx, a->target, co->id, a->jobs);
 }
 
-int check_collect_missing(struct cli_ctx *ctx, const struct profile *target, const char *parent)
+/* In a checkout of @parent built with execute.pre_run, the collection. */
+static int collect_worktree(struct cli_ctx *ctx, const struct run_matrix *m,
+			    const struct run_job *job, const struct profile *target,
+			    const char *parent)
 {
 	char jobs[] = "/tmp/veles-collect-XXXXXX";
+	struct run_build build = {m->pre_run, m->npre_run, "pre_run", true};
+	struct collect_args a = {ctx, m, job, target, jobs};
+	int ret;
+
+	if (!mkdtemp(jobs))
+		return err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+	ret = run_in_checkout(vcs_store_repo(ctx->vcs), ctx->root, parent, &build, collect_in, &a);
+	rm_rf(jobs);
+	return ret;
+}
+
+int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
+			  const struct profile *target, const char *target_name, const char *parent)
+{
+	const struct run_matrix *m = NULL;
+	struct run_job *jobs = NULL;
+	const struct run_job *job = NULL;
 	size_t n;
-	char **cmds = cli_config_list(ctx, "execute.pre_run", &n);
-	struct run_build build = {cmds, n, "pre_run", true};
-	struct collect_args a = {ctx, target, jobs};
-	bool made = false;
-	int ret = 0;
+	int ret;
 
 	if (vcs_kind(ctx->vcs) != VCS_GIT)
-		ret = err_set(ERR_INVALID, "--collect-missing needs a git project");
-	else if (!(made = mkdtemp(jobs) != NULL))
-		ret = err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
-	else
-		ret = run_in_checkout(vcs_store_repo(ctx->vcs), ctx->root, parent, &build,
-				      collect_in_checkout, &a);
-	if (made)
-		rm_rf(jobs);
-	for (size_t i = 0; i < n; i++)
-		free(cmds[i]);
-	free(cmds);
+		return err_set(ERR_INVALID, "--collect-missing needs a git project");
+	if ((ret = matrix(ctx, cc, &m)) < 0)
+		return ret;
+	n = run_matrix_expand(m, &jobs);
+	for (size_t i = 0; i < n && !job; i++)
+		if (job_makes(m, &jobs[i], target))
+			job = &jobs[i];
+	if (!job && !recipe_allowed(cc, target, target_name, parent)) {
+		free(jobs);
+		return 1;
+	}
+	if (!cc->quiet) {
+		struct buf shown = BUF_INIT;
+
+		add_shown(&shown, target_name, false);
+		fprintf(stderr, "check: collecting %s on %.7s\n", buf_str(&shown), parent);
+		buf_release(&shown);
+	}
+	ret = collect_worktree(ctx, m, job, target, parent);
+	free(jobs);
 	return ret;
+}
+
+void check_collect_release(struct check_collect *cc)
+{
+	run_matrix_free(cc->matrix);
+	cc->matrix = NULL;
 }

@@ -82,8 +82,7 @@ int check_remeasure(struct cli_ctx *ctx, const struct check_remeasure_args *a, c
 		return cli_error("--remeasure needs a git project: plain directories keep no old "
 				 "sources"),
 		       -1;
-	if (vcs_version_info(ctx->vcs, id, &ver) < 0 ||
-	    run_matrix_load_project(ctx->veles_dir, &m) < 0)
+	if (vcs_version_info(ctx->vcs, id, &ver) < 0 || cli_matrix_load(ctx, &m) < 0)
 		return cli_fail(), -1;
 	if (ver.nparents == 0) {
 		run_matrix_free(m);

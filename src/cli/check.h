@@ -12,6 +12,7 @@
 #include "analyze/degrade.h"
 
 struct profile;
+struct run_matrix;
 
 enum check_format { CHECK_TEXT, CHECK_JSON, CHECK_MARKDOWN, CHECK_JUNIT };
 
@@ -100,12 +101,27 @@ void check_strategies_free(struct check_strategies *s);
 void check_methods_for(const struct check_strategies *s, const struct profile *p,
 		       const char *methods[CHECK_MAX_METHODS], size_t *n);
 
+/* What --collect-missing may run. */
+struct check_collect {
+	bool yes;		   /* --yes: a profile's own recipe may run too */
+	bool ask;		   /* stdin and stderr are terminals: ask before one runs */
+	bool quiet;		   /* no progress line */
+	struct run_matrix *matrix; /* the user's job matrix, read on first use */
+};
+
 /*
- * --collect-missing: measures the configuration of @target on version
- * @parent (in a temporary worktree, after execute.pre_run) and registers the
- * profile with @parent.
+ * --collect-missing: measures the configuration of @target (named
+ * @target_name) on version @parent, in a temporary worktree after
+ * execute.pre_run, and registers the profile with @parent. What runs is
+ * the job of the user's matrix that makes that configuration; without one,
+ * the profile's own recipe, but only with --yes or the user's answer.
+ * Returns 0 when it collected, 1 when it ran nothing (said on stderr), or
+ * a negative error.
  */
-int check_collect_missing(struct cli_ctx *ctx, const struct profile *target, const char *parent);
+int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
+			  const struct profile *target, const char *target_name,
+			  const char *parent);
+void check_collect_release(struct check_collect *cc);
 
 int check_parse_format(const char *arg, enum check_format *out);
 void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour);

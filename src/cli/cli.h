@@ -70,6 +70,9 @@ char *cli_config_string(const struct cli_ctx *ctx, const char *key);
 char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n);
 /* Loads both configuration files and rejects unknown keys (one line). */
 int cli_config_validate(const struct cli_ctx *ctx);
+struct run_matrix;
+/* The job matrix of .veles/config.yml and the user's config.yml (run.h). */
+int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m);
 
 /* Prints "veles: MSG" on stderr; returns the exit status to use (1, or 2 for
  * usage errors, see cli_usage_error). */

@@ -55,8 +55,12 @@ static const char check_usage[] =
 	"  --aat-threshold R  aat: ratio of means that degrades (2.0); 1/R optimises\n"
 	"  --collect-missing  head, all: when a parent has no profile of a configuration,\n"
 	"                     collect it there first (temporary worktree, execute.pre_run,\n"
-	"                     the profile's own collector, parameters and postprocessors)\n"
-	"                     and register it with the parent\n"
+	"                     the job of config.yml's matrix that makes it) and register\n"
+	"                     it with the parent; a configuration no job makes is\n"
+	"                     collected with the profile's own recipe only with --yes\n"
+	"                     or when you say so (asked on a terminal)\n"
+	"  -y, --yes          --collect-missing may run a profile's own recipe (its\n"
+	"                     command comes from the profile, which may not be yours)\n"
 	"  --strict           a MaybeDegradation fails the check too\n"
 	"  --on METRIC        what a time profile is judged on: instructions, cycles,\n"
 	"                     cpu, real, user or sys; default: the most stable one\n"
@@ -77,6 +81,7 @@ struct check_cli {
 	const char *method;		    /* --method, or NULL: degradation.strategies decide */
 	struct check_strategies strategies; /* when no --method */
 	bool collect_missing;
+	struct check_collect *collect; /* --collect-missing: what may run */
 	bool strict;
 	const char *on; /* --on, or NULL: the most stable metric both have */
 	bool strict_env, remeasure, seeded;
@@ -217,6 +222,7 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"remeasure", no_argument, NULL, OPT_REMEASURE},
 		{"max-rounds", required_argument, NULL, OPT_MAX_ROUNDS},
 		{"time", required_argument, NULL, OPT_TIME},
+		{"yes", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -225,13 +231,17 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 
 	check_params_default(&o->cp);
 	o->max_rounds = 100;
-	while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hqy", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(check_usage, stdout);
 			return -1;
 		}
 		if (c == OPT_STRICT_ENV || c == OPT_REMEASURE) {
 			*(c == OPT_REMEASURE ? &o->remeasure : &o->strict_env) = true;
+			continue;
+		}
+		if (c == 'y') {
+			o->collect->yes = true;
 			continue;
 		}
 		if (c == OPT_COLLECT || c == OPT_STRICT || c == 'q') {
@@ -378,12 +388,11 @@ static int collect_and_pair(struct cli_ctx *ctx, const struct check_cli *o,
 			    size_t i, struct version_profiles *parents, struct check_report *r,
 			    bool *matched)
 {
-	int ret;
+	int ret = check_collect_missing(ctx, o->collect, target->p[i], target->e[i].name,
+					ver->parents[0]);
 
-	if (!o->quiet_progress)
-		fprintf(stderr, "check: collecting %s on %.7s\n", target->e[i].name,
-			ver->parents[0]);
-	ret = check_collect_missing(ctx, target->p[i], ver->parents[0]);
+	if (ret == 1) /* nothing ran (said why, or the user said no) */
+		return 0;
 	if (ret == 0) {
 		version_profiles_free(&parents[0]);
 		ret = version_profiles_load(ctx, ver->parents[0], &parents[0]);
@@ -535,13 +544,16 @@ static int check_mode(struct cli_ctx *ctx, const struct check_cli *o, int nargs,
 
 int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct check_cli o = {0};
+	struct check_collect collect = {0};
+	struct check_cli o = {.collect = &collect};
 	int ret = parse_args(argc, argv, &o);
 	int nargs = argc - optind;
 	const char *mode = nargs > 0 ? argv[optind] : NULL;
 
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	collect.quiet = o.quiet_progress;
+	collect.ask = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 	if (!mode)
 		return cli_usage_error("check", "say what to check: profiles, head or all");
 	if (!o.method && check_strategies_load(ctx, &o.strategies) < 0) {
@@ -550,5 +562,6 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	ret = check_mode(ctx, &o, nargs, argv + optind);
 	check_strategies_free(&o.strategies);
+	check_collect_release(&collect);
 	return ret;
 }

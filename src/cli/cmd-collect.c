@@ -106,9 +106,12 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 	struct collect_env env = {0};
 	char head[41];
 
-	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+	if (argc < 2)
+		return cli_usage_error("collect", "name a collector and a command "
+						  "(veles collect COLLECTOR -- CMD...)");
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		collect_usage();
-		return argc < 2 ? 2 : 0;
+		return 0;
 	}
 	if (!collector_find(argv[1]))
 		return run_external_collector(ctx, argc - 1, argv + 1);

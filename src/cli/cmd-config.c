@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -77,6 +78,25 @@ int cli_config_validate(const struct cli_ctx *ctx)
 		}
 		free(paths[i]);
 	}
+	return ret;
+}
+
+int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m)
+{
+	char *paths[2] = {xasprintf("%s/config.yml", ctx->veles_dir), config_user_path()};
+	struct config *cfgs[2] = {NULL, NULL};
+	int ret = 0;
+
+	/* Both files, nearest first; a missing file is empty. */
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (ret == 0)
+			ret = config_load(paths[i], &cfgs[i]);
+		free(paths[i]);
+	}
+	if (ret == 0)
+		ret = run_matrix_load(cfgs, 2, m);
+	config_free(cfgs[0]);
+	config_free(cfgs[1]);
 	return ret;
 }
 

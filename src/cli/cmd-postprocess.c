@@ -22,6 +22,7 @@ static void postprocess_usage(void)
 	const struct postproc *const *pp;
 
 	printf("usage: veles postprocess [-m REV] [-o FILE] PROFILE NAME [OPTIONS]\n"
+	       "       veles postprocess NAME --help\n"
 	       "\n"
 	       "Runs postprocessor NAME over PROFILE and writes the result as a new pending\n"
 	       "profile in .veles/jobs/ (named after its command, NAME and workload), with\n"
@@ -32,7 +33,7 @@ static void postprocess_usage(void)
 	       "  -m, --minor REV    look PROFILE up in version REV (default: HEAD)\n"
 	       "  -o, --output FILE  write the result to FILE instead of .veles/jobs/\n"
 	       "\n"
-	       "Postprocessors (`veles postprocess PROFILE NAME --help` for each):\n");
+	       "Postprocessors (`veles postprocess NAME --help` for each):\n");
 	for (pp = postproc_list(); *pp; pp++)
 		printf("  %-20s %s\n", (*pp)->name, (*pp)->summary);
 }
@@ -70,6 +71,14 @@ static int parse_args(int argc, char **argv, struct pp_cli *o)
 		default:
 			return cli_bad_option("postprocess", argv);
 		}
+	}
+	/* NAME --help: the postprocessor's own usage, no profile needed. */
+	if (argc - optind >= 1 && postproc_find(argv[optind]) &&
+	    (argc - optind < 2 || !postproc_find(argv[optind + 1])) &&
+	    cli_wants_help(argc - optind, argv + optind)) {
+		o->pp_argc = argc - optind;
+		o->pp_argv = argv + optind;
+		return 0;
 	}
 	if (argc - optind < 2)
 		return cli_usage_error("postprocess", "name a profile and a postprocessor");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,7 +36,8 @@ static const char record_usage[] =
 	"  -F, --freq HZ       samples per second (default 4000)\n"
 	"  -c, --count N       a sample every N events instead\n"
 	"  -g, --call-graph    record call chains\n"
-	"  -o, --output FILE   where to write (default veles.data)\n"
+	"  -o, --output FILE   where to write (default veles.data in the current\n"
+	"                      directory; a FILE there before becomes FILE.old)\n"
 	"  -p, --pid PID       sample a running process\n"
 	"  -a, --all-cpus      sample every process on every CPU (root or\n"
 	"                      perf_event_paranoid <= 0), while CMD runs or until\n"
@@ -334,6 +336,22 @@ static int save_profile(struct cli_ctx *ctx, const struct record_opts *o)
 	return ret;
 }
 
+/* As perf keeps perf.data.old: the recording @path replaces is renamed
+ * FILE.old, not lost (a regular file that is not empty; else left). */
+static void keep_previous(const char *path)
+{
+	struct stat st;
+	char *old;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return;
+	old = xasprintf("%s.old", path);
+	if (rename(path, old) < 0)
+		cli_warn("record: cannot keep the previous %s as %s: %s", path, old,
+			 strerror(errno));
+	free(old);
+}
+
 static int record_main(struct cli_ctx *ctx, struct record_opts *o, int argc, char **argv)
 {
 	struct record_run r = {.ch = {0, -1, -1}, .pidfd = -1};
@@ -369,6 +387,8 @@ static int record_main(struct cli_ctx *ctx, struct record_opts *o, int argc, cha
 	samples = s.samples;
 	lost = s.lost;
 	perf_sampler_close(&s);
+	if (ret == 0)
+		keep_previous(o->out);
 	cret = perf_data_close(&w, ret == 0);
 	free(r.tids);
 	if (r.pidfd >= 0)

@@ -662,9 +662,11 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	bool is_job;
 	int ret;
 
-	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+	if (argc < 2)
+		return cli_usage_error("run", "say matrix or job");
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		fputs(run_usage, stdout);
-		return argc < 2 ? 2 : 0;
+		return 0;
 	}
 	is_job = strcmp(argv[1], "job") == 0;
 	if (!is_job && strcmp(argv[1], "matrix") != 0)
@@ -672,8 +674,7 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	ret = parse_options(&r, &o, &revs, &nrevs, argc - 1, argv + 1, is_job);
 	if (ret != 0) {
 		ret = ret > 0 ? 0 : 2;
-	} else if (run_matrix_load_project(ctx->veles_dir, &cfg) < 0 ||
-		   (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
+	} else if (cli_matrix_load(ctx, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
 		ret = cli_fail() + 1;
 	} else {
 		if (!is_job)

@@ -197,6 +197,10 @@ char *collect_profile_name(const char *cmd, const char *tool, const char *worklo
 
 	bin = bin ? bin + 1 : cmd;
 	add_sanitised(&b, bin, NAME_WORKLOAD_MAX);
+	/* A name starting with '.' would be hidden from `status` (which skips
+	 * dot files, the temporary ones), one with '-' read as an option. */
+	if (b.data[0] == '.' || b.data[0] == '-')
+		b.data[0] = '_';
 	buf_addc(&b, '-');
 	add_sanitised(&b, tool, NAME_WORKLOAD_MAX);
 	buf_addc(&b, '-');

@@ -124,7 +124,8 @@ int collect_parse_count(const char *name, const char *opt, const char *arg, long
 void collect_header_set(struct profile *p, const char *key, char *json);
 
 /* BIN-TOOL-WORKLOAD-TIMESTAMP (local time), each part made safe for a file
- * name: how profiles in .veles/jobs/ are named. */
+ * name and never starting with '.' or '-': how profiles in .veles/jobs/
+ * are named. */
 char *collect_profile_name(const char *cmd, const char *tool, const char *workload);
 /*
  * Claims DIR/NAME.perf (or NAME-2.perf, ...) with O_EXCL, so two profiles

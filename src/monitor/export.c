@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -12,12 +13,54 @@
 #include "monitor/format.h"
 #include "util/common.h"
 
+/*
+ * "HOST:PORT", "[IPV6]:PORT", or with @bare_port a lone "PORT" (*@host
+ * NULL). The port is a number from 1 to 65535. -1 with a message naming
+ * @form when @addr is none of those.
+ */
+static int split_address(const char *addr, bool bare_port, const char *form, char **host,
+			 char **port)
+{
+	const char *colon = strrchr(addr, ':'), *p, *h = addr;
+	size_t hlen = colon ? (size_t)(colon - addr) : 0;
+	unsigned long v;
+	char *end;
+
+	*host = *port = NULL;
+	if (addr[0] == '[') {
+		const char *close = strchr(addr, ']');
+
+		if (!close || close[1] != ':')
+			return err_set(ERR_INVALID, "bad address '%s' (%s)", addr, form);
+		h = addr + 1;
+		hlen = (size_t)(close - h);
+		colon = close + 1;
+	} else if (colon && strchr(addr, ':') != colon) {
+		return err_set(ERR_INVALID,
+			       "bad address '%s': an IPv6 address goes in brackets, "
+			       "[ADDR]:PORT",
+			       addr);
+	} else if (!colon && !bare_port) {
+		return err_set(ERR_INVALID, "bad address '%s' (%s)", addr, form);
+	}
+	p = colon ? colon + 1 : addr;
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if ((colon && hlen == 0) || !*p || *end || *p == '-' || *p == '+' || errno || v < 1 ||
+	    v > 65535)
+		return err_set(ERR_INVALID, "bad address '%s' (%s)", addr, form);
+	if (colon)
+		*host = xstrndup(h, hlen);
+	*port = xstrdup(p);
+	return 0;
+}
+
 int mon_export_parse(struct mon_export *e, const char *spec)
 {
 	const char *comma = strchr(spec, ',');
 	size_t kn = comma ? (size_t)(comma - spec) : strlen(spec);
 	const char *addr = comma ? comma + 1 : "";
-	const char *colon = strrchr(addr, ':');
+	int ret = 0;
 
 	memset(e, 0, sizeof(*e));
 	e->fd = e->listen_fd = -1;
@@ -31,18 +74,24 @@ int mon_export_parse(struct mon_export *e, const char *spec)
 		return err_set(ERR_INVALID, "unknown export '%.*s' (lexpr, graphite, prometheus)",
 			       (int)kn, spec);
 	if (e->kind == EXPORT_PROMETHEUS) {
-		if (!*addr || strspn(addr, "0123456789") != strlen(addr))
-			return err_set(ERR_INVALID, "prometheus needs a port: prometheus,PORT");
-		e->port = xstrdup(addr);
+		if (!*addr)
+			return err_set(ERR_INVALID,
+				       "prometheus needs a port: prometheus,[ADDR:]PORT");
+		ret = split_address(addr, true, "prometheus,[ADDR:]PORT", &e->host, &e->port);
+		/* Loopback unless told: the page is served to whoever connects. */
+		if (ret == 0 && !e->host)
+			e->host = xstrdup("127.0.0.1");
 	} else if (*addr) {
-		if (!colon || colon == addr || !colon[1])
-			return err_set(ERR_INVALID, "bad address '%s' (HOST:PORT)", addr);
-		e->host = xstrndup(addr, (size_t)(colon - addr));
-		e->port = xstrdup(colon + 1);
+		ret = split_address(addr, false, "HOST:PORT", &e->host, &e->port);
 	} else if (e->kind == EXPORT_GRAPHITE) {
 		return err_set(ERR_INVALID, "graphite needs an address: graphite,HOST:PORT");
 	}
-	return 0;
+	if (ret < 0) {
+		free(e->host);
+		free(e->port);
+		e->host = e->port = NULL;
+	}
+	return ret;
 }
 
 static int connect_to(const char *host, const char *port)
@@ -61,28 +110,39 @@ static int connect_to(const char *host, const char *port)
 	}
 	freeaddrinfo(res);
 	return fd >= 0 ? fd
-		       : err_set(ERR_IO, "cannot connect to %s:%s: %s", host, port,
-				 strerror(errno));
+		       : err_set(ERR_IO, "cannot connect to %s%s%s:%s: %s",
+				 strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "",
+				 port, strerror(errno));
 }
 
-static int listen_on(const char *port)
+/* A listening socket on @host (an address, or a name resolved to one)
+ * and @port: the first of the addresses it resolves to that binds. */
+static int listen_on(const char *host, const char *port)
 {
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
-	int one = 1, fd, rc = getaddrinfo(NULL, port, &hints, &res);
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM,
+				 .ai_flags = AI_PASSIVE | AI_NUMERICSERV},
+			*res, *ai;
+	int one = 1, fd = -1, err = 0, rc = getaddrinfo(host, port, &hints, &res);
 
 	if (rc)
-		return err_set(ERR_IO, "bad port %s: %s", port, gai_strerror(rc));
-	fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
-	if (fd >= 0)
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) < 0 || listen(fd, 16) < 0) {
-		rc = err_set(ERR_IO, "cannot listen on port %s: %s", port, strerror(errno));
+		return err_set(ERR_IO, "cannot listen on %s port %s: %s", host, port,
+			       gai_strerror(rc));
+	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
 		if (fd >= 0)
+			setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (fd >= 0 && (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 16) < 0)) {
+			err = errno;
 			close(fd);
-		freeaddrinfo(res);
-		return rc;
+			fd = -1;
+		} else if (fd < 0) {
+			err = errno;
+		}
 	}
 	freeaddrinfo(res);
+	if (fd < 0)
+		return err_set(ERR_IO, "cannot listen on %s port %s: %s", host, port,
+			       strerror(err));
 	return fd;
 }
 
@@ -96,7 +156,7 @@ int mon_export_open(struct mon_export *e, FILE *terminal)
 	if (dot)
 		*dot = '\0';
 	if (e->kind == EXPORT_PROMETHEUS) {
-		e->listen_fd = listen_on(e->port);
+		e->listen_fd = listen_on(e->host, e->port);
 		return e->listen_fd < 0 ? e->listen_fd : 0;
 	}
 	if (e->host) {

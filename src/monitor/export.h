@@ -3,7 +3,8 @@
  * included) sent somewhere instead of printed as a table:
  *   lexpr[,HOST:PORT]     "name value" lines, to the terminal or a socket
  *   graphite,HOST:PORT    the plaintext protocol, "HOST.name value time"
- *   prometheus,PORT       served at http://localhost:PORT/metrics
+ *   prometheus,[ADDR:]PORT  served at http://ADDR:PORT/metrics; ADDR is
+ *                         127.0.0.1 unless given ([::1] for IPv6)
  */
 #ifndef MONITOR_EXPORT_H
 #define MONITOR_EXPORT_H
@@ -17,9 +18,9 @@ enum mon_export_kind { EXPORT_LEXPR, EXPORT_GRAPHITE, EXPORT_PROMETHEUS };
 
 struct mon_export {
 	enum mon_export_kind kind;
-	char *host, *port;
-	int fd;	       /* lexpr or graphite: the connected socket, or -1 */
-	int listen_fd; /* prometheus */
+	char *host, *port; /* prometheus: the address listened on */
+	int fd;		   /* lexpr or graphite: the connected socket, or -1 */
+	int listen_fd;	   /* prometheus */
 	char host_prefix[64];
 	struct buf values, out;
 	struct buf metrics; /* prometheus: the latest page */

@@ -24,24 +24,6 @@ static void steps_free(struct run_step *s, size_t n)
 	free(s);
 }
 
-int run_matrix_load_project(const char *veles_dir, struct run_matrix **out)
-{
-	char *local = xasprintf("%s/config.yml", veles_dir);
-	char *user = config_user_path();
-	struct config *cfgs[2] = {NULL, NULL};
-	int ret = config_load(local, &cfgs[0]);
-
-	if (ret == 0)
-		ret = config_load(user, &cfgs[1]);
-	if (ret == 0)
-		ret = run_matrix_load(cfgs, 2, out);
-	config_free(cfgs[0]);
-	config_free(cfgs[1]);
-	free(local);
-	free(user);
-	return ret;
-}
-
 void run_matrix_free(struct run_matrix *m)
 {
 	if (!m)

@@ -59,9 +59,6 @@ struct run_job {
  * Unknown keys and malformed parts are "FILE:LINE:COL: ..." errors.
  */
 int run_matrix_load(struct config *const *cfgs, size_t n, struct run_matrix **out);
-/* The same from @veles_dir/config.yml and the user's config.yml (missing
- * files are empty). */
-int run_matrix_load_project(const char *veles_dir, struct run_matrix **out);
 struct run_matrix *run_matrix_new(void);
 void run_matrix_free(struct run_matrix *m);
 /* Adds a postprocessor from argv (argv[0] its name), parsing its options. */

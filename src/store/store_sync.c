@@ -28,10 +28,13 @@ static int open_remote(struct store *s, const char *name, git_remote **out)
 	ret = git_remote_lookup(out, s->repo, name);
 
 	if (ret == GIT_ENOTFOUND || ret == GIT_EINVALIDSPEC) {
-		if (!strchr(name, '/') && !strchr(name, ':') && !path_is_dir(name))
+		/* Without a ':' it is no URL (nor host:path): a directory or nothing. */
+		if (!strchr(name, ':') && !path_is_dir(name))
 			return err_set(ERR_NOTFOUND,
-				       "no remote named '%s' (give a remote name, a "
-				       "path or a URL)",
+				       strchr(name, '/') ? "no repository at '%s' (give a remote "
+							   "name, a path or a URL)"
+							 : "no remote named '%s' (give a remote "
+							   "name, a path or a URL)",
 				       name);
 		ret = git_remote_create_anonymous(out, s->repo, name);
 	}
@@ -207,20 +210,24 @@ int store_push(struct store *s, const char *remote, struct buf *summary)
 	git_oid local, theirs;
 	size_t np = 0, nv = 0;
 	int ret = store_ledger_head(s, &local);
+	bool empty = ret > 0;
 
-	if (ret != 0) {
-		if (ret > 0)
-			buf_addf(summary, "nothing to push: no profiles registered yet");
-		return ret < 0 ? ret : 0;
-	}
+	if (ret < 0)
+		return ret;
 	if ((ret = open_remote(s, remote, &r)) < 0 || (ret = push_specs(s, &specs)) < 0)
 		goto out;
 	git_push_options_init(&opts, GIT_PUSH_OPTIONS_VERSION);
 	opts.callbacks.push_update_reference = on_push_update;
 	opts.callbacks.payload = &ps;
+	/* Connected even with nothing to send: a remote that is not there is
+	 * an error today, not at the first push that has something. */
 	ret = git_remote_connect(r, GIT_DIRECTION_PUSH, &opts.callbacks, NULL, NULL);
 	if (ret < 0) {
 		ret = vcs_git_error(ret, remote);
+		goto out;
+	}
+	if (empty) {
+		buf_addf(summary, "nothing to push: no profiles registered yet");
 		goto out;
 	}
 	if ((ret = remote_ledger(r, &theirs)) < 0)
@@ -437,18 +444,36 @@ static int integrate(struct store *s, const git_oid *theirs, const char *remote,
 	return ret < 0 ? ret : count_new(s, &ours, &merged, np, nv);
 }
 
+/*
+ * Deletes every ref under PULL_TMP_PREFIX: the fetch copies whatever the
+ * remote has under refs/veles/, not only the ledger and the versions. Run
+ * after the merge (and before a fetch, for what a killed pull left): until
+ * then the fetched ledger is the only local name of the remote's profiles.
+ */
 static void drop_tmp_refs(struct store *s)
 {
-	static const char *const names[] = {PULL_TMP_REF, PULL_TMP_VERSIONS};
-	git_reference *ref = NULL;
-	size_t i;
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (git_reference_lookup(&ref, s->repo, names[i]) == 0)
-			git_reference_delete(ref);
+	/* Names first: deleting while iterating may skip refs. */
+	if (git_reference_iterator_glob_new(&it, s->repo, PULL_TMP_PREFIX "*") < 0)
+		return;
+	while (git_reference_next(&ref, it) == 0) {
+		names = xgrow(names, sizeof(*names), n + 1, &cap);
+		names[n++] = xstrdup(git_reference_name(ref));
 		git_reference_free(ref);
-		ref = NULL;
 	}
+	git_reference_iterator_free(it);
+	for (size_t i = 0; i < n; i++) {
+		if (git_reference_lookup(&ref, s->repo, names[i]) == 0) {
+			git_reference_delete(ref);
+			git_reference_free(ref);
+		}
+		free(names[i]);
+	}
+	free(names);
 }
 
 static int count_nothing(const char *version, const struct store_entry *e, size_t n, void *arg)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_tree.h>
+#include <yajl/yajl_parse.h>
 
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -15,6 +15,11 @@
 #define FG_ROW 17.0
 #define FG_PAD 10.0
 #define FG_MIN_PX 0.1 /* narrower frames are not drawn */
+/* Frames kept from the root: deeper ones are summed into one frame. The
+ * tree is walked recursively, and a profile's stack or depth may be
+ * anything; no picture shows 34,000 pixels of rows anyway. */
+#define FG_MAX_DEPTH 2000
+#define FG_DEEPER "[deeper frames]"
 
 struct node {
 	char *name;
@@ -43,19 +48,140 @@ static void node_free(struct node *n)
 	free(n);
 }
 
-/* A frame's name: "function" of an object frame (the seed's memory
- * traces), "func" (sampled stacks), or a string frame as is. */
-static const char *frame_name(yajl_val f)
-{
-	const char *fn[] = {"function", NULL}, *func[] = {"func", NULL};
-	const char *s = YAJL_GET_STRING(f);
+/*
+ * A trace's frames, read by yajl's event parser: the tree parser grows an
+ * array one element at a time, which copies a 100,000-frame trace some
+ * 10^10 times. A frame's name: "function" of an object frame (the seed's
+ * memory traces), else "func" (sampled stacks), a string frame as is, and
+ * "?" for anything else or an empty name.
+ */
+struct frames {
+	char **name;
+	size_t n, cap;
+	int depth;	       /* of the value being read: 1 inside the trace */
+	int key;	       /* in a frame object, the value read is of: 0 other, 1
+				* "function", 2 "func" */
+	char *function, *func; /* of the frame object being read */
+};
 
-	if (!YAJL_IS_STRING(f)) {
-		s = YAJL_GET_STRING(yajl_tree_get(f, fn, yajl_t_string));
-		if (!s)
-			s = YAJL_GET_STRING(yajl_tree_get(f, func, yajl_t_string));
+static void frame_push(struct frames *f, const char *s, size_t len)
+{
+	f->name = xgrow(f->name, sizeof(*f->name), f->n + 1, &f->cap);
+	f->name[f->n++] = len ? xstrndup(s, len) : xstrdup("?");
+}
+
+static int fr_string(void *ctx, const unsigned char *s, size_t len)
+{
+	struct frames *f = ctx;
+
+	if (f->depth == 1)
+		frame_push(f, (const char *)s, len);
+	else if (f->depth == 2 && f->key && len) {
+		char **slot = f->key == 1 ? &f->function : &f->func;
+
+		free(*slot);
+		*slot = xstrndup((const char *)s, len);
 	}
-	return s && *s ? s : "?";
+	return 1;
+}
+
+static int fr_scalar(struct frames *f)
+{
+	if (f->depth == 1)
+		frame_push(f, "", 0);
+	return 1;
+}
+
+static int fr_null(void *ctx)
+{
+	return fr_scalar(ctx);
+}
+
+static int fr_bool(void *ctx, int b)
+{
+	UNUSED(b);
+	return fr_scalar(ctx);
+}
+
+static int fr_number(void *ctx, const char *s, size_t len)
+{
+	UNUSED(s);
+	UNUSED(len);
+	return fr_scalar(ctx);
+}
+
+static int fr_open(void *ctx)
+{
+	struct frames *f = ctx;
+
+	f->depth++;
+	f->key = 0;
+	return 1;
+}
+
+static int fr_key(void *ctx, const unsigned char *s, size_t len)
+{
+	struct frames *f = ctx;
+
+	if (f->depth == 2)
+		f->key = len == 8 && !memcmp(s, "function", 8) ? 1
+			 : len == 4 && !memcmp(s, "func", 4)   ? 2
+							       : 0;
+	return 1;
+}
+
+static int fr_close(void *ctx)
+{
+	struct frames *f = ctx;
+	const char *name;
+
+	if (f->depth == 2) { /* a frame that is an object (or an array: "?") */
+		name = f->function ? f->function : f->func ? f->func : "";
+		frame_push(f, name, strlen(name));
+		free(f->function);
+		free(f->func);
+		f->function = f->func = NULL;
+	}
+	f->depth--;
+	f->key = 0;
+	return 1;
+}
+
+static void frames_free(struct frames *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->name[i]);
+	free(f->name);
+	free(f->function);
+	free(f->func);
+}
+
+/* The frames of @trace (a JSON array), in its order; none when it is not one. */
+static void read_frames(const char *trace, struct frames *f)
+{
+	static const yajl_callbacks cb = {
+		.yajl_null = fr_null,
+		.yajl_boolean = fr_bool,
+		.yajl_number = fr_number,
+		.yajl_string = fr_string,
+		.yajl_start_map = fr_open,
+		.yajl_map_key = fr_key,
+		.yajl_end_map = fr_close,
+		.yajl_start_array = fr_open,
+		.yajl_end_array = fr_close,
+	};
+	yajl_handle h = yajl_alloc(&cb, NULL, f);
+
+	memset(f, 0, sizeof(*f));
+	trace += strspn(trace, " \t\r\n");
+	/* Only an array holds frames; a depth-1 value is one of them. */
+	if (*trace == '[' &&
+	    (yajl_parse(h, (const unsigned char *)trace, strlen(trace)) != yajl_status_ok ||
+	     yajl_complete_parse(h) != yajl_status_ok)) {
+		frames_free(f);
+		memset(f, 0, sizeof(*f));
+	}
+	yajl_free(h);
 }
 
 /*
@@ -66,25 +192,29 @@ static const char *frame_name(yajl_val f)
  */
 static bool add_stack(struct node *root, const char *trace, const char *leaf, int side, double v)
 {
-	char err[64];
-	yajl_val t = yajl_tree_parse(trace, err, sizeof(err));
+	struct frames t;
 	struct node *n = root;
-	size_t len = YAJL_IS_ARRAY(t) ? t->u.array.len : 0;
+	size_t len;
 
+	read_frames(trace, &t);
+	len = t.n;
 	if (len == 0 && !leaf) {
-		yajl_tree_free(t);
+		frames_free(&t);
 		return false;
 	}
 	root->v[side] += v;
-	for (size_t k = 0; k < len; k++) {
-		n = child(n, frame_name(t->u.array.values[leaf ? k : len - 1 - k]));
+	for (size_t k = 0; k < len && k < FG_MAX_DEPTH; k++) {
+		n = child(n, t.name[leaf ? k : len - 1 - k]);
 		n->v[side] += v;
 	}
-	if (leaf) {
+	if (len >= FG_MAX_DEPTH) {
+		n = child(n, FG_DEEPER);
+		n->v[side] += v;
+	} else if (leaf) {
 		n = child(n, leaf);
 		n->v[side] += v;
 	}
-	yajl_tree_free(t);
+	frames_free(&t);
 	return true;
 }
 
@@ -140,11 +270,15 @@ static void add_frames(struct node *root, char **frames, size_t n, int side, dou
 	struct node *nd = root;
 
 	root->v[side] += v;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && i < FG_MAX_DEPTH; i++)
 		if (frames[i]) {
 			nd = child(nd, frames[i]);
 			nd->v[side] += v;
 		}
+	if (n > FG_MAX_DEPTH) {
+		nd = child(nd, FG_DEEPER);
+		nd->v[side] += v;
+	}
 }
 
 static bool trace_columns(const struct profile *p, const struct column **c)
@@ -182,7 +316,10 @@ static size_t add_call_stacks(struct node *root, const struct profile *p, bool c
 	qsort(calls, n, sizeof(*calls), cmp_call);
 	stack = xcalloc(cap, sizeof(*stack));
 	for (size_t i = 0; i < n; i++) {
-		size_t d = calls[i].depth < 0 ? 0 : (size_t)calls[i].depth;
+		/* Beyond FG_MAX_DEPTH a call is one of the deeper frames. */
+		size_t d = calls[i].depth < 0		   ? 0
+			   : calls[i].depth > FG_MAX_DEPTH ? FG_MAX_DEPTH
+							   : (size_t)calls[i].depth;
 		double v = count ? 1 : col_num(c[4], calls[i].row);
 		bool fresh = i == 0 || calls[i].pid != calls[i - 1].pid ||
 			     calls[i].thread != calls[i - 1].thread;

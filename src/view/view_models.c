@@ -348,12 +348,14 @@ static void plot_add_point(struct vplot *pl, size_t *cap, double x, double y)
 }
 
 /* Points are grouped as regression analysis groups them: by uid, and by
- * subtype too (a name "uid\0subtype" in @uids). */
+ * subtype too (a name "uid\0subtype" in @uids). Each plot's name is pool
+ * id (*@keys)[i]: a plot per id, so an empty uid (the pool's id 0, the
+ * empty string) is a group like any other. */
 static size_t collect_points(const struct profile *p, const struct view_opts *o, const char *per,
-			     struct strpool *uids, struct vplot **plots, size_t **caps)
+			     struct strpool *uids, struct vplot **plots, uint32_t **keys)
 {
 	struct buf s = BUF_INIT, name = BUF_INIT;
-	size_t i, nres = profile_nres(p), nplots = 0;
+	size_t i, nres = profile_nres(p), nplots = 0, n = 0, *caps = NULL;
 
 	for (i = 0; i < nres; i++) {
 		double x, y;
@@ -366,19 +368,30 @@ static size_t collect_points(const struct profile *p, const struct view_opts *o,
 		if (isnan(x) || isnan(y))
 			continue;
 		profile_group_key(p, i, &name, &s);
-		id = strpool_intern(uids, buf_str(&name), name.len) - 1;
+		id = strpool_intern(uids, buf_str(&name), name.len);
 		if (id >= nplots) {
-			*plots = xrealloc(*plots, (id + 1) * sizeof(**plots));
-			*caps = xrealloc(*caps, (id + 1) * sizeof(**caps));
-			memset(&(*plots)[nplots], 0, (id + 1 - nplots) * sizeof(**plots));
-			memset(&(*caps)[nplots], 0, (id + 1 - nplots) * sizeof(**caps));
-			nplots = id + 1;
+			*plots = xrealloc(*plots, ((size_t)id + 1) * sizeof(**plots));
+			caps = xrealloc(caps, ((size_t)id + 1) * sizeof(*caps));
+			memset(&(*plots)[nplots], 0, ((size_t)id + 1 - nplots) * sizeof(**plots));
+			memset(&caps[nplots], 0, ((size_t)id + 1 - nplots) * sizeof(*caps));
+			nplots = (size_t)id + 1;
 		}
-		plot_add_point(&(*plots)[id], &(*caps)[id], x, y);
+		plot_add_point(&(*plots)[id], &caps[id], x, y);
 	}
+	/* Id 0 is there whether or not a point had the empty name. */
+	*keys = xcalloc(nplots + 1, sizeof(**keys));
+	for (i = 0; i < nplots; i++) {
+		if (!(*plots)[i].npts)
+			continue;
+		(*keys)[n] = (uint32_t)i;
+		(*plots)[n++] = (*plots)[i];
+	}
+	if (n < nplots)
+		memset(&(*plots)[n], 0, (nplots - n) * sizeof(**plots));
+	free(caps);
 	buf_release(&s);
 	buf_release(&name);
-	return nplots;
+	return n;
 }
 
 /* Do the points of @uid come in several subtypes (named "uid\0sub")? */
@@ -386,7 +399,7 @@ static bool several_subtypes(const struct strpool *names, const char *uid)
 {
 	size_t len = strlen(uid), found = 0;
 
-	for (uint32_t k = 1; k < strpool_count(names) && found < 2; k++)
+	for (uint32_t k = 0; k < strpool_count(names) && found < 2; k++)
 		found += strncmp(strpool_get(names, k), uid, len + 1) == 0;
 	return found > 1;
 }
@@ -396,7 +409,8 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 	const char *per = o->per ? o->per : "structure-unit-size";
 	struct strpool *uids;
 	struct vmodel *m;
-	size_t nm, i, *caps = NULL;
+	size_t nm, i;
+	uint32_t *keys = NULL;
 	int ret;
 
 	if (!view_has_key(p, o->of) || !view_has_key(p, per))
@@ -407,14 +421,14 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 		return ret;
 	uids = strpool_new();
 	f->kind = VIEW_SCATTER;
-	f->n = collect_points(p, o, per, uids, &f->plots, &caps);
+	f->n = collect_points(p, o, per, uids, &f->plots, &keys);
 	for (i = 0; i < f->n; i++) {
 		struct vplot *pl = &f->plots[i];
-		const char *uid = strpool_get(uids, (uint32_t)i + 1);
+		const char *uid = strpool_get(uids, keys[i]);
 		const char *subtype = uid + strlen(uid) + 1;
 		struct buf title = BUF_INIT;
 
-		if (strpool_len(uids, (uint32_t)i + 1) == strlen(uid))
+		if (strpool_len(uids, keys[i]) == strlen(uid))
 			subtype = NULL;
 		profile_group_label(&title, uid,
 				    subtype && several_subtypes(uids, uid) ? subtype : NULL);
@@ -429,7 +443,7 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 		}
 		add_model_curves(m, nm, o, per, uid, subtype, pl);
 	}
-	free(caps);
+	free(keys);
 	strpool_free(uids);
 	view_models_free(m, nm);
 	if (!f->n)

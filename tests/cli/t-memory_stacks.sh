@@ -104,3 +104,25 @@ for want in "2100 via_a" "1400 via_b" "700 via_c"; do
 	leak_trace "$1" | head -4 | tr '\n' ' ' >"$T/trace"
 	[ "$(cat "$T/trace")" = "malloc site mid $2 " ] || fail "samesite $1: $(cat "$T/trace")"
 done
+
+# Functions inlined into malloc's caller (built -O2, so that they are): the
+# site is the innermost one at its own line, each caller follows at the
+# line of its call, and both leaks share that one site, as heaptrack has it.
+cc -g -O2 -fno-omit-frame-pointer -o "$T/inlined" "$D/inlined.c" || fail "cc inlined"
+ok veles collect memory -q -- "$T/inlined"
+veles show "$(newest)" memory --format json >"$T/json" || fail "show memory"
+line() { grep -nF "/* $1 */" "$D/inlined.c" | cut -d: -f1; }
+/usr/bin/python3 - "$T/json" "$(line 'the site')" "$(line "parse_number's call")" \
+	"$(line "parse_string's call")" "$(line "parse's calls")" <<'PY' || fail "inlined frames"
+import json, sys
+s = json.load(open(sys.argv[1]))
+site, num, string, parse = (int(a) for a in sys.argv[2:])
+want = {1111: [("new_item", site), ("parse_number", num), ("parse", parse)],
+        2222: [("new_item", site), ("parse_string", string), ("parse", parse)]}
+for l in s["leaks"]:
+    frames = [(f["function"], f["line"]) for f in l["trace"]][1:4]
+    assert frames == want[l["leaked"]], (l["leaked"], frames)
+sites = [c for c in s["by_count"] if "new_item" in c["uid"]]
+assert len(sites) == 1 and sites[0]["allocations"] == 2, s["by_count"]
+assert sites[0]["uid"].endswith(":new_item:%d" % site), sites[0]["uid"]
+PY

@@ -126,6 +126,51 @@ if command -v curl >/dev/null; then
 	fi
 fi
 
+# prometheus listens on loopback unless given an address: 127.0.0.1 for a
+# bare PORT, the address given otherwise (IPv6 in brackets).
+# listening PORT: the local address (as /proc/net/tcp{,6} spell it) of the
+# socket listening on PORT, once there is one.
+listening() {
+	python3 - "$1" <<'PY'
+import sys, time
+port = "%04X" % int(sys.argv[1])
+for _ in range(400):
+    for f in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = open(f).read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            col = row.split()
+            addr, p = col[1].split(":")
+            if p == port and col[3] == "0A":
+                print(addr)
+                sys.exit(0)
+    time.sleep(0.05)
+sys.exit(1)
+PY
+}
+# bound SPEC WANT: --export SPEC listens on WANT.
+bound() {
+	"$VELES" monitor -s c --export "$1" -c 100000000 -i 0.1 >/dev/null 2>"$T/perr" &
+	vpid=$!
+	addr=$(listening "$pport") || { kill -TERM "$vpid"; fail "$1: never listened"; }
+	kill -TERM "$vpid"
+	wait "$vpid" || fail "$1: veles failed: $(cat "$T/perr")"
+	[ "$addr" = "$2" ] || fail "$1 listens on $addr, not $2"
+}
+bound "prometheus,$pport" 0100007F
+bound "prometheus,127.0.0.1:$pport" 0100007F
+bound "prometheus,0.0.0.0:$pport" 00000000
+if python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null; then
+	bound "prometheus,[::1]:$pport" 00000000000000000000000001000000
+else
+	echo "no IPv6 loopback here: [::1] not checked" >&2
+fi
+fails 2 veles monitor --export prometheus,::1:9100 -c 1
+has "$T/err" "IPv6 address goes in brackets"
+fails 2 veles monitor --export prometheus,127.0.0.1:70000 -c 1
+fails 2 veles monitor --export "prometheus,[::1]9100" -c 1
 fails 2 veles monitor --export nope -c 1
 fails 2 veles monitor --export graphite -c 1
 fails 2 veles monitor --export prometheus,abc -c 1

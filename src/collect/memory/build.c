@@ -82,12 +82,14 @@ static void site_make(struct proc *pr, uint32_t id, int kind, const struct mem_o
 
 		if (f->runtime)
 			continue;
-		if (!uid && !f->runtime && !is_allocator(f->function)) {
-			uidf = *f;
-			uid = &uidf;
+		for (; f; f = f->next) {
+			if (!uid && !is_allocator(f->function)) {
+				uidf = *f;
+				uid = &uidf;
+			}
+			buf_addc(&t, ',');
+			frame_json(&t, f->function, f->source, f->line);
 		}
-		buf_addc(&t, ',');
-		frame_json(&t, f->function, f->source, f->line);
 	}
 	buf_addc(&t, ']');
 	if (uid)

@@ -1,5 +1,6 @@
 /* Symbolising return addresses with libdw, loaded on first use. */
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/strpool.h"
+#include "util/xalloc.h"
 
 /* The libdw functions we call, resolved from libdw.so.1. */
 static struct {
@@ -25,6 +27,17 @@ static struct {
 				Dwarf_Word *);
 	const char *(*module_info)(Dwfl_Module *, void ***, Dwarf_Addr *, Dwarf_Addr *,
 				   Dwarf_Addr *, Dwarf_Addr *, const char **, const char **);
+	/* For inlined frames: the scopes at an address and their attributes. */
+	Dwarf_Die *(*addrdie)(Dwfl_Module *, Dwarf_Addr, Dwarf_Addr *);
+	int (*getscopes)(Dwarf_Die *, Dwarf_Addr, Dwarf_Die **);
+	int (*getscopes_die)(Dwarf_Die *, Dwarf_Die **);
+	int (*tag)(Dwarf_Die *);
+	Dwarf_Attribute *(*attr)(Dwarf_Die *, unsigned int, Dwarf_Attribute *);
+	Dwarf_Attribute *(*attr_integrate)(Dwarf_Die *, unsigned int, Dwarf_Attribute *);
+	const char *(*formstring)(Dwarf_Attribute *);
+	int (*formudata)(Dwarf_Attribute *, Dwarf_Word *);
+	int (*getsrcfiles)(Dwarf_Die *, Dwarf_Files **, size_t *);
+	const char *(*filesrc)(Dwarf_Files *, size_t, Dwarf_Word *, Dwarf_Word *);
 	Dwfl_Callbacks callbacks;
 } dw;
 
@@ -55,6 +68,16 @@ static bool dw_load(void)
 	DW_SYM(getsrc, "dwfl_module_getsrc");
 	DW_SYM(lineinfo, "dwfl_lineinfo");
 	DW_SYM(module_info, "dwfl_module_info");
+	DW_SYM(addrdie, "dwfl_module_addrdie");
+	DW_SYM(getscopes, "dwarf_getscopes");
+	DW_SYM(getscopes_die, "dwarf_getscopes_die");
+	DW_SYM(tag, "dwarf_tag");
+	DW_SYM(attr, "dwarf_attr");
+	DW_SYM(attr_integrate, "dwarf_attr_integrate");
+	DW_SYM(formstring, "dwarf_formstring");
+	DW_SYM(formudata, "dwarf_formudata");
+	DW_SYM(getsrcfiles, "dwarf_getsrcfiles");
+	DW_SYM(filesrc, "dwarf_filesrc");
 	DW_SYM(callbacks.find_elf, "dwfl_linux_proc_find_elf");
 	DW_SYM(callbacks.find_debuginfo, "dwfl_standard_find_debuginfo");
 	dw.ok = ok;
@@ -131,6 +154,101 @@ static const char *intern(struct symbolizer *s, const char *text)
 	return strpool_get(s->pool, strpool_intern_cstr(s->pool, text));
 }
 
+/* A DWARF function's name, through its abstract origin when inlined. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	static const unsigned int keys[] = {DW_AT_linkage_name, DW_AT_MIPS_linkage_name,
+					    DW_AT_name};
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (dw.attr_integrate(die, keys[i], &a)) /* the string is libdw's */
+			return dw.formstring(&a); /* cppcheck-suppress returnDanglingLifetime */
+	return NULL;
+}
+
+/* Where an inlined subroutine was called from: its call_file and call_line. */
+static bool call_site(Dwarf_Die *cu, Dwarf_Die *die, const char **src, int *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word file, no;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if (!dw.attr(die, DW_AT_call_line, &a) || dw.formudata(&a, &no) != 0)
+		return false;
+	*line = (int)no;
+	*src = NULL;
+	if (dw.attr(die, DW_AT_call_file, &a) && dw.formudata(&a, &file) == 0 &&
+	    dw.getsrcfiles(cu, &files, &nfiles) == 0 && file < nfiles)
+		*src = dw.filesrc(files, file, NULL, NULL);
+	return true;
+}
+
+static void name_frame(struct symbolizer *s, const char *name, struct sym_frame *f)
+{
+	char *d = sym_demangle(name);
+
+	f->function = intern(s, d ? d : name);
+	free(d);
+}
+
+/*
+ * The frames that inlining folded into @f's address, innermost first: @f
+ * becomes the innermost inlined function at its own line, and the chain
+ * @f->next leads out through each caller, at the line of its call, to the
+ * function the code lies in (whose name the symbol table gave). Without
+ * debug information, or with nothing inlined there, @f stays as it is.
+ */
+static void expand_inlined(struct symbolizer *s, Dwfl_Module *mod, Dwarf_Addr at,
+			   struct sym_frame *f)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dw.addrdie(mod, at, &bias), *scopes = NULL, *nest = NULL;
+	int n = cu ? dw.getscopes(cu, at - bias, &scopes) : -1;
+	struct sym_frame *last = f, outer = *f;
+
+	/* getscopes goes on from an inlined instance through its abstract
+	 * definition; the instances' own nesting is getscopes_die's. */
+	if (n > 0) {
+		n = dw.getscopes_die(&scopes[0], &nest);
+		free(scopes);
+		scopes = nest;
+	}
+	const char *src = f->source, *name;
+	int line = f->line, inlined = 0;
+
+	for (int i = 0; i < n && dw.tag(&scopes[i]) != DW_TAG_subprogram; i++) {
+		const char *csrc;
+		int cline;
+
+		if (dw.tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = die_name(&scopes[i]);
+		if (!name || !call_site(cu, &scopes[i], &csrc, &cline))
+			break;
+		if (inlined++) {
+			last->next = xcalloc(1, sizeof(*last));
+			last = (struct sym_frame *)last->next;
+		}
+		name_frame(s, name, last);
+		last->source = intern(s, src);
+		last->line = line;
+		last->runtime = outer.runtime;
+		src = csrc ? csrc : src;
+		line = cline;
+	}
+	free(scopes);
+	if (!inlined)
+		return;
+	last->next = xcalloc(1, sizeof(*last));
+	last = (struct sym_frame *)last->next;
+	*last = outer;
+	last->source = intern(s, src);
+	last->line = line;
+	last->next = NULL;
+}
+
 static void resolve(struct symbolizer *s, uint64_t pc, struct sym_frame *f)
 {
 	/* A return address points after the call: look up the call itself. */
@@ -144,6 +262,7 @@ static void resolve(struct symbolizer *s, uint64_t pc, struct sym_frame *f)
 	f->source = intern(s, "unreachable");
 	f->line = 0;
 	f->runtime = false;
+	f->next = NULL;
 	if (mod) {
 		modname = dw.module_info(mod, NULL, &base, NULL, NULL, NULL, NULL, NULL);
 		name = dw.addrname(mod, at);
@@ -156,10 +275,7 @@ static void resolve(struct symbolizer *s, uint64_t pc, struct sym_frame *f)
 		f->runtime = modname && strstr(modname, "libveles-memory.so") != NULL;
 	}
 	if (name) {
-		char *d = sym_demangle(name);
-
-		f->function = intern(s, d ? d : name);
-		free(d);
+		name_frame(s, name, f);
 	} else {
 		const char *slash = modname ? strrchr(modname, '/') : NULL;
 		char text[512];
@@ -171,6 +287,8 @@ static void resolve(struct symbolizer *s, uint64_t pc, struct sym_frame *f)
 			 (unsigned long long)(pc - base));
 		f->function = intern(s, text);
 	}
+	if (mod && line && !f->runtime)
+		expand_inlined(s, mod, at, f);
 }
 
 static void grow(struct symbolizer *s)
@@ -215,6 +333,16 @@ void sym_close(struct symbolizer *s)
 		return;
 	if (s->dwfl)
 		dw.end(s->dwfl);
+	for (size_t i = 0; i < s->cap; i++) {
+		const struct sym_frame *f = s->tab[i].pc ? s->tab[i].f.next : NULL;
+
+		while (f) {
+			const struct sym_frame *next = f->next;
+
+			free((void *)f);
+			f = next;
+		}
+	}
 	strpool_free(s->pool);
 	free(s->tab);
 	free(s);

@@ -15,6 +15,10 @@ struct sym_frame {
 	const char *source;   /* "unreachable" without line information, as the seed has it */
 	int line;	      /* 0 without line information */
 	bool runtime;	      /* inside libveles-memory.so itself */
+	/* The caller an inlined function was folded into, at the line of the
+	 * call; NULL for the function the code lies in. The chain does not
+	 * move when the symboliser grows. */
+	const struct sym_frame *next;
 };
 
 struct symbolizer;
@@ -22,7 +26,9 @@ struct symbolizer;
 /* A symboliser for one process image's @maps text (/proc/PID/maps);
  * ERR_GENERIC when libdw cannot be loaded. */
 int sym_open(const char *maps, struct symbolizer **out);
-/* The frame of return address @pc; the strings live as long as @s. */
+/* The frame of return address @pc, innermost first: where functions were
+ * inlined there, ->next leads through their callers. The strings and the
+ * chain live as long as @s. */
 const struct sym_frame *sym_lookup(struct symbolizer *s, uint64_t pc);
 void sym_close(struct symbolizer *s);
 
