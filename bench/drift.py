@@ -138,10 +138,14 @@ def clear_jobs():
         os.unlink(".veles/jobs/" + f)
 
 
-def collect(binary, runs, extra=()):
+def collect(binary, runs, extra=(), side="_a"):
+    """`veles collect time` of @binary run as ./prog from its own directory,
+    so both sides' locations are named alike (./prog [cpu])."""
     before = set(os.listdir(".veles/jobs"))
+    os.makedirs(side, exist_ok=True)
+    shutil.copy(binary, side + "/prog")
     run([VELES, "collect", "time", "-q", "-o", "suppress", "-w", "1", "-r", str(runs),
-         *extra, "--", binary], check=True)
+         *extra, "--", "./prog"], check=True, cwd=side)
     return newest_profile(before)[0]
 
 
@@ -164,8 +168,8 @@ def rmit(rev, on):
 
 def blocks(parent, target, metrics):
     """Today's way: the parent's runs, then the target's, then check."""
-    a = collect(parent, N)
-    b = collect(target, N)
+    a = collect(parent, N, side="_a")
+    b = collect(target, N, side="_b")
     got = {}
     for m in metrics:
         p = run([VELES, "check", "profiles", a, b, "--on", m, "--min-effect", str(MIN_EFFECT)],
@@ -286,8 +290,8 @@ def cv_study(hog):
             rows.setdefault(m, []).append(cv(values(f, m)) if values(f, m) else float("nan"))
         before = set(os.listdir(".veles/jobs"))
         p = run([VELES, "collect", "time", "-q", "-o", "suppress", "-w", "1", "-r",
-                 str(CV_RUNS), "--metric", "instructions", "--", binary],
-                stderr=subprocess.PIPE, text=True)
+                 str(CV_RUNS), "--metric", "instructions", "--", "./prog"],
+                stderr=subprocess.PIPE, text=True, cwd="_a")
         how = "cachegrind" if "cachegrind" in (p.stderr or "") else "PMU"
         ins = values(newest_profile(before)[0], "instructions") if p.returncode == 0 else []
         rows.setdefault("instructions (%s)" % how, []).append(cv(ins) if ins else float("nan"))
