@@ -150,7 +150,10 @@ def collect(binary, runs, extra=(), side="_a"):
 
 
 def values(path, subtype):
-    res = json.load(open(path))["global"]["resources"]
+    """The amounts of @subtype in pending profile @path (compact: exported)."""
+    out = TMP + "/export.json"
+    run([VELES, "export", "-o", out, path], check=True)
+    res = json.load(open(out))["global"]["resources"]
     return [r["amount"] for r in res if r.get("subtype") == subtype]
 
 

@@ -14,6 +14,8 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 # veles script: its Python module embeds libpython and decodes tracepoints
 # with libtraceevent.
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
+# collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
+PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

@@ -43,6 +43,7 @@ int cmd_add(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_rm(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_log(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_export(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_push(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_pull(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_collect(struct cli_ctx *ctx, int argc, char **argv);

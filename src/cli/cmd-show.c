@@ -1,5 +1,6 @@
 /* veles show: one profile as raw JSON, a table, a summary, or one of the
  * views of src/view (tableof, bars, flow, scatter). */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/record.h"
@@ -436,15 +438,17 @@ static int parse_show_args(int argc, char **argv, struct show_opts *o)
 	return check_format(o);
 }
 
-static void show_raw(const struct profile *p, const struct show_opts *o)
+/* Perun's JSON, streamed: a ten-million-resource profile is never one
+ * string in memory. */
+static int show_raw(const struct profile *p, const struct show_opts *o)
 {
-	struct buf b = BUF_INIT;
+	int ret;
 
-	profile_write_json(p, &b, !o->compact);
-	if (!b.len || b.data[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	fwrite(b.data, 1, b.len, stdout);
-	buf_release(&b);
+	fflush(stdout);
+	ret = profile_write_fd(p, STDOUT_FILENO, !o->compact);
+	if (ret == 0 && o->compact && write(STDOUT_FILENO, "\n", 1) != 1)
+		ret = err_set(ERR_IO, "cannot write profile: %s", strerror(errno));
+	return ret < 0 ? cli_fail() : 0;
 }
 
 /* The terminal's width: $COLUMNS, the terminal's own, else 80. */
@@ -524,8 +528,8 @@ static int show_profile(struct cli_ctx *ctx, const struct profile *p, const char
 	if (o->is_graph)
 		return show_view(ctx, p, o);
 	if (strcmp(o->view, "raw") == 0)
-		show_raw(p, o);
-	else if (strcmp(o->view, "table") == 0)
+		return show_raw(p, o);
+	if (strcmp(o->view, "table") == 0)
 		show_table(p, o);
 	else if (strcmp(o->view, "memory") == 0)
 		return show_memory(p, name, o) < 0 ? 1 : 0;

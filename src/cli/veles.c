@@ -27,6 +27,7 @@ static const struct cli_command commands[] = {
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
 	{"show", cmd_show, 0,
 	 "show a profile: summary, table, raw, or a view (bars, scatter, flamegraph...)"},
+	{"export", cmd_export, 0, "write a profile as Perun's JSON (to a file or stdout)"},
 	{"collect", cmd_collect, CMD_NEEDS_ROOT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, 0,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},

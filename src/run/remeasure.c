@@ -306,7 +306,7 @@ static int write_side(struct session *s, const struct run_matrix *m, int side, s
 	if (ret == 0)
 		ret = collect_claim_path(s->o->jobs_dir, name, path);
 	if (ret == 0)
-		ret = profile_save(p, *path, COMP_NONE);
+		ret = profile_save_compact(p, *path);
 	if (ret < 0 && *path) {
 		unlink(*path);
 		free(*path);

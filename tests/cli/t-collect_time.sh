@@ -15,7 +15,7 @@ has "$T/out" "Time \(mean ± σ\):"
 has "$T/out" "Range \(min … max\):"
 has "$T/err" "profile written to .*\.veles/jobs/"
 hasnt "$T/err" "uncommitted"
-python3 - "$f" "$head" <<'EOS' || fail "profile content"
+python3 - "$(json_of "$f")" "$head" <<'EOS' || fail "profile content"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["origin"] == sys.argv[2], p["origin"]
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
 C
 cc -O1 -o spin spin.c || fail "cc"
 ok veles collect time -r 5 -o suppress -- ./spin 20000000
-f=$(ls -t .veles/jobs/*.perf | head -1)
+f=$(json_of "$(newest)")
 if grep -q '"subtype": *"cpu"' "$f"; then
 	has "$T/out" "CPU \(task-clock\):"
 	python3 - "$f" <<'EOS' || fail "task-clock values"
@@ -125,9 +125,9 @@ fi
 # program, and said so in one line.
 if command -v valgrind >/dev/null; then
 	ok veles collect time -r 2 --metric instructions -o suppress -- ./spin 100000
-	f1=$(ls -t .veles/jobs/*.perf | head -1)
+	f1=$(json_of "$(newest)")
 	ok veles collect time -r 2 --metric instructions -o suppress -- ./spin 100000
-	f2=$(ls -t .veles/jobs/*.perf | head -1)
+	f2=$(json_of "$(newest)")
 	if grep -q cachegrind "$T/err"; then
 		[ "$(grep -c 'cachegrind' "$T/err")" -eq 1 ] || fail "the fallback said more than once"
 		has "$T/out" "Instructions: +[0-9]+ ± 0 \(cachegrind\)"

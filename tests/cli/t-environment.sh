@@ -12,7 +12,7 @@ echo prog >.gitignore
 git add prog.c .gitignore && git commit -qm "a program" || fail commit
 
 ok veles collect time -r 3 -q -o suppress -- ./prog
-f=$(ls .veles/jobs/*.perf)
+f=$(json_of "$(newest)")
 python3 - "$f" "$(uname -r)" "$(hostname)" "$(nproc)" <<'PY' || fail "the environment"
 import json, re, sys
 p = json.load(open(sys.argv[1]))

@@ -38,7 +38,8 @@ has "$T/out" "\./prog \[real\]"
 has "$T/out" "\(12 vs 12 values, rmit\)"
 # The rounds of each side are a pending profile of that version.
 [ "$(npending)" -eq 2 ] || fail "two pending profiles"
-python3 - "$parent" "$head" .veles/jobs/*.perf <<'PY' || fail "pending profiles"
+python3 - "$parent" "$head" $(for f in .veles/jobs/*.perf; do json_of "$f"; done) <<'PY' ||
+	fail "pending profiles"
 import json, sys
 origins = set()
 for f in sys.argv[3:]:
