@@ -13,6 +13,7 @@
 #include "analyze/samples.h"
 #include "analyze/stats.h"
 #include "cli/cli.h"
+#include "cli/diff-bounds.h"
 #include "cli/envcheck.h"
 #include "cli/select.h"
 #include "profile/profile.h"
@@ -484,7 +485,10 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 		ret = cli_fail() + 1;
 	if (ret == 0 && o.of && !has_field(p[0], o.of) && !has_field(p[1], o.of))
 		ret = cli_error("no resource of either profile has '%s'", o.of);
-	if (ret == 0)
+	/* Bounds profiles measure no amounts: their bounds are compared. */
+	if (ret == 0 && !o.flamegraph && !o.of && !o.group_by && diff_is_bounds(p))
+		diff_bounds_print(p, names, (int)o.fmt, o.top);
+	else if (ret == 0)
 		ret = o.flamegraph ? diff_flamegraph(&o, p, names) : diff_loaded(&o, p, names);
 	for (int i = 0; i < 2; i++) {
 		profile_free(p[i]);

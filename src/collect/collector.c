@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/bounds/bounds.h"
 #include "collect/collector.h"
 #include "collect/machine.h"
 #include "collect/memory/memory.h"
@@ -38,6 +39,7 @@ static const struct collector *const collectors[] = {
 	&memory_collector,
 	&monitor_collector,
 	&regex_collector,
+	&bounds_collector,
 	NULL,
 };
 /* clang-format on */
