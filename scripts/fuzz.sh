@@ -15,7 +15,9 @@ build=${1:-build-fuzz}
 time=${FUZZ_TIME:-60}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-all="profile config monitor monitor-proc perf-data perf-event tpstream trace memory git-index git-pack"
+# Every tests/fuzz/fuzz-NAME.c is a target (meson.build lists them too).
+all=$(cd tests/fuzz && for f in fuzz-*.c; do f=${f#fuzz-}; printf '%s ' "${f%.c}"; done)
+all=${all% }
 targets=${FUZZ_TARGET:-$all}
 
 for t in $targets; do
