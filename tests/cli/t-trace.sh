@@ -42,7 +42,8 @@ assert p["header"]["type"] == "mixed", p["header"]
 assert p["header"]["units"] == {"mixed(time delta)": "us"}, p["header"]
 assert p["collector_info"]["name"] == "trace"
 t = p["resource_type_map"]["SLList_search#0"]
-assert t == {"uid": "SLList_search", "type": "mixed", "subtype": "time delta"}, t
+assert t == {"uid": "SLList_search", "type": "mixed", "subtype": "time delta",
+             "location": "ds_driver"}, t
 for k, r in p["resources"].items():
     assert set(r) >= {"amount", "exclusive", "order", "thread", "pid", "depth"}, r.keys()
     for a, e in zip(r["amount"], r["exclusive"]):
