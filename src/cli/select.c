@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/profile-order.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -44,6 +45,7 @@ int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n)
 	closedir(d);
 	if (*n)
 		qsort(*names, *n, sizeof(**names), cmp_str);
+	order_pending(ctx, *names, *n);
 	return 0;
 }
 
@@ -113,6 +115,8 @@ static int pick_stored(struct cli_ctx *ctx, const char *version, unsigned long i
 
 	if (ret < 0)
 		return ret;
+	if (!name)
+		order_stored(ctx, e, n);
 	ret = ERR_NOTFOUND;
 	for (i = 0; i < n; i++) {
 		if (name ? strcmp(e[i].name, name) == 0 : i == idx) {

@@ -16,13 +16,15 @@ struct postproc;
 struct store;
 struct run_batch;
 
-enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL };
+enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL, GEN_SINGLETON };
 
 struct run_generator {
 	char *id;
 	enum run_gen_type type;
 	long min, max, step; /* the workload sizes: min, min+step, ... <= max */
 	char *command;	     /* GEN_EXTERNAL: a shell command printing the workload */
+	char *value;	     /* GEN_SINGLETON: the one workload */
+	bool unsized;	     /* GEN_SINGLETON of a value that is no size */
 };
 
 /* A collector or postprocessor with its options as argv (argv[0] = name). */

@@ -119,7 +119,8 @@ static int job_transform(struct collect_ctx *c, void *arg)
 	if (!st->generated && !st->job->gen && literal_size(st->job->workload, &size))
 		run_profile_set_size(p, size);
 	if (st->generated) {
-		run_profile_set_size(p, st->size);
+		if (!st->job->gen->unsized)
+			run_profile_set_size(p, st->size);
 		if (!st->acc)
 			st->acc = p;
 		else

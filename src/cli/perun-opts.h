@@ -1,0 +1,17 @@
+/*
+ * Perun's multi-letter short options (-sb, -ot, -pn, -gr, ...), which
+ * getopt would read as bundled single letters: each is rewritten in place
+ * to its long form before a command parses its options.
+ */
+#ifndef CLI_PERUN_OPTS_H
+#define CLI_PERUN_OPTS_H
+
+/*
+ * @pairs: a NULL-terminated list of Perun spelling, long option, Perun
+ * spelling, long option, ... Arguments up to "--" that are a Perun
+ * spelling ("-sb KEY") or one with "=VALUE" are replaced (argv's strings
+ * are not freed; the replacements live as long as the process).
+ */
+void cli_perun_short_opts(int argc, char **argv, const char *const *pairs);
+
+#endif
