@@ -118,6 +118,9 @@ struct run_env {
 	struct run_batch *batch; /* writes pending profiles (batch.h), or NULL:
 				  * the collector writes each itself */
 	bool quiet_collectors;
+	/* How profiles are named (format.output_profile_template), or NULL:
+	 * BIN-COLLECTOR-WORKLOAD-TIMESTAMP. */
+	const char *name_template;
 };
 
 struct run_result {
