@@ -33,6 +33,7 @@ static const struct cli_command commands[] = {
 	{"bisect", cmd_bisect, CMD_NEEDS_PROJECT,
 	 "find the first commit that made a command slower"},
 	{"diff", cmd_diff, CMD_NEEDS_PROJECT, "compare two profiles side by side, per location"},
+	{"showdiff", cmd_diff, CMD_NEEDS_PROJECT, "Perun's spelling of diff (showdiff A B report)"},
 	{"check", cmd_check, CMD_NEEDS_PROJECT,
 	 "did a version degrade against its parent? (exit 1 when it did)"},
 	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/*) to a git remote"},
