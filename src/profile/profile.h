@@ -230,6 +230,15 @@ const char *profile_subtype(const struct profile *p, size_t row);
  * collector's real, user and sys share the command as uid).
  */
 void profile_group_label(struct buf *b, const char *uid, const char *subtype);
+
+/*
+ * Whether two profiles measured the same kind of thing: the same type
+ * (time, memory, ...) and the same command. ERR_INVALID, naming both (as
+ * @aname and @bname) and how they differ, when not: comparing a memory
+ * profile with a time one, or ./a with ./b, compares nothing alike.
+ */
+int profile_comparable(const struct profile *a, const char *aname, const struct profile *b,
+		       const char *bname);
 /*
  * The key that groups resources for models and plots, into @key: the uid,
  * then a NUL and the subtype when the resource has one (key->len counts

@@ -74,9 +74,10 @@ int store_rm(struct store *s, const char *version, const struct store_entry *e, 
 int store_read(struct store *s, const char *blob, struct buf *out);
 
 /* Resolves an abbreviated blob id among the profiles of @version (NULL:
- * all versions); ERR_NOTFOUND or ERR_INVALID (ambiguous) with a message. */
+ * all versions); ERR_NOTFOUND or ERR_INVALID (ambiguous) with a message.
+ * @where (41 bytes, may be NULL) gets the version it was found in. */
 int store_find_blob(struct store *s, const char *version, const char *prefix,
-		    struct store_entry *out);
+		    struct store_entry *out, char *where);
 
 /*
  * Sharing: push and pull the refs under refs/veles/ to and from @remote (a remote name

@@ -246,8 +246,10 @@ YML
 rm -f .veles/jobs/*.perf
 ok veles collect trace -g 2 -f 'SLList_insert#10' -f BTree_search -l ds \
 	--size 'SLList_search:list->size' -b ./ds_dbg -- ./ds_dbg -t 1 50 10
-mine=$(newest)
-ok veles add -q "$mine"
+# Added, the pending profile leaves jobs/: compare with a copy.
+mine="$T/mine.perf"
+cp "$(newest)" "$mine"
+ok veles add -q "$(newest)"
 veles check head --collect-missing --yes >"$T/out" 2>"$T/err"
 [ $? -le 1 ] || { cat "$T/err" >&2; fail "check --collect-missing"; }
 has "$T/err" "^check: collecting .* on ${parent:0:7}$"

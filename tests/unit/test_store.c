@@ -101,6 +101,7 @@ static void test_add_list_read(void **state)
 	bool added[3];
 	char blobs[3][41];
 	struct store_entry *e, found;
+	char where[41];
 	struct buf b = BUF_INIT;
 	size_t n;
 	char *msg;
@@ -130,14 +131,15 @@ static void test_add_list_read(void **state)
 	assert_int_equal(store_read(p.store, blobs[2], &b), 0);
 	assert_string_equal(buf_str(&b), "{\"t\":1}");
 	assert_int_equal(store_read(p.store, "zzzz", &b), ERR_INVALID);
-	assert_int_equal(store_find_blob(p.store, V1, blobs[2], &found), 0);
+	assert_int_equal(store_find_blob(p.store, V1, blobs[2], &found, NULL), 0);
 	assert_string_equal(found.name, "a.perf");
 	free(found.type);
 	free(found.name);
-	assert_int_equal(store_find_blob(p.store, NULL, blobs[2], &found), 0);
+	assert_int_equal(store_find_blob(p.store, NULL, blobs[2], &found, where), 0);
+	assert_string_equal(where, V1);
 	free(found.type);
 	free(found.name);
-	assert_int_equal(store_find_blob(p.store, V2, blobs[2], &found), ERR_NOTFOUND);
+	assert_int_equal(store_find_blob(p.store, V2, blobs[2], &found, NULL), ERR_NOTFOUND);
 	buf_release(&b);
 	project_free(&p);
 }
