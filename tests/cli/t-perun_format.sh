@@ -99,12 +99,6 @@ ok veles postprocess "$(newest)" kernel-regression
 check "$(newest)"
 has "$T/out" "[1-9][0-9]* models"
 
-# A registered profile comes out of the store as Perun reads it.
-ok veles add "$mon_p" "$trace_p"
-ok veles show 0@i raw
-cp "$T/out" shown.perf
-check shown.perf
-
 # Perun's check by eto, run on the pair: it groups by uid and location.
 $py - "$trace_p" "$agg_p" <<'PY' || fail "eto groups"
 import json, sys
@@ -117,6 +111,12 @@ for f in sys.argv[1:]:
             groups.add((t["uid"], t["location"]))
     assert ("fib", "traced") in groups, groups
 PY
+
+# A registered profile comes out of the store as Perun reads it.
+ok veles add "$mon_p" "$trace_p"
+ok veles show 0@i raw
+cp "$T/out" shown.perf
+check shown.perf
 
 # Profiles from stat and record need perf events; a machine without them
 # has checked the rest.
