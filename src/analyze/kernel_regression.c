@@ -291,9 +291,9 @@ struct kr_opts {
 	enum kernel kern;
 	const char *bw_rule; /* scott, silverman, cv, or NULL for @bw */
 	double bw;
-	bool ridge;	  /* Perun's kernel-ridge mode */
-	double gamma[2];  /* its --gamma-range */
-	int ngamma;	  /* values of the range given so far */
+	bool ridge;	 /* Perun's kernel-ridge mode */
+	double gamma[2]; /* its --gamma-range */
+	int ngamma;	 /* values of the range given so far */
 	double gamma_step;
 };
 
@@ -358,8 +358,8 @@ static int kr_gamma_range(struct kr_opts *o, const char *arg)
 
 	for (char *v = strtok_r(copy, ",", &save); v && ret == 0; v = strtok_r(NULL, ",", &save)) {
 		if (o->ngamma == 2)
-			ret = err_set(ERR_INVALID,
-				      "postprocess " NAME ": --gamma-range takes two values, LO HI");
+			ret = err_set(ERR_INVALID, "postprocess " NAME
+						   ": --gamma-range takes two values, LO HI");
 		else
 			ret = pp_parse_double(NAME, "--gamma-range", v, &o->gamma[o->ngamma++]);
 	}
@@ -626,9 +626,9 @@ static void kr_ridge(const struct kr_opts *o, const struct series *s, struct kpo
 	bool few = s->n < RIDGE_MIN_POINTS, first = false;
 
 	for (size_t i = 0; i < na; i++) {
-		at[i] = k->m <= KR_MAX_POINTS
-				? k->x[i]
-				: k->x[0] + (k->x[k->m - 1] - k->x[0]) * (double)i / (double)(na - 1);
+		at[i] = k->m <= KR_MAX_POINTS ? k->x[i]
+					      : k->x[0] + (k->x[k->m - 1] - k->x[0]) * (double)i /
+								  (double)(na - 1);
 		curve[i] = k->m <= KR_MAX_POINTS ? k->sum[i] / k->cnt[i] : NAN;
 	}
 	gamma = few ? 1 : kr_ridge_gamma(o, k);

@@ -22,6 +22,11 @@ static const char *const kind_names[] = {
 	[MODEL_KERNEL] = "kernel",
 };
 
+const char *model_kind_name(enum model_kind k)
+{
+	return kind_names[k];
+}
+
 static int kind_of(const char *name)
 {
 	for (size_t i = 0; name && i < ARRAY_SIZE(kind_names); i++)

@@ -16,7 +16,8 @@ static void collect_usage(void)
 {
 	const struct collector *const *c;
 
-	printf("usage: veles collect [-pn NAME | -ot TEMPLATE] COLLECTOR [OPTIONS] -- COMMAND [ARGS...]\n"
+	printf("usage: veles collect [-pn NAME | -ot TEMPLATE] COLLECTOR [OPTIONS] -- COMMAND "
+	       "[ARGS...]\n"
 	       "\n"
 	       "Runs COMMAND under a collector and writes the profile to .veles/jobs/\n"
 	       "as BIN-COLLECTOR-WORKLOAD-TIMESTAMP.perf, filed under the current\n"
@@ -28,7 +29,8 @@ static void collect_usage(void)
 	       "  -ot, --output-filename-template TEMPLATE\n"
 	       "                             name it by TEMPLATE (default: the setting\n"
 	       "                             format.output_profile_template): %%collector%%,\n"
-	       "                             %%cmd%%, %%workload%%, %%type%%, %%date%%, %%origin%%,\n"
+	       "                             %%cmd%%, %%workload%%, %%type%%, %%date%%, "
+	       "%%origin%%,\n"
 	       "                             %%postprocessors%%, %%counter%%, %%UNIT.PARAM%%\n"
 	       "\n"
 	       "Collectors (`veles collect NAME --help` for each):\n");

@@ -272,8 +272,9 @@ static int reset_file(struct cli_ctx *ctx, const char *path, const char *tmpl, b
 	int ret = 0;
 
 	if (!config_template_known(tmpl))
-		return cli_usage_error("config", "reset: no configuration template '%s' (master, "
-						 "developer, user)",
+		return cli_usage_error("config",
+				       "reset: no configuration template '%s' (master, "
+				       "developer, user)",
 				       tmpl);
 	dir = xstrdup(path);
 	*strrchr(dir, '/') = '\0';

@@ -65,7 +65,7 @@ struct run_cli {
 	struct buf json; /* results, for --format json */
 	size_t njobs, nok, nfailed, done, total;
 	double start;
-	int real_stdout; /* --format json: the JSON goes here, the rest to stderr */
+	int real_stdout;     /* --format json: the JSON goes here, the rest to stderr */
 	char *name_template; /* -ot, or format.output_profile_template */
 };
 

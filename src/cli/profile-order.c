@@ -17,8 +17,8 @@
 #include "util/buf.h"
 #include "util/common.h"
 
-const char *const order_keys[] = {"realpath", "type",	   "time",     "cmd",
-				  "workload", "collector", "checksum", "source", NULL};
+const char *const order_keys[] = {"realpath",  "type",	   "time",   "cmd", "workload",
+				  "collector", "checksum", "source", NULL};
 
 int order_key_valid(const char *key)
 {

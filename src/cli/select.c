@@ -182,6 +182,77 @@ static int resolve_named(struct cli_ctx *ctx, const char *spec, const char *vers
 		       spec);
 }
 
+/* "A@x-B@x": the kind letter and the two indices, or 0 when @spec is no
+ * range. */
+static int parse_range(const char *spec, unsigned long *a, unsigned long *b)
+{
+	const char *dash = strchr(spec, '-');
+	char *first;
+	int ka, kb;
+
+	if (!dash)
+		return 0;
+	first = xstrndup(spec, (size_t)(dash - spec));
+	ka = parse_index(first, a);
+	kb = parse_index(dash + 1, b);
+	free(first);
+	return ka > 0 && ka == kb ? ka : 0;
+}
+
+static void push(char ***v, size_t *n, size_t *cap, char *s)
+{
+	*v = xgrow(*v, sizeof(**v), *n + 2, cap);
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+int ref_expand_ranges(struct cli_ctx *ctx, const char *version, char **specs, size_t n, char ***out,
+		      size_t *nout)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*nout = 0;
+	push(out, nout, &cap, NULL);
+	*nout = 0;
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		unsigned long a, b, have = 0;
+		int kind = path_exists(specs[i]) ? 0 : parse_range(specs[i], &a, &b);
+
+		if (!kind) {
+			push(out, nout, &cap, xstrdup(specs[i]));
+			continue;
+		}
+		if (kind == 'p') {
+			char **names;
+			size_t np;
+
+			ret = pending_list(ctx, &names, &np);
+			if (ret == 0)
+				pending_free(names, np);
+			have = np;
+		} else if (version) {
+			struct store_entry *e;
+			size_t ne;
+
+			ret = store_list(ctx->store, version, &e, &ne);
+			if (ret == 0)
+				store_entries_free(e, ne);
+			have = ne;
+		}
+		/* Indices past the last profile are skipped, as Perun does. */
+		for (unsigned long k = a; ret == 0 && k <= b && k < have; k++)
+			push(out, nout, &cap, xasprintf("%lu@%c", k, kind));
+	}
+	if (ret < 0) {
+		pending_free(*out, *nout);
+		*out = NULL;
+		*nout = 0;
+	}
+	return ret;
+}
+
 int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version, enum ref_default def,
 		struct profile_ref *out)
 {

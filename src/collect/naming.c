@@ -171,7 +171,7 @@ static int add_token(struct buf *b, const struct profile *p, const char *tok, si
 	return ret;
 }
 
-static const char *const tokens[] = {"collector", "postprocessors", "cmd",	  "workload",
+static const char *const tokens[] = {"collector", "postprocessors", "cmd",     "workload",
 				     "type",	  "origin",	    "counter", "date"};
 
 static bool token_known(const char *t, size_t len)
@@ -204,8 +204,7 @@ int collect_template_check(const char *tmpl)
 		s = end + 1;
 	}
 	if (strchr(tmpl, '/'))
-		return err_set(ERR_INVALID, "profile name template '%s': a name, not a path",
-			       tmpl);
+		return err_set(ERR_INVALID, "profile name template '%s': a name, not a path", tmpl);
 	return 0;
 }
 

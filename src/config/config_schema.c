@@ -41,6 +41,8 @@ static const char *const known_keys[] = {
 	"degradation.strategies.#.workload",
 	"degradation.strategies.#.collector",
 	"degradation.strategies.#.postprocessor",
+	"degradation.strategies.#.args",
+	"degradation.strategies.#.params",
 	NULL,
 };
 

@@ -19,10 +19,10 @@
 
 struct row {
 	const char *name;
-	double v[2];	/* aggregated; NaN where the location is missing */
-	double sum[2];	/* every value added */
-	size_t n[2];	/* how many values */
-	double rel;	/* v[1] / v[0] - 1; NaN when not defined */
+	double v[2];   /* aggregated; NaN where the location is missing */
+	double sum[2]; /* every value added */
+	size_t n[2];   /* how many values */
+	double rel;    /* v[1] / v[0] - 1; NaN when not defined */
 };
 
 static double aggregate(const struct sample_group *g, enum report_agg a)
@@ -93,7 +93,7 @@ static size_t join(const struct sample_set s[2], enum report_agg agg, struct row
 			r->n[k] = g[k] ? g[k]->n : 0;
 		}
 		r->rel = r->v[0] != 0 && !isnan(r->v[0]) && !isnan(r->v[1]) ? r->v[1] / r->v[0] - 1
-									 : NAN;
+									    : NAN;
 	}
 	return n;
 }
@@ -310,7 +310,8 @@ static void changes_table(struct buf *b, const struct row *rows, size_t n,
 		num_cell(b, rows[i].v[0], "-");
 		num_cell(b, rows[i].v[1], "-");
 		change_cell(b, &rows[i]);
-		buf_addf(b, "<td class=\"n\" data-num=\"%zu\">%zu</td>", rows[i].n[0], rows[i].n[0]);
+		buf_addf(b, "<td class=\"n\" data-num=\"%zu\">%zu</td>", rows[i].n[0],
+			 rows[i].n[0]);
 		buf_addf(b, "<td class=\"n\" data-num=\"%zu\">%zu</td></tr>\n", rows[i].n[1],
 			 rows[i].n[1]);
 	}
@@ -360,8 +361,9 @@ static void flame_section(struct buf *b, const struct profile *p[2], const struc
 
 	buf_adds(b, "<h2>Differential flame graph</h2>\n");
 	if (flamegraph_svg(p[0], p[1], &fo, &svg) < 0) {
-		buf_adds(b, "<p class=\"help\">Neither profile has call stacks (a <code>trace</code>"
-			    " per resource, or a trace profile's calls) to draw.</p>\n");
+		buf_adds(b,
+			 "<p class=\"help\">Neither profile has call stacks (a <code>trace</code>"
+			 " per resource, or a trace profile's calls) to draw.</p>\n");
 		err_clear();
 	} else {
 		buf_adds(b, "<p class=\"help\">Each frame as wide as its inclusive value in the "
@@ -441,8 +443,9 @@ int diff_report_html(const struct profile *base, const struct profile *target,
 	text(out, o->names[0]);
 	buf_adds(out, " vs ");
 	text(out, o->names[1]);
-	buf_addf(out, "</title><style>%s</style></head><body>\n<h1>Difference of profiles</h1>\n"
-		      "<p><b>",
+	buf_addf(out,
+		 "</title><style>%s</style></head><body>\n<h1>Difference of profiles</h1>\n"
+		 "<p><b>",
 		 style);
 	text(out, o->names[0]);
 	buf_adds(out, "</b> (baseline) → <b>");
