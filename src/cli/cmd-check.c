@@ -538,10 +538,6 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	collect.quiet = o.quiet_progress;
-	/* Perun's settings for collecting before a check. */
-	o.collect_missing = o.collect_missing ||
-			    cli_config_bool(ctx, "degradation.collect_before_check", false);
-	collect.log = cli_config_bool(ctx, "degradation.log_collect", false);
 	collect.ask = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 	if (!mode)
 		return cli_usage_error("check", "say what to check: profiles, head or all");
@@ -553,6 +549,10 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 		return 2;
 	}
 	err_clear();
+	/* Perun's settings for collecting before a check. */
+	o.collect_missing = o.collect_missing ||
+			    cli_config_bool(ctx, "degradation.collect_before_check", false);
+	collect.log = cli_config_bool(ctx, "degradation.log_collect", false);
 	if (!o.method && check_strategies_load(ctx, &o.strategies) < 0) {
 		cli_fail();
 		return 2;

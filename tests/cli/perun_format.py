@@ -152,7 +152,7 @@ def check_models(prof):
     for m in models:
         for key in ("uid", "model", "r_square", "x_start", "x_end"):
             need(key in m, f"model {m.get('model')!r} of {m.get('uid')!r} has no {key!r}")
-        if m["model"] in PARAMETRIC:
+        if m["model"] in PARAMETRIC or "coeffs" in m:
             c = m.get("coeffs")
             need(isinstance(c, list) and len(c) >= 2 and all("name" in x and "value" in x
                                                              for x in c),

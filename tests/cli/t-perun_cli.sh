@@ -176,3 +176,54 @@ ok veles config --user reset developer
 [ -e "$XDG_CONFIG_HOME/veles/config.yml" ] || fail "user config"
 ok veles config --user get degradation.apply
 has "$T/out" "^first$"
+
+# Tag ranges in add and rm (Perun's A@p-B@p, A@i-B@i).
+rm -f "$XDG_CONFIG_HOME/veles/config.yml"
+new_git_project r
+for n in a b c d e; do
+	ok veles collect -pn "$n" time -q --repeat 1 -- /bin/true
+done
+ok veles add 1@p-2@p
+has "$T/out" "b.perf"
+has "$T/out" "c.perf"
+ok veles status
+has "$T/out" "Profiles of this version \(2\)"
+has "$T/out" "0@p  time +a.perf"
+has "$T/out" "1@p  time +d.perf"
+ok veles rm 0@i-5@i
+has "$T/out" "Removed profile b.perf"
+has "$T/out" "Removed profile c.perf"
+ok veles rm 1@p-9@p
+has "$T/out" "Removed pending profile d.perf"
+has "$T/out" "Removed pending profile e.perf"
+ok veles rm 3@p-1@p
+has "$T/out" "^Nothing to remove: 3@p-1@p names no profile$"
+ok veles add 5@p-7@p
+has "$T/out" "^Nothing to add"
+[ "$(npending)" -eq 1 ] || fail "a.perf should stay pending"
+ok veles add 0@p-0@p
+[ "$(npending)" -eq 0 ] || fail "0@p-0@p adds a.perf"
+
+# degradation.collect_before_check: head collects a parent's missing
+# baseline as --collect-missing does; log_collect keeps its output.
+commit_change "second"
+cat >>.veles/config.yml <<'YML'
+cmds:
+  - /bin/echo
+args:
+  - from-the-matrix
+collectors:
+  - name: time
+    params:
+      repeat: 2
+degradation:
+  collect_before_check: true
+  log_collect: true
+YML
+ok veles run matrix -q
+ok veles add 0@p
+ok veles check head
+has "$T/err" "^check: collecting .* on [0-9a-f]{7}$"
+hasnt "$T/out" "^from-the-matrix$"
+hasnt "$T/out" "had no baseline"
+grep -rqs "from-the-matrix" .veles/logs/ || fail "log_collect kept no output"
