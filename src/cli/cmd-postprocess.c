@@ -160,15 +160,51 @@ static int show_pp_usage(const struct pp_cli *o)
 	return 0;
 }
 
+static int postprocess(struct cli_ctx *ctx, struct pp_cli *o_in);
+
+/* Perun's name of a postprocessor, regression_analysis, is ours with
+ * hyphens: found as such wherever it is. */
+static void perun_names(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *h;
+
+		if (!strchr(argv[i], '_') || argv[i][0] == '-')
+			continue;
+		h = xstrdup(argv[i]);
+		for (char *c = h; *c; c++)
+			if (*c == '_')
+				*c = '-';
+		if (postproc_find(h))
+			argv[i] = (char *)postproc_find(h)->name;
+		free(h);
+	}
+}
+
 int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct pp_cli o = {0};
-	struct profile_ref ref;
-	struct profile *p;
-	int ret = parse_args(argc, argv, &o);
+	char **pp_argv;
+	int ret;
 
+	perun_names(argc, argv);
+	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret == 1 ? 0 : ret;
+	pp_argv = cli_perun_pp_argv(&o.pp_argc, o.pp_argv);
+	o.pp_argv = pp_argv;
+	ret = postprocess(ctx, &o);
+	cli_perun_argv_free(pp_argv);
+	return ret;
+}
+
+static int postprocess(struct cli_ctx *ctx, struct pp_cli *o_in)
+{
+	struct pp_cli o = *o_in;
+	struct profile_ref ref;
+	struct profile *p;
+	int ret;
+
 	/* NAME --help needs no project and no profile (and veles.c opened
 	 * neither, seeing --help). */
 	if (cli_wants_help(o.pp_argc, o.pp_argv))

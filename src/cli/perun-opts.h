@@ -14,4 +14,16 @@
  */
 void cli_perun_short_opts(int argc, char **argv, const char *const *pairs);
 
+/*
+ * A postprocessor's arguments (argv[0] its name) as Perun spells them,
+ * made ours: Perun's names (regression_analysis), its long options with
+ * underscores (--bucket_number), its multi-letter short ones (-bn, -dp,
+ * -ww, ...), --of-key and --per-key, and for moving-average the method as
+ * a word (sma, smm, ema) and --decay KIND VALUE. Returns a new argv
+ * (NULL-terminated, *@argc updated) whose strings the caller frees with
+ * cli_perun_argv_free().
+ */
+char **cli_perun_pp_argv(int *argc, char **argv);
+void cli_perun_argv_free(char **argv);
+
 #endif

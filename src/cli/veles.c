@@ -30,6 +30,7 @@ static const struct cli_command commands[] = {
 	{"collect", cmd_collect, CMD_NEEDS_ROOT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, 0,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},
+	{"postprocessby", cmd_postprocess, 0, "Perun's spelling of postprocess"},
 	{"bisect", cmd_bisect, CMD_NEEDS_PROJECT,
 	 "find the first commit that made a command slower"},
 	{"diff", cmd_diff, CMD_NEEDS_PROJECT, "compare two profiles side by side, per location"},

@@ -227,3 +227,25 @@ has "$T/err" "^check: collecting .* on [0-9a-f]{7}$"
 hasnt "$T/out" "^from-the-matrix$"
 hasnt "$T/out" "had no baseline"
 grep -rqs "from-the-matrix" .veles/logs/ || fail "log_collect kept no output"
+
+# Perun's spellings of the postprocessors: postprocessby, names with
+# underscores, --options_with_underscores, -bn -sf -dp -ww -mp -per -of,
+# moving-average's method as a word and --decay KIND VALUE.
+$py "$VELES_SRCDIR/tests/cli/perun_shapes.py" "$T/shapes" || fail "perun_shapes.py"
+B=$T/shapes/trace-base.perf
+ok veles postprocessby -o x1.perf "$B" regression_analysis --regression_models linear \
+	-dp structure-unit-size -o amount
+ok veles postprocess -o x2.perf "$B" regressogram -bn 5 -sf median
+ok veles postprocess -o x3.perf "$B" moving_average ema --decay span 5
+ok veles postprocess -o x4.perf "$B" moving_average sma -ww 3 -mp 1 --of-key amount \
+	-per structure-unit-size
+$py - <<'PY' || fail "Perun's postprocessor spellings"
+import json
+last = lambda f: json.load(open(f))["postprocessors"][-1]
+a, b, c, d = (last(f"x{i}.perf") for i in range(1, 5))
+assert a["name"] == "regression-analysis" and a["params"]["regression_models"] == ["linear"], a
+assert b["params"]["bucket_number"] == 5 and b["params"]["statistic_function"] == "median", b
+assert c["params"]["method"] == "ema" and c["params"]["decay"] == "span", c
+assert c["params"]["decay_value"] == 5, c
+assert d["params"]["method"] == "sma" and d["params"]["window_width"] == 3, d
+PY
