@@ -249,3 +249,10 @@ assert c["params"]["method"] == "ema" and c["params"]["decay"] == "span", c
 assert c["params"]["decay_value"] == 5, c
 assert d["params"]["method"] == "sma" and d["params"]["window_width"] == 3, d
 PY
+# show's view options as Perun spells them.
+ok veles show "$B" bars -gt "Perun title" --filename b.svg
+has b.svg "Perun title"
+ok veles show "$B" scatter --graph-title "Another" -of s.svg
+has s.svg "Another"
+ok veles show "$B" tableof models --output-file t.txt
+has t.txt "regressogram"
