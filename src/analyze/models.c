@@ -139,7 +139,11 @@ static bool read_model(yajl_val obj, struct model *m)
 		read_coeffs(member(obj, "coeffs"), m);
 		return true;
 	}
-	m->ys = read_numbers(member(obj, "bucket_stats"), &ny);
+	/* kernel_stats: what Perun's kernel regression once wrote. */
+	m->ys = read_numbers(YAJL_IS_ARRAY(member(obj, "bucket_stats"))
+				     ? member(obj, "bucket_stats")
+				     : member(obj, "kernel_stats"),
+			     &ny);
 	if (YAJL_IS_ARRAY(member(obj, "x_values"))) {
 		m->xs = read_numbers(member(obj, "x_values"), &m->npts);
 		if (ny < m->npts)

@@ -29,6 +29,16 @@ has "$T/out" "moving_average"
 # Both kernel models, the legacy one (kernel_stats) and the current one.
 [ "$(grep -c 'kernel' "$T/out")" -ge 2 ] || fail "kernel models not listed"
 ok veles show "$S/nan-amounts.perf" tableof resources
+# The models drawn: non-parametric ones without x_values (spread over
+# [x_start, x_end] as Perun's checks place them), NaN points left out.
+for f in trace-base legacy nan-amounts; do
+	ok veles show "$S/$f.perf" scatter -o "$T/$f.svg"
+	ok veles show "$S/$f.perf" scatter -o "$T/$f.html"
+	ok veles show "$S/$f.perf" scatter
+done
+has "$T/trace-base.svg" "regressogram"
+has "$T/trace-base.svg" "moving_average"
+hasnt "$T/trace-base.svg" "NaN"
 ok veles show "$S/time-global.perf" bars
 
 # check profiles FILE FILE, no project: the target is three times slower.
