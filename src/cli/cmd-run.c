@@ -675,8 +675,14 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 	};
 	int c;
 
+	/* Perun's spellings; its -c is --crawl-parents before `job` and
+	 * --collector after it, and stays ours: --crawl-parents. */
 	cli_perun_short_opts(argc, argv,
-			     (const char *const[]){"-ot", "--output-filename-template", NULL});
+			     (const char *const[]){"-ot", "--output-filename-template", "-b",
+						   "--cmd", "-a", "--args", "-w", "--workload",
+						   "-cp", "--collector-params", "-p",
+						   "--postprocessor", "-pp",
+						   "--postprocessor-params", NULL});
 	while ((c = getopt_long(argc, argv, "m:cqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
