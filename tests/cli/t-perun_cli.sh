@@ -256,3 +256,15 @@ ok veles show "$B" scatter --graph-title "Another" -of s.svg
 has s.svg "Another"
 ok veles show "$B" tableof models --output-file t.txt
 has t.txt "regressogram"
+# run job in Perun's short options.
+new_git_project j
+ok veles run job -b /bin/echo -a hi -w there --collector time -cp "repeat: 1" \
+	-p normalizer -q
+$py - "$(newest)" <<'PY' || fail "run job -b -a -w -cp -p"
+import json, sys
+p = json.load(open(sys.argv[1]))
+h = p["header"]
+assert (h["cmd"], h["args"], h["workload"]) == ("/bin/echo", "hi", "there"), h
+assert p["collector_info"]["params"]["repeat"] == 1, p["collector_info"]
+assert [x["name"] for x in p["postprocessors"]] == ["normalizer"], p["postprocessors"]
+PY

@@ -127,3 +127,19 @@ if veles stat --profile -e task-clock -- /bin/true >/dev/null 2>&1; then
 else
 	echo "no perf events here: stat and record profiles not checked" >&2
 fi
+
+# The bounds collector, where this build has it.
+if veles collect bounds --help >/dev/null 2>&1; then
+	cat >loop.c <<'C'
+int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
+C
+	ok veles collect bounds -q -s loop.c
+	check "$(newest)"
+	$py - "$(newest)" <<'PY' || fail "bounds header"
+import json, sys
+h = json.load(open(sys.argv[1]))["header"]
+assert h["type"] == "mixed" and h["veles_type"] == "bound", h
+PY
+else
+	echo "no bounds collector in this build: its profile not checked" >&2
+fi
