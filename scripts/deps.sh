@@ -16,6 +16,9 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
 # collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
 PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
+# collect bounds parses C with libclang (llvm-config finds it); its
+# benchmark compares with LLVM's scalar evolution (clang, opt).
+PKGS="$PKGS libclang-dev llvm clang"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

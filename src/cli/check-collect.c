@@ -192,7 +192,7 @@ static int collect_recipe(struct cli_ctx *ctx, const struct profile *target, con
 		ret = file_read_all(written, &raw);
 	if (ret == 0 && written) {
 		struct store_item item = {target->type, strrchr(written, '/') + 1, raw.data,
-					  raw.len};
+					  raw.len, profile_is_compact(raw.data, raw.len)};
 
 		ret = store_add(ctx->store, parent, &item, 1, NULL, NULL);
 	}

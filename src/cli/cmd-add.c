@@ -12,6 +12,7 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 #include "vcs/vcs.h"
 
 static const char add_usage[] =
@@ -69,41 +70,55 @@ static int own_version(struct cli_ctx *ctx, const struct profile_ref *ref, const
 	return 0;
 }
 
-/* Loads and checks one profile; fills @json with what the store keeps.
- * With --own, @version is filled from the profile's origin. */
+/*
+ * Loads and checks one profile; fills @data with what the store keeps. A
+ * compact profile is checked a column at a time and stored as its bytes
+ * are (its header written anew when its origin changes): ten million
+ * resources are never in memory at once. With --own, @version is filled
+ * from the profile's origin.
+ */
 static int prepare_one(struct cli_ctx *ctx, const struct profile_ref *ref, char version[41],
-		       const struct add_opts *o, struct buf *json, char **type)
+		       const struct add_opts *o, struct buf *data, char **type)
 {
+	bool compact = ref->kind != REF_STORED && profile_file_is_compact(ref->path);
+	struct buf raw = BUF_INIT;
 	struct profile *p = NULL;
-	int ret = ref_load(ctx, ref, &p);
+	int ret = compact ? file_read_all(ref->path, &raw) : ref_load(ctx, ref, &p);
 
+	if (ret == 0 && compact)
+		ret = profile_decode_check((const uint8_t *)raw.data, raw.len, ref_name(ref), &p);
 	if (ret == 0 && o->own)
 		ret = own_version(ctx, ref, p, version);
-	if (ret < 0) {
-		if (p)
-			profile_free(p);
-		return ret;
-	}
-	if (p->origin && strcmp(p->origin, version) != 0) {
-		if (!o->force) {
+	if (ret == 0 && p->origin && strcmp(p->origin, version) != 0) {
+		if (!o->force)
 			ret = err_set(ERR_INVALID,
 				      "%s was collected on version %.7s, not %.7s; "
 				      "use -m %.7s, or --force to file it under %.7s anyway",
 				      ref_name(ref), p->origin, version, p->origin, version);
-			profile_free(p);
-			return ret;
-		}
-		cli_warn("%s was collected on %.7s; filing it under %.7s", ref_name(ref), p->origin,
-			 version);
+		else
+			cli_warn("%s was collected on %.7s; filing it under %.7s", ref_name(ref),
+				 p->origin, version);
 	}
-	if (!p->origin || strcmp(p->origin, version) != 0) {
+	if (ret < 0) {
+		profile_free(p);
+		buf_release(&raw);
+		return ret;
+	}
+	if (compact && p->origin && strcmp(p->origin, version) == 0) {
+		*data = raw;
+		raw = (struct buf)BUF_INIT;
+	} else if (compact) {
+		ret = profile_compact_with_origin((const uint8_t *)raw.data, raw.len, version,
+						  data);
+	} else {
 		free(p->origin);
 		p->origin = xstrdup(version);
+		ret = profile_encode(p, data);
 	}
-	profile_write_json(p, json, false);
 	*type = xstrdup(p->type);
 	profile_free(p);
-	return 0;
+	buf_release(&raw);
+	return ret;
 }
 
 static int parse_add_opts(const char *cmd, int argc, char **argv, struct add_opts *o,
@@ -232,6 +247,7 @@ static int prepare(struct cli_ctx *ctx, const struct add_opts *o, const char *he
 	a->items[i].name = ref_name(&a->refs[i]);
 	a->items[i].data = a->json[i].data;
 	a->items[i].len = a->json[i].len;
+	a->items[i].compressed = true;
 	return 0;
 }
 

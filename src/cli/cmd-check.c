@@ -43,6 +43,8 @@ static const char check_usage[] =
 	"                     profiles' models: bmoe (best model order), int\n"
 	"                     (integrals), loc (local means), fast (mean relative gap),\n"
 	"                     lreg and preg (the gap fitted by a line, a polynomial);\n"
+	"                     bounds (the default for bounds profiles): each loop's\n"
+	"                     class, a rise is a TotalDegradation;\n"
 	"                     Perun's full names too (average_amount_threshold, ...)\n"
 	"  -m, --models-type S  the model methods: which models of the two profiles\n"
 	"                     are paired, as Perun's strategies: best-model (the best\n"

@@ -13,6 +13,7 @@
 #include "analyze/samples.h"
 #include "analyze/stats.h"
 #include "cli/cli.h"
+#include "cli/diff-bounds.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -527,7 +528,10 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 		ret = cli_error("%s (--force compares them anyway)", err_msg()) + 1;
 	if (ret == 0 && o.of && !has_field(p[0], o.of) && !has_field(p[1], o.of))
 		ret = cli_error("no resource of either profile has '%s'", o.of);
-	if (ret == 0)
+	/* Bounds profiles measure no amounts: their bounds are compared. */
+	if (ret == 0 && !o.flamegraph && !o.report && !o.of && !o.group_by && diff_is_bounds(p))
+		diff_bounds_print(p, names, (int)o.fmt, o.top);
+	else if (ret == 0)
 		ret = o.flamegraph ? diff_flamegraph(&o, p, names)
 		      : o.report   ? diff_report(&o, p, names)
 				   : diff_loaded(&o, p, names);

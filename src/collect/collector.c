@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/bounds/bounds.h"
 #include "collect/collector.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
@@ -37,6 +38,7 @@ static const struct collector *const collectors[] = {
 	&memory_collector,
 	&monitor_collector,
 	&regex_collector,
+	&bounds_collector,
 	NULL,
 };
 /* clang-format on */
@@ -316,7 +318,7 @@ static int write_one(struct collect_ctx *c, const struct collector *col, char **
 	ret = collect_claim_path(c->env->jobs_dir, *name, path);
 	if (ret < 0)
 		return ret;
-	ret = profile_save(c->profile, *path, COMP_NONE);
+	ret = profile_save_compact(c->profile, *path);
 	/* Our handler is still in place, so Ctrl-C here cannot leave the empty
 	 * claim behind; it is honoured all the same. */
 	if (ret == 0)

@@ -315,7 +315,7 @@ fails 2 veles check
 fails 2 veles check sideways
 fails 2 veles check profiles 0@i
 fails 2 veles check --method nosuch head
-has "$T/err" "use stat, aat, eto, bmoe, int, loc, fast, lreg or preg"
+has "$T/err" "use stat, aat, eto, bmoe, int, loc, fast, lreg, preg or bounds"
 fails 2 veles check --format yaml head
 fails 2 veles check --alpha 0.9 head
 fails 2 veles check --test chi head

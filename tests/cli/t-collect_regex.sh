@@ -27,7 +27,7 @@ has "$T/out" "^  3 runs, 15 lines read: 9 matched, 3 ignored, 3 unmatched \(the 
 has "$T/out" "^  2 locations, amounts in s:"
 has "$T/out" "^    solve +n=6 "
 has "$T/err" "profile written to .veles/jobs/prog.sh-regex-"
-f=$(newest)
+f=$(json_of "$(newest)")
 python3 - "$f" "$pat" <<'PY' || fail "profile of the user's pattern"
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -54,14 +54,14 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 uids = sorted(t["uid"] for t in p["resource_type_map"].values())
 assert uids == ["fault", "parse", "solve"], uids
-' "$(newest)" || fail "--stream both"
+' "$(json_of "$(newest)")" || fail "--stream both"
 ok veles collect regex -q -o suppress --stream stderr -e "$pat" -- ./prog.sh
 python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert [t["uid"] for t in p["resource_type_map"].values()] == ["fault"]
 assert p["collector_info"]["params"]["stream"] == "stderr"
-' "$(newest)" || fail "--stream stderr"
+' "$(json_of "$(newest)")" || fail "--stream stderr"
 # --unit: the profile's unit; a pattern without a unit group is in it.
 ok veles collect regex -q -o suppress --unit ms -e 'parse: (?<amount>[\d.]+)' -- ./prog.sh
 python3 -c '
@@ -70,7 +70,7 @@ p = json.load(open(sys.argv[1]))
 assert p["header"]["units"] == {"time": "ms"}, p["header"]
 assert [t["uid"] for t in p["resource_type_map"].values()] == ["./prog.sh"]
 assert list(p["resources"].values())[0]["amount"] == [12.5]
-' "$(newest)" || fail "--unit"
+' "$(json_of "$(newest)")" || fail "--unit"
 # --ignore: known noise is not unmatched.
 ok veles collect regex -o suppress --ignore '^noise' -e "$pat" -- ./prog.sh
 has "$T/out" "5 lines read: 3 matched, 2 ignored$"
@@ -114,7 +114,7 @@ r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
 assert r["BenchmarkRepeat/n=10"]["amount"] == [39.89, 44.0], r
 assert r["BenchmarkRepeat/n=10"]["MB/s"] == [250.69, 227.27]
 assert r["BenchmarkUpper"]["B/op"] == [16, 16] and r["BenchmarkUpper"]["procs"] == [2, 2]
-' "$(newest)" || fail "go"
+' "$(json_of "$(newest)")" || fail "go"
 ok veles collect regex -q -o suppress --format gbench -- cat "$D/gbench-repetitions.txt"
 ok veles collect regex -q -o suppress --format gbench-json -- cat "$D/gbench.json"
 python3 -c '
@@ -123,7 +123,7 @@ p = json.load(open(sys.argv[1]))
 assert p["header"]["lines"]["matched"] == 6 and p["header"]["lines"]["ignored"] == 12
 keys = sorted((t["uid"], t["subtype"]) for t in p["resource_type_map"].values())
 assert ("BM_memcpy/8", "cpu") in keys and ("BM_memcpy/8", "real") in keys, keys
-' "$(newest)" || fail "gbench-json"
+' "$(json_of "$(newest)")" || fail "gbench-json"
 # criterion: the estimates the run wrote under target/criterion/.
 mkdir -p target
 ok veles collect regex --format criterion -- cp -r "$D/criterion" target/
@@ -157,7 +157,7 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["collector_info"]["name"] == "regex"
 assert p["header"]["lines"]["matched"] == 6, p["header"]
-' "$(newest)" || fail "matrix"
+' "$(json_of "$(newest)")" || fail "matrix"
 sed -i 's/repeat: 2/repaet: 2/' .veles/config.yml
 fails 2 veles run matrix
 has "$T/err" "'collectors.0.params.repaet': collect regex: unknown option '--repaet=2'"
@@ -171,7 +171,7 @@ cp "$T/config.yml" .veles/config.yml
 
 # A profile without sizes, clusterized, has an x for regression analysis.
 ok veles collect regex -q -o suppress -r 12 -e "$pat" -- ./prog.sh
-f=$(newest)
+f=$(json_of "$(newest)")
 ok veles postprocess -o "$T/cl.perf" "$f" clusterizer
 ok veles postprocess -o "$T/ra.perf" "$T/cl.perf" regression-analysis
 python3 - "$f" "$T/cl.perf" "$T/ra.perf" <<'PY' || fail "clusterized regex profile"

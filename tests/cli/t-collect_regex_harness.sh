@@ -22,7 +22,7 @@ ok veles collect regex --format gbench -r 2 -- ./fast $gb
 has "$T/out" "^BM_memcpy/4096 "
 has "$T/out" "^  2 runs, 12 lines read: 6 matched, 6 ignored$"
 has "$T/out" "^    BM_memcpy/8 \[real\] +n=2 "
-$py - "$(newest)" <<'PY' || fail "gbench console profile"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "gbench console profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "time" and p["header"]["units"] == {"time": "ns"}
@@ -38,7 +38,7 @@ PY
 # JSON with repetitions: the repetitions measured, the aggregates not.
 ok veles collect regex -q -o suppress --format gbench-json -- ./fast $gb \
 	--benchmark_repetitions=3 --benchmark_format=json
-$py - "$(newest)" <<'PY' || fail "gbench json profile"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "gbench json profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
 l = p["header"]["lines"]
@@ -48,7 +48,7 @@ for k, t in p["resource_type_map"].items():
 PY
 # --benchmark_out=FILE in the command: that file is read.
 ok veles collect regex -q -o suppress --format gbench-json -- ./fast $gb --benchmark_out=gb.json
-has "$(newest)" '"files_read":1'
+has "$(json_of "$(newest)")" '"files_read":1'
 
 # check: the memcpy benchmarks 20 times slower in the next version.
 printf 'fast\nslow\ngb.json\n' >.gitignore
@@ -76,7 +76,7 @@ assert p["header"]["lines"]["files_read"] == 1
 r = {(t["uid"], t.get("subtype")): p["resources"][k] for k, t in p["resource_type_map"].items()}
 assert all(0.009 < a < 1 for a in r[("sleep 0.01", "real")]["amount"]), r
 assert r[("true", "real")]["exit-status"] == [0] * 4
-' "$(newest)" || fail "hyperfine profile"
+' "$(json_of "$(newest)")" || fail "hyperfine profile"
 
 # pytest-benchmark --benchmark-json=FILE.
 cat >test_fib.py <<'EOS'

@@ -101,7 +101,7 @@ postprocessors:
       gamma_step: 5e-5
 EOF
 ok veles run matrix -q
-ok $py - "$(newest)" <<'PY'
+ok $py - "$(json_of "$(newest)")" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["postprocessors"][-1]["params"]["kernel_mode"] == "kernel-ridge", p["postprocessors"]

@@ -111,7 +111,7 @@ collectors:
 EOF
 ok veles run matrix -ot 'run-%workload%-%counter%'
 has "$T/out" "2 jobs"
-$py - .veles/jobs/run-\[words\]-*.perf .veles/jobs/run-\[size\]-*.perf <<'PY' || fail "singleton"
+$py - "$(json_of .veles/jobs/run-\[words\]-*.perf)" "$(json_of .veles/jobs/run-\[size\]-*.perf)" <<'PY' || fail "singleton"
 import json, sys
 words, size = (json.load(open(f)) for f in sys.argv[1:])
 assert words["header"]["workload"] == "words", words["header"]
@@ -260,7 +260,7 @@ has t.txt "regressogram"
 new_git_project j
 ok veles run job -b /bin/echo -a hi -w there --collector time -cp "repeat: 1" \
 	-p normalizer -q
-$py - "$(newest)" <<'PY' || fail "run job -b -a -w -cp -p"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "run job -b -a -w -cp -p"
 import json, sys
 p = json.load(open(sys.argv[1]))
 h = p["header"]

@@ -9,7 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 new_git_project p
 py=/usr/bin/python3
-check() { ok $py "$VELES_SRCDIR/tests/cli/perun_format.py" --eto "$@"; }
+# Pending and stored profiles are kept compact; Perun gets them as JSON,
+# from `veles export` (json_of) or `veles show raw`.
+check() { ok $py "$VELES_SRCDIR/tests/cli/perun_format.py" --eto "$(json_of "$1")"; }
 
 export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
 cat >prog.c <<'EOF'
@@ -45,7 +47,7 @@ for f in "$time_p" "$mem_p" "$trace_p" "$agg_p" "$mon_p" "$regex_p"; do
 	check "$f"
 done
 # Perun's types only; ours kept apart, and read back by Veles.
-$py - "$mon_p" <<'PY' || fail "monitor header"
+$py - "$(json_of "$mon_p")" <<'PY' || fail "monitor header"
 import json, sys
 h = json.load(open(sys.argv[1]))["header"]
 assert h["type"] == "mixed" and h["veles_type"] == "monitor", h
@@ -60,7 +62,7 @@ has "$T/out" "monitor"
 # The trace: each function's location is its object, tid its thread, and
 # call-order counts the thread's calls of that function by entry, so
 # fib(6)'s 25 calls are 0..24 although they return innermost first.
-$py - "$trace_p" <<'PY' || fail "trace fields"
+$py - "$(json_of "$trace_p")" <<'PY' || fail "trace fields"
 import json, sys
 p = json.load(open(sys.argv[1]))
 t = {v["uid"]: v for v in p["resource_type_map"].values()}
@@ -74,7 +76,7 @@ assert by_entry == list(range(25)), by_entry
 PY
 
 # Whole numbers stay integers where a column mixes them with fractions.
-ok $py "$VELES_SRCDIR/tests/cli/perun_format.py" --expect-int amount "$regex_p"
+ok $py "$VELES_SRCDIR/tests/cli/perun_format.py" --expect-int amount "$(json_of "$regex_p")"
 has "$T/out" "ok "
 cat >mixed.perf <<'EOF'
 {"origin": "x", "header": {"type": "time", "cmd": "c", "args": "", "workload": "w",
@@ -100,7 +102,7 @@ check "$(newest)"
 has "$T/out" "[1-9][0-9]* models"
 
 # Perun's check by eto, run on the pair: it groups by uid and location.
-$py - "$trace_p" "$agg_p" <<'PY' || fail "eto groups"
+$py - "$(json_of "$trace_p")" "$(json_of "$agg_p")" <<'PY' || fail "eto groups"
 import json, sys
 for f in sys.argv[1:]:
     p = json.load(open(f))
@@ -135,7 +137,7 @@ int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
 C
 	ok veles collect bounds -q -s loop.c
 	check "$(newest)"
-	$py - "$(newest)" <<'PY' || fail "bounds header"
+	$py - "$(json_of "$(newest)")" <<'PY' || fail "bounds header"
 import json, sys
 h = json.load(open(sys.argv[1]))["header"]
 assert h["type"] == "mixed" and h["veles_type"] == "bound", h
