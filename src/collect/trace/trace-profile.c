@@ -3,8 +3,9 @@
  * "mixed", subtype "time delta", amounts in microseconds, each call with
  * its exclusive time, call order, thread, process and depth; in aggregate
  * mode each function's sums on a thread, with its histogram. Each type
- * also names its object ("location"), and each call carries Perun's own
- * fields ("tid", "call-order"), so Perun's trace tools (eto) read it.
+ * also names its object ("location"), and a call's thread is "tid" and
+ * its number among its function's calls "call-order", the names Perun's
+ * trace collector gives them, so Perun's trace tools (eto) read it.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -45,12 +46,11 @@ enum {
 	C_MIN,
 	C_MAX,
 	C_ORDER,
-	C_THREAD,
+	C_TID,
 	C_PID,
 	C_DEPTH,
 	C_CALLS,
 	C_SIZE,
-	C_TID,
 	C_CALL_ORDER,
 	NCOLS
 };
@@ -230,7 +230,6 @@ static void add_call(struct builder *b, size_t i, double ns_per_tick)
 	row = profile_res_add(b->p, s->type);
 	col_set_f64(&b->p->res, b->col[C_AMOUNT], row, to_us(c->incl, ns_per_tick));
 	col_set_f64(&b->p->res, b->col[C_EXCL], row, to_us(c->excl, ns_per_tick));
-	col_set_i64(&b->p->res, b->col[C_THREAD], row, c->tid);
 	col_set_i64(&b->p->res, b->col[C_TID], row, c->tid);
 	col_set_i64(&b->p->res, b->col[C_PID], row, c->pid);
 	if (b->d->aggregate) {
@@ -253,9 +252,8 @@ static void add_call(struct builder *b, size_t i, double ns_per_tick)
 static void make_columns(struct builder *b)
 {
 	static const char *const names[NCOLS] = {
-		"amount", "exclusive", "min",	"max",	 "order",
-		"thread", "pid",       "depth", "calls", "structure-unit-size",
-		"tid",	  "call-order"};
+		"amount", "exclusive",		 "min",	      "max", "order", "tid", "pid", "depth",
+		"calls",  "structure-unit-size", "call-order"};
 
 	/* Create every column before taking pointers: adding one may move them. */
 	for (int k = 0; k < NCOLS; k++)
