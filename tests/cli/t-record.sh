@@ -148,7 +148,7 @@ f=$(find .veles/jobs -name '*.perf')
 /usr/bin/python3 - "$(json_of "$f")" <<'EOS' || fail "bad record profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
-assert p["header"]["type"] == "samples" and p["collector_info"]["name"] == "record"
+assert p["header"]["veles_type"] == "samples" and p["collector_info"]["name"] == "record"
 assert p["collector_info"]["params"]["call_graph"] is True
 by_uid = {}
 for k, t in p["resource_type_map"].items():
