@@ -14,6 +14,9 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 # veles script: its Python module embeds libpython and decodes tracepoints
 # with libtraceevent.
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
+# veles fuzz: programs whose edges it counts are built with clang's
+# -fsanitize-coverage=trace-pc-guard (t-fuzz_cov.sh, bench/fuzz.sh).
+PKGS="$PKGS clang"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.
