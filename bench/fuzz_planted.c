@@ -3,8 +3,8 @@
  * planted quadratic path. Its hash table hashes a word longer than four
  * bytes by its first four (a shortcut that looked harmless on short
  * words), so "counter", "country" and "countless" share one chain, and
- * each new word walks the whole chain, comparing keys case-insensitively
- * character by character through the C library's multibyte decoder.
+ * each new word walks the whole chain, folding the case of both keys
+ * anew (through the C library's multibyte decoder) at every compare.
  * Seeds of ordinary text run in linear time; an input of many distinct
  * words with one prefix runs in time quadratic in their number.
  *
@@ -40,30 +40,43 @@ static unsigned hash(const char *w, size_t len)
 	return h % NBUCKETS;
 }
 
-/* Case-insensitive equality of two UTF-8 keys. */
-static int same(const char *a, size_t an, const char *b, size_t bn)
+/* A UTF-8 key as a case-folded wide string, freshly allocated. */
+static wchar_t *folded(const char *w, size_t len)
 {
-	mbstate_t sa, sb;
-	size_t i = 0, j = 0;
+	wchar_t *f = malloc((len + 1) * sizeof(*f));
+	mbstate_t st;
+	size_t i = 0, n = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	memset(&sb, 0, sizeof(sb));
-	while (i < an && j < bn) {
-		wchar_t ca, cb;
-		size_t ka = mbrtowc(&ca, a + i, an - i, &sa);
-		size_t kb = mbrtowc(&cb, b + j, bn - j, &sb);
+	if (!f)
+		exit(2);
+	memset(&st, 0, sizeof(st));
+	while (i < len) {
+		wchar_t c;
+		size_t k = mbrtowc(&c, w + i, len - i, &st);
 
 		/* A byte that is no character stands for itself. */
-		if (ka == 0 || ka > an - i)
-			ca = (unsigned char)a[i], ka = 1;
-		if (kb == 0 || kb > bn - j)
-			cb = (unsigned char)b[j], kb = 1;
-		if (towlower((wint_t)ca) != towlower((wint_t)cb))
-			return 0;
-		i += ka;
-		j += kb;
+		if (k == 0 || k > len - i) {
+			c = (unsigned char)w[i];
+			k = 1;
+			memset(&st, 0, sizeof(st));
+		}
+		f[n++] = (wchar_t)towlower((wint_t)c);
+		i += k;
 	}
-	return i == an && j == bn;
+	f[n] = 0;
+	return f;
+}
+
+/* Case-insensitive equality: both keys folded anew at every compare, the
+ * second half of the bug, harmless while chains are short. */
+static int same(const char *a, size_t an, const char *b, size_t bn)
+{
+	wchar_t *fa = folded(a, an), *fb = folded(b, bn);
+	int eq = wcscmp(fa, fb) == 0;
+
+	free(fa);
+	free(fb);
+	return eq;
 }
 
 static void add(const char *w, size_t len)

@@ -177,8 +177,9 @@ static int parse_option(struct fuzz_args *a, int c, char **argv)
 		o->max_size_ratio = strtod(optarg, &end);
 		if (errno || end == optarg || *end || !(o->max_size_ratio >= 1) ||
 		    !isfinite(o->max_size_ratio))
-			return cli_usage_error("fuzz", "--max-size-ratio needs a number of at "
-						       "least 1, not '%s'",
+			return cli_usage_error("fuzz",
+					       "--max-size-ratio needs a number of at "
+					       "least 1, not '%s'",
 					       optarg);
 		return 0;
 	case OPT_INCREASE:

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,37 @@ static void build_envp(struct fz_exec *x)
 	}
 }
 
+/*
+ * posix_spawn (a vfork, then exec) rather than fork: the fuzzer's memory
+ * grows with its corpus, and a fork's copy of its page tables would come
+ * to cost more than the run itself. Everything the child needs is said
+ * here once: its process group, its signals, its stdin, stdout, stderr
+ * and the coverage map's descriptor.
+ */
+static void spawn_setup(struct fz_exec *x)
+{
+	sigset_t all, none;
+
+	posix_spawn_file_actions_init(&x->fa);
+	if (x->stdin_input)
+		posix_spawn_file_actions_addopen(&x->fa, 0, x->input_path, O_RDONLY, 0);
+	else
+		posix_spawn_file_actions_adddup2(&x->fa, x->null_fd, 0);
+	posix_spawn_file_actions_adddup2(&x->fa, x->null_fd, 1);
+	posix_spawn_file_actions_adddup2(&x->fa, x->null_fd, 2);
+	if (x->cover)
+		posix_spawn_file_actions_adddup2(&x->fa, x->cover->fd, FUZZCOV_FD);
+	posix_spawnattr_init(&x->attr_spawn);
+	sigfillset(&all);
+	sigemptyset(&none);
+	posix_spawnattr_setsigdefault(&x->attr_spawn, &all);
+	posix_spawnattr_setsigmask(&x->attr_spawn, &none);
+	posix_spawnattr_setpgroup(&x->attr_spawn, 0);
+	posix_spawnattr_setflags(&x->attr_spawn, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+							 POSIX_SPAWN_SETSIGMASK);
+	x->have_spawn = true;
+}
+
 /* ---- the metric ---- */
 
 static bool probe(const char *event, struct perf_event_attr *attr)
@@ -194,7 +226,7 @@ int fz_exec_init(struct fz_exec *x, char **argv, const char *input_path, enum fz
 	int ret;
 
 	memset(x, 0, sizeof(*x));
-	x->null_fd = -1;
+	x->null_fd = x->input_fd = -1;
 	x->cover = cover;
 	x->path = find_program(argv[0]);
 	if (!x->path)
@@ -206,6 +238,7 @@ int fz_exec_init(struct fz_exec *x, char **argv, const char *input_path, enum fz
 	x->null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (x->null_fd < 0)
 		return err_set(ERR_IO, "cannot open /dev/null: %s", strerror(errno));
+	spawn_setup(x);
 	ret = choose_metric(x, metric);
 	return ret;
 }
@@ -225,63 +258,54 @@ void fz_exec_release(struct fz_exec *x)
 	free(x->why);
 	if (x->null_fd >= 0)
 		close(x->null_fd);
+	if (x->input_fd >= 0)
+		close(x->input_fd);
+	if (x->have_spawn) {
+		posix_spawn_file_actions_destroy(&x->fa);
+		posix_spawnattr_destroy(&x->attr_spawn);
+	}
+	if (x->core_set)
+		setrlimit(RLIMIT_CORE, &x->core);
 	memset(x, 0, sizeof(*x));
-	x->null_fd = -1;
+	x->null_fd = x->input_fd = -1;
 }
 
 /* ---- one run ---- */
 
-static int write_input(const struct fz_exec *x, const uint8_t *data, size_t len)
+/* The input file is written in place: truncating and refilling one file
+ * costs the file system less than a new one each run. */
+static int write_input(struct fz_exec *x, const uint8_t *data, size_t len)
 {
-	int fd = open(x->input_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	size_t off = 0;
 
-	if (fd < 0)
+	if (x->input_fd < 0) {
+		x->input_fd = open(x->input_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (x->input_fd < 0)
+			return err_set(ERR_IO, "cannot write %s: %s", x->input_path,
+				       strerror(errno));
+	}
+	if (ftruncate(x->input_fd, (off_t)len) < 0)
 		return err_set(ERR_IO, "cannot write %s: %s", x->input_path, strerror(errno));
 	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
+		ssize_t n = pwrite(x->input_fd, data + off, len - off, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			return err_set(ERR_IO, "cannot write %s: %s", x->input_path, strerror(e));
-		}
+		if (n < 0)
+			return err_set(ERR_IO, "cannot write %s: %s", x->input_path,
+				       strerror(errno));
 		off += (size_t)n;
 	}
-	close(fd);
 	return 0;
 }
 
-/* In the child, between fork and exec: async-signal-safe calls only. */
-static void child_main(const struct fz_exec *x, int go, int err)
-{
-	struct rlimit core = {0, 0};
-	int in = x->null_fd, e;
-	char b;
-
-	setpgid(0, 0);
-	if (x->stdin_input)
-		in = open(x->input_path, O_RDONLY);
-	if (in < 0 || dup2(in, 0) < 0 || dup2(x->null_fd, 1) < 0 || dup2(x->null_fd, 2) < 0)
-		_exit(127);
-	if (x->cover && dup2(x->cover->fd, FUZZCOV_FD) < 0)
-		_exit(127);
-	/* A crash is kept as its input; a core dump per crash would only
-	 * slow the fuzzer down (and fill the disk). */
-	setrlimit(RLIMIT_CORE, &core);
-	if (read(go, &b, 1) != 1)
-		_exit(127);
-	execve(x->path, x->argv, x->envp);
-	e = errno;
-	if (write(err, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
-static int open_counter(struct fz_exec *x, pid_t pid)
+/*
+ * The counter is opened on ourselves, disabled, inherited and enabled on
+ * exec: the spawned child's copy starts counting at its exec and adds its
+ * count to ours when it exits. A fresh one each run (one kept open across
+ * runs has been seen to miss a child's count).
+ */
+static int open_counter(struct fz_exec *x)
 {
 	struct perf_event_attr a = x->attr;
 	bool unsupported;
@@ -292,7 +316,7 @@ static int open_counter(struct fz_exec *x, pid_t pid)
 	a.disabled = 1;
 	a.enable_on_exec = 1;
 	a.inherit = 1;
-	fd = perf_open(fz_metric_name(x->metric), &a, pid, -1, &unsupported);
+	fd = perf_open(fz_metric_name(x->metric), &a, 0, -1, &unsupported);
 	if (fd < 0)
 		err_clear();
 	return fd;
@@ -330,51 +354,6 @@ static bool wait_exit(pid_t pid, double timeout)
 	return false;
 }
 
-static int start_child(struct fz_exec *x, pid_t *pid, int *counter)
-{
-	int go[2], err[2], e = 0;
-	ssize_t n;
-
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return err_set(ERR_CHILD, "cannot make a pipe: %s", strerror(errno));
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		e = errno;
-		close(go[0]);
-		close(go[1]);
-		return err_set(ERR_CHILD, "cannot make a pipe: %s", strerror(e));
-	}
-	*pid = fork();
-	if (*pid == 0) {
-		close(go[1]);
-		close(err[0]);
-		child_main(x, go[0], err[1]);
-	}
-	close(go[0]);
-	close(err[1]);
-	if (*pid < 0) {
-		e = errno;
-		close(go[1]);
-		close(err[0]);
-		return err_set(ERR_CHILD, "cannot fork: %s", strerror(e));
-	}
-	/* The parent sets the group too, so a kill cannot miss it. */
-	setpgid(*pid, *pid);
-	*counter = open_counter(x, *pid);
-	n = write(go[1], "g", 1);
-	close(go[1]);
-	do
-		n = read(err[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(err[0]);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(*pid, NULL, 0);
-		if (*counter >= 0)
-			close(*counter);
-		return err_set(ERR_CHILD, "cannot run %s: %s", x->argv[0], strerror(e));
-	}
-	return 0;
-}
-
 static double read_counter(int fd)
 {
 	uint64_t v = 0;
@@ -397,11 +376,24 @@ static void classify(struct fz_result *r, bool hung)
 		r->outcome = FZ_OK;
 }
 
+/* A crash is kept as its input; a core dump per crash would only slow the
+ * fuzzer down (and fill the disk). The child inherits the limit. */
+static void no_core(struct fz_exec *x)
+{
+	struct rlimit zero = {0, 0};
+
+	if (x->core_set || getrlimit(RLIMIT_CORE, &x->core) < 0)
+		return;
+	zero.rlim_max = x->core.rlim_max;
+	if (setrlimit(RLIMIT_CORE, &zero) == 0)
+		x->core_set = true;
+}
+
 int fz_exec_run(struct fz_exec *x, const uint8_t *data, size_t len, struct fz_result *r)
 {
 	struct rusage ru;
 	pid_t pid = 0;
-	int counter = -1, ret;
+	int counter, ret;
 	double start;
 	bool exited;
 
@@ -409,17 +401,20 @@ int fz_exec_run(struct fz_exec *x, const uint8_t *data, size_t len, struct fz_re
 	ret = write_input(x, data, len);
 	if (ret < 0)
 		return ret;
+	no_core(x);
 	if (x->cover)
 		fz_cover_reset(x->cover);
+	counter = open_counter(x);
 	start = now();
-	ret = start_child(x, &pid, &counter);
-	if (ret < 0)
-		return ret;
+	ret = posix_spawn(&pid, x->path, &x->fa, &x->attr_spawn, x->argv, x->envp);
+	if (ret != 0) {
+		if (counter >= 0)
+			close(counter);
+		return err_set(ERR_CHILD, "cannot run %s: %s", x->argv[0], strerror(ret));
+	}
 	exited = wait_exit(pid, x->timeout > 0 ? x->timeout : 1e9);
 	/* Whatever it left behind in its group goes too. */
 	kill(-pid, SIGKILL);
-	if (!exited)
-		kill(pid, SIGKILL);
 	while (wait4(pid, &r->status, 0, &ru) < 0 && errno == EINTR)
 		;
 	r->wall = now() - start;

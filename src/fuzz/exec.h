@@ -5,22 +5,26 @@
  * anywhere in an argument, or an argument that is just `%s`), or, when the
  * command has none, the file is the program's stdin. The program's output
  * goes to /dev/null, it runs in a process group of its own (a timeout
- * kills the group), and it dumps no core.
+ * kills the group), and it dumps no core (the session sets RLIMIT_CORE to
+ * 0 for itself, and restores it at fz_exec_release).
  *
  * The cost is the most stable metric the machine offers: instructions:u
  * from the PMU when perf_event_open allows it, else the task-clock event
  * (the child's CPU time as the scheduler accounts it, in nanoseconds: not
  * sampled at ticks as rusage is), else rusage; or, on request, the sum of
- * the edge counts of an instrumented build. Counters are opened on the
- * forked child before its exec (enable_on_exec, inherited by its children).
+ * the edge counts of an instrumented build. The counter is opened on the
+ * fuzzer itself before each spawn, inherited and enabled on exec, so it
+ * counts the program (and its children) from its exec to its exit.
  */
 #ifndef FUZZ_EXEC_H
 #define FUZZ_EXEC_H
 
 #include <linux/perf_event.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 struct fz_cover;
 
@@ -60,6 +64,12 @@ struct fz_exec {
 	struct perf_event_attr attr;
 	double timeout; /* seconds; set by the caller before runs */
 	struct fz_cover *cover;
+	int input_fd; /* the input file, kept open */
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr_spawn;
+	bool have_spawn;
+	struct rlimit core; /* ours before the session (restored) */
+	bool core_set;
 };
 
 /*

@@ -7,6 +7,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fuzz/fuzz_priv.h"
 #include "util/buf.h"
@@ -511,14 +512,24 @@ static uint64_t fresh_seed(void)
 
 /* The input file's name keeps the first seed's extension: some programs
  * choose their parser by it. */
-static char *input_name(const struct fz_session *s)
+/*
+ * The file is in a directory of its own in /dev/shm where there is one: a
+ * memory file system spares each run a disk file system's bookkeeping.
+ */
+static char *input_name(struct fz_session *s)
 {
 	const char *origin = s->n && s->e[0].origin ? s->e[0].origin : "";
-	const char *base = strrchr(origin, '/'), *dot;
+	const char *base = strrchr(origin, '/'), *dot, *ext;
+	char shm[] = "/dev/shm/veles-fuzzinput-XXXXXX";
 
 	base = base ? base + 1 : origin;
 	dot = strrchr(base, '.');
-	return xasprintf("%s/.input%s", s->out, dot && dot != base && strlen(dot) <= 16 ? dot : "");
+	ext = dot && dot != base && strlen(dot) <= 16 ? dot : "";
+	if (path_is_dir("/dev/shm") && mkdtemp(shm)) {
+		s->input_dir = xstrdup(shm);
+		return xasprintf("%s/input%s", shm, ext);
+	}
+	return xasprintf("%s/.input%s", s->out, ext);
 }
 
 /* The seeds and the dictionary; errors before anything is written. */
@@ -661,7 +672,12 @@ int fz_run(const struct fz_options *o, struct fz_report *rep)
 	free(s.usable);
 	free(s.hits);
 	free(s.tries);
+	if (s.input_path)
+		unlink(s.input_path);
+	if (s.input_dir)
+		rmdir(s.input_dir);
 	free(s.input_path);
+	free(s.input_dir);
 	free(s.metric_was);
 	free(s.out);
 	if (ret < 0)

@@ -48,6 +48,7 @@ struct fz_point {
 struct fz_session {
 	const struct fz_options *o;
 	char *out, *corpus_dir, *worst_dir, *crash_dir, *hang_dir, *state_path, *input_path;
+	char *input_dir; /* a directory made for the input file, or NULL */
 	int lock_fd;
 	struct fz_exec ex;
 	struct fz_cover cov;
