@@ -110,9 +110,16 @@ int main(int argc, char **argv)
 	setlocale(LC_CTYPE, "C.UTF-8");
 	if (!f || !in)
 		return 2;
-	while ((n = fread(in + len, 1, cap - len, f)) > 0)
-		if ((len += n) == cap && !(in = realloc(in, cap *= 2)))
+	while ((n = fread(in + len, 1, cap - len, f)) > 0) {
+		char *more;
+
+		if ((len += n) < cap)
+			continue;
+		more = realloc(in, cap *= 2);
+		if (!more)
 			return 2;
+		in = more;
+	}
 	while (i < len) {
 		size_t s;
 

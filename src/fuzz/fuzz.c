@@ -324,29 +324,40 @@ static int rerun_corpus(struct fz_session *s)
 
 /* ---- the loop ---- */
 
+/* A rule's weight: its share of the kept mutants' rules, but never below a
+ * tenth of its fair share (Perun's probabilistic strategy). */
+static double rule_weight(const struct fz_session *s, size_t k, uint64_t hits, size_t nusable)
+{
+	double fair = 1.0 / (double)nusable;
+
+	if (!s->usable[k])
+		return 0;
+	return hits ? fmax(0.1 * fair, (double)s->hits[k] / (double)hits) : fair;
+}
+
 /* Perun's rule statistics: a rule that made kept mutants is drawn more
  * often, and none falls below a tenth of its fair share. */
 static size_t choose_rule(struct fz_session *s)
 {
-	double w[64], total = 0, draw;
+	double total = 0, draw;
 	uint64_t hits = 0;
-	size_t last = 0;
+	size_t nusable = 0, last = 0;
 
 	for (size_t i = 0; i < s->nrules; i++)
-		hits += s->usable[i] ? s->hits[i] : 0;
-	for (size_t i = 0; i < s->nrules && i < ARRAY_SIZE(w); i++) {
-		w[i] = 0;
-		if (!s->usable[i])
-			continue;
-		w[i] = hits ? fmax(0.1, (double)s->hits[i] / (double)hits) : 1;
-		total += w[i];
-		last = i;
-	}
+		if (s->usable[i]) {
+			hits += s->hits[i];
+			nusable++;
+			last = i;
+		}
+	for (size_t i = 0; i < s->nrules; i++)
+		total += rule_weight(s, i, hits, nusable);
 	draw = fz_rng_unit(&s->rng) * total;
-	for (size_t i = 0; i < s->nrules && i < ARRAY_SIZE(w); i++) {
-		if (draw < w[i])
+	for (size_t i = 0; i < s->nrules; i++) {
+		double w = rule_weight(s, i, hits, nusable);
+
+		if (w > 0 && draw < w)
 			return i;
-		draw -= w[i];
+		draw -= w;
 	}
 	return last;
 }

@@ -8,7 +8,7 @@
 #include "fuzz/mutate.h"
 #include "fuzz/rng.h"
 
-#define FZ_NWORST 10	 /* the costliest inputs kept in worst/ */
+#define FZ_NWORST 5	 /* the costliest inputs kept in worst/ */
 #define FZ_ENV_BINS 32	 /* length classes of the cost-by-length curve */
 #define FZ_CALIB_RUNS 5	 /* runs of each seed, and of each worst input at the end */
 #define FZ_SAVED_MAX 100 /* crash and hang files kept (all are counted) */
