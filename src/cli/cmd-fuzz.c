@@ -334,6 +334,8 @@ static int run(struct cli_ctx *ctx, struct fuzz_args *a, bool in_project)
 	fuzz_progress_end(&view);
 	if (ret < 0) {
 		cli_fail();
+		if (ret == ERR_INTERRUPTED)
+			return 128 + (stop_flag ? stop_flag : SIGINT);
 		return ret == ERR_INVALID || ret == ERR_NOTFOUND ? 2 : 1;
 	}
 	if (in_project && !a->no_profile && write_profile(ctx, &rep, &profile_path) != 0) {

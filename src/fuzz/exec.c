@@ -322,11 +322,19 @@ static int open_counter(struct fz_exec *x)
 	return fd;
 }
 
-/* Waits for @pid at most @timeout seconds; false when it is still there. */
-static bool wait_exit(pid_t pid, double timeout)
+enum waited { EXITED, TIMED_OUT, STOPPED };
+
+/*
+ * Waits for @pid at most @timeout seconds. A stop asked for while it runs
+ * (the signal interrupts the wait) ends the wait at once; one asked for
+ * before it started does not, so the last measurements after a Ctrl-C
+ * still run.
+ */
+static enum waited wait_exit(const struct fz_exec *x, pid_t pid, double timeout)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	double end = now() + timeout;
+	bool stop0 = x->stop && *x->stop;
 
 	if (pfd >= 0) {
 		struct pollfd p = {.fd = pfd, .events = POLLIN};
@@ -335,12 +343,16 @@ static bool wait_exit(pid_t pid, double timeout)
 		do {
 			double left = end - now();
 
+			if (!stop0 && x->stop && *x->stop) {
+				close(pfd);
+				return STOPPED;
+			}
 			/* poll's int milliseconds: a day at most per call is plenty. */
 			r = left > 0 ? poll(&p, 1, left > 86400 ? 86400000 : (int)(left * 1000) + 1)
 				     : 0;
 		} while (r < 0 && errno == EINTR);
 		close(pfd);
-		return r > 0;
+		return r > 0 ? EXITED : TIMED_OUT;
 	}
 	/* Kernels before 5.3: look every millisecond. */
 	while (now() < end) {
@@ -348,10 +360,12 @@ static bool wait_exit(pid_t pid, double timeout)
 		struct timespec ms = {0, 1000000};
 
 		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
-			return true;
+			return EXITED;
+		if (!stop0 && x->stop && *x->stop)
+			return STOPPED;
 		nanosleep(&ms, NULL);
 	}
-	return false;
+	return TIMED_OUT;
 }
 
 static double read_counter(int fd)
@@ -363,11 +377,13 @@ static double read_counter(int fd)
 	return (double)v;
 }
 
-static void classify(struct fz_result *r, bool hung)
+static void classify(struct fz_result *r, enum waited how)
 {
 	int sig = WIFSIGNALED(r->status) ? WTERMSIG(r->status) : 0;
 
-	if (hung)
+	if (how == STOPPED)
+		r->outcome = FZ_STOPPED;
+	else if (how == TIMED_OUT)
 		r->outcome = FZ_HANG;
 	else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
 		 sig == SIGABRT || sig == SIGTRAP || sig == SIGSYS || sig == SIGKILL)
@@ -395,7 +411,7 @@ int fz_exec_run(struct fz_exec *x, const uint8_t *data, size_t len, struct fz_re
 	pid_t pid = 0;
 	int counter, ret;
 	double start;
-	bool exited;
+	enum waited how;
 
 	memset(r, 0, sizeof(*r));
 	ret = write_input(x, data, len);
@@ -412,13 +428,13 @@ int fz_exec_run(struct fz_exec *x, const uint8_t *data, size_t len, struct fz_re
 			close(counter);
 		return err_set(ERR_CHILD, "cannot run %s: %s", x->argv[0], strerror(ret));
 	}
-	exited = wait_exit(pid, x->timeout > 0 ? x->timeout : 1e9);
+	how = wait_exit(x, pid, x->timeout > 0 ? x->timeout : 1e9);
 	/* Whatever it left behind in its group goes too. */
 	kill(-pid, SIGKILL);
 	while (wait4(pid, &r->status, 0, &ru) < 0 && errno == EINTR)
 		;
 	r->wall = now() - start;
-	classify(r, !exited);
+	classify(r, how);
 	if (x->metric == FZ_METRIC_INSTRUCTIONS)
 		r->cost = read_counter(counter);
 	else if (x->metric == FZ_METRIC_TASK_CLOCK)

@@ -20,6 +20,7 @@
 #define FUZZ_EXEC_H
 
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,7 +44,12 @@ int fz_metric_from_name(const char *name);
 /* True when the metric counts (instructions, hits) rather than times. */
 bool fz_metric_is_count(enum fz_metric m);
 
-enum fz_outcome { FZ_OK, FZ_CRASH, FZ_HANG };
+enum fz_outcome {
+	FZ_OK,
+	FZ_CRASH,
+	FZ_HANG,
+	FZ_STOPPED, /* *stop was set while it ran: killed, nothing to learn from it */
+};
 
 struct fz_result {
 	enum fz_outcome outcome;
@@ -63,6 +69,8 @@ struct fz_exec {
 	char *why;	       /* when AUTO chose below instructions: why */
 	struct perf_event_attr attr;
 	double timeout; /* seconds; set by the caller before runs */
+	/* Set by a signal handler: a run in progress is stopped at once. */
+	volatile sig_atomic_t *stop;
 	struct fz_cover *cover;
 	int input_fd; /* the input file, kept open */
 	posix_spawn_file_actions_t fa;

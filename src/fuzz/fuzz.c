@@ -146,6 +146,9 @@ static int run_one(struct fz_session *s, const uint8_t *data, size_t len, struct
 	memset(news, 0, sizeof(*news));
 	if (ret < 0)
 		return ret;
+	/* A run cut short by Ctrl-C measured nothing. */
+	if (r->outcome == FZ_STOPPED)
+		return 0;
 	s->runs++;
 	if (s->cov_open)
 		fz_cover_check(&s->cov, news);
@@ -196,6 +199,9 @@ static int calibrate_one(struct fz_session *s, uint32_t id, double *wall, double
 		ret = run_one(s, e->data, e->len, &r, &news);
 		if (ret < 0)
 			return ret;
+		if (r.outcome == FZ_STOPPED)
+			return err_set(ERR_INTERRUPTED,
+				       "fuzz: interrupted while measuring the seeds");
 		if (r.outcome != FZ_OK)
 			return keep_failure(s, &r, e->data, e->len);
 		if (k == 0 && s->cov.attached && s->o->coverage)
@@ -311,6 +317,10 @@ static int rerun_corpus(struct fz_session *s)
 		ret = run_one(s, e->data, e->len, &r, &news);
 		if (ret < 0)
 			return ret;
+		if (r.outcome == FZ_STOPPED)
+			return err_set(ERR_INTERRUPTED,
+				       "fuzz: interrupted while the corpus was run "
+				       "again");
 		e->cost = r.outcome == FZ_OK ? r.cost : 0;
 		e->hits = r.outcome == FZ_OK ? news.hits : 0;
 		if (r.outcome == FZ_OK && s->use_cov)
@@ -487,6 +497,8 @@ static int fuzz_loop(struct fz_session *s)
 			if (!mutate(s, parent, &work, applied, &names))
 				continue;
 			ret = run_one(s, work.data, work.len, &r, &news);
+			if (ret == 0 && r.outcome == FZ_STOPPED)
+				break;
 			if (ret == 0 && r.outcome != FZ_OK)
 				ret = keep_failure(s, &r, work.data, work.len);
 			else if (ret == 0) {
@@ -588,6 +600,7 @@ static int prepare(struct fz_session *s)
 	}
 	s->input_path = input_name(s);
 	ret = fz_exec_init(&s->ex, o->argv, s->input_path, o->metric, s->cov_open ? &s->cov : NULL);
+	s->ex.stop = o->stop;
 	if (ret == 0 && s->metric_was && strcmp(s->metric_was, fz_metric_name(s->ex.metric)))
 		ret = err_set(
 			ERR_INVALID,

@@ -41,6 +41,8 @@ static int remeasure(struct fz_session *s, struct fz_kept *k)
 
 		if (ret < 0)
 			return ret;
+		if (r.outcome == FZ_STOPPED)
+			continue;
 		s->runs++;
 		if (s->use_cov && s->ex.metric == FZ_METRIC_HITS) {
 			struct fz_cover_news news;

@@ -129,6 +129,7 @@ cp "$T/out" "$T/ch.json"
 ls "$T"/ch/crashes/run-*-SIGSEGV >/dev/null 2>&1 || fail "no crash kept: $(ls "$T/ch/crashes")"
 for f in "$T"/ch/crashes/*; do
 	grep -q '[A-Z]' "$f" || fail "crash input $f has no capital letter"
+	! grep -q $'\xff' "$f" || fail "crash input $f has a 0xff byte"
 done
 for f in "$T"/ch/hangs/*; do
 	grep -q $'\xff' "$f" || fail "hang input $f has no 0xff byte"
