@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/fuzz-print.h"
@@ -82,13 +83,22 @@ struct fuzz_args {
 };
 
 static volatile sig_atomic_t stop_flag;
+static struct timespec stop_time;
 
 static void on_signal(int sig)
 {
-	/* The second Ctrl-C does not wait for the report. */
-	if (stop_flag)
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* A second Ctrl-C does not wait for the report; one signal delivered
+	 * twice (to the process and to its group, as timeout(1) may) is not a
+	 * second one. */
+	if (stop_flag && now.tv_sec - stop_time.tv_sec >= 1)
 		_exit(128 + sig);
-	stop_flag = sig;
+	if (!stop_flag) {
+		stop_time = now;
+		stop_flag = sig;
+	}
 }
 
 /* "90", "90s", "1.5m", "2h" into seconds; -1 when it is none of those. */
