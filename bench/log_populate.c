@@ -105,8 +105,8 @@ static int register_profiles(const char *dir, unsigned ncommits, unsigned nprof,
 
 			names[k] = xasprintf("prog-%s-%u-%u.perf", type, c, k);
 			bodies[k] = profile_json(type, c, k);
-			items[k] =
-				(struct store_item){type, names[k], bodies[k], strlen(bodies[k])};
+			items[k] = (struct store_item){type, names[k], bodies[k], strlen(bodies[k]),
+						       false};
 		}
 		ret = store_add(s, ids[c], items, n, NULL, NULL);
 		for (k = 0; k < n; k++) {

@@ -14,9 +14,12 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 # veles script: its Python module embeds libpython and decodes tracepoints
 # with libtraceevent.
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
-# veles fuzz: programs whose edges it counts are built with clang's
-# -fsanitize-coverage=trace-pc-guard (t-fuzz_cov.sh, bench/fuzz.sh).
-PKGS="$PKGS clang"
+# collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
+PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
+# collect bounds parses C with libclang (llvm-config finds it); its
+# benchmark compares with LLVM's scalar evolution (clang, opt). clang also
+# builds the programs whose edges veles fuzz counts (t-fuzz_cov.sh).
+PKGS="$PKGS libclang-dev llvm clang"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

@@ -47,11 +47,12 @@ static double seg_mean(const double *sum, size_t s, size_t t)
 
 /*
  * Optimal partition into segments of at least CHANGEPOINT_MIN_SEGMENT
- * values; last[t] = start of the final segment of y[0..t). A single odd
- * value is an outlier, not a shift: it takes two on each side. The newest
- * value is the exception, or a step there would show only one version
- * late, on the wrong one; with no later value to confirm it, standing
- * alone costs twice the penalty.
+ * values; last[t] = start of the final segment of y[0..t). A single value
+ * may stand alone too, wherever it is, at twice the penalty: one version
+ * far off its neighbours (a -90% dip, then a +187% recovery) is two
+ * shifts, into it and out of it, marked by the same rule both ways. Were
+ * it allowed only at the newest value, the step out of a dip would be
+ * marked and the step into it not.
  */
 static void pelt(const double *sum, const double *sum2, size_t n, double beta, size_t *last)
 {
@@ -69,11 +70,12 @@ static void pelt(const double *sum, const double *sum2, size_t n, double beta, s
 		for (size_t k = 0; k < ncand; k++) {
 			double v;
 
-			bool tip = t == n && t - cand[k] == 1 && cand[k] > 0;
+			bool alone = t - cand[k] == 1 && n > 2;
 
-			if (t - cand[k] < m && !(t == n && cand[k] == 0) && !tip)
+			if (t - cand[k] < m && !(t == n && cand[k] == 0) && !alone)
 				continue;
-			v = f[cand[k]] + seg_cost(sum, sum2, cand[k], t) + (tip ? 2 * beta : beta);
+			v = f[cand[k]] + seg_cost(sum, sum2, cand[k], t) +
+			    (alone ? 2 * beta : beta);
 			if (v < f[t]) {
 				f[t] = v;
 				last[t] = cand[k];

@@ -13,8 +13,9 @@
 /*
  * Marks @is_change[i] when a new segment starts at y[i] (i >= 1) and the
  * means of the segments on either side differ by at least @min_step.
- * Segments hold at least two values, except that the newest value may
- * stand alone at twice the penalty (a series shorter than three has one
+ * Segments hold at least two values, except that any single value may
+ * stand alone at twice the penalty, so a step into a lone value and the
+ * step out of it are judged alike (a series shorter than three has one
  * segment). Returns the number of change points. The penalty is
  * 2 sigma^2 ln n, sigma the larger of changepoint_noise(y) and
  * @sigma_floor (what the caller knows of the noise of each value, e.g.

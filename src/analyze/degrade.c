@@ -8,6 +8,7 @@
 #include "analyze/hypo.h"
 #include "analyze/samples.h"
 #include "analyze/stats.h"
+#include "profile/profile.h"
 #include "util/common.h"
 #include "util/error.h"
 
@@ -58,8 +59,11 @@ void check_params_default(struct check_params *cp)
 
 void change_list_free(struct change_list *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].location);
+		free(l->v[i].detail);
+		free(l->v[i].sizes);
+	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
@@ -194,14 +198,27 @@ typedef void (*compare_fn)(const struct sample_group *, const struct sample_grou
 
 static const struct {
 	const char *name;
-	compare_fn fn;
+	compare_fn fn, by_size; /* pooled, and size by size (degrade_sizes.c) */
 } methods[] = {
-	{"stat", compare_stat},
-	{"aat", compare_aat},
+	{"stat", compare_stat, degrade_sizes_stat},
+	{"aat", compare_aat, degrade_sizes_aat},
 };
 
-static const char *const method_names[] = {"stat", "aat",  "eto",  "bmoe", "int",
-					   "loc",  "fast", "lreg", "preg", NULL};
+/* The size a workload generator varies. */
+#define SIZE_KEY "structure-unit-size"
+
+/* Groups @p's amounts by location, with each value's size when @p has
+ * sizes at all. */
+static void build_samples(const struct profile *p, bool sized, struct sample_set *out)
+{
+	if (sized)
+		samples_build_sized(p, NULL, SIZE_KEY, out);
+	else
+		samples_build(p, NULL, out);
+}
+
+static const char *const method_names[] = {"stat", "aat",  "eto",  "bmoe",   "int", "loc",
+					   "fast", "lreg", "preg", "bounds", NULL};
 
 const char *const *check_method_names(void)
 {
@@ -229,21 +246,25 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 	struct sample_set sa, sb;
 	const struct sample_group *a, *b;
 	const char *location;
-	compare_fn fn = NULL;
+	compare_fn fn = NULL, by_size = NULL;
 	const char *name = NULL;
 	size_t i = 0, j = 0;
+	bool sized;
 
 	if (degrade_is_model_method(method))
 		return degrade_models_compare(base, target, method, cp, out);
 	if (strcmp(method, "eto") == 0)
 		return degrade_eto(base, target, cp, out);
+	if (strcmp(method, "bounds") == 0)
+		return degrade_bounds(base, target, cp, out);
 	for (size_t k = 0; k < ARRAY_SIZE(methods); k++)
 		if (strcmp(methods[k].name, method) == 0)
-			fn = methods[k].fn, name = methods[k].name;
+			fn = methods[k].fn, by_size = methods[k].by_size, name = methods[k].name;
 	if (!fn)
 		return err_set(ERR_INVALID, "unknown check method '%s'", method);
-	samples_build(base, NULL, &sa);
-	samples_build(target, NULL, &sb);
+	sized = profile_col_any(base, SIZE_KEY) && profile_col_any(target, SIZE_KEY);
+	build_samples(base, sized, &sa);
+	build_samples(target, sized, &sb);
 	while ((location = samples_next_pair(&sa, &sb, &i, &j, &a, &b))) {
 		struct change *c = degrade_change_add(out, location, name);
 
@@ -252,6 +273,8 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 			c->cls = CH_NOT_IN_BASELINE;
 		else if (!b)
 			c->cls = CH_NOT_IN_TARGET;
+		else if (degrade_by_size(a, b))
+			by_size(a, b, cp, c);
 		else
 			fn(a, b, cp, c);
 	}

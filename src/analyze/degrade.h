@@ -53,6 +53,16 @@ struct check_params {
 /* alpha 0.05, min effect 2%, severe 25%, total 2x, 2000 rounds; aat 2.0 and 0.5. */
 void check_params_default(struct check_params *cp);
 
+/* One size of a location compared size by size (a workload generator's
+ * profile): what was compared there. */
+struct change_size {
+	double size;
+	size_t n_baseline, n_target;
+	double baseline, target; /* medians (stat) or means (aat) at this size */
+	double p;		 /* stat: this size's own p-value; NaN otherwise */
+	bool used;		 /* false: too few values on a side to count */
+};
+
 struct change {
 	char *location; /* uid, or "uid [subtype]" */
 	const char *method;
@@ -64,6 +74,11 @@ struct change {
 	double baseline, target;     /* the amounts compared: medians (stat), means (aat) */
 	size_t n_baseline, n_target;
 	const char *note; /* why a result is Unknown, when the method can say; or NULL */
+	char *detail;	  /* what was compared, in words ("O(n^1) -> O(n^2)"); owned, or NULL */
+	/* Compared size by size (structure-unit-size): one test per size,
+	 * combined; every size either side had, ascending. NULL otherwise. */
+	struct change_size *sizes;
+	size_t nsizes;
 };
 
 struct change_list {

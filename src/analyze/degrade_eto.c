@@ -16,7 +16,9 @@
  * the changes of all the other locations: a modified z-score above 3.5 is
  * severe, beyond 1.5 IQR above the third quartile a degradation, beyond two
  * standard deviations a maybe. A location that moved with the crowd is not
- * an outlier, however much it moved.
+ * an outlier, however much it moved; nor is one that moved less than the
+ * minimum effect, however alone: when nothing else moved at all (the same
+ * program measured twice) a change of 1% would score a huge z.
  */
 static enum change_class eto_class(double d, const struct stats *s, double z)
 {
@@ -30,6 +32,17 @@ static enum change_class eto_class(double d, const struct stats *s, double z)
 	if (fabs(d - s->mean) > 2 * s->stddev && s->stddev > 0)
 		return up ? CH_MAYBE_DEGRADATION : CH_MAYBE_OPTIMIZATION;
 	return CH_NO_CHANGE;
+}
+
+/* A change smaller than --min-effect either way (a ratio of 1/r is as big
+ * as r); false when there is no ratio (a baseline of 0). */
+static bool below_min_effect(double rel, const struct check_params *cp)
+{
+	double r = 1 + rel;
+
+	if (isnan(rel) || !(r > 0))
+		return false;
+	return (r >= 1 ? r : 1 / r) < 1 + cp->min_effect;
 }
 
 static double group_sum(const struct sample_group *g)
@@ -71,7 +84,6 @@ int degrade_eto(const struct profile *base, const struct profile *target,
 	double *delta;
 	struct stats st;
 
-	UNUSED(cp);
 	samples_build(base, of, &sa);
 	samples_build(target, of, &sb);
 	for (size_t i = 0, j = 0; (location = samples_next_pair(&sa, &sb, &i, &j, &a, &b));) {
@@ -96,6 +108,9 @@ int degrade_eto(const struct profile *base, const struct profile *target,
 		c->confidence = z;
 		if (c->cls == CH_NO_CHANGE)
 			c->cls = n < 3 ? CH_UNKNOWN : eto_class(delta[k], &st, z);
+		if ((change_is_degradation(c->cls) || change_is_optimization(c->cls)) &&
+		    below_min_effect(c->rel_change, cp))
+			c->cls = CH_NO_CHANGE;
 	}
 	free(delta);
 	samples_free(&sa);

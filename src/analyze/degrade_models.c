@@ -2,8 +2,15 @@
  * The checks that compare fitted models (what regression analysis and the
  * smoothing postprocessors leave in a profile) rather than raw values:
  * bmoe, int, loc, fast, lreg and preg. Each works per uid, over the
- * interval both sides' models cover, on the best model (highest r_square)
- * at each x, so a uid fitted piecewise is compared piece by piece.
+ * interval both sides' models cover, on the best model at each x, so a
+ * uid fitted piecewise is compared piece by piece.
+ *
+ * Parametric and non-parametric models do not compete on r² alone: a
+ * regressogram or a moving average follows the noise it was built from
+ * and scores higher than any curve, so it would replace the parametric
+ * model on one side and turn the same data into a large change. When
+ * both sides have parametric models, only those are compared; otherwise
+ * a non-parametric kind both sides have, the same on each.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,21 +31,43 @@
 struct curves {
 	double x[CURVE_POINTS], b[CURVE_POINTS], t[CURVE_POINTS];
 	double lo, hi;
-	double r2;			     /* the worse of the two best models' r_square */
+	double r2; /* the worse of the two best models' rank (r² they were picked by) */
 	const struct model *best_b, *best_t; /* the best model overall, each side */
 };
 
-static void uid_span(const struct model_set *s, size_t first, double *lo, double *hi,
-		     const struct model **best)
+static void uid_span(const struct model_set *s, size_t first, unsigned kinds, double *lo,
+		     double *hi, const struct model **best)
 {
 	*lo = INFINITY;
 	*hi = -INFINITY;
 	*best = NULL;
 	for (size_t i = first; i < s->n && strcmp(s->v[i].uid, s->v[first].uid) == 0; i++) {
+		if (!(kinds & (1u << s->v[i].kind)))
+			continue;
 		*lo = fmin(*lo, s->v[i].x_start);
 		*hi = fmax(*hi, s->v[i].x_end);
-		if (!*best || s->v[i].r_square > (*best)->r_square)
+		if (!*best || s->v[i].rank > (*best)->rank)
 			*best = &s->v[i];
+	}
+}
+
+/*
+ * Which models of each side take part (bits of enum model_kind): the
+ * parametric ones when both sides have some; else one non-parametric kind
+ * both have (moving average, then regressogram, then kernel); else each
+ * side's parametric models, or all it has when it has none.
+ */
+static void pick_kinds(unsigned kb, unsigned kt, unsigned *ub, unsigned *ut)
+{
+	unsigned common = kb & kt & ~MODELS_PARAMETRIC;
+
+	if ((kb & MODELS_PARAMETRIC) && (kt & MODELS_PARAMETRIC)) {
+		*ub = *ut = MODELS_PARAMETRIC;
+	} else if (common) {
+		*ub = *ut = common & -common; /* the lowest kind */
+	} else {
+		*ub = kb & MODELS_PARAMETRIC ? MODELS_PARAMETRIC : kb;
+		*ut = kt & MODELS_PARAMETRIC ? MODELS_PARAMETRIC : kt;
 	}
 }
 
@@ -47,17 +76,20 @@ static bool sample_curves(const struct model_set *bs, size_t bi, const struct mo
 			  size_t ti, struct curves *c)
 {
 	double blo, bhi, tlo, thi;
+	unsigned ub, ut;
 
-	uid_span(bs, bi, &blo, &bhi, &c->best_b);
-	uid_span(ts, ti, &tlo, &thi, &c->best_t);
+	pick_kinds(models_kinds(bs, bi), models_kinds(ts, ti), &ub, &ut);
+	uid_span(bs, bi, ub, &blo, &bhi, &c->best_b);
+	uid_span(ts, ti, ut, &tlo, &thi, &c->best_t);
 	c->lo = fmax(blo, tlo);
 	c->hi = fmin(bhi, thi);
 	if (!isfinite(c->lo) || !isfinite(c->hi) || c->hi < c->lo)
 		return false;
-	c->r2 = fmin(c->best_b->r_square, c->best_t->r_square);
+	c->r2 = fmin(c->best_b->rank, c->best_t->rank);
 	for (int i = 0; i < CURVE_POINTS; i++) {
 		double x = c->lo + (c->hi - c->lo) * i / (CURVE_POINTS - 1);
-		const struct model *mb = models_best_at(bs, bi, x), *mt = models_best_at(ts, ti, x);
+		const struct model *mb = models_best_at(bs, bi, x, ub),
+				   *mt = models_best_at(ts, ti, x, ut);
 
 		c->x[i] = x;
 		c->b[i] = mb ? model_eval(mb, x) : NAN;
@@ -188,19 +220,33 @@ static void method_loc(const struct curves *c, const struct check_params *cp, st
 		ch->cls = by_size(sum_rel, (up + down) * 2 < LOC_INTERVALS, cp);
 }
 
-/* The mean relative gap between the curves: one pass, no fitting. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median relative gap between the curves: one pass, no fitting. Not
+ * the mean: where the baseline curve nears 0 (a fitted line with a small
+ * or negative intercept) the relative gap there is huge and of either
+ * sign, and a mean follows those few points wherever they go; points
+ * where the baseline is below 1% of its largest size do not count at all.
+ */
 static void method_fast(const struct curves *c, const struct check_params *cp, struct change *ch)
 {
-	double sum = 0;
+	double rel[CURVE_POINTS] = {0}, top = 0;
 	int n = 0;
 
-	for (int i = 0; i < CURVE_POINTS; i++) {
-		if (c->b[i] != 0 && !isnan(c->b[i]) && !isnan(c->t[i])) {
-			sum += c->t[i] / c->b[i] - 1;
-			n++;
-		}
-	}
-	ch->rel_change = n ? sum / n : NAN;
+	for (int i = 0; i < CURVE_POINTS; i++)
+		if (!isnan(c->b[i]))
+			top = fmax(top, fabs(c->b[i]));
+	for (int i = 0; i < CURVE_POINTS; i++)
+		if (fabs(c->b[i]) > 0.01 * top && !isnan(c->t[i]))
+			rel[n++] = (c->t[i] - c->b[i]) / fabs(c->b[i]);
+	qsort(rel, (size_t)n, sizeof(*rel), cmp_double);
+	ch->rel_change = n == 0 ? NAN : n % 2 ? rel[n / 2] : (rel[n / 2 - 1] + rel[n / 2]) / 2;
 	ch->baseline = simpson(c->b, c->lo, c->hi) / (c->hi - c->lo);
 	ch->target = simpson(c->t, c->lo, c->hi) / (c->hi - c->lo);
 	ch->confidence = c->r2;
@@ -272,18 +318,28 @@ static double diff_r2(const struct curves *c, double rss)
 	return tss > 0 ? 1 - rss / tss : 1;
 }
 
-/* The difference fitted by a polynomial of @deg: judged where the input is
- * largest, at the end of the interval, relative to the baseline there. */
+/*
+ * The difference fitted by a polynomial of @deg, judged over the whole
+ * interval: the fitted gap's mean relative to the baseline's mean size.
+ * Judged at one end alone, two curves that meet there read as unchanged
+ * however far apart they are elsewhere. The confidence is how much of the
+ * gap's variation the polynomial explains.
+ */
 static void judge_fit(const struct curves *c, int deg, const struct check_params *cp,
 		      struct change *ch)
 {
-	double coef[4], rss = fit_poly(c, deg, coef);
-	double end_b = c->b[CURVE_POINTS - 1];
-	double gap = coef[0] + coef[1] + coef[2] + coef[3];
+	double coef[4], rss = fit_poly(c, deg, coef), gap = 0, size = 0, mean_b = 0;
 
-	ch->baseline = end_b;
-	ch->target = end_b + gap;
-	ch->rel_change = end_b != 0 ? gap / fabs(end_b) : NAN;
+	for (int i = 0; i < CURVE_POINTS; i++) {
+		double u = (double)i / (CURVE_POINTS - 1);
+
+		gap += (coef[0] + u * (coef[1] + u * (coef[2] + u * coef[3]))) / CURVE_POINTS;
+		size += fabs(c->b[i]) / CURVE_POINTS;
+		mean_b += c->b[i] / CURVE_POINTS;
+	}
+	ch->baseline = mean_b;
+	ch->target = mean_b + gap;
+	ch->rel_change = size > 0 ? gap / size : NAN;
 	ch->confidence = diff_r2(c, rss);
 	ch->confidence_kind = "r_square";
 	ch->cls = by_size(ch->rel_change, poor_fit(c->r2), cp);

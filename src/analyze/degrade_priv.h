@@ -24,4 +24,19 @@ int degrade_models_compare(const struct profile *base, const struct profile *tar
 int degrade_eto(const struct profile *base, const struct profile *target,
 		const struct check_params *cp, struct change_list *out);
 
+/*
+ * A workload generator's profile (degrade_sizes.c): whether @a and @b are
+ * compared size by size (both have every value's size, and two sizes or
+ * more measured at least twice), and stat and aat that way.
+ */
+bool degrade_by_size(const struct sample_group *a, const struct sample_group *b);
+void degrade_sizes_stat(const struct sample_group *a, const struct sample_group *b,
+			const struct check_params *cp, struct change *c);
+void degrade_sizes_aat(const struct sample_group *a, const struct sample_group *b,
+		       const struct check_params *cp, struct change *c);
+
+/* Bounds profiles: the class of each loop and function (degrade_bounds.c). */
+int degrade_bounds(const struct profile *base, const struct profile *target,
+		   const struct check_params *cp, struct change_list *out);
+
 #endif

@@ -48,7 +48,8 @@ static void filter_usage(void)
 	       "KEY fails the condition. 'uid' is the uid as `veles show` prints it.\n"
 	       "\n"
 	       "  --where COND   a condition, e.g. 'amount>100', 'uid~^SLList_' (repeatable)\n"
-	       "  --any          keep resources satisfying at least one condition\n");
+	       "  --any          keep resources satisfying at least one condition\n"
+	       "  --no-any       every condition (the default)\n");
 }
 
 static void filter_free(void *opts)
@@ -134,6 +135,7 @@ static int filter_parse(int argc, char **argv, void **out)
 		{"help", no_argument, NULL, 'h'},
 		{"where", required_argument, NULL, 'w'},
 		{"any", no_argument, NULL, 'a'},
+		{"no-any", no_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0},
 	};
 	struct filter_opts *o = xcalloc(1, sizeof(*o));
@@ -148,8 +150,8 @@ static int filter_parse(int argc, char **argv, void **out)
 			filter_free(o);
 			return 0;
 		}
-		if (opt == 'a') {
-			o->any = true;
+		if (opt == 'a' || opt == 'A') {
+			o->any = opt == 'a';
 		} else if (opt == 'w') {
 			o->c = xrealloc(o->c, (o->n + 1) * sizeof(*o->c));
 			ret = cond_parse(optarg, &o->c[o->n++]); /* freed with @o either way */

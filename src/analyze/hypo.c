@@ -44,16 +44,14 @@ static double rank_sum_a(struct ranked *all, size_t n, double *ties)
 	return sum;
 }
 
-double hypo_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u)
+/* U of sample @a, and U's mean and tie-corrected variance under the null. */
+static void mw_stat(const double *a, size_t na, const double *b, size_t nb, double *u, double *mean,
+		    double *var)
 {
 	size_t n = na + nb;
-	struct ranked *all;
-	double ties, r1, mean, var, z;
+	struct ranked *all = xcalloc(n, sizeof(*all));
+	double ties, r1;
 
-	*u = 0;
-	if (na == 0 || nb == 0)
-		return 1;
-	all = xcalloc(n, sizeof(*all));
 	for (size_t i = 0; i < na; i++)
 		all[i] = (struct ranked){a[i], 1};
 	for (size_t i = 0; i < nb; i++)
@@ -61,9 +59,19 @@ double hypo_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	r1 = rank_sum_a(all, n, &ties);
 	free(all);
 	*u = r1 - (double)na * (double)(na + 1) / 2.0;
-	mean = (double)na * (double)nb / 2.0;
-	var = (double)na * (double)nb / 12.0 *
-	      ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+	*mean = (double)na * (double)nb / 2.0;
+	*var = (double)na * (double)nb / 12.0 *
+	       ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+}
+
+double hypo_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u)
+{
+	double mean, var, z;
+
+	*u = 0;
+	if (na == 0 || nb == 0)
+		return 1;
+	mw_stat(a, na, b, nb, u, &mean, &var);
 	if (!(var > 0))
 		return 1;
 	z = (fabs(*u - mean) - 0.5) / sqrt(var);
@@ -172,6 +180,95 @@ void hypo_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 	qsort(ratios, rounds, sizeof(*ratios), cmp_double);
 	*lo = quantile_ext(ratios, rounds, alpha / 2);
 	*hi = quantile_ext(ratios, rounds, 1 - alpha / 2);
+	free(tmp);
+	free(ratios);
+}
+
+double hypo_van_elteren(const struct hypo_stratum *s, size_t k)
+{
+	double t = 0, var = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		double u, mean, v, w = 1.0 / (double)(s[i].na + s[i].nb + 1);
+
+		if (s[i].na == 0 || s[i].nb == 0)
+			continue;
+		mw_stat(s[i].a, s[i].na, s[i].b, s[i].nb, &u, &mean, &v);
+		/* U counts per pair; van Elteren weighs rank sums, whose
+		 * deviations are U's, by 1 / (n + 1). */
+		t += w * (u - mean);
+		var += w * w * v;
+	}
+	if (!(var > 0))
+		return 1;
+	return fmin(1.0, 2.0 * gsl_cdf_ugaussian_Q(fabs(t) / sqrt(var)));
+}
+
+double hypo_welch_strata(const struct hypo_stratum *s, size_t k)
+{
+	double z = 0, w2 = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		double t, df, p, w = sqrt((double)(s[i].na + s[i].nb)), zi;
+
+		if (s[i].na < 2 || s[i].nb < 2)
+			continue;
+		p = hypo_welch(s[i].a, s[i].na, s[i].b, s[i].nb, &t, &df);
+		/* The signed z of the one-sided p (t > 0: the baseline is larger). */
+		zi = p >= 1 ? 0 : gsl_cdf_ugaussian_Qinv(fmax(p / 2, 1e-300));
+		z += w * (t > 0 ? zi : -zi);
+		w2 += w * w;
+	}
+	if (!(w2 > 0))
+		return 1;
+	return fmin(1.0, 2.0 * gsl_cdf_ugaussian_Q(fabs(z) / sqrt(w2)));
+}
+
+/* The geometric mean of per-stratum ratios; an unbounded one wins. */
+static double geo_mean(const double *r, size_t k)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		if (isinf(r[i]) && r[i] > 0)
+			return INFINITY;
+		sum += log(r[i]) / (double)k;
+	}
+	return exp(sum);
+}
+
+void hypo_bootstrap_strata_ratio(const struct hypo_stratum *s, size_t k, unsigned rounds,
+				 double alpha, uint64_t seed, double *lo, double *hi)
+{
+	struct hypo_rng r = {seed};
+	double *ratios, *tmp, *per;
+	size_t most = 0;
+
+	*lo = *hi = NAN;
+	if (k == 0 || rounds == 0)
+		return;
+	for (size_t i = 0; i < k; i++) {
+		if (s[i].na == 0 || s[i].nb == 0)
+			return;
+		most = s[i].na > most ? s[i].na : most;
+		most = s[i].nb > most ? s[i].nb : most;
+	}
+	ratios = xcalloc(rounds, sizeof(*ratios));
+	tmp = xcalloc(most, sizeof(*tmp));
+	per = xcalloc(k, sizeof(*per));
+	for (unsigned i = 0; i < rounds; i++) {
+		for (size_t j = 0; j < k; j++) {
+			double ma = resampled_median(s[j].a, s[j].na, tmp, &r);
+			double mb = resampled_median(s[j].b, s[j].nb, tmp, &r);
+
+			per[j] = median_ratio(ma, mb);
+		}
+		ratios[i] = geo_mean(per, k);
+	}
+	qsort(ratios, rounds, sizeof(*ratios), cmp_double);
+	*lo = quantile_ext(ratios, rounds, alpha / 2);
+	*hi = quantile_ext(ratios, rounds, 1 - alpha / 2);
+	free(per);
 	free(tmp);
 	free(ratios);
 }

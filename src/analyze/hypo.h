@@ -45,4 +45,35 @@ void hypo_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 				 unsigned rounds, double alpha, uint64_t seed, double *lo,
 				 double *hi);
 
+/*
+ * Tests stratified by size: a workload generator's profile holds repeated
+ * runs at each of several sizes, and sizes differ in time far more than
+ * runs do, so the samples are compared size by size and the comparisons
+ * combined. One stratum: the baseline's and the target's values at one size.
+ */
+struct hypo_stratum {
+	const double *a, *b;
+	size_t na, nb;
+};
+
+/*
+ * van Elteren's test: Mann-Whitney within each stratum, the deviations of U
+ * from its mean weighted by 1 / (n + 1) (n the stratum's values) and
+ * summed, two-sided p from the normal approximation with each stratum's
+ * ties corrected. 1 when no stratum has values on both sides.
+ */
+double hypo_van_elteren(const struct hypo_stratum *s, size_t k);
+
+/* Welch's t within each stratum, combined by Stouffer's method (signed z of
+ * each one-sided p, weighted by the square root of the stratum's values). */
+double hypo_welch_strata(const struct hypo_stratum *s, size_t k);
+
+/*
+ * Percentile bootstrap of the geometric mean over strata of median(b) /
+ * median(a), each stratum resampled on its own (a stratified bootstrap).
+ * As hypo_bootstrap_median_ratio() otherwise; NaN when a stratum is empty.
+ */
+void hypo_bootstrap_strata_ratio(const struct hypo_stratum *s, size_t k, unsigned rounds,
+				 double alpha, uint64_t seed, double *lo, double *hi);
+
 #endif

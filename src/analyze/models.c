@@ -27,6 +27,9 @@ static int kind_of(const char *name)
 	for (size_t i = 0; name && i < ARRAY_SIZE(kind_names); i++)
 		if (strcmp(name, kind_names[i]) == 0)
 			return (int)i;
+	/* Perun's kernel-regression postprocessor names its models so. */
+	if (name && strcmp(name, "kernel_regression") == 0)
+		return MODEL_KERNEL;
 	return -1;
 }
 
@@ -56,6 +59,34 @@ static void read_coeffs(yajl_val arr, struct model *m)
 		if (k < 3)
 			m->b[k] = number(c, "value", 0);
 	}
+}
+
+/* Points at evenly spaced x over [x_start, x_end] (Perun writes no
+ * x_values); a regressogram's buckets start every (x_end - x_start) / n. */
+static double *even_xs(const struct model *m, size_t n)
+{
+	double *x = xcalloc(n ? n : 1, sizeof(*x));
+	double span = isfinite(m->x_start) && isfinite(m->x_end) ? m->x_end - m->x_start : 0;
+	size_t parts = m->kind == MODEL_REGRESSOGRAM ? n : n > 1 ? n - 1 : 1;
+
+	for (size_t i = 0; i < n; i++)
+		x[i] = isfinite(m->x_start) ? m->x_start + span * (double)i / (double)parts
+					    : (double)i;
+	return x;
+}
+
+/* Drops the points whose x or y is not a number, keeping their order. */
+static void drop_nan_points(struct model *m)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->npts; i++) {
+		if (isnan(m->xs[i]) || isnan(m->ys[i]))
+			continue;
+		m->xs[k] = m->xs[i];
+		m->ys[k++] = m->ys[i];
+	}
+	m->npts = k;
 }
 
 static double *read_numbers(yajl_val arr, size_t *n)
@@ -96,16 +127,23 @@ static bool read_model(yajl_val obj, struct model *m)
 	m->name = xstrdup(name);
 	m->kind = (enum model_kind)kind;
 	m->r_square = number(obj, "r_square", NAN);
+	m->rank = number(obj, "r_square_perun", m->r_square);
 	m->x_start = number(obj, "x_start", -INFINITY);
 	m->x_end = number(obj, "x_end", INFINITY);
 	if (model_is_parametric(m)) {
 		read_coeffs(member(obj, "coeffs"), m);
 		return true;
 	}
-	m->xs = read_numbers(member(obj, "x_values"), &m->npts);
 	m->ys = read_numbers(member(obj, "bucket_stats"), &ny);
-	if (ny < m->npts)
+	if (YAJL_IS_ARRAY(member(obj, "x_values"))) {
+		m->xs = read_numbers(member(obj, "x_values"), &m->npts);
+		if (ny < m->npts)
+			m->npts = ny;
+	} else {
+		m->xs = even_xs(m, ny);
 		m->npts = ny;
+	}
+	drop_nan_points(m);
 	return m->npts > 0;
 }
 
@@ -118,11 +156,11 @@ static int cmp_models(const void *x, const void *y)
 		return c;
 	if (a->x_start != b->x_start)
 		return a->x_start < b->x_start ? -1 : 1;
-	/* Higher r_square first; NaN last. */
-	if (isnan(a->r_square) != isnan(b->r_square))
-		return isnan(a->r_square) ? 1 : -1;
-	if (a->r_square != b->r_square)
-		return a->r_square > b->r_square ? -1 : 1;
+	/* Higher rank first; NaN last. */
+	if (isnan(a->rank) != isnan(b->rank))
+		return isnan(a->rank) ? 1 : -1;
+	if (a->rank != b->rank)
+		return a->rank > b->rank ? -1 : 1;
 	return 0;
 }
 
@@ -233,18 +271,27 @@ size_t models_find_uid(const struct model_set *s, const char *uid)
 	return lo < s->n && strcmp(s->v[lo].uid, uid) == 0 ? lo : s->n;
 }
 
-const struct model *models_best_at(const struct model_set *s, size_t first, double x)
+const struct model *models_best_at(const struct model_set *s, size_t first, double x,
+				   unsigned kinds)
 {
 	const struct model *best = NULL;
 
 	for (size_t i = first; i < s->n && strcmp(s->v[i].uid, s->v[first].uid) == 0; i++) {
 		const struct model *m = &s->v[i];
 
-		if (x < m->x_start || x > m->x_end)
+		if (x < m->x_start || x > m->x_end || !(kinds & (1u << m->kind)))
 			continue;
-		if (!best || m->r_square > best->r_square ||
-		    (isnan(best->r_square) && !isnan(m->r_square)))
+		if (!best || m->rank > best->rank || (isnan(best->rank) && !isnan(m->rank)))
 			best = m;
 	}
 	return best;
+}
+
+unsigned models_kinds(const struct model_set *s, size_t first)
+{
+	unsigned kinds = 0;
+
+	for (size_t i = first; i < s->n && strcmp(s->v[i].uid, s->v[first].uid) == 0; i++)
+		kinds |= 1u << s->v[i].kind;
+	return kinds;
 }

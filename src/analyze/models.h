@@ -23,23 +23,39 @@ enum model_kind {
 	MODEL_KERNEL,
 };
 
+/* Bits of enum model_kind, for picking among a uid's models. */
+#define MODELS_PARAMETRIC ((1u << MODEL_MOVING_AVERAGE) - 1)
+#define MODELS_ANY ((1u << (MODEL_KERNEL + 1)) - 1)
+
 struct model {
 	char *uid;  /* with " [subtype]" when the model names a subtype */
 	char *name; /* "linear", ... as written */
 	enum model_kind kind;
 	double r_square; /* NaN when not given */
-	double b[3];	 /* coefficients b0..b2, missing ones 0 */
+	/* What the best model is picked by: r_square_perun where the model
+	 * has it (regression-analysis writes it beside r_square), else
+	 * r_square (a Perun profile's is Perun's own). */
+	double rank;
+	double b[3]; /* coefficients b0..b2, missing ones 0 */
 	double x_start, x_end;
 	double *xs, *ys; /* non-parametric: x_values and bucket_stats */
 	size_t npts;
 };
 
 struct model_set {
-	struct model *v; /* sorted by uid, then x_start, then r_square descending */
+	struct model *v; /* sorted by uid, then x_start, then rank descending */
 	size_t n;
 };
 
-/* Reads p->models; unknown kinds are skipped. ERR_PARSE on malformed JSON. */
+/*
+ * Reads p->models; unknown kinds are skipped. Non-parametric models
+ * without x_values (Perun writes none) have their points spread evenly
+ * over [x_start, x_end], as Perun's checks place them: a regressogram's
+ * buckets of equal width, a moving average's or kernel regression's
+ * values at evenly spaced x. Points whose value is not a number (Perun's
+ * moving average leaves NaN where a window had too few points) are
+ * dropped. ERR_PARSE on malformed JSON.
+ */
 int models_load(const struct profile *p, struct model_set *out);
 void models_free(struct model_set *s);
 
@@ -51,11 +67,15 @@ double model_eval(const struct model *m, double x);
 double model_integral(const struct model *m, double a, double b);
 
 /*
- * The best model (highest r_square) of @uid covering @x, over the models
- * from index @first (the first of the uid) on; NULL when none covers it.
- * A uid split into intervals has one best model per interval.
+ * The best model (highest rank) of @uid covering @x among the kinds in
+ * @kinds (bits 1 << enum model_kind), over the models from index @first
+ * (the first of the uid) on; NULL when none covers it. A uid split into
+ * intervals has one best model per interval.
  */
-const struct model *models_best_at(const struct model_set *s, size_t first, double x);
+const struct model *models_best_at(const struct model_set *s, size_t first, double x,
+				   unsigned kinds);
+/* The kinds (bits) among the models of the uid whose first model is @first. */
+unsigned models_kinds(const struct model_set *s, size_t first);
 /* Index of the first model of @uid, or s->n. */
 size_t models_find_uid(const struct model_set *s, const char *uid);
 

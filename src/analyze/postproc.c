@@ -19,6 +19,7 @@ extern const struct postproc pp_moving_average;
 extern const struct postproc pp_regressogram;
 extern const struct postproc pp_kernel_regression;
 extern const struct postproc pp_filter;
+extern const struct postproc pp_clusterizer;
 
 /* One entry a line, so postprocessors land without touching each other. */
 /* clang-format off */
@@ -29,6 +30,7 @@ static const struct postproc *const table[] = {
 	&pp_regressogram,
 	&pp_kernel_regression,
 	&pp_filter,
+	&pp_clusterizer,
 	NULL,
 };
 /* clang-format on */

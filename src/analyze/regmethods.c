@@ -53,13 +53,14 @@ static void emit(struct run *r, const struct reg_fit *f)
 	r->nemitted++;
 }
 
-/* The fit with the largest r² (the first in model order on a tie). */
+/* The fit with the largest r² as Perun measures it (the first in model
+ * order on a tie), so the best model is the one Perun would pick. */
 static const struct reg_fit *best_of(const struct reg_fit *fits, size_t n)
 {
 	const struct reg_fit *best = n ? &fits[0] : NULL;
 
 	for (size_t i = 1; i < n; i++)
-		if (fits[i].r_square > best->r_square)
+		if (fits[i].r_square_perun > best->r_square_perun)
 			best = &fits[i];
 	return best;
 }
@@ -106,7 +107,7 @@ static void run_iterative(struct run *r, const struct reg_point *pts, size_t n)
 		const struct reg_fit *worst = nf >= 2 ? &fits[0] : NULL;
 
 		for (size_t i = 1; i < nf; i++)
-			if (fits[i].r_square < worst->r_square)
+			if (fits[i].r_square_perun < worst->r_square_perun)
 				worst = &fits[i];
 		if (worst)
 			alive &= ~(1u << worst->model);

@@ -1,7 +1,9 @@
 /*
- * The regression models. Every fit is least squares; r² is always measured
- * on the original y, so models fitted in log space (power, exponential)
- * compete fairly with the others when a method picks the best one.
+ * The regression models. Every fit is least squares. Each gets two r²:
+ * ours, measured on the original y for every model, and Perun's (power and
+ * exponential in the log space they are fitted in, the constant derived
+ * from the linear fit), by which the methods pick the best model so that
+ * they pick what Perun picks on the same data.
  *
  * Speed matters (a million points in a fraction of a second): each model
  * makes two or three passes over plain arrays, and the logarithms of x and
@@ -23,6 +25,9 @@ static const char *const model_names[REG_NMODELS] = {
 struct reg_work {
 	double *lnx, *lny;
 	size_t cap;
+	struct reg_point *sub; /* the points a log-space model can take */
+	double *sub_lnx, *sub_lny;
+	size_t sub_cap;
 };
 
 /* What every model needs to know about the points, found in one pass. */
@@ -54,6 +59,9 @@ void reg_work_free(struct reg_work *w)
 		return;
 	free(w->lnx);
 	free(w->lny);
+	free(w->sub);
+	free(w->sub_lnx);
+	free(w->sub_lny);
 	free(w);
 }
 
@@ -158,9 +166,19 @@ static double r_square(const struct pointset *s, double sse)
 	return s->sst > 0 ? 1 - sse / s->sst : 1;
 }
 
+/* Perun's r² where it is 1 - SSE/SST too: with no spread in y (SST = 0)
+ * Perun's division by almost zero says nothing, and only the constant,
+ * whose r² is derived, describes such points; the others get 0. */
+static double r_square_perun(double sse, double sst)
+{
+	return sst > 0 ? 1 - sse / sst : 0;
+}
+
 static bool finish(const struct pointset *s, struct reg_fit *f, double sse)
 {
 	f->r_square = r_square(s, sse);
+	if (f->model != REG_POWER && f->model != REG_EXPONENTIAL && f->model != REG_CONSTANT)
+		f->r_square_perun = r_square_perun(sse, s->sst);
 	f->x_start = s->xmin;
 	f->x_end = s->xmax;
 	for (int i = 0; i < f->ncoeffs; i++)
@@ -204,20 +222,25 @@ static bool fit_straight(const struct pointset *s, struct strided x, struct reg_
 	return finish(s, f, sse);
 }
 
-/* power (ln x, ln y) and exponential (x, ln y): ln y = a + b·x' is fitted,
- * and r² compares exp(a + b·x') with y. */
+/* power (ln x, ln y) and exponential (x, ln y): ln y = a + b·x' is fitted;
+ * our r² compares exp(a + b·x') with y, Perun's ln y with a + b·x'. */
 static bool fit_loglinear(const struct pointset *s, struct strided x, struct reg_fit *f)
 {
 	struct strided lny = {s->lny, 1};
-	double a, b, sse = 0;
+	double a, b, sse = 0, sse_log = 0, sst_log = 0, mean_log = 0;
 
 	if (!fit_line(x, lny, s->n, &a, &b))
 		return false;
+	for (size_t i = 0; i < s->n; i++)
+		mean_log += s->lny[i] / (double)s->n;
 	for (size_t i = 0; i < s->n; i++) {
-		double r = s->pts[i].y - exp(a + b * at(x, i));
+		double r = s->pts[i].y - exp(a + b * at(x, i)), rl = s->lny[i] - a - b * at(x, i);
 
 		sse += r * r;
+		sse_log += rl * rl;
+		sst_log += (s->lny[i] - mean_log) * (s->lny[i] - mean_log);
 	}
+	f->r_square_perun = r_square_perun(sse_log, sst_log);
 	f->ncoeffs = 2;
 	f->coeffs[0] = exp(a);
 	f->coeffs[1] = f->model == REG_POWER ? b : exp(b);
@@ -275,7 +298,6 @@ static bool fit_one(const struct pointset *s, enum reg_model m, struct reg_fit *
 {
 	struct strided lnx = {s->lnx, 1};
 
-	memset(f, 0, sizeof(*f));
 	f->model = m;
 	if (m != REG_CONSTANT && s->ndistinct < 2)
 		return false;
@@ -285,16 +307,83 @@ static bool fit_one(const struct pointset *s, enum reg_model m, struct reg_fit *
 	case REG_LINEAR:
 		return fit_straight(s, xs_of(s), f);
 	case REG_LOGARITHMIC:
-		return s->xpos && fit_straight(s, lnx, f);
+		return fit_straight(s, lnx, f);
 	case REG_QUADRATIC:
 		return fit_quadratic(s, f);
 	case REG_POWER:
-		return s->xpos && s->ypos && fit_loglinear(s, lnx, f);
+		return fit_loglinear(s, lnx, f);
 	case REG_EXPONENTIAL:
-		return s->ypos && fit_loglinear(s, xs_of(s), f);
+		return fit_loglinear(s, xs_of(s), f);
 	default:
 		return false;
 	}
+}
+
+/* Whether model @m can take point @p: its logarithms must exist. */
+static bool takes(enum reg_model m, const struct reg_point *p)
+{
+	bool x_ok = p->x > 0, y_ok = p->y > 0;
+
+	return m == REG_LOGARITHMIC   ? x_ok
+	       : m == REG_POWER	      ? x_ok && y_ok
+	       : m == REG_EXPONENTIAL ? y_ok
+				      : true;
+}
+
+/* The points of @s that model @m takes, as a point set of their own (in
+ * @w's scratch), with their logarithms; @s itself when it takes them all. */
+static const struct pointset *points_for(struct reg_work *w, const struct pointset *s,
+					 enum reg_model m, struct pointset *sub)
+{
+	bool all = m == REG_LOGARITHMIC	  ? s->xpos
+		   : m == REG_POWER	  ? s->xpos && s->ypos
+		   : m == REG_EXPONENTIAL ? s->ypos
+					  : true;
+	size_t n = 0;
+
+	if (all)
+		return s;
+	if (s->n > w->sub_cap) {
+		w->sub = xrealloc(w->sub, s->n * sizeof(*w->sub));
+		w->sub_lnx = grow(w->sub_lnx, s->n);
+		w->sub_lny = grow(w->sub_lny, s->n);
+		w->sub_cap = s->n;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (!takes(m, &s->pts[i]))
+			continue;
+		/* Logs of the positive ones only; the model uses no other. */
+		w->sub_lnx[n] = s->pts[i].x > 0 ? log(s->pts[i].x) : NAN;
+		w->sub_lny[n] = s->pts[i].y > 0 ? log(s->pts[i].y) : NAN;
+		w->sub[n++] = s->pts[i];
+	}
+	*sub = (struct pointset){.pts = w->sub, .n = n};
+	if (n == 0)
+		return sub;
+	scan_points(sub);
+	sub->lnx = w->sub_lnx;
+	sub->lny = w->sub_lny;
+	return sub;
+}
+
+/*
+ * Perun derives the constant model's r² from the linear fit: from the
+ * angle of the fitted line's rise over the x range (atan2 in radians, over
+ * 90, as Perun has it) a nearly flat line gives 1 - r²(linear), a rising
+ * one r²(linear)·(1 - angle/90). So on flat, noisy data the constant is
+ * Perun's best model. One distinct x: no line, and the constant is all
+ * there is (1).
+ */
+static double constant_r_square_perun(const struct pointset *s)
+{
+	struct reg_fit lin = {.model = REG_LINEAR};
+	double slope, r;
+
+	if (s->ndistinct < 2 || !fit_straight(s, xs_of(s), &lin))
+		return 1;
+	slope = atan2(fabs(lin.coeffs[1] * s->xmax), fabs(s->xmax - s->xmin)) / 90;
+	r = slope > 0.01 ? lin.r_square_perun * (1 - slope) : 1 - lin.r_square_perun;
+	return r > 1 ? 1 : r < 0 ? 0 : r;
 }
 
 size_t reg_fit_models(struct reg_work *w, unsigned mask, const struct reg_point *pts, size_t n,
@@ -309,8 +398,20 @@ size_t reg_fit_models(struct reg_work *w, unsigned mask, const struct reg_point 
 		return 0;
 	scan_points(&s);
 	take_logs(w, &s, mask & want_lnx, mask & want_lny);
-	for (int m = 0; m < REG_NMODELS; m++)
-		if (mask & (1u << m) && fit_one(&s, m, &out[nfit]))
-			nfit++;
+	for (int m = 0; m < REG_NMODELS; m++) {
+		struct pointset sub;
+		const struct pointset *on;
+
+		if (!(mask & (1u << m)))
+			continue;
+		memset(&out[nfit], 0, sizeof(out[nfit]));
+		on = points_for(w, &s, m, &sub);
+		out[nfit].skipped = n - on->n;
+		if (on->n == 0 || !fit_one(on, m, &out[nfit]))
+			continue;
+		if (m == REG_CONSTANT)
+			out[nfit].r_square_perun = constant_r_square_perun(&s);
+		nfit++;
+	}
 	return nfit;
 }

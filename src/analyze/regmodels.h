@@ -34,7 +34,12 @@ struct reg_fit {
 	int ncoeffs;
 	double coeffs[3]; /* b0, b1, b2 as in docs/models.md */
 	double r_square;  /* against the points on their own scale */
+	/* As Perun defines it: power and exponential in the log space they
+	 * are fitted in, the constant derived from the linear fit's slope and
+	 * r²; the rest as r_square. The methods pick the best model by it. */
+	double r_square_perun;
 	double x_start, x_end;
+	size_t skipped; /* points left out: x or y <= 0 for a log-space model */
 };
 
 /* Scratch arrays reused from one fit to the next. */
@@ -49,10 +54,12 @@ int reg_model_from_name(const char *name);
 
 /*
  * Fits every model in @mask (bit 1 << model) to @pts[0..n) and stores the
- * ones that can be fitted in @out, in model order; returns how many. A model
- * cannot be fitted with too few distinct x (linear-like 2, quadratic 3),
- * x <= 0 (logarithmic, power), y <= 0 (power, exponential) or a result
- * that is not finite.
+ * ones that can be fitted in @out, in model order; returns how many. The
+ * models fitted in log space leave out the points their logarithm does
+ * not take, as Perun does (x <= 0 for logarithmic and power, y <= 0 for
+ * power and exponential) and are fitted to the rest. A model cannot be
+ * fitted with too few distinct x among its points (linear-like 2,
+ * quadratic 3) or a result that is not finite.
  */
 size_t reg_fit_models(struct reg_work *w, unsigned mask, const struct reg_point *pts, size_t n,
 		      struct reg_fit *out);

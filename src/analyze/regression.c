@@ -48,8 +48,9 @@ static void reg_usage(void)
 	       "                          exponential or all (default); repeat for several\n"
 	       "  -s, --steps N           parts for iterative, interval and initial_guess\n"
 	       "                          (default 3)\n"
-	       "      --of KEY            the dependent value (default: amount)\n"
-	       "      --depending-on KEY, --per KEY\n"
+	       "      --of KEY, --of-key KEY\n"
+	       "                          the dependent value (default: amount)\n"
+	       "      --depending-on KEY, --per KEY, --per-key KEY\n"
 	       "                          the independent value (default: structure-unit-size)\n");
 }
 
@@ -135,6 +136,9 @@ static int reg_parse(int argc, char **argv, void **out)
 		{"of", required_argument, NULL, 'O'},
 		{"depending-on", required_argument, NULL, 'P'},
 		{"per", required_argument, NULL, 'P'},
+		/* Perun's spellings, and the names its records use. */
+		{"of-key", required_argument, NULL, 'O'},
+		{"per-key", required_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
 	struct reg_opts *o = xcalloc(1, sizeof(*o));
@@ -251,6 +255,7 @@ static void write_model(void *ctx, const struct reg_fit *f)
 	buf_addf(b, ",\"model\":\"%s\",\"method\":\"%s\"", reg_model_name(f->model),
 		 reg_method_name(w->o->method));
 	add_num(b, ",\"r_square\":", f->r_square);
+	add_num(b, ",\"r_square_perun\":", f->r_square_perun);
 	add_num(b, ",\"x_start\":", f->x_start);
 	add_num(b, ",\"x_end\":", f->x_end);
 	buf_adds(b, ",\"of_key\":");
@@ -308,31 +313,44 @@ static size_t gather(const struct profile *p, const struct source *x, const stru
 	return kept;
 }
 
+/* Distinct x values, counted up to 3. */
+struct distinct {
+	unsigned n;
+	double x[2];
+};
+
+static void distinct_add(struct distinct *d, double x)
+{
+	if (d->n == 3 || (d->n >= 1 && x == d->x[0]) || (d->n == 2 && x == d->x[1]))
+		return;
+	if (d->n < 2)
+		d->x[d->n] = x;
+	d->n++;
+}
+
 /* What a group's points allow: a model that they rule out is reported
- * as not fitted, with the reason, rather than left out silently. */
+ * as not fitted, with the reason, rather than left out silently. The
+ * log-space models see only the points their logarithms take. */
 struct group_info {
-	unsigned emitted;   /* models reported, 1 << enum reg_model */
-	unsigned ndistinct; /* distinct x, counted up to 3 */
-	bool xpos, ypos;
+	unsigned emitted;		       /* models reported, 1 << enum reg_model */
+	struct distinct all, xpos, ypos, both; /* x, of the points with x > 0, y > 0, both */
 	size_t n;
 };
 
 static void describe(const struct reg_point *pts, size_t n, struct group_info *gi)
 {
-	double x0 = n ? pts[0].x : 0, x1 = x0;
-
+	gi->all = gi->xpos = gi->ypos = gi->both = (struct distinct){0};
 	gi->n = n;
-	gi->ndistinct = n > 0;
-	gi->xpos = gi->ypos = true;
 	for (size_t i = 0; i < n; i++) {
-		gi->xpos &= pts[i].x > 0;
-		gi->ypos &= pts[i].y > 0;
-		if (gi->ndistinct == 1 && pts[i].x != x0) {
-			x1 = pts[i].x;
-			gi->ndistinct = 2;
-		} else if (gi->ndistinct == 2 && pts[i].x != x0 && pts[i].x != x1) {
-			gi->ndistinct = 3;
-		}
+		bool xp = pts[i].x > 0, yp = pts[i].y > 0;
+
+		distinct_add(&gi->all, pts[i].x);
+		if (xp)
+			distinct_add(&gi->xpos, pts[i].x);
+		if (yp)
+			distinct_add(&gi->ypos, pts[i].x);
+		if (xp && yp)
+			distinct_add(&gi->both, pts[i].x);
 	}
 }
 
@@ -342,14 +360,17 @@ static const char *why_not(const struct group_info *gi, enum reg_model m, const 
 {
 	if (gi->n == 0)
 		snprintf(msg, len, "no resource has both '%s' and '%s'", of, per);
-	else if (m != REG_CONSTANT && gi->ndistinct < 2)
+	else if (m != REG_CONSTANT && gi->all.n < 2)
 		snprintf(msg, len, "'%s' has one value only", per);
-	else if (m == REG_QUADRATIC && gi->ndistinct < 3)
+	else if (m == REG_QUADRATIC && gi->all.n < 3)
 		snprintf(msg, len, "'%s' has fewer than 3 distinct values", per);
-	else if ((m == REG_LOGARITHMIC || m == REG_POWER) && !gi->xpos)
-		snprintf(msg, len, "a value of '%s' is not positive", per);
-	else if ((m == REG_POWER || m == REG_EXPONENTIAL) && !gi->ypos)
-		snprintf(msg, len, "a value of '%s' is not positive", of);
+	else if ((m == REG_POWER || m == REG_EXPONENTIAL) && gi->ypos.n < 2)
+		snprintf(msg, len, "fewer than 2 distinct '%s' with a positive '%s'", per, of);
+	else if ((m == REG_LOGARITHMIC || m == REG_POWER) && gi->xpos.n < 2)
+		snprintf(msg, len, "'%s' has fewer than 2 distinct positive values", per);
+	else if (m == REG_POWER && gi->both.n < 2)
+		snprintf(msg, len, "fewer than 2 distinct positive '%s' with a positive '%s'", per,
+			 of);
 	else
 		return NULL;
 	return msg;
@@ -376,51 +397,89 @@ static void first_reason(const struct reg_opts *o, const struct reg_groups *g,
 			}
 }
 
+/* One kind of warning: which models were not fitted and why, and for
+ * how many groups. */
+struct skip_note {
+	char *text;  /* "linear, quadratic not fitted: why" */
+	char *label; /* the first group it was said of */
+	size_t groups;
+};
+
+static void note_add(struct skip_note **v, size_t *n, const char *text, const char *label)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (strcmp((*v)[i].text, text) == 0) {
+			(*v)[i].groups++;
+			return;
+		}
+	}
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = (struct skip_note){xstrdup(text), xstrdup(*label ? label : "(no uid)"), 1};
+}
+
+/* The models of group @k that its points rule out, one text per reason. */
+static void group_notes(const struct reg_opts *o, const struct reg_groups *g, size_t k,
+			const struct group_info *gi, struct skip_note **v, size_t *n)
+{
+	struct buf line = BUF_INIT, label = BUF_INIT;
+	unsigned done = 0;
+
+	profile_group_label(&label, g->uid[k], g->subtype[k]);
+	for (int m = 0; m < REG_NMODELS; m++) {
+		char why[160], other[160];
+		const char *sep = "";
+
+		if (!(o->mask & ~gi->emitted & ~done & (1u << m)) ||
+		    !why_not(gi, m, o->of, o->per, why, sizeof(why)))
+			continue;
+		buf_reset(&line);
+		for (int j = m; j < REG_NMODELS; j++) {
+			if (!(o->mask & ~gi->emitted & (1u << j)) ||
+			    !why_not(gi, j, o->of, o->per, other, sizeof(other)) ||
+			    strcmp(why, other) != 0)
+				continue;
+			buf_addf(&line, "%s%s", sep, reg_model_name(j));
+			sep = ", ";
+			done |= 1u << j;
+		}
+		buf_addf(&line, " not fitted: %s", why);
+		note_add(v, n, buf_str(&line), buf_str(&label));
+	}
+	buf_release(&line);
+	buf_release(&label);
+}
+
+/*
+ * One warning per kind of reason, however many groups it holds for: a
+ * time profile of a literal workload (one size, real, user and sys) says
+ * once that only the constant could be fitted, and why.
+ */
 static void report_skipped(const struct reg_opts *o, const struct reg_groups *g,
 			   const struct group_info *info)
 {
-	size_t noted = 0, more = 0;
-	struct buf line = BUF_INIT, label = BUF_INIT;
+	struct skip_note *v = NULL;
+	size_t n = 0;
 
-	for (size_t k = 0; k < g->ngroups; k++) {
-		unsigned done = 0;
+	for (size_t k = 0; k < g->ngroups; k++)
+		if (reg_group_size(g, k))
+			group_notes(o, g, k, &info[k], &v, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *hint = strstr(v[i].text, "has one value only")
+					   ? " (all points have one size; a workload generator "
+					     "varies it)"
+					   : "";
 
-		if (reg_group_size(g, k) == 0)
-			continue;
-		for (int m = 0; m < REG_NMODELS; m++) {
-			char why[160], other[160];
-			const char *sep = "";
-
-			if (!(o->mask & ~info[k].emitted & ~done & (1u << m)) ||
-			    !why_not(&info[k], m, o->of, o->per, why, sizeof(why)))
-				continue;
-			if (noted == MAX_NOTES) {
-				more++;
-				break;
-			}
-			buf_reset(&line);
-			buf_reset(&label);
-			profile_group_label(&label, g->uid[k], g->subtype[k]);
-			for (int n = m; n < REG_NMODELS; n++) {
-				if (!(o->mask & ~info[k].emitted & (1u << n)) ||
-				    !why_not(&info[k], n, o->of, o->per, other, sizeof(other)) ||
-				    strcmp(why, other) != 0)
-					continue;
-				buf_addf(&line, "%s%s", sep, reg_model_name(n));
-				sep = ", ";
-				done |= 1u << n;
-			}
-			pp_notify(PFX "%s: %s not fitted: %s",
-				  *buf_str(&label) ? buf_str(&label) : "(no uid)", buf_str(&line),
-				  why);
-			noted++;
-		}
+		if (i < MAX_NOTES && v[i].groups == 1)
+			pp_notify(PFX "%s: %s%s", v[i].label, v[i].text, hint);
+		else if (i < MAX_NOTES)
+			pp_notify(PFX "%s and %zu more: %s%s", v[i].label, v[i].groups - 1,
+				  v[i].text, hint);
+		free(v[i].text);
+		free(v[i].label);
 	}
-	if (more)
-		pp_notify(PFX "models of %zu more uids not fitted for the same kinds of reason",
-			  more);
-	buf_release(&line);
-	buf_release(&label);
+	if (n > MAX_NOTES)
+		pp_notify(PFX "%zu more kinds of model not fitted", n - MAX_NOTES);
+	free(v);
 }
 
 /* Profiles this large fit their groups on two threads: the fits are about

@@ -1,4 +1,5 @@
 /* Grouping a profile's values by location, in one pass over its rows. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +63,16 @@ static size_t group_index(struct sample_set *s, struct strmap *index, const char
 	return i;
 }
 
-static void group_add(struct sample_group *g, double v)
+static void group_add(struct sample_group *g, double v, bool sized, double x)
 {
 	if (g->n == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 16;
 		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+		if (sized)
+			g->x = xrealloc(g->x, g->cap * sizeof(*g->x));
 	}
+	if (sized)
+		g->x[g->n] = x;
 	g->v[g->n++] = v;
 }
 
@@ -77,13 +82,40 @@ static int cmp_group(const void *a, const void *b)
 		      ((const struct sample_group *)b)->location);
 }
 
+static void build(const struct profile *p, const char *of, const char *by, const char *per,
+		  struct sample_set *out);
+
 void samples_build(const struct profile *p, const char *of, struct sample_set *out)
 {
-	samples_build_by(p, of, NULL, out);
+	build(p, of, NULL, NULL, out);
 }
 
 void samples_build_by(const struct profile *p, const char *of, const char *by,
 		      struct sample_set *out)
+{
+	build(p, of, by, NULL, out);
+}
+
+void samples_build_sized(const struct profile *p, const char *of, const char *per,
+			 struct sample_set *out)
+{
+	build(p, of, NULL, per, out);
+}
+
+/* The value of numeric attribute @per of @row (its own or its type's). */
+static double row_size(const struct profile *p, size_t row, const char *per)
+{
+	const struct table *where;
+	size_t at;
+	const struct column *c = profile_attr(p, row, per, &where, &at);
+
+	if (!c || col_text(p, c, at))
+		return NAN;
+	return col_num(c, at);
+}
+
+static void build(const struct profile *p, const char *of, const char *by, const char *per,
+		  struct sample_set *out)
 {
 	size_t n = profile_nres(p);
 	const struct column *val = table_col(&p->res, of ? of : "amount");
@@ -121,7 +153,7 @@ void samples_build_by(const struct profile *p, const char *of, const char *by,
 			if (per_type)
 				of_type[p->res_type[i]] = gi;
 		}
-		group_add(&out->g[gi], v);
+		group_add(&out->g[gi], v, per != NULL, per ? row_size(p, i, per) : NAN);
 	}
 	free(of_type);
 	strmap_free(&index);
@@ -156,6 +188,7 @@ void samples_free(struct sample_set *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->g[i].location);
 		free(s->g[i].v);
+		free(s->g[i].x);
 	}
 	free(s->g);
 	memset(s, 0, sizeof(*s));

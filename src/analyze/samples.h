@@ -12,6 +12,9 @@ struct profile;
 struct sample_group {
 	char *location;
 	double *v;
+	/* samples_build_sized(): each value's size (its "per" attribute, NaN
+	 * where a row has none), parallel to v; NULL otherwise. */
+	double *x;
 	size_t n, cap;
 };
 
@@ -27,6 +30,10 @@ void samples_build(const struct profile *p, const char *of, struct sample_set *o
  * ("(none)" for rows without it); @by NULL is samples_build(). */
 void samples_build_by(const struct profile *p, const char *of, const char *by,
 		      struct sample_set *out);
+/* samples_build(), each value with its size: the value of attribute
+ * @per (structure-unit-size, what a workload generator varies). */
+void samples_build_sized(const struct profile *p, const char *of, const char *per,
+			 struct sample_set *out);
 /* The group at @location, or NULL. */
 const struct sample_group *samples_find(const struct sample_set *s, const char *location);
 /*

@@ -48,8 +48,11 @@ static bool option_value(yajl_val v, struct buf *out)
 }
 
 /* {"repeat": 20, "list": [1, 2], "flag": true} -> --repeat=20 --list=1
- * --list=2 --flag, the matrix's convention (docs/config.md). */
-static void params_argv(yajl_val params, char ***argv, size_t *n)
+ * --list=2 --flag, the matrix's convention (docs/config.md). A false value
+ * is left out, or with @negate given as --no-KEY: a postprocessor's record
+ * holds its flags whatever their default (moving-average's center is on
+ * unless --no-center), and each has that form. */
+static void params_argv(yajl_val params, bool negate, char ***argv, size_t *n)
 {
 	struct buf b = BUF_INIT;
 
@@ -60,12 +63,15 @@ static void params_argv(yajl_val params, char ***argv, size_t *n)
 
 		for (size_t k = 0; k < count; k++) {
 			yajl_val item = YAJL_IS_ARRAY(v) ? v->u.array.values[k] : v;
+			bool off = YAJL_IS_FALSE(item);
 
+			if (off && !negate)
+				continue;
 			buf_reset(&b);
-			buf_addf(&b, "--%s", key);
+			buf_addf(&b, "--%s%s", off ? "no-" : "", key);
 			for (char *c = b.data; *c; c++)
 				*c = *c == '_' ? '-' : *c;
-			if (YAJL_IS_TRUE(item)) {
+			if (YAJL_IS_TRUE(item) || off) {
 				run_strv_add(argv, n, buf_str(&b));
 				continue;
 			}
@@ -100,7 +106,7 @@ static int replay_postprocessors(struct collect_ctx *c, void *arg)
 		if (!name)
 			continue;
 		run_strv_add(&argv, &argc, name);
-		params_argv(yajl_tree_get(rec, params_path, yajl_t_object), &argv, &argc);
+		params_argv(yajl_tree_get(rec, params_path, yajl_t_object), true, &argv, &argc);
 		ret = postproc_run_argv(c->profile, (int)argc, argv);
 		run_strv_free(argv);
 	}
@@ -120,7 +126,7 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 	run_strv_add(argv, n, p->collector);
 	/* The command's output would mix with the report. */
 	run_strv_add(argv, n, "--output-handling=suppress");
-	params_argv(params, argv, n);
+	params_argv(params, false, argv, n);
 	yajl_tree_free(params);
 	if (p->workload && *p->workload && (!p->args || strcmp(p->workload, p->args) != 0)) {
 		char *opt = xasprintf("--workload=%s", p->workload);
@@ -178,7 +184,7 @@ static int collect_recipe(struct cli_ctx *ctx, const struct profile *target, con
 		ret = file_read_all(written, &raw);
 	if (ret == 0 && written) {
 		struct store_item item = {target->type, strrchr(written, '/') + 1, raw.data,
-					  raw.len};
+					  raw.len, profile_is_compact(raw.data, raw.len)};
 
 		ret = store_add(ctx->store, parent, &item, 1, NULL, NULL);
 	}

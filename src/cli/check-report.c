@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/check.h"
+#include "cli/select.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -51,9 +52,39 @@ void check_report_free(struct check_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static const struct {
+	const char *name;
+	enum change_class from;
+} fail_levels[] = {
+	{"maybe", CH_MAYBE_DEGRADATION},
+	{"degradation", CH_DEGRADATION},
+	{"severe", CH_SEVERE_DEGRADATION},
+};
+
+int check_parse_fail_on(const char *arg, enum change_class *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fail_levels); i++) {
+		if (strcmp(arg, fail_levels[i].name) == 0) {
+			*out = fail_levels[i].from;
+			return 0;
+		}
+	}
+	return err_set(ERR_INVALID, "--fail-on wants maybe, degradation or severe, not '%s'", arg);
+}
+
+const char *check_fail_on_name(enum change_class c)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fail_levels); i++)
+		if (fail_levels[i].from == c)
+			return fail_levels[i].name;
+	return "degradation";
+}
+
+/* The degradation classes run from Total (0) to Maybe: a class fails when
+ * it is at least as bad as the mildest failing one. */
 bool check_fails(const struct check_report *r, enum change_class c)
 {
-	return change_is_degradation(c) && (r->strict || c != CH_MAYBE_DEGRADATION);
+	return change_is_degradation(c) && c <= r->fail_from;
 }
 
 size_t check_report_failing(const struct check_report *r)
@@ -66,21 +97,81 @@ size_t check_report_failing(const struct check_report *r)
 	return n;
 }
 
-void check_report_counts(const struct check_report *r, size_t *deg, size_t *opt, size_t *other)
+void check_report_counts(const struct check_report *r, struct check_counts *n)
 {
-	*deg = *opt = *other = 0;
+	memset(n, 0, sizeof(*n));
 	for (size_t i = 0; i < r->n; i++) {
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++) {
 			enum change_class c = r->pairs[i].changes.v[j].cls;
 
-			if (change_is_degradation(c))
-				++*deg;
+			if (c == CH_MAYBE_DEGRADATION)
+				n->maybe++;
+			else if (change_is_degradation(c))
+				n->degradations++;
 			else if (change_is_optimization(c))
-				++*opt;
+				n->optimizations++;
 			else
-				++*other;
+				n->other++;
+			n->failing += check_fails(r, c);
 		}
 	}
+}
+
+static const char *plural(size_t n, const char *s)
+{
+	return n == 1 ? "" : s;
+}
+
+void check_summary(struct buf *b, const struct check_report *r)
+{
+	struct check_counts n;
+
+	check_report_counts(r, &n);
+	buf_addf(b,
+		 "%zu degradation%s, %zu maybe degradation%s, %zu optimization%s, %zu other "
+		 "result%s",
+		 n.degradations, plural(n.degradations, "s"), n.maybe, plural(n.maybe, "s"),
+		 n.optimizations, plural(n.optimizations, "s"), n.other, plural(n.other, "s"));
+	if (r->without_baseline)
+		buf_addf(b, "; %zu profile%s had no baseline", r->without_baseline,
+			 plural(r->without_baseline, "s"));
+	if (n.failing)
+		buf_addf(b, "; %zu fail%s the check", n.failing, n.failing == 1 ? "s" : "");
+	else
+		buf_adds(b, "; none fails the check");
+	buf_addf(b, " (--fail-on %s)", check_fail_on_name(r->fail_from));
+}
+
+bool check_pair_disjoint(const struct check_pair *p, struct buf *b)
+{
+	const char *sep[2] = {"", ""};
+	struct buf side[2] = {BUF_INIT, BUF_INIT};
+	size_t shown[2] = {0, 0}, total[2] = {0, 0};
+
+	for (size_t i = 0; i < p->changes.n; i++) {
+		enum change_class c = p->changes.v[i].cls;
+
+		if (c != CH_NOT_IN_BASELINE && c != CH_NOT_IN_TARGET)
+			return false;
+	}
+	for (size_t i = 0; i < p->changes.n; i++) {
+		int k = p->changes.v[i].cls == CH_NOT_IN_TARGET ? 0 : 1;
+
+		if (total[k]++ < 3) {
+			buf_addf(&side[k], "%s%s", sep[k], p->changes.v[i].location);
+			sep[k] = ", ";
+			shown[k]++;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (total[k] > shown[k])
+			buf_addf(&side[k], ", ... (%zu)", total[k]);
+	buf_addf(b, "%s and %s share no location: the baseline has %s, the target %s",
+		 p->baseline_name, p->target_name, total[0] ? buf_str(&side[0]) : "none",
+		 total[1] ? buf_str(&side[1]) : "none");
+	buf_release(&side[0]);
+	buf_release(&side[1]);
+	return true;
 }
 
 int check_parse_format(const char *arg, enum check_format *out)
@@ -115,6 +206,44 @@ static void add_confidence(struct buf *b, const struct change *c)
 		buf_addf(b, "%s=%.3g", c->confidence_kind, c->confidence);
 }
 
+/* How many sizes a location compared size by size was judged on. */
+static size_t used_sizes(const struct change *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nsizes; i++)
+		n += c->sizes[i].used;
+	return n;
+}
+
+/* --verbose: a location compared size by size, one line per size. */
+static void print_sizes(FILE *f, const struct change *c, const char *rail)
+{
+	fprintf(f, "  %s    %12s  %7s  %12s  %12s  %8s  %s\n", rail, "size", "n", "baseline",
+		"target", "change", "p");
+	for (size_t i = 0; i < c->nsizes; i++) {
+		const struct change_size *z = &c->sizes[i];
+		char n[32];
+
+		snprintf(n, sizeof(n), "%zu/%zu", z->n_baseline, z->n_target);
+		fprintf(f, "  %s    %12.6g  %7s  ", rail, z->size, n);
+		if (!z->used) {
+			fprintf(f, "%12s  %12s  %8s  (too few values on a side: not counted)\n", "",
+				"", "");
+			continue;
+		}
+		fprintf(f, "%12.6g  %12.6g  ", z->baseline, z->target);
+		if (z->baseline > 0)
+			fprintf(f, "%+7.1f%%  ", 100 * (z->target / z->baseline - 1));
+		else
+			fprintf(f, "%8s  ", "n/a");
+		if (isnan(z->p))
+			fputs("\n", f);
+		else
+			fprintf(f, "%.2g\n", z->p);
+	}
+}
+
 /* One result as the terminal shows it, after the class. */
 static void add_details(struct buf *b, const struct change *c)
 {
@@ -131,10 +260,14 @@ static void add_details(struct buf *b, const struct change *c)
 		add_confidence(b, c);
 		buf_addf(b, "  %.6g -> %.6g", c->baseline, c->target);
 	}
+	if (c->detail)
+		buf_addf(b, "  %s", c->detail);
 	/* The model methods compare fitted curves, not counted values. */
 	buf_adds(b, "  (");
 	if (c->n_baseline || c->n_target)
 		buf_addf(b, "%zu vs %zu values, ", c->n_baseline, c->n_target);
+	if (c->nsizes)
+		buf_addf(b, "%zu size%s, ", used_sizes(c), used_sizes(c) == 1 ? "" : "s");
 	buf_addf(b, "%s%s%s)", c->method, c->note ? "; " : "", c->note ? c->note : "");
 }
 
@@ -166,13 +299,16 @@ static size_t *by_location(const struct check_pair *p)
 }
 
 /* One pair as a tree: a branch per location, a leaf per method's verdict. */
-static void print_pair(FILE *f, const struct check_pair *p, bool colour, struct buf *b)
+static void print_pair(FILE *f, const struct check_pair *p, bool colour, bool verbose,
+		       struct buf *b)
 {
 	size_t *ord = by_location(p), n = p->changes.n;
 
-	fprintf(f, "%s\n  %.7s%s%s -> %.7s%s%s\n", p->config, p->baseline_version,
-		*p->baseline_version ? " " : "", p->baseline_name, p->target_version,
-		*p->target_version ? " " : "", p->target_name);
+	buf_reset(b);
+	ref_label(b, p->baseline_id, p->baseline_name, p->baseline_version);
+	buf_adds(b, " -> ");
+	ref_label(b, p->target_id, p->target_name, p->target_version);
+	fprintf(f, "%s\n  %s\n", p->config, buf_str(b));
 	for (size_t k = 0; k < n;) {
 		const char *loc = p->changes.v[ord[k]].location;
 		size_t end = k;
@@ -190,6 +326,8 @@ static void print_pair(FILE *f, const struct check_pair *p, bool colour, struct 
 			add_details(b, c);
 			fprintf(f, "  %s  %s%s%s  %s\n", last ? " " : "│", col,
 				change_class_name(c->cls), *col ? "\033[0m" : "", buf_str(b));
+			if (verbose && c->nsizes)
+				print_sizes(f, c, last ? " " : "│");
 		}
 	}
 	free(ord);
@@ -197,21 +335,16 @@ static void print_pair(FILE *f, const struct check_pair *p, bool colour, struct 
 
 static void print_text(FILE *f, const struct check_report *r, bool colour)
 {
-	size_t deg, opt, other;
 	struct buf b = BUF_INIT;
 
 	for (size_t i = 0; i < r->n; i++) {
 		if (i)
 			fputc('\n', f);
-		print_pair(f, &r->pairs[i], colour, &b);
+		print_pair(f, &r->pairs[i], colour, r->verbose, &b);
 	}
-	check_report_counts(r, &deg, &opt, &other);
-	fprintf(f, "%s%zu degradation%s, %zu optimization%s, %zu other result%s", r->n ? "\n" : "",
-		deg, deg == 1 ? "" : "s", opt, opt == 1 ? "" : "s", other, other == 1 ? "" : "s");
-	if (r->without_baseline)
-		fprintf(f, "; %zu profile%s had no baseline", r->without_baseline,
-			r->without_baseline == 1 ? "" : "s");
-	fputc('\n', f);
+	buf_reset(&b);
+	check_summary(&b, r);
+	fprintf(f, "%s%s\n", r->n ? "\n" : "", buf_str(&b));
 	buf_release(&b);
 }
 
@@ -230,6 +363,24 @@ static void json_str(struct buf *b, const char *key, const char *s)
 	buf_add_json_str(b, s, strlen(s));
 }
 
+/* A location compared size by size: "sizes": [{size, n_baseline, ...}]. */
+static void json_sizes(struct buf *b, const struct change *c)
+{
+	buf_adds(b, ",\"sizes\":[");
+	for (size_t i = 0; i < c->nsizes; i++) {
+		const struct change_size *z = &c->sizes[i];
+
+		buf_adds(b, i ? ",{\"size\":" : "{\"size\":");
+		buf_addf(b, "%.17g", z->size);
+		buf_addf(b, ",\"n_baseline\":%zu,\"n_target\":%zu", z->n_baseline, z->n_target);
+		json_num(b, "baseline", z->baseline);
+		json_num(b, "target", z->target);
+		json_num(b, "p", z->p);
+		buf_addf(b, ",\"counted\":%s}", z->used ? "true" : "false");
+	}
+	buf_addc(b, ']');
+}
+
 static void json_change(struct buf *b, const struct check_pair *p, const struct change *c)
 {
 	buf_adds(b, "{\"location\":");
@@ -246,8 +397,14 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 	buf_addf(b, ",\"n_baseline\":%zu,\"n_target\":%zu", c->n_baseline, c->n_target);
 	if (c->note)
 		json_str(b, "note", c->note);
+	if (c->detail)
+		json_str(b, "detail", c->detail);
+	if (c->nsizes)
+		json_sizes(b, c);
 	json_str(b, "baseline_profile", p->baseline_name);
 	json_str(b, "target_profile", p->target_name);
+	json_str(b, "baseline_id", p->baseline_id);
+	json_str(b, "target_id", p->target_id);
 	json_str(b, "baseline_version", p->baseline_version);
 	json_str(b, "target_version", p->target_version);
 	buf_addc(b, '}');
@@ -256,7 +413,7 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 static void print_json(FILE *f, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
-	size_t deg, opt, other;
+	struct check_counts n;
 	bool first = true;
 
 	buf_adds(&b, "{\"results\":[");
@@ -278,11 +435,13 @@ static void print_json(FILE *f, const struct check_report *r)
 		json_str(&b, "version", u->version);
 		buf_addc(&b, '}');
 	}
-	check_report_counts(r, &deg, &opt, &other);
+	check_report_counts(r, &n);
 	buf_addf(&b,
-		 "],\"summary\":{\"degradations\":%zu,\"optimizations\":%zu,\"other\":%zu,"
-		 "\"without_baseline\":%zu,\"failing\":%zu}}\n",
-		 deg, opt, other, r->without_baseline, check_report_failing(r));
+		 "],\"summary\":{\"degradations\":%zu,\"maybe_degradations\":%zu,"
+		 "\"optimizations\":%zu,\"other\":%zu,\"without_baseline\":%zu,\"failing\":%zu,"
+		 "\"fail_on\":\"%s\"}}\n",
+		 n.degradations, n.maybe, n.optimizations, n.other, r->without_baseline, n.failing,
+		 check_fail_on_name(r->fail_from));
 	fwrite(b.data, 1, b.len, f);
 	buf_release(&b);
 }
@@ -309,15 +468,10 @@ static void md_num(struct buf *b, double v)
 static void print_markdown(FILE *f, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
-	size_t deg, opt, other;
 
-	check_report_counts(r, &deg, &opt, &other);
-	buf_addf(&b, "**%zu degradation%s, %zu optimization%s**", deg, deg == 1 ? "" : "s", opt,
-		 opt == 1 ? "" : "s");
-	if (r->without_baseline)
-		buf_addf(&b, "; %zu profile%s had no baseline", r->without_baseline,
-			 r->without_baseline == 1 ? "" : "s");
-	buf_adds(&b, "\n\n");
+	buf_adds(&b, "**");
+	check_summary(&b, r);
+	buf_adds(&b, "**\n\n");
 	buf_adds(&b, "| profile | location | result | change | interval | confidence | baseline | "
 		     "target | method |\n|---|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < r->n; i++) {
@@ -395,9 +549,10 @@ static void junit_case(struct buf *b, const struct check_report *r, const struct
 static void print_junit(FILE *f, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
-	size_t deg, opt, other, skipped = r->without_baseline;
+	size_t skipped = r->without_baseline;
+	struct check_counts n;
 
-	check_report_counts(r, &deg, &opt, &other);
+	check_report_counts(r, &n);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
 			skipped += r->pairs[i].changes.v[j].note &&
@@ -406,7 +561,8 @@ static void print_junit(FILE *f, const struct check_report *r)
 		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		 "<testsuite name=\"veles check\" tests=\"%zu\" failures=\"%zu\" "
 		 "skipped=\"%zu\">\n",
-		 deg + opt + other + r->without_baseline, check_report_failing(r), skipped);
+		 n.degradations + n.maybe + n.optimizations + n.other + r->without_baseline,
+		 n.failing, skipped);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
 			junit_case(&b, r, &r->pairs[i], &r->pairs[i].changes.v[j]);

@@ -11,6 +11,7 @@
 
 #include "analyze/degrade.h"
 
+struct buf;
 struct profile;
 struct run_matrix;
 
@@ -20,6 +21,7 @@ enum check_format { CHECK_TEXT, CHECK_JSON, CHECK_MARKDOWN, CHECK_JUNIT };
 struct check_pair {
 	char *baseline_name, *target_name;
 	char baseline_version[41], target_version[41]; /* "" for files */
+	char baseline_id[41], target_id[41];	       /* the profiles' ids; "" for files */
 	char *config; /* "cmd args (workload) collector", for headings */
 	struct change_list changes;
 };
@@ -35,8 +37,17 @@ struct check_report {
 	size_t n, cap;
 	struct check_unmatched *unmatched;
 	size_t without_baseline, unmatched_cap; /* without_baseline: unmatched's count */
-	bool strict;				/* a MaybeDegradation fails too (--strict) */
+	/* The mildest class that fails the check (--fail-on): CH_DEGRADATION
+	 * by default, CH_MAYBE_DEGRADATION (--fail-on maybe, --strict) or
+	 * CH_SEVERE_DEGRADATION (--fail-on severe). */
+	enum change_class fail_from;
+	bool verbose; /* the per-size table of locations compared size by size */
 };
+
+/* --fail-on maybe|degradation|severe into the mildest failing class. */
+int check_parse_fail_on(const char *arg, enum change_class *out);
+/* "maybe", "degradation" or "severe". */
+const char *check_fail_on_name(enum change_class c);
 
 struct check_pair *check_report_add(struct check_report *r);
 /* Records target profile @name (of @version, configuration title @config)
@@ -45,12 +56,34 @@ void check_report_unmatched(struct check_report *r, const char *name, const char
 			    const char *version);
 void check_report_free(struct check_report *r);
 /* Whether a change of class @c fails the check (sets the exit status):
- * a sure degradation, or with --strict a maybe too. */
+ * a degradation at least as bad as r->fail_from. */
 bool check_fails(const struct check_report *r, enum change_class c);
 /* How many changes fail the check. */
 size_t check_report_failing(const struct check_report *r);
-/* Counts over every change: degradations, optimizations, the rest. */
-void check_report_counts(const struct check_report *r, size_t *deg, size_t *opt, size_t *other);
+
+/* Counts over every change, as the summary line says them. */
+struct check_counts {
+	size_t degradations;  /* Degradation, SevereDegradation, TotalDegradation */
+	size_t maybe;	      /* MaybeDegradation */
+	size_t optimizations; /* every optimization class, maybe ones too */
+	size_t other;
+	size_t failing; /* what fails the check: the exit status is 1 when not 0 */
+};
+void check_report_counts(const struct check_report *r, struct check_counts *c);
+/*
+ * The summary line: "1 degradation, 2 maybe degradations, 0
+ * optimizations, 3 other results; 1 fails the check (--fail-on
+ * degradation)", and "; N profiles had no baseline". The exit status
+ * follows its last clause.
+ */
+void check_summary(struct buf *b, const struct check_report *r);
+
+/*
+ * One line naming what a compared pair lacks when its two sides share no
+ * location (every result is NotInBaseline or NotInTarget) into @b; false
+ * when they share one.
+ */
+bool check_pair_disjoint(const struct check_pair *p, struct buf *b);
 
 /* "type cmd args (workload) collector [postprocessors]": the configuration
  * that pairs a profile with its baseline (collector parameters such as

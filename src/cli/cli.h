@@ -43,6 +43,7 @@ int cmd_add(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_rm(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_log(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_show(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_export(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_push(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_pull(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_collect(struct cli_ctx *ctx, int argc, char **argv);
@@ -74,6 +75,12 @@ int cli_config_validate(const struct cli_ctx *ctx);
 struct run_matrix;
 /* The job matrix of .veles/config.yml and the user's config.yml (run.h). */
 int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m);
+
+/* On a terminal, stdout and stderr show the control bytes and escape
+ * sequences a crafted profile may hold as text (term-guard.c). */
+void cli_guard_terminal(void);
+/* Gives stdout back its raw bytes, for a full-screen (curses) view. */
+void cli_unguard_stdout(void);
 
 /* Prints "veles: MSG" on stderr; returns the exit status to use (1, or 2 for
  * usage errors, see cli_usage_error). */

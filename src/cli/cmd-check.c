@@ -31,8 +31,9 @@ static const char check_usage[] =
 	"profile of its parent version(s) that has the same configuration (type,\n"
 	"command, arguments, workload, collector, postprocessors); `all` does that\n"
 	"for every version in the history. Exit status: 0 when nothing surely\n"
-	"degraded, 1 when something did (a Degradation, Severe or Total; with\n"
-	"--strict a MaybeDegradation too), 2 on error.\n"
+	"degraded, 1 when something did (a Degradation, Severe or Total; see\n"
+	"--fail-on), 2 on error (as when there is nothing to compare). The summary\n"
+	"line ends with what fails the check, so it says what the status does.\n"
 	"\n"
 	"  --method M         stat (default): a rank test (or Welch's t) on repeated\n"
 	"                     measurements with a bootstrap interval of the change;\n"
@@ -40,7 +41,9 @@ static const char check_usage[] =
 	"                     among the locations' changes in exclusive time; on the\n"
 	"                     profiles' models: bmoe (best model order), int\n"
 	"                     (integrals), loc (local means), fast (mean relative gap),\n"
-	"                     lreg and preg (the gap fitted by a line, a polynomial)\n"
+	"                     lreg and preg (the gap fitted by a line, a polynomial);\n"
+	"                     bounds (the default for bounds profiles): each loop's\n"
+	"                     class, a rise is a TotalDegradation\n"
 	"  --format F         text (default), json, markdown or junit\n"
 	"  --alpha A          significance level, and 1 - the interval's level (0.05)\n"
 	"  --min-effect E     smallest relative change that counts (0.02 = 2%)\n"
@@ -57,7 +60,12 @@ static const char check_usage[] =
 	"                     or when you say so (asked on a terminal)\n"
 	"  -y, --yes          --collect-missing may run a profile's own recipe (its\n"
 	"                     command comes from the profile, which may not be yours)\n"
-	"  --strict           a MaybeDegradation fails the check too\n"
+	"  --fail-on L        what fails the check: maybe (a MaybeDegradation or\n"
+	"                     worse), degradation (default) or severe (Severe, Total)\n"
+	"  --strict           --fail-on maybe\n"
+	"  --force            compare profiles of different types or commands\n"
+	"  -v, --verbose      a location compared size by size (a workload generator's\n"
+	"                     profile) lists each size's comparison\n"
 	"  -q, --quiet        no progress lines on stderr\n";
 
 struct check_cli {
@@ -65,7 +73,8 @@ struct check_cli {
 	struct check_strategies strategies; /* when no --method */
 	bool collect_missing;
 	struct check_collect *collect; /* --collect-missing: what may run */
-	bool strict;
+	enum change_class fail_from;   /* --fail-on, --strict */
+	bool force, verbose;
 	bool quiet_progress;
 	enum check_format fmt;
 	struct check_params cp;
@@ -83,6 +92,8 @@ enum {
 	OPT_AAT,
 	OPT_COLLECT,
 	OPT_STRICT,
+	OPT_FAIL_ON,
+	OPT_FORCE,
 };
 
 static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -144,6 +155,10 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 			return cli_usage_error("check",
 					       "unknown test '%s': use mann-whitney or welch", arg);
 		return 0;
+	case OPT_FAIL_ON:
+		return check_parse_fail_on(arg, &o->fail_from) < 0
+			       ? cli_usage_error("check", "%s", err_msg())
+			       : 0;
 	case OPT_ROUNDS:
 		if (cli_parse_uint("check", "--rounds", arg, &n) < 0)
 			return 2;
@@ -174,6 +189,9 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"aat-threshold", required_argument, NULL, OPT_AAT},
 		{"collect-missing", no_argument, NULL, OPT_COLLECT},
 		{"strict", no_argument, NULL, OPT_STRICT},
+		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
+		{"force", no_argument, NULL, OPT_FORCE},
+		{"verbose", no_argument, NULL, 'v'},
 		{"yes", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
@@ -182,7 +200,8 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	int c, ret;
 
 	check_params_default(&o->cp);
-	while ((c = getopt_long(argc, argv, "hqy", opts, NULL)) != -1) {
+	o->fail_from = CH_DEGRADATION;
+	while ((c = getopt_long(argc, argv, "hqvy", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(check_usage, stdout);
 			return -1;
@@ -191,10 +210,13 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 			o->collect->yes = true;
 			continue;
 		}
-		if (c == OPT_COLLECT || c == OPT_STRICT || c == 'q') {
-			*(c == 'q'	    ? &o->quiet_progress
-			  : c == OPT_STRICT ? &o->strict
-					    : &o->collect_missing) = true;
+		if (c == OPT_STRICT)
+			o->fail_from = CH_MAYBE_DEGRADATION;
+		if (c == OPT_COLLECT || c == OPT_STRICT || c == OPT_FORCE || c == 'q' || c == 'v') {
+			*(c == 'q'	   ? &o->quiet_progress
+			  : c == 'v'	   ? &o->verbose
+			  : c == OPT_FORCE ? &o->force
+					   : &o->collect_missing) = c != OPT_STRICT;
 			continue;
 		}
 		if (c == '?' || c == ':')
@@ -231,8 +253,19 @@ static int finish(struct check_report *r, const struct check_cli *o, bool colour
 {
 	size_t failing, unjudged = 0;
 	const char *note = NULL;
+	struct buf why = BUF_INIT;
 
-	r->strict = o->strict;
+	/* Two sides without a location in common compared nothing: not a pass. */
+	for (size_t i = 0; i < r->n; i++) {
+		if (check_pair_disjoint(&r->pairs[i], &why)) {
+			cli_error("%s", buf_str(&why));
+			buf_release(&why);
+			check_report_free(r);
+			return 2;
+		}
+	}
+	r->fail_from = o->fail_from;
+	r->verbose = o->verbose;
 	check_print(stdout, r, o->fmt, colour);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
@@ -257,25 +290,33 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 	memset(refs, 0, sizeof(refs));
 	for (int i = 0; i < 2 && ret == 0; i++)
 		ret = ref_open(ctx, specs[i], NULL, REF_DEFAULT_INDEX, &refs[i], &p[i]);
+	if (ret == 0 && !o->force &&
+	    profile_comparable(p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1])) < 0) {
+		cli_error("%s (--force compares them anyway)", err_msg());
+		ret = 2;
+	}
 	if (ret == 0)
 		ret = compare_into(&r, o, p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1]));
-	if (ret == 0 && refs[0].kind == REF_STORED)
-		memcpy(r.pairs[0].baseline_version, refs[0].version, 41);
-	if (ret == 0 && refs[1].kind == REF_STORED)
-		memcpy(r.pairs[0].target_version, refs[1].version, 41);
+	for (int i = 0; i < 2 && ret == 0; i++) {
+		if (refs[i].kind != REF_STORED)
+			continue;
+		memcpy(i ? r.pairs[0].target_version : r.pairs[0].baseline_version, refs[i].version,
+		       41);
+		memcpy(i ? r.pairs[0].target_id : r.pairs[0].baseline_id, ref_id(&refs[i]), 41);
+	}
 	for (int i = 0; i < 2; i++) {
 		profile_free(p[i]);
 		ref_release(&refs[i]);
 	}
-	if (ret < 0) {
+	if (ret) {
 		check_report_free(&r);
-		cli_fail();
+		if (ret < 0)
+			cli_fail();
 		return 2;
 	}
 	return finish(&r, o, ctx->stdout_tty);
 }
 
-/* Compares every profile of @version with its match in the parents. */
 /* Compares target profile @i with its match in each parent; *@matched
  * says whether any parent had one. */
 static int pair_with_parents(const struct check_cli *o, const struct vcs_version *ver,
@@ -296,6 +337,8 @@ static int pair_with_parents(const struct check_cli *o, const struct vcs_version
 				   target->e[i].name);
 		memcpy(r->pairs[r->n - 1].baseline_version, ver->parents[k], 41);
 		memcpy(r->pairs[r->n - 1].target_version, ver->id, 41);
+		memcpy(r->pairs[r->n - 1].baseline_id, parents[k].e[j].blob, 41);
+		memcpy(r->pairs[r->n - 1].target_id, target->e[i].blob, 41);
 	}
 	return ret;
 }
@@ -370,6 +413,14 @@ static int check_head(struct cli_ctx *ctx, const struct check_cli *o, const char
 		cli_fail();
 		return 2;
 	}
+	/* Every profile of the version is either paired or without a baseline. */
+	if (r.n == 0 && r.without_baseline == 0) {
+		check_report_free(&r);
+		cli_error("no profile registered to version %.7s: nothing to check (collect one "
+			  "and `veles add` it)",
+			  id);
+		return 2;
+	}
 	return finish(&r, o, ctx->stdout_tty);
 }
 
@@ -399,6 +450,11 @@ static int check_all(struct cli_ctx *ctx, const struct check_cli *o)
 	if (vcs_walk(ctx->vcs, NULL, 0, check_one, &w) < 0) {
 		check_report_free(&r);
 		cli_fail();
+		return 2;
+	}
+	if (r.n == 0 && r.without_baseline == 0) {
+		check_report_free(&r);
+		cli_error("no profile registered to any version: nothing to check");
 		return 2;
 	}
 	return finish(&r, o, ctx->stdout_tty);

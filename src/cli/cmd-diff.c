@@ -13,6 +13,7 @@
 #include "analyze/samples.h"
 #include "analyze/stats.h"
 #include "cli/cli.h"
+#include "cli/diff-bounds.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -38,7 +39,9 @@ static const char diff_usage[] =
 	"  --sort-by S          change (default: largest relative change either way),\n"
 	"                       increase, decrease, baseline, target or name\n"
 	"  --format F           text (default), json, csv or markdown\n"
-	"  -m, --minor REV      look the profiles up in version REV (default: HEAD)\n"
+	"  -m, --minor REV      look the profiles up in version REV (default: HEAD);\n"
+	"                       given twice, the first for BASE, the second for TARGET\n"
+	"  --force              compare profiles of different types or commands\n"
 	"\n"
 	"flamegraph draws the call stacks of the resources' traces (memory profiles\n"
 	"have them) as a differential flame graph in SVG: frame widths from TARGET,\n"
@@ -55,8 +58,10 @@ struct diff_opts {
 	enum agg agg;
 	enum sort sort;
 	enum fmt fmt;
-	const char *group_by, *of, *filter, *rev, *output;
-	bool flamegraph, negate;
+	const char *group_by, *of, *filter, *output;
+	const char *rev[2]; /* -m: both sides, or one each when given twice */
+	int nrev;
+	bool flamegraph, negate, force;
 	regex_t re;
 };
 
@@ -110,7 +115,13 @@ static int parse_option(struct diff_opts *o, int c, char **argv)
 		o->filter = optarg;
 		return 0;
 	case 'm':
-		o->rev = optarg;
+		if (o->nrev == 2)
+			return cli_usage_error("diff", "-m at most twice: once for BASE, once "
+						       "for TARGET");
+		o->rev[o->nrev++] = optarg;
+		return 0;
+	case 'F':
+		o->force = true;
 		return 0;
 	case 'O':
 		o->output = optarg;
@@ -137,6 +148,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		{"minor", required_argument, NULL, 'm'},
 		{"output", required_argument, NULL, 'O'},
 		{"negate", no_argument, NULL, 'N'},
+		{"force", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -432,25 +444,46 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 	struct profile_ref refs[2];
 	struct profile *p[2] = {NULL, NULL};
 	const char *names[2];
+	struct buf label[2] = {BUF_INIT, BUF_INIT};
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret)
 		return ret < 0 ? 0 : ret;
 	memset(refs, 0, sizeof(refs));
 	for (int i = 0; i < 2 && ret == 0; i++) {
-		ret = ref_open(ctx, argv[optind + i], o.rev, REF_DEFAULT_INDEX, &refs[i], &p[i]);
-		if (ret == 0)
-			names[i] = ref_name(&refs[i]);
-		else
+		/* -m once: both sides; twice: each side its own version. */
+		const char *rev = o.nrev == 2 ? o.rev[i] : o.rev[0];
+
+		ret = ref_open(ctx, argv[optind + i], rev, REF_DEFAULT_INDEX, &refs[i], &p[i]);
+		if (ret == 0) {
+			ref_label(&label[i], ref_id(&refs[i]), ref_name(&refs[i]),
+				  refs[i].kind == REF_STORED ? refs[i].version : NULL);
+			names[i] = buf_str(&label[i]);
+		} else {
 			ret = cli_fail();
+		}
 	}
+	/* The same profile twice compares nothing, which +0.0% would hide. */
+	if (ret == 0 && refs[0].kind == REF_STORED && refs[1].kind == REF_STORED &&
+	    strcmp(ref_id(&refs[0]), ref_id(&refs[1])) == 0 &&
+	    strcmp(argv[optind], argv[optind + 1]) == 0)
+		cli_warn("BASE and TARGET are the same profile (%s); -m twice gives each its "
+			 "version",
+			 names[0]);
+	if (ret == 0 && !o.force &&
+	    profile_comparable(p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1])) < 0)
+		ret = cli_error("%s (--force compares them anyway)", err_msg()) + 1;
 	if (ret == 0 && o.of && !has_field(p[0], o.of) && !has_field(p[1], o.of))
 		ret = cli_error("no resource of either profile has '%s'", o.of);
-	if (ret == 0)
+	/* Bounds profiles measure no amounts: their bounds are compared. */
+	if (ret == 0 && !o.flamegraph && !o.of && !o.group_by && diff_is_bounds(p))
+		diff_bounds_print(p, names, (int)o.fmt, o.top);
+	else if (ret == 0)
 		ret = o.flamegraph ? diff_flamegraph(&o, p, names) : diff_loaded(&o, p, names);
 	for (int i = 0; i < 2; i++) {
 		profile_free(p[i]);
 		ref_release(&refs[i]);
+		buf_release(&label[i]);
 	}
 	if (o.filter)
 		regfree(&o.re);

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/log.h"
+#include "project/select.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -18,7 +19,8 @@ static const char log_usage[] =
 	"       veles log --perf KEY [-n N] [--format text|json] [REV]\n"
 	"\n"
 	"Lists the versions reachable from REV (default: HEAD), newest first, as\n"
-	"git log does, each with the number and types of its profiles.\n"
+	"git log does, each with its profiles: their ids (any prefix of four digits\n"
+	"or more names a profile wherever N@i does), N@i, types and names.\n"
 	"\n"
 	"  --oneline          one line per version\n"
 	"  -n, --max-count N  at most N versions\n"
@@ -113,7 +115,8 @@ static int collect_version(const char *version, const struct store_entry *e, siz
 	return 0;
 }
 
-/* Text output names only the types: the names and ids are left out. */
+/* One line per version names only the types: the names and ids are left
+ * out. */
 static int collect_types(const char *version, const struct store_entry *e, size_t n, void *arg)
 {
 	struct store_entry few[64];
@@ -195,7 +198,16 @@ static void print_text(struct log_state *st, const struct vcs_version *v, const 
 		 date, v->tz_offset < 0 ? '-' : '+', abs(v->tz_offset) / 60,
 		 abs(v->tz_offset) % 60);
 	describe(b, s);
-	buf_adds(b, "\n\n");
+	buf_addc(b, '\n');
+	/* Each profile by its id, which names it wherever N@i does and, unlike
+	 * N@i, stays the same when profiles are added. */
+	for (size_t i = 0; s && i < s->n; i++) {
+		char id[PROFILE_SHORT_ID + 1];
+
+		buf_addf(b, "  %s  %zu@i  %-6s  %s\n", profile_short_id(s->e[i].blob, id), i,
+			 s->e[i].type, s->e[i].name);
+	}
+	buf_addc(b, '\n');
 	for (p = v->message; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -314,8 +326,7 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 	if (perf)
 		return log_perf(ctx, from, limit, perf, st.fmt);
 	st.plain = vcs_kind(ctx->vcs) == VCS_PLAIN;
-	ret = store_each_version(ctx->store,
-				 st.fmt == FORMAT_JSON ? collect_version : collect_types, &st.map);
+	ret = store_each_version(ctx->store, st.oneline ? collect_types : collect_version, &st.map);
 	if (ret == 0)
 		ret = vcs_walk(ctx->vcs, from, limit, show_version, &st);
 	if (st.fmt == FORMAT_JSON)

@@ -110,7 +110,7 @@ static int save_result(struct cli_ctx *ctx, const struct profile *p, const char 
 	ret = collect_claim_path(ctx->jobs_dir, name, &path);
 	free(name);
 	if (ret == 0) {
-		ret = profile_save(p, path, COMP_NONE);
+		ret = profile_save_compact(p, path);
 		if (ret < 0)
 			unlink(path);
 	}

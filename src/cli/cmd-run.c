@@ -23,7 +23,7 @@
 #include "vcs/vcs.h"
 
 static const char run_usage[] =
-	"usage: veles run matrix [-m REV]... [--crawl-parents] [--format FMT]\n"
+	"usage: veles run matrix [-m REV]... [--crawl-parents] [--depth N] [--format FMT]\n"
 	"       veles run job --cmd CMD [--args ARGS] [--workload W] --collector NAME\n"
 	"                     [--collector-params P] [--postprocessor NAME\n"
 	"                     [--postprocessor-params P]] [-m REV]... [--format FMT]\n"
@@ -38,8 +38,11 @@ static const char run_usage[] =
 	"A failing job is reported and the others still run.\n"
 	"\n"
 	"  -m, --minor REV      run on version REV, checked out in a temporary git\n"
-	"                       worktree (repeatable; default: the working tree, HEAD)\n"
+	"                       worktree (repeatable; default: the working tree, HEAD);\n"
+	"                       A..B: every version B has and A has not, as git log A..B\n"
 	"  -c, --crawl-parents  also run on every ancestor of each REV\n"
+	"      --depth N        at most N ancestors of each REV (with --crawl-parents),\n"
+	"                       at most N + 1 versions of each A..B\n"
 	"      --format FMT     text (default) or json (a summary of every job)\n"
 	"  -q, --quiet          no line per job\n"
 	"\n"
@@ -51,6 +54,7 @@ struct run_cli {
 	struct run_matrix *m;
 	char **revs;
 	size_t nrevs;
+	unsigned long depth; /* --depth: ancestors per REV; 0 = all */
 	bool crawl, quiet;
 	enum out_format format;
 	struct buf json; /* results, for --format json */
@@ -358,7 +362,28 @@ static int add_version(const struct vcs_version *ver, void *arg)
 	return 0;
 }
 
-/* -m REVs as full ids, with every ancestor under --crawl-parents. */
+/* -m A..B: the versions B has and A has not (an empty side is HEAD). */
+static int add_range(struct run_cli *r, const char *spec, const char *dots)
+{
+	char *a = xstrndup(spec, (size_t)(dots - spec)), from[41], hide[41];
+	const char *b = dots + 2;
+	size_t before = r->nrevs;
+	int ret = vcs_resolve(r->ctx->vcs, *a ? a : "HEAD", hide);
+
+	if (ret == 0)
+		ret = vcs_resolve(r->ctx->vcs, *b ? b : "HEAD", from);
+	if (ret == 0)
+		ret = vcs_walk_range(r->ctx->vcs, hide, from, r->depth ? r->depth + 1 : 0,
+				     add_version, r);
+	if (ret == 0 && r->nrevs == before)
+		ret = err_set(ERR_INVALID, "-m %s names no version: %s has all of %s", spec,
+			      *a ? a : "HEAD", *b ? b : "HEAD");
+	free(a);
+	return ret;
+}
+
+/* -m REVs as full ids, with their ancestors under --crawl-parents (at most
+ * --depth of them), and A..B ranges. */
 static int resolve_versions(struct run_cli *r, char **revs, size_t n)
 {
 	int ret = 0;
@@ -366,11 +391,17 @@ static int resolve_versions(struct run_cli *r, char **revs, size_t n)
 	if (n && vcs_kind(r->ctx->vcs) != VCS_GIT)
 		return err_set(ERR_INVALID, "-m needs a git project (this one is plain)");
 	for (size_t i = 0; i < n && ret == 0; i++) {
+		const char *dots = strstr(revs[i], "..");
 		char id[41];
 
+		if (dots) {
+			ret = add_range(r, revs[i], dots);
+			continue;
+		}
 		ret = vcs_resolve(r->ctx->vcs, revs[i], id);
 		if (ret == 0 && r->crawl)
-			ret = vcs_walk(r->ctx->vcs, id, 0, add_version, r);
+			ret = vcs_walk(r->ctx->vcs, id, r->depth ? r->depth + 1 : 0, add_version,
+				       r);
 		else if (ret == 0)
 			add_id(r, id);
 	}
@@ -582,7 +613,8 @@ enum {
 	OPT_COLLECTOR,
 	OPT_COLLECTOR_PARAMS,
 	OPT_PP,
-	OPT_PP_PARAMS
+	OPT_PP_PARAMS,
+	OPT_DEPTH,
 };
 
 /* One option of `run job` into @o; -1 on a usage error. */
@@ -620,6 +652,7 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 	static const struct option opts[] = {
 		{"minor", required_argument, NULL, 'm'},
 		{"crawl-parents", no_argument, NULL, 'c'},
+		{"depth", required_argument, NULL, OPT_DEPTH},
 		{"quiet", no_argument, NULL, 'q'},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"help", no_argument, NULL, 'h'},
@@ -649,6 +682,12 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 			if (cli_parse_format("run", optarg, &r->format) < 0)
 				return -1;
 			break;
+		case OPT_DEPTH:
+			if (cli_parse_uint("run", "--depth", optarg, &r->depth) < 0)
+				return -1;
+			if (r->depth == 0)
+				return cli_usage_error("run", "--depth wants 1 or more"), -1;
+			break;
 		case 'h':
 			fputs(run_usage, stdout);
 			return 1;
@@ -667,6 +706,16 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 		return cli_usage_error("run", "unexpected argument '%s'", argv[optind]), -1;
 	if (r->crawl && !*nrevs)
 		return cli_usage_error("run", "--crawl-parents needs -m REV"), -1;
+	if (r->depth && !r->crawl) {
+		bool range = false;
+
+		for (size_t i = 0; i < *nrevs; i++)
+			range |= strstr((*revs)[i], "..") != NULL;
+		if (!range)
+			return cli_usage_error("run",
+					       "--depth goes with --crawl-parents or -m A..B"),
+			       -1;
+	}
 	return 0;
 }
 

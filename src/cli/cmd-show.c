@@ -1,5 +1,6 @@
 /* veles show: one profile as raw JSON, a table, a summary, or one of the
  * views of src/view (tableof, bars, flow, scatter). */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/record.h"
@@ -59,6 +61,9 @@ static const char show_usage[] =
 	"  histogram an aggregate trace profile's histogram of each function's\n"
 	"            inclusive time, a bar per bucket (-n: the N functions with\n"
 	"            the most time); its summary gives p50, p90 and p99\n"
+	"  bounds    a bounds profile: the source of each function with every\n"
+	"            loop's bound and class beside it (read from the profile's\n"
+	"            version in a git project, else from the files)\n"
 	"\n"
 	"  -m, --minor REV   look PROFILE up in version REV (default: HEAD)\n"
 	"  -n, --limit N     table, tableof: at most N rows (tableof: after sorting);\n"
@@ -109,7 +114,7 @@ static bool is_view(const char *s)
 		if (strcmp(s, graph_views[i].name) == 0)
 			return true;
 	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0 ||
-	       strcmp(s, "memory") == 0 || strcmp(s, "heapmap") == 0;
+	       strcmp(s, "memory") == 0 || strcmp(s, "heapmap") == 0 || strcmp(s, "bounds") == 0;
 }
 
 enum {
@@ -363,8 +368,8 @@ static int positionals(int argc, char **argv, struct show_opts *o)
 		if (!is_view(argv[optind])) {
 			cli_usage_error("show",
 					"unknown view '%s': use summary, table, raw, memory, "
-					"heapmap, tableof, bars, flow, scatter, flamegraph or "
-					"histogram",
+					"heapmap, tableof, bars, flow, scatter, flamegraph, "
+					"histogram or bounds",
 					argv[optind]);
 			return -1;
 		}
@@ -436,15 +441,17 @@ static int parse_show_args(int argc, char **argv, struct show_opts *o)
 	return check_format(o);
 }
 
-static void show_raw(const struct profile *p, const struct show_opts *o)
+/* Perun's JSON, streamed: a ten-million-resource profile is never one
+ * string in memory. */
+static int show_raw(const struct profile *p, const struct show_opts *o)
 {
-	struct buf b = BUF_INIT;
+	int ret;
 
-	profile_write_json(p, &b, !o->compact);
-	if (!b.len || b.data[b.len - 1] != '\n')
-		buf_addc(&b, '\n');
-	fwrite(b.data, 1, b.len, stdout);
-	buf_release(&b);
+	fflush(stdout);
+	ret = profile_write_fd(p, STDOUT_FILENO, !o->compact);
+	if (ret == 0 && o->compact && write(STDOUT_FILENO, "\n", 1) != 1)
+		ret = err_set(ERR_IO, "cannot write profile: %s", strerror(errno));
+	return ret < 0 ? cli_fail() : 0;
 }
 
 /* The terminal's width: $COLUMNS, the terminal's own, else 80. */
@@ -524,13 +531,15 @@ static int show_profile(struct cli_ctx *ctx, const struct profile *p, const char
 	if (o->is_graph)
 		return show_view(ctx, p, o);
 	if (strcmp(o->view, "raw") == 0)
-		show_raw(p, o);
-	else if (strcmp(o->view, "table") == 0)
+		return show_raw(p, o);
+	if (strcmp(o->view, "table") == 0)
 		show_table(p, o);
 	else if (strcmp(o->view, "memory") == 0)
 		return show_memory(p, name, o) < 0 ? 1 : 0;
 	else if (strcmp(o->view, "heapmap") == 0)
 		return show_heapmap(p, o, ctx->stdout_tty, term_width(ctx)) < 0 ? 1 : 0;
+	else if (strcmp(o->view, "bounds") == 0)
+		return show_bounds(ctx, p, term_width(ctx));
 	else
 		show_summary(p, name, o);
 	return 0;

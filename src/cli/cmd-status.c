@@ -44,7 +44,7 @@ static void load_pending(const struct cli_ctx *ctx, struct pending_info **out, s
 		struct profile *p;
 
 		(*out)[i].name = names[i];
-		if (profile_load(path, &p) == 0) {
+		if (profile_load_header(path, &p) == 0) {
 			(*out)[i].type = xstrdup(p->type);
 			(*out)[i].origin = p->origin ? xstrdup(p->origin) : NULL;
 			profile_free(p);

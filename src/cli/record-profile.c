@@ -172,7 +172,7 @@ int record_save_profile(const struct record_info *ri, const char *jobs_dir, char
 	name = collect_profile_name(p->cmd, "record", p->workload);
 	ret = collect_claim_path(jobs_dir, name, path);
 	if (ret == 0)
-		ret = profile_save(p, *path, COMP_NONE);
+		ret = profile_save_compact(p, *path);
 	free(name);
 	profile_free(p);
 	return ret;

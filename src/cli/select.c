@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/select.h"
 #include "profile/profile.h"
+#include "project/select.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -129,13 +130,6 @@ static int pick_stored(struct cli_ctx *ctx, const char *version, unsigned long i
 	return ret;
 }
 
-static bool is_hex(const char *s)
-{
-	size_t n = strspn(s, "0123456789abcdef");
-
-	return n >= 4 && n <= 40 && s[n] == '\0';
-}
-
 static int resolve_named(struct cli_ctx *ctx, const char *spec, const char *version,
 			 struct profile_ref *out)
 {
@@ -146,8 +140,12 @@ static int resolve_named(struct cli_ctx *ctx, const char *spec, const char *vers
 			return err_set(ERR_NOTFOUND, "no such profile file: %s", spec);
 		if (path_is_dir(spec))
 			return err_set(ERR_INVALID, "%s is a directory, not a profile", spec);
-		out->kind = REF_FILE;
-		out->path = xstrdup(spec);
+		/* .veles/jobs/x.perf is pending however it is spelled: adding
+		 * it must not leave it behind to be added again. */
+		pending = profile_pending_name(ctx->jobs_dir, spec);
+		out->kind = pending ? REF_PENDING : REF_FILE;
+		out->path = pending ? xasprintf("%s/%s", ctx->jobs_dir, pending) : xstrdup(spec);
+		free(pending);
 		return 0;
 	}
 	pending = xasprintf("%s/%s", ctx->jobs_dir, spec);
@@ -159,16 +157,14 @@ static int resolve_named(struct cli_ctx *ctx, const char *spec, const char *vers
 	free(pending);
 	if (version && pick_stored(ctx, version, 0, spec, out) == 0)
 		return 0;
-	if (is_hex(spec)) {
+	if (profile_id_like(spec)) {
 		struct store_entry e = {0};
-		int ret = store_find_blob(ctx->store, version, spec, &e);
+		char where[41];
+		int ret = profile_find_id(ctx->store, version, spec, &e, where);
 
-		if (ret == ERR_NOTFOUND && version)
-			ret = store_find_blob(ctx->store, NULL, spec, &e);
 		if (ret == 0) {
-			/* Found in some version; which one does not matter for
-			 * reading, and rm re-checks against its own version. */
-			take_entry(out, version ? version : "", &e);
+			/* rm re-checks against its own version. */
+			take_entry(out, where, &e);
 			free(e.type);
 			free(e.name);
 			return 0;
@@ -189,8 +185,22 @@ int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version, enum
 	int kind = parse_index(spec, &idx);
 
 	memset(out, 0, sizeof(*out));
-	if (kind == 0 && !path_exists(spec))
+	/* Digits alone that begin a registered profile's id are that id. */
+	if (kind == 0 && !path_exists(spec)) {
+		struct store_entry e = {0};
+		char where[41];
+		int ret = profile_digits_are_id(ctx->store, version, spec, &e, where);
+
+		if (ret < 0)
+			return ret;
+		if (ret > 0) {
+			take_entry(out, where, &e);
+			free(e.type);
+			free(e.name);
+			return 0;
+		}
 		kind = def == REF_DEFAULT_PENDING ? 'p' : 'i';
+	}
 	if (kind == 'p')
 		return pick_pending(ctx, idx, out);
 	if (kind == 'i') {
@@ -254,6 +264,22 @@ const char *ref_name(const struct profile_ref *ref)
 		return ref->entry.name;
 	slash = strrchr(ref->path, '/');
 	return slash ? slash + 1 : ref->path;
+}
+
+const char *ref_id(const struct profile_ref *ref)
+{
+	return ref->kind == REF_STORED ? ref->entry.blob : "";
+}
+
+void ref_label(struct buf *b, const char *id, const char *name, const char *version)
+{
+	char shortid[PROFILE_SHORT_ID + 1];
+
+	if (id && *id)
+		buf_addf(b, "%s ", profile_short_id(id, shortid));
+	buf_adds(b, name);
+	if (version && *version)
+		buf_addf(b, " @%.7s", version);
 }
 
 void ref_release(struct profile_ref *ref)

@@ -44,6 +44,14 @@ int ref_read(struct cli_ctx *ctx, const struct profile_ref *ref, struct buf *raw
 int ref_load(struct cli_ctx *ctx, const struct profile_ref *ref, struct profile **out);
 /* A short name for messages: the file name or entry name. */
 const char *ref_name(const struct profile_ref *ref);
+/* The full id of a registered profile; "" for a file or a pending one. */
+const char *ref_id(const struct profile_ref *ref);
+/*
+ * How outputs name a profile, into @b: a registered one by its short id,
+ * then its name and version ("68bf66d5 prog-time-….perf @4ca8b42"), as
+ * `status` lists it; a file or pending profile by its file name.
+ */
+void ref_label(struct buf *b, const char *id, const char *name, const char *version);
 void ref_release(struct profile_ref *ref);
 
 #endif

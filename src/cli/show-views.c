@@ -35,7 +35,8 @@ struct tcol {
 
 static size_t table_columns(const struct profile *p, struct tcol *cols, size_t max)
 {
-	static const char *const persistent[] = {"type", "subtype"};
+	/* bound and class: what a bounds profile measures, with no amount. */
+	static const char *const persistent[] = {"type", "subtype", "bound", "class"};
 	size_t n = 0, i;
 
 	cols[n++] = (struct tcol){"uid", NULL, true, 3};
@@ -308,6 +309,13 @@ void show_summary(const struct profile *p, const char *name, const struct show_o
 
 	if (show_is_trace_aggregate(p)) {
 		show_trace_summary(p, name, o);
+		return;
+	}
+	/* A bounds profile has bounds, not amounts to take statistics of. */
+	if (o->fmt != FORMAT_JSON && p->type && strcmp(p->type, "bound") == 0 &&
+	    table_col(&p->types, "bound")) {
+		show_summary_header(p, name, p->types.nrows);
+		show_table(p, o);
 		return;
 	}
 	g = group_amounts(p, &n);

@@ -98,7 +98,7 @@ int stat_save_profile(const struct stat_run *run, const struct perf_counters *cs
 	name = collect_profile_name(p->cmd, "stat", p->workload);
 	ret = collect_claim_path(jobs_dir, name, path);
 	if (ret == 0)
-		ret = profile_save(p, *path, COMP_NONE);
+		ret = profile_save_compact(p, *path);
 	free(name);
 	free(types);
 	profile_free(p);

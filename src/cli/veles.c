@@ -27,6 +27,7 @@ static const struct cli_command commands[] = {
 	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
 	{"show", cmd_show, 0,
 	 "show a profile: summary, table, raw, or a view (bars, scatter, flamegraph...)"},
+	{"export", cmd_export, 0, "write a profile as Perun's JSON (to a file or stdout)"},
 	{"collect", cmd_collect, CMD_NEEDS_ROOT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, 0,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 	postproc_set_notify(postproc_warn);
 	ctx.stderr_tty = isatty(2);
 	ctx.stdout_tty = isatty(1);
+	cli_guard_terminal();
 	/* getopt in the command starts afresh. */
 	optind = 0;
 	if ((cmd->flags & (CMD_NEEDS_PROJECT | CMD_NEEDS_ROOT)) && !cli_wants_help(argc, argv)) {

@@ -14,9 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/bounds/bounds.h"
 #include "collect/collector.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
+#include "collect/regex/regex.h"
 #include "collect/time/time.h"
 #include "collect/trace/trace.h"
 #include "profile/profile.h"
@@ -35,6 +37,8 @@ static const struct collector *const collectors[] = {
 	&trace_collector,
 	&memory_collector,
 	&monitor_collector,
+	&regex_collector,
+	&bounds_collector,
 	NULL,
 };
 /* clang-format on */
@@ -288,7 +292,7 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 	ret = collect_claim_path(c->env->jobs_dir, name, path);
 	if (ret < 0)
 		return ret;
-	ret = profile_save(c->profile, *path, COMP_NONE);
+	ret = profile_save_compact(c->profile, *path);
 	/* Our handler is still in place, so Ctrl-C here cannot leave the empty
 	 * claim behind; it is honoured all the same. */
 	if (ret == 0)

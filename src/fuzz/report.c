@@ -307,7 +307,7 @@ int fz_save_profile(struct profile *p, const char *jobs_dir, const char *origin,
 	name = collect_profile_name(p->cmd, "fuzz", p->workload);
 	ret = collect_claim_path(jobs_dir, name, path);
 	if (ret == 0)
-		ret = profile_save(p, *path, COMP_NONE);
+		ret = profile_save_compact(p, *path);
 	if (ret < 0 && *path) {
 		unlink(*path);
 		free(*path);

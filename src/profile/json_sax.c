@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,6 +580,27 @@ static int lex_word(struct jsax *j, const char *word, size_t n, int ev)
 	return ev;
 }
 
+/*
+ * NaN, Infinity and -Infinity: not JSON, but Python's json module writes
+ * them (Perun's moving average leaves NaN where a window had no points),
+ * so a Perun profile holds them. They read as doubles; captured text
+ * gives them back as null (emit()), which is what our writer says too.
+ */
+static int lex_nonfinite(struct jsax *j, int c)
+{
+	bool neg = c == '-';
+	const char *word = c == 'N' ? "NaN" : neg ? "-Infinity" : "Infinity";
+	size_t n = strlen(word);
+	int r = lex_word(j, word, n, JEV_DBL);
+
+	if (r < 0)
+		return c == 'N' || c == 'I' ? r : error_at(j, j->p, "malformed number");
+	j->raw = j->p - n;
+	j->rawlen = n;
+	j->d = c == 'N' ? NAN : neg ? -INFINITY : INFINITY;
+	return r;
+}
+
 static int lex_value(struct jsax *j, int c)
 {
 	int r;
@@ -608,7 +630,14 @@ static int lex_value(struct jsax *j, int c)
 		return lex_word(j, "null", 4, JEV_NULL);
 	case -1:
 		return error_at(j, j->p, "unexpected end of input");
+	case 'N':
+	case 'I':
+		return lex_nonfinite(j, c);
 	default:
+		if (c == '-' && j->end - j->p < 2 && !j->eof && jsax_refill(j) < 0)
+			return ERR_IO;
+		if (c == '-' && j->end - j->p >= 2 && j->p[1] == 'I')
+			return lex_nonfinite(j, c);
 		if (c == '-' || (c >= '0' && c <= '9'))
 			return lex_number(j);
 		return error_at(j, j->p, "expected a value");
@@ -739,8 +768,14 @@ static void emit(struct jsax *j, int ev, struct buf *out, size_t start)
 	case JEV_STR:
 		buf_add_json_str(out, j->s, j->slen);
 		break;
-	case JEV_INT:
 	case JEV_DBL:
+		if (!isfinite(j->d)) {
+			buf_adds(out, "null"); /* NaN, Infinity: JSON has no such number */
+			break;
+		}
+		buf_add(out, j->raw, j->rawlen);
+		break;
+	case JEV_INT:
 		buf_add(out, j->raw, j->rawlen);
 		break;
 	case JEV_TRUE:

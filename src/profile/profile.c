@@ -495,3 +495,21 @@ const char *profile_type_key(const struct profile *p, uint32_t type)
 
 	return c ? col_text(p, c, type) : NULL;
 }
+
+static const char *or_none(const char *s)
+{
+	return s && *s ? s : "(none)";
+}
+
+int profile_comparable(const struct profile *a, const char *aname, const struct profile *b,
+		       const char *bname)
+{
+	if (strcmp(or_none(a->type), or_none(b->type)) != 0)
+		return err_set(ERR_INVALID, "%s is a %s profile of %s, %s a %s profile of %s",
+			       aname, or_none(a->type), or_none(a->cmd), bname, or_none(b->type),
+			       or_none(b->cmd));
+	if (strcmp(or_none(a->cmd), or_none(b->cmd)) != 0)
+		return err_set(ERR_INVALID, "%s and %s measured different commands: %s and %s",
+			       aname, bname, or_none(a->cmd), or_none(b->cmd));
+	return 0;
+}

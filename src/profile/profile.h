@@ -132,6 +132,41 @@ int profile_write_fd(const struct profile *p, int fd, bool indent);
 /* Writes @path atomically (temp file, fsync, rename), compressed as asked. */
 int profile_save(const struct profile *p, const char *path, enum compression comp);
 
+/*
+ * The compact form (docs/profile-format.md): the columns, each in the
+ * encoding that suits it, zstd-compressed; what the store and .veles/jobs/
+ * keep. profile_load*() read it as they read JSON.
+ */
+int profile_encode(const struct profile *p, struct buf *out);
+/* Reads a compact profile from untrusted bytes; one error line naming
+ * @name when they are damaged. */
+int profile_decode(const uint8_t *data, size_t len, const char *name, struct profile **out);
+bool profile_is_compact(const void *data, size_t len);
+/* The same, the header members only (no resources): what `veles status`
+ * lists, without decoding ten million rows. */
+int profile_decode_header(const uint8_t *data, size_t len, const char *name, struct profile **out);
+/* Reads and checks every column as profile_decode() does, keeping one at a
+ * time: the header members of a compact profile known to load whole,
+ * for `veles add` to store its bytes as they are. */
+int profile_decode_check(const uint8_t *data, size_t len, const char *name, struct profile **out);
+/*
+ * The compact profile @data (checked by profile_decode_check()) with
+ * @origin as its origin, into @out: the header section written anew, the
+ * columns copied as they are, so the bytes are those profile_encode()
+ * gives the same profile.
+ */
+int profile_compact_with_origin(const uint8_t *data, size_t len, const char *origin,
+				struct buf *out);
+bool profile_file_is_compact(const char *path);
+/* A profile file's header members: of a compact file without its tables,
+ * of JSON the whole profile. */
+int profile_load_header(const char *path, struct profile **out);
+/* Writes @path atomically in the compact form. */
+int profile_save_compact(const struct profile *p, const char *path);
+/* The most rows a compact profile's table may declare; a fuzzer lowers it
+ * to keep a few crafted bytes from asking for gigabytes. */
+extern size_t compact_max_rows;
+
 /* Compression helpers, also used by the store. */
 enum compression compression_detect(const void *data, size_t len);
 int compression_decompress(const void *data, size_t len, struct buf *out);
@@ -223,6 +258,15 @@ const char *profile_subtype(const struct profile *p, size_t row);
  * collector's real, user and sys share the command as uid).
  */
 void profile_group_label(struct buf *b, const char *uid, const char *subtype);
+
+/*
+ * Whether two profiles measured the same kind of thing: the same type
+ * (time, memory, ...) and the same command. ERR_INVALID, naming both (as
+ * @aname and @bname) and how they differ, when not: comparing a memory
+ * profile with a time one, or ./a with ./b, compares nothing alike.
+ */
+int profile_comparable(const struct profile *a, const char *aname, const struct profile *b,
+		       const char *bname);
 /*
  * The key that groups resources for models and plots, into @key: the uid,
  * then a NUL and the subtype when the resource has one (key->len counts

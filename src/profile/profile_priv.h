@@ -24,6 +24,10 @@ struct profile_index {
 /* The type with key @key, added (with only its "#key") when missing. */
 uint32_t profile_type_by_key(struct profile *p, const char *key, size_t n);
 
+/* Indexes the "#key" of every type row, for a profile whose tables were
+ * filled directly (the compact reader). */
+void profile_index_keys(struct profile *p);
+
 /* Renders a uid given as compact JSON ("source:function:line"). */
 void uid_render_json(const char *json, size_t n, struct buf *out);
 

@@ -11,11 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profile/compact_priv.h"
 #include "profile/json_sax.h"
 #include "profile/profile_priv.h"
 #include "profile/read_priv.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 #include "util/strpool.h"
 
 #define KEY_IS(j, lit) ((j)->slen == sizeof(lit) - 1 && memcmp((j)->s, lit, sizeof(lit) - 1) == 0)
@@ -295,6 +297,8 @@ int profile_load_mem(const void *data, size_t len, const char *name, struct prof
 	size_t skip;
 	int ret;
 
+	if (profile_is_compact(data, len))
+		return profile_decode(data, len, name, out);
 	if (compression_detect(data, len) != COMP_NONE) {
 		struct buf plain = BUF_INIT;
 
@@ -359,7 +363,7 @@ static int load_mapped(int fd, const char *name, struct profile **out)
 	if (map == MAP_FAILED)
 		return 1;
 	madvise(map, len, MADV_SEQUENTIAL);
-	if (compression_detect(map, len) != COMP_NONE) {
+	if (compression_detect(map, len) != COMP_NONE || profile_is_compact(map, len)) {
 		ret = profile_load_mem(map, len, name, out);
 	} else {
 		skip = perun_header_len(map, len);
@@ -392,9 +396,10 @@ int profile_load_fd(int fd, const char *name, struct profile **out)
 		free(head);
 		return err_set(ERR_IO, "%s: cannot read: %s", name, strerror(errno));
 	}
-	if (compression_detect(head, (size_t)n) != COMP_NONE) {
-		/* Compressed profiles are stored ones, small next to their
-		 * plain size: decompress whole. */
+	if (compression_detect(head, (size_t)n) != COMP_NONE ||
+	    profile_is_compact(head, (size_t)n)) {
+		/* Compressed and compact profiles are small next to their
+		 * JSON: read whole. */
 		struct buf all = BUF_INIT;
 
 		buf_add(&all, head, (size_t)n);
@@ -433,5 +438,33 @@ int profile_load(const char *path, struct profile **out)
 			       strerror(errno));
 	ret = profile_load_fd(fd, path, out);
 	close(fd);
+	return ret;
+}
+
+bool profile_file_is_compact(const char *path)
+{
+	char head[CPT_MAGIC_LEN] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read_full(fd, head, sizeof(head));
+	close(fd);
+	return n > 0 && profile_is_compact(head, (size_t)n);
+}
+
+int profile_load_header(const char *path, struct profile **out)
+{
+	struct buf all = BUF_INIT;
+	int ret;
+
+	*out = NULL;
+	if (!profile_file_is_compact(path))
+		return profile_load(path, out);
+	ret = file_read_all(path, &all);
+	if (ret == 0)
+		ret = profile_decode_header((const uint8_t *)all.data, all.len, path, out);
+	buf_release(&all);
 	return ret;
 }

@@ -332,3 +332,14 @@ int profile_save(const struct profile *p, const char *path, enum compression com
 	buf_release(&packed);
 	return ret;
 }
+
+int profile_save_compact(const struct profile *p, const char *path)
+{
+	struct buf packed = BUF_INIT;
+	int ret = profile_encode(p, &packed);
+
+	if (ret == 0)
+		ret = file_write_atomic(path, packed.data, packed.len);
+	buf_release(&packed);
+	return ret;
+}

@@ -128,6 +128,21 @@ uint32_t profile_type_by_key(struct profile *p, const char *key, size_t n)
 	return *s;
 }
 
+void profile_index_keys(struct profile *p)
+{
+	const struct column *c = table_col(&p->types, "#key");
+
+	for (size_t row = 0; c && c->kind == COL_STR && row < p->types.nrows; row++) {
+		uint32_t *s;
+
+		if (!col_has(c, row))
+			continue;
+		s = SLOT(p->idx, type_of_key, c->v.id[row]);
+		if (*s == NO_TYPE)
+			*s = (uint32_t)row;
+	}
+}
+
 void uid_render_json(const char *json, size_t n, struct buf *out)
 {
 	static const char *const parts[] = {"source", "function", "line", "column"};

@@ -19,6 +19,7 @@
 
 #include "profile/profile.h"
 #include "run/batch.h"
+#include "util/buf.h"
 #include "util/common.h"
 
 /* Pending profiles appear in jobs/ at most this long after their job. */
@@ -51,6 +52,27 @@ struct run_batch *run_batch_new(const char *dir)
 	return b;
 }
 
+/* The compact form of @p into @fd. */
+static int write_compact(const struct profile *p, int fd, const char *path)
+{
+	struct buf data = BUF_INIT;
+	int ret = profile_encode(p, &data);
+	size_t done = 0;
+
+	while (ret == 0 && done < data.len) {
+		ssize_t n = write(fd, data.data + done, data.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
+		else
+			done += (size_t)n;
+	}
+	buf_release(&data);
+	return ret;
+}
+
 /* The profile into a new temporary file beside @path, not yet synced. */
 static int write_tmp(const struct profile *p, const char *path, char **tmp)
 {
@@ -63,7 +85,7 @@ static int write_tmp(const struct profile *p, const char *path, char **tmp)
 		free(*tmp);
 		return ret;
 	}
-	ret = profile_write_fd(p, fd, false);
+	ret = write_compact(p, fd, path);
 	if (ret == 0 && fchmod(fd, 0644) < 0)
 		ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
 	if (close(fd) < 0 && ret == 0)

@@ -57,15 +57,14 @@ static int apply_postprocs(const struct run_matrix *m, struct profile *p)
 /* Registers @p with env->origin straight from memory. */
 static int register_profile(const struct run_env *env, const char *name, const struct profile *p)
 {
-	struct buf json = BUF_INIT;
+	struct buf data = BUF_INIT;
 	char *file = xasprintf("%s.perf", name);
-	int ret;
+	int ret = profile_encode(p, &data);
+	struct store_item item = {p->type, file, data.data, data.len, true};
 
-	profile_write_json(p, &json, false);
-	struct store_item item = {p->type, file, json.data, json.len};
-
-	ret = store_add(env->store, env->origin, &item, 1, NULL, NULL);
-	buf_release(&json);
+	if (ret == 0)
+		ret = store_add(env->store, env->origin, &item, 1, NULL, NULL);
+	buf_release(&data);
 	free(file);
 	return ret;
 }

@@ -333,6 +333,7 @@ struct find_state {
 	const char *hex;
 	size_t len;
 	struct store_entry *out;
+	char *where; /* the version of the match, or NULL */
 	bool found;
 	char other[41]; /* a second, different match */
 };
@@ -342,7 +343,6 @@ static int find_in(const char *version, const struct store_entry *e, size_t n, v
 	struct find_state *st = arg;
 	size_t i;
 
-	UNUSED(version);
 	for (i = 0; i < n; i++) {
 		if (strncmp(e[i].blob, st->hex, st->len) != 0)
 			continue;
@@ -350,6 +350,8 @@ static int find_in(const char *version, const struct store_entry *e, size_t n, v
 			st->out->type = xstrdup(e[i].type);
 			st->out->name = xstrdup(e[i].name);
 			memcpy(st->out->blob, e[i].blob, 41);
+			if (st->where)
+				memcpy(st->where, version, 41);
 			st->found = true;
 		} else if (strcmp(st->out->blob, e[i].blob) != 0) {
 			memcpy(st->other, e[i].blob, 41);
@@ -360,7 +362,7 @@ static int find_in(const char *version, const struct store_entry *e, size_t n, v
 }
 
 int store_find_blob(struct store *s, const char *version, const char *prefix,
-		    struct store_entry *out)
+		    struct store_entry *out, char *where)
 {
 	struct find_state st = {0};
 	char hex[41];
@@ -372,6 +374,7 @@ int store_find_blob(struct store *s, const char *version, const char *prefix,
 	st.hex = hex;
 	st.len = strlen(hex);
 	st.out = out;
+	st.where = where;
 	if (version) {
 		struct store_entry *e;
 		size_t n;

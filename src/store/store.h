@@ -2,7 +2,7 @@
  * The profile store: which profiles belong to which code version.
  *
  * Kept in a git object database (see vcs.h for which one) under
- * refs/veles/ledger. Each profile is a blob holding its JSON (git
+ * refs/veles/ledger. Each profile is a blob holding its compact form (git
  * compresses it and names it by hash, so identical profiles are stored
  * once). The ledger commit's tree is
  *
@@ -34,8 +34,9 @@ struct store_entry {
 struct store_item {
 	const char *type;
 	const char *name;
-	const void *data; /* the profile's JSON */
+	const void *data; /* the profile: its compact form, or JSON */
 	size_t len;
+	bool compressed; /* @data is compressed already (the compact form) */
 };
 
 int store_open(struct vcs *vcs, struct store **out);
@@ -74,9 +75,10 @@ int store_rm(struct store *s, const char *version, const struct store_entry *e, 
 int store_read(struct store *s, const char *blob, struct buf *out);
 
 /* Resolves an abbreviated blob id among the profiles of @version (NULL:
- * all versions); ERR_NOTFOUND or ERR_INVALID (ambiguous) with a message. */
+ * all versions); ERR_NOTFOUND or ERR_INVALID (ambiguous) with a message.
+ * @where (41 bytes, may be NULL) gets the version it was found in. */
 int store_find_blob(struct store *s, const char *version, const char *prefix,
-		    struct store_entry *out);
+		    struct store_entry *out, char *where);
 
 /*
  * Sharing: push and pull the refs under refs/veles/ to and from @remote (a remote name

@@ -40,6 +40,10 @@ int store_ledger_commit(struct store *s, const git_oid *old, const git_oid *othe
 bool store_backoff(unsigned attempt, long long start_ms);
 long long store_now_ms(void);
 
+/* Writes a profile blob (store_blob.c); @compressed: its bytes are
+ * compressed already, so git's zlib stream only stores them. */
+int store_blob_write(struct store *s, const void *data, size_t len, bool compressed, git_oid *out);
+
 /* The ledger listing cache (store_cache.c). store_cache_each() replays
  * the cached listing of ledger @head; *used false when there is none. */
 struct buf;

@@ -358,10 +358,9 @@ int store_add(struct store *s, const char *version, const struct store_item *ite
 	a.added = added ? added : xcalloc(n, sizeof(bool));
 	/* Blobs first and once: they are the same whichever attempt wins. */
 	for (i = 0; i < n && ret == 0; i++) {
-		ret = git_blob_create_from_buffer(&oids[i], s->repo, items[i].data, items[i].len);
-		if (ret < 0)
-			ret = vcs_git_error(ret, "cannot store the profile");
-		else if (blobs)
+		ret = store_blob_write(s, items[i].data, items[i].len, items[i].compressed,
+				       &oids[i]);
+		if (ret == 0 && blobs)
 			git_oid_tostr(blobs[i], 41, &oids[i]);
 	}
 	if (ret == 0)

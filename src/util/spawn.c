@@ -210,22 +210,6 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Copies what is waiting on @fd to the log and to @echo; false at EOF. */
-static bool pump(int fd, int log_fd, int echo)
-{
-	char chunk[65536];
-	ssize_t n = read(fd, chunk, sizeof(chunk));
-
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN;
-	if (n == 0)
-		return false;
-	if (log_fd >= 0)
-		write_all(log_fd, chunk, (size_t)n);
-	write_all(echo, chunk, (size_t)n);
-	return true;
-}
-
 /* Whether the command has exited, without reaping it (no pidfd). */
 static bool child_exited(pid_t pid)
 {
@@ -242,11 +226,36 @@ struct watch {
 	int pidfd;    /* -1 without pidfd_open */
 	int pipes[2]; /* read ends for stdout, stderr; -1 when closed or unused */
 	int log_fd;
+	bool echo; /* copy what the pipes give to our stdout and stderr */
+	const struct spawn_opts *opts;
 	double deadline; /* INFINITY without a timeout */
 	double grace;
 	int stage; /* 0 running, 1 sent SIGTERM, 2 sent SIGKILL */
 	bool exited;
 };
+
+/*
+ * Copies what is waiting on pipe @k (0 stdout, 1 stderr) to the log, to our
+ * own stream and to the sink; false at EOF.
+ */
+static bool pump(struct watch *w, int k)
+{
+	const struct spawn_opts *o = w->opts;
+	char chunk[65536];
+	ssize_t n = read(w->pipes[k], chunk, sizeof(chunk));
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN;
+	if (n == 0)
+		return false;
+	if (w->log_fd >= 0)
+		write_all(w->log_fd, chunk, (size_t)n);
+	if (w->echo)
+		write_all(k ? STDERR_FILENO : STDOUT_FILENO, chunk, (size_t)n);
+	if (o->sink && (o->sink_streams & (k ? SPAWN_STDERR : SPAWN_STDOUT)))
+		o->sink(o->sink_arg, k ? SPAWN_STDERR : SPAWN_STDOUT, chunk, (size_t)n);
+	return true;
+}
 
 /* The timeout expired: ask politely first, then insist. */
 static void watch_escalate(struct watch *w, struct spawn_result *r, double now)
@@ -312,7 +321,7 @@ static void watch_run(struct watch *w, struct spawn_result *r)
 				continue;
 			}
 			int k = pfd[i].fd == w->pipes[0] ? 0 : 1;
-			if (!pump(w->pipes[k], w->log_fd, k ? STDERR_FILENO : STDOUT_FILENO)) {
+			if (!pump(w, k)) {
 				close(w->pipes[k]);
 				w->pipes[k] = -1;
 			}
@@ -331,21 +340,47 @@ static int open_pidfd(pid_t pid)
 #endif
 }
 
-/* Pipes for a captured run and the file actions that put them on 1 and 2. */
-static int capture_setup(int out[2], int err[2], posix_spawn_file_actions_t *fa)
+/* The streams that go through pipes: both when captured, else the sink's. */
+static unsigned piped_streams(const struct spawn_opts *o)
 {
-	if (pipe2(out, O_CLOEXEC) < 0)
-		return err_set(ERR_IO, "cannot create a pipe: %s", strerror(errno));
-	if (pipe2(err, O_CLOEXEC) < 0) {
-		int e = errno;
+	if (o->output == SPAWN_CAPTURE)
+		return SPAWN_STDOUT | SPAWN_STDERR;
+	return o->sink ? o->sink_streams & (SPAWN_STDOUT | SPAWN_STDERR) : 0;
+}
 
-		close(out[0]);
-		close(out[1]);
-		return err_set(ERR_IO, "cannot create a pipe: %s", strerror(e));
+static void close_pipe(int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+	p[0] = p[1] = -1;
+}
+
+/*
+ * Pipes for the streams in @piped and the file actions that put them on 1
+ * and 2; a stream not piped goes to /dev/null when output is suppressed.
+ */
+static int pipes_setup(const struct spawner *s, unsigned piped, int p[2][2],
+		       posix_spawn_file_actions_t *fa)
+{
+	for (int k = 0; k < 2; k++) {
+		if (!(piped & (k ? SPAWN_STDERR : SPAWN_STDOUT)))
+			continue;
+		if (pipe2(p[k], O_CLOEXEC) < 0) {
+			int e = errno;
+
+			close_pipe(p[0]);
+			close_pipe(p[1]);
+			return err_set(ERR_IO, "cannot create a pipe: %s", strerror(e));
+		}
 	}
 	posix_spawn_file_actions_init(fa);
-	posix_spawn_file_actions_adddup2(fa, out[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(fa, err[1], STDERR_FILENO);
+	for (int k = 0; k < 2; k++) {
+		int fd = p[k][1] >= 0 ? p[k][1] : s->null_fd;
+
+		if (fd >= 0)
+			posix_spawn_file_actions_adddup2(fa, fd, k ? STDERR_FILENO : STDOUT_FILENO);
+	}
 	return 0;
 }
 
@@ -365,18 +400,18 @@ static void reap(pid_t pid, struct spawn_result *r)
 
 int spawner_run(struct spawner *s, struct spawn_result *r)
 {
-	bool capture = s->opts.output == SPAWN_CAPTURE;
-	bool watch = capture || s->opts.timeout > 0;
+	unsigned piped = piped_streams(&s->opts);
+	bool watch = piped || s->opts.timeout > 0;
 	posix_spawn_file_actions_t cfa;
 	const posix_spawn_file_actions_t *fa = s->have_fa ? &s->fa : NULL;
-	int out[2] = {-1, -1}, errp[2] = {-1, -1};
+	int p[2][2] = {{-1, -1}, {-1, -1}};
 	struct timespec t0, t1;
 	pid_t pid;
 	int rc;
 
 	r->timed_out = false;
-	if (capture) {
-		rc = capture_setup(out, errp, &cfa);
+	if (piped) {
+		rc = pipes_setup(s, piped, p, &cfa);
 		if (rc < 0)
 			return rc;
 		fa = &cfa;
@@ -384,16 +419,17 @@ int spawner_run(struct spawner *s, struct spawn_result *r)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = posix_spawnp(&pid, s->path, fa, NULL, s->argv, environ);
-	if (capture) {
+	if (piped) {
 		posix_spawn_file_actions_destroy(&cfa);
-		close(out[1]);
-		close(errp[1]);
+		for (int k = 0; k < 2; k++)
+			if (p[k][1] >= 0) {
+				close(p[k][1]);
+				p[k][1] = -1;
+			}
 	}
 	if (rc != 0) {
-		if (capture) {
-			close(out[0]);
-			close(errp[0]);
-		}
+		close_pipe(p[0]);
+		close_pipe(p[1]);
 		return err_set(ERR_CHILD, "cannot run '%s': %s", s->argv[0], strerror(rc));
 	}
 	sig_child = pid;
@@ -404,8 +440,10 @@ int spawner_run(struct spawner *s, struct spawn_result *r)
 		struct watch w = {
 			.pid = pid,
 			.pidfd = open_pidfd(pid),
-			.pipes = {out[0], errp[0]},
+			.pipes = {p[0][0], p[1][0]},
 			.log_fd = s->log_fd,
+			.echo = s->opts.output != SPAWN_SUPPRESS,
+			.opts = &s->opts,
 			.deadline = s->opts.timeout > 0 ? mono_now() + s->opts.timeout : INFINITY,
 			.grace = s->opts.grace,
 		};

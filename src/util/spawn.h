@@ -22,11 +22,24 @@ enum spawn_output {
 	SPAWN_SUPPRESS, /* to /dev/null */
 };
 
+/* The streams a sink reads (spawn_opts.sink_streams). */
+enum { SPAWN_STDOUT = 1, SPAWN_STDERR = 2 };
+
 struct spawn_opts {
 	enum spawn_output output;
 	const char *log_path; /* SPAWN_CAPTURE: appended to, created 0644 */
 	double timeout;	      /* seconds; 0 = none */
 	double grace;	      /* seconds from SIGTERM to SIGKILL; 0 = 2 s */
+	/*
+	 * Reads the command's output as it comes (collect regex parses it):
+	 * the streams in @sink_streams go through pipes, are logged and
+	 * echoed as @output says (SPAWN_SUPPRESS: not echoed), and each chunk
+	 * is then handed to @sink with its stream (SPAWN_STDOUT or
+	 * SPAWN_STDERR). NULL: no sink.
+	 */
+	void (*sink)(void *arg, int stream, const char *data, size_t len);
+	void *sink_arg;
+	unsigned sink_streams;
 };
 
 struct spawn_result {

@@ -71,6 +71,9 @@
 	X(git_object_lookup) \
 	X(git_object_lookup_prefix) \
 	X(git_object_peel) \
+	X(git_odb_exists) \
+	X(git_odb_free) \
+	X(git_odb_hash) \
 	X(git_oid_cmp) \
 	X(git_oid_cpy) \
 	X(git_oid_equal) \
@@ -107,6 +110,7 @@
 	X(git_repository_init) \
 	X(git_repository_is_bare) \
 	X(git_repository_item_path) \
+	X(git_repository_odb) \
 	X(git_repository_open) \
 	X(git_repository_open_ext) \
 	X(git_repository_path) \
@@ -226,6 +230,9 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_object_lookup (git_lazy()->git_object_lookup)
 #define git_object_lookup_prefix (git_lazy()->git_object_lookup_prefix)
 #define git_object_peel (git_lazy()->git_object_peel)
+#define git_odb_exists (git_lazy()->git_odb_exists)
+#define git_odb_free (git_lazy()->git_odb_free)
+#define git_odb_hash (git_lazy()->git_odb_hash)
 #define git_oid_cmp (git_lazy()->git_oid_cmp)
 #define git_oid_cpy (git_lazy()->git_oid_cpy)
 #define git_oid_equal (git_lazy()->git_oid_equal)
@@ -262,6 +269,7 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_repository_init (git_lazy()->git_repository_init)
 #define git_repository_is_bare (git_lazy()->git_repository_is_bare)
 #define git_repository_item_path (git_lazy()->git_repository_item_path)
+#define git_repository_odb (git_lazy()->git_repository_odb)
 #define git_repository_open (git_lazy()->git_repository_open)
 #define git_repository_open_ext (git_lazy()->git_repository_open_ext)
 #define git_repository_path (git_lazy()->git_repository_path)

@@ -315,8 +315,34 @@ static int walk_enqueue(struct vcs *v, struct walk_queue *q, const git_oid *id)
 	return 0;
 }
 
+/* Marks @hide and every ancestor of it as seen, so a walk never yields
+ * them (git's A..B: what B has and A has not). */
+static int walk_hide(struct vcs *v, struct walk_queue *q, const char *hide)
+{
+	git_oid oid;
+	int ret = resolve_oid(v, hide, &oid);
+
+	if (ret == 0)
+		ret = walk_enqueue(v, q, &oid);
+	while (ret == 0 && q->n) {
+		git_commit *c = walk_heap_pop(q);
+		unsigned np = git_commit_parentcount(c);
+
+		for (unsigned k = 0; k < np && ret == 0; k++)
+			ret = walk_enqueue(v, q, git_commit_parent_id(c, k));
+		git_commit_free(c);
+	}
+	return ret;
+}
+
 int vcs_walk(struct vcs *v, const char *from, size_t limit,
 	     int (*fn)(const struct vcs_version *ver, void *arg), void *arg)
+{
+	return vcs_walk_range(v, NULL, from, limit, fn, arg);
+}
+
+int vcs_walk_range(struct vcs *v, const char *hide, const char *from, size_t limit,
+		   int (*fn)(const struct vcs_version *ver, void *arg), void *arg)
 {
 	struct walk_queue q = {0};
 	struct plain_numbers pn = {0};
@@ -327,8 +353,15 @@ int vcs_walk(struct vcs *v, const char *from, size_t limit,
 
 	if (ret == ERR_NOTFOUND && !from)
 		return 0; /* no versions yet: nothing to walk */
-	if (ret < 0)
+	if (ret == 0 && hide)
+		ret = walk_hide(v, &q, hide);
+	if (ret < 0) {
+		for (i = 0; i < q.n; i++)
+			git_commit_free(q.heap[i]);
+		free(q.heap);
+		free(q.seen);
 		return ret;
+	}
 	ret = walk_enqueue(v, &q, &oid);
 	while (ret == 0 && q.n && (!limit || seen < limit)) {
 		git_commit *c = walk_heap_pop(&q);

@@ -68,6 +68,10 @@ int vcs_is_dirty(struct vcs *v, bool *dirty);
  */
 int vcs_walk(struct vcs *v, const char *from, size_t limit,
 	     int (*fn)(const struct vcs_version *ver, void *arg), void *arg);
+/* vcs_walk() without @hide and its ancestors: the versions of git's
+ * HIDE..FROM. */
+int vcs_walk_range(struct vcs *v, const char *hide, const char *from, size_t limit,
+		   int (*fn)(const struct vcs_version *ver, void *arg), void *arg);
 
 /* Plain only: records a new version with message @msg on top of the
  * current one and makes it current. */

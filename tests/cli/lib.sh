@@ -101,9 +101,18 @@ memory_test_setup() {
 # The latest pending profile.
 newest() { ls -t .veles/jobs/*.perf | head -1; }
 
+# json_of PROFILE: the profile (any form: pending and stored ones are
+# compact) as Perun's JSON in a new file under $T, whose path it prints.
+json_of() {
+	local out
+	out=$(mktemp "$T/json.XXXXXX") || fail "mktemp"
+	"$VELES" export -o "$out" "$1" 2>"$out.err" || { cat "$out.err" >&2; fail "export $1"; }
+	echo "$out"
+}
+
 # trace_counts PROFILE: "UID CALLS" per resource of a trace profile, sorted.
 trace_counts() {
-	/usr/bin/python3 - "$1" <<'PY'
+	/usr/bin/python3 - "$(json_of "$1")" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
 for k, v in sorted(p["resources"].items()):
@@ -132,7 +141,7 @@ trace_sigcalls() {
 # records were written (docs/collect-trace.md, Timeout) may have reserved
 # its last record without storing it (seen under ASan on 2 cores).
 trace_paired() {
-	/usr/bin/python3 - "$1" "$2" <<'PY'
+	/usr/bin/python3 - "$(json_of "$1")" "$2" <<'PY'
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}

@@ -8,9 +8,13 @@ done with numpy's least squares, independently of Veles.
 The first form reads a profile in the typed layout ("resources" +
 "resource_type_map"), fits every model that can be fitted to each uid's
 points and writes {uid: {model: {"coeffs": [...], "r_square": R,
-"x_start": A, "x_end": B}}}. Power and exponential are fitted as lines
-through (ln x, ln y) and (x, ln y); r^2 is always 1 - SSE/SST on the
-original y (1 when every y is equal). The second form checks that the
+"r_square_perun": P, "x_start": A, "x_end": B}}}. Power and exponential
+are fitted as lines through (ln x, ln y) and (x, ln y), and like the
+logarithmic model only on the points whose logarithms exist (as Perun
+does); r^2 is 1 - SSE/SST on the original y (1 when every y is equal),
+and Perun's r^2 is the same except in log space for power and exponential
+and derived from the linear fit for the constant (perun/postprocess/
+regression_analysis/derived.py). The second form checks that the
 profile's models match REF to a relative tolerance and exits non-zero
 saying where they differ.
 """
@@ -36,23 +40,50 @@ def r_square(y, fitted):
     return 1 - sse / sst if sst > 0 else 1.0
 
 
+def subset(model, x, y):
+    keep = {"logarithmic": x > 0, "power": (x > 0) & (y > 0),
+            "exponential": y > 0}.get(model, np.ones_like(x, dtype=bool))
+    return x[keep], y[keep]
+
+
 def fits(x, y):
-    one = np.ones_like(x)
-    distinct = len(np.unique(x))
-    out = {"constant": [float(y.mean())]}
-    if distinct >= 2:
-        out["linear"] = list(lstsq([one, x], y))
-    if distinct >= 2 and (x > 0).all():
-        out["logarithmic"] = list(lstsq([one, np.log(x)], y))
-    if distinct >= 3:
-        out["quadratic"] = list(lstsq([one, x, x * x], y))
-    if distinct >= 2 and (x > 0).all() and (y > 0).all():
-        a, b = lstsq([one, np.log(x)], np.log(y))
-        out["power"] = [math.exp(a), b]
-    if distinct >= 2 and (y > 0).all():
-        a, b = lstsq([one, x], np.log(y))
-        out["exponential"] = [math.exp(a), math.exp(b)]
+    """{model: (coeffs, x, y it was fitted to, Perun's r^2 or None)}"""
+    out = {"constant": ([float(y.mean())], x, y, None)}
+    for model in ("linear", "logarithmic", "quadratic", "power", "exponential"):
+        xs, ys = subset(model, x, y)
+        one = np.ones_like(xs)
+        if len(np.unique(xs)) < (3 if model == "quadratic" else 2):
+            continue
+        if model == "linear":
+            out[model] = (list(lstsq([one, xs], ys)), xs, ys, None)
+        elif model == "logarithmic":
+            out[model] = (list(lstsq([one, np.log(xs)], ys)), xs, ys, None)
+        elif model == "quadratic":
+            out[model] = (list(lstsq([one, xs, xs * xs], ys)), xs, ys, None)
+        else:
+            u = np.log(xs) if model == "power" else xs
+            a, b = lstsq([one, u], np.log(ys))
+            fit = a + b * u
+            out[model] = ([math.exp(a), b if model == "power" else math.exp(b)], xs, ys,
+                          perun_r2(np.log(ys), fit))
     return out
+
+
+def perun_r2(y, fitted):
+    sst = float(np.sum((y - y.mean()) ** 2))
+    return 1 - float(np.sum((y - fitted) ** 2)) / sst if sst > 0 else 0.0
+
+
+def constant_perun_r2(x, y, linear):
+    """Perun's derived_const: the angle of the linear model, in radians
+    over 90, picks between 1 - r^2 and r^2 (1 - angle/90)."""
+    if linear is None:
+        return 1.0
+    (b0, b1), xs, ys, _ = linear
+    r2 = perun_r2(ys, b0 + b1 * xs)
+    angle = math.atan2(abs(b1 * x.max()), abs(x.max() - x.min())) / 90
+    r = r2 * (1 - angle) if angle > 0.01 else 1 - r2
+    return min(1.0, max(0.0, r))
 
 
 def predict(model, c, x):
@@ -80,10 +111,17 @@ def reference(path, out, of, per):
     ref = {}
     for uid, (xs, ys) in points.items():
         x, y = np.array(xs, dtype=float), np.array(ys, dtype=float)
-        ref[uid] = {m: {"coeffs": [float(v) for v in c],
-                        "r_square": r_square(y, predict(m, c, x)),
-                        "x_start": float(x.min()), "x_end": float(x.max())}
-                    for m, c in fits(x, y).items()}
+        f = fits(x, y)
+        ref[uid] = {}
+        for m, (c, xs, ys, pr2) in f.items():
+            if m == "constant":
+                pr2 = constant_perun_r2(x, y, f.get("linear"))
+            elif pr2 is None:
+                pr2 = perun_r2(ys, predict(m, c, xs))
+            ref[uid][m] = {"coeffs": [float(v) for v in c],
+                           "r_square": r_square(ys, predict(m, c, xs)),
+                           "r_square_perun": pr2,
+                           "x_start": float(xs.min()), "x_end": float(xs.max())}
     json.dump(ref, open(out, "w"))
 
 
@@ -111,8 +149,9 @@ def compare(ref_path, prof_path, rel):
             if len(have) != len(want["coeffs"]) or not all(close(a, b, rel) for a, b in pairs):
                 bad.append(f"{uid} {name}: coeffs {have} != {want['coeffs']}")
             # r^2 near 0 has no relative scale: compare it absolutely.
-            if abs(want["r_square"] - m["r_square"]) > rel:
-                bad.append(f"{uid} {name}: r_square {m['r_square']} != {want['r_square']}")
+            for key in ("r_square", "r_square_perun"):
+                if abs(want[key] - m[key]) > rel:
+                    bad.append(f"{uid} {name}: {key} {m[key]} != {want[key]}")
     if bad:
         sys.exit("regression_ref: " + "; ".join(bad[:5]) + f" ({len(bad)} differences)")
 

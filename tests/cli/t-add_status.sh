@@ -55,7 +55,10 @@ has "$T/err" "warning: .* filing it under ${new:0:7}"
 ok veles status
 has "$T/out" "Profiles of this version \(1\)"
 f=$(git ls-tree -r --name-only refs/veles/ledger | grep "${new:2}" | head -1)
-git show "refs/veles/ledger:$f" | python3 -c "import json,sys; assert json.load(sys.stdin)['origin']=='$new'" || fail "forced origin"
+# The blob is the compact form; export gives its JSON back.
+git show "refs/veles/ledger:$f" >"$T/blob.perf"
+python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['origin']=='$new'" \
+	"$(json_of "$T/blob.perf")" || fail "forced origin"
 
 # A path anywhere, and all-or-nothing.
 veles collect time -r 1 -q -- true 2>/dev/null

@@ -8,9 +8,11 @@ cc -O2 -o fast list_search.c || fail "cc"
 cc -O2 -DSLOW=1 -o slow list_search.c || fail "cc"
 cp fast prog
 git add list_search.c && git commit -qm "list search" || fail commit
-# No profile on either side yet: nothing to compare, nothing degraded.
-ok veles check head
-has "$T/out" "0 degradations"
+# No profile at the version: a gate that measured nothing does not pass.
+fails 2 veles check head
+has "$T/err" "^veles: no profile registered to version [0-9a-f]{7}: nothing to check"
+fails 2 veles check all
+has "$T/err" "no profile registered to any version"
 
 collect() { veles collect time -r 15 -q -o suppress -- ./prog 3000 3000 2>/dev/null || fail collect; }
 collect && ok veles add -q 0@p
@@ -74,7 +76,7 @@ ok veles check head
 has "$T/out" "1 profile had no baseline"
 # ... which every format reports, so a CI gate does not pass on nothing.
 ok veles check head --format markdown
-has "$T/out" "^\*\*0 degradations, 0 optimizations\*\*; 1 profile had no baseline"
+has "$T/out" "^\*\*0 degradations, 0 maybe degradations, 0 optimizations, 0 other results; 1 profile had no baseline; none fails the check \(--fail-on degradation\)\*\*"
 has "$T/out" "^- \./prog 10 10 · time: prog-time-"
 ok veles check head --format junit
 python3 -c '
@@ -161,8 +163,14 @@ json.dump(profile(1.04), open(sys.argv[1] + "/mt.perf", "w"))
 PY
 ok veles check profiles "$T/mb.perf" "$T/mt.perf"
 has "$T/out" "MaybeDegradation +\+4\.0%"
+# The summary line says what the exit status does: a maybe is not counted
+# among the degradations, and fails only when asked to.
+has "$T/out" "^0 degradations, 1 maybe degradation, 0 optimizations, 0 other results; none fails the check \(--fail-on degradation\)$"
 veles check profiles --strict "$T/mb.perf" "$T/mt.perf" >"$T/out"
 [ $? -eq 1 ] || fail "--strict: a maybe fails"
+has "$T/out" "; 1 fails the check \(--fail-on maybe\)$"
+veles check profiles --fail-on maybe "$T/mb.perf" "$T/mt.perf" >"$T/out"
+[ $? -eq 1 ] || fail "--fail-on maybe"
 veles check profiles --format junit "$T/mb.perf" "$T/mt.perf" >"$T/out"
 has "$T/out" 'failures="0"'
 veles check profiles --strict --format json "$T/mb.perf" "$T/mt.perf" >"$T/out"
@@ -184,6 +192,13 @@ PY
 veles check profiles "$T/zb.perf" "$T/zt.perf" >"$T/out"
 [ $? -eq 1 ] || { cat "$T/out" >&2; fail "zeros in the baseline: a sure slowdown must exit 1"; }
 has "$T/out" "SevereDegradation +\+3[0-9]\.[0-9]% \[\+"
+has "$T/out" "^1 degradation, 0 maybe degradations, 0 optimizations, 0 other results; 1 fails the check \(--fail-on degradation\)$"
+# --fail-on severe: a 30% slowdown is severe and still fails; a 4% maybe not.
+veles check profiles --fail-on severe "$T/zb.perf" "$T/zt.perf" >"$T/out"
+[ $? -eq 1 ] || fail "--fail-on severe: a severe degradation fails"
+ok veles check profiles --fail-on severe --format json "$T/mb.perf" "$T/mt.perf"
+has "$T/out" '"maybe_degradations":1,.*"failing":0,"fail_on":"severe"'
+fails 2 veles check profiles --fail-on sometimes "$T/mb.perf" "$T/mt.perf"
 
 # The model methods on two regression-analysed profiles: "work" went from
 # linear to quadratic in the input size, "same" did not move.
@@ -300,7 +315,7 @@ fails 2 veles check
 fails 2 veles check sideways
 fails 2 veles check profiles 0@i
 fails 2 veles check --method nosuch head
-has "$T/err" "use stat, aat, eto, bmoe, int, loc, fast, lreg or preg"
+has "$T/err" "use stat, aat, eto, bmoe, int, loc, fast, lreg, preg or bounds"
 fails 2 veles check --format yaml head
 fails 2 veles check --alpha 0.9 head
 fails 2 veles check --test chi head

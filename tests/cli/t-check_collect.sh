@@ -113,6 +113,37 @@ assert p["collector_info"]["params"]["repeat"] == 7, p["collector_info"]
 PY
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 
+# Postprocessors replay from their records, which use Perun's names
+# (regression-analysis's of_key and per_key, moving-average's center): the
+# parent's profile is made through the same three.
+new_git_project r
+cp "$VELES_SRCDIR/examples/list_search.c" .
+git add list_search.c && git commit -qm "fast search" || fail commit
+parent=$(git rev-parse HEAD)
+commit_change "a comment"
+cat >>.veles/config.yml <<'YML'
+execute:
+  pre_run:
+    - cc -O2 -o prog list_search.c
+YML
+cc -O2 -o prog list_search.c || fail cc
+veles collect time -r 6 -q -o suppress -- ./prog 2000 2000 2>/dev/null || fail collect
+ok veles postprocess -o "$T/c.perf" 0@p clusterizer
+ok veles postprocess -o "$T/r.perf" "$T/c.perf" regression-analysis -r linear -r constant
+ok veles postprocess -o "$T/m.perf" "$T/r.perf" moving-average --no-center
+rm .veles/jobs/*.perf
+ok veles add -q "$T/m.perf"
+veles check head --collect-missing --yes </dev/null >"$T/out" 2>"$T/err"
+[ $? -le 1 ] || { cat "$T/out" "$T/err" >&2; fail "replaying the postprocessors"; }
+has "$T/err" "^check: collecting m\.perf on ${parent:0:7}$"
+ok veles show 0@i raw -m "$parent"
+python3 - "$T/out" "$T/m.perf" <<'PY' || fail "the postprocessors replayed"
+import json, sys
+got, want = (json.load(open(f))["postprocessors"] for f in sys.argv[1:])
+assert got == want, (got, want)
+assert want[2]["params"]["center"] is False, want[2]
+PY
+
 # A profile from someone else (tests/data/crafted/foreign-recipe.perf)
 # whose recipe writes `id` to ~/pwned, as pulled profiles may.
 new_git_project f

@@ -12,7 +12,7 @@ done
 counts() {
 	local f
 	f=$(ls -t .veles/jobs/*.perf | head -1)
-	/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$f" >"$T/counts" ||
+	/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$f")" >"$T/counts" ||
 		fail "cannot read $f"
 }
 want() { grep -qxF -- "$1" "$T/counts" || { cat "$T/counts" >&2; fail "no line '$1'"; }; }
@@ -29,7 +29,7 @@ want "main free 110 0"
 line=$(grep -n "the malloc line" "$D/basic.c" | cut -d: -f1)
 want "line basic.c:main:$line"
 f=$(ls -t .veles/jobs/*.perf | head -1)
-/usr/bin/python3 - "$f" <<'EOS' || fail "seed layout"
+/usr/bin/python3 - "$(json_of "$f")" <<'EOS' || fail "seed layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "memory" and p["header"]["units"] == {"memory": "B"}
@@ -93,13 +93,14 @@ ok veles collect memory -q --no-source basic.c -a -s 0.5 -- "$T/basic"
 counts
 hasnt "$T/counts" "^main "
 f=$(ls -t .veles/jobs/*.perf | head -1)
-has "$f" '"sampling":0.5'
-has "$f" '"all":true'
-has "$f" '"no_source":"basic.c"'
+fj=$(json_of "$f")
+has "$fj" '"sampling":0.5'
+has "$fj" '"all":true'
+has "$fj" '"no_source":"basic.c"'
 
 # A release records its caller only, unless -a asks for its whole stack.
 depth() {
-	/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS'
+	/usr/bin/python3 - "$(json_of "$(ls -t .veles/jobs/*.perf | head -1)")" <<'EOS'
 import json, sys
 p = json.load(open(sys.argv[1]))
 print(max(len(t["trace"]) for t in p["resource_type_map"].values() if t["subtype"] == "free"))
@@ -150,15 +151,16 @@ ls .veles/jobs/*.perf | sort | comm -13 "$T/before" - >"$T/new"
 child=$(grep -E -- '-pid[0-9]+\.perf$' "$T/new") || fail "no NAME-pidPID profile"
 parent=$(grep -vE -- '-pid[0-9]+\.perf$' "$T/new") || fail "no parent profile"
 has "$T/err" "profile written to .*${child##*/}"
-/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$parent" >"$T/counts"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$parent")" >"$T/counts"
 want "parent_work malloc 5 1000"
 want "pids 1"
 hasnt "$T/counts" "child_work"
-/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$child" >"$T/counts"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$child")" >"$T/counts"
 want "child_work malloc 7 700"
 want "pids 1"
 hasnt "$T/counts" "parent_work"
-/usr/bin/python3 - "$parent" "$child" "$merged" <<'EOS' || fail "separate profiles"
+/usr/bin/python3 - "$(json_of "$parent")" "$(json_of "$child")" "$(json_of "$merged")" \
+	"$child" <<'EOS' || fail "separate profiles"
 import json, re, sys
 from collections import Counter
 def load(f):
@@ -177,7 +179,7 @@ _, nmer, pmer = load(sys.argv[3])
 assert ppar == {par["header"]["pid"]}, (ppar, par["header"])
 assert pchi == {chi["header"]["pid"]}, (pchi, chi["header"])
 assert chi["header"]["ppid"] == par["header"]["pid"], chi["header"]
-assert sys.argv[2].endswith("-pid%d.perf" % chi["header"]["pid"]), sys.argv[2]
+assert sys.argv[4].endswith("-pid%d.perf" % chi["header"]["pid"]), sys.argv[4]
 assert npar + nchi == nmer, (npar, nchi, nmer)
 assert par["header"]["cmd"] == chi["header"]["cmd"]
 EOS
@@ -207,7 +209,7 @@ want "lib_make calloc 1 48"
 line=$(grep -n "the library's malloc line" "$D/liballoc.c" | cut -d: -f1)
 want "line liballoc.c:lib_make:$line"
 f=$(ls -t .veles/jobs/*.perf | head -1)
-/usr/bin/python3 - "$f" <<'EOS' || fail "no main under lib_make"
+/usr/bin/python3 - "$(json_of "$f")" <<'EOS' || fail "no main under lib_make"
 import json, sys
 p = json.load(open(sys.argv[1]))
 traces = [t["trace"] for t in p["resource_type_map"].values() if t["uid"]["function"] == "lib_make"]
@@ -219,7 +221,7 @@ EOS
 # alone do not.
 cc -g -O2 -fomit-frame-pointer -o "$T/nofp" "$D/nofp.c" || fail "cc nofp"
 chain() {
-	/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS'
+	/usr/bin/python3 - "$(json_of "$(ls -t .veles/jobs/*.perf | head -1)")" <<'EOS'
 import json, sys
 p = json.load(open(sys.argv[1]))
 for t in p["resource_type_map"].values():
@@ -256,7 +258,7 @@ want "main malloc 3 24"
 cc $CFLAGS -o "$T/sleepy" "$D/sleepy.c" || fail "cc sleepy"
 ok veles collect memory -- "$T/sleepy"
 has "$T/out" "the command used [0-9.]+ s CPU"
-/usr/bin/python3 - "$(ls -t .veles/jobs/*.perf | head -1)" <<'EOS' || fail "snapshots of sleepy"
+/usr/bin/python3 - "$(json_of "$(ls -t .veles/jobs/*.perf | head -1)")" <<'EOS' || fail "snapshots of sleepy"
 import json, sys
 p = json.load(open(sys.argv[1]))
 snap = {}

@@ -15,7 +15,7 @@ has "$T/out" "Time \(mean ± σ\):"
 has "$T/out" "Range \(min … max\):"
 has "$T/err" "profile written to .*\.veles/jobs/"
 hasnt "$T/err" "uncommitted"
-python3 - "$f" "$head" <<'EOS' || fail "profile content"
+python3 - "$(json_of "$f")" "$head" <<'EOS' || fail "profile content"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["origin"] == sys.argv[2], p["origin"]

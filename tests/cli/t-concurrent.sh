@@ -19,8 +19,9 @@ has "$T/out" "Profiles of this version \(8\)"
 # Kill adds at random points; afterwards the store must still work and
 # every profile it lists must be readable.
 mkdir "$T/many"
+spare=$(json_of "$T/spare/$(ls "$T/spare" | head -1)")
 for i in $(seq 1 40); do
-	sed "s/\"w[0-9]*\"/\"k$i\"/" "$T/spare/$(ls "$T/spare" | head -1)" >"$T/many/k$i.perf"
+	sed "s/\"w[0-9]*\"/\"k$i\"/" "$spare" >"$T/many/k$i.perf"
 done
 for round in 1 2 3 4 5 6; do
 	(for f in "$T"/many/*.perf; do veles add -q -f -k "$f" 2>/dev/null; done) &

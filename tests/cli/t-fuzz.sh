@@ -76,7 +76,7 @@ has "$T/err" "^veles fuzz: metric (instructions|task-clock)"
 profile=$(json "$T/found.json" 'r["profile"]')
 [ -f "$profile" ] || fail "no profile at $profile"
 [ "$(npending)" = 1 ] || fail "expected one pending profile"
-$py - "$profile" <<'PY' || fail "profile layout"
+$py - "$(json_of "$profile")" <<'PY' || fail "profile layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["collector_info"]["name"] == "fuzz", p["collector_info"]
@@ -90,7 +90,7 @@ for key, rs in p["resources"].items():
 assert subs["seed"] == 3 and subs["worst"] >= 1 and subs["worst-by-size"] >= 2, subs
 PY
 ok veles postprocess -o "$T/models.perf" "$profile" regression-analysis
-$py - "$T/models.perf" <<'PY' || fail "no models of the worst-by-size points"
+$py - "$(json_of "$T/models.perf")" <<'PY' || fail "no models of the worst-by-size points"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert any(m.get("subtype") == "worst-by-size" for m in p["models"]), p["models"]

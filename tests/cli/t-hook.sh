@@ -24,7 +24,7 @@ done
 has ".veles/logs/hook-$rev.log" "^1 job: 1 ok"
 [ "$(npending)" -eq 1 ] || fail "no profile from the hook"
 f=$(ls .veles/jobs/*.perf)
-grep -q "\"origin\":\"$rev\"" "$f" || fail "profile not of the new commit"
+grep -q "\"origin\":\"$rev\"" "$(json_of "$f")" || fail "profile not of the new commit"
 
 ok veles hook uninstall
 [ ! -e .git/hooks/post-commit ] || fail "hook left"

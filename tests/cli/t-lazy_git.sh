@@ -19,7 +19,9 @@ touch -d '2001-01-01' prog.c && git update-index --refresh >/dev/null
 loaded_libgit2 "$VELES" collect time -q -r 1 -- true && fail "a clean collect loaded libgit2"
 ok veles collect time -q -r 1 -- true
 hasnt "$T/err" "uncommitted"
-python3 - .veles/jobs/*.perf "$(git rev-parse HEAD)" <<'EOS' || fail "origin is not HEAD"
+# shellcheck disable=SC2046
+python3 - $(for f in .veles/jobs/*.perf; do json_of "$f"; done) "$(git rev-parse HEAD)" <<'EOS' ||
+	fail "origin is not HEAD"
 import json, sys
 for f in sys.argv[1:-1]:
     assert json.load(open(f))["origin"] == sys.argv[-1], f

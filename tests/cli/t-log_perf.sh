@@ -80,4 +80,27 @@ PY
 
 fails 1 veles log --perf nosuch
 fails 2 veles log --perf
+
+# A version 90% faster, then one 187% slower than it: both steps are
+# marked, by the same rule (profiles made up, so the figures are known).
+(
+	new_git_project dip
+	for m in 10.02 9.97 10 10.04 9.99 1 2.87; do
+		commit_change "median $m"
+		python3 - "$m" <<'PY'
+import json, sys
+m = float(sys.argv[1])
+res = [{"uid": "./d", "type": "time", "subtype": "real", "order": i,
+        "amount": m * (1 + 0.001 * (i - 2))} for i in range(5)]
+json.dump({"header": {"type": "time", "cmd": "./d", "units": {"time": "s"}},
+           "collector_info": {"name": "time"}, "global": {"resources": res}},
+          open(".veles/jobs/d-time-%s.perf" % sys.argv[1], "w"))
+PY
+		ok veles add -q "d-time-$m.perf"
+	done
+	ok veles log --perf "./d [real]"
+	has "$T/out" "^  $(git rev-parse --short=7 HEAD~1) .*◀ shift -90\.0%$"
+	has "$T/out" "^  $(git rev-parse --short=7 HEAD) .*◀ shift \+187\.0%$"
+	[ "$(grep -c '◀ shift' "$T/out")" -eq 2 ] || fail "two shifts: $(cat "$T/out")"
+) || exit 1
 echo ok

@@ -33,7 +33,7 @@ cc $CFLAGS -o "$T/allocators" "$D/allocators.c" || fail "cc allocators"
 ok veles collect memory -q -- "$T/allocators"
 grep -v '^free' "$T/out" | sed 's/^/main /' >"$T/expect"
 grep '^free' "$T/out" | sed 's/^free \(.*\)/main free \1 0/' >>"$T/expect"
-/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)" | grep '^main ' >"$T/got"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$(newest)")" | grep '^main ' >"$T/got"
 sort "$T/expect" >"$T/e" && sort "$T/got" >"$T/g"
 diff -u "$T/e" "$T/g" >&2 || fail "allocators: counts differ from the program's"
 [ "$(leaked_in main)" -eq 30 ] || fail "allocators: main leaked $(leaked_in main), not 30"
@@ -46,7 +46,7 @@ for how in self self self self slow; do
 	ok veles collect memory -q --timeout 1 -- "$T/spin" "$T/count" $how
 	has "$T/err" "signal 15"
 	want=$(od -An -tu8 -N8 "$T/count" | tr -d ' ')
-	got=$(/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)" |
+	got=$(/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$(newest)")" |
 		sed -n 's/^main malloc \([0-9]*\) .*/\1/p')
 	[ "$got" -ge "$want" ] && [ "$got" -le $((want + 1)) ] ||
 		fail "spin $how: $got mallocs recorded of $want"
@@ -70,7 +70,7 @@ killed_run() {
 	[ -s "$T/ready" ] || { kill $driver; fail "killed $*: never ready"; }
 	kill -9 "$(cat "$T/ready")"
 	wait $driver || { cat "$T/out" "$T/err" >&2; fail "collect memory of killed $*"; }
-	/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)" >"$T/counts"
+	/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$(newest)")" >"$T/counts"
 }
 killed_run one
 has "$T/err" "killed by signal 9.*the events up to then are kept"
@@ -98,7 +98,7 @@ grep -qx "pids 2" "$T/counts" || fail "killed fork: $(cat "$T/counts")"
 # must leave its recording alone.
 cc $CFLAGS -o "$T/vforks" "$D/vforks.c" || fail "cc vforks"
 ok veles collect memory -q -- "$T/vforks"
-/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)" >"$T/counts"
+/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$(newest)")" >"$T/counts"
 grep -qx "before malloc 5 50" "$T/counts" || fail "vforks: $(cat "$T/counts")"
 grep -qx "after malloc 7 140" "$T/counts" || fail "vforks: nothing after the children"
 grep -qx "after free 7 0" "$T/counts" || fail "vforks: $(cat "$T/counts")"
@@ -142,7 +142,7 @@ few=$(cat "$T/out")
 ok veles collect memory -q -- "$T/shortthreads" 3000
 many=$(cat "$T/out")
 [ $((many - few)) -lt 20000 ] || fail "3000 threads: VmSize $many kB, 10 threads: $few kB"
-counts=$(/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(newest)")
+counts=$(/usr/bin/python3 "$VELES_SRCDIR/tests/cli/memory_counts.py" "$(json_of "$(newest)")")
 grep -qx "work malloc 3000 192000" <<<"$counts" || fail "shortthreads: $counts"
 grep -qx "work free 3000 0" <<<"$counts" || fail "shortthreads: $counts"
 

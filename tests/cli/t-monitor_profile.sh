@@ -22,7 +22,7 @@ has "$T/out" '^monitor: [0-9]+ values over 0\.[0-9] s$'
 [ "$(npending)" -eq 1 ] || fail "one pending profile"
 f=$(find .veles/jobs -name 'sleep-monitor-*.perf')
 [ -n "$f" ] || fail "profile name"
-/usr/bin/python3 - "$f" <<'PY' || fail "profile contents"
+/usr/bin/python3 - "$(json_of "$f")" <<'PY' || fail "profile contents"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["header"]["type"] == "monitor" and d["header"]["cmd"] == "sleep"
@@ -57,7 +57,7 @@ rm -f .veles/jobs/*.perf
 VELES_MODULE_PATH="$VELES_BUILDDIR/plugins" ok veles monitor --profile -s c -i 0.05 -c 2 --on \
 	--import hello -- sleep 0.6
 f=$(find .veles/jobs -name 'sleep-monitor-*.perf')
-/usr/bin/python3 - "$f" <<'PY' || fail "--profile -c 2 --on --import hello"
+/usr/bin/python3 - "$(json_of "$f")" <<'PY' || fail "--profile -c 2 --on --import hello"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["collector_info"]["params"].get("per_interval") is True, d["collector_info"]

@@ -13,7 +13,7 @@ ok veles postprocess 0@p normalizer
 has "$T/err" "profile written to .veles/jobs/tst-normalizer-"
 [ "$(npending)" -eq 2 ] || fail "no new pending profile"
 out=$(ls .veles/jobs/tst-normalizer-*.perf)
-python3 - "$out" "$VELES_SRCDIR/tests/data/profiles/trace.perf" <<'PY' || fail "normalised values"
+python3 - "$(json_of "$out")" "$VELES_SRCDIR/tests/data/profiles/trace.perf" <<'PY' || fail "normalised values"
 import json, sys
 new, old = (json.load(open(f)) for f in sys.argv[1:])
 assert new["postprocessors"] == [{"name": "normalizer", "params": {"of": "amount", "by": "type"}}], new["postprocessors"]

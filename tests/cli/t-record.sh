@@ -145,7 +145,7 @@ ok veles record --profile -g -F 999 -o r.data -- ./hot
 has "$T/err" 'veles record: saved .*/\.veles/jobs/hot-record-.*\.perf'
 [ "$(npending)" -eq 1 ] || fail "no pending profile"
 f=$(find .veles/jobs -name '*.perf')
-/usr/bin/python3 - "$f" <<'EOS' || fail "bad record profile"
+/usr/bin/python3 - "$(json_of "$f")" <<'EOS' || fail "bad record profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "samples" and p["collector_info"]["name"] == "record"

@@ -27,14 +27,18 @@ assert p["postprocessors"] == [{"name": "regression-analysis", "params": {
     "per_key": "structure-unit-size"}}], p["postprocessors"]
 by = {}
 for m in p["models"]:
-    assert set(m) == {"uid", "model", "method", "r_square", "x_start", "x_end", "of_key",
-                      "per_key", "coeffs"}, m
+    assert set(m) == {"uid", "model", "method", "r_square", "r_square_perun", "x_start",
+                      "x_end", "of_key", "per_key", "coeffs"}, m
     assert m["method"] == "full" and m["of_key"] == "amount"
     assert [c["name"] for c in m["coeffs"]] == ["b0", "b1", "b2"][:len(m["coeffs"])]
     by.setdefault(m["uid"], []).append(m["model"])
-# insert has x = 0..3 (no logarithm) and y with a 0 (no power, exponential);
-# the others have one point: only a constant.
-assert by["SLList_insert(SLList*, int)"] == ["constant", "linear", "quadratic"], by
+# insert has x = 0..3 and y with a 0: the log-space models are fitted to the
+# points that have logarithms, as Perun fits them; the others have one
+# point: only a constant.
+assert by["SLList_insert(SLList*, int)"] == ["constant", "linear", "logarithmic", "quadratic",
+                                             "power", "exponential"], by
+ins = {m["model"]: m for m in p["models"] if m["uid"] == "SLList_insert(SLList*, int)"}
+assert (ins["logarithmic"]["x_start"], ins["power"]["x_start"]) == (1, 2), ins
 assert by["SLList_init(SLList*)"] == ["constant"], by
 assert len(by) == 4, by
 PY
@@ -156,7 +160,7 @@ json.dump({"origin": "0" * 40, "header": {"type": "time", "cmd": "./sl.sh", "par
            "global": {"timestamp": 1.0, "resources": res}}, open(sys.argv[1], "w"))
 PY
 ok veles postprocess -o "$T/rus-out.perf" "$T/rus.perf" regression-analysis
-has "$T/err" "^veles: warning: postprocess regression-analysis: \./sl\.sh \[sys\]: power, exponential not fitted: a value of 'amount' is not positive$"
+has "$T/err" "^veles: warning: postprocess regression-analysis: \./sl\.sh \[sys\]: power, exponential not fitted: fewer than 2 distinct 'structure-unit-size' with a positive 'amount'$"
 [ "$(grep -c warning "$T/err")" -eq 1 ] || fail "one warning expected"
 $py -c '
 import json, sys
@@ -193,6 +197,40 @@ fails 1 veles postprocess "$trace" regression-analysis --of nosuchkey
 fails 1 veles postprocess "$trace" regression-analysis --per uid
 fails 1 veles postprocess "$trace" regression-analysis --bogus
 fails 1 veles postprocess "$trace" regression-analysis extra
-fails 1 veles postprocess "$trace" regression-analysis -r power -r logarithmic
-has "$T/err" "no requested model can be fitted.*\(SLList_insert\(SLList\*, int\): logarithmic: a value of 'structure-unit-size' is not positive\)"
+ok veles postprocess -o "$T/sys.perf" "$T/rus.perf" filter --where subtype=sys
+fails 1 veles postprocess "$T/sys.perf" regression-analysis -r power -r exponential
+has "$T/err" "no requested model can be fitted.*\(\./sl\.sh: power: fewer than 2 distinct 'structure-unit-size' with a positive 'amount'\)"
+
+# y = 3x^3 for x = 0..5: x = 0 has no logarithm and is left out of the power
+# model, which is then exact (Perun fits b0 = 3, b1 = 3, r^2 = 1 there too).
+$py - "$T/cube.perf" <<'PY'
+import json, sys
+json.dump({"header": {"type": "mixed", "cmd": "c", "units": {"mixed(time delta)": "ms"}},
+           "collector_info": {"name": "trace"}, "resources": {"f#0": {
+           "amount": [3 * x ** 3 for x in range(6)], "structure-unit-size": list(range(6))}},
+           "resource_type_map": {"f#0": {"uid": "f", "type": "mixed"}}}, open(sys.argv[1], "w"))
+PY
+ok veles postprocess -o "$T/cube-out.perf" "$T/cube.perf" regression-analysis
+hasnt "$T/err" warning
+$py -c '
+import json, sys
+m = {x["model"]: x for x in json.load(open(sys.argv[1]))["models"]}
+pw = m["power"]
+assert [round(c["value"], 9) for c in pw["coeffs"]] == [3, 3], pw
+assert pw["r_square"] == 1 and pw["r_square_perun"] == 1 and pw["x_start"] == 1, pw
+' "$T/cube-out.perf" || fail "y = 3x^3 from x = 0"
+
+# A time profile of a literal workload: one size for real, user and sys.
+# Only the constant can be fitted, and that is said once, not per subtype.
+$py - "$T/lit.perf" <<'PY'
+import json, sys
+res = [{"uid": "./p", "type": "time", "subtype": s, "order": i, "amount": 0.1 + 0.01 * i,
+        "structure-unit-size": 7} for i in range(5) for s in ("real", "user", "sys")]
+json.dump({"header": {"type": "time", "cmd": "./p", "units": {"time": "s"}},
+           "collector_info": {"name": "time"}, "global": {"resources": res}},
+          open(sys.argv[1], "w"))
+PY
+ok veles postprocess -o "$T/lit-out.perf" "$T/lit.perf" regression-analysis
+[ "$(grep -c warning "$T/err")" -eq 1 ] || fail "one warning for a literal workload"
+has "$T/err" "^veles: warning: postprocess regression-analysis: \./p \[real\] and 2 more: linear, logarithmic, quadratic, power, exponential not fitted: 'structure-unit-size' has one value only \(all points have one size; a workload generator varies it\)$"
 echo ok

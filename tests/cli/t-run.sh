@@ -88,10 +88,10 @@ res = p["global"]["resources"]
 assert res and all(r["structure-unit-size"] == 9 for r in res), res
 assert {m["model"] for m in p["models"]} == {"constant"}, p["models"]
 assert all(m["x_start"] == 9 for m in p["models"]), p["models"]
-' .veles/jobs/*.perf || fail "literal workload size"
+' "$(json_of .veles/jobs/*.perf)" || fail "literal workload size"
 rm -f .veles/jobs/*.perf
 ok veles run job --cmd ./prog.sh --workload w9 --collector time --collector-params "repeat: 1"
-hasnt .veles/jobs/*.perf "structure-unit-size"
+hasnt "$(json_of .veles/jobs/*.perf)" "structure-unit-size"
 fails 2 veles run job --cmd ./prog.sh
 fails 2 veles run job --collector-params "repeat: 1" --collector time --cmd ./prog.sh
 fails 2 veles run matrix --cmd ./x
@@ -116,7 +116,7 @@ ok veles run job -m HEAD~1 --cmd ./prog.sh --workload w --collector time \
 	--collector-params "repeat: 1, warmup: 0"
 hasnt "$T/calls" "v2"
 f=$(ls .veles/jobs/*.perf)
-grep -q "\"origin\":\"$first\"" "$f" || fail "origin is not the version measured"
+grep -q "\"origin\":\"$first\"" "$(json_of "$f")" || fail "origin is not the version measured"
 grep -q uncommitted prog.sh || fail "working tree touched"
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "worktree left behind"
 [ "$(git branch | wc -l)" -eq 1 ] || fail "branch left behind"

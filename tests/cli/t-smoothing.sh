@@ -14,7 +14,8 @@ for pp in moving-average regressogram kernel-regression; do
 	ok veles postprocess 0@p $pp
 	has "$T/err" "profile written to .veles/jobs/tst-$pp-"
 done
-python3 - .veles/jobs/tst-*.perf <<'PY' || fail "models of trace.perf"
+# shellcheck disable=SC2046
+python3 - $(for f in .veles/jobs/tst-*.perf; do json_of "$f"; done) <<'PY' || fail "models of trace.perf"
 import json, sys
 kinds = {"moving-average": "moving_average", "regressogram": "regressogram",
          "kernel-regression": "kernel"}

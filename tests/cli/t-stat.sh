@@ -148,7 +148,7 @@ ok veles stat --profile -e page-faults,task-clock -- ./touch 100
 has "$T/err" 'veles stat: saved .*/\.veles/jobs/touch-stat-100-.*\.perf'
 [ "$(npending)" -eq 1 ] || fail "no pending profile"
 f=$(find .veles/jobs -name '*.perf')
-/usr/bin/python3 - "$f" <<'EOS' || fail "bad stat profile"
+/usr/bin/python3 - "$(json_of "$f")" <<'EOS' || fail "bad stat profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "counters" and p["collector_info"]["name"] == "stat", p["header"]
@@ -165,7 +165,7 @@ has "$T/out" "counters +touch-stat-100"
 rm .veles/jobs/*.perf
 ok veles stat --profile -I 10 -e task-clock -- sleep 0.1
 f=$(find .veles/jobs -name '*.perf')
-/usr/bin/python3 - "$f" <<'EOS' || fail "bad interval profile"
+/usr/bin/python3 - "$(json_of "$f")" <<'EOS' || fail "bad interval profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
 tc = p["resources"]["task-clock#0"]

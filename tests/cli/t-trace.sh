@@ -35,7 +35,7 @@ for want in "SLList_init 2" "SLList_insert 200" "SLList_search 60" "SLList_destr
 done
 # The seed's layout: uid#0 keys, type mixed, subtype time delta, units us;
 # inclusive time covers exclusive time, SLList_destroy's includes SLList_init.
-$py - "$(newest)" <<'PY' || fail "trace profile layout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "trace profile layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["header"]["type"] == "mixed", p["header"]
@@ -88,7 +88,7 @@ fi
 # Threads: the main thread's workload and one on each of 3 threads.
 ok veles collect trace --instrumented -f SLList_insert -f SLList_search -- ./ds_driver -t 3 100 10
 has "$T/out" "in 4 threads of 1 processes"
-$py - "$(newest)" <<'PY' || fail "threads"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "threads"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 assert sorted(p["resources"]) == ["SLList_insert#0", "SLList_search#0"], p["resources"].keys()
@@ -110,7 +110,7 @@ trace_sigcalls 3
 ok veles collect trace --instrumented -- ./ds_driver -t 1 300 100
 prof=$(newest)
 ok veles show "$prof" flamegraph -o fg.svg
-$py - "$prof" fg.svg <<'PY' || fail "trace flame graph"
+$py - "$(json_of "$prof")" fg.svg <<'PY' || fail "trace flame graph"
 import json, re, sys
 p = json.load(open(sys.argv[1]))
 frames = re.findall(r"<title>([^<:]+): ([0-9.]+)</title>", open(sys.argv[2]).read())
@@ -131,7 +131,7 @@ done
 # A fork: the child's calls are its own, none counted twice or lost.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_driver -f -t 1 50
 has "$T/out" "in 4 threads of 2 processes"
-$py - "$(newest)" <<'PY' || fail "fork"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "fork"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -145,7 +145,7 @@ PY
 # Aggregate mode: one resource per function and thread, with the sums.
 ok veles collect trace --instrumented --aggregate -- ./ds_driver -t 1 100 30
 has "$T/out" "sums only"
-$py - "$(newest)" <<'PY' || fail "aggregate"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "aggregate"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_insert#0"]
@@ -222,7 +222,7 @@ YML
 rm -f .veles/jobs/*.perf
 ok veles run matrix
 has "$T/out" "1 job: 1 ok"
-$py - "$(newest)" <<'PY' || fail "regression over list lengths"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "regression over list lengths"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_search#0"]

@@ -24,7 +24,7 @@ prof=$(newest)
 # The profile: per function and thread, buckets [LO, HI, N] in increasing,
 # disjoint ranges whose Ns add up to calls, and min, max inside them (to
 # the nanosecond that both are rounded to).
-$py - "$prof" <<'PY' || fail "histograms in the profile"
+$py - "$(json_of "$prof")" <<'PY' || fail "histograms in the profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
 seen = 0

@@ -33,7 +33,7 @@ fi
 
 ok dyn -f SLList_insert -f SLList_search -f SLList_destroy -- ./ds_plain -t 2 -f 120 30
 has "$T/out" "in 6 threads of 2 processes"
-$py - "$(newest)" <<'PY' || fail "dynamic"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "dynamic"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -46,7 +46,7 @@ for a, e in zip(r["SLList_search#0"]["amount"], r["SLList_search#0"]["exclusive"
 PY
 # The structure size from an argument: insertion_sort(keys, n).
 ok dyn --size insertion_sort:2 -- ./ds_plain -t 1 37 5
-$py - "$(newest)" <<'PY' || fail "dynamic --size"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "dynamic --size"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert list(p["resources"]) == ["insertion_sort#0"], p["resources"].keys()
@@ -100,7 +100,7 @@ fi
 ${CC:-cc} -O0 -o deep "$VELES_SRCDIR/tests/data/trace/deep.c" || fail "build deep"
 ok dyn -f rec -- ./deep 100
 has "$T/err" "Warning: 37 calls nested deeper than the kernel probes returns"
-$py - "$(newest)" <<'PY' || fail "dynamic recursion"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "dynamic recursion"
 import json, sys
 r = json.load(open(sys.argv[1]))["resources"]["rec#0"]
 assert sorted(r["depth"]) == list(range(64)), r["depth"]

@@ -49,7 +49,7 @@ done
 cmp "$T/counts.fi" "$T/counts.fentry" || fail "-pg -mfentry counts differ from -finstrument-functions'"
 cmp "$T/counts.fi" "$T/counts.mcount" || fail "-pg counts differ from -finstrument-functions'"
 # Times nest: a caller's inclusive time covers its callees'.
-$py - "$(newest)" <<'PY' || fail "-pg times"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "-pg times"
 import json, sys
 p = json.load(open(sys.argv[1]))
 for k, r in p["resources"].items():
@@ -64,7 +64,7 @@ PY
 # list's length, 37 on each thread. --size gives the function its size and
 # keeps every other function recorded (their size 0); -f still narrows.
 ok veles collect trace --instrumented --size insertion_sort:2 -- ./ds_fentry -t 1 37 5
-$py - "$(newest)" <<'PY' || fail "--size ARGN"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "--size ARGN"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
@@ -78,14 +78,14 @@ assert "func" not in p["collector_info"]["params"], p["collector_info"]["params"
 PY
 ok veles collect trace --instrumented --size insertion_sort:2 -f insertion_sort -f main \
 	-- ./ds_fentry -t 1 37 5
-$py - "$(newest)" <<'PY' || fail "--size ARGN with -f"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "--size ARGN with -f"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert sorted(p["resources"]) == ["insertion_sort#0", "main#0"], p["resources"].keys()
 assert p["resources"]["insertion_sort#0"]["structure-unit-size"] == [37, 37]
 PY
 ok veles collect trace --instrumented --size 'SLList_search:list->size' -- ./ds_mcount -t 1 37 5
-$py - "$(newest)" <<'PY' || fail "--size member"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "--size member"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["resources"]["SLList_search#0"]["structure-unit-size"] == [37] * 10, p["resources"]
@@ -109,7 +109,7 @@ rm -f gmon.out
 # runtime too (its shadow stack is the parent's copy), and counts its own.
 ok veles collect trace --instrumented -f SLList_insert -f main -f run_all -- ./ds_fentry -f -t 1 50
 has "$T/out" "in 4 threads of 2 processes"
-$py - "$(newest)" <<'PY' || fail "-pg fork"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "-pg fork"
 import json, sys, collections
 r = json.load(open(sys.argv[1]))["resources"]
 per = collections.Counter(r["SLList_insert#0"]["pid"])
@@ -119,7 +119,7 @@ PY
 
 # Aggregate sums through the trampoline.
 ok veles collect trace --instrumented --aggregate -- ./ds_fentry -t 1 100 30
-$py - "$(newest)" <<'PY' || fail "-pg aggregate"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "-pg aggregate"
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["resources"]["SLList_insert#0"]["calls"] == [100, 100], p["resources"]["SLList_insert#0"]

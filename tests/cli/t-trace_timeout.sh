@@ -39,7 +39,7 @@ done
 
 # Aggregate sums too: each function's calls per thread.
 ok veles collect trace --instrumented --aggregate -t 0.3 -- ./endless_fi 1
-$py - "$(newest)" <<'PY' || fail "aggregate after --timeout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "aggregate after --timeout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}

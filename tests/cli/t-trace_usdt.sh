@@ -29,7 +29,7 @@ done
 
 # sizes PROFILE NAME: the structure-unit-size of NAME's calls, one line.
 sizes() {
-	$py - "$1" "$2" <<'PY'
+	$py - "$(json_of "$1")" "$2" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
 print(*p["resources"][sys.argv[2] + "#0"].get("structure-unit-size", []))
@@ -56,7 +56,7 @@ want=$(seq -s ' ' 100 100 2000)
 [ "$(sizes "$(newest)" round)" = "$(seq -s ' ' 1 19)" ] || fail "round sizes"
 [ "$(sizes "$(newest)" grow_go)" = "$(printf '0 %.0s' $(seq 20) | sed 's/ $//')" ] ||
 	fail "grow_go has no argument: the seed's size 0"
-$py - "$(newest)" <<'PY' || fail "usdt layout"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "usdt layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 t = p["resource_type_map"]["sort#0"]
@@ -133,7 +133,7 @@ has <(trace_counts "$(newest)") "^SLList_insert 10$"
 # Sampling keeps pairs: a kept call has its entry and its return, and the
 # calls around it still count it (run_workload encloses every insert).
 ok veles collect trace -g 3 -f 'SLList_insert#7' -f run_workload -f main -- ./ds_dbg 200 10
-$py - "$(newest)" <<'PY' || fail "sampling pairs"
+$py - "$(json_of "$(newest)")" <<'PY' || fail "sampling pairs"
 import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
@@ -246,13 +246,15 @@ YML
 rm -f .veles/jobs/*.perf
 ok veles collect trace -g 2 -f 'SLList_insert#10' -f BTree_search -l ds \
 	--size 'SLList_search:list->size' -b ./ds_dbg -- ./ds_dbg -t 1 50 10
-mine=$(newest)
-ok veles add -q "$mine"
+# Added, the pending profile leaves jobs/: compare with a copy.
+mine="$T/mine.perf"
+cp "$(newest)" "$mine"
+ok veles add -q "$(newest)"
 veles check head --collect-missing --yes >"$T/out" 2>"$T/err"
 [ $? -le 1 ] || { cat "$T/err" >&2; fail "check --collect-missing"; }
 has "$T/err" "^check: collecting .* on ${parent:0:7}$"
 ok veles show 0@i raw -m "$parent"
-$py - "$mine" "$T/out" <<'PY' || fail "the trace recipe"
+$py - "$(json_of "$mine")" "$T/out" <<'PY' || fail "the trace recipe"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:])
 pa, pb = a["collector_info"]["params"], b["collector_info"]["params"]

@@ -108,6 +108,37 @@ static void test_bootstrap_zero_baseline(void **state)
 	assert_true(lo == 1 && hi == 1);
 }
 
+/*
+ * van Elteren's stratified test, worked by hand: in each stratum U's
+ * deviation from its mean n_a n_b / 2 and its variance n_a n_b (n + 1) / 12
+ * (no ties), weighted by 1 / (n + 1), z = sum w (U - m) / sqrt(sum w² var).
+ */
+static void test_strata(void **state)
+{
+	const double a1[] = {1, 2, 3}, b1[] = {4, 5, 6};       /* U = 0, m = 4.5, var = 5.25 */
+	const double a2[] = {10, 30, 50, 70}, b2[] = {20, 40}; /* U = 5, m = 4, var = 56/12 */
+	struct hypo_stratum st[] = {{a1, b1, 3, 3}, {a2, b2, 4, 2}};
+	double w1 = 1.0 / 7, w2 = 1.0 / 7, t = w1 * -4.5 + w2 * 1,
+	       v = w1 * w1 * 5.25 + w2 * w2 * 56 / 12;
+	double lo, hi;
+
+	UNUSED(state);
+	assert_near(hypo_van_elteren(st, 2), 2 * (1 - 0.5 * erfc(-fabs(t) / sqrt(v) / sqrt(2))),
+		    1e-9);
+	/* One stratum: Mann-Whitney without its continuity correction. */
+	assert_near(hypo_van_elteren(st, 1), erfc(4.5 / sqrt(5.25) / sqrt(2)), 1e-9);
+	/* Every stratum twice as slow in the target: the interval is 2 exactly. */
+	{
+		const double a[] = {1, 1.1, 0.9, 1, 1.05}, b[] = {2, 2.2, 1.8, 2, 2.1};
+		const double c[] = {10, 11, 9, 10, 10.5}, d[] = {20, 22, 18, 20, 21};
+		struct hypo_stratum two[] = {{a, b, 5, 5}, {c, d, 5, 5}};
+
+		hypo_bootstrap_strata_ratio(two, 2, 500, 0.05, 1, &lo, &hi);
+		assert_true(lo > 1.7 && hi < 2.3);
+		assert_true(hypo_van_elteren(two, 2) < 0.01 && hypo_welch_strata(two, 2) < 0.01);
+	}
+}
+
 static void test_classify(void **state)
 {
 	struct check_params cp;
@@ -257,7 +288,7 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney), cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_bootstrap),    cmocka_unit_test(test_bootstrap_zero_baseline),
 		cmocka_unit_test(test_classify),     cmocka_unit_test(test_compare_stat),
-		cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_too_few_runs), cmocka_unit_test(test_strata),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -158,6 +158,33 @@ static void test_syntax_errors(void **state)
 		     "t.perf:1:15: resources must be an object or a list");
 }
 
+/* Python's json writes NaN, Infinity and -Infinity (Perun's moving average
+ * leaves NaN where a window had no points): they load as doubles, and the
+ * models' text gives them back as null, valid JSON. */
+static void test_nonfinite_tokens(void **state)
+{
+	struct profile *p = load_str(
+		"{\"header\": {\"type\": \"mixed\", \"units\": {}},\n"
+		" \"resources\": {\"f#0\": {\"amount\": [1, NaN, Infinity, -Infinity, -2.5],\n"
+		"   \"structure-unit-size\": [NaN,2,3,4,5]}},\n"
+		" \"resource_type_map\": {\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}},\n"
+		" \"models\": [{\"uid\": \"f\", \"model\": \"moving_average\", "
+		"\"r_square\": NaN, \"bucket_stats\": [NaN, 1, -Infinity]}]}");
+
+	UNUSED(state);
+	assert_int_equal(profile_nres(p), 5);
+	assert_true(profile_amount(p, 0) == 1 && isnan(profile_amount(p, 1)));
+	assert_true(profile_amount(p, 2) == INFINITY && profile_amount(p, 3) == -INFINITY);
+	assert_true(profile_amount(p, 4) == -2.5);
+	assert_true(isnan(res_num(p, 0, "structure-unit-size")));
+	assert_string_equal(p->models, "[{\"uid\":\"f\",\"model\":\"moving_average\","
+				       "\"r_square\":null,\"bucket_stats\":[null,1,null]}]");
+	profile_free(p);
+	expect_error("{\"a\": Nan}", "t.perf:1:7: invalid literal");
+	expect_error("{\"a\": -Inf}", "t.perf:1:7: malformed number");
+	expect_error("{\"a\": Infinite}", "t.perf:1:7: invalid literal");
+}
+
 static void test_missing_keys(void **state)
 {
 	UNUSED(state);
@@ -542,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_trailing_comma),
 		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_nonfinite_tokens),
 		cmocka_unit_test(test_missing_keys),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_snapshots),

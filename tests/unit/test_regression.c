@@ -261,16 +261,26 @@ static void test_unfittable_skipped(void **state)
 {
 	struct reg_point zero_x[] = {{0, 1}, {1, 3}, {2, 5}, {3, 7}};
 	struct reg_point neg_y[] = {{1, -1}, {2, 3}, {3, 5}, {4, 7}};
+	struct reg_point one_pos_y[] = {{1, -1}, {2, 0}, {3, 5}, {4, -7}};
+	struct reg_point no_pos_x[] = {{-1, 1}, {0, 3}, {-2, 5}};
 	struct reg_point two_x[] = {{1, 1}, {2, 3}, {1, 2}, {2, 4}};
 	struct reg_point one[] = {{5, 9}};
 	struct reg_point same_y[] = {{1, 4}, {2, 4}, {3, 4}};
+	struct reg_fit f;
 
-	/* ln 0: no logarithmic or power model. */
-	assert_int_equal(fitted_mask(zero_x, 4),
-			 REG_ALL_MODELS & ~BIT(REG_LOGARITHMIC) & ~BIT(REG_POWER));
-	/* ln of a negative y: no power or exponential model. */
-	assert_int_equal(fitted_mask(neg_y, 4),
+	/* ln 0 and ln of a negative y: the log-space models leave those points
+	 * out, as Perun does, and are fitted to the rest. */
+	assert_int_equal(fitted_mask(zero_x, 4), REG_ALL_MODELS);
+	f = fit_of(zero_x, 4, REG_LOGARITHMIC);
+	assert_int_equal(f.skipped, 1);
+	assert_rel(f.x_start, 1);
+	assert_int_equal(fitted_mask(neg_y, 4), REG_ALL_MODELS);
+	assert_int_equal(fit_of(neg_y, 4, REG_EXPONENTIAL).skipped, 1);
+	/* ... unless fewer than two distinct x remain. */
+	assert_int_equal(fitted_mask(one_pos_y, 4),
 			 REG_ALL_MODELS & ~BIT(REG_POWER) & ~BIT(REG_EXPONENTIAL));
+	assert_int_equal(fitted_mask(no_pos_x, 3),
+			 REG_ALL_MODELS & ~BIT(REG_POWER) & ~BIT(REG_LOGARITHMIC));
 	/* Two distinct x cannot determine a parabola. */
 	assert_int_equal(fitted_mask(two_x, 4), REG_ALL_MODELS & ~BIT(REG_QUADRATIC));
 	/* One point: only its value. */
@@ -405,8 +415,65 @@ static void test_iterative_and_guess_pick_best(void **state)
 	assert_int_equal(run(REG_INITIAL_GUESS, REG_ALL_MODELS, 5, pts, 60).fits[0].model,
 			 REG_QUADRATIC);
 	/* Only unfittable models requested: nothing reported. */
+	for (int i = 0; i < 60; i++)
+		pts[i].x = -pts[i].x - 11;
 	assert_int_equal(run(REG_FULL, BIT(REG_POWER), 3, pts, 60).n, 0);
 	free(pts);
+}
+
+/*
+ * r² as Perun has it (perun/postprocess/regression_analysis): 1 - SSE/SST
+ * in the space a model is fitted in, so log space for power and
+ * exponential; the constant's derived from the linear fit. Worked here
+ * from GSL's line fit in log space.
+ */
+static void test_r_square_perun(void **state)
+{
+	struct reg_point cube[6], pw[40], flat[8];
+	double lx[40], ly[40], c0, c1, cov00, cov01, cov11, sumsq, mean = 0, sst = 0;
+	struct reg_fit f, lin;
+
+	UNUSED(state);
+	/* y = 3x³ over x = 0..5: Perun fits power b0 = 3, b1 = 3, r² = 1. */
+	for (int i = 0; i < 6; i++)
+		cube[i] = (struct reg_point){i, 3.0 * i * i * i};
+	f = fit_of(cube, 6, REG_POWER);
+	assert_rel(f.coeffs[0], 3);
+	assert_rel(f.coeffs[1], 3);
+	assert_rel(f.r_square_perun, 1);
+	assert_rel(f.r_square, 1);
+	/* A noisy power law, steep: Perun's r² is the log-space line's. */
+	for (int i = 0; i < 40; i++) {
+		double x = 1 + 25 * i, y = 60 * pow(x, 0.8) * (1 + 0.05 * sin(7.0 * i));
+
+		pw[i] = (struct reg_point){x, y};
+		lx[i] = log(x);
+		ly[i] = log(y);
+		mean += ly[i] / 40;
+	}
+	gsl_fit_linear(lx, 1, ly, 1, 40, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+	for (int i = 0; i < 40; i++)
+		sst += (ly[i] - mean) * (ly[i] - mean);
+	f = fit_of(pw, 40, REG_POWER);
+	assert_rel(f.coeffs[1], c1);
+	assert_rel(f.r_square_perun, 1 - sumsq / sst);
+	assert_true(f.r_square != f.r_square_perun);
+	/* Linear and quadratic: the same r² both ways. */
+	lin = fit_of(pw, 40, REG_LINEAR);
+	assert_rel(lin.r_square_perun, lin.r_square);
+	/* A steep line (atan2(b1·x_end, x range) / 90 > 0.01): the constant
+	 * gets r²(linear)·(1 - that). */
+	f = fit_of(pw, 40, REG_CONSTANT);
+	assert_rel(f.r_square_perun,
+		   lin.r_square * (1 - atan2(fabs(lin.coeffs[1] * 976), 975) / 90));
+	assert_abs(f.r_square, 0, 1e-12);
+	/* Nearly flat, noisy: 1 - r²(linear), and the constant is the best. */
+	for (int i = 0; i < 8; i++)
+		flat[i] = (struct reg_point){100 * i, 5 + 0.01 * ((i * 5) % 3)};
+	lin = fit_of(flat, 8, REG_LINEAR);
+	assert_rel(fit_of(flat, 8, REG_CONSTANT).r_square_perun, 1 - lin.r_square);
+	assert_int_equal(run(REG_BISECTION, REG_ALL_MODELS, 3, flat, 8).fits[0].model,
+			 REG_CONSTANT);
 }
 
 int main(void)
@@ -417,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_numpy_reference),
 		cmocka_unit_test(test_against_gsl),
 		cmocka_unit_test(test_unfittable_skipped),
+		cmocka_unit_test(test_r_square_perun),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_full_and_interval),
 		cmocka_unit_test(test_one_model_methods),

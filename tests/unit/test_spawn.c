@@ -173,6 +173,48 @@ static void test_suppress(void **state)
 	free(echo);
 }
 
+/* What a sink was handed, stream by stream. */
+static void sink_into(void *arg, int stream, const char *data, size_t len)
+{
+	struct buf *b = arg;
+
+	buf_add(&b[stream == SPAWN_STDERR], data, len);
+}
+
+static void test_sink(void **state)
+{
+	char *echo = xasprintf("%s/sink.txt", tmpdir);
+	char *argv[] = {"sh", "-c", "echo out1; echo err1 >&2; printf out2", NULL};
+	struct buf got[2] = {BUF_INIT, BUF_INIT}, b = BUF_INIT;
+	struct spawn_opts o = {.output = SPAWN_SUPPRESS,
+			       .sink = sink_into,
+			       .sink_arg = got,
+			       .sink_streams = SPAWN_STDOUT};
+	struct spawn_result r;
+
+	/* Suppressed: the sink reads stdout, nothing reaches our streams. */
+	assert_int_equal(run_redirected(echo, &r, &o, argv), 0);
+	assert_string_equal(buf_str(&got[0]), "out1\nout2");
+	assert_int_equal(got[1].len, 0);
+	assert_int_equal(file_read_all(echo, &b), 0);
+	assert_int_equal(b.len, 0);
+	/* Inherited: both streams are echoed, the sink reads both. */
+	buf_reset(&got[0]);
+	o.output = SPAWN_INHERIT;
+	o.sink_streams = SPAWN_STDOUT | SPAWN_STDERR;
+	assert_int_equal(run_redirected(echo, &r, &o, argv), 0);
+	assert_string_equal(buf_str(&got[0]), "out1\nout2");
+	assert_string_equal(buf_str(&got[1]), "err1\n");
+	buf_reset(&b);
+	assert_int_equal(file_read_all(echo, &b), 0);
+	assert_non_null(strstr(buf_str(&b), "out1\n"));
+	assert_non_null(strstr(buf_str(&b), "err1\n"));
+	buf_release(&got[0]);
+	buf_release(&got[1]);
+	buf_release(&b);
+	free(echo);
+}
+
 static void test_timeout(void **state)
 {
 	struct spawn_opts o = {.timeout = 0.2};
@@ -270,12 +312,19 @@ static void test_interrupt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exit_status),   cmocka_unit_test(test_signal),
-		cmocka_unit_test(test_not_found),     cmocka_unit_test(test_not_executable),
-		cmocka_unit_test(test_capture),	      cmocka_unit_test(test_suppress),
-		cmocka_unit_test(test_timeout),	      cmocka_unit_test(test_timeout_capture),
-		cmocka_unit_test(test_timeout_kill),  cmocka_unit_test(test_rusage),
-		cmocka_unit_test(test_spawner_reuse), cmocka_unit_test(test_interrupt),
+		cmocka_unit_test(test_exit_status),
+		cmocka_unit_test(test_signal),
+		cmocka_unit_test(test_not_found),
+		cmocka_unit_test(test_not_executable),
+		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_suppress),
+		cmocka_unit_test(test_sink),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_timeout_capture),
+		cmocka_unit_test(test_timeout_kill),
+		cmocka_unit_test(test_rusage),
+		cmocka_unit_test(test_spawner_reuse),
+		cmocka_unit_test(test_interrupt),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -61,7 +61,7 @@ static void project_free(struct project *p)
 
 static struct store_item item(const char *type, const char *name, const char *json)
 {
-	struct store_item it = {type, name, json, strlen(json)};
+	struct store_item it = {type, name, json, strlen(json), false};
 
 	return it;
 }
@@ -101,6 +101,7 @@ static void test_add_list_read(void **state)
 	bool added[3];
 	char blobs[3][41];
 	struct store_entry *e, found;
+	char where[41];
 	struct buf b = BUF_INIT;
 	size_t n;
 	char *msg;
@@ -130,14 +131,49 @@ static void test_add_list_read(void **state)
 	assert_int_equal(store_read(p.store, blobs[2], &b), 0);
 	assert_string_equal(buf_str(&b), "{\"t\":1}");
 	assert_int_equal(store_read(p.store, "zzzz", &b), ERR_INVALID);
-	assert_int_equal(store_find_blob(p.store, V1, blobs[2], &found), 0);
+	assert_int_equal(store_find_blob(p.store, V1, blobs[2], &found, NULL), 0);
 	assert_string_equal(found.name, "a.perf");
 	free(found.type);
 	free(found.name);
-	assert_int_equal(store_find_blob(p.store, NULL, blobs[2], &found), 0);
+	assert_int_equal(store_find_blob(p.store, NULL, blobs[2], &found, where), 0);
+	assert_string_equal(where, V1);
 	free(found.type);
 	free(found.name);
-	assert_int_equal(store_find_blob(p.store, V2, blobs[2], &found), ERR_NOTFOUND);
+	assert_int_equal(store_find_blob(p.store, V2, blobs[2], &found, NULL), ERR_NOTFOUND);
+	buf_release(&b);
+	project_free(&p);
+}
+
+/* Bytes compressed already are stored without deflating them again: the
+ * same blob id as git gives them, read back as they were, and a loose
+ * object barely larger than they are. */
+static void test_compressed_blob(void **state)
+{
+	struct project p;
+	char data[4096], blobs[2][41], *path;
+	struct store_item it = {"time", "c.perf", data, sizeof(data), true};
+	struct buf b = BUF_INIT;
+	struct stat st;
+	uint32_t x = 12345;
+
+	UNUSED(state);
+	for (size_t i = 0; i < sizeof(data); i++) {
+		x = x * 1103515245 + 12345;
+		data[i] = (char)(x >> 24);
+	}
+	project_new(&p);
+	assert_ok(store_add(p.store, V1, &it, 1, NULL, &blobs[0]));
+	it.compressed = false;
+	assert_ok(store_add(p.store, V2, &it, 1, NULL, &blobs[1]));
+	assert_string_equal(blobs[0], blobs[1]);
+	assert_ok(store_read(p.store, blobs[0], &b));
+	assert_int_equal(b.len, sizeof(data));
+	assert_memory_equal(b.data, data, sizeof(data));
+	path = xasprintf("%s/.veles/store.git/objects/%.2s/%s", p.dir, blobs[0], blobs[0] + 2);
+	assert_int_equal(stat(path, &st), 0);
+	/* zlib's stored blocks: 5 bytes each, and the header. */
+	assert_true(st.st_size < (off_t)sizeof(data) + 64);
+	free(path);
 	buf_release(&b);
 	project_free(&p);
 }
@@ -440,6 +476,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_list_read),
+		cmocka_unit_test(test_compressed_blob),
 		cmocka_unit_test(test_duplicates_and_suffixes),
 		cmocka_unit_test(test_rm_and_each_version),
 		cmocka_unit_test(test_concurrent_writers),
