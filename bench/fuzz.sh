@@ -13,9 +13,9 @@
 #             made from a seed, nothing is kept (the baseline)
 # A run succeeds when its costliest input, measured again (median of 5),
 # costs at least 10 times the costliest seed, by the metric veles chose
-# (instructions:u, or task-clock without a PMU). Perun's own fuzzer is not
-# installable here (not on PyPI in a version that runs), so the baseline
-# is ours with the feedback off.
+# (instructions:u, or task-clock without a PMU). Perun's own fuzzer cannot
+# be installed from a package registry here, so the baseline is ours with
+# the feedback off.
 #   RUNS=2 TIME=60 bench/fuzz.sh     a short version, a few minutes
 set -eu
 build=$(cd "${1:-build}" && pwd)
