@@ -44,13 +44,15 @@ static const struct cli_command commands[] = {
 	{"run", cmd_run, CMD_NEEDS_PROJECT, "run the job matrix of config.yml, or one job"},
 	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
 	 "install a git post-commit hook that runs the matrix on each commit"},
-	{"cflags", cmd_cflags, 0, "compiler flags for a program to trace (veles cflags trace)"},
+	{"cflags", cmd_cflags, 0,
+	 "compiler flags for a program to trace or fuzz (veles cflags trace|fuzz)"},
 	{"list", cmd_list, 0, "list the events this machine can count (perf_event_open)"},
 	{"stat", cmd_stat, 0, "count events over a command, a process or all CPUs"},
 	{"record", cmd_record, 0, "sample a command or a process into a record file"},
 	{"report", cmd_report, 0, "the flat profile (and callers) of a record file"},
 	{"monitor", cmd_monitor, 0, "sample the system (cpu, disks, memory, network...)"},
 	{"script", cmd_script, 0, "run Python handlers over a tracepoint recording"},
+	{"fuzz", cmd_fuzz, 0, "mutate a program's inputs to find the costliest ones"},
 };
 
 static void usage(FILE *f)
