@@ -37,6 +37,14 @@
 #include "vcs/vcs.h"
 
 /* A JSON scalar as an option value; false when it gives no option. */
+/*
+ * How the collections' commands write: nowhere, or with
+ * degradation.log_collect (Perun's) to .veles/logs/ (and, as capture
+ * echoes, to stderr, where check_collect_missing sends stdout meanwhile).
+ * Set per check_collect_missing call.
+ */
+static const char *output_handling = "--output-handling=suppress";
+
 static bool option_value(yajl_val v, struct buf *out)
 {
 	if (YAJL_IS_STRING(v))
@@ -126,7 +134,7 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 		return err_set(ERR_INVALID, "the profile does not say how it was collected");
 	run_strv_add(argv, n, p->collector);
 	/* The command's output would mix with the report. */
-	run_strv_add(argv, n, "--output-handling=suppress");
+	run_strv_add(argv, n, output_handling);
 	params_argv(params, false, argv, n);
 	yajl_tree_free(params);
 	if (p->workload && *p->workload && (!p->args || strcmp(p->workload, p->args) != 0)) {
@@ -141,21 +149,6 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 	for (int i = 0; ret == 0 && i < nwords; i++)
 		run_strv_add(argv, n, words[i]);
 	run_strv_free(words);
-	return ret;
-}
-
-static int pre_run(const struct cli_ctx *ctx)
-{
-	size_t n;
-	char **cmds = cli_config_list(ctx, "execute.pre_run", &n);
-	int ret = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (ret == 0)
-			ret = spawn_shell(cmds[i], "pre_run", SPAWN_SUPPRESS);
-		free(cmds[i]);
-	}
-	free(cmds);
 	return ret;
 }
 
@@ -219,7 +212,7 @@ static int collect_job(struct cli_ctx *ctx, const struct run_matrix *m, const st
 	/* The command's output would mix with the report. */
 	for (int i = 0; i < job->collector->argc; i++)
 		run_strv_add(&argv, &argc, job->collector->argv[i]);
-	run_strv_add(&argv, &argc, "--output-handling=suppress");
+	run_strv_add(&argv, &argc, output_handling);
 	col.argv = argv;
 	col.argc = (int)argc;
 	j.collector = &col;
@@ -374,47 +367,65 @@ static bool recipe_allowed(const struct check_collect *cc, const struct profile 
 	return yes;
 }
 
-/* In the worktree of @parent: the build, then the collection. */
-static int collect_in(struct cli_ctx *ctx, const struct run_matrix *m, const struct run_job *job,
-		      const struct profile *target, const char *parent, const char *jobs)
-{
-	int ret = pre_run(ctx);
+/* What to collect in the parent's checkout. */
+struct collect_args {
+	struct cli_ctx *ctx;
+	const struct run_matrix *m;
+	const struct run_job *job; /* or NULL: the profile's own recipe */
+	const struct profile *target;
+	const char *jobs;
+};
 
-	if (ret == 0)
-		ret = job ? collect_job(ctx, m, job, parent, jobs)
-			  : collect_recipe(ctx, target, parent, jobs);
-	return ret;
+static int collect_in(const struct run_checkout *co, void *arg)
+{
+	const struct collect_args *a = arg;
+
+	return a->job ? collect_job(a->ctx, a->m, a->job, co->id, a->jobs)
+		      : collect_recipe(a->ctx, a->target, co->id, a->jobs);
 }
 
+/* In a checkout of @parent built with execute.pre_run, the collection. */
 static int collect_worktree(struct cli_ctx *ctx, const struct run_matrix *m,
 			    const struct run_job *job, const struct profile *target,
 			    const char *parent)
 {
-	git_repository *repo = vcs_store_repo(ctx->vcs);
 	struct tmpdir jobs;
-	char *dir, *name;
+	struct run_build build = {m->pre_run, m->npre_run, "pre_run", true};
+	struct collect_args a = {ctx, m, job, target, NULL};
 	int ret;
 
 	if ((ret = tmpdir_make("collect", &jobs)) < 0)
 		return ret;
-	ret = run_worktree_add(repo, parent, &dir, &name);
-	if (ret == 0) {
-		if (chdir(dir) < 0)
-			ret = err_set(ERR_IO, "cannot change to %s: %s", dir, strerror(errno));
-		if (ret == 0)
-			ret = collect_in(ctx, m, job, target, parent, jobs.path);
-		if (chdir(ctx->root) < 0 && ret == 0)
-			ret = err_set(ERR_IO, "cannot change back to %s: %s", ctx->root,
-				      strerror(errno));
-		{
-			int rm = run_worktree_remove(repo, dir, name);
-
-			ret = ret ? ret : rm;
-		}
-		free(dir);
-		free(name);
-	}
+	a.jobs = jobs.path;
+	ret = run_in_checkout(vcs_store_repo(ctx->vcs), ctx->root, parent, &build, collect_in, &a);
 	tmpdir_remove(&jobs);
+	return ret;
+}
+
+/* With degradation.log_collect the captured output also echoes: onto
+ * stderr, so that stdout holds the report alone. */
+static int collect_logged(struct cli_ctx *ctx, const struct check_collect *cc,
+			  const struct run_matrix *m, const struct run_job *job,
+			  const struct profile *target, const char *parent)
+{
+	int saved = -1, ret;
+
+	if (cc->log) {
+		fflush(stdout);
+		saved = dup(STDOUT_FILENO);
+		if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			if (saved >= 0)
+				close(saved);
+			return err_set(ERR_IO, "cannot redirect the collection's output: %s",
+				       strerror(errno));
+		}
+	}
+	ret = collect_worktree(ctx, m, job, target, parent);
+	if (saved >= 0) {
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
 	return ret;
 }
 
@@ -446,7 +457,8 @@ int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 		fprintf(stderr, "check: collecting %s on %.7s\n", buf_str(&shown), parent);
 		buf_release(&shown);
 	}
-	ret = collect_worktree(ctx, m, job, target, parent);
+	output_handling = cc->log ? "--output-handling=capture" : "--output-handling=suppress";
+	ret = collect_logged(ctx, cc, m, job, target, parent);
 	free(jobs);
 	return ret;
 }

@@ -7,17 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/degrade.h"
+#include "analyze/metric.h"
+#include "cli/check-remeasure.h"
 #include "cli/check.h"
 #include "cli/cli.h"
+#include "cli/envcheck.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/fsutil.h"
 #include "vcs/vcs.h"
 
 static const char check_usage[] =
@@ -43,7 +48,15 @@ static const char check_usage[] =
 	"                     (integrals), loc (local means), fast (mean relative gap),\n"
 	"                     lreg and preg (the gap fitted by a line, a polynomial);\n"
 	"                     bounds (the default for bounds profiles): each loop's\n"
-	"                     class, a rise is a TotalDegradation\n"
+	"                     class, a rise is a TotalDegradation;\n"
+	"                     Perun's full names too (average_amount_threshold, ...)\n"
+	"  -m, --models-type S  the model methods: which models of the two profiles\n"
+	"                     are paired, as Perun's strategies: best-model (the best\n"
+	"                     of each side), best-param, best-nonparam, all-param\n"
+	"                     (every parametric kind with the same kind), all-nonparam,\n"
+	"                     all-models, best-both (best-param, then best-nonparam);\n"
+	"                     default: parametric when both sides have some, else a\n"
+	"                     non-parametric kind both have\n"
 	"  --format F         text (default), json, markdown or junit\n"
 	"  --alpha A          significance level, and 1 - the interval's level (0.05)\n"
 	"  --min-effect E     smallest relative change that counts (0.02 = 2%)\n"
@@ -52,7 +65,9 @@ static const char check_usage[] =
 	"  --rounds N         bootstrap resamples (2000)\n"
 	"  --seed N           bootstrap seed, for repeatable intervals\n"
 	"  --aat-threshold R  aat: ratio of means that degrades (2.0); 1/R optimises\n"
-	"  --collect-missing  head, all: when a parent has no profile of a configuration,\n"
+	"  -c, --collect-missing  (Perun's --compute-missing; the setting\n"
+	"                     degradation.collect_before_check turns it on)\n"
+	"                     head, all: when a parent has no profile of a configuration,\n"
 	"                     collect it there first (temporary worktree, execute.pre_run,\n"
 	"                     the job of config.yml's matrix that makes it) and register\n"
 	"                     it with the parent; a configuration no job makes is\n"
@@ -63,9 +78,22 @@ static const char check_usage[] =
 	"  --fail-on L        what fails the check: maybe (a MaybeDegradation or\n"
 	"                     worse), degradation (default) or severe (Severe, Total)\n"
 	"  --strict           --fail-on maybe\n"
-	"  --force            compare profiles of different types or commands\n"
+	"  -f, --force        compare profiles of different types or commands\n"
 	"  -v, --verbose      a location compared size by size (a workload generator's\n"
 	"                     profile) lists each size's comparison\n"
+	"  --on METRIC        what a time profile is judged on: instructions, cycles,\n"
+	"                     cpu, real, user or sys; default: the most stable one\n"
+	"                     both sides have, in that order (docs/cli/check.md)\n"
+	"  --strict-env       refuse to compare profiles measured in different\n"
+	"                     environments (host, CPU, kernel, governor, VM, compiler),\n"
+	"                     which is otherwise a warning\n"
+	"  --remeasure        head: build REV and its parent in temporary worktrees and\n"
+	"                     measure both now, each job of the matrix in interleaved\n"
+	"                     rounds (both once a round, in random order), until a\n"
+	"                     sequential test is sure or the budget is spent; the\n"
+	"                     profiles are left pending for `veles add`\n"
+	"  --max-rounds N     --remeasure: at most N rounds per job (default 100)\n"
+	"  --time S           --remeasure: stop after S seconds per job\n"
 	"  -q, --quiet        no progress lines on stderr\n";
 
 struct check_cli {
@@ -75,6 +103,10 @@ struct check_cli {
 	struct check_collect *collect; /* --collect-missing: what may run */
 	enum change_class fail_from;   /* --fail-on, --strict */
 	bool force, verbose;
+	const char *on; /* --on, or NULL: the most stable metric both have */
+	bool strict_env, remeasure, seeded;
+	unsigned long max_rounds;
+	double max_seconds;
 	bool quiet_progress;
 	enum check_format fmt;
 	struct check_params cp;
@@ -94,6 +126,12 @@ enum {
 	OPT_STRICT,
 	OPT_FAIL_ON,
 	OPT_FORCE,
+	OPT_ON,
+	OPT_STRICT_ENV,
+	OPT_REMEASURE,
+	OPT_MAX_ROUNDS,
+	OPT_TIME,
+	OPT_MODELS,
 };
 
 static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -127,9 +165,19 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 
 	switch (opt) {
 	case OPT_METHOD:
-		if (!check_method_known(arg))
+		if (!check_method_canonical(arg))
 			return unknown_method(arg);
-		o->method = arg;
+		o->method = check_method_canonical(arg);
+		return 0;
+	case OPT_MODELS:
+		if (model_pairing_parse(arg) < 0)
+			return cli_usage_error(
+				"check",
+				"--models-type: unknown strategy '%s' (best-model, "
+				"best-param, best-nonparam, all-param, all-nonparam, "
+				"all-models, best-both)",
+				arg);
+		o->cp.pairing = (enum model_pairing)model_pairing_parse(arg);
 		return 0;
 	case OPT_FORMAT:
 		return check_parse_format(arg, &o->fmt) < 0
@@ -166,10 +214,27 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 			return cli_usage_error("check", "--rounds wants 100 to 1000000");
 		o->cp.bootstrap_rounds = (unsigned)n;
 		return 0;
+	case OPT_ON:
+		if (!metric_known(arg))
+			return cli_usage_error(
+				"check",
+				"--on wants instructions, cycles, cpu, real, user or sys, not '%s'",
+				arg);
+		o->on = arg;
+		return 0;
+	case OPT_MAX_ROUNDS:
+		if (cli_parse_uint("check", "--max-rounds", arg, &o->max_rounds) < 0)
+			return 2;
+		if (o->max_rounds < 1 || o->max_rounds > 100000)
+			return cli_usage_error("check", "--max-rounds wants 1 to 100000");
+		return 0;
+	case OPT_TIME:
+		return parse_fraction("--time", arg, 0, 1e7, &o->max_seconds);
 	default: /* OPT_SEED */
 		if (cli_parse_uint("check", "--seed", arg, &n) < 0)
 			return 2;
 		o->cp.seed = n;
+		o->seeded = true;
 		return 0;
 	}
 }
@@ -188,10 +253,17 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"aat-threshold", required_argument, NULL, OPT_AAT},
 		{"collect-missing", no_argument, NULL, OPT_COLLECT},
+		{"compute-missing", no_argument, NULL, OPT_COLLECT},
+		{"models-type", required_argument, NULL, OPT_MODELS},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"force", no_argument, NULL, OPT_FORCE},
 		{"verbose", no_argument, NULL, 'v'},
+		{"on", required_argument, NULL, OPT_ON},
+		{"strict-env", no_argument, NULL, OPT_STRICT_ENV},
+		{"remeasure", no_argument, NULL, OPT_REMEASURE},
+		{"max-rounds", required_argument, NULL, OPT_MAX_ROUNDS},
+		{"time", required_argument, NULL, OPT_TIME},
 		{"yes", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
@@ -200,11 +272,22 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	int c, ret;
 
 	check_params_default(&o->cp);
+	o->max_rounds = 100;
 	o->fail_from = CH_DEGRADATION;
-	while ((c = getopt_long(argc, argv, "hqvy", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hqvycfm:", opts, NULL)) != -1) {
+		if (c == 'c')
+			c = OPT_COLLECT;
+		else if (c == 'f')
+			c = OPT_FORCE;
+		else if (c == 'm')
+			c = OPT_MODELS;
 		if (c == 'h') {
 			fputs(check_usage, stdout);
 			return -1;
+		}
+		if (c == OPT_STRICT_ENV || c == OPT_REMEASURE) {
+			*(c == OPT_REMEASURE ? &o->remeasure : &o->strict_env) = true;
+			continue;
 		}
 		if (c == 'y') {
 			o->collect->yes = true;
@@ -228,24 +311,53 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	return 0;
 }
 
+/* The metric a time profile pair is judged on (NULL: not a time profile);
+ * ERR_INVALID when --on names one a side lacks. */
+static int pick_metric(const struct check_cli *o, const struct profile *base, const char *base_name,
+		       const struct profile *target, const char *target_name, const char **metric)
+{
+	*metric = NULL;
+	if (!metric_any(base) && !metric_any(target))
+		return 0;
+	if (!o->on) {
+		*metric = metric_shared(base, target);
+		return 0;
+	}
+	if (!metric_present(base, o->on) || !metric_present(target, o->on))
+		return err_set(ERR_INVALID, "--on %s: %s has no %s", o->on,
+			       metric_present(base, o->on) ? target_name : base_name, o->on);
+	*metric = o->on;
+	return 0;
+}
+
 static int compare_into(struct check_report *r, const struct check_cli *o,
 			const struct profile *base, const char *base_name,
 			const struct profile *target, const char *target_name)
 {
-	struct check_pair *pair = check_report_add(r);
-	const char *methods[CHECK_MAX_METHODS];
+	struct check_pair *pair;
+	const char *methods[CHECK_MAX_METHODS], *metric;
 	size_t n;
 	int ret;
 
+	ret = cli_env_check(base, base_name, target, target_name, o->strict_env);
+	if (ret < 0)
+		return ret;
+	ret = pick_metric(o, base, base_name, target, target_name, &metric);
+	if (ret < 0)
+		return ret;
+	pair = check_report_add(r);
 	pair->baseline_name = xstrdup(base_name);
 	pair->target_name = xstrdup(target_name);
 	pair->config = profile_config_title(target);
-	if (o->method)
-		return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
-	check_methods_for(&o->strategies, target, methods, &n);
-	ret = 0;
-	for (size_t i = 0; i < n && ret == 0; i++)
-		ret = degrade_compare(base, target, methods[i], &o->cp, &pair->changes);
+	if (o->method) {
+		ret = degrade_compare(base, target, o->method, &o->cp, &pair->changes);
+	} else {
+		check_methods_for(&o->strategies, target, methods, &n);
+		for (size_t i = 0; i < n && ret == 0; i++)
+			ret = degrade_compare(base, target, methods[i], &o->cp, &pair->changes);
+	}
+	if (ret == 0 && metric)
+		metric_filter_changes(&pair->changes, 0, metric);
 	return ret;
 }
 
@@ -288,8 +400,16 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 	int ret = 0;
 
 	memset(refs, 0, sizeof(refs));
-	for (int i = 0; i < 2 && ret == 0; i++)
-		ret = ref_open(ctx, specs[i], NULL, REF_DEFAULT_INDEX, &refs[i], &p[i]);
+	for (int i = 0; i < 2 && ret == 0; i++) {
+		if (ctx->store) {
+			ret = ref_open(ctx, specs[i], NULL, REF_DEFAULT_INDEX, &refs[i], &p[i]);
+			continue;
+		}
+		/* Outside a project: two files, as `veles show FILE` reads one. */
+		refs[i].kind = REF_FILE;
+		refs[i].path = xstrdup(specs[i]);
+		ret = profile_load(specs[i], &p[i]);
+	}
 	if (ret == 0 && !o->force &&
 	    profile_comparable(p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1])) < 0) {
 		cli_error("%s (--force compares them anyway)", err_msg());
@@ -396,6 +516,24 @@ static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 	return ret;
 }
 
+/* --remeasure: REV and its parent measured now, interleaved. */
+static int remeasure(struct cli_ctx *ctx, const struct check_cli *o, const char *id,
+		     struct check_report *r)
+{
+	struct check_remeasure_args a = {
+		.max_rounds = o->max_rounds,
+		.max_seconds = o->max_seconds,
+		/* Random unless --seed asks for a repeatable order. */
+		.seed = o->seeded ? o->cp.seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32),
+		.on = o->on,
+		.cp = o->cp,
+		.strict_env = o->strict_env,
+		.quiet = o->quiet_progress,
+	};
+
+	return check_remeasure(ctx, &a, id, r);
+}
+
 static int check_head(struct cli_ctx *ctx, const struct check_cli *o, const char *rev)
 {
 	struct check_report r = {0};
@@ -407,6 +545,13 @@ static int check_head(struct cli_ctx *ctx, const struct check_cli *o, const char
 	if (!rev && !cli_head(ctx, id)) {
 		cli_error("no version yet: nothing to check");
 		return 2;
+	}
+	if (o->remeasure) {
+		if (remeasure(ctx, o, id, &r) < 0) {
+			check_report_free(&r);
+			return 2;
+		}
+		return finish(&r, o, ctx->stdout_tty);
 	}
 	if (vcs_version_info(ctx->vcs, id, &ver) < 0 || check_version(ctx, o, &ver, &r) < 0) {
 		check_report_free(&r);
@@ -466,6 +611,13 @@ static int check_mode(struct cli_ctx *ctx, const struct check_cli *o, int nargs,
 {
 	const char *mode = args[0];
 
+	if (o->remeasure && strcmp(mode, "head") != 0)
+		return cli_usage_error("check", "--remeasure is for head [REV]");
+	if (o->remeasure && (o->method || o->collect_missing))
+		return cli_usage_error("check",
+				       "--remeasure judges by its own sequential test on "
+				       "fresh measurements: drop %s",
+				       o->method ? "--method" : "--collect-missing");
 	if (strcmp(mode, "profiles") == 0) {
 		if (nargs != 3)
 			return cli_usage_error("check", "profiles wants BASE and TARGET");
@@ -484,6 +636,13 @@ static int check_mode(struct cli_ctx *ctx, const struct check_cli *o, int nargs,
 	return cli_usage_error("check", "unknown mode '%s': use profiles, head or all", mode);
 }
 
+/* `profiles FILE FILE` with both files there: no project needed. */
+static bool profiles_outside(const char *mode, int nargs, char **args)
+{
+	return strcmp(mode, "profiles") == 0 && nargs == 3 && path_exists(args[1]) &&
+	       !path_is_dir(args[1]) && path_exists(args[2]) && !path_is_dir(args[2]);
+}
+
 int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct check_collect collect = {0};
@@ -498,6 +657,18 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 	collect.ask = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 	if (!mode)
 		return cli_usage_error("check", "say what to check: profiles, head or all");
+	/* Two profile files compare anywhere (as `veles show FILE` shows
+	 * one); the rest needs the project. */
+	if (cli_find_root(ctx) == 0 ? cli_open_vcs(ctx) < 0
+				    : !profiles_outside(mode, nargs, argv + optind)) {
+		cli_fail();
+		return 2;
+	}
+	err_clear();
+	/* Perun's settings for collecting before a check. */
+	o.collect_missing = o.collect_missing ||
+			    cli_config_bool(ctx, "degradation.collect_before_check", false);
+	collect.log = cli_config_bool(ctx, "degradation.log_collect", false);
 	if (!o.method && check_strategies_load(ctx, &o.strategies) < 0) {
 		cli_fail();
 		return 2;

@@ -16,13 +16,13 @@
 
 static const char log_usage[] =
 	"usage: veles log [--oneline] [-n N] [--format text|json] [REV]\n"
-	"       veles log --perf KEY [-n N] [--format text|json] [REV]\n"
+	"       veles log --perf KEY [-n N] [--format text|json] [--strict-env] [REV]\n"
 	"\n"
 	"Lists the versions reachable from REV (default: HEAD), newest first, as\n"
 	"git log does, each with its profiles: their ids (any prefix of four digits\n"
 	"or more names a profile wherever N@i does), N@i, types and names.\n"
 	"\n"
-	"  --oneline          one line per version\n"
+	"  --oneline          one line per version (-s, --short: Perun's spelling)\n"
 	"  -n, --max-count N  at most N versions\n"
 	"  --profiles-only    skip versions that have no profiles\n"
 	"  --format FMT       text (default) or json (with each profile's name,\n"
@@ -30,7 +30,10 @@ static const char log_usage[] =
 	"  --perf KEY         instead, the history of one metric: for each location\n"
 	"                     (uid [subtype]) matching KEY, its median and quartiles per\n"
 	"                     version, oldest first, a sparkline, and the versions where\n"
-	"                     it shifted (change points)\n";
+	"                     it shifted (change points); versions whose profiles were\n"
+	"                     measured in different environments (host, CPU, kernel,\n"
+	"                     governor, VM, compiler) are warned about\n"
+	"  --strict-env       --perf: refuse such a history instead (exit 2)\n";
 
 /* Profiles per version, from one pass over the store; a small open-addressed
  * table keyed by version id so each version costs one lookup. */
@@ -274,20 +277,25 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"oneline", no_argument, NULL, 'o'},
+		{"short", no_argument, NULL, 'o'},
 		{"max-count", required_argument, NULL, 'n'},
 		{"profiles-only", no_argument, NULL, 'p'},
 		{"format", required_argument, NULL, 'f'},
 		{"perf", required_argument, NULL, 'P'},
+		{"strict-env", no_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct log_state st = {0};
 	unsigned long limit = 0;
 	const char *perf = NULL;
+	bool strict_env = false;
 	char from[41];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:hs", opts, NULL)) != -1) {
+		if (c == 's')
+			c = 'o';
 		switch (c) {
 		case 'o':
 			st.oneline = true;
@@ -305,6 +313,9 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case 'P':
 			perf = optarg;
+			break;
+		case 'E':
+			strict_env = true;
 			break;
 		case 'h':
 			fputs(log_usage, stdout);
@@ -324,7 +335,7 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 		return 0;
 	}
 	if (perf)
-		return log_perf(ctx, from, limit, perf, st.fmt);
+		return log_perf(ctx, from, limit, perf, st.fmt, strict_env);
 	st.plain = vcs_kind(ctx->vcs) == VCS_PLAIN;
 	ret = store_each_version(ctx->store, st.oneline ? collect_types : collect_version, &st.map);
 	if (ret == 0)

@@ -13,6 +13,8 @@
 
 #include "analyze/postproc.h"
 #include "cli/cli.h"
+#include "cli/perun-opts.h"
+#include "collect/collector.h"
 #include "config/config.h"
 #include "run/batch.h"
 #include "run/run.h"
@@ -45,6 +47,9 @@ static const char run_usage[] =
 	"                       at most N + 1 versions of each A..B\n"
 	"      --format FMT     text (default) or json (a summary of every job)\n"
 	"  -q, --quiet          no line per job\n"
+	"  -ot, --output-filename-template T\n"
+	"                       name the profiles by T (default: the setting\n"
+	"                       format.output_profile_template; see veles collect)\n"
 	"\n"
 	"Exit status: 0 when every job made a profile, 1 when any job failed,\n"
 	"2 on bad usage or a bad config.yml, 130 on Ctrl-C.\n";
@@ -60,7 +65,8 @@ struct run_cli {
 	struct buf json; /* results, for --format json */
 	size_t njobs, nok, nfailed, done, total;
 	double start;
-	int real_stdout; /* --format json: the JSON goes here, the rest to stderr */
+	int real_stdout;     /* --format json: the JSON goes here, the rest to stderr */
+	char *name_template; /* -ot, or format.output_profile_template */
 };
 
 static double now_seconds(void)
@@ -284,6 +290,7 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 		.origin = version,
 		.store = r->m->register_after_run ? r->ctx->store : NULL,
 		.quiet_collectors = true,
+		.name_template = r->name_template,
 	};
 	int ret = run_pre_run(r->m), done;
 
@@ -304,47 +311,29 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 	return ret < 0 ? ret : done;
 }
 
-/* The project root inside a checkout at @tree: .veles/ may sit in a
- * subdirectory of the git work tree. */
-static char *root_in(struct cli_ctx *ctx, const char *tree)
-{
-	const char *wd = git_repository_workdir(vcs_store_repo(ctx->vcs));
-	size_t len = wd ? strlen(wd) : 0;
+/* What the jobs in a checkout need. */
+struct in_checkout {
+	struct run_cli *r;
+	const struct run_job *jobs;
+	size_t n;
+};
 
-	if (len && wd[len - 1] == '/')
-		len--;
-	if (wd && strncmp(ctx->root, wd, len) == 0 && ctx->root[len] == '/')
-		return xasprintf("%s%s", tree, ctx->root + len);
-	return xstrdup(tree);
+static int jobs_in_checkout(const struct run_checkout *co, void *arg)
+{
+	struct in_checkout *in = arg;
+
+	return run_jobs(in->r, co->id, in->jobs, in->n);
 }
 
-/* Runs the jobs in a temporary worktree at @version; always removes it. */
+/* Runs the jobs in a temporary worktree at @version; always removes it.
+ * pre_run is run_jobs' own: a failing build fails the jobs, not the run. */
 static int run_in_worktree(struct run_cli *r, const char *version, const struct run_job *jobs,
 			   size_t n)
 {
-	git_repository *repo = vcs_store_repo(r->ctx->vcs);
-	char *dir, *name, *root;
-	int ret = run_worktree_add(repo, version, &dir, &name);
+	struct in_checkout in = {r, jobs, n};
 
-	if (ret < 0)
-		return ret;
-	root = root_in(r->ctx, dir);
-	if (chdir(root) < 0)
-		ret = err_set(ERR_IO, "cannot change to %s: %s", root, strerror(errno));
-	if (ret == 0)
-		ret = run_jobs(r, version, jobs, n);
-	if (chdir(r->ctx->root) < 0 && ret == 0)
-		ret = err_set(ERR_IO, "cannot change back to %s: %s", r->ctx->root,
-			      strerror(errno));
-	/* A Ctrl-C must not leave the worktree behind: clean up first. */
-	int rm = run_worktree_remove(repo, dir, name);
-
-	if (ret == 0)
-		ret = rm;
-	free(root);
-	free(dir);
-	free(name);
-	return ret;
+	return run_in_checkout(vcs_store_repo(r->ctx->vcs), r->ctx->root, version, NULL,
+			       jobs_in_checkout, &in);
 }
 
 /* Each version once, in the order first named. */
@@ -666,10 +655,19 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 		{"collector-params", required_argument, NULL, OPT_COLLECTOR_PARAMS},
 		{"postprocessor", required_argument, NULL, OPT_PP},
 		{"postprocessor-params", required_argument, NULL, OPT_PP_PARAMS},
+		{"output-filename-template", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
+	/* Perun's spellings; its -c is --crawl-parents before `job` and
+	 * --collector after it, and stays ours: --crawl-parents. */
+	cli_perun_short_opts(argc, argv,
+			     (const char *const[]){"-ot", "--output-filename-template", "-b",
+						   "--cmd", "-a", "--args", "-w", "--workload",
+						   "-cp", "--collector-params", "-p",
+						   "--postprocessor", "-pp",
+						   "--postprocessor-params", NULL});
 	while ((c = getopt_long(argc, argv, "m:cqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -680,6 +678,12 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 			break;
 		case 'q':
 			r->quiet = true;
+			break;
+		case 'T':
+			free(r->name_template);
+			r->name_template = xstrdup(optarg);
+			if (collect_template_check(optarg) < 0)
+				return cli_fail(), -1;
 			break;
 		case OPT_FORMAT:
 			if (cli_parse_format("run", optarg, &r->format) < 0)
@@ -742,6 +746,10 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	if (!is_job && strcmp(argv[1], "matrix") != 0)
 		return cli_usage_error("run", "say matrix or job, not '%s'", argv[1]);
 	ret = parse_options(&r, &o, &revs, &nrevs, argc - 1, argv + 1, is_job);
+	if (ret == 0 && !r.name_template &&
+	    (r.name_template = cli_config_string(ctx, "format.output_profile_template")) &&
+	    collect_template_check(r.name_template) < 0)
+		ret = cli_fail() + 1;
 	if (ret != 0) {
 		ret = ret > 0 ? 0 : 2;
 	} else if (cli_matrix_load(ctx, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
@@ -757,5 +765,6 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	run_strv_free(r.revs);
 	job_opts_free(&o);
 	buf_release(&r.json);
+	free(r.name_template);
 	return ret;
 }

@@ -16,6 +16,7 @@
 
 #include "collect/bounds/bounds.h"
 #include "collect/collector.h"
+#include "collect/machine.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
 #include "collect/regex/regex.h"
@@ -215,9 +216,24 @@ char *collect_profile_name(const char *cmd, const char *tool, const char *worklo
 	return buf_detach(&b, NULL);
 }
 
+void collect_header_set(struct profile *p, const char *key, char *json)
+{
+	for (size_t i = 0; i < p->nheader_extra; i++) {
+		if (strcmp(p->header_extra[i].key, key) == 0) {
+			free(p->header_extra[i].value);
+			p->header_extra[i].value = json;
+			return;
+		}
+	}
+	p->header_extra =
+		xrealloc(p->header_extra, (p->nheader_extra + 1) * sizeof(*p->header_extra));
+	p->header_extra[p->nheader_extra++] = (struct kv){xstrdup(key), json};
+}
+
 static void collect_fill_header(struct collect_ctx *c, const struct collector *col)
 {
 	struct profile *p = c->profile;
+	struct buf env = BUF_INIT;
 
 	if (!p->type)
 		p->type = xstrdup(col->name);
@@ -234,6 +250,10 @@ static void collect_fill_header(struct collect_ctx *c, const struct collector *c
 		p->collector_params = xstrdup("{}");
 	free(p->origin);
 	p->origin = c->env->origin ? xstrdup(c->env->origin) : NULL;
+	/* Where it was measured, so profiles of two machines are not compared
+	 * without a word (issue 14). */
+	machine_env_json(&env, c->argv[0], c->load_before, c->load_after);
+	collect_header_set(p, "environment", buf_detach(&env, NULL));
 }
 
 int collect_claim_path(const char *dir, const char *name, char **path)
@@ -291,9 +311,33 @@ static int check_interrupted(void)
 					: "a signal");
 }
 
-/* Writes c->profile as NAME(.perf) into the jobs directory; *@path is the
- * file written, NULL when the transform took the profile. */
-static int write_one(struct collect_ctx *c, const struct collector *col, const char *name,
+/*
+ * The main profile's name: the one asked for (a trailing .perf dropped, as
+ * the claim adds it), the template's, or BIN-COLLECTOR-WORKLOAD-TIMESTAMP.
+ * Named once the header is filled, for the template's tokens.
+ */
+static int main_name(const struct collect_ctx *c, char **name)
+{
+	const char *want = c->env->profile_name;
+	size_t n;
+
+	if (want) {
+		n = strlen(want);
+		if (n > 5 && strcmp(want + n - 5, ".perf") == 0)
+			n -= 5;
+		*name = xstrndup(want, n);
+		return 0;
+	}
+	if (c->env->name_template)
+		return collect_template_name(c->env->name_template, c->profile, name);
+	*name = xstrdup(c->name);
+	return 0;
+}
+
+/* Writes c->profile as *@name(.perf) into the jobs directory (a NULL
+ * *@name is chosen by main_name); *@path is the file written, NULL when
+ * the transform took the profile. */
+static int write_one(struct collect_ctx *c, const struct collector *col, char **name,
 		     bool transform, char **path)
 {
 	int ret = 0;
@@ -305,7 +349,9 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 		if (ret < 0 || !c->profile)
 			return ret;
 	}
-	ret = collect_claim_path(c->env->jobs_dir, name, path);
+	if (!*name && (ret = main_name(c, name)) < 0)
+		return ret;
+	ret = collect_claim_path(c->env->jobs_dir, *name, path);
 	if (ret < 0)
 		return ret;
 	ret = profile_save_compact(c->profile, *path);
@@ -334,6 +380,7 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 static int collect_write(struct collect_ctx *c, const struct collector *col)
 {
 	struct profile *main_profile;
+	char *base = NULL;
 	int ret;
 
 	/* The collector's after() may drop the profile (trace --no-profile). */
@@ -341,17 +388,18 @@ static int collect_write(struct collect_ctx *c, const struct collector *col)
 		return 0;
 	ret = mkdir_p(c->env->jobs_dir);
 	if (ret == 0)
-		ret = write_one(c, col, c->name, true, &c->profile_path);
+		ret = write_one(c, col, &base, true, &c->profile_path);
 	main_profile = c->profile;
 	for (size_t i = 0; ret == 0 && i < c->nextra; i++) {
-		char *name = xasprintf("%s-%s", c->name, c->extra[i].suffix), *path;
+		char *name = xasprintf("%s-%s", base, c->extra[i].suffix), *path;
 
 		c->profile = c->extra[i].profile;
-		ret = write_one(c, col, name, false, &path);
+		ret = write_one(c, col, &name, false, &path);
 		free(name);
 		free(path);
 	}
 	c->profile = main_profile;
+	free(base);
 	return ret;
 }
 
@@ -361,6 +409,7 @@ static int collect_phases(struct collect_ctx *c, const struct collector *col)
 {
 	int ret = 0;
 
+	c->load_before = machine_loadavg();
 	if (col->before)
 		ret = col->before(c);
 	if (ret == 0)
@@ -372,6 +421,7 @@ static int collect_phases(struct collect_ctx *c, const struct collector *col)
 		ret = check_interrupted();
 	if (ret == 0 && !c->profile)
 		ret = err_set(ERR_GENERIC, "collect %s: the collector made no profile", col->name);
+	c->load_after = machine_loadavg();
 	if (ret == 0 && col->after)
 		ret = col->after(c);
 	if (ret == 0)

@@ -13,16 +13,19 @@
 
 struct config;
 struct postproc;
+struct profile;
 struct store;
 struct run_batch;
 
-enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL };
+enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL, GEN_SINGLETON };
 
 struct run_generator {
 	char *id;
 	enum run_gen_type type;
 	long min, max, step; /* the workload sizes: min, min+step, ... <= max */
 	char *command;	     /* GEN_EXTERNAL: a shell command printing the workload */
+	char *value;	     /* GEN_SINGLETON: the one workload */
+	bool unsized;	     /* GEN_SINGLETON of a value that is no size */
 };
 
 /* A collector or postprocessor with its options as argv (argv[0] = name). */
@@ -116,6 +119,13 @@ struct run_env {
 	struct run_batch *batch; /* writes pending profiles (batch.h), or NULL:
 				  * the collector writes each itself */
 	bool quiet_collectors;
+	/* When set, each finished profile is handed to take() (which owns it
+	 * from then on) instead of being written or registered. */
+	int (*take)(struct profile *p, void *arg);
+	void *take_arg;
+	/* How profiles are named (format.output_profile_template), or NULL:
+	 * BIN-COLLECTOR-WORKLOAD-TIMESTAMP. */
+	const char *name_template;
 };
 
 struct run_result {
@@ -151,5 +161,51 @@ int run_worktree_remove(struct git_repository *repo, const char *dir, const char
 /* Removes what a veles killed while it ran in a temporary worktree left:
  * the worktree (git's record and the directory) and its branch. */
 void run_worktree_sweep(struct git_repository *repo);
+
+/*
+ * A version checked out and built, ready to measure (checkout.c): `run
+ * matrix -m`, `check --collect-missing`, `check --remeasure` and `bisect`
+ * all run their commands this way, in the checkout's project root (where
+ * .veles/ is in the user's tree: it may be a subdirectory of the git work
+ * tree).
+ *
+ * The commands run where they are started, so this is the one place the
+ * library changes the current directory: into a checkout and back to the
+ * directory it was entered from, never anywhere else.
+ */
+struct run_checkout {
+	char id[41];
+	char *dir;  /* the temporary worktree */
+	char *name; /* git's name for it */
+	char *root; /* the project root inside it */
+};
+
+/* Shell commands that build a checkout, run in its root in order. */
+struct run_build {
+	char *const *cmds;
+	size_t n;
+	const char *what; /* "pre_run", "the build": names them in errors */
+	bool quiet;	  /* their output to /dev/null */
+};
+
+/* Checks out @rev_id (a full id) for the project at @project_root (an
+ * absolute path in @repo's work tree) and runs @build there (NULL: none).
+ * On failure nothing is left behind. */
+int run_checkout_open(struct git_repository *repo, const char *project_root, const char *rev_id,
+		      const struct run_build *build, struct run_checkout *co);
+/* Removes the worktree; @co may be one that failed to open, or zeroed. */
+int run_checkout_close(struct git_repository *repo, struct run_checkout *co);
+/* Makes @co's root the current directory; run_checkout_leave(@home)
+ * changes back. */
+int run_checkout_enter(const struct run_checkout *co);
+int run_checkout_leave(const char *home);
+/*
+ * The whole of it: open (and build), enter, @fn(@co, @arg), leave, close.
+ * The current directory is always restored and the worktree always
+ * removed, after an error or a Ctrl-C too; @fn's error comes first.
+ */
+int run_in_checkout(struct git_repository *repo, const char *project_root, const char *rev_id,
+		    const struct run_build *build,
+		    int (*fn)(const struct run_checkout *co, void *arg), void *arg);
 
 #endif
