@@ -24,7 +24,7 @@ p = json.load(open(sys.argv[1]))
 out = collections.Counter()
 for k, v in p["resources"].items():
     uid = p["resource_type_map"][k]["uid"]
-    for i, t in enumerate(v["thread"]):
+    for i, t in enumerate(v["tid"] if "tid" in v else v["thread"]):
         out[uid, t] += v["calls"][i] if "calls" in v else 1
 for (uid, t), n in sorted(out.items()):
     print(uid, t, n)
