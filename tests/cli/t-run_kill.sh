@@ -103,3 +103,17 @@ ok veles run matrix -q -m HEAD
 git worktree prune -n -v >"$T/prune" 2>&1
 [ ! -s "$T/prune" ] || fail "git worktree prune finds: $(cat "$T/prune")"
 [ "$(whole .veles/jobs/*.perf)" -eq "$(npending)" ] || fail "a pending profile is not whole"
+
+# status shows what a killed run finished, with no run after it: the
+# whole temporary is put in place before the pending profiles are listed.
+rm -f .veles/jobs/*.perf
+veles run job --cmd /bin/true --cmd "$T/bin/killer" --workload status --collector time \
+	--collector-params "repeat: 1" >/dev/null 2>&1
+[ $? -eq 137 ] || fail "the killer job did not kill veles"
+ls .veles/jobs >"$T/jobs"
+has "$T/jobs" "^true-time-status-.*\.perf\.tmp\.run-"
+ok veles status
+has "$T/out" "true-time-status-[0-9-]*\.perf"
+ls .veles/jobs >"$T/jobs"
+hasnt "$T/jobs" "\.tmp\."
+[ "$(npending)" -eq 1 ] || fail "pending $(npending), want the one the killed run finished"
