@@ -178,7 +178,8 @@ for gc in "" "--prune=now"; do
 	rm -rf "$tmp/gc"
 	project gc
 	for i in $(seq 1 "$adds"); do pending "g$i"; done
-	(while :; do git gc -q $gc >/dev/null 2>&1; done) &
+	rm -f "$tmp/stop"
+	(while [ ! -e "$tmp/stop" ]; do git gc -q $gc >/dev/null 2>&1; done) &
 	looper=$!
 	failed=0
 	t0=$(date +%s.%N)
@@ -186,9 +187,9 @@ for gc in "" "--prune=now"; do
 		"$veles" add -q "g$i.perf" 2>>"$tmp/gc.err" || failed=$((failed + 1))
 	done
 	t1=$(date +%s.%N)
-	kill "$looper"
-	wait "$looper" 2>/dev/null
-	sleep 0.5
+	# The last gc ends before the count.
+	touch "$tmp/stop"
+	wait "$looper"
 	registered >"$tmp/reg"
 	lost=0
 	for i in $(seq 1 "$adds"); do grep -qx "g$i.perf" "$tmp/reg" || lost=$((lost + 1)); done

@@ -69,14 +69,16 @@ fsck_clean
 # Beside a looping git gc, then git gc --prune=now: every add lands.
 for gc in "" --prune=now; do
 	for i in $(seq 1 10); do pending "g$i$gc"; done
-	(while :; do git gc -q $gc >/dev/null 2>&1; done) &
+	# Stopped by a file, not a signal: the wait returns once the last
+	# gc has ended, so nothing below runs beside one.
+	rm -f "$T/stop"
+	(while [ ! -e "$T/stop" ]; do git gc -q $gc >/dev/null 2>&1; done) &
 	looper=$!
 	for i in $(seq 1 10); do
-		veles add -q "g$i$gc.perf" || { kill "$looper"; fail "add $i beside git gc $gc"; }
+		veles add -q "g$i$gc.perf" || { touch "$T/stop"; wait "$looper"; fail "add $i beside git gc $gc"; }
 	done
-	kill "$looper"
-	wait "$looper" 2>/dev/null
-	sleep 0.3
+	touch "$T/stop"
+	wait "$looper"
 	registered >"$T/reg"
 	for i in $(seq 1 10); do grep -qx "g$i$gc.perf" "$T/reg" || fail "g$i$gc lost"; done
 	ok veles log
