@@ -159,7 +159,8 @@ struct git_repository;
 int run_worktree_add(struct git_repository *repo, const char *rev_id, char **dir, char **name);
 int run_worktree_remove(struct git_repository *repo, const char *dir, const char *name);
 /* Removes what a veles killed while it ran in a temporary worktree left:
- * the worktree (git's record and the directory) and its branch. */
+ * the worktree (git's record and the directory) and its branch. The first
+ * run_worktree_add() of a process does it too. */
 void run_worktree_sweep(struct git_repository *repo);
 
 /*

@@ -26,6 +26,8 @@
 /* The directories of the worktrees this process made, until removed. */
 static struct tmpdir *mine;
 static size_t nmine, mine_cap;
+/* Whether this process swept what killed ones left (once is enough). */
+static bool swept;
 
 static const char *slash_base(const char *path)
 {
@@ -72,9 +74,13 @@ int run_worktree_add(struct git_repository *repo, const char *rev_id, char **dir
 	struct tmpdir t;
 	git_oid oid;
 	char *path;
-	int ret = tmpdir_make("run", &t);
+	int ret;
 
-	if (ret < 0)
+	/* run, check --collect-missing, check --remeasure and bisect all
+	 * check out here: whichever comes after a killed one clears up. */
+	if (!swept)
+		run_worktree_sweep(repo);
+	if ((ret = tmpdir_make("run", &t)) < 0)
 		return ret;
 	mine = xgrow(mine, sizeof(*mine), nmine + 1, &mine_cap);
 	mine[nmine++] = t;
@@ -211,6 +217,7 @@ void run_worktree_sweep(struct git_repository *repo)
 	char **names = NULL;
 	size_t n = 0;
 
+	swept = true;
 	run_names(repo, &names, &n);
 	for (size_t i = 0; i < n; i++) {
 		git_worktree *wt = NULL;
