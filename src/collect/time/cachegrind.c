@@ -14,9 +14,9 @@
 
 int cachegrind_prepare(struct cachegrind *cg, char *const *cmd)
 {
-	static const char *const opts[] = {"valgrind", "--tool=cachegrind", "--cache-sim=no",
-					   "--cachegrind-out-file=/dev/null", "--vgdb=no",
-					   "--trace-children=yes"};
+	static const char *const opts[] = {"valgrind",	     "--tool=cachegrind",
+					   "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+					   "--vgdb=no",	     "--trace-children=yes"};
 	char *path = NULL;
 	size_t n = 0, k = 0;
 	int ret;

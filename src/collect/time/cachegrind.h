@@ -13,7 +13,7 @@
 
 struct cachegrind {
 	struct tmpdir dir; /* the runs' log files, one per process */
-	char **argv;  /* valgrind ... -- COMMAND ARGS, NULL-terminated */
+	char **argv;	   /* valgrind ... -- COMMAND ARGS, NULL-terminated */
 };
 
 /* Prepares to run @cmd (NULL-terminated) under cachegrind; ERR_CHILD
