@@ -45,10 +45,12 @@ head -c 100 .veles/jobs/true-time-left-*.tmp.* >.veles/jobs/cut.perf.tmp.run-BBB
 mkdir "$TMPDIR/veles-trace-CCCCCC" "$TMPDIR/veles-keep-DDDDDD" "$TMPDIR/veles-trace-EEEEEE"
 touch "$TMPDIR/veles-trace-CCCCCC/.owner" "$TMPDIR/veles-keep-DDDDDD/x" "$TMPDIR/veles-trace-EEEEEE/.owner"
 git branch veles-run-GGGGGG
-flock "$TMPDIR/veles-trace-EEEEEE/.owner" sleep 60 >/dev/null 2>&1 &
+# The holder is the process that keeps the lock: killing it frees it.
+(exec 9<>"$TMPDIR/veles-trace-EEEEEE/.owner" && flock 9 && exec sleep 600) >/dev/null 2>&1 &
 holder=$!
 trap 'kill $holder 2>/dev/null; rm -rf "$T"' EXIT
-sleep 0.2
+# Held before the run looks, however slowly the holder starts.
+while flock -n "$TMPDIR/veles-trace-EEEEEE/.owner" true; do sleep 0.05; done
 
 ok veles run matrix -q
 ls .veles/jobs >"$T/jobs"

@@ -65,7 +65,9 @@ for b in fi pg; do
 		veles collect trace --instrumented $mode -- "./dies_$b" kill 0 count.bin 2 \
 			>"$T/out" 2>"$T/err" &
 		collector=$!
-		for _ in $(seq 1 200); do
+		# Until each thread returned 1000 calls (or two minutes on a
+		# machine that crawls: the counts below hold at any moment).
+		for _ in $(seq 1 2400); do
 			[ -s count.bin ] && [ "$($py -c 'import struct, sys; d = open(sys.argv[1], "rb").read(); print(min(struct.unpack("4Q", d)[1:]))' count.bin 2>/dev/null || echo 0)" -gt 1000 ] && break
 			sleep 0.05
 		done
