@@ -60,8 +60,9 @@ C
 ${CC:-cc} -O2 $(veles cflags trace) -o ignore ignore.c || fail "build ignore"
 for mode in "" --aggregate; do
 	# shellcheck disable=SC2086
-	ok veles collect trace --instrumented $mode -t 0.2 -- ./ignore
-	has "$T/err" "stopped by --timeout after 0.2 s \(killed by signal 9"
+	# A second: time to ignore SIGTERM however slowly it starts.
+	ok veles collect trace --instrumented $mode -t 1 -- ./ignore
+	has "$T/err" "stopped by --timeout after 1 s \(killed by signal 9"
 	$py - "$(json_of "$(newest)")" <<'PY' || fail "calls of a program killed by SIGKILL ($mode)"
 import json, sys
 p = json.load(open(sys.argv[1]))
