@@ -203,7 +203,8 @@
       lines.push('change: ' + (d > 0 ? '+' : '') + fmt(d) + ' (' +
         (f.b > 0 ? fmtPercent(100 * (f.t / f.b - 1), true) : f.t > 0 ? 'new' : 'none') + ')');
     } else {
-      lines.push('total: ' + fmt(f.v) + ' \u00b7 self: ' + fmt(Math.max(0, f.v - f.kids)));
+      const self = f.g.hasAttribute('data-s') ? +attr(f.g, 'data-s') : f.v - f.kids;
+      lines.push('total: ' + fmt(f.v) + ' \u00b7 self: ' + fmt(Math.max(0, self)));
     }
     if (par) {
       lines.push(fmtPercent(total > 0 ? 100 * f.v / total : 0) + ' of all, ' +

@@ -125,6 +125,20 @@ static void title(const struct draw *d, const struct flame_node *n, double paren
 	buf_adds(b, "</title>");
 }
 
+/* The frame's own value when a callee is too narrow to draw, for the
+ * script, which otherwise takes it from the callees drawn. */
+static void self_value(const struct draw *d, const struct flame_node *n, double v)
+{
+	bool dropped = false;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		v -= n->kids[i]->v[d->s->wide];
+		dropped = dropped || n->kids[i]->v[d->s->wide] * d->scale < FLAME_MIN_PX;
+	}
+	if (dropped)
+		buf_addf(d->out, " data-s=\"%.10g\"", v > 0 ? v : 0);
+}
+
 /* A frame at @x (value from the root's left edge), then its children. */
 static void frame(struct draw *d, const struct flame_node *n, long parent, double pv, double x,
 		  int level)
@@ -144,6 +158,7 @@ static void frame(struct draw *d, const struct flame_node *n, long parent, doubl
 		 v);
 	if (d->s->diff)
 		buf_addf(b, " data-b=\"%.10g\" data-t=\"%.10g\"", n->v[0], n->v[1]);
+	self_value(d, n, v);
 	buf_addc(b, '>');
 	title(d, n, pv);
 	buf_addf(b,

@@ -156,9 +156,9 @@ static const char memory_json[] =
 						"main") "]},"
 							"{\"uid\": \"x\", \"type\": \"memory\", "
 							"\"subtype\": \"malloc\", \"amount\": 1000,"
-							" \"trace\": [" STACK("<script>alert(1)</"
-									      "script>") "," STACK(
-								"main") "]}]}";
+							" \"trace\": [" STACK(
+								"<script>alert(1)</"
+								"script>") "," STACK("main") "]}]}";
 
 static struct profile *load(const char *json)
 {
@@ -302,6 +302,39 @@ static void test_differential(void **state)
 	profile_free(target);
 }
 
+/* A callee under 0.1 pixel is not drawn; its caller says its own value, so
+ * that the script does not count the callee as the caller's. */
+static void test_narrow_frames(void **state)
+{
+	static const char json[] =
+		"{\"header\": {\"type\": \"memory\", \"units\": {\"memory\": \"B\"}},"
+		" \"resources\": ["
+		"{\"uid\": \"b\", \"type\": \"memory\", \"amount\": 1000000,"
+		" \"trace\": [" STACK("big") "," STACK(
+			"main") "]},"
+				"{\"uid\": \"m\", \"type\": \"memory\", \"amount\": 7,"
+				" \"trace\": [" STACK(
+					"main") "]},"
+						"{\"uid\": \"t\", \"type\": \"memory\", "
+						"\"amount\": 1,"
+						" \"trace\": [" STACK("tiny") "," STACK(
+							"main") "]}]}";
+	struct profile *p = load(json);
+	struct flame_opts o = {0};
+	struct buf b = BUF_INIT;
+	const char *f;
+
+	UNUSED(state);
+	assert_int_equal(flamegraph_svg(NULL, p, &o, &b), 0);
+	assert_null(strstr(buf_str(&b), "<title>tiny\n"));
+	f = frame_of(buf_str(&b), "main");
+	assert_true(attr(f, "data-v") == 1000008 && attr(f, "data-s") == 7);
+	f = frame_of(buf_str(&b), "big");
+	assert_null(strstr(f, "data-s") && strstr(f, "data-s") < strchr(f, '>') ? "data-s" : NULL);
+	buf_release(&b);
+	profile_free(p);
+}
+
 static void test_page_and_errors(void **state)
 {
 	static const char no_stacks[] =
@@ -333,10 +366,10 @@ static void test_page_and_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_values),		cmocka_unit_test(test_percents),
-		cmocka_unit_test(test_colours),		cmocka_unit_test(test_change_scale),
-		cmocka_unit_test(test_layout),		cmocka_unit_test(test_differential),
-		cmocka_unit_test(test_page_and_errors),
+		cmocka_unit_test(test_values),	      cmocka_unit_test(test_percents),
+		cmocka_unit_test(test_colours),	      cmocka_unit_test(test_change_scale),
+		cmocka_unit_test(test_layout),	      cmocka_unit_test(test_differential),
+		cmocka_unit_test(test_narrow_frames), cmocka_unit_test(test_page_and_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
