@@ -69,18 +69,39 @@
   }
 
   /* ---- the frames, in the order drawn: each after its parent ---- */
-  const frames = Array.from(svg.querySelectorAll('g.f'), (g, i) => {
-    const title = g.querySelector('title'), rect = g.querySelector('rect');
-    const f = {
-      g, rect, text: g.querySelector('text'), i,
-      name: title ? title.textContent.split('\n')[0] : '',
-      p: +attr(g, 'data-p'), x: +attr(g, 'data-x'), v: +attr(g, 'data-v'),
-      b: +attr(g, 'data-b'), t: +attr(g, 'data-t'), y: +attr(rect, 'y'), end: 0, kids: 0,
-    };
-    if (title) title.remove(); /* the tooltip below replaces the browser's */
-    g.velesFrame = f;
-    return f;
-  });
+  /* Each <g> holds <title>, <rect> and maybe <text>; the name is the
+   * title's first line, read when first needed (a graph may have 50,000
+   * frames, and the page should not wait for them). */
+  class Frame {
+    constructor(g, i) {
+      this.g = g;
+      this.i = i;
+      this.title = g.firstElementChild;
+      this.rect = this.title.nextElementSibling;
+      this.text = this.rect.nextElementSibling;
+      this.p = +attr(g, 'data-p');
+      this.x = +attr(g, 'data-x');
+      this.v = +attr(g, 'data-v');
+      this.b = +attr(g, 'data-b');
+      this.t = +attr(g, 'data-t');
+      this.end = 0;
+      this.kids = 0;
+      g.velesFrame = this;
+    }
+    get name() {
+      if (this.cached === undefined)
+        this.cached = this.title ? this.title.textContent.split('\n')[0] : '';
+      return this.cached;
+    }
+    /* Our tooltip replaces the browser's, which the <title> would show. */
+    untitle() {
+      if (!this.title) return;
+      this.cached = this.name;
+      this.title.remove();
+      this.title = null;
+    }
+  }
+  const frames = Array.from(svg.querySelectorAll('g.f'), (g, i) => new Frame(g, i));
   if (!frames.length) return;
   const open = [];
   frames.forEach((f, i) => {
@@ -115,7 +136,7 @@
       if (f.text) f.text.setAttribute('display', 'none');
       return;
     }
-    if (!f.text) f.text = make('text', { y: (f.y + 12).toFixed(1) }, f.g);
+    if (!f.text) f.text = make('text', { y: (+attr(f.rect, 'y') + 12).toFixed(1) }, f.g);
     f.text.removeAttribute('display');
     f.text.setAttribute('x', (x + 3).toFixed(2));
     f.text.textContent = cut(f.name, Math.floor((w - 6) / 7));
@@ -172,17 +193,22 @@
    * match once, so it never passes 100%. */
   function search() {
     const q = input.value, test = q ? matcher(q) : null;
-    let n = 0, sum = 0, inFocus = 0, covered = 0;
+    let n = 0, sum = 0, inFocus = 0, covered = 0, coveredIn = 0;
     const F = frames[focus];
     frames.forEach((f, j) => {
       const hit = !!test && j > 0 && test(f.name);
       f.g.classList.toggle('fg-hit', hit);
       if (!hit) return;
       n++;
+      /* a caller of the zoomed frame that matches holds all of it */
+      if (j < focus && F.i < f.end) inFocus = F.v;
+      if (j >= focus && j < F.end && j >= coveredIn && inFocus < F.v) {
+        coveredIn = f.end;
+        inFocus += f.v;
+      }
       if (j < covered) return;
       covered = f.end;
       sum += f.v;
-      if (j >= focus && j < F.end) inFocus += f.v;
     });
     if (!q) matched.textContent = '';
     else if (!test) matched.textContent = 'not a regular expression: ' + cut(q, 60);
@@ -214,6 +240,7 @@
   }
 
   function showTip(f, e) {
+    f.untitle();
     const lines = tipLines(f);
     while (tipText.firstChild) tipText.removeChild(tipText.firstChild);
     lines.forEach((s, k) => {
@@ -262,7 +289,13 @@
     zoom(0, false);
     layout();
   });
-  input.addEventListener('input', search);
+  /* A large graph is searched once typing pauses. */
+  let pending = 0;
+  input.addEventListener('input', () => {
+    clearTimeout(pending);
+    if (frames.length < 5000) search();
+    else pending = setTimeout(search, 150);
+  });
   /* Ctrl+F searches where the flame graph is the whole document or page;
    * Escape empties the search box, or else resets the zoom. */
   const alone = document.documentElement === svg ||
@@ -285,5 +318,5 @@
   svg.velesFlame = { zoom: (j) => zoom(j, true), search: (q) => { input.value = q; search(); },
     fmtValue, fmtPercent };
   (window.velesFlames = window.velesFlames || []).push(svg.velesFlame);
-  layout();
+  /* Drawn as the C side laid it out: nothing to move until a zoom. */
 })();

@@ -101,15 +101,24 @@ async function steps(page, file, expect, errors) {
   fr = await frameInfo(page);
   if (Math.abs(fr[z].width - before) > 0.01 || !fr[other].shown) errors.push('back did not zoom out');
   await page.mouse.click(zb.x + Math.min(zb.width / 2, 10), zb.y + zb.height / 2);
+  // Zoomed, the search also gives the share of the zoomed frame; a match
+  // among its callers holds all of it.
+  const input = await page.$('svg.veles-flame input.fg-search');
+  const matched = () => page.$eval('svg.veles-flame text.fg-matched', (t) => t.textContent);
+  await input.fill(expect.search);
+  let m = await matched();
+  if (!m.includes(expect.zoomShare)) errors.push(`zoomed search printed "${m}", not "${expect.zoomShare}"`);
+  await input.fill('/^main$/');
+  m = await matched();
+  if (!m.includes(`100.0% of ${expect.zoom}`)) errors.push(`zoomed search for a caller printed "${m}"`);
+  await input.fill('');
   await page.keyboard.press('Escape');
   fr = await frameInfo(page);
   if (Math.abs(fr[z].width - before) > 0.01) errors.push('Escape did not reset the zoom');
 
   // Search: a substring, then a regular expression, then nothing.
-  const input = await page.$('svg.veles-flame input.fg-search');
   await input.fill(expect.search);
-  const matched = () => page.$eval('svg.veles-flame text.fg-matched', (t) => t.textContent);
-  let m = await matched();
+  m = await matched();
   for (const want of expect.matched)
     if (!m.includes(want)) errors.push(`search "${expect.search}" printed "${m}", not "${want}"`);
   fr = await frameInfo(page);
@@ -152,6 +161,7 @@ const mem = {
   hover: 'cache_put', tip: ['total: 1.2 MiB', 'of all', '% of render'],
   zoom: 'render', hidden: 'parse',
   search: 'cache', matched: ['matched 1 frame: 1.2 MiB', '% of all'], evil: true,
+  zoomShare: '89.3% of render',
 };
 await check('mem.html', mem);
 await check('mem.svg', mem);
@@ -159,10 +169,12 @@ await check('time.html', {
   hover: 'parse', tip: ['total: 80.35 ms', '67.0% of all', '67.0% of main'],
   zoom: 'render', hidden: 'parse',
   search: 'PARSE', matched: ['matched 1 frame: 80.35 ms, 67.0% of all'],
+  zoomShare: 'matched 1 frame: 80.35 ms, 67.0% of all, 0% of render',
 });
 const diff = {
   hover: 'render', tip: ['baseline: 2.861 MiB', 'target: 1.343 MiB', 'change: -1.518 MiB (-53.1%)'],
   zoom: 'render', hidden: 'parse', search: 'cache', matched: ['matched 1 frame: 1.2 MiB'],
+  zoomShare: '89.3% of render',
   diff: [['render', 'blue'], ['parse', 'red'], ['cache_put', 'red'], ['main', 'blue']], evil: true,
 };
 await check('diff.svg', diff);
