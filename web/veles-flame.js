@@ -123,12 +123,12 @@
     'aria-label': 'search frames', spellcheck: 'false',
     style: 'width:250px;box-sizing:border-box;font:12px sans-serif;padding:3px 5px',
   }, box, XHTML);
-  const matched = make('text', { x: W - pad, y: H - 8, class: 'fg-note fg-matched',
+  const matched = make('text', { x: W - pad, y: H - 25, class: 'fg-note fg-matched',
     'text-anchor': 'end' }, svg);
   const tip = make('g', { class: 'fg-tip', display: 'none' }, null);
   const tipRect = make('rect', { rx: 3 }, tip), tipText = make('text', {}, tip);
 
-  let focus = 0;
+  let focus = 0, lit = false; /* lit: some frame may be highlighted */
   const history = [];
 
   function label(f, x, w) {
@@ -195,6 +195,11 @@
     const q = input.value, test = q ? matcher(q) : null;
     let n = 0, sum = 0, inFocus = 0, covered = 0, coveredIn = 0;
     const F = frames[focus];
+    if (!q && !lit) { /* nothing to clear in every frame */
+      matched.textContent = '';
+      return;
+    }
+    lit = !!test;
     frames.forEach((f, j) => {
       const hit = !!test && j > 0 && test(f.name);
       f.g.classList.toggle('fg-hit', hit);
@@ -217,7 +222,6 @@
         ', ' + fmtPercent(total > 0 ? 100 * sum / total : 0) + ' of all' +
         (focus ? ', ' + fmtPercent(100 * inFocus / F.v) + ' of ' + cut(F.name, 40) : '');
     }
-    svg.setAttribute('data-matched', q && test ? String(sum) : '');
   }
 
   function tipLines(f) {
@@ -230,7 +234,8 @@
         (f.b > 0 ? fmtPercent(100 * (f.t / f.b - 1), true) : f.t > 0 ? 'new' : 'none') + ')');
     } else {
       const self = f.g.hasAttribute('data-s') ? +attr(f.g, 'data-s') : f.v - f.kids;
-      lines.push('total: ' + fmt(f.v) + ' \u00b7 self: ' + fmt(Math.max(0, self)));
+      /* what rounding leaves of a sum minus its parts is nothing */
+      lines.push('total: ' + fmt(f.v) + ' \u00b7 self: ' + fmt(self > f.v * 1e-9 ? self : 0));
     }
     if (par) {
       lines.push(fmtPercent(total > 0 ? 100 * f.v / total : 0) + ' of all, ' +

@@ -129,6 +129,7 @@ static void title(const struct draw *d, const struct flame_node *n, double paren
  * script, which otherwise takes it from the callees drawn. */
 static void self_value(const struct draw *d, const struct flame_node *n, double v)
 {
+	double whole = v;
 	bool dropped = false;
 
 	for (size_t i = 0; i < n->nkids; i++) {
@@ -136,7 +137,7 @@ static void self_value(const struct draw *d, const struct flame_node *n, double 
 		dropped = dropped || n->kids[i]->v[d->s->wide] * d->scale < FLAME_MIN_PX;
 	}
 	if (dropped)
-		buf_addf(d->out, " data-s=\"%.10g\"", v > 0 ? v : 0);
+		buf_addf(d->out, " data-s=\"%.10g\"", v > 1e-9 * whole ? v : 0);
 }
 
 /* A frame at @x (value from the root's left edge), then its children. */
@@ -203,7 +204,8 @@ void flame_draw(const struct flame_node *root, const struct flame_style *s, stru
 	d.depth = depth_of(root);
 	d.scale = d.total > 0 ? inner / d.total : 0;
 	d.chg = s->diff ? flame_change_scale(root) : 0;
-	height = 2 * FLAME_PAD + FLAME_TOP + d.depth * FLAME_ROW + 20;
+	/* below the frames: the script's line of matches, then the note */
+	height = 2 * FLAME_PAD + FLAME_TOP + d.depth * FLAME_ROW + 36;
 	buf_addf(out,
 		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		 "viewBox=\"0 0 %.0f %.0f\" class=\"veles-flame\" data-pad=\"%.0f\" "
