@@ -6,6 +6,7 @@
 // "<script>alert(1)</script>" is shown as text and never runs. Any console
 // error, page error, dialog or request that leaves the file fails it.
 // usage: node check-flame.mjs DIR
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -155,6 +156,25 @@ async function steps(page, file, expect, errors) {
       Array.from(document.querySelectorAll('script')).some((s) => s.textContent.includes('alert(1)')));
     if (injected) errors.push('the frame name became a script element');
   }
+  if (expect.insert) {
+    // A page that inserts an SVG through innerHTML (whose script never
+    // runs) makes it interactive with velesFlameInit.
+    const svgText = fs.readFileSync(path.join(dir, expect.insert), 'utf8');
+    const got = await page.evaluate((text) => {
+      const div = document.createElement('div');
+      div.innerHTML = text;
+      document.body.appendChild(div);
+      const copy = div.querySelector('svg.veles-flame');
+      const before = !!copy.querySelector('input.fg-search');
+      const api = window.velesFlameInit(copy);
+      api.zoom(5);
+      const rect = copy.querySelectorAll('g.f')[5].querySelector('rect');
+      return [before, !!copy.querySelector('input.fg-search'), window.velesFlames.length,
+        +rect.getAttribute('width'), window.velesFlameInit(copy) === api];
+    }, svgText);
+    if (got[0] || !got[1] || got[2] !== 2 || Math.abs(got[3] - inner) > 0.5 || !got[4])
+      errors.push(`velesFlameInit on an inserted SVG: ${got}`);
+  }
 }
 
 const mem = {
@@ -163,7 +183,7 @@ const mem = {
   search: 'cache', matched: ['matched 1 frame: 1.2 MiB', '% of all'], evil: true,
   zoomShare: '89.3% of render',
 };
-await check('mem.html', mem);
+await check('mem.html', { ...mem, insert: 'mem.svg' });
 await check('mem.svg', mem);
 await check('time.html', {
   hover: 'parse', tip: ['total: 80.35 ms', '67.0% of all', '67.0% of main'],
