@@ -72,10 +72,7 @@ struct change *degrade_change_add(struct change_list *l, const char *location, c
 {
 	struct change *c;
 
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
-	}
+	XGROW(l->v, l->n + 1, l->cap);
 	c = &l->v[l->n++];
 	*c = (struct change){
 		.location = xstrdup(location),

@@ -232,10 +232,7 @@ static void to_change(const struct session *s, const struct loc *l, struct chang
 	double p = l->look.lo > 0 || l->look.hi < 0 ? 0 : 1;
 	double *tmp;
 
-	if (out->n == out->cap) {
-		out->cap = out->cap ? 2 * out->cap : 4;
-		out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
-	}
+	XGROW(out->v, out->n + 1, out->cap);
 	c = &out->v[out->n++];
 	memset(c, 0, sizeof(*c));
 	c->location = xstrdup(l->location);

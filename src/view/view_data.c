@@ -198,10 +198,7 @@ static size_t collect_cells(const struct profile *p, const struct view_opts *o, 
 		x = view_value(p, i, per, &s1, &xnum);
 		if (!*x)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			*cv = xrealloc(*cv, cap * sizeof(**cv));
-		}
+		XGROW(*cv, n + 1, cap);
 		(*cv)[n].xi = strpool_intern_cstr(xs->sp, x);
 		g = by ? view_value(p, i, by, &s2, &gnum) : buf_str(&label);
 		(*cv)[n].gi = strpool_intern_cstr(gs->sp, *g ? g : "-");
