@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/stats.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -61,13 +62,6 @@ bool view_row_matches(const struct profile *p, size_t row, const struct view_opt
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 double view_aggregate(enum view_agg a, double *v, size_t n)
 {
 	double r;
@@ -77,10 +71,8 @@ double view_aggregate(enum view_agg a, double *v, size_t n)
 		return (double)n;
 	if (!n)
 		return NAN;
-	if (a == AGG_MEDIAN) {
-		qsort(v, n, sizeof(*v), cmp_double);
-		return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	}
+	if (a == AGG_MEDIAN)
+		return stats_median_sort(v, n);
 	r = v[0];
 	for (i = 1; i < n; i++) {
 		if (a == AGG_MIN)
