@@ -13,6 +13,7 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/human.h"
 #include "util/strmap.h"
 
 #define DEFAULT_TOP 10
@@ -438,16 +439,7 @@ static void analyse(struct mem_view *v, struct totals *t)
 
 static const char *human(unsigned long long bytes, char *out, size_t len)
 {
-	static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
-	double b = (double)bytes;
-	size_t u = 0;
-
-	while (b >= 1000 && u + 1 < ARRAY_SIZE(units)) {
-		b /= 1000;
-		u++;
-	}
-	snprintf(out, len, u ? "%.2f %s" : "%.0f %s", b, units[u]);
-	return out;
+	return human_num(out, len, (double)bytes, (double)bytes, HUMAN_BYTES, 2);
 }
 
 static const char *row_time(const struct mem_view *v, size_t row)
