@@ -8,17 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/mem_execs.h"
 #include "cli/show.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/human.h"
 #include "util/strmap.h"
+#include "view/mem_events.h"
 
 #define DEFAULT_TOP 10
-
-enum ev { EV_ALLOC, EV_FREE, EV_REALLOC };
 
 /* An allocation site (a uid) and what it did. */
 struct site {
@@ -105,142 +103,28 @@ static struct block live_take(struct live *l, uint64_t pid, uint64_t addr)
 	return out;
 }
 
-/* ---- reading the events ---- */
-
-/* An image replaced by exec: its blocks are gone after position @pos. */
-struct exec_mark {
-	uint64_t pid;
-	size_t pos;
-};
+/* ---- the sites ---- */
 
 struct mem_view {
 	const struct profile *p;
-	const struct column *amount, *address, *old, *pid, *thread;
-	size_t *seq;   /* rows in the order the events happened */
-	enum ev *kind; /* per type */
-	size_t *site;  /* per type, SIZE_MAX until seen */
+	struct mem_events ev;
+	size_t *site; /* per type, SIZE_MAX until seen */
 	struct site *sites;
 	size_t nsites;
 	struct strmap uids;
 	struct leak *leaks;
 	size_t nleaks;
-	struct strmap stacks;	 /* a leak's trace -> its index in leaks */
-	struct exec_mark *execs; /* by position */
-	size_t nexecs;
+	struct strmap stacks; /* a leak's trace -> its index in leaks */
 };
-
-/* A numeric field of @row wherever the layout put it; 0 when absent. */
-static uint64_t num(const struct mem_view *v, const struct column *c, size_t row)
-{
-	size_t at;
-
-	if (!c)
-		return 0;
-	at = profile_col_at(v->p, c, row);
-	return c->kind == COL_I64 && col_has(c, at)
-		       ? (uint64_t)col_i64(c, at)
-		       : (uint64_t)(col_num(c, at) > 0 ? col_num(c, at) : 0);
-}
-
-static enum ev kind_of(const char *subtype)
-{
-	if (!subtype)
-		return EV_ALLOC;
-	if (strcmp(subtype, "free") == 0 || strcmp(subtype, "delete") == 0 ||
-	    strcmp(subtype, "delete[]") == 0)
-		return EV_FREE;
-	if (strcmp(subtype, "realloc") == 0 || strcmp(subtype, "reallocarray") == 0)
-		return EV_REALLOC;
-	return EV_ALLOC;
-}
-
-static const struct mem_view *by_order_view;
-static const struct column *by_order_col;
-
-static int by_order(const void *a, const void *b)
-{
-	uint64_t x = num(by_order_view, by_order_col, *(const size_t *)a);
-	uint64_t y = num(by_order_view, by_order_col, *(const size_t *)b);
-
-	if (x != y)
-		return x < y ? -1 : 1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-/* A profile file groups resources by type: the "order" column (written by
- * collect memory) says in which order the events happened. Without it,
- * as in the seed's example, the rows' own order is all there is. */
-static void view_sequence(struct mem_view *v)
-{
-	size_t n = profile_nres(v->p);
-
-	v->seq = xmalloc((n ? n : 1) * sizeof(*v->seq));
-	for (size_t i = 0; i < n; i++)
-		v->seq[i] = i;
-	by_order_col = profile_col_any(v->p, "order");
-	by_order_view = v;
-	if (by_order_col)
-		qsort(v->seq, n, sizeof(*v->seq), by_order);
-}
-
-/* The last position of the sequence whose order is at most @order. */
-static size_t position_of(const struct mem_view *v, uint64_t order)
-{
-	size_t lo = 0, hi = profile_nres(v->p);
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (num(v, by_order_col, v->seq[mid]) <= order)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : SIZE_MAX;
-}
-
-static int by_position(const void *a, const void *b)
-{
-	const struct exec_mark *x = a, *y = b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* Where in the sequence each image an exec ended had its last event. */
-static void view_execs(struct mem_view *v)
-{
-	struct mem_exec *ex;
-	size_t n = mem_execs(v->p, &ex);
-
-	v->execs = xmalloc((n ? n : 1) * sizeof(*v->execs));
-	for (size_t i = 0; by_order_col && i < n; i++) {
-		v->execs[v->nexecs] = (struct exec_mark){ex[i].pid, position_of(v, ex[i].order)};
-		if (v->execs[v->nexecs].pos != SIZE_MAX)
-			v->nexecs++;
-	}
-	free(ex);
-	qsort(v->execs, v->nexecs, sizeof(*v->execs), by_position);
-}
 
 static void view_init(struct mem_view *v, const struct profile *p)
 {
-	const struct column *sub = table_col(&p->types, "subtype");
-
 	memset(v, 0, sizeof(*v));
 	v->p = p;
-	v->amount = profile_col_any(p, "amount");
-	v->address = profile_col_any(p, "address");
-	v->old = profile_col_any(p, "old-address");
-	v->pid = profile_col_any(p, "pid");
-	v->thread = profile_col_any(p, "thread");
-	view_sequence(v);
-	view_execs(v);
-	v->kind = xcalloc(p->types.nrows + 1, sizeof(*v->kind));
+	mem_events_open(p, &v->ev);
 	v->site = xmalloc((p->types.nrows + 1) * sizeof(*v->site));
-	for (size_t t = 0; t < p->types.nrows; t++) {
-		v->kind[t] = kind_of(sub ? col_text(p, sub, t) : NULL);
+	for (size_t t = 0; t < p->types.nrows; t++)
 		v->site[t] = SIZE_MAX;
-	}
 }
 
 static size_t site_of(struct mem_view *v, size_t row, struct buf *scratch)
@@ -280,28 +164,26 @@ struct lastalloc {
 };
 
 static void replay_alloc(struct mem_view *v, struct live *l, struct lastalloc *last,
-			 struct totals *t, size_t row, uint64_t pid, uint64_t addr,
-			 struct buf *scratch)
+			 struct totals *t, const struct mem_event *e, struct buf *scratch)
 {
-	size_t s = site_of(v, row, scratch);
-	uint64_t size = num(v, v->amount, row);
-	struct block b = {pid, addr, size, s, v->p->res_type[row]};
-	struct block th = {pid + 1, num(v, v->thread, row) + 1, addr, 0, 0};
+	size_t s = site_of(v, e->row, scratch);
+	struct block b = {e->pid, e->addr, e->amount, s, e->type};
+	struct block th = {e->pid + 1, e->thread + 1, e->addr, 0, 0};
 
 	t->allocs++;
-	t->bytes += size;
+	t->bytes += e->amount;
 	v->sites[s].count++;
-	v->sites[s].bytes += size;
-	if (addr)
+	v->sites[s].bytes += e->amount;
+	if (e->addr)
 		live_put(l, &b);
 	live_put(&last->m, &th);
 }
 
 static void replay_free(struct mem_view *v, struct live *l, struct lastalloc *last,
-			struct totals *t, size_t row, uint64_t pid, uint64_t addr)
+			struct totals *t, const struct mem_event *e, uint64_t addr)
 {
-	struct block b = live_take(l, pid, addr);
-	struct block *th = live_find(&last->m, pid + 1, num(v, v->thread, row) + 1);
+	struct block b = live_take(l, e->pid, addr);
+	struct block *th = live_find(&last->m, e->pid + 1, e->thread + 1);
 
 	t->frees++;
 	if (b.addr && th->addr && th->size == addr) {
@@ -341,32 +223,31 @@ static void replay(struct mem_view *v, struct live *l, size_t upto, struct total
 	struct lastalloc last = {{xcalloc(64, sizeof(struct block)), 64, 0}};
 	struct buf scratch = BUF_INIT;
 	unsigned long long heap = 0;
-	size_t n = profile_nres(v->p), mark = 0;
+	size_t mark = 0;
 
-	for (size_t pos = 0; pos < n && (upto == SIZE_MAX || pos <= upto); pos++) {
-		size_t row = v->seq[pos];
-		enum ev k = v->kind[v->p->res_type[row]];
-		uint64_t pid = num(v, v->pid, row), addr = num(v, v->address, row);
+	for (size_t pos = 0; pos < v->ev.n && (upto == SIZE_MAX || pos <= upto); pos++) {
+		struct mem_event e;
 
-		if (k == EV_FREE || k == EV_REALLOC) {
-			uint64_t gone = k == EV_FREE ? addr : num(v, v->old, row);
-			struct block *b = gone ? live_find(l, pid, gone) : NULL;
+		mem_events_get(&v->ev, pos, &e);
+		if (e.kind == MEM_FREE || e.kind == MEM_REALLOC) {
+			uint64_t gone = e.kind == MEM_FREE ? e.addr : e.old;
+			struct block *b = gone ? live_find(l, e.pid, gone) : NULL;
 
 			heap -= b && b->addr ? b->size : 0;
 			if (gone)
-				replay_free(v, l, &last, t, row, pid, gone);
+				replay_free(v, l, &last, t, &e, gone);
 		}
-		if (k == EV_ALLOC || (k == EV_REALLOC && addr)) {
-			replay_alloc(v, l, &last, t, row, pid, addr, &scratch);
-			heap += num(v, v->amount, row);
+		if (e.kind == MEM_ALLOC || (e.kind == MEM_REALLOC && e.addr)) {
+			replay_alloc(v, l, &last, t, &e, &scratch);
+			heap += e.amount;
 		}
 		if (heap > t->peak || t->peak_row == SIZE_MAX) {
 			t->peak = heap;
-			t->peak_row = row;
+			t->peak_row = e.row;
 			t->peak_pos = pos;
 		}
-		for (; mark < v->nexecs && v->execs[mark].pos == pos; mark++)
-			heap -= replay_exec(l, v->execs[mark].pid);
+		for (; mark < v->ev.nexecs && v->ev.execs[mark].pos == pos; mark++)
+			heap -= replay_exec(l, v->ev.execs[mark].pid);
 	}
 	free(last.m.b);
 	buf_release(&scratch);
@@ -707,10 +588,8 @@ int show_memory(const struct profile *p, const char *name, const struct show_opt
 	free(v.sites);
 	free(v.leaks);
 	strmap_free(&v.stacks);
-	free(v.kind);
 	free(v.site);
-	free(v.seq);
-	free(v.execs);
+	mem_events_close(&v.ev);
 	strmap_free(&v.uids);
 	return 0;
 }
