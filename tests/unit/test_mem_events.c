@@ -1,5 +1,7 @@
 #include "profile_testlib.h"
+#include "view/heapmap.h"
 #include "view/mem_events.h"
+#include "view/mem_report.h"
 
 /* Rows grouped by type, as a profile file holds them; "order" says how
  * they happened: row 1, 2, 3, then 0. The exec of pid 7 ended its image
@@ -82,12 +84,73 @@ static void test_kinds(void **state)
 	assert_int_equal(mem_kind_of("reallocarray"), MEM_REALLOC);
 }
 
+/* The replay of the events above: 8192 is freed by the thread that just
+ * allocated it (temporary), the realloc's old block was never seen, and
+ * 12288 and 4096 stay live to the end, at the peak. */
+static void test_report(void **state)
+{
+	struct profile *p = load_str(memory_json);
+	struct mem_report r;
+
+	UNUSED(state);
+	mem_report_build(p, &r);
+	assert_int_equal(r.t.allocs, 3);
+	assert_int_equal(r.t.frees, 2);
+	assert_int_equal(r.t.bytes, 112);
+	assert_int_equal(r.t.temporary, 1);
+	assert_int_equal(r.t.peak, 80);
+	assert_int_equal(r.t.peak_row, 0);
+	assert_int_equal(r.t.leaked, 80);
+	assert_int_equal(r.t.leaked_blocks, 2);
+	assert_int_equal(r.nsites, 2);
+	assert_int_equal(r.nleaks, 2);
+	for (size_t i = 0; i < r.nsites; i++) {
+		const struct mem_site *s = &r.sites[i];
+		bool a = strcmp(s->uid, "a") == 0;
+
+		assert_true(a || strcmp(s->uid, "r") == 0);
+		assert_int_equal(s->count, a ? 2 : 1);
+		assert_int_equal(s->bytes, a ? 48 : 64);
+		assert_int_equal(s->leaked, a ? 16 : 64);
+		assert_int_equal(s->peak, a ? 16 : 64);
+		assert_int_equal(s->temporary, a ? 1 : 0);
+	}
+	assert_string_equal(mem_report_trace(&r, 0), "");
+	mem_report_release(&r);
+	profile_free(p);
+}
+
+/* The same events as blocks: 8192 lives through snapshot 0, freed in 1;
+ * the two allocated after the exec live to the end; the peak is snapshot 2. */
+static void test_heapmap(void **state)
+{
+	struct profile *p = load_str(memory_json);
+	struct heapmap h;
+
+	UNUSED(state);
+	assert_int_equal(heapmap_build(p, &h), 0);
+	assert_int_equal(h.pid, 7);
+	assert_int_equal(h.nblocks, 3);
+	assert_int_equal(h.first, 0);
+	assert_int_equal(h.last, 2);
+	for (size_t i = 0; i < h.nblocks; i++)
+		if (h.blocks[i].addr == 8192)
+			assert_int_equal(h.blocks[i].to, 1);
+		else
+			assert_int_equal(h.blocks[i].to, INT64_MAX);
+	assert_int_equal(heapmap_peak(&h), 2);
+	assert_int_equal(h.nranges, 1);
+	assert_int_equal(h.span, 12352 - 4096);
+	heapmap_release(&h);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_events_in_order),
-		cmocka_unit_test(test_unordered),
-		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_events_in_order), cmocka_unit_test(test_unordered),
+		cmocka_unit_test(test_kinds),		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_heapmap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

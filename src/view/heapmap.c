@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/heapmap.h"
 #include "profile/profile.h"
 #include "util/common.h"
+#include "view/heapmap.h"
 #include "view/mem_events.h"
 
 #define GAP (1u << 20) /* address gaps wider than this are left out */
