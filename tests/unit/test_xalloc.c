@@ -56,6 +56,8 @@ static void test_xresize_follows(void **state)
 	size_t cap = 0, n;
 
 	UNUSED(state);
+	XGROW(key, 1, cap);
+	XRESIZE(val, cap);
 	for (n = 0; n < 500; n++) {
 		if (n == cap) {
 			XGROW(key, n + 1, cap);

@@ -11,5 +11,4 @@ extern const struct collector time_collector;
 #define TIME_DEFAULT_WARMUP 1
 #define TIME_MAX_RUNS 1000000
 
-
 #endif
