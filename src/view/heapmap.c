@@ -71,7 +71,7 @@ static size_t read_events(const struct profile *p, struct heapmap *h, struct hm_
 		mem_events_get(&me, i, &m);
 		if (m.pid != h->pid)
 			continue;
-		/* Past an image's last event, the next image's begin. */
+		/* Past an image's last event, the next image begins. */
 		while (image < x->n && x->pos[image] < i)
 			image++;
 		e = (struct hm_ev){m.addr, 0, 2 * i, m.snapshot, image, false};
