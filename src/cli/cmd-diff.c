@@ -204,7 +204,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 static double aggregate(const struct sample_group *g, enum agg a)
 {
-	double *tmp, v;
+	double v;
 
 	switch (a) {
 	case AGG_SUM:
@@ -223,11 +223,7 @@ static double aggregate(const struct sample_group *g, enum agg a)
 	case AGG_COUNT:
 		return (double)g->n;
 	default:
-		tmp = xcalloc(g->n, sizeof(*tmp));
-		memcpy(tmp, g->v, g->n * sizeof(*tmp));
-		v = stats_median_sort(tmp, g->n);
-		free(tmp);
-		return v;
+		return stats_median(g->v, g->n);
 	}
 }
 

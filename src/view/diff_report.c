@@ -28,7 +28,7 @@ struct row {
 
 static double aggregate(const struct sample_group *g, enum report_agg a)
 {
-	double v = 0, *tmp;
+	double v = 0;
 
 	switch (a) {
 	case REPORT_SUM:
@@ -46,11 +46,7 @@ static double aggregate(const struct sample_group *g, enum report_agg a)
 	case REPORT_COUNT:
 		return (double)g->n;
 	default:
-		tmp = xmalloc(g->n * sizeof(*tmp));
-		memcpy(tmp, g->v, g->n * sizeof(*tmp));
-		v = stats_median_sort(tmp, g->n);
-		free(tmp);
-		return v;
+		return stats_median(g->v, g->n);
 	}
 }
 

@@ -102,10 +102,9 @@ static void add_bar(struct vplot *pl, size_t *cap, double lo, double hi, double 
 	char label[64];
 
 	if (pl->nx == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		pl->xcat = xrealloc(pl->xcat, *cap * sizeof(*pl->xcat));
-		pl->x = xrealloc(pl->x, *cap * sizeof(*pl->x));
-		pl->s[0].y = xrealloc(pl->s[0].y, *cap * sizeof(double));
+		XGROW(pl->xcat, pl->nx + 1, *cap);
+		XRESIZE(pl->x, *cap);
+		XRESIZE(pl->s[0].y, *cap);
 	}
 	snprintf(label, sizeof(label), "%.4g \xe2\x80\x93 %.4g", lo, hi); /* en dash */
 	pl->xcat[pl->nx] = xstrdup(label);
