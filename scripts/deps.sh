@@ -17,6 +17,11 @@ PKGS="$PKGS libpython3-dev libtraceevent-dev"
 # collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
 PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
 
+# veles serve: HTTP (libmicrohttpd), its database (SQLite), HDF5 exports
+# (read back by h5py and pandas in the tests), wrk for its benchmark.
+PKGS="$PKGS libmicrohttpd-dev libsqlite3-dev libhdf5-dev python3-h5py python3-pandas
+python3-tables wrk"
+
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"

@@ -108,6 +108,7 @@ int psample_create(struct psample *p, const char *path)
 	h.period = h.freq ? p->attrs[0].sample_freq : p->attrs[0].sample_period;
 	h.event_type = p->attrs[0].type;
 	h.event_config = p->attrs[0].config;
+	p->h = h;
 	p->s.out = &p->w;
 	if ((ret = perf_data_create(&p->w, path, &h, p->event)) < 0)
 		return ret;

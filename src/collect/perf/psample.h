@@ -36,6 +36,7 @@ struct psample {
 	char *names[PSAMPLE_MAX_EVENTS];
 	struct perf_event_attr attrs[PSAMPLE_MAX_EVENTS];
 	size_t nev;
+	struct perf_data_header h; /* as the file starts (for a live reader) */
 	struct perf_sampler s;
 	struct perf_data_writer w;
 	struct ptarget target;
