@@ -28,7 +28,6 @@ static char *decode(const char *s, size_t n, bool query)
 {
 	struct buf b = BUF_INIT;
 
-	buf_grow(&b, n);
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
@@ -56,28 +55,32 @@ static char *decode(const char *s, size_t n, bool query)
 	return buf_detach(&b, NULL);
 }
 
-static int split_path(struct req *r)
+/* The raw path cut at '/', each part decoded after the cut (an encoded
+ * slash stays inside its part). */
+static int split_path(struct req *r, const char *p, size_t len)
 {
-	char *p = r->path;
+	const char *end = p + len;
 
-	if (*p != '/')
+	if (len == 0 || *p != '/')
 		return err_set(ERR_PARSE, "the address must start with /");
-	while (*p) {
+	while (p < end) {
 		size_t n;
+		char *seg;
 
-		while (*p == '/')
+		while (p < end && *p == '/')
 			p++;
-		if (!*p)
+		if (p == end)
 			break;
-		n = strcspn(p, "/");
+		n = (size_t)(end - p);
+		if (memchr(p, '/', n))
+			n = (size_t)((const char *)memchr(p, '/', n) - p);
 		if (r->nsegs == REQ_MAX_SEGS)
 			return err_set(ERR_PARSE, "too many parts in the address");
-		r->segs[r->nsegs] = xstrndup(p, n);
-		if (strcmp(r->segs[r->nsegs], ".") == 0 || strcmp(r->segs[r->nsegs], "..") == 0) {
-			free(r->segs[r->nsegs]);
+		if (!(seg = decode(p, n, false)))
+			return ERR_PARSE;
+		r->segs[r->nsegs++] = seg;
+		if (strcmp(seg, ".") == 0 || strcmp(seg, "..") == 0)
 			return err_set(ERR_PARSE, "'.' and '..' are not allowed in addresses");
-		}
-		r->nsegs++;
 		p += n;
 	}
 	return 0;
@@ -169,7 +172,7 @@ int req_parse(struct req *r, const char *method, const char *uri, const struct r
 	plen = strcspn(uri, "?#");
 	if (!(r->path = decode(uri, plen, false)))
 		return ERR_PARSE;
-	if ((ret = split_path(r)) < 0)
+	if ((ret = split_path(r, uri, plen)) < 0)
 		return ret;
 	if (uri[plen] == '?') {
 		char *q = xstrndup(uri + plen + 1, strcspn(uri + plen + 1, "#"));

@@ -261,6 +261,9 @@ static void summarise(const struct series *s, uint64_t a, uint64_t b, size_t poi
 		for (size_t r = 0; r < got; r++) {
 			long k = span > 0 ? (long)((t[r] - out->t0) / span * (double)points) : 0;
 
+			if (k >= (long)points) /* the window's last instant */
+				k = (long)points - 1;
+
 			if (k != cur) {
 				bucket_flush(out, cap, nc, &bk);
 				cur = k;

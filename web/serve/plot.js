@@ -96,6 +96,8 @@ export class TimePlot {
    * shown only once their legend entry is clicked. */
   setColumns(names, units, hidden) {
     if (hidden) this.hidden = hidden;
+    this.gen = (this.gen || 0) + 1;
+    clearTimeout(this.zoomTimer);
     const same = names.length === this.names.length && names.every((n, i) => n === this.names[i]);
     this.names = names.slice();
     this.units = (units || []).slice();
@@ -144,12 +146,12 @@ export class TimePlot {
     if (this.drawing) return;
     this.userZoom = true;
     if (!this.loader || !this.full) return;
-    const x = this.u.scales.x;
+    const x = this.u.scales.x, load = this.loader, gen = this.gen;
     clearTimeout(this.zoomTimer);
     this.zoomTimer = setTimeout(async () => {
       const points = Math.max(200, Math.floor(this.u.bbox.width / devicePixelRatio));
-      const d = await this.loader(x.min, x.max, points);
-      if (!d) return;
+      const d = await load(x.min, x.max, points);
+      if (!d || gen !== this.gen) return; // another run's data came meanwhile
       this.t = d.t;
       this.cols = d.v;
       this.drawing = true;
@@ -178,7 +180,8 @@ export class TimePlot {
   resetZoom() {
     this.userZoom = false;
     if (this.full && this.loader) {
-      this.loader(this.full[0], this.full[1], 2000).then((d) => d && this.setData(d.t, d.v));
+      const gen = this.gen;
+      this.loader(this.full[0], this.full[1], 2000).then((d) => d && gen === this.gen && this.setData(d.t, d.v));
     } else {
       this.draw(true);
     }

@@ -1,0 +1,216 @@
+// veles serve in headless Chromium (t-serve.sh starts the servers): each
+// step drives the page as a user would and checks what the page shows and
+// what the server keeps. Fails on any console error, page error or
+// unexpected dialog (an alert would be injected script).
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
+const { chromium } = require('playwright-core');
+const { SURL, STOKEN, SURL2, STOKEN2, HOT, DATA, DL } = process.env;
+const errors = [];
+const TIMEOUT = 60000;
+
+function check(cond, what) {
+  if (!cond) throw new Error(what);
+  console.log(`ok ${what}`);
+}
+
+/* A browser of its own: a fresh profile, never a downloaded browser. */
+async function browser(allow) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veles-chromium-'));
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    acceptDownloads: true,
+    viewport: { width: 1300, height: 1000 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = ctx.pages()[0] || await ctx.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !(allow && allow.test(m.text()))) errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e}`));
+  page.on('dialog', (d) => {
+    if (d.type() === 'confirm') d.accept();
+    else { errors.push(`unexpected ${d.type()} dialog: ${d.message()}`); d.dismiss(); }
+  });
+  return { ctx, page, dir };
+}
+
+async function visible(page) {
+  return page.$$eval('#events label.event', (ls) => ls.filter((l) => l.style.display !== 'none').map((l) => l.dataset.name));
+}
+
+async function runIdOf(page) {
+  await page.waitForURL(/\/s\/[0-9a-f-]{36}\/r\/[0-9a-f-]{36}$/);
+  return page.url().split('/').pop();
+}
+
+async function apiRun(page, id) {
+  return page.evaluate((i) => fetch(`/api/runs/${i}`).then((r) => r.json()), id);
+}
+
+async function waitDone(page) {
+  await page.waitForFunction(() => /· (done|failed|canceled)/.test(document.getElementById('run-status').textContent));
+}
+
+async function save(page, selector, name) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  await dl.saveAs(path.join(DL, name));
+}
+
+const A = await browser();
+const page = A.page;
+try {
+  // Sessions: create one; its title is text, however it reads.
+  const title = 'loops <script>alert(1)</script>';
+  await page.goto(`${SURL}?token=${STOKEN}`);
+  await page.fill('#session-title', title);
+  await page.click('#session-create');
+  await page.waitForURL(/\/s\/[0-9a-f-]{36}$/);
+  const sid = page.url().split('/').pop();
+  await page.waitForSelector('#events label.event');
+  check(await page.textContent('#session-name') === title, 'a session is created, its title shown as text');
+
+  // The events list: found by words of the description.
+  await page.fill('#event-search', 'time the task ran');
+  check((await visible(page)).includes('task-clock'), 'task-clock found by its description');
+  await page.check('#events label[data-name="task-clock"] input');
+  await page.fill('#event-search', 'served without I/O');
+  check(JSON.stringify(await visible(page)) === '["minor-faults"]', 'minor-faults found by its description alone');
+  await page.check('#events label[data-name="minor-faults"] input');
+
+  // A streaming stat: points arrive while the program still runs.
+  await page.fill('#interval', '50');
+  await page.fill('#command', "for i in $(seq 40); do head -c 200000 /dev/urandom | od >/dev/null; sleep 0.05; done; echo \"<script>alert(1)</script> $COUNT\"");
+  await page.fill('#env', 'COUNT=7');
+  await page.click('#run');
+  const statId = await runIdOf(page);
+  await page.waitForFunction(() => velesApp.view.points >= 3);
+  check((await apiRun(page, statId)).state === 'running', 'points plotted before the program ended');
+  await waitDone(page);
+  check((await page.textContent('#stdout')).includes('<script>alert(1)</script> 7'), "the program's output shown as text");
+  check(await page.$$eval('script', (s) => s.length) === 1, 'no script element added');
+  const statRows = (await apiRun(page, statId)).rows;
+
+  // A record run (of the default event): the hot function in the table
+  // and the flame graph.
+  await page.fill('#event-search', '');
+  await page.uncheck('#events label[data-name="task-clock"] input');
+  await page.uncheck('#events label[data-name="minor-faults"] input');
+  await page.check('input[name=tool][value=record]');
+  await page.check('#callgraph');
+  await page.fill('#freq', '2000');
+  await page.fill('#command', `${HOT} 300000000`);
+  await page.fill('#env', '');
+  await page.click('#run');
+  const recId = await runIdOf(page);
+  await page.waitForFunction(() => document.querySelector('#hot tr td.sym') && document.querySelector('#hot tr td.sym').textContent === 'hot_spin');
+  check(true, 'record shows hot_spin as the hot function');
+  await waitDone(page);
+  await page.waitForFunction(() => [...document.querySelectorAll('#flame .fbox')].some((b) => b.textContent === 'hot_spin'));
+  check(true, 'the flame graph has hot_spin');
+
+  // Reloading an old run gives back the whole screen, in the same widgets.
+  await page.goto(`${SURL}s/${sid}`);
+  await page.waitForSelector(`#history tr[data-id="${statId}"] button.reload`);
+  await page.click(`#history tr[data-id="${statId}"] button.reload`);
+  await page.waitForFunction((n) => velesApp.view.run && velesApp.view.points > 0, statRows);
+  const st = await page.evaluate(() => ({
+    tool: document.querySelector('input[name=tool]:checked').value,
+    command: document.getElementById('command').value, env: document.getElementById('env').value,
+    interval: document.getElementById('interval').value, search: document.getElementById('event-search').value,
+    checked: [...document.querySelectorAll('#events input:checked')].map((i) => i.value).sort(),
+    url: location.pathname,
+  }));
+  check(st.tool === 'stat' && st.command.includes('/dev/urandom') && st.env === 'COUNT=7' && st.interval === '50' &&
+    st.search === 'served without I/O' && JSON.stringify(st.checked) === '["minor-faults","task-clock"]' &&
+    st.url === `/s/${sid}/r/${statId}`, `a stat run reloaded with its screen: ${JSON.stringify(st)}`);
+  await page.evaluate(() => { window.firstPlot = velesApp.view.plot.u; });
+  await page.click(`#history tr[data-id="${recId}"] button.reload`);
+  await page.waitForFunction(() => document.querySelector('#hot td.sym') && document.querySelector('#hot td.sym').textContent === 'hot_spin');
+  const rt = await page.evaluate(() => ({
+    tool: document.querySelector('input[name=tool]:checked').value, callgraph: document.getElementById('callgraph').checked,
+    freq: document.getElementById('freq').value, same: velesApp.view.plot.u === window.firstPlot,
+  }));
+  check(rt.tool === 'record' && rt.callgraph && rt.freq === '2000', 'a record run reloaded with its screen');
+  check(rt.same, 'reloading gave the same plot widget new data');
+
+  // Downloads; the permanent link to the plot alone.
+  await save(page, `#history tr[data-id="${statId}"] a.csv`, 'stat.csv');
+  await save(page, `#history tr[data-id="${statId}"] a.hdf5`, 'stat.h5');
+  await save(page, `#history tr[data-id="${recId}"] a.raw`, 'record.data');
+  await save(page, `#history tr[data-id="${recId}"] a.hdf5`, 'record.h5');
+  check(fs.statSync(path.join(DL, 'record.h5')).size > 0, 'raw, CSV and HDF5 downloaded');
+  const plotHref = await page.getAttribute(`#history tr[data-id="${statId}"] a.permalink`, 'href');
+  const p2 = await A.ctx.newPage();
+  p2.on('pageerror', (e) => errors.push(`page error: ${e}`));
+  await p2.goto(SURL.replace(/\/$/, '') + plotHref);
+  await p2.waitForFunction(() => velesApp.view && velesApp.view.points > 2);
+  check(true, 'the permanent link shows the plot');
+  await p2.close();
+
+  // Deleting a run, then the session: their files go.
+  await page.click(`#history tr[data-id="${recId}"] button.delete`);
+  await page.waitForSelector(`#history tr[data-id="${recId}"]`, { state: 'detached' });
+  check(!fs.existsSync(path.join(DATA, 'runs', recId)) && fs.existsSync(path.join(DATA, 'runs', statId)), "a deleted run's files are gone");
+  await page.goto(SURL);
+  await page.waitForSelector(`#sessions tr[data-id="${sid}"]`);
+  check(await page.textContent(`#sessions tr[data-id="${sid}"] a`) === title, 'the session list shows the title as text');
+  await page.click(`#sessions tr[data-id="${sid}"] button`);
+  await page.waitForSelector(`#sessions tr[data-id="${sid}"]`, { state: 'detached' });
+  check(!fs.existsSync(path.join(DATA, 'runs', statId)), "a deleted session's runs' files are gone");
+
+  // Two browsers queue a run each: the second waits, then both finish in order.
+  await page.fill('#session-title', 'queue');
+  await page.click('#session-create');
+  await page.waitForURL(/\/s\/[0-9a-f-]{36}$/);
+  const qsid = page.url().split('/').pop();
+  const B = await browser();
+  await B.page.goto(`${SURL}?token=${STOKEN}`);
+  await B.page.goto(`${SURL}s/${qsid}`);
+  for (const p of [page, B.page]) {
+    await p.waitForSelector('#events label.event');
+    await p.check('#events label[data-name="task-clock"] input');
+  }
+  await page.fill('#command', 'sleep 2');
+  await B.page.fill('#command', 'sleep 0.2');
+  await page.click('#run');
+  const first = await runIdOf(page);
+  await page.waitForFunction(() => /· running/.test(document.getElementById('run-status').textContent));
+  await B.page.click('#run');
+  const second = await runIdOf(B.page);
+  await B.page.waitForFunction(() => /queued, position 1/.test(document.getElementById('run-status').textContent));
+  await B.page.waitForFunction((id) => [...document.querySelectorAll('#queue li')].some((l) => l.dataset.id === id && /queued, position 1/.test(l.textContent)), second);
+  check(true, "the second browser's run waits in the queue");
+  await waitDone(page);
+  await waitDone(B.page);
+  const [r1, r2] = [await apiRun(page, first), await apiRun(B.page, second)];
+  check(r1.state === 'done' && r2.state === 'done' && r2.started >= r1.ended, 'both runs finished, one after the other');
+  await B.ctx.close();
+  fs.rmSync(B.dir, { recursive: true, force: true });
+
+  // A server on every address asks a browser without the token for it.
+  const C = await browser(/status of 401/);
+  await C.page.goto(SURL2);
+  await C.page.waitForSelector('#token-form');
+  check(true, 'without the token the page asks for it');
+  await C.page.fill('#token', STOKEN2);
+  await C.page.click('#token-form button');
+  await C.page.waitForSelector('#session-title');
+  await C.page.waitForFunction(() => !document.getElementById('token-form'));
+  check(true, 'with the token the page works');
+  await C.ctx.close();
+  fs.rmSync(C.dir, { recursive: true, force: true });
+} catch (e) {
+  errors.push(String(e.stack || e));
+}
+await A.ctx.close();
+fs.rmSync(A.dir, { recursive: true, force: true });
+for (const e of errors) console.log(`FAIL ${e}`);
+process.exit(errors.length ? 1 : 0);
