@@ -209,6 +209,10 @@ try {
   fs.rmSync(C.dir, { recursive: true, force: true });
 } catch (e) {
   errors.push(String(e.stack || e));
+  if (process.env.VELES_TEST_SHOTS) {
+    await page.screenshot({ path: path.join(process.env.VELES_TEST_SHOTS, 'failed.png'), fullPage: true });
+    console.log(await page.evaluate(() => document.getElementById('msg') && document.getElementById('msg').textContent));
+  }
 }
 await A.ctx.close();
 fs.rmSync(A.dir, { recursive: true, force: true });

@@ -271,5 +271,5 @@ export async function benchScreen(root, go, sid, runId) {
   loadQueue();
   const timer = setInterval(() => { if (!document.hidden) loadQueue(); }, 1500);
   if (runId) await reload(runId);
-  return () => { clearInterval(timer); view.close(); };
+  return () => { clearInterval(timer); view.unmount(); };
 }

@@ -30,7 +30,7 @@ async function plotScreen(root, id) {
   } catch (e) {
     view.status.textContent = e.message;
   }
-  return () => view.close();
+  return () => view.unmount();
 }
 
 async function route() {

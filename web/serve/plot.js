@@ -125,11 +125,18 @@ export class TimePlot {
     this.draw(true);
   }
 
-  /* Redraws at most once a frame however fast rows come. */
+  /* Live rows are drawn ten times a second at most, however fast they
+   * come: a redraw costs the page more than a row, and many pages may
+   * follow one run on one machine. */
   schedule() {
     if (this.pending) return;
     this.pending = true;
-    requestAnimationFrame(() => { this.pending = false; this.draw(!this.userZoom); });
+    const wait = Math.max(0, 100 - (performance.now() - (this.lastDraw || 0)));
+    setTimeout(() => requestAnimationFrame(() => {
+      this.pending = false;
+      this.lastDraw = performance.now();
+      this.draw(!this.userZoom);
+    }), wait);
   }
 
   draw(reset) {

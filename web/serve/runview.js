@@ -48,8 +48,22 @@ export class RunView {
       this.recordBox, this.histSection, this.outSection);
   }
 
+  /* A tab in the background gives its connection back (a browser opens
+   * only a few to one server) and resumes where it left when shown. */
+  visibility() {
+    if (document.hidden && this.es) {
+      this.close();
+      this.paused = true;
+    } else if (!document.hidden && this.paused) {
+      this.paused = false;
+      if (this.run && !FINAL.includes(this.run.state)) this.follow();
+    }
+  }
+
   /* Once the element is in the page (uPlot measures its box). */
   mount() {
+    this.onVisibility = () => this.visibility();
+    document.addEventListener('visibilitychange', this.onVisibility);
     this.plot = new TimePlot(this.plotBox, { onPoints: (n) => { this.points = n; } });
     if (!this.plotOnly) {
       this.hist = new Histogram(this.histBox);
@@ -67,6 +81,11 @@ export class RunView {
     this.es = null;
   }
 
+  unmount() {
+    this.close();
+    document.removeEventListener('visibilitychange', this.onVisibility);
+  }
+
   clearRun() {
     this.close();
     this.run = null;
@@ -82,6 +101,7 @@ export class RunView {
   /* Shows @run: from the start while it runs, else its stored data. */
   show(run) {
     this.close();
+    this.lastId = null;
     this.run = run;
     this.rowsSeen = 0;
     this.latency = [];
@@ -135,8 +155,11 @@ export class RunView {
    * dropped connection comes back by itself (EventSource) and resumes
    * from the last event it got (Last-Event-ID). */
   follow() {
-    const run = this.run, es = new EventSource(`/api/runs/${run.id}/live`);
+    const run = this.run;
+    const es = new EventSource(`/api/runs/${run.id}/live${this.lastId ? `?from=${this.lastId}` : ''}`);
     this.es = es;
+    const seen = (e) => { if (e.lastEventId) this.lastId = e.lastEventId; };
+    for (const name of ['state', 'rows', 'output', 'hot']) es.addEventListener(name, seen);
     es.addEventListener('state', (e) => {
       const s = JSON.parse(e.data);
       Object.assign(run, { state: s.state, position: s.position, error: s.error, exit_status: s.exit_status });
@@ -148,7 +171,10 @@ export class RunView {
       for (const t of d.t) this.latency.push(now - (d.start_ms + t * 1000));
       this.rowsSeen += d.t.length;
       if (run.streaming || this.plotOnly) this.plot.append(d.t, d.v);
-      this.describe(run, `${this.rowsSeen} rows`);
+      if (now - (this.described || 0) > 250) { // the count, four times a second
+        this.described = now;
+        this.describe(run, `${this.rowsSeen} rows`);
+      }
     });
     es.addEventListener('output', (e) => {
       const d = JSON.parse(e.data);
