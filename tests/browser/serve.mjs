@@ -35,6 +35,9 @@ async function browser(allow) {
     if (m.type() === 'error' && !(allow && allow.test(m.text()))) errors.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => errors.push(`page error: ${e}`));
+  page.requests = [];
+  page.on('request', (r) => page.requests.push(`${r.method()} ${r.url()}`));
+  page.on('requestfinished', (r) => page.requests.push(`done ${r.url()}`));
   page.on('dialog', (d) => {
     if (d.type() === 'confirm') d.accept();
     else { errors.push(`unexpected ${d.type()} dialog: ${d.message()}`); d.dismiss(); }
@@ -46,9 +49,17 @@ async function visible(page) {
   return page.$$eval('#events label.event', (ls) => ls.filter((l) => l.style.display !== 'none').map((l) => l.dataset.name));
 }
 
-async function runIdOf(page) {
-  await page.waitForURL(/\/s\/[0-9a-f-]{36}\/r\/[0-9a-f-]{36}$/);
+/* The run a click on Run queued: the page's address names it (once it
+ * names another than before). */
+async function runIdOf(page, before) {
+  await page.waitForURL((u) => /\/s\/[0-9a-f-]{36}\/r\/[0-9a-f-]{36}$/.test(u.pathname) && u.href !== before);
   return page.url().split('/').pop();
+}
+
+async function clickRun(page) {
+  const before = page.url();
+  await page.click('#run');
+  return runIdOf(page, before);
 }
 
 async function apiRun(page, id) {
@@ -89,12 +100,24 @@ try {
   await page.fill('#interval', '50');
   await page.fill('#command', "for i in $(seq 40); do head -c 200000 /dev/urandom | od >/dev/null; sleep 0.05; done; echo \"<script>alert(1)</script> $COUNT\"");
   await page.fill('#env', 'COUNT=7');
-  await page.click('#run');
-  const statId = await runIdOf(page);
+  const statId = await clickRun(page);
   await page.waitForFunction(() => velesApp.view.points >= 3);
   check((await apiRun(page, statId)).state === 'running', 'points plotted before the program ended');
+  // The tab goes to the background (its stream closed), comes back a
+  // moment later: the stream resumes where it left.
+  const hide = (h) => page.evaluate((v) => {
+    Object.defineProperty(document, 'hidden', { value: v, configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, h);
+  const had = await page.evaluate(() => velesApp.view.rowsSeen);
+  await hide(true);
+  await page.waitForTimeout(300);
+  await hide(false);
   await waitDone(page);
-  check((await page.textContent('#stdout')).includes('<script>alert(1)</script> 7'), "the program's output shown as text");
+  const seen = await page.evaluate(() => [velesApp.view.rowsSeen, velesApp.view.follows - 1]);
+  const rows = (await apiRun(page, statId)).rows;
+  check(seen[1] >= 1 && seen[0] === rows && rows > had, `every row arrived once after ${seen[1]} reconnect(s) (${had} before, ${seen[0]} of ${rows})`);
+  check((await page.textContent('#stdout')) === '<script>alert(1)</script> 7\n', "the program's output shown as text, once");
   check(await page.$$eval('script', (s) => s.length) === 1, 'no script element added');
   const statRows = (await apiRun(page, statId)).rows;
 
@@ -108,8 +131,7 @@ try {
   await page.fill('#freq', '2000');
   await page.fill('#command', `${HOT} 300000000`);
   await page.fill('#env', '');
-  await page.click('#run');
-  const recId = await runIdOf(page);
+  const recId = await clickRun(page);
   await page.waitForFunction(() => document.querySelector('#hot tr td.sym') && document.querySelector('#hot tr td.sym').textContent === 'hot_spin');
   check(true, 'record shows hot_spin as the hot function');
   await waitDone(page);
@@ -131,6 +153,9 @@ try {
   check(st.tool === 'stat' && st.command.includes('/dev/urandom') && st.env === 'COUNT=7' && st.interval === '50' &&
     st.search === 'served without I/O' && JSON.stringify(st.checked) === '["minor-faults","task-clock"]' &&
     st.url === `/s/${sid}/r/${statId}`, `a stat run reloaded with its screen: ${JSON.stringify(st)}`);
+  // Its output is the last thing to arrive: the page's layout is settled
+  // once it is there (a click aims at where a button is).
+  await page.waitForFunction(() => document.getElementById('stdout').textContent.includes('alert(1)'));
   await page.evaluate(() => { window.firstPlot = velesApp.view.plot.u; });
   await page.click(`#history tr[data-id="${recId}"] button.reload`);
   await page.waitForFunction(() => document.querySelector('#hot td.sym') && document.querySelector('#hot td.sym').textContent === 'hot_spin');
@@ -180,11 +205,9 @@ try {
   }
   await page.fill('#command', 'sleep 2');
   await B.page.fill('#command', 'sleep 0.2');
-  await page.click('#run');
-  const first = await runIdOf(page);
+  const first = await clickRun(page);
   await page.waitForFunction(() => /· running/.test(document.getElementById('run-status').textContent));
-  await B.page.click('#run');
-  const second = await runIdOf(B.page);
+  const second = await clickRun(B.page);
   await B.page.waitForFunction(() => /queued, position 1/.test(document.getElementById('run-status').textContent));
   await B.page.waitForFunction((id) => [...document.querySelectorAll('#queue li')].some((l) => l.dataset.id === id && /queued, position 1/.test(l.textContent)), second);
   check(true, "the second browser's run waits in the queue");
@@ -212,6 +235,7 @@ try {
   if (process.env.VELES_TEST_SHOTS) {
     await page.screenshot({ path: path.join(process.env.VELES_TEST_SHOTS, 'failed.png'), fullPage: true });
     console.log(await page.evaluate(() => document.getElementById('msg') && document.getElementById('msg').textContent));
+    console.log(page.requests.filter((r) => !r.includes('/api/queue')).slice(-40).join('\n'));
   }
 }
 await A.ctx.close();

@@ -17,12 +17,20 @@ serve_start() {
 	trap 'serve_stop; rm -rf "$T"' EXIT
 }
 
+# serve_stop: stops it as Ctrl-C would; a clean exit, and nothing the
+# sanitizers found, or the test fails.
 serve_stop() {
+	local st=0
 	if [ -n "${SPID:-}" ] && kill -0 "$SPID" 2>/dev/null; then
-		kill "$SPID"
-		wait "$SPID" 2>/dev/null
+		kill -INT "$SPID"
+		wait "$SPID" 2>/dev/null || st=$?
 	fi
 	SPID=
+	if grep -Eq 'Sanitizer|runtime error' "$T/serve.log" 2>/dev/null; then
+		cat "$T/serve.log" >&2
+		fail "the sanitizers found something in veles serve"
+	fi
+	[ "$st" -eq 0 ] || { cat "$T/serve.log" >&2; fail "veles serve exited $st"; }
 }
 
 # req METHOD PATH [JSON] [CURL-ARGS...]: the token and the anti-CSRF header

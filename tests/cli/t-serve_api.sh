@@ -247,16 +247,30 @@ expect 200 POST "/api/runs/$R5/cancel"
 wait_run "$R5"
 [ "$(jq_ 'd["state"], d["exit_status"]')" = "done None" ] || fail "attached run: $(cat "$T/body")"
 kill -0 "$sleeper" || fail "stopping an attached run killed the process"
+# A thread: counted until it ends (here its process is killed).
+run "\"events\":[\"task-clock\"],\"interval_ms\":50,\"tid\":$sleeper"
+R7=$(jq_ 'd["id"]')
+for _ in $(seq 100); do
+	req GET "/api/runs/$R7"
+	[ "$(jq_ 'd["state"]')" = running ] && break
+	sleep 0.1
+done
 kill "$sleeper"
+wait_run "$R7"
+[ "$(jq_ 'd["state"], d["tid"]')" = "done $sleeper" ] || fail "attached thread: $(cat "$T/body")"
+run '"events":["task-clock"],"tid":1073741823'
+R8=$(jq_ 'd["id"]')
+wait_run "$R8"
+[ "$(jq_ 'd["state"], d["error"]')" = "failed no thread 1073741823" ] || fail "no such thread: $(cat "$T/body")"
 
 # Lists, then deleting a run and a session takes their files.
 expect 200 GET "/api/runs?session=$S"
-[ "$(jq_ 'len(d["runs"])')" = 5 ] || fail "runs of the session"
+[ "$(jq_ 'len(d["runs"])')" = 7 ] || fail "runs of the session"
 expect 200 GET "/api/runs?session=$S&state=canceled"
 [ "$(jq_ 'len(d["runs"])')" = 2 ] || fail "runs by state"
 expect 400 GET "/api/runs?session=bad"
 expect 200 GET "/api/events?session=$S"
-[ "$(jq_ 'd["uses"]["task-clock"], d["uses"]["page-faults"]')" = "4 1" ] || fail "uses: $(jq_ 'd["uses"]')"
+[ "$(jq_ 'd["uses"]["task-clock"], d["uses"]["page-faults"]')" = "6 1" ] || fail "uses: $(jq_ 'd["uses"]')"
 [ -d "$T/data/runs/$R1" ] || fail "no files for a run"
 expect 204 DELETE "/api/runs/$R1"
 [ -e "$T/data/runs/$R1" ] && fail "a deleted run's files stay"

@@ -30,6 +30,7 @@ function zoomPan(plot) {
     const x = u.scales.x;
     if (x.min == null) return;
     const f = e.deltaY < 0 ? 0.8 : 1.25, at = u.posToVal(e.offsetX, 'x');
+    plot.userZoom = true;
     u.setScale('x', { min: at - (at - x.min) * f, max: at + (x.max - at) * f });
   }, { passive: false });
   over.addEventListener('mousedown', (e) => {
@@ -40,6 +41,7 @@ function zoomPan(plot) {
     const per = (max - min) / (u.bbox.width / devicePixelRatio);
     const move = (m) => {
       const d = (m.clientX - x0) * per;
+      plot.userZoom = true;
       u.setScale('x', { min: min - d, max: max - d });
     };
     const up = () => {
@@ -49,6 +51,9 @@ function zoomPan(plot) {
     document.addEventListener('mousemove', move);
     document.addEventListener('mouseup', up);
   }, true);
+  // A box dragged is a zoom of the user's; a double-click undoes zooms.
+  over.addEventListener('mousedown', () => { plot.dragging = true; });
+  over.addEventListener('dblclick', () => plot.resetZoom());
 }
 
 export class TimePlot {
@@ -80,6 +85,7 @@ export class TimePlot {
       series: [{ label: 'time (s)', value: (u, v) => (v == null ? '–' : v.toFixed(3)) }, ...series],
       hooks: {
         setCursor: [(u) => this.showTip(u)],
+        setSelect: [() => { if (this.dragging) this.userZoom = true; this.dragging = false; }],
         setScale: [(u, key) => { if (key === 'x') this.zoomed(); }],
       },
     };
@@ -140,19 +146,16 @@ export class TimePlot {
   }
 
   draw(reset) {
-    this.drawing = true;
     this.u.setData([this.t, ...this.cols], reset);
-    this.drawing = false;
     if (reset) this.userZoom = false;
     if (this.onPoints) this.onPoints(this.t.length);
   }
 
-  /* A zoom by the user: refetch the visible range when the data we hold
-   * is a summary; a zoom back out to everything restores it. */
+  /* A zoom by the user (wheel, pan, a box): refetch the visible range
+   * when the data we hold is a summary. New data's own scales are not
+   * zooms (uPlot reports them too, a moment later). */
   zoomed() {
-    if (this.drawing) return;
-    this.userZoom = true;
-    if (!this.loader || !this.full) return;
+    if (!this.userZoom || !this.loader || !this.full) return;
     const x = this.u.scales.x, load = this.loader, gen = this.gen;
     clearTimeout(this.zoomTimer);
     this.zoomTimer = setTimeout(async () => {
@@ -161,9 +164,7 @@ export class TimePlot {
       if (!d || gen !== this.gen) return; // another run's data came meanwhile
       this.t = d.t;
       this.cols = d.v;
-      this.drawing = true;
       this.u.setData([this.t, ...this.cols], false);
-      this.drawing = false;
     }, 80);
   }
 
@@ -186,6 +187,7 @@ export class TimePlot {
 
   resetZoom() {
     this.userZoom = false;
+    this.dragging = false;
     if (this.full && this.loader) {
       const gen = this.gen;
       this.loader(this.full[0], this.full[1], 2000).then((d) => d && gen === this.gen && this.setData(d.t, d.v));

@@ -159,6 +159,7 @@ export class RunView {
     const es = new EventSource(`/api/runs/${run.id}/live${this.lastId ? `?from=${this.lastId}` : ''}`);
     this.es = es;
     const seen = (e) => { if (e.lastEventId) this.lastId = e.lastEventId; };
+    this.follows = (this.follows || 0) + 1;
     for (const name of ['state', 'rows', 'output', 'hot']) es.addEventListener(name, seen);
     es.addEventListener('state', (e) => {
       const s = JSON.parse(e.data);
