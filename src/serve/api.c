@@ -157,10 +157,10 @@ static void events(struct serve *s, const struct req *r, struct resp *out)
 		return;
 	}
 	buf_adds(&b, "{\"events\":");
+	pthread_mutex_lock(&s->perf_mu);
 	if (q && *q) {
 		events_json(s, q, &b);
 	} else {
-		pthread_mutex_lock(&s->events_mu);
 		if (!s->events_json) {
 			struct buf e = BUF_INIT;
 
@@ -168,8 +168,8 @@ static void events(struct serve *s, const struct req *r, struct resp *out)
 			s->events_json = buf_detach(&e, NULL);
 		}
 		buf_adds(&b, s->events_json);
-		pthread_mutex_unlock(&s->events_mu);
 	}
+	pthread_mutex_unlock(&s->perf_mu);
 	buf_adds(&b, ",\"uses\":{");
 	if (ses && model_event_uses(s->db, ses, add_use, &b) < 0) {
 		buf_release(&b);

@@ -81,7 +81,7 @@ void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b)
 
 /* Every event named must be one this machine knows; several sampled
  * together must all be tracepoints (as veles record wants). */
-static int check_events(const struct run_req *rq)
+static int check_events(struct serve *s, const struct run_req *rq)
 {
 	char *list = xstrdup(rq->events), *save = NULL;
 	size_t n = 0, tp = 0;
@@ -90,7 +90,9 @@ static int check_events(const struct run_req *rq)
 	for (char *e = strtok_r(list, ",", &save); e && ret == 0; e = strtok_r(NULL, ",", &save)) {
 		struct perf_event_attr a;
 
+		pthread_mutex_lock(&s->perf_mu);
 		ret = perf_event_parse(e, &a);
+		pthread_mutex_unlock(&s->perf_mu);
 		n++;
 		tp += a.type == PERF_TYPE_TRACEPOINT;
 	}
@@ -113,7 +115,7 @@ static void create(struct serve *s, const struct req *r, struct resp *out)
 	if (ret == 0 && (ret = model_session_get(s->db, rq.session, &ses)) == 0)
 		srv_session_clear(&ses);
 	if (ret == 0)
-		ret = check_events(&rq);
+		ret = check_events(s, &rq);
 	if (ret < 0) {
 		api_fail(out, ret == ERR_NOTFOUND ? ERR_PARSE : ret);
 		run_req_free(&rq);

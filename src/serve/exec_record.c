@@ -1,7 +1,8 @@
 /*
  * A record run: samples into DIR/record.data; while it goes, every batch
  * the kernel hands over is also replayed into a live session, so the page
- * gets samples over time (a series: samples and period per batch) and the
+ * gets samples over time (a series: samples and period per second, over
+ * each batch) and the
  * running hot-function table. At the end the table and the flame graph
  * are made once from the whole file.
  */
@@ -28,7 +29,7 @@ struct rec_job {
 	struct perf_session *live;
 	struct perf_report report;
 	struct buf batch; /* records read since the last tick */
-	double start, last_hot;
+	double start, last_hot, last_tick;
 	uint64_t batch_samples, batch_period, lost;
 	int err;
 };
@@ -61,13 +62,16 @@ static void publish_hot(struct rec_job *rj)
 static void on_tick(void *arg)
 {
 	struct rec_job *rj = arg;
-	double now = srv_mono(), row[2];
+	double now = srv_mono(), row[2], span = now - rj->last_tick;
 
 	rj->batch_samples = rj->batch_period = 0;
 	perf_session_feed(rj->live, rj->batch.data, rj->batch.len, on_sample, rj, &rj->lost);
 	buf_reset(&rj->batch);
-	row[0] = (double)rj->batch_samples;
-	row[1] = (double)rj->batch_period;
+	/* Rates: batches are as long as the kernel's wake-ups make them. */
+	span = span > 1e-6 ? span : 1e-6;
+	row[0] = (double)rj->batch_samples / span;
+	row[1] = (double)rj->batch_period / span;
+	rj->last_tick = now;
 	if (rj->err == 0)
 		rj->err = series_append(&rj->w, now - rj->start, row);
 	if (rj->err == 0)
@@ -85,14 +89,20 @@ static int start(struct rec_job *rj)
 				 .freq = (unsigned long)j->run->freq,
 				 .freq_given = j->run->freq > 0,
 				 .callchain = j->run->callgraph};
-	static const char *const names[] = {"samples", "period"}, *const units[] = {"", ""};
+	static const char *const names[] = {"samples", "period"}, *const units[] = {"/s", "/s"};
 	struct ptarget_spec spec;
 	char *path;
-	int ret = psample_events(&rj->p, &o);
+	int ret;
+
+	pthread_mutex_lock(&j->srv->perf_mu);
+	ret = psample_events(&rj->p, &o);
+	pthread_mutex_unlock(&j->srv->perf_mu);
 
 	path = xasprintf("%s/record.data", j->dir);
+	pthread_mutex_lock(&j->srv->perf_mu); /* tracepoints' formats, from tracefs */
 	if (ret == 0)
 		ret = psample_create(&rj->p, path);
+	pthread_mutex_unlock(&j->srv->perf_mu);
 	free(path);
 	job_spec(j, &spec);
 	if (ret == 0)
@@ -145,7 +155,7 @@ int job_record(struct job *j)
 	ret = start(&rj);
 	if (ret == 0 && j->canceled && rj.p.target.ch.pid)
 		perf_child_kill(&rj.p.target.ch, SIGTERM);
-	rj.start = rj.last_hot = srv_mono();
+	rj.start = rj.last_hot = rj.last_tick = srv_mono();
 	if (ret == 0)
 		ret = psample_start(&rj.p);
 	if (ret == 0)

@@ -71,7 +71,11 @@ int job_stat(struct job *j)
 	struct pcount c = {0};
 	struct stat_job sj = {.j = j};
 	struct ptarget_spec spec;
-	int ret = pcount_events(&c, j->run->events);
+	int ret;
+
+	pthread_mutex_lock(&j->srv->perf_mu);
+	ret = pcount_events(&c, j->run->events);
+	pthread_mutex_unlock(&j->srv->perf_mu);
 
 	job_spec(j, &spec);
 	if (ret == 0)

@@ -128,7 +128,7 @@ int serve_start(const struct serve_opts *o, struct serve **out)
 	s->log = o->log;
 	s->log_arg = o->log_arg;
 	live_registry_init(&s->live);
-	pthread_mutex_init(&s->events_mu, NULL);
+	pthread_mutex_init(&s->perf_mu, NULL);
 	ret = start(s, o);
 	if (ret < 0) {
 		serve_stop(s);
@@ -158,7 +158,7 @@ void serve_stop(struct serve *s)
 	http_stop(s);
 	live_registry_free(&s->live);
 	db_close(s->db);
-	pthread_mutex_destroy(&s->events_mu);
+	pthread_mutex_destroy(&s->perf_mu);
 	free(s->events_json);
 	free(s->data_dir);
 	free(s->runs_dir);

@@ -27,8 +27,10 @@ struct serve {
 	struct exec *exec;
 	struct MHD_Daemon *mhd;
 	volatile int stopping;
-	/* the events of `veles list`, as JSON, made on first use */
-	pthread_mutex_t events_mu;
+	/* Naming events sets libpfm4 and tracefs up on first use, which is not
+	 * thread-safe: every lookup and listing takes this lock. It also
+	 * guards the events of `veles list` as JSON, made on first use. */
+	pthread_mutex_t perf_mu;
 	char *events_json;
 	void (*log)(void *arg, const char *line);
 	void *log_arg;

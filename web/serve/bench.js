@@ -252,7 +252,8 @@ export async function benchScreen(root, go, sid, runId) {
 
   clear(root).append(
     h('header', {}, h('h1', {}, h('a', { href: '/', onclick: (e) => { e.preventDefault(); go('/'); } }, 'veles serve')),
-      h('span', { class: 'title', id: 'session-name' }, session.title), h('span', { class: 'muted mono' }, session.id)),
+      h('span', { class: 'title', id: 'session-name' }, session.title), h('span', { class: 'muted mono' }, session.id),
+      h('a', { class: 'header-link', id: 'session-hdf5', href: `/api/sessions/${sid}/hdf5`, download: '', title: 'every run of this session in one HDF5 file' }, 'session as HDF5')),
     h('div', { class: 'bench' },
       h('aside', {},
         events.el,

@@ -17,9 +17,14 @@ export function si(v) {
   return String(+v.toPrecision(4));
 }
 
+/* The plot's box: the container's width; its height from the page's CSS
+ * variable --plot-height (the full-screen page makes it taller). The
+ * legend goes below, outside this box. */
 function size(el) {
   const r = el.getBoundingClientRect();
-  return { width: Math.max(320, Math.floor(r.width) || 800), height: Math.max(200, Math.floor(r.height) || 320) };
+  const css = parseFloat(getComputedStyle(el).getPropertyValue('--plot-height'));
+  const height = css > 0 ? (css < 1 ? Math.floor(window.innerHeight * css) : css) : 320;
+  return { width: Math.max(320, Math.floor(r.width) || 800), height: Math.max(200, height) };
 }
 
 /* Wheel zooms x around the cursor; Shift+drag pans x. */
@@ -95,7 +100,7 @@ export class TimePlot {
     const unit = this.units[i] ? ` (${this.units[i]})` : '';
     return { label: this.names[i] + unit, stroke: palette[i % palette.length], width: 1.5,
       show: !(this.hidden || []).includes(this.names[i]),
-      points: { show: false }, spanGaps: false, value: (u, v) => fmtNum(v) };
+      spanGaps: false, value: (u, v) => fmtNum(v) };
   }
 
   /* New columns: the same widget, its series replaced. @hidden: names
@@ -225,7 +230,7 @@ export class Histogram {
     this.el = h('div', { class: 'plot hist' });
     container.append(this.el);
     this.u = new uPlot({
-      ...size(this.el), height: 220,
+      width: size(this.el).width, height: 220,
       scales: { x: { time: false } },
       axes: [{ label: 'value', values: (u, splits) => splits.map(si) }, { label: 'intervals', size: 60 }],
       series: [{ label: 'value', value: (u, v) => fmtNum(v) },

@@ -28,6 +28,7 @@ export class RunView {
       h('button', { id: 'save-png', onclick: () => this.plot.savePNG(`veles-${short(this.runId)}.png`) }, 'Save PNG'),
       this.fullLink = h('a', { id: 'plot-link', target: '_blank', hidden: true }, 'full screen'),
       h('span', { class: 'muted small' }, 'drag: zoom a box · wheel: zoom · Shift+drag: pan · double-click: reset'));
+    this.totals = h('div', { class: 'totals muted', id: 'totals' });
     this.hotBody = h('tbody', { id: 'hot' });
     this.flameBox = h('div', { id: 'flame' });
     this.recordBox = h('section', { class: 'box', hidden: true, id: 'record-views' },
@@ -44,7 +45,7 @@ export class RunView {
     this.outSection = h('section', { class: 'box', hidden: true },
       h('h2', {}, 'Output ', this.exit), h('h3', {}, 'stdout'), this.out.stdout, h('h3', {}, 'stderr'), this.out.stderr);
     this.el = h('div', { class: 'runview' },
-      h('section', { class: 'box' }, h('div', { class: 'row' }, this.status, this.cancelBtn), this.toolbar, this.plotBox),
+      h('section', { class: 'box' }, h('div', { class: 'row' }, this.status, this.cancelBtn), this.toolbar, this.plotBox, this.totals),
       this.recordBox, this.histSection, this.outSection);
   }
 
@@ -116,6 +117,7 @@ export class RunView {
       return;
     }
     clear(this.hotBody);
+    this.totals.textContent = '';
     this.flame.set(null);
     this.recordBox.hidden = run.tool !== 'record';
     this.out.stdout.textContent = '';
@@ -200,6 +202,7 @@ export class RunView {
     else this.plot.full = null;
     if (!this.plotOnly) {
       if (this.run.tool === 'record') this.loadRecordViews();
+      else this.loadTotals();
       this.loadHist();
     }
     this.onEnd(this.run);
@@ -227,9 +230,18 @@ export class RunView {
     this.totalRows = d.total_rows;
   }
 
+  /* A stat run's counts over the whole run. */
+  async loadTotals() {
+    try {
+      const d = await get(`/api/runs/${this.run.id}/totals`);
+      this.totals.textContent = 'whole run: ' + d.columns.map((c, i) => `${c} ${fmtNum(d.sums[i])}${d.units[i] ? ' ' + d.units[i] : ''}`).join(' · ');
+    } catch (e) { /* never started */ }
+  }
+
   async loadStored() {
     await this.loadSeries();
     if (this.run.tool === 'record') this.loadRecordViews();
+    else this.loadTotals();
     this.loadHist();
     for (const stream of ['stdout', 'stderr']) {
       try {
