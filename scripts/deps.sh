@@ -16,6 +16,11 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
 # collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
 PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
+# collect bounds parses C with libclang (llvm-config finds it); its
+# benchmark compares with LLVM's scalar evolution (clang, opt).
+PKGS="$PKGS libclang-dev llvm clang"
+# make fuzz: clang's libFuzzer and sanitizer runtimes (tests/fuzz).
+PKGS="$PKGS libclang-rt-14-dev"
 
 # veles serve: HTTP (libmicrohttpd), its database (SQLite), HDF5 exports
 # (read back by h5py and pandas in the tests), wrk for its benchmark.

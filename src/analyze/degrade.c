@@ -61,6 +61,7 @@ void change_list_free(struct change_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		free(l->v[i].location);
+		free(l->v[i].detail);
 		free(l->v[i].sizes);
 	}
 	free(l->v);
@@ -216,8 +217,8 @@ static void build_samples(const struct profile *p, bool sized, struct sample_set
 		samples_build(p, NULL, out);
 }
 
-static const char *const method_names[] = {"stat", "aat",  "eto",  "bmoe", "int",
-					   "loc",  "fast", "lreg", "preg", NULL};
+static const char *const method_names[] = {"stat", "aat",  "eto",  "bmoe",   "int", "loc",
+					   "fast", "lreg", "preg", "bounds", NULL};
 
 const char *const *check_method_names(void)
 {
@@ -254,6 +255,8 @@ int degrade_compare(const struct profile *base, const struct profile *target, co
 		return degrade_models_compare(base, target, method, cp, out);
 	if (strcmp(method, "eto") == 0)
 		return degrade_eto(base, target, cp, out);
+	if (strcmp(method, "bounds") == 0)
+		return degrade_bounds(base, target, cp, out);
 	for (size_t k = 0; k < ARRAY_SIZE(methods); k++)
 		if (strcmp(methods[k].name, method) == 0)
 			fn = methods[k].fn, by_size = methods[k].by_size, name = methods[k].name;

@@ -74,6 +74,7 @@ struct change {
 	double baseline, target;     /* the amounts compared: medians (stat), means (aat) */
 	size_t n_baseline, n_target;
 	const char *note; /* why a result is Unknown, when the method can say; or NULL */
+	char *detail;	  /* what was compared, in words ("O(n^1) -> O(n^2)"); owned, or NULL */
 	/* Compared size by size (structure-unit-size): one test per size,
 	 * combined; every size either side had, ascending. NULL otherwise. */
 	struct change_size *sizes;

@@ -35,4 +35,8 @@ void degrade_sizes_stat(const struct sample_group *a, const struct sample_group 
 void degrade_sizes_aat(const struct sample_group *a, const struct sample_group *b,
 		       const struct check_params *cp, struct change *c);
 
+/* Bounds profiles: the class of each loop and function (degrade_bounds.c). */
+int degrade_bounds(const struct profile *base, const struct profile *target,
+		   const struct check_params *cp, struct change_list *out);
+
 #endif

@@ -260,6 +260,8 @@ static void add_details(struct buf *b, const struct change *c)
 		add_confidence(b, c);
 		buf_addf(b, "  %.6g -> %.6g", c->baseline, c->target);
 	}
+	if (c->detail)
+		buf_addf(b, "  %s", c->detail);
 	/* The model methods compare fitted curves, not counted values. */
 	buf_adds(b, "  (");
 	if (c->n_baseline || c->n_target)
@@ -395,6 +397,8 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 	buf_addf(b, ",\"n_baseline\":%zu,\"n_target\":%zu", c->n_baseline, c->n_target);
 	if (c->note)
 		json_str(b, "note", c->note);
+	if (c->detail)
+		json_str(b, "detail", c->detail);
 	if (c->nsizes)
 		json_sizes(b, c);
 	json_str(b, "baseline_profile", p->baseline_name);

@@ -117,12 +117,15 @@ void check_strategies_free(struct check_strategies *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Without a rule: stat on repeated measurements, int on fitted models. */
+/* Without a rule: stat on repeated measurements, int on fitted models,
+ * bounds on the loop bounds of a bounds profile. */
 static const char *default_method(const struct profile *p)
 {
 	bool has_models = p->models && strcmp(p->models, "[]") != 0;
 	bool is_time = p->type && strcmp(p->type, "time") == 0;
 
+	if (p->type && strcmp(p->type, "bound") == 0)
+		return "bounds";
 	return has_models && !is_time ? "int" : "stat";
 }
 

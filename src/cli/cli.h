@@ -76,6 +76,12 @@ struct run_matrix;
 /* The job matrix of .veles/config.yml and the user's config.yml (run.h). */
 int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m);
 
+/* On a terminal, stdout and stderr show the control bytes and escape
+ * sequences a crafted profile may hold as text (term-guard.c). */
+void cli_guard_terminal(void);
+/* Gives stdout back its raw bytes, for a full-screen (curses) view. */
+void cli_unguard_stdout(void);
+
 /* Prints "veles: MSG" on stderr; returns the exit status to use (1, or 2 for
  * usage errors, see cli_usage_error). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

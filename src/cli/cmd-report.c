@@ -39,18 +39,23 @@ static void on_sample_folded(const struct perf_sample *smp, void *arg)
 	perf_folded_add(arg, smp);
 }
 
-static void print_folded(struct perf_session *s, uint64_t *lost)
+static int print_folded(struct perf_session *s, uint64_t *lost)
 {
 	struct perf_folded f = {0};
 	const char **keys;
 	size_t n;
+	int ret = perf_session_samples(s, on_sample_folded, &f, lost);
 
-	perf_session_samples(s, on_sample_folded, &f, lost);
+	if (ret < 0) {
+		perf_folded_free(&f);
+		return ret;
+	}
 	keys = perf_folded_sorted(&f, &n);
 	for (size_t k = 0; k < n; k++)
 		printf("%s %llu\n", keys[k], (unsigned long long)perf_folded_count(&f, keys[k]));
 	free(keys);
 	perf_folded_free(&f);
+	return 0;
 }
 
 #define pct perf_report_pct
@@ -174,14 +179,21 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	if (perf_session_open(in, &s) < 0)
 		return cli_fail();
 	if (folded) {
-		print_folded(s, &lost);
+		if (print_folded(s, &lost) < 0) {
+			perf_session_free(s);
+			return cli_fail();
+		}
 		if (lost)
 			cli_warn("%llu samples were lost while recording",
 				 (unsigned long long)lost);
 		perf_session_free(s);
 		return 0;
 	}
-	perf_session_samples(s, on_sample, &r, &lost);
+	if (perf_session_samples(s, on_sample, &r, &lost) < 0) {
+		perf_report_free(&r);
+		perf_session_free(s);
+		return cli_fail();
+	}
 	perf_report_sort(&r);
 	if (fmt == FORMAT_JSON)
 		print_json(&r, perf_session_data(s)->event, min, graph);

@@ -61,6 +61,9 @@ static const char show_usage[] =
 	"  histogram an aggregate trace profile's histogram of each function's\n"
 	"            inclusive time, a bar per bucket (-n: the N functions with\n"
 	"            the most time); its summary gives p50, p90 and p99\n"
+	"  bounds    a bounds profile: the source of each function with every\n"
+	"            loop's bound and class beside it (read from the profile's\n"
+	"            version in a git project, else from the files)\n"
 	"\n"
 	"  -m, --minor REV   look PROFILE up in version REV (default: HEAD)\n"
 	"  -n, --limit N     table, tableof: at most N rows (tableof: after sorting);\n"
@@ -111,7 +114,7 @@ static bool is_view(const char *s)
 		if (strcmp(s, graph_views[i].name) == 0)
 			return true;
 	return strcmp(s, "raw") == 0 || strcmp(s, "table") == 0 || strcmp(s, "summary") == 0 ||
-	       strcmp(s, "memory") == 0 || strcmp(s, "heapmap") == 0;
+	       strcmp(s, "memory") == 0 || strcmp(s, "heapmap") == 0 || strcmp(s, "bounds") == 0;
 }
 
 enum {
@@ -365,8 +368,8 @@ static int positionals(int argc, char **argv, struct show_opts *o)
 		if (!is_view(argv[optind])) {
 			cli_usage_error("show",
 					"unknown view '%s': use summary, table, raw, memory, "
-					"heapmap, tableof, bars, flow, scatter, flamegraph or "
-					"histogram",
+					"heapmap, tableof, bars, flow, scatter, flamegraph, "
+					"histogram or bounds",
 					argv[optind]);
 			return -1;
 		}
@@ -535,6 +538,8 @@ static int show_profile(struct cli_ctx *ctx, const struct profile *p, const char
 		return show_memory(p, name, o) < 0 ? 1 : 0;
 	else if (strcmp(o->view, "heapmap") == 0)
 		return show_heapmap(p, o, ctx->stdout_tty, term_width(ctx)) < 0 ? 1 : 0;
+	else if (strcmp(o->view, "bounds") == 0)
+		return show_bounds(ctx, p, term_width(ctx));
 	else
 		show_summary(p, name, o);
 	return 0;

@@ -10,10 +10,12 @@
 #include <string.h>
 
 #include "analyze/changepoint.h"
+#include "analyze/envinfo.h"
 #include "analyze/samples.h"
 #include "analyze/stats.h"
 #include "cli/check.h"
 #include "cli/cli.h"
+#include "cli/envcheck.h"
 #include "cli/log.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -39,9 +41,12 @@ struct series {
 	char *unit;	/* "s", or "" */
 	struct point *pts;
 	size_t n, cap;
+	struct env_info env; /* the last point's environment */
+	char env_at[41];     /* and its version */
 };
 
 struct perf_state {
+	bool strict_env;
 	char (*ids)[41]; /* versions, newest first as walked */
 	size_t nids, cap;
 	struct series *s;
@@ -104,19 +109,46 @@ static void add_point(struct series *s, size_t version, const struct sample_grou
 	*pt = (struct point){version, sum.median, sum.q1, sum.q3, sum.n, false, NAN};
 }
 
+/* A series whose neighbouring points were measured in different
+ * environments says so (or, with --strict-env, is refused). */
+static int series_env(struct perf_state *st, struct series *s, const struct profile *p,
+		      const char *version)
+{
+	struct env_info e;
+	char a[16], b[16];
+	int ret = 0;
+
+	env_info_get(p, &e);
+	if (s->n > 1) {
+		snprintf(a, sizeof(a), "%.7s", s->env_at);
+		snprintf(b, sizeof(b), "%.7s", version);
+		ret = cli_env_check_info(&s->env, a, &e, b, st->strict_env);
+	}
+	env_info_release(&s->env);
+	s->env = e;
+	memcpy(s->env_at, version, 41);
+	return ret;
+}
+
 static int gather_version(struct cli_ctx *ctx, struct perf_state *st, size_t at, const char *key)
 {
+	const char *version = st->ids[st->nids - 1 - at];
 	struct version_profiles vp = {0};
-	int ret = version_profiles_load(ctx, st->ids[st->nids - 1 - at], &vp);
+	int ret = version_profiles_load(ctx, version, &vp);
 
 	for (size_t i = 0; i < vp.n && ret == 0; i++) {
 		struct sample_set set;
 
 		samples_build(vp.p[i], NULL, &set);
-		for (size_t g = 0; g < set.n; g++)
-			if (matches(set.g[g].location, key))
-				add_point(series_for(st, vp.p[i], vp.key[i], set.g[g].location), at,
-					  &set.g[g]);
+		for (size_t g = 0; g < set.n && ret == 0; g++) {
+			struct series *s;
+
+			if (!matches(set.g[g].location, key))
+				continue;
+			s = series_for(st, vp.p[i], vp.key[i], set.g[g].location);
+			add_point(s, at, &set.g[g]);
+			ret = series_env(st, s, vp.p[i], version);
+		}
 		samples_free(&set);
 	}
 	version_profiles_free(&vp);
@@ -240,6 +272,7 @@ static void perf_free(struct perf_state *st)
 		free(st->s[i].location);
 		free(st->s[i].unit);
 		free(st->s[i].pts);
+		env_info_release(&st->s[i].env);
 	}
 	free(st->s);
 	free(st->ids);
@@ -247,9 +280,9 @@ static void perf_free(struct perf_state *st)
 }
 
 int log_perf(struct cli_ctx *ctx, const char *from, size_t limit, const char *key,
-	     enum out_format fmt)
+	     enum out_format fmt, bool strict_env)
 {
-	struct perf_state st = {0};
+	struct perf_state st = {.strict_env = strict_env};
 	struct buf out = BUF_INIT;
 	int ret = vcs_walk(ctx->vcs, from, limit, remember, &st);
 
@@ -260,7 +293,7 @@ int log_perf(struct cli_ctx *ctx, const char *from, size_t limit, const char *ke
 			      "no profile in these versions has a location matching '%s'", key);
 	if (ret < 0) {
 		perf_free(&st);
-		return cli_fail();
+		return cli_fail() + (strict_env && ret == ERR_INVALID);
 	}
 	if (fmt == FORMAT_JSON)
 		buf_addc(&out, '[');

@@ -143,7 +143,10 @@ static void draw(WINDOW *w, const struct heapmap *h, int64_t snap)
 
 static WINDOW *curses_start(void)
 {
-	WINDOW *w = nc.initscr_();
+	WINDOW *w;
+
+	cli_unguard_stdout();
+	w = nc.initscr_();
 
 	nc.cbreak_();
 	nc.noecho_();

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/envinfo.h"
 #include "analyze/stats.h"
 #include "cli/show.h"
 #include "profile/profile.h"
@@ -35,7 +36,8 @@ struct tcol {
 
 static size_t table_columns(const struct profile *p, struct tcol *cols, size_t max)
 {
-	static const char *const persistent[] = {"type", "subtype"};
+	/* bound and class: what a bounds profile measures, with no amount. */
+	static const char *const persistent[] = {"type", "subtype", "bound", "class"};
 	size_t n = 0, i;
 
 	cols[n++] = (struct tcol){"uid", NULL, true, 3};
@@ -198,6 +200,19 @@ static const char *type_uid(const struct profile *p, const struct group *g, stru
 	return type_text(p, "uid", g->type);
 }
 
+/* Where the profile was measured (header.environment). */
+static void show_environment(const struct profile *p)
+{
+	struct env_info e;
+	struct buf b = BUF_INIT;
+
+	env_info_get(p, &e);
+	env_info_describe(&e, &b);
+	fputs(buf_str(&b), stdout);
+	buf_release(&b);
+	env_info_release(&e);
+}
+
 void show_summary_header(const struct profile *p, const char *name, size_t ngroups)
 {
 	size_t i;
@@ -213,6 +228,7 @@ void show_summary_header(const struct profile *p, const char *name, size_t ngrou
 		printf("Collector:      %s %s\n", p->collector,
 		       p->collector_params ? p->collector_params : "");
 	printf("Origin:         %s\n", p->origin ? p->origin : "(none)");
+	show_environment(p);
 	printf("Units:          ");
 	for (i = 0; i < p->nunits; i++)
 		printf("%s%s: %s", i ? ", " : "", p->units[i].key, p->units[i].value);
@@ -276,6 +292,9 @@ static void summary_json(const struct profile *p, const char *name, const struct
 	json_field(&b, "workload", p->workload, false);
 	json_field(&b, "collector", p->collector, false);
 	json_field(&b, "origin", p->origin, false);
+	for (i = 0; i < p->nheader_extra; i++)
+		if (strcmp(p->header_extra[i].key, "environment") == 0)
+			buf_addf(&b, ",\"environment\":%s", p->header_extra[i].value);
 	buf_addf(&b, ",\"resources\":%zu,\"groups\":[", profile_nres(p));
 	for (i = 0; i < n; i++) {
 		const struct stats *s = &g[i].st;
@@ -308,6 +327,13 @@ void show_summary(const struct profile *p, const char *name, const struct show_o
 
 	if (show_is_trace_aggregate(p)) {
 		show_trace_summary(p, name, o);
+		return;
+	}
+	/* A bounds profile has bounds, not amounts to take statistics of. */
+	if (o->fmt != FORMAT_JSON && p->type && strcmp(p->type, "bound") == 0 &&
+	    table_col(&p->types, "bound")) {
+		show_summary_header(p, name, p->types.nrows);
+		show_table(p, o);
 		return;
 	}
 	g = group_amounts(p, &n);

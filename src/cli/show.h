@@ -44,4 +44,8 @@ int show_memory(const struct profile *p, const char *name, const struct show_opt
  * text @width columns wide; -1 (said on stderr) for another type. */
 int show_heapmap(const struct profile *p, const struct show_opts *o, bool tty, int width);
 
+/* The bounds view of a bounds profile, @width columns wide; 1 (said on
+ * stderr) for another type. */
+int show_bounds(struct cli_ctx *ctx, const struct profile *p, int width);
+
 #endif

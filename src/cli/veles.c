@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 	postproc_set_notify(postproc_warn);
 	ctx.stderr_tty = isatty(2);
 	ctx.stdout_tty = isatty(1);
+	cli_guard_terminal();
 	/* getopt in the command starts afresh. */
 	optind = 0;
 	if ((cmd->flags & (CMD_NEEDS_PROJECT | CMD_NEEDS_ROOT)) && !cli_wants_help(argc, argv)) {

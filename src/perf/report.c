@@ -56,7 +56,8 @@ static int by_period(const void *a, const void *b)
 
 void perf_report_sort(struct perf_report *r)
 {
-	qsort(r->v, r->n, sizeof(*r->v), by_period);
+	if (r->n > 1) /* r->v is NULL when there is no sample */
+		qsort(r->v, r->n, sizeof(*r->v), by_period);
 	r->sorted = true;
 }
 
@@ -81,7 +82,8 @@ size_t *perf_report_top(const struct perf_report *r, size_t max, size_t *n)
 
 	for (size_t i = 0; i < r->n; i++)
 		rk[i] = (struct ranked){r->v[i].period, i};
-	qsort(rk, r->n, sizeof(*rk), by_rank);
+	if (r->n > 1)
+		qsort(rk, r->n, sizeof(*rk), by_rank);
 	*n = r->n < max ? r->n : max;
 	for (size_t i = 0; i < *n; i++)
 		ix[i] = rk[i].i;
@@ -105,7 +107,8 @@ struct perf_report_caller *perf_report_callers(const struct perf_report_entry *e
 			c[e->callers.vals[j]] = (struct perf_report_caller){
 				e->callers.keys[j], e->caller_period[e->callers.vals[j]]};
 	*n = e->callers.n;
-	qsort(c, *n, sizeof(*c), by_caller_period);
+	if (*n > 1)
+		qsort(c, *n, sizeof(*c), by_caller_period);
 	return c;
 }
 
@@ -159,7 +162,8 @@ const char **perf_folded_sorted(const struct perf_folded *f, size_t *n)
 	for (size_t j = 0; j < f->stacks.cap; j++)
 		if (f->stacks.keys[j])
 			keys[(*n)++] = f->stacks.keys[j];
-	qsort(keys, *n, sizeof(*keys), by_text);
+	if (*n > 1)
+		qsort(keys, *n, sizeof(*keys), by_text);
 	return keys;
 }
 

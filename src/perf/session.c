@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "perf/session.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 struct map {
@@ -19,6 +20,7 @@ struct comm {
 
 struct perf_session {
 	struct perf_data d;
+	char *path; /* for error messages */
 	struct map *maps;
 	size_t nmaps, maps_cap;
 	struct perf_dso **dsos;
@@ -39,6 +41,7 @@ int perf_session_open(const char *path, struct perf_session **out)
 		free(s);
 		return ret;
 	}
+	s->path = xstrdup(path);
 	*out = s;
 	return 0;
 }
@@ -222,8 +225,12 @@ static bool parse_sample(struct perf_session *s, const unsigned char *b, size_t 
 	smp->comm = comm_of(s, smp->pid);
 	smp->at = resolve(s, smp->pid, ip,
 			  (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL);
-	if ((st & PERF_SAMPLE_CALLCHAIN) && take_u64(&p, end, &v))
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		/* The length is the file's word: a chain must fit its record. */
+		if (!take_u64(&p, end, &v) || v > (uint64_t)(end - p) / 8)
+			return false;
 		resolve_chain(s, smp, p, end, v);
+	}
 	return true;
 }
 
@@ -326,13 +333,13 @@ static size_t order_records(struct perf_session *s, const unsigned char *buf, si
 }
 
 /* Replays the records of @buf from @off in time order. */
-static void replay(struct perf_session *s, const unsigned char *buf, size_t off, size_t len,
-		   void (*fn)(const struct perf_sample *smp, void *arg), void *arg, uint64_t *lost)
+static int replay(struct perf_session *s, const unsigned char *buf, size_t off, size_t len,
+		  void (*fn)(const struct perf_sample *smp, void *arg), void *arg, uint64_t *lost)
 {
 	struct rec_at *v;
-	size_t n = order_records(s, buf, off, len, &v, lost);
+	size_t n = order_records(s, buf, off, len, &v, lost), i;
 
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		struct perf_event_header h;
 		const unsigned char *body = buf + v[i].off + sizeof(h);
 		struct perf_sample smp;
@@ -348,8 +355,17 @@ static void replay(struct perf_session *s, const unsigned char *buf, size_t off,
 			on_fork(s, body, blen);
 		else if (parse_sample(s, body, blen, h.misc, &smp))
 			fn(&smp, arg);
+		else
+			break;
+	}
+	if (i < n) {
+		size_t at = v[i].off;
+
+		free(v);
+		return err_set(ERR_PARSE, "%s: damaged sample at offset %zu", s->path, at);
 	}
 	free(v);
+	return 0;
 }
 
 int perf_session_samples(struct perf_session *s,
@@ -357,8 +373,7 @@ int perf_session_samples(struct perf_session *s,
 			 uint64_t *lost)
 {
 	*lost = 0;
-	replay(s, s->d.buf, s->d.records, s->d.len, fn, arg, lost);
-	return 0;
+	return replay(s, s->d.buf, s->d.records, s->d.len, fn, arg, lost);
 }
 
 struct perf_session *perf_session_live(const struct perf_data_header *h, const char *event)
@@ -367,14 +382,15 @@ struct perf_session *perf_session_live(const struct perf_data_header *h, const c
 
 	s->d.h = *h;
 	s->d.event = xstrdup(event);
+	s->path = xstrdup("the recording being made");
 	return s;
 }
 
-void perf_session_feed(struct perf_session *s, const void *recs, size_t len,
-		       void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
-		       uint64_t *lost)
+int perf_session_feed(struct perf_session *s, const void *recs, size_t len,
+		      void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
+		      uint64_t *lost)
 {
-	replay(s, recs, 0, len, fn, arg, lost);
+	return replay(s, recs, 0, len, fn, arg, lost);
 }
 
 void perf_session_free(struct perf_session *s)
@@ -390,6 +406,7 @@ void perf_session_free(struct perf_session *s)
 	free(s->comms);
 	free(s->maps);
 	free(s->chain);
+	free(s->path);
 	perf_data_free(&s->d);
 	free(s);
 }

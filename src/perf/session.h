@@ -35,7 +35,8 @@ struct perf_session;
 int perf_session_open(const char *path, struct perf_session **out);
 const struct perf_data *perf_session_data(const struct perf_session *s);
 /* Calls @fn for every sample in time order (side-band records replayed
- * among them); lost samples are counted. */
+ * among them); lost samples are counted. ERR_PARSE "PATH: damaged sample
+ * at offset N" for a sample whose fields do not fit its record. */
 int perf_session_samples(struct perf_session *s,
 			 void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
 			 uint64_t *lost);
@@ -46,10 +47,10 @@ void perf_session_free(struct perf_session *s);
  * starts with them; then each batch of whole records read from the
  * kernel's buffers goes to perf_session_feed, which replays it in time
  * order (maps and names kept from batch to batch) and adds the samples
- * lost to *@lost.
+ * lost to *@lost; ERR_PARSE for a damaged sample, as perf_session_samples.
  */
 struct perf_session *perf_session_live(const struct perf_data_header *h, const char *event);
-void perf_session_feed(struct perf_session *s, const void *recs, size_t len,
+int perf_session_feed(struct perf_session *s, const void *recs, size_t len,
 		       void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
 		       uint64_t *lost);
 

@@ -65,7 +65,8 @@ static void on_tick(void *arg)
 	double now = srv_mono(), row[2], span = now - rj->last_tick;
 
 	rj->batch_samples = rj->batch_period = 0;
-	perf_session_feed(rj->live, rj->batch.data, rj->batch.len, on_sample, rj, &rj->lost);
+	/* A damaged record shows in the final views, made from the file. */
+	(void)perf_session_feed(rj->live, rj->batch.data, rj->batch.len, on_sample, rj, &rj->lost);
 	buf_reset(&rj->batch);
 	/* Rates: batches are as long as the kernel's wake-ups make them. */
 	span = span > 1e-6 ? span : 1e-6;

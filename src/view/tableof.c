@@ -64,6 +64,11 @@ static void tbl_columns(const struct profile *p, const struct view_opts *o, stru
 			t->names[t->ncols++] = "type";
 		if (table_col(&p->types, "subtype"))
 			t->names[t->ncols++] = "subtype";
+		/* A bounds profile's measurements are persistent: its bounds. */
+		if (table_col(&p->types, "bound"))
+			t->names[t->ncols++] = "bound";
+		if (table_col(&p->types, "class"))
+			t->names[t->ncols++] = "class";
 		for (i = 0; i < p->res.ncols; i++)
 			t->names[t->ncols++] = p->res.cols[i].name;
 	}
