@@ -15,7 +15,7 @@ build=${1:-build-fuzz}
 time=${FUZZ_TIME:-60}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-all="profile config monitor monitor-proc perf-data perf-event tpstream trace memory git-index git-pack"
+all="profile config monitor monitor-proc perf-data perf-event tpstream trace memory git-index git-pack http"
 targets=${FUZZ_TARGET:-$all}
 
 for t in $targets; do
