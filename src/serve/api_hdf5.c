@@ -17,13 +17,24 @@
 #include "serve/api.h"
 #include "serve/hdf5.h"
 #include "serve/series.h"
-#include "serve/util.h"
 #include "util/error.h"
 #include "util/fsutil.h"
 #include "util/strmap.h"
 #include "util/xalloc.h"
 
 static pthread_mutex_t h5_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long exports; /* under h5_lock: temporary files' names */
+
+/* A name for a temporary export file nobody else uses. */
+static char *temp_name(const char *prefix)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&h5_lock);
+	n = ++exports;
+	pthread_mutex_unlock(&h5_lock);
+	return xasprintf("%s.%d.%lu.tmp.h5", prefix, (int)getpid(), n);
+}
 
 static char *group_of(const struct srv_run *run)
 {
@@ -229,7 +240,7 @@ static int export(struct serve *srv, const char *path, const struct srv_run *run
 	return ret;
 }
 
-static void send(struct resp *out, char *path, bool temporary, char *name)
+static void send_file(struct resp *out, char *path, bool temporary, char *name)
 {
 	out->status = 200;
 	out->ctype = "application/x-hdf5";
@@ -243,14 +254,14 @@ void api_hdf5_run(struct serve *s, const struct srv_run *run, struct resp *out)
 	char *dir = srv_run_dir(s, run->id);
 	bool final = srv_state_final(run->state);
 	/* A finished run's file is made once and kept beside its data. */
-	char *path = final ? xasprintf("%s/export.h5", dir)
-			   : xasprintf("%s/export.%d.%lld.tmp.h5", dir, (int)getpid(),
-				       (long long)srv_now_ms());
-	char *tmp = final ? xasprintf("%s.%lld.tmp", path, (long long)srv_now_ms()) : NULL;
+	char *base = xasprintf("%s/export", dir);
+	char *path = final ? xasprintf("%s.h5", base) : temp_name(base);
+	char *tmp = final ? temp_name(base) : NULL;
 	int ret = 0;
 
 	if (!path_exists(dir)) {
 		free(dir);
+		free(base);
 		free(path);
 		free(tmp);
 		resp_error(out, 409, "the run has not started");
@@ -262,23 +273,25 @@ void api_hdf5_run(struct serve *s, const struct srv_run *run, struct resp *out)
 			ret = err_set(ERR_IO, "cannot keep %s", path);
 	}
 	free(dir);
+	free(base);
 	free(tmp);
 	if (ret < 0) {
 		free(path);
 		api_fail(out, ret);
 		return;
 	}
-	send(out, path, !final, xasprintf("veles-%.8s.h5", run->id));
+	send_file(out, path, !final, xasprintf("veles-%.8s.h5", run->id));
 }
 
 void api_hdf5_session(struct serve *s, const struct srv_session *ses, struct resp *out)
 {
 	struct srv_run *v;
 	size_t n;
-	char *path = xasprintf("%s/session-%s.%lld.tmp.h5", s->data_dir, ses->id,
-			       (long long)srv_now_ms());
+	char *prefix = xasprintf("%s/session-%s", s->data_dir, ses->id);
+	char *path = temp_name(prefix);
 	int ret = model_runs_list(s->db, ses->id, NULL, &v, &n);
 
+	free(prefix);
 	if (ret == 0) {
 		ret = export(s, path, v, n);
 		srv_runs_free(v, n);
@@ -288,5 +301,5 @@ void api_hdf5_session(struct serve *s, const struct srv_session *ses, struct res
 		api_fail(out, ret);
 		return;
 	}
-	send(out, path, true, xasprintf("veles-session-%.8s.h5", ses->id));
+	send_file(out, path, true, xasprintf("veles-session-%.8s.h5", ses->id));
 }

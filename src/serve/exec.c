@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "serve/env.h"
@@ -23,7 +24,42 @@ struct exec {
 	pthread_cond_t cv;
 	bool wake, quit;
 	struct job *job; /* the running one, or NULL */
+	int lock_fd;	 /* the machine's run lock (see take_machine) */
 };
+
+/*
+ * One run at a time on the machine: every veles serve of this user holds
+ * the same lock file while it runs one, whatever database it keeps (two
+ * servers on one database also see each other's running run there).
+ * Waits, still answering a stop, until the lock is ours; false on stop.
+ */
+static bool take_machine(struct serve *s, struct exec *e)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+	bool said = false;
+
+	if (e->lock_fd < 0) {
+		char *path = xasprintf("%s/veles-serve-runs-%u.lock", dir && *dir ? dir : "/tmp",
+				       (unsigned)getuid());
+
+		e->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		free(path);
+		if (e->lock_fd < 0)
+			return true; /* no lock to take: this server alone */
+	}
+	while (flock(e->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (!said)
+			srv_log(s, "queue: another veles serve on this machine is running a run");
+		said = true;
+		pthread_mutex_lock(&e->mu);
+		bool quit = e->quit;
+		pthread_mutex_unlock(&e->mu);
+		if (quit)
+			return false;
+		usleep(100 * 1000);
+	}
+	return true;
+}
 
 void job_spec(struct job *j, struct ptarget_spec *spec)
 {
@@ -86,7 +122,6 @@ void job_progress(struct job *j, uint64_t rows, uint64_t samples)
 /* The command's pipes and environment; -1 with a message when not. */
 static int job_prepare(struct job *j)
 {
-	j->out_pipe[0] = j->out_pipe[1] = j->err_pipe[0] = j->err_pipe[1] = -1;
 	j->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (j->stop_fd < 0)
 		return err_set(ERR_IO, "cannot make an eventfd: %s", strerror(errno));
@@ -147,7 +182,8 @@ static void file_end(struct serve *s, struct job *j, int ret)
 
 static void run_one(struct serve *s, struct exec *e, struct srv_run *r)
 {
-	struct job j = {.srv = s, .run = r, .stop_fd = -1};
+	struct job j = {
+		.srv = s, .run = r, .stop_fd = -1, .out_pipe = {-1, -1}, .err_pipe = {-1, -1}};
 	int ret;
 
 	pthread_mutex_init(&j.mu, NULL);
@@ -202,8 +238,9 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&e->mu);
 		if (model_run_next(s->db, &r, &found) < 0)
 			srv_log(s, "queue: %s", err_msg());
-		if (found) {
+		if (found && take_machine(s, e)) {
 			run_one(s, e, &r);
+			flock(e->lock_fd, LOCK_UN);
 			exec_wake(s); /* the next one, at once */
 		}
 		srv_run_clear(&r);
@@ -218,6 +255,7 @@ int exec_start(struct serve *s)
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	e->wake = true;
+	e->lock_fd = -1;
 	s->exec = e;
 	if (pthread_create(&e->th, NULL, worker, s) != 0) {
 		s->exec = NULL;
@@ -293,6 +331,8 @@ void exec_stop(struct serve *s)
 	pthread_cond_signal(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 	pthread_join(e->th, NULL);
+	if (e->lock_fd >= 0)
+		close(e->lock_fd);
 	pthread_mutex_destroy(&e->mu);
 	pthread_cond_destroy(&e->cv);
 	free(e);

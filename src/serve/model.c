@@ -380,12 +380,15 @@ int model_run_start(struct db *db, const char *id, int64_t now)
 {
 	struct db_val p[2] = {DB_INT(now), DB_TEXT(id)};
 	int64_t changed;
+	/* One statement: another server on this database cannot start one
+	 * between the look and the change. */
 	int ret = db_exec(db,
 			  "UPDATE runs SET state = 'running', started = ? "
-			  "WHERE id = ? AND state = 'queued'",
+			  "WHERE id = ? AND state = 'queued' AND NOT EXISTS "
+			  "(SELECT 1 FROM runs WHERE state = 'running')",
 			  p, 2, &changed);
 
-	return changed_one(ret, changed, id, "queued");
+	return changed_one(ret, changed, id, "queued while none runs");
 }
 
 int model_run_finish(struct db *db, const struct srv_run *r)

@@ -65,7 +65,8 @@ int model_runs_list(struct db *db, const char *session, const char *states, stru
 int model_run_next(struct db *db, struct srv_run *out, bool *found);
 /* How many queued runs come before @seq. */
 int model_run_position(struct db *db, int64_t seq, int64_t *pos);
-/* State changes: only from the states they expect (ERR_CONFLICT else). */
+/* State changes: only from the states they expect (ERR_CONFLICT else); a
+ * run starts only while no other runs. */
 int model_run_start(struct db *db, const char *id, int64_t now);
 int model_run_finish(struct db *db, const struct srv_run *r);
 int model_run_cancel_queued(struct db *db, const char *id, int64_t now);

@@ -334,6 +334,7 @@ static void test_model(void **state)
 	assert_int_equal(pos, 1);
 	assert_int_equal(model_run_start(db, r.id, 10), 0);
 	assert_int_equal(model_run_start(db, r.id, 10), ERR_CONFLICT);
+	assert_int_equal(model_run_start(db, r2.id, 10), ERR_CONFLICT); /* one at a time */
 	assert_int_equal(model_run_cancel_queued(db, r.id, 11), ERR_CONFLICT);
 	snprintf(r.state, sizeof(r.state), "done");
 	r.has_exit = true;
