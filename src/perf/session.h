@@ -51,8 +51,8 @@ void perf_session_free(struct perf_session *s);
  */
 struct perf_session *perf_session_live(const struct perf_data_header *h, const char *event);
 int perf_session_feed(struct perf_session *s, const void *recs, size_t len,
-		       void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
-		       uint64_t *lost);
+		      void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
+		      uint64_t *lost);
 
 /* "[unknown]" or the function's name, "[.]"/"[k]" style kept to callers. */
 const char *perf_loc_sym(const struct perf_loc *l);

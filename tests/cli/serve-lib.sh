@@ -4,6 +4,9 @@
 # serve_start [ARGS...]: starts `veles serve` in the background with its
 # data in $T/data; sets SURL (http://127.0.0.1:PORT/), STOKEN and SPID.
 serve_start() {
+	# The machine's run lock of its own: runs of servers elsewhere on
+	# this machine (other tests, a benchmark) must not hold ours back.
+	export XDG_RUNTIME_DIR="$T"
 	"$VELES" serve --listen 127.0.0.1:0 --data "$T/data" "$@" >"$T/serve.log" 2>&1 &
 	SPID=$!
 	for _ in $(seq 100); do

@@ -233,6 +233,7 @@ export async function benchScreen(root, go, sid, runId) {
     }
   }
 
+  let lastQueue = null;
   async function loadQueue() {
     let q;
     try {
@@ -240,6 +241,10 @@ export async function benchScreen(root, go, sid, runId) {
     } catch (e) {
       return;
     }
+    // Another page queued or finished a run: this session's list shows it.
+    const ids = [q.running && q.running.id, ...q.queued.map((r) => r.id)].join();
+    if (lastQueue !== null && ids !== lastQueue) loadHistory();
+    lastQueue = ids;
     clear(el.queue);
     const line = (r, what) => h('li', { 'data-id': r.id },
       h('span', { class: 'mono' }, short(r.id)), ` ${r.tool} `, h('span', { class: 'cut mono' }, r.command || `pid ${r.pid || r.tid}`),
