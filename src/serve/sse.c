@@ -303,11 +303,15 @@ static bool produce(struct sse *e)
 		} else if (!e->live || srv_mono() - e->last_db > 1) {
 			state(e, false); /* the queue moved, another server's run */
 		}
-		/* Rows close behind the last ones wait a moment to go together. */
+		/* Rows close behind the last ones wait a moment to go together:
+		 * until the gap passes, whatever wakes us meanwhile (a run at
+		 * 1 ms would otherwise send a message for nearly every row). */
 		double gap = srv_mono() - e->last_rows;
 
-		if (e->live && gap < SEND_GAP_MS / 1000.0)
+		while (e->live && gap < SEND_GAP_MS / 1000.0 && !e->srv->stopping) {
 			wait_live(e, SEND_GAP_MS / 1000.0 - gap);
+			gap = srv_mono() - e->last_rows;
+		}
 		if (collect(e))
 			return true;
 		if (e->over && !e->live) {
