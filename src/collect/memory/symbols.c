@@ -101,9 +101,11 @@ static const char *die_name(Dwarf_Die *die)
 					    DW_AT_name};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (dw->dwarf_attr_integrate(die, keys[i], &a)) /* the string is libdw's */
-			return dw->dwarf_formstring(
-				&a); /* cppcheck-suppress returnDanglingLifetime */
+		if (dw->dwarf_attr_integrate(die, keys[i], &a)) {
+			/* The string is libdw's, not @a's. */
+			/* cppcheck-suppress returnDanglingLifetime */
+			return dw->dwarf_formstring(&a);
+		}
 	return NULL;
 }
 
