@@ -41,6 +41,7 @@ struct sse {
 	char sent_state[12];
 	int64_t sent_pos;
 	bool over, ended;
+	bool units_sent; /* the columns' units, with the first rows */
 	double last_rows, last_send, last_db;
 	struct buf pending;
 	size_t off;
@@ -174,8 +175,19 @@ static void send_rows(struct sse *e, uint64_t upto)
 
 	n = series_read(&e->ser, from, n, t, v);
 	if (n) {
-		buf_addf(&b, "{\"from\":%llu,\"start_ms\":%lld,\"t\":[", (unsigned long long)from,
+		buf_addf(&b, "{\"from\":%llu,\"start_ms\":%lld,", (unsigned long long)from,
 			 (long long)e->ser.start_ms);
+		if (!e->units_sent) {
+			buf_adds(&b, "\"units\":[");
+			for (size_t c = 0; c < e->ser.ncols; c++) {
+				if (c)
+					buf_addc(&b, ',');
+				buf_add_json_str(&b, e->ser.units[c], strlen(e->ser.units[c]));
+			}
+			buf_adds(&b, "],");
+			e->units_sent = true;
+		}
+		buf_adds(&b, "\"t\":[");
 		for (size_t i = 0; i < n; i++)
 			buf_addf(&b, "%s%.9g", i ? "," : "", t[i]);
 		buf_adds(&b, "],\"v\":[");

@@ -171,6 +171,7 @@ export class RunView {
     es.addEventListener('rows', (e) => {
       const now = Date.now(), d = JSON.parse(e.data);
       if (d.from !== this.rowsSeen) return; // already have them
+      if (d.units) this.plot.setUnits(d.units);
       for (const t of d.t) this.latency.push(now - (d.start_ms + t * 1000));
       this.rowsSeen += d.t.length;
       if (run.streaming || this.plotOnly) this.plot.append(d.t, d.v);
