@@ -23,6 +23,11 @@ PKGS="$PKGS libclang-dev llvm clang"
 # make fuzz: clang's libFuzzer and sanitizer runtimes (tests/fuzz).
 PKGS="$PKGS libclang-rt-14-dev"
 
+# veles serve: HTTP (libmicrohttpd), its database (SQLite), HDF5 exports
+# (read back by h5py and pandas in the tests), wrk for its benchmark.
+PKGS="$PKGS libmicrohttpd-dev libsqlite3-dev libhdf5-dev python3-h5py python3-pandas
+python3-tables wrk"
+
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"

@@ -1,21 +1,16 @@
 /* veles record: sample a command or a process into a record file. */
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/record.h"
-#include "perf/child.h"
-#include "perf/counters.h"
-#include "perf/sampler.h"
+#include "collect/perf/psample.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -44,16 +39,12 @@ static const char record_usage[] =
 	"                      Ctrl-C\n"
 	"  --profile           also save the samples as a profile in .veles/jobs/\n";
 
-enum { OPT_RECORD_PROFILE = 0x100, RECORD_MAX_EVENTS = 16 };
+enum { OPT_RECORD_PROFILE = 0x100 };
 
 struct record_opts {
 	const char *event, *out;
 	unsigned long freq, period;
 	bool callchain, profile, freq_given, all;
-	/* -e split at commas: several events must all be tracepoints */
-	char *names[RECORD_MAX_EVENTS];
-	struct perf_event_attr attrs[RECORD_MAX_EVENTS];
-	size_t nev;
 	pid_t pid;
 	char **argv;
 	int argc;
@@ -146,173 +137,26 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/*
- * What to sample of an event. A tracepoint also keeps its raw fields
- * (PERF_SAMPLE_RAW, for veles script) and, unless -F or -c says otherwise,
- * every occurrence: a tracepoint's rate is the program's, not a clock's.
- */
-static void record_sampling(const struct record_opts *o, struct perf_event_attr *attr)
+/* The events' attributes: a name that is no event says what to do already
+ * (no --help hint); a list that cannot be sampled together is a usage error. */
+static int record_events(struct record_opts *o, struct psample *p)
 {
-	bool tp = attr->type == PERF_TYPE_TRACEPOINT;
-	unsigned long period = o->period ? o->period : (tp && !o->freq_given ? 1 : 0);
+	struct psample_opts po = {.events = o->event,
+				  .freq = o->freq,
+				  .freq_given = o->freq_given,
+				  .period = o->period,
+				  .callchain = o->callchain};
+	int ret = psample_events(p, &po);
 
-	attr->sample_type = PERF_SAMPLER_TYPE | (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0) |
-			    (tp ? PERF_SAMPLE_RAW : 0);
-	attr->freq = period == 0;
-	if (period)
-		attr->sample_period = period;
-	else
-		attr->sample_freq = o->freq;
-}
-
-/* -e A,B,...: each name parsed; more than one must all be tracepoints, whose
- * samples say which they are (their raw data starts with the event's id). */
-static int record_split_events(struct record_opts *o)
-{
-	char *list = xstrdup(o->event), *save = NULL;
-	int ret;
-
-	for (char *n = strtok_r(list, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
-		if (o->nev == RECORD_MAX_EVENTS) {
-			free(list);
-			return cli_usage_error("record", "at most %d events", RECORD_MAX_EVENTS);
-		}
-		o->names[o->nev] = xstrdup(n);
-		if ((ret = perf_event_parse(n, &o->attrs[o->nev++])) < 0) {
-			free(list);
-			/* The message says what to do already: no --help hint. */
-			fflush(stdout);
-			fprintf(stderr, "veles record: %s\n", err_msg());
-			return ret == ERR_NOTFOUND ? 2 : 1;
-		}
+	if (ret == ERR_PARSE)
+		return cli_usage_error("record", "%s", err_msg());
+	if (ret < 0) {
+		fflush(stdout);
+		fprintf(stderr, "veles record: %s\n", err_msg());
+		return ret == ERR_NOTFOUND ? 2 : 1;
 	}
-	free(list);
-	if (o->nev == 0)
-		return cli_usage_error("record", "-e needs an event name");
-	for (size_t i = 0; o->nev > 1 && i < o->nev; i++)
-		if (o->attrs[i].type != PERF_TYPE_TRACEPOINT)
-			return cli_usage_error("record",
-					       "several events must all be tracepoints "
-					       "(%s is not one)",
-					       o->names[i]);
+	o->event = p->event;
 	return 0;
-}
-
-/* The events' attributes; the default falls back to cpu-clock without a PMU. */
-static int record_attrs(struct record_opts *o)
-{
-	int ret;
-
-	if (!o->event) {
-		o->event = "cycles";
-		perf_event_parse(o->event, &o->attrs[0]);
-		if (perf_probe(&o->attrs[0]) != 0) {
-			o->event = "cpu-clock";
-			perf_event_parse(o->event, &o->attrs[0]);
-		}
-		o->names[o->nev++] = xstrdup(o->event);
-	} else if ((ret = record_split_events(o)) != 0) {
-		return ret;
-	}
-	for (size_t i = 0; i < o->nev; i++)
-		record_sampling(o, &o->attrs[i]);
-	return 0;
-}
-
-/* The format file of each tracepoint, kept in the recording (docs/perf-data.md). */
-static int record_formats(const struct record_opts *o, struct perf_data_writer *w)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < o->nev && ret == 0; i++) {
-		char *text = NULL, *sys;
-
-		if (o->attrs[i].type != PERF_TYPE_TRACEPOINT)
-			continue;
-		if ((ret = perf_tracepoint_format(o->names[i], &text)) < 0)
-			break;
-		sys = xstrndup(o->names[i], strcspn(o->names[i], ":"));
-		ret = perf_data_write_tpformat(w, sys, text);
-		free(sys);
-		free(text);
-	}
-	return ret;
-}
-
-struct record_run {
-	struct perf_child ch;
-	pid_t *tids;
-	size_t ntids;
-	int pidfd;
-	int status;
-	bool reaped;
-};
-
-static bool record_ended(struct record_run *r)
-{
-	if (r->ch.pid) {
-		r->reaped = waitpid(r->ch.pid, &r->status, WNOHANG) == r->ch.pid;
-		return r->reaped;
-	}
-	if (record_sigint)
-		return true;
-	if (r->pidfd >= 0) {
-		struct pollfd p = {.fd = r->pidfd, .events = POLLIN};
-
-		return poll(&p, 1, 0) > 0;
-	}
-	if (!r->tids)
-		return false; /* -a without a command: until Ctrl-C */
-	return kill(r->tids[0], 0) < 0 && errno == ESRCH;
-}
-
-static int record_loop(struct record_opts *o, struct record_run *r, struct perf_sampler *s)
-{
-	struct sigaction sa = {.sa_handler = on_sigint};
-	int ret = 0;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (r->ch.pid && perf_child_start(&r->ch, o->argv[0]) < 0)
-		return ERR_CHILD;
-	while (ret == 0 && !record_ended(r))
-		ret = perf_sampler_poll(s, 100);
-	return ret < 0 ? ret : perf_sampler_drain(s);
-}
-
-static int record_open(struct record_opts *o, struct record_run *r, struct perf_sampler *s)
-{
-	int ret = 0;
-
-	if (o->all) {
-		if (o->argc && perf_child_fork(&r->ch, o->argv) < 0)
-			return ERR_CHILD;
-	} else if (o->pid) {
-		if (perf_pid_threads(o->pid, &r->tids, &r->ntids) < 0)
-			return ERR_NOTFOUND;
-		r->pidfd = (int)syscall(SYS_pidfd_open, o->pid, 0);
-		if (perf_sampler_synthesize(s->out, o->pid) < 0)
-			return ERR_IO;
-	} else if (perf_child_fork(&r->ch, o->argv) < 0) {
-		return ERR_CHILD;
-	}
-	for (size_t i = 0; i < o->nev && ret == 0; i++)
-		ret = perf_sampler_open(s, o->names[i], &o->attrs[i],
-					o->all ? PERF_SAMPLER_ALL : r->ch.pid, r->tids, r->ntids);
-	/* Named after the events are open, so no thread falls in between. */
-	if (ret == 0 && o->all && perf_sampler_synthesize_all(s->out) < 0)
-		return ERR_IO;
-	return ret;
-}
-
-static int record_status(const struct record_run *r)
-{
-	if (!r->reaped)
-		return 0;
-	if (WIFEXITED(r->status))
-		return WEXITSTATUS(r->status);
-	return WIFSIGNALED(r->status) ? 128 + WTERMSIG(r->status) : 0;
 }
 
 static int save_profile(struct cli_ctx *ctx, const struct record_opts *o)
@@ -352,47 +196,50 @@ static void keep_previous(const char *path)
 	free(old);
 }
 
-static int record_main(struct cli_ctx *ctx, struct record_opts *o, int argc, char **argv)
+static int record_sample(struct record_opts *o, struct psample *p)
 {
-	struct record_run r = {.ch = {0, -1, -1}, .pidfd = -1};
-	struct perf_sampler s = {0};
-	struct perf_data_writer w = {0};
-	struct perf_data_header h = {.magic = PERF_DATA_MAGIC, .version = PERF_DATA_VERSION};
+	/* Ctrl-C ends what has no end of its own; a command gets it too. */
+	struct ptarget_spec spec = {.argv = o->argc ? o->argv : NULL,
+				    .argc = o->argc,
+				    .pid = o->pid,
+				    .system_wide = o->all,
+				    .stop = o->argc ? NULL : &record_sigint,
+				    .stop_fd = -1};
+	struct sigaction sa = {.sa_handler = on_sigint};
+	int ret = psample_create(p, o->out);
+
+	if (ret == 0)
+		ret = psample_open(p, &spec);
+	if (ret == 0) {
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		ret = psample_start(p);
+	}
+	if (ret == 0)
+		ret = psample_run(p, NULL);
+	return ret;
+}
+
+static int record_main(struct cli_ctx *ctx, struct record_opts *o, struct psample *p, int argc,
+		       char **argv)
+{
 	uint64_t samples, lost;
 	int cret, ret = record_parse(o, argc, argv);
 
 	if (ret != 0)
 		return ret < 0 ? 0 : ret;
-	if ((ret = record_attrs(o)) != 0)
+	if ((ret = record_events(o, p)) != 0)
 		return ret;
 	if (o->profile && cli_open_project(ctx) < 0)
 		return cli_fail();
-	h.name_len = (uint32_t)strlen(o->event);
-	h.header_size = (uint32_t)(sizeof(h) + h.name_len);
-	h.sample_type = o->attrs[0].sample_type;
-	h.freq = o->attrs[0].freq;
-	h.period = h.freq ? o->attrs[0].sample_freq : o->attrs[0].sample_period;
-	h.event_type = o->attrs[0].type;
-	h.event_config = o->attrs[0].config;
-	s.out = &w;
-	ret = perf_data_create(&w, o->out, &h, o->event);
-	if (ret == 0)
-		ret = record_formats(o, &w);
-	if (ret == 0)
-		ret = record_open(o, &r, &s);
-	if (ret == 0)
-		ret = record_loop(o, &r, &s);
-	if (!r.reaped)
-		perf_child_release(&r.ch);
-	samples = s.samples;
-	lost = s.lost;
-	perf_sampler_close(&s);
+	ret = record_sample(o, p);
+	samples = p->s.samples;
+	lost = p->s.lost;
+	psample_close(p);
 	if (ret == 0)
 		keep_previous(o->out);
-	cret = perf_data_close(&w, ret == 0);
-	free(r.tids);
-	if (r.pidfd >= 0)
-		close(r.pidfd);
+	cret = psample_commit(p, ret == 0);
 	if (ret < 0 || cret < 0)
 		return cli_fail();
 	fprintf(stderr, "veles record: %llu samples of %s written to %s",
@@ -402,15 +249,15 @@ static int record_main(struct cli_ctx *ctx, struct record_opts *o, int argc, cha
 	fprintf(stderr, "\n");
 	if (o->profile && save_profile(ctx, o) < 0)
 		return cli_fail();
-	return record_status(&r);
+	return ptarget_exit_status(&p->target);
 }
 
 int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct record_opts o = {0};
-	int ret = record_main(ctx, &o, argc, argv);
+	struct psample p = {0};
+	int ret = record_main(ctx, &o, &p, argc, argv);
 
-	for (size_t i = 0; i < o.nev; i++)
-		free(o.names[i]);
+	psample_free(&p);
 	return ret;
 }

@@ -1,21 +1,13 @@
 /* veles stat: count events over a command, a running process or all CPUs. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/stat.h"
-#include "perf/child.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -182,149 +174,34 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/* ---- the target ---- */
+/* ---- counting ---- */
 
 struct stat_ctx {
 	struct stat_opts o;
-	struct perf_counters cs;
-	struct perf_child ch; /* the command, if any */
-	pid_t *tids;	      /* -p: the threads */
-	size_t ntids;
-	int pidfd; /* -p: becomes readable when the process exits */
-	bool reaped;
-	int status;
-	struct rusage ru;
-	struct timespec start;
+	struct pcount c;
 	struct stat_run run;
 };
 
-static int open_target(struct stat_ctx *s)
-{
-	struct perf_target t = {.kind = TARGET_SYSTEM};
-
-	if (s->o.pid) {
-		if (perf_pid_threads(s->o.pid, &s->tids, &s->ntids) < 0)
-			return ERR_NOTFOUND;
-		s->pidfd = (int)syscall(SYS_pidfd_open, s->o.pid, 0);
-		t = (struct perf_target){TARGET_PIDS, s->tids, s->ntids};
-	} else if (s->o.argc) {
-		if (perf_child_fork(&s->ch, s->o.argv) < 0)
-			return ERR_CHILD;
-		if (!s->o.system_wide)
-			t = (struct perf_target){TARGET_CHILD, &s->ch.pid, 1};
-	}
-	return perf_counters_open(&s->cs, &t);
-}
-
-/* True once the target is gone (or Ctrl-C ended an open-ended count);
- * @block waits for that. */
-static bool target_ended(struct stat_ctx *s, bool block)
-{
-	if (s->ch.pid) {
-		pid_t r;
-
-		do
-			r = wait4(s->ch.pid, &s->status, block ? 0 : WNOHANG, &s->ru);
-		while (block && r < 0 && errno == EINTR);
-		s->reaped = r == s->ch.pid;
-		return s->reaped;
-	}
-	if (got_sigint)
-		return true;
-	if (block && (s->pidfd >= 0 || !s->o.pid)) {
-		struct pollfd p = {.fd = s->pidfd, .events = POLLIN};
-
-		poll(&p, s->pidfd >= 0 ? 1 : 0, -1);
-		return true;
-	}
-	if (s->pidfd >= 0) {
-		struct pollfd p = {.fd = s->pidfd, .events = POLLIN};
-
-		return poll(&p, 1, 0) > 0;
-	}
-	/* No pidfd (kernels before 5.3): look for the process every 100 ms. */
-	while (s->o.pid && !(kill(s->o.pid, 0) < 0 && errno == ESRCH)) {
-		if (!block || got_sigint)
-			return got_sigint;
-		poll(NULL, 0, 100);
-	}
-	return s->o.pid != 0;
-}
-
-/* ---- counting ---- */
-
-static double since_ns(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) * 1e9 + (double)(b->tv_nsec - a->tv_nsec);
-}
-
-static void keep_records(struct stat_ctx *s, const struct stat_sample *smp, double t)
+static void keep_records(struct stat_ctx *s, const struct pcount_value *v, double t)
 {
 	if (!s->o.profile)
 		return;
-	for (size_t i = 0; i < s->cs.n; i++) {
+	for (size_t i = 0; i < s->c.cs.n; i++) {
 		s->run.recs =
 			xgrow(s->run.recs, sizeof(*s->run.recs), s->run.nrecs + 1, &s->run.cap);
-		s->run.recs[s->run.nrecs++] = (struct stat_record){t, i, smp[i]};
+		s->run.recs[s->run.nrecs++] = (struct stat_record){t, i, v[i]};
 	}
 }
 
-/* The counts since @prev (all zero for totals), scaled; @prev becomes now. */
-static void take_samples(const struct perf_counters *cs, struct stat_sample *prev,
-			 struct stat_sample *out)
+static void on_interval(void *arg, const struct perf_counters *cs, const struct pcount_value *v,
+			double span_ns, double t)
 {
-	for (size_t i = 0; i < cs->n; i++) {
-		const struct perf_counter *c = &cs->v[i];
+	struct stat_ctx *s = arg;
 
-		out[i].raw = c->value - prev[i].raw;
-		out[i].enabled = c->enabled - prev[i].enabled;
-		out[i].running = c->running - prev[i].running;
-		out[i].value = perf_scaled(out[i].raw, out[i].enabled, out[i].running);
-		prev[i] = (struct stat_sample){0, c->value, c->enabled, c->running};
-	}
-}
-
-static struct timespec deadline(const struct timespec *start, unsigned long long ns)
-{
-	struct timespec d = *start;
-	unsigned long long t = (unsigned long long)d.tv_nsec + ns;
-
-	d.tv_sec += (time_t)(t / 1000000000ULL);
-	d.tv_nsec = (long)(t % 1000000000ULL);
-	return d;
-}
-
-/* A line per interval: each deadline is start + k * interval, so a late
- * wake-up never pushes the following ones back. */
-static int count_intervals(struct stat_ctx *s)
-{
-	struct stat_sample *prev = xcalloc(s->cs.n, sizeof(*prev));
-	struct stat_sample *smp = xcalloc(s->cs.n, sizeof(*smp));
-	unsigned long long step = (unsigned long long)s->o.interval_ms * 1000000ULL;
-	struct timespec last = s->start, now;
-	bool done = false;
-	int ret = 0;
-
-	stat_print_interval_header(&s->o.out);
-	for (unsigned long long k = 1; !done && ret == 0; k++) {
-		struct timespec dl = deadline(&s->start, k * step);
-
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &dl, NULL) == EINTR)
-			if ((done = target_ended(s, false)))
-				break;
-		done = done || target_ended(s, false);
-		ret = perf_counters_read(&s->cs);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		take_samples(&s->cs, prev, smp);
-		stat_print(&s->o.out, smp, since_ns(&last, &now), since_ns(&s->start, &now) / 1e9);
-		fflush(s->o.out.f);
-		keep_records(s, smp, since_ns(&s->start, &now) / 1e9);
-		last = now;
-	}
-	s->run.elapsed = since_ns(&s->start, &now) / 1e9;
-	free(prev);
-	free(smp);
-	return ret;
+	(void)cs;
+	stat_print(&s->o.out, v, span_ns, t);
+	fflush(s->o.out.f);
+	keep_records(s, v, t);
 }
 
 static void print_title(struct stat_ctx *s)
@@ -346,38 +223,30 @@ static void print_title(struct stat_ctx *s)
 static void print_times(struct stat_ctx *s)
 {
 	FILE *f = s->o.out.f;
+	const struct rusage *ru = &s->c.target.ru;
 
 	fprintf(f, "\n%18.9f seconds time elapsed\n", s->run.elapsed);
-	if (s->reaped)
+	if (s->c.target.reaped)
 		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
-			(double)s->ru.ru_utime.tv_sec + s->ru.ru_utime.tv_usec / 1e6,
-			(double)s->ru.ru_stime.tv_sec + s->ru.ru_stime.tv_usec / 1e6);
+			(double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
+			(double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
 	fprintf(f, "\n");
 }
 
-static int count_totals(struct stat_ctx *s)
+/* The whole run: the command is reaped by now, so its times are known. */
+static void on_totals(void *arg, const struct perf_counters *cs, const struct pcount_value *v,
+		      double span_ns, double t)
 {
-	struct stat_sample *zero = xcalloc(s->cs.n, sizeof(*zero));
-	struct stat_sample *smp = xcalloc(s->cs.n, sizeof(*smp));
-	struct timespec end;
-	int ret;
+	struct stat_ctx *s = arg;
 
-	target_ended(s, true);
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	s->run.elapsed = since_ns(&s->start, &end) / 1e9;
-	ret = perf_counters_read(&s->cs);
-	if (ret == 0) {
-		take_samples(&s->cs, zero, smp);
-		if (s->o.out.fmt == STAT_TEXT)
-			print_title(s);
-		stat_print(&s->o.out, smp, since_ns(&s->start, &end), -1);
-		if (s->o.out.fmt == STAT_TEXT)
-			print_times(s);
-		keep_records(s, smp, s->run.elapsed);
-	}
-	free(zero);
-	free(smp);
-	return ret;
+	(void)cs;
+	s->run.elapsed = t;
+	if (s->o.out.fmt == STAT_TEXT)
+		print_title(s);
+	stat_print(&s->o.out, v, span_ns, -1);
+	if (s->o.out.fmt == STAT_TEXT)
+		print_times(s);
+	keep_records(s, v, t);
 }
 
 /* ---- the command ---- */
@@ -396,22 +265,12 @@ static int save_profile(struct cli_ctx *ctx, struct stat_ctx *s)
 	s->run.argc = s->o.argc;
 	s->run.events = s->o.events;
 	s->run.interval_ms = s->o.interval_ms;
-	ret = stat_save_profile(&s->run, &s->cs, ctx->jobs_dir, cli_head(ctx, head) ? head : NULL,
+	ret = stat_save_profile(&s->run, &s->c.cs, ctx->jobs_dir, cli_head(ctx, head) ? head : NULL,
 				&path);
 	if (ret == 0)
 		fprintf(stderr, "veles stat: saved %s\n", path);
 	free(path);
 	return ret;
-}
-
-/* The exit status: the command's when it failed, as a shell reports it. */
-static int command_status(const struct stat_ctx *s)
-{
-	if (!s->reaped)
-		return 0;
-	if (WIFEXITED(s->status))
-		return WEXITSTATUS(s->status);
-	return WIFSIGNALED(s->status) ? 128 + WTERMSIG(s->status) : 0;
 }
 
 /* An event that cannot be named: the message says what to do already, so
@@ -425,48 +284,51 @@ static int event_error(int code)
 
 static int run_stat(struct cli_ctx *ctx, struct stat_ctx *s)
 {
+	/* Ctrl-C ends what has no end of its own; a command gets it too. */
+	struct ptarget_spec spec = {.argv = s->o.argc ? s->o.argv : NULL,
+				    .argc = s->o.argc,
+				    .pid = s->o.pid,
+				    .system_wide = s->o.system_wide,
+				    .stop = s->o.argc ? NULL : &got_sigint,
+				    .stop_fd = -1};
 	int ret;
 
-	if ((ret = perf_counters_add(&s->cs, s->o.events)) < 0)
+	if ((ret = pcount_events(&s->c, s->o.events)) < 0)
 		return event_error(ret);
-	if ((s->o.profile && cli_open_project(ctx) < 0) || open_target(s) < 0)
+	if ((s->o.profile && cli_open_project(ctx) < 0) || pcount_open(&s->c, &spec) < 0)
 		return cli_fail();
 	catch_signals();
-	clock_gettime(CLOCK_MONOTONIC, &s->start);
-	if (s->ch.pid && perf_child_start(&s->ch, s->o.argv[0]) < 0)
+	if (pcount_start(&s->c) < 0)
 		return cli_fail();
-	ret = s->o.interval_ms ? count_intervals(s) : count_totals(s);
-	if (s->ch.pid && !s->reaped)
-		target_ended(s, true);
+	if (s->o.interval_ms)
+		stat_print_interval_header(&s->o.out);
+	ret = pcount_run(&s->c, s->o.interval_ms, s->o.interval_ms ? on_interval : on_totals, s);
+	if (s->o.interval_ms)
+		s->run.elapsed = s->c.elapsed;
 	if (ret < 0)
 		return cli_fail();
 	if (s->o.profile && save_profile(ctx, s) < 0)
 		return cli_fail();
-	return command_status(s);
+	return ptarget_exit_status(&s->c.target);
 }
 
 static void release(struct stat_ctx *s)
 {
-	if (!s->reaped)
-		perf_child_release(&s->ch);
-	if (s->pidfd >= 0)
-		close(s->pidfd);
 	if (s->o.out.f && s->o.out.f != stderr)
 		fclose(s->o.out.f);
-	perf_counters_free(&s->cs);
+	pcount_free(&s->c);
 	free(s->o.events);
-	free(s->tids);
 	free(s->run.recs);
 }
 
 int cmd_stat(struct cli_ctx *ctx, int argc, char **argv)
 {
-	struct stat_ctx s = {.ch = {0, -1, -1}, .pidfd = -1};
+	struct stat_ctx s = {0};
 	int ret = parse_opts(&s.o, argc, argv);
 
 	if (ret == 0) {
 		s.o.out.f = s.o.out_path ? fopen(s.o.out_path, "we") : stderr;
-		s.o.out.cs = &s.cs;
+		s.o.out.cs = &s.c.cs;
 		if (!s.o.out.f)
 			ret = cli_error("cannot write %s: %s", s.o.out_path, strerror(errno));
 		else

@@ -9,8 +9,8 @@
 #include "util/xalloc.h"
 
 /* The ratio of event @i, from every event's count in the same span. */
-static struct perf_metric metric_of(const struct stat_out *o, const struct stat_sample *s, size_t i,
-				    double span_ns)
+static struct perf_metric metric_of(const struct stat_out *o, const struct pcount_value *s,
+				    size_t i, double span_ns)
 {
 	struct perf_count *counts = xcalloc(o->cs->n, sizeof(*counts));
 	struct perf_metric m;
@@ -24,7 +24,7 @@ static struct perf_metric metric_of(const struct stat_out *o, const struct stat_
 }
 
 /* The count as text ("<not supported>" / "<not counted>") and its unit. */
-static const char *value_text(const struct perf_counter *c, const struct stat_sample *s, char *buf,
+static const char *value_text(const struct perf_counter *c, const struct pcount_value *s, char *buf,
 			      size_t len, const char **unit)
 {
 	/* The unit is the event's, counted or not, as perf prints it. */
@@ -41,14 +41,14 @@ static const char *value_text(const struct perf_counter *c, const struct stat_sa
 }
 
 /* Never scaled (running == enabled, both 0 included) is 100%, as in perf. */
-static double pct_running(const struct stat_sample *s)
+static double pct_running(const struct pcount_value *s)
 {
 	return s->enabled && s->running != s->enabled
 		       ? 100.0 * (double)s->running / (double)s->enabled
 		       : 100.0;
 }
 
-static void print_text_line(const struct stat_out *o, const struct stat_sample *s, size_t i,
+static void print_text_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
 			    const struct perf_metric *m, double t)
 {
 	const struct perf_counter *c = &o->cs->v[i];
@@ -70,7 +70,7 @@ static void print_text_line(const struct stat_out *o, const struct stat_sample *
 	buf_release(&line);
 }
 
-static void print_csv_line(const struct stat_out *o, const struct stat_sample *s, size_t i,
+static void print_csv_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
 			   const struct perf_metric *m, double t)
 {
 	const struct perf_counter *c = &o->cs->v[i];
@@ -88,7 +88,7 @@ static void print_csv_line(const struct stat_out *o, const struct stat_sample *s
 		fprintf(o->f, "%s\n", sep);
 }
 
-static void print_json_line(const struct stat_out *o, const struct stat_sample *s, size_t i,
+static void print_json_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
 			    const struct perf_metric *m, double t)
 {
 	const struct perf_counter *c = &o->cs->v[i];
@@ -126,7 +126,7 @@ void stat_print_interval_header(const struct stat_out *o)
 		fprintf(o->f, "#           time             counts unit events\n");
 }
 
-void stat_print(const struct stat_out *o, const struct stat_sample *samples, double span_ns,
+void stat_print(const struct stat_out *o, const struct pcount_value *samples, double span_ns,
 		double t)
 {
 	for (size_t i = 0; i < o->cs->n; i++) {

@@ -10,15 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "collect/perf/pcount.h"
 #include "perf/counters.h"
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
-
-/* One event's count over a span (the whole run, or one interval). */
-struct stat_sample {
-	double value; /* scaled for multiplexing */
-	uint64_t raw, enabled, running;
-};
 
 struct stat_out {
 	FILE *f;
@@ -34,14 +29,14 @@ void stat_print_interval_header(const struct stat_out *o);
  * is the wall time they cover (for CPUs utilised and rates); @t is the
  * interval's end in seconds since the start, or negative for the totals.
  */
-void stat_print(const struct stat_out *o, const struct stat_sample *samples, double span_ns,
+void stat_print(const struct stat_out *o, const struct pcount_value *samples, double span_ns,
 		double t);
 
 /* Everything one run measured, for --profile. */
 struct stat_record {
 	double t; /* interval end (s), or the elapsed time for totals */
 	size_t counter;
-	struct stat_sample s;
+	struct pcount_value s;
 };
 
 struct stat_run {

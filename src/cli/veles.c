@@ -52,6 +52,7 @@ static const struct cli_command commands[] = {
 	{"report", cmd_report, 0, "the flat profile (and callers) of a record file"},
 	{"monitor", cmd_monitor, 0, "sample the system (cpu, disks, memory, network...)"},
 	{"script", cmd_script, 0, "run Python handlers over a tracepoint recording"},
+	{"serve", cmd_serve, 0, "the web front end: live plots of stat and record runs"},
 	{"fuzz", cmd_fuzz, 0, "mutate a program's inputs to find the costliest ones"},
 };
 

@@ -116,6 +116,8 @@ static int drain_ring(struct perf_sampler *s, struct perf_ring *r)
 		ring_copy(r, tail, s->scratch, h.size);
 		count_record(s, &h, s->scratch);
 		ret = perf_data_write(s->out, s->scratch, h.size);
+		if (ret == 0 && s->on_record)
+			s->on_record(s->on_record_arg, s->scratch, h.size);
 		tail += h.size;
 	}
 	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
@@ -155,7 +157,9 @@ void perf_sampler_close(struct perf_sampler *s)
 	}
 	free(s->rings);
 	free(s->scratch);
-	memset(s, 0, sizeof(*s));
+	s->rings = NULL;
+	s->scratch = NULL;
+	s->n = s->scratch_cap = 0;
 }
 
 /* ---- what a process already had before sampling began ---- */

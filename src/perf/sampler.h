@@ -27,6 +27,10 @@ struct perf_sampler {
 	uint64_t samples, lost;
 	unsigned char *scratch; /* a record that wrapped around the buffer's end */
 	size_t scratch_cap;
+	/* Called with each record after it is written (NULL: none), for a
+	 * reader that follows the recording while it is made. */
+	void (*on_record)(void *arg, const void *rec, size_t len);
+	void *on_record_arg;
 };
 
 /* The sample fields Veles records (and report reads). */

@@ -299,19 +299,20 @@ static int by_time(const void *a, const void *b)
  * samples ahead of the mmap that maps them; sorting by time puts them back.
  * The index costs 16 bytes a record beside the file already in memory.
  */
-static size_t order_records(struct perf_session *s, struct rec_at **out, uint64_t *lost)
+static size_t order_records(struct perf_session *s, const unsigned char *buf, size_t off,
+			    size_t len, struct rec_at **out, uint64_t *lost)
 {
 	struct rec_at *v = NULL;
-	size_t n = 0, cap = 0, off = s->d.records;
+	size_t n = 0, cap = 0;
 	bool in_order = true;
 
-	while (off + sizeof(struct perf_event_header) <= s->d.len) {
+	while (off + sizeof(struct perf_event_header) <= len) {
 		struct perf_event_header h;
-		const unsigned char *body = s->d.buf + off + sizeof(h);
+		const unsigned char *body = buf + off + sizeof(h);
 		uint64_t k;
 
-		memcpy(&h, s->d.buf + off, sizeof(h));
-		if (h.size < sizeof(h) || off + h.size > s->d.len)
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.size < sizeof(h) || off + h.size > len)
 			break; /* a torn tail: what came before stands */
 		if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			memcpy(&k, body + 8, 8);
@@ -331,21 +332,19 @@ static size_t order_records(struct perf_session *s, struct rec_at **out, uint64_
 	return n;
 }
 
-int perf_session_samples(struct perf_session *s,
-			 void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
-			 uint64_t *lost)
+/* Replays the records of @buf from @off in time order. */
+static int replay(struct perf_session *s, const unsigned char *buf, size_t off, size_t len,
+		  void (*fn)(const struct perf_sample *smp, void *arg), void *arg, uint64_t *lost)
 {
 	struct rec_at *v;
-	size_t n, i;
+	size_t n = order_records(s, buf, off, len, &v, lost), i;
 
-	*lost = 0;
-	n = order_records(s, &v, lost);
 	for (i = 0; i < n; i++) {
 		struct perf_event_header h;
-		const unsigned char *body = s->d.buf + v[i].off + sizeof(h);
+		const unsigned char *body = buf + v[i].off + sizeof(h);
 		struct perf_sample smp;
 
-		memcpy(&h, s->d.buf + v[i].off, sizeof(h));
+		memcpy(&h, buf + v[i].off, sizeof(h));
 		size_t blen = h.size - sizeof(h);
 
 		if (h.type == PERF_RECORD_MMAP)
@@ -360,13 +359,38 @@ int perf_session_samples(struct perf_session *s,
 			break;
 	}
 	if (i < n) {
-		size_t off = v[i].off;
+		size_t at = v[i].off;
 
 		free(v);
-		return err_set(ERR_PARSE, "%s: damaged sample at offset %zu", s->path, off);
+		return err_set(ERR_PARSE, "%s: damaged sample at offset %zu", s->path, at);
 	}
 	free(v);
 	return 0;
+}
+
+int perf_session_samples(struct perf_session *s,
+			 void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
+			 uint64_t *lost)
+{
+	*lost = 0;
+	return replay(s, s->d.buf, s->d.records, s->d.len, fn, arg, lost);
+}
+
+struct perf_session *perf_session_live(const struct perf_data_header *h, const char *event)
+{
+	struct perf_session *s = xcalloc(1, sizeof(*s));
+
+	s->d.h = *h;
+	s->d.event = xstrdup(event);
+	s->path = xstrdup("the recording being made");
+	return s;
+}
+
+int perf_session_feed(struct perf_session *s, const void *recs, size_t len,
+		      void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
+		      uint64_t *lost)
+{
+	return replay(s, recs, 0, len, fn, arg, lost);
 }
 
 void perf_session_free(struct perf_session *s)

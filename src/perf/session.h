@@ -42,6 +42,18 @@ int perf_session_samples(struct perf_session *s,
 			 uint64_t *lost);
 void perf_session_free(struct perf_session *s);
 
+/*
+ * A session over a recording while it is made: @h and @event as the file
+ * starts with them; then each batch of whole records read from the
+ * kernel's buffers goes to perf_session_feed, which replays it in time
+ * order (maps and names kept from batch to batch) and adds the samples
+ * lost to *@lost; ERR_PARSE for a damaged sample, as perf_session_samples.
+ */
+struct perf_session *perf_session_live(const struct perf_data_header *h, const char *event);
+int perf_session_feed(struct perf_session *s, const void *recs, size_t len,
+		      void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
+		      uint64_t *lost);
+
 /* "[unknown]" or the function's name, "[.]"/"[k]" style kept to callers. */
 const char *perf_loc_sym(const struct perf_loc *l);
 const char *perf_loc_dso(const struct perf_loc *l);

@@ -1,0 +1,200 @@
+/* veles serve: the web front end (src/serve/); options, then wait. */
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "serve/serve.h"
+#include "util/buf.h"
+#include "util/error.h"
+#include "util/fsutil.h"
+#include "util/xalloc.h"
+
+static const char serve_usage[] =
+	"usage: veles serve [--listen ADDR:PORT] [--data DIR] [--db URL]\n"
+	"                   [--token-file FILE | --no-token] [--open] [--quiet]\n"
+	"\n"
+	"Serves the web front end to counting and sampling: sessions of runs of\n"
+	"`veles stat` and `veles record` on commands (or attached to a PID/TID),\n"
+	"queued and run one at a time in the background, with live plots, the\n"
+	"hot functions and a flame graph, histograms, the program's output, and\n"
+	"downloads as CSV, record files and HDF5 (see docs/serve.md).\n"
+	"\n"
+	"  --listen ADDR:PORT  where to listen (default " SERVE_DEFAULT_LISTEN "; port 0: any\n"
+	"                      free one). Any address but a loopback one needs a token\n"
+	"  --data DIR          where sessions and runs are kept (default: .veles/ of the\n"
+	"                      project here, else ~/.local/share/veles/serve)\n"
+	"  --db URL            the metadata database: sqlite:PATH or PATH (default\n"
+	"                      serve.db beside the data)\n"
+	"  --token-file FILE   the token to ask for, from FILE's first line (default: a\n"
+	"                      new random one, printed in the address to open)\n"
+	"  --no-token          ask for no token (loopback addresses only)\n"
+	"  --open              open the address in a browser (xdg-open)\n"
+	"  --quiet             print the address only, no log of requests and runs\n"
+	"\n"
+	"Runs' commands start in the current directory, through /bin/sh. Stops on\n"
+	"Ctrl-C or SIGTERM (a running run is stopped, its data kept).\n";
+
+enum { OPT_DATA = 0x100, OPT_DB, OPT_TOKEN_FILE, OPT_NO_TOKEN, OPT_OPEN, OPT_QUIET };
+
+struct serve_cli {
+	struct serve_opts o;
+	char *token, *data, *db;
+	bool open, quiet;
+};
+
+static void log_line(void *arg, const char *line)
+{
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	(void)arg;
+	strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&now, &tm));
+	fprintf(stderr, "[%s] %s\n", when, line);
+}
+
+static int read_token(struct serve_cli *c, const char *path)
+{
+	struct buf b = BUF_INIT;
+
+	if (file_read_all(path, &b) < 0)
+		return cli_error("--token-file: %s", err_msg());
+	b.len = strcspn(buf_str(&b), "\r\n");
+	while (b.len && (b.data[b.len - 1] == ' ' || b.data[b.len - 1] == '\t'))
+		b.len--;
+	b.data[b.len] = '\0';
+	if (!b.len) {
+		buf_release(&b);
+		return cli_error("--token-file %s: the first line is empty", path);
+	}
+	c->token = buf_detach(&b, NULL);
+	return 0;
+}
+
+static int parse(struct serve_cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"listen", required_argument, NULL, 'l'},
+		{"data", required_argument, NULL, OPT_DATA},
+		{"db", required_argument, NULL, OPT_DB},
+		{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+		{"no-token", no_argument, NULL, OPT_NO_TOKEN},
+		{"open", no_argument, NULL, OPT_OPEN},
+		{"quiet", no_argument, NULL, OPT_QUIET},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(serve_usage, stdout);
+			return -1;
+		} else if (ch == 'l') {
+			c->o.listen = optarg;
+		} else if (ch == OPT_DATA) {
+			c->o.data_dir = optarg;
+		} else if (ch == OPT_DB) {
+			c->o.db_url = optarg;
+		} else if (ch == OPT_TOKEN_FILE) {
+			if (c->token || read_token(c, optarg) != 0)
+				return c->token ? cli_usage_error("serve", "one --token-file") : 1;
+		} else if (ch == OPT_NO_TOKEN) {
+			c->o.no_token = true;
+		} else if (ch == OPT_OPEN) {
+			c->open = true;
+		} else if (ch == OPT_QUIET) {
+			c->quiet = true;
+		} else {
+			return cli_bad_option("serve", argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("serve", "unexpected argument '%s'", argv[optind]);
+	if (c->token && c->o.no_token)
+		return cli_usage_error("serve", "--token-file and --no-token exclude each other");
+	c->o.token = c->token;
+	return 0;
+}
+
+/* .veles/ of the project around us, else the user's data folder. */
+static void choose_data(struct cli_ctx *ctx, struct serve_cli *c)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (c->o.data_dir)
+		return;
+	if (cli_find_root(ctx) == 0) {
+		c->data = xasprintf("%s/serve", ctx->veles_dir);
+		if (!c->o.db_url)
+			c->o.db_url = c->db = xasprintf("%s/serve.db", ctx->veles_dir);
+	} else if (xdg && *xdg) {
+		c->data = xasprintf("%s/veles/serve", xdg);
+	} else {
+		c->data = xasprintf("%s/.local/share/veles/serve", home ? home : ".");
+	}
+	err_clear();
+	c->o.data_dir = c->data;
+}
+
+static void open_browser(const char *url)
+{
+	char *argv[] = {"xdg-open", (char *)url, NULL};
+	extern char **environ;
+	pid_t pid;
+
+	if (posix_spawnp(&pid, "xdg-open", NULL, NULL, argv, environ) != 0)
+		cli_warn("serve: cannot run xdg-open; open %s yourself", url);
+}
+
+int cmd_serve(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct serve_cli c = {0};
+	struct serve *s;
+	sigset_t set;
+	int sig, ret = parse(&c, argc, argv);
+
+	if (ret != 0)
+		return ret < 0 ? 0 : ret;
+	choose_data(ctx, &c);
+	if (!c.quiet)
+		c.o.log = log_line;
+	/* Blocked here, so every thread inherits the mask and sigwait below
+	 * takes them; commands the server starts get a clear mask. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (serve_start(&c.o, &s) < 0) {
+		ret = cli_fail();
+	} else {
+		const char *token = serve_token(s);
+
+		fprintf(stderr, "veles serve: data in %s\n", c.o.data_dir);
+		fprintf(stderr, "veles serve: open %s%s%s\n", serve_url(s), token ? "?token=" : "",
+			token ? token : "");
+		fflush(stderr);
+		if (c.open) {
+			char *url = xasprintf("%s%s%s", serve_url(s), token ? "?token=" : "",
+					      token ? token : "");
+
+			open_browser(url);
+			free(url);
+		}
+		sigwait(&set, &sig);
+		fprintf(stderr, "veles serve: stopping\n");
+		serve_stop(s);
+	}
+	free(c.token);
+	free(c.data);
+	free(c.db);
+	return ret;
+}

@@ -1,0 +1,340 @@
+/* The run queue's worker (exec.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "serve/env.h"
+#include "serve/exec.h"
+#include "serve/job.h"
+#include "serve/model.h"
+#include "serve/util.h"
+#include "util/error.h"
+#include "util/fsutil.h"
+#include "util/xalloc.h"
+
+struct exec {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool wake, quit;
+	struct job *job; /* the running one, or NULL */
+	int lock_fd;	 /* the machine's run lock (see take_machine) */
+};
+
+/*
+ * One run at a time on the machine: every veles serve of this user holds
+ * the same lock file while it runs one, whatever database it keeps (two
+ * servers on one database also see each other's running run there).
+ * Waits, still answering a stop, until the lock is ours; false on stop.
+ */
+static bool take_machine(struct serve *s, struct exec *e)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+	bool said = false;
+
+	if (e->lock_fd < 0) {
+		char *path = xasprintf("%s/veles-serve-runs-%u.lock", dir && *dir ? dir : "/tmp",
+				       (unsigned)getuid());
+
+		e->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		free(path);
+		if (e->lock_fd < 0)
+			return true; /* no lock to take: this server alone */
+	}
+	while (flock(e->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (!said)
+			srv_log(s, "queue: another veles serve on this machine is running a run");
+		said = true;
+		pthread_mutex_lock(&e->mu);
+		bool quit = e->quit;
+		pthread_mutex_unlock(&e->mu);
+		if (quit)
+			return false;
+		usleep(100 * 1000);
+	}
+	return true;
+}
+
+void job_spec(struct job *j, struct ptarget_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->stop = &j->stop;
+	spec->stop_fd = j->stop_fd;
+	if (j->run->pid || j->run->tid) {
+		spec->pid = (pid_t)j->run->pid;
+		spec->tid = (pid_t)j->run->tid;
+		return;
+	}
+	spec->argv = j->argv;
+	spec->argc = 3;
+	spec->use_io = true;
+	spec->io = (struct perf_child_io){.envp = j->envp,
+					  .out_fd = j->out_pipe[1],
+					  .err_fd = j->err_pipe[1],
+					  .in_fd = -1,
+					  .new_group = true};
+}
+
+void job_forked(struct job *j)
+{
+	if (j->out_pipe[1] < 0)
+		return;
+	close(j->out_pipe[1]);
+	close(j->err_pipe[1]);
+	j->out_pipe[1] = j->err_pipe[1] = -1;
+	j->cap = outcap_start(j, j->out_pipe[0], j->err_pipe[0]);
+	j->out_pipe[0] = j->err_pipe[0] = -1;
+}
+
+void job_reap_group(const struct ptarget *t)
+{
+	/* pid 0 would be our own group: never. */
+	if (t->ch.group && t->ch.pid > 0)
+		kill(-t->ch.pid, SIGKILL);
+}
+
+void job_progress(struct job *j, uint64_t rows, uint64_t samples)
+{
+	double now = srv_mono();
+
+	j->rows += rows;
+	j->samples = samples;
+	if (j->live) {
+		pthread_mutex_lock(&j->live->mu);
+		j->live->samples = samples;
+		pthread_mutex_unlock(&j->live->mu);
+		live_add_rows(j->live, rows);
+	}
+	/* The database hears of it once a second: other servers' pages and
+	 * the run list show progress without a write per interval. */
+	if (now - j->last_progress >= 1.0) {
+		j->last_progress = now;
+		model_run_progress(j->srv->db, j->run->id, (int64_t)j->rows, (int64_t)j->samples);
+	}
+}
+
+/* The command's pipes and environment; -1 with a message when not. */
+static int job_prepare(struct job *j)
+{
+	j->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (j->stop_fd < 0)
+		return err_set(ERR_IO, "cannot make an eventfd: %s", strerror(errno));
+	if (mkdir_p(j->dir) < 0)
+		return err_prefix(ERR_IO, "cannot make the run's folder");
+	if (j->run->pid || j->run->tid)
+		return 0;
+	if (pipe2(j->out_pipe, O_CLOEXEC) < 0 || pipe2(j->err_pipe, O_CLOEXEC) < 0)
+		return err_set(ERR_IO, "cannot make a pipe: %s", strerror(errno));
+	j->argv[0] = "/bin/sh";
+	j->argv[1] = "-c";
+	j->argv[2] = j->run->command;
+	j->argv[3] = NULL;
+	return env_build(j->run->env, &j->envp);
+}
+
+static void job_release(struct job *j)
+{
+	outcap_finish(j->cap);
+	for (int k = 0; k < 2; k++) {
+		if (j->out_pipe[k] >= 0)
+			close(j->out_pipe[k]);
+		if (j->err_pipe[k] >= 0)
+			close(j->err_pipe[k]);
+	}
+	if (j->stop_fd >= 0)
+		close(j->stop_fd);
+	env_free(j->envp);
+	free(j->dir);
+	pthread_mutex_destroy(&j->mu);
+}
+
+/* The run's end as the database keeps it. */
+static void file_end(struct serve *s, struct job *j, int ret)
+{
+	struct srv_run *r = j->run;
+	bool attached = r->pid || r->tid;
+
+	r->ended = srv_now_ms();
+	r->rows = (int64_t)j->rows;
+	r->samples = (int64_t)j->samples;
+	free(r->error);
+	r->error = NULL;
+	if (ret < 0) {
+		snprintf(r->state, sizeof(r->state), "failed");
+		r->error = xstrdup(err_msg());
+	} else {
+		/* Stopping an attached measurement is how it ends: done. */
+		snprintf(r->state, sizeof(r->state), "%s",
+			 j->canceled && !attached ? "canceled" : "done");
+	}
+	if (model_run_finish(s->db, r) < 0)
+		srv_log(s, "run %s: %s", r->id, err_msg());
+	live_finish(&s->live, r->id, r->state);
+	srv_log(s, "run %s: %s%s%s", r->id, r->state, r->error ? ": " : "",
+		r->error ? r->error : "");
+}
+
+static void run_one(struct serve *s, struct exec *e, struct srv_run *r)
+{
+	struct job j = {
+		.srv = s, .run = r, .stop_fd = -1, .out_pipe = {-1, -1}, .err_pipe = {-1, -1}};
+	int ret;
+
+	pthread_mutex_init(&j.mu, NULL);
+	j.dir = srv_run_dir(s, r->id);
+	if (model_run_start(s->db, r->id, srv_now_ms()) < 0) {
+		job_release(&j);
+		return; /* cancelled meanwhile */
+	}
+	snprintf(r->state, sizeof(r->state), "running");
+	j.live = live_get(&s->live, r->id);
+	if (j.live)
+		live_set_state(j.live, "running");
+	srv_log(s, "run %s: %s %s", r->id, r->tool, r->command);
+	pthread_mutex_lock(&e->mu);
+	e->job = &j;
+	pthread_mutex_unlock(&e->mu);
+	ret = job_prepare(&j);
+	if (ret == 0)
+		ret = strcmp(r->tool, "record") == 0 ? job_record(&j) : job_stat(&j);
+	pthread_mutex_lock(&e->mu);
+	e->job = NULL;
+	pthread_mutex_unlock(&e->mu);
+	job_release(&j);
+	file_end(s, &j, ret);
+	live_put(j.live);
+}
+
+static void *worker(void *arg)
+{
+	struct serve *s = arg;
+	struct exec *e = s->exec;
+
+	for (;;) {
+		struct srv_run r;
+		bool found = false;
+
+		pthread_mutex_lock(&e->mu);
+		while (!e->quit && !e->wake) {
+			struct timespec t;
+
+			/* Another server on the same database may queue runs too. */
+			clock_gettime(CLOCK_REALTIME, &t);
+			t.tv_sec += 1;
+			if (pthread_cond_timedwait(&e->cv, &e->mu, &t) == ETIMEDOUT)
+				break;
+		}
+		e->wake = false;
+		if (e->quit) {
+			pthread_mutex_unlock(&e->mu);
+			break;
+		}
+		pthread_mutex_unlock(&e->mu);
+		if (model_run_next(s->db, &r, &found) < 0)
+			srv_log(s, "queue: %s", err_msg());
+		if (found && take_machine(s, e)) {
+			run_one(s, e, &r);
+			flock(e->lock_fd, LOCK_UN);
+			exec_wake(s); /* the next one, at once */
+		}
+		srv_run_clear(&r);
+	}
+	return NULL;
+}
+
+int exec_start(struct serve *s)
+{
+	struct exec *e = xcalloc(1, sizeof(*e));
+
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cv, NULL);
+	e->wake = true;
+	e->lock_fd = -1;
+	s->exec = e;
+	if (pthread_create(&e->th, NULL, worker, s) != 0) {
+		s->exec = NULL;
+		free(e);
+		return err_set(ERR_GENERIC, "cannot start the run queue's thread");
+	}
+	return 0;
+}
+
+void exec_wake(struct serve *s)
+{
+	struct exec *e = s->exec;
+
+	pthread_mutex_lock(&e->mu);
+	e->wake = true;
+	pthread_cond_signal(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+}
+
+/* Under e->mu. */
+static void stop_job(struct job *j)
+{
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&j->mu);
+	j->canceled = true;
+	j->cancel_at = srv_mono();
+	j->stop = 1;
+	if (j->stop_fd >= 0 && write(j->stop_fd, &one, sizeof(one)) < 0)
+		j->stop = 1; /* the flag alone; the target's poll wakes within its cap */
+	if (j->target && j->target->ch.pid && !j->target->reaped)
+		perf_child_kill(&j->target->ch, SIGTERM);
+	pthread_mutex_unlock(&j->mu);
+}
+
+bool exec_cancel(struct serve *s, const char *id)
+{
+	struct exec *e = s->exec;
+	bool hit = false;
+
+	pthread_mutex_lock(&e->mu);
+	if (e->job && strcmp(e->job->run->id, id) == 0) {
+		stop_job(e->job);
+		hit = true;
+	}
+	pthread_mutex_unlock(&e->mu);
+	return hit;
+}
+
+bool exec_current(struct serve *s, char id[37])
+{
+	struct exec *e = s->exec;
+	bool any;
+
+	pthread_mutex_lock(&e->mu);
+	any = e->job != NULL;
+	if (any)
+		snprintf(id, 37, "%s", e->job->run->id);
+	pthread_mutex_unlock(&e->mu);
+	return any;
+}
+
+void exec_stop(struct serve *s)
+{
+	struct exec *e = s->exec;
+
+	if (!e)
+		return;
+	pthread_mutex_lock(&e->mu);
+	e->quit = true;
+	if (e->job)
+		stop_job(e->job);
+	pthread_cond_signal(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+	pthread_join(e->th, NULL);
+	if (e->lock_fd >= 0)
+		close(e->lock_fd);
+	pthread_mutex_destroy(&e->mu);
+	pthread_cond_destroy(&e->cv);
+	free(e);
+	s->exec = NULL;
+}

@@ -1,0 +1,168 @@
+/* Starting and stopping the server (serve.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "serve/exec.h"
+#include "serve/http.h"
+#include "serve/model.h"
+#include "serve/schema.h"
+#include "serve/srv.h"
+#include "serve/util.h"
+#include "util/error.h"
+#include "util/fsutil.h"
+#include "util/xalloc.h"
+
+void srv_log(struct serve *s, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!s->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	s->log(s->log_arg, line);
+}
+
+char *srv_run_dir(const struct serve *s, const char *id)
+{
+	return xasprintf("%s/%s", s->runs_dir, id);
+}
+
+/* A token is short enough to type, long enough not to guess (192 bits). */
+static int set_token(struct serve *s, const struct serve_opts *o)
+{
+	if (o->token) {
+		size_t n = strlen(o->token);
+
+		if (n < 16 || n >= sizeof(s->token))
+			return err_set(ERR_INVALID, "the token must have 16 to %zu characters",
+				       sizeof(s->token) - 1);
+		for (const char *c = o->token; *c; c++)
+			if ((unsigned char)*c <= ' ' || *c == ';' || *c == ',' || *c == '"' ||
+			    (unsigned char)*c >= 0x7f)
+				return err_set(ERR_INVALID,
+					       "the token may hold only printable ASCII without "
+					       "spaces, quotes, commas or semicolons");
+		memcpy(s->token, o->token, n + 1);
+		s->token_on = true;
+		return 0;
+	}
+	if (o->no_token)
+		return 0;
+	s->token_on = true;
+	return srv_random_hex(s->token, 24);
+}
+
+/* What a previous server left: runs it was running failed; the queued
+ * ones wait for this one. */
+static int recover(struct serve *s)
+{
+	struct srv_run *v;
+	size_t n, abandoned;
+	int ret = model_runs_abandoned(s->db, srv_now_ms(), &abandoned);
+
+	if (ret == 0 && abandoned)
+		srv_log(s, "%zu run(s) were running when the last server stopped: marked failed",
+			abandoned);
+	if (ret == 0)
+		ret = model_runs_list(s->db, NULL, "queued", &v, &n);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		live_add(&s->live, v[i].id);
+	srv_runs_free(v, n);
+	return 0;
+}
+
+static int open_db(struct serve *s, const struct serve_opts *o)
+{
+	char *url = o->db_url ? xstrdup(o->db_url) : xasprintf("%s/serve.db", s->data_dir);
+	int from, ret = db_open(url, &s->db);
+
+	if (ret == 0 && (ret = schema_migrate(s->db, &from)) == 0 && from && from < schema_latest())
+		srv_log(s, "database migrated from schema %d to %d", from, schema_latest());
+	free(url);
+	return ret;
+}
+
+static int start(struct serve *s, const struct serve_opts *o)
+{
+	const char *listen = o->listen ? o->listen : SERVE_DEFAULT_LISTEN;
+	char *host;
+	int port, ret;
+
+	/* Refused before anything is written or bound. */
+	if ((ret = http_parse_listen(listen, &host, &port)) < 0)
+		return ret;
+	free(host);
+	if ((ret = set_token(s, o)) < 0)
+		return ret;
+	if (mkdir_p(s->runs_dir) < 0)
+		return err_prefix(ERR_IO, "cannot make %s", s->runs_dir);
+	if ((ret = open_db(s, o)) < 0 || (ret = recover(s)) < 0)
+		return ret;
+	if ((ret = http_start(s, listen)) < 0)
+		return ret;
+	if (!s->loopback && !s->token_on)
+		return err_set(ERR_INVALID,
+			       "listening on %s (not a loopback address) needs a token: drop "
+			       "--no-token, or give --token-file",
+			       s->host);
+	s->url = strchr(s->host, ':') ? xasprintf("http://[%s]:%d/", s->host, s->port)
+				      : xasprintf("http://%s:%d/", s->host, s->port);
+	return exec_start(s);
+}
+
+int serve_start(const struct serve_opts *o, struct serve **out)
+{
+	struct serve *s = xcalloc(1, sizeof(*s));
+	int ret;
+
+	s->data_dir = xstrdup(o->data_dir);
+	s->runs_dir = xasprintf("%s/runs", o->data_dir);
+	s->log = o->log;
+	s->log_arg = o->log_arg;
+	live_registry_init(&s->live);
+	pthread_mutex_init(&s->perf_mu, NULL);
+	ret = start(s, o);
+	if (ret < 0) {
+		serve_stop(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+const char *serve_url(const struct serve *s)
+{
+	return s->url;
+}
+
+const char *serve_token(const struct serve *s)
+{
+	return s->token_on ? s->token : NULL;
+}
+
+void serve_stop(struct serve *s)
+{
+	if (!s)
+		return;
+	s->stopping = 1;
+	exec_stop(s);
+	live_wake_all(&s->live);
+	http_stop(s);
+	live_registry_free(&s->live);
+	db_close(s->db);
+	pthread_mutex_destroy(&s->perf_mu);
+	free(s->events_json);
+	free(s->data_dir);
+	free(s->runs_dir);
+	free(s->host);
+	free(s->url);
+	free(s);
+}
