@@ -29,6 +29,7 @@ static const char *const known_keys[] = {
 	"postprocessors.#.params.**",
 	"execute.pre_run.#",
 	"profiles.register_after_run",
+	"matrix.file",
 	"generators.workload.#.**",
 	"degradation.apply",
 	"degradation.strategies.#.method",
