@@ -1,6 +1,7 @@
 #!/bin/sh
 # Generates the C file that embeds the HTML views' chart library (uPlot,
-# pinned in web/package-lock.json) and our glue (web/veles-view.*), so
+# pinned in web/package-lock.json) and our glue (web/veles-view.*,
+# web/veles-history.js), so
 # `veles show ... -o FILE.html` writes one self-contained file.
 # Installs web/node_modules with `npm ci` when it is missing (the build then
 # needs the npm registry once).
@@ -19,4 +20,5 @@ python3 "$src/scripts/embed-assets.py" "$out" \
 	"$src/web/node_modules/uplot/dist/uPlot.min.css" \
 	"$src/web/node_modules/uplot/dist/uPlot.iife.min.js" \
 	"$src/web/veles-view.css" \
-	"$src/web/veles-view.js"
+	"$src/web/veles-view.js" \
+	"$src/web/veles-history.js"

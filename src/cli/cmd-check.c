@@ -64,8 +64,12 @@ static const char check_usage[] =
 	"                     worse), degradation (default) or severe (Severe, Total)\n"
 	"  --strict           --fail-on maybe\n"
 	"  --force            compare profiles of different types or commands\n"
+	"  --max-chars N      markdown: cut the detail, then whole configurations, to\n"
+	"                     fit N characters, saying what was cut (default 60000,\n"
+	"                     a pull request comment; 0: no limit)\n"
 	"  -v, --verbose      a location compared size by size (a workload generator's\n"
-	"                     profile) lists each size's comparison\n"
+	"                     profile) lists each size's comparison; configurations\n"
+	"                     are named with their postprocessors' parameters\n"
 	"  -q, --quiet        no progress lines on stderr\n";
 
 struct check_cli {
@@ -76,6 +80,7 @@ struct check_cli {
 	enum change_class fail_from;   /* --fail-on, --strict */
 	bool force, verbose;
 	bool quiet_progress;
+	size_t max_chars; /* --max-chars */
 	enum check_format fmt;
 	struct check_params cp;
 };
@@ -94,6 +99,7 @@ enum {
 	OPT_STRICT,
 	OPT_FAIL_ON,
 	OPT_FORCE,
+	OPT_MAX_CHARS,
 };
 
 static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -166,6 +172,11 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 			return cli_usage_error("check", "--rounds wants 100 to 1000000");
 		o->cp.bootstrap_rounds = (unsigned)n;
 		return 0;
+	case OPT_MAX_CHARS:
+		if (cli_parse_uint("check", "--max-chars", arg, &n) < 0)
+			return 2;
+		o->max_chars = n;
+		return 0;
 	default: /* OPT_SEED */
 		if (cli_parse_uint("check", "--seed", arg, &n) < 0)
 			return 2;
@@ -191,6 +202,7 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"force", no_argument, NULL, OPT_FORCE},
+		{"max-chars", required_argument, NULL, OPT_MAX_CHARS},
 		{"verbose", no_argument, NULL, 'v'},
 		{"yes", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
@@ -201,6 +213,7 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 
 	check_params_default(&o->cp);
 	o->fail_from = CH_DEGRADATION;
+	o->max_chars = CHECK_MARKDOWN_MAX;
 	while ((c = getopt_long(argc, argv, "hqvy", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(check_usage, stdout);
@@ -240,6 +253,8 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 	pair->baseline_name = xstrdup(base_name);
 	pair->target_name = xstrdup(target_name);
 	pair->config = profile_config_title(target);
+	pair->config_full = profile_config_title_full(target);
+	pair->config_key = profile_config_key(target);
 	if (o->method)
 		return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
 	check_methods_for(&o->strategies, target, methods, &n);
@@ -266,6 +281,7 @@ static int finish(struct check_report *r, const struct check_cli *o, bool colour
 	}
 	r->fail_from = o->fail_from;
 	r->verbose = o->verbose;
+	r->max_chars = o->max_chars;
 	check_print(stdout, r, o->fmt, colour);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)

@@ -9,9 +9,10 @@
 /*
  * --perf KEY: the series of each location matching KEY (exactly or as a
  * substring) over the versions reachable from @from (at most @limit, 0 =
- * all), with change points. Returns the exit status.
+ * all), with change points; with @output (FILE.svg or FILE.html) the
+ * chart instead. Returns the exit status.
  */
 int log_perf(struct cli_ctx *ctx, const char *from, size_t limit, const char *key,
-	     enum out_format fmt);
+	     enum out_format fmt, const char *output);
 
 #endif

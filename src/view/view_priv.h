@@ -98,6 +98,12 @@ int tableof_render(const struct profile *p, const struct view_opts *o, enum view
 void term_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
 void svg_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
 void html_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
+/* A self-contained page: uPlot and our stylesheet inline, @json as the
+ * constant @var, then the embedded @script that draws it. */
+void html_page(const char *title, const char *help, const char *var, const struct buf *json,
+	       const char *script, struct buf *out);
+/* @json made safe inside <script> (no '<', '>' or '&'). */
+void html_script_json(const char *json, size_t len, struct buf *out);
 
 /* A palette shared by SVG and HTML, so both show a series in one colour. */
 extern const char *const view_palette[];
