@@ -252,7 +252,7 @@ void show_summary_header(const struct profile *p, const char *name, size_t ngrou
 	if (verbose || view_models_table(p->models, &models, &nmodels) < 0)
 		printf("Models:         %s\n\n", p->models ? p->models : "[]");
 	else
-		printf("Models:         %zu%s\n\n", nmodels, nmodels ? ", below" : "");
+		printf("Models:         %zu\n\n", nmodels);
 	err_clear();
 	buf_release(&models);
 }

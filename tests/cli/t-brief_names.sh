@@ -113,7 +113,7 @@ PY
 ok veles postprocess "$T/sized.perf" regression-analysis -r linear -r quadratic
 ok veles show 0@p summary
 has "$T/out" "^Postprocessors: regression-analysis$"
-has "$T/out" "^Models: +2, below$"
+has "$T/out" "^Models: +2$"
 has "$T/out" "^model +uid +coefficients +r² +x range$"
 has "$T/out" "^linear +f +b0=2\.0[0-9]* b1=3(\.0[0-9]*)? +(1|0\.99[0-9]*) +1 \.\. 8$"
 has "$T/out" "^quadratic +f +b0=[-0-9.e]+ b1=[-0-9.e]+ b2=[-0-9.e]+ +(1|0\.99[0-9]*) +1 \.\. 8$"
