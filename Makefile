@@ -5,7 +5,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 MESON_OPTS ?=
 
-.PHONY: all deps build demo check check-fast bench install lint format clean
+.PHONY: all deps build demo check check-fast fuzz bench install lint format clean
 
 all: build
 
@@ -36,6 +36,12 @@ check: deps
 check-fast: build
 	meson test -C $(BUILD) --print-errorlogs
 
+# The fuzz targets (tests/fuzz) under libFuzzer, FUZZ_TIME seconds each
+# (default 60); FUZZ_TARGET=NAME runs one.
+FUZZ_BUILD ?= build-fuzz
+fuzz: deps
+	sh scripts/fuzz.sh $(FUZZ_BUILD)
+
 bench: build
 	sh bench/run.sh $(BUILD)
 
@@ -50,4 +56,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) build-tsan

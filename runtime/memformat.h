@@ -85,5 +85,8 @@ enum vmem_kind {
 };
 
 #define VMEM_MAX_FRAMES 64
+/* Stack ids are dense from 1 and no more than this: the writer's table of
+ * stacks has this many slots (memory_priv.h); a reader refuses larger. */
+#define VMEM_MAX_STACKS (1u << 20)
 
 #endif

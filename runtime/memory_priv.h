@@ -55,6 +55,7 @@ void vmem_after_failed_exec(void);
 #define BUF_SIZE (64 * 1024)
 #define BUF_SLACK (24 + 10 * (VMEM_MAX_FRAMES + 3)) /* the largest record pair */
 #define TABLE_BITS 20
+_Static_assert((1u << TABLE_BITS) == VMEM_MAX_STACKS, "stack ids: see memformat.h");
 #define TABLE_PROBES 64
 
 /* An executable segment of a loaded object (memory_objs.c). */

@@ -19,6 +19,8 @@ PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
 # collect bounds parses C with libclang (llvm-config finds it); its
 # benchmark compares with LLVM's scalar evolution (clang, opt).
 PKGS="$PKGS libclang-dev llvm clang"
+# make fuzz: clang's libFuzzer and sanitizer runtimes (tests/fuzz).
+PKGS="$PKGS libclang-rt-14-dev"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

@@ -11,6 +11,6 @@ clang-format --dry-run --Werror $files || status=1
 # shellcheck disable=SC2086
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
 	--inline-suppr -I src -D_GNU_SOURCE --suppress=missingIncludeSystem \
-	src tests/unit bench examples runtime || status=1
+	src tests/unit tests/fuzz bench examples runtime || status=1
 [ $status -eq 0 ] && echo "lint: clean"
 exit $status

@@ -69,21 +69,29 @@ static void add_point(struct history_series *s, size_t version, const struct sam
 	*pt = (struct history_point){version, sum.median, sum.q1, sum.q3, sum.n, false, NAN};
 }
 
-void history_add_profile(struct history *h, size_t v, const struct profile *p, const char *match)
+int history_add_profile(struct history *h, size_t v, const struct profile *p, const char *match,
+			history_point_fn fn, void *arg)
 {
 	struct sample_set set;
 	char *key = NULL;
+	int ret = 0;
 
 	samples_build(p, NULL, &set);
-	for (size_t g = 0; g < set.n; g++) {
+	for (size_t g = 0; g < set.n && ret == 0; g++) {
+		struct history_series *s;
+
 		if (!matches(set.g[g].location, match))
 			continue;
 		if (!key)
 			key = profile_config_key(p);
-		add_point(series_for(h, p, key, set.g[g].location), v, &set.g[g]);
+		s = series_for(h, p, key, set.g[g].location);
+		add_point(s, v, &set.g[g]);
+		if (fn)
+			ret = fn(arg, h, (size_t)(s - h->s), p);
 	}
 	free(key);
 	samples_free(&set);
+	return ret;
 }
 
 /*

@@ -57,13 +57,23 @@ struct history {
 size_t history_add_version(struct history *h, const char *id, const char *label, int64_t time,
 			   const char *summary);
 /*
+ * Called after a point of series @series was added from profile @p (the
+ * caller's check of each point, e.g. that neighbours were measured in one
+ * environment); a negative return stops the adding and is returned.
+ */
+typedef int (*history_point_fn)(void *arg, const struct history *h, size_t series,
+				const struct profile *p);
+
+/*
  * Adds the values of every location of @p that equals or contains @match
  * (all locations for "") as points of version @v, one series per
- * configuration and location. A later profile of the same configuration
- * in the same version replaces the earlier one, as `check` pairs the
- * newest; versions must be added to in order.
+ * configuration and location; @fn (may be NULL) sees each point. A later
+ * profile of the same configuration in the same version replaces the
+ * earlier one, as `check` pairs the newest; versions must be added to in
+ * order.
  */
-void history_add_profile(struct history *h, size_t v, const struct profile *p, const char *match);
+int history_add_profile(struct history *h, size_t v, const struct profile *p, const char *match,
+			history_point_fn fn, void *arg);
 /* Finds the change points of every series; call once, after adding. */
 void history_finish(struct history *h);
 void history_free(struct history *h);

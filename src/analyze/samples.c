@@ -159,7 +159,8 @@ static void build(const struct profile *p, const char *of, const char *by, const
 	strmap_free(&index);
 	buf_release(&scratch);
 	buf_release(&loc);
-	qsort(out->g, out->n, sizeof(*out->g), cmp_group);
+	if (out->n > 1) /* out->g is NULL for a profile without values */
+		qsort(out->g, out->n, sizeof(*out->g), cmp_group);
 }
 
 const struct sample_group *samples_find(const struct sample_set *s, const char *location)

@@ -82,6 +82,11 @@ void bisect_job_free(struct bisect_job *j)
 	free(j);
 }
 
+const char *bisect_job_cmd(const struct bisect_job *j)
+{
+	return j->cmd;
+}
+
 const char *bisect_job_location(const struct bisect_job *j)
 {
 	return j->chosen ? j->chosen : "";

@@ -29,6 +29,9 @@ void bisect_job_free(struct bisect_job *j);
 int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *version, size_t want,
 		       double **v, size_t *n);
 
+/* The job's command (its program), as given. */
+const char *bisect_job_cmd(const struct bisect_job *j);
+
 /* The location measured, once a measurement found it; else "". */
 const char *bisect_job_location(const struct bisect_job *j);
 

@@ -143,21 +143,6 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 	return ret;
 }
 
-static int pre_run(const struct cli_ctx *ctx)
-{
-	size_t n;
-	char **cmds = cli_config_list(ctx, "execute.pre_run", &n);
-	int ret = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (ret == 0)
-			ret = spawn_shell(cmds[i], "pre_run", SPAWN_SUPPRESS);
-		free(cmds[i]);
-	}
-	free(cmds);
-	return ret;
-}
-
 /* Collects with the profile's own recipe, in the current directory, into
  * @jobs, and registers the result. */
 static int collect_recipe(struct cli_ctx *ctx, const struct profile *target, const char *parent,
@@ -373,46 +358,36 @@ static bool recipe_allowed(const struct check_collect *cc, const struct profile 
 	return yes;
 }
 
-/* In the worktree of @parent: the build, then the collection. */
-static int collect_in(struct cli_ctx *ctx, const struct run_matrix *m, const struct run_job *job,
-		      const struct profile *target, const char *parent, const char *jobs)
-{
-	int ret = pre_run(ctx);
+/* What to collect in the parent's checkout. */
+struct collect_args {
+	struct cli_ctx *ctx;
+	const struct run_matrix *m;
+	const struct run_job *job; /* or NULL: the profile's own recipe */
+	const struct profile *target;
+	const char *jobs;
+};
 
-	if (ret == 0)
-		ret = job ? collect_job(ctx, m, job, parent, jobs)
-			  : collect_recipe(ctx, target, parent, jobs);
-	return ret;
+static int collect_in(const struct run_checkout *co, void *arg)
+{
+	const struct collect_args *a = arg;
+
+	return a->job ? collect_job(a->ctx, a->m, a->job, co->id, a->jobs)
+		      : collect_recipe(a->ctx, a->target, co->id, a->jobs);
 }
 
+/* In a checkout of @parent built with execute.pre_run, the collection. */
 static int collect_worktree(struct cli_ctx *ctx, const struct run_matrix *m,
 			    const struct run_job *job, const struct profile *target,
 			    const char *parent)
 {
-	git_repository *repo = vcs_store_repo(ctx->vcs);
 	char jobs[] = "/tmp/veles-collect-XXXXXX";
-	char *dir, *name;
+	struct run_build build = {m->pre_run, m->npre_run, "pre_run", true};
+	struct collect_args a = {ctx, m, job, target, jobs};
 	int ret;
 
 	if (!mkdtemp(jobs))
 		return err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
-	ret = run_worktree_add(repo, parent, &dir, &name);
-	if (ret == 0) {
-		if (chdir(dir) < 0)
-			ret = err_set(ERR_IO, "cannot change to %s: %s", dir, strerror(errno));
-		if (ret == 0)
-			ret = collect_in(ctx, m, job, target, parent, jobs);
-		if (chdir(ctx->root) < 0 && ret == 0)
-			ret = err_set(ERR_IO, "cannot change back to %s: %s", ctx->root,
-				      strerror(errno));
-		{
-			int rm = run_worktree_remove(repo, dir, name);
-
-			ret = ret ? ret : rm;
-		}
-		free(dir);
-		free(name);
-	}
+	ret = run_in_checkout(vcs_store_repo(ctx->vcs), ctx->root, parent, &build, collect_in, &a);
 	rm_rf(jobs);
 	return ret;
 }

@@ -7,11 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/degrade.h"
+#include "analyze/metric.h"
+#include "cli/check-remeasure.h"
 #include "cli/check.h"
 #include "cli/cli.h"
+#include "cli/envcheck.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "store/store.h"
@@ -70,6 +74,19 @@ static const char check_usage[] =
 	"  -v, --verbose      a location compared size by size (a workload generator's\n"
 	"                     profile) lists each size's comparison; configurations\n"
 	"                     are named with their postprocessors' parameters\n"
+	"  --on METRIC        what a time profile is judged on: instructions, cycles,\n"
+	"                     cpu, real, user or sys; default: the most stable one\n"
+	"                     both sides have, in that order (docs/cli/check.md)\n"
+	"  --strict-env       refuse to compare profiles measured in different\n"
+	"                     environments (host, CPU, kernel, governor, VM, compiler),\n"
+	"                     which is otherwise a warning\n"
+	"  --remeasure        head: build REV and its parent in temporary worktrees and\n"
+	"                     measure both now, each job of the matrix in interleaved\n"
+	"                     rounds (both once a round, in random order), until a\n"
+	"                     sequential test is sure or the budget is spent; the\n"
+	"                     profiles are left pending for `veles add`\n"
+	"  --max-rounds N     --remeasure: at most N rounds per job (default 100)\n"
+	"  --time S           --remeasure: stop after S seconds per job\n"
 	"  -q, --quiet        no progress lines on stderr\n";
 
 struct check_cli {
@@ -79,6 +96,10 @@ struct check_cli {
 	struct check_collect *collect; /* --collect-missing: what may run */
 	enum change_class fail_from;   /* --fail-on, --strict */
 	bool force, verbose;
+	const char *on; /* --on, or NULL: the most stable metric both have */
+	bool strict_env, remeasure, seeded;
+	unsigned long max_rounds;
+	double max_seconds;
 	bool quiet_progress;
 	size_t max_chars; /* --max-chars */
 	enum check_format fmt;
@@ -100,6 +121,11 @@ enum {
 	OPT_FAIL_ON,
 	OPT_FORCE,
 	OPT_MAX_CHARS,
+	OPT_ON,
+	OPT_STRICT_ENV,
+	OPT_REMEASURE,
+	OPT_MAX_ROUNDS,
+	OPT_TIME,
 };
 
 static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -177,10 +203,27 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 			return 2;
 		o->max_chars = n;
 		return 0;
+	case OPT_ON:
+		if (!metric_known(arg))
+			return cli_usage_error(
+				"check",
+				"--on wants instructions, cycles, cpu, real, user or sys, not '%s'",
+				arg);
+		o->on = arg;
+		return 0;
+	case OPT_MAX_ROUNDS:
+		if (cli_parse_uint("check", "--max-rounds", arg, &o->max_rounds) < 0)
+			return 2;
+		if (o->max_rounds < 1 || o->max_rounds > 100000)
+			return cli_usage_error("check", "--max-rounds wants 1 to 100000");
+		return 0;
+	case OPT_TIME:
+		return parse_fraction("--time", arg, 0, 1e7, &o->max_seconds);
 	default: /* OPT_SEED */
 		if (cli_parse_uint("check", "--seed", arg, &n) < 0)
 			return 2;
 		o->cp.seed = n;
+		o->seeded = true;
 		return 0;
 	}
 }
@@ -204,6 +247,11 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"force", no_argument, NULL, OPT_FORCE},
 		{"max-chars", required_argument, NULL, OPT_MAX_CHARS},
 		{"verbose", no_argument, NULL, 'v'},
+		{"on", required_argument, NULL, OPT_ON},
+		{"strict-env", no_argument, NULL, OPT_STRICT_ENV},
+		{"remeasure", no_argument, NULL, OPT_REMEASURE},
+		{"max-rounds", required_argument, NULL, OPT_MAX_ROUNDS},
+		{"time", required_argument, NULL, OPT_TIME},
 		{"yes", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
@@ -212,12 +260,17 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	int c, ret;
 
 	check_params_default(&o->cp);
+	o->max_rounds = 100;
 	o->fail_from = CH_DEGRADATION;
 	o->max_chars = CHECK_MARKDOWN_MAX;
 	while ((c = getopt_long(argc, argv, "hqvy", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(check_usage, stdout);
 			return -1;
+		}
+		if (c == OPT_STRICT_ENV || c == OPT_REMEASURE) {
+			*(c == OPT_REMEASURE ? &o->remeasure : &o->strict_env) = true;
+			continue;
 		}
 		if (c == 'y') {
 			o->collect->yes = true;
@@ -241,26 +294,55 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	return 0;
 }
 
+/* The metric a time profile pair is judged on (NULL: not a time profile);
+ * ERR_INVALID when --on names one a side lacks. */
+static int pick_metric(const struct check_cli *o, const struct profile *base, const char *base_name,
+		       const struct profile *target, const char *target_name, const char **metric)
+{
+	*metric = NULL;
+	if (!metric_any(base) && !metric_any(target))
+		return 0;
+	if (!o->on) {
+		*metric = metric_shared(base, target);
+		return 0;
+	}
+	if (!metric_present(base, o->on) || !metric_present(target, o->on))
+		return err_set(ERR_INVALID, "--on %s: %s has no %s", o->on,
+			       metric_present(base, o->on) ? target_name : base_name, o->on);
+	*metric = o->on;
+	return 0;
+}
+
 static int compare_into(struct check_report *r, const struct check_cli *o,
 			const struct profile *base, const char *base_name,
 			const struct profile *target, const char *target_name)
 {
-	struct check_pair *pair = check_report_add(r);
-	const char *methods[CHECK_MAX_METHODS];
+	struct check_pair *pair;
+	const char *methods[CHECK_MAX_METHODS], *metric;
 	size_t n;
 	int ret;
 
+	ret = cli_env_check(base, base_name, target, target_name, o->strict_env);
+	if (ret < 0)
+		return ret;
+	ret = pick_metric(o, base, base_name, target, target_name, &metric);
+	if (ret < 0)
+		return ret;
+	pair = check_report_add(r);
 	pair->baseline_name = xstrdup(base_name);
 	pair->target_name = xstrdup(target_name);
 	pair->config = profile_config_title(target);
 	pair->config_full = profile_config_title_full(target);
 	pair->config_key = profile_config_key(target);
-	if (o->method)
-		return degrade_compare(base, target, o->method, &o->cp, &pair->changes);
-	check_methods_for(&o->strategies, target, methods, &n);
-	ret = 0;
-	for (size_t i = 0; i < n && ret == 0; i++)
-		ret = degrade_compare(base, target, methods[i], &o->cp, &pair->changes);
+	if (o->method) {
+		ret = degrade_compare(base, target, o->method, &o->cp, &pair->changes);
+	} else {
+		check_methods_for(&o->strategies, target, methods, &n);
+		for (size_t i = 0; i < n && ret == 0; i++)
+			ret = degrade_compare(base, target, methods[i], &o->cp, &pair->changes);
+	}
+	if (ret == 0 && metric)
+		metric_filter_changes(&pair->changes, 0, metric);
 	return ret;
 }
 
@@ -412,6 +494,24 @@ static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 	return ret;
 }
 
+/* --remeasure: REV and its parent measured now, interleaved. */
+static int remeasure(struct cli_ctx *ctx, const struct check_cli *o, const char *id,
+		     struct check_report *r)
+{
+	struct check_remeasure_args a = {
+		.max_rounds = o->max_rounds,
+		.max_seconds = o->max_seconds,
+		/* Random unless --seed asks for a repeatable order. */
+		.seed = o->seeded ? o->cp.seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32),
+		.on = o->on,
+		.cp = o->cp,
+		.strict_env = o->strict_env,
+		.quiet = o->quiet_progress,
+	};
+
+	return check_remeasure(ctx, &a, id, r);
+}
+
 static int check_head(struct cli_ctx *ctx, const struct check_cli *o, const char *rev)
 {
 	struct check_report r = {0};
@@ -423,6 +523,13 @@ static int check_head(struct cli_ctx *ctx, const struct check_cli *o, const char
 	if (!rev && !cli_head(ctx, id)) {
 		cli_error("no version yet: nothing to check");
 		return 2;
+	}
+	if (o->remeasure) {
+		if (remeasure(ctx, o, id, &r) < 0) {
+			check_report_free(&r);
+			return 2;
+		}
+		return finish(&r, o, ctx->stdout_tty);
 	}
 	if (vcs_version_info(ctx->vcs, id, &ver) < 0 || check_version(ctx, o, &ver, &r) < 0) {
 		check_report_free(&r);
@@ -482,6 +589,13 @@ static int check_mode(struct cli_ctx *ctx, const struct check_cli *o, int nargs,
 {
 	const char *mode = args[0];
 
+	if (o->remeasure && strcmp(mode, "head") != 0)
+		return cli_usage_error("check", "--remeasure is for head [REV]");
+	if (o->remeasure && (o->method || o->collect_missing))
+		return cli_usage_error("check",
+				       "--remeasure judges by its own sequential test on "
+				       "fresh measurements: drop %s",
+				       o->method ? "--method" : "--collect-missing");
 	if (strcmp(mode, "profiles") == 0) {
 		if (nargs != 3)
 			return cli_usage_error("check", "profiles wants BASE and TARGET");

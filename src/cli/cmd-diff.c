@@ -14,6 +14,7 @@
 #include "analyze/stats.h"
 #include "cli/cli.h"
 #include "cli/diff-bounds.h"
+#include "cli/envcheck.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -42,6 +43,9 @@ static const char diff_usage[] =
 	"  -m, --minor REV      look the profiles up in version REV (default: HEAD);\n"
 	"                       given twice, the first for BASE, the second for TARGET\n"
 	"  --force              compare profiles of different types or commands\n"
+	"  --strict-env         refuse profiles measured in different environments\n"
+	"                       (host, CPU, kernel, governor, VM, compiler), which is\n"
+	"                       otherwise a warning\n"
 	"\n"
 	"flamegraph draws the call stacks of the resources' traces (memory profiles\n"
 	"have them) as a differential flame graph in SVG: frame widths from TARGET,\n"
@@ -61,7 +65,7 @@ struct diff_opts {
 	const char *group_by, *of, *filter, *output;
 	const char *rev[2]; /* -m: both sides, or one each when given twice */
 	int nrev;
-	bool flamegraph, negate, force;
+	bool flamegraph, negate, force, strict_env;
 	regex_t re;
 };
 
@@ -129,6 +133,9 @@ static int parse_option(struct diff_opts *o, int c, char **argv)
 	case 'N':
 		o->negate = true;
 		return 0;
+	case 'E':
+		o->strict_env = true;
+		return 0;
 	default:
 		return cli_bad_option("diff", argv);
 	}
@@ -149,6 +156,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 		{"output", required_argument, NULL, 'O'},
 		{"negate", no_argument, NULL, 'N'},
 		{"force", no_argument, NULL, 'F'},
+		{"strict-env", no_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -473,6 +481,8 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 	if (ret == 0 && !o.force &&
 	    profile_comparable(p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1])) < 0)
 		ret = cli_error("%s (--force compares them anyway)", err_msg()) + 1;
+	if (ret == 0 && cli_env_check(p[0], names[0], p[1], names[1], o.strict_env) < 0)
+		ret = cli_fail() + 1;
 	if (ret == 0 && o.of && !has_field(p[0], o.of) && !has_field(p[1], o.of))
 		ret = cli_error("no resource of either profile has '%s'", o.of);
 	/* Bounds profiles measure no amounts: their bounds are compared. */

@@ -16,7 +16,8 @@
 
 static const char log_usage[] =
 	"usage: veles log [--oneline] [-n N] [--format text|json] [REV]\n"
-	"       veles log --perf KEY [-n N] [--format text|json | -o FILE] [REV]\n"
+	"       veles log --perf KEY [-n N] [--format text|json | -o FILE] [--strict-env]\n"
+	"                 [REV]\n"
 	"\n"
 	"Lists the versions reachable from REV (default: HEAD), newest first, as\n"
 	"git log does, each with its profiles: their ids (any prefix of four digits\n"
@@ -30,7 +31,10 @@ static const char log_usage[] =
 	"  --perf KEY         instead, the history of one metric: for each location\n"
 	"                     (uid [subtype]) matching KEY, its median and quartiles per\n"
 	"                     version, oldest first, a sparkline, and the versions where\n"
-	"                     it shifted (change points)\n"
+	"                     it shifted (change points); versions whose profiles were\n"
+	"                     measured in different environments (host, CPU, kernel,\n"
+	"                     governor, VM, compiler) are warned about\n"
+	"  --strict-env       --perf: refuse such a history instead (exit 2)\n"
 	"  -o, --output FILE  --perf: the history chart as FILE.svg (a picture) or\n"
 	"                     FILE.html (interactive: hover for each point's commit)\n";
 
@@ -281,12 +285,14 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"perf", required_argument, NULL, 'P'},
 		{"output", required_argument, NULL, 'o'},
+		{"strict-env", no_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct log_state st = {0};
 	unsigned long limit = 0;
 	const char *perf = NULL, *output = NULL;
+	bool strict_env = false;
 	char from[41];
 	int c, ret;
 
@@ -312,6 +318,9 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 		case 'P':
 			perf = optarg;
 			break;
+		case 'E':
+			strict_env = true;
+			break;
 		case 'h':
 			fputs(log_usage, stdout);
 			return 0;
@@ -332,7 +341,7 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 		return 0;
 	}
 	if (perf)
-		return log_perf(ctx, from, limit, perf, st.fmt, output);
+		return log_perf(ctx, from, limit, perf, st.fmt, strict_env, output);
 	st.plain = vcs_kind(ctx->vcs) == VCS_PLAIN;
 	ret = store_each_version(ctx->store, st.oneline ? collect_types : collect_version, &st.map);
 	if (ret == 0)

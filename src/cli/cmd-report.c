@@ -117,13 +117,18 @@ static int by_text(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void print_folded(struct perf_session *s, uint64_t *lost)
+static int print_folded(struct perf_session *s, uint64_t *lost)
 {
 	struct folded f = {0};
 	char **keys;
 	size_t n = 0;
+	int ret = perf_session_samples(s, on_sample_folded, &f, lost);
 
-	perf_session_samples(s, on_sample_folded, &f, lost);
+	if (ret < 0) {
+		free(f.count);
+		strmap_free(&f.stacks);
+		return ret;
+	}
 	keys = xcalloc(f.stacks.n ? f.stacks.n : 1, sizeof(*keys));
 	for (size_t j = 0; j < f.stacks.cap; j++)
 		if (f.stacks.keys[j])
@@ -135,6 +140,7 @@ static void print_folded(struct perf_session *s, uint64_t *lost)
 	free(keys);
 	free(f.count);
 	strmap_free(&f.stacks);
+	return 0;
 }
 
 static int by_period(const void *a, const void *b)
@@ -304,15 +310,23 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 	if (perf_session_open(in, &s) < 0)
 		return cli_fail();
 	if (folded) {
-		print_folded(s, &lost);
+		if (print_folded(s, &lost) < 0) {
+			perf_session_free(s);
+			return cli_fail();
+		}
 		if (lost)
 			cli_warn("%llu samples were lost while recording",
 				 (unsigned long long)lost);
 		perf_session_free(s);
 		return 0;
 	}
-	perf_session_samples(s, on_sample, &r, &lost);
-	qsort(r.v, r.n, sizeof(*r.v), by_period);
+	if (perf_session_samples(s, on_sample, &r, &lost) < 0) {
+		report_free(&r);
+		perf_session_free(s);
+		return cli_fail();
+	}
+	if (r.n > 1) /* r.v is NULL when there is no sample */
+		qsort(r.v, r.n, sizeof(*r.v), by_period);
 	if (fmt == FORMAT_JSON)
 		print_json(&r, perf_session_data(s)->event, min, graph);
 	else

@@ -305,47 +305,29 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 	return ret < 0 ? ret : done;
 }
 
-/* The project root inside a checkout at @tree: .veles/ may sit in a
- * subdirectory of the git work tree. */
-static char *root_in(struct cli_ctx *ctx, const char *tree)
-{
-	const char *wd = git_repository_workdir(vcs_store_repo(ctx->vcs));
-	size_t len = wd ? strlen(wd) : 0;
+/* What the jobs in a checkout need. */
+struct in_checkout {
+	struct run_cli *r;
+	const struct run_job *jobs;
+	size_t n;
+};
 
-	if (len && wd[len - 1] == '/')
-		len--;
-	if (wd && strncmp(ctx->root, wd, len) == 0 && ctx->root[len] == '/')
-		return xasprintf("%s%s", tree, ctx->root + len);
-	return xstrdup(tree);
+static int jobs_in_checkout(const struct run_checkout *co, void *arg)
+{
+	struct in_checkout *in = arg;
+
+	return run_jobs(in->r, co->id, in->jobs, in->n);
 }
 
-/* Runs the jobs in a temporary worktree at @version; always removes it. */
+/* Runs the jobs in a temporary worktree at @version; always removes it.
+ * pre_run is run_jobs' own: a failing build fails the jobs, not the run. */
 static int run_in_worktree(struct run_cli *r, const char *version, const struct run_job *jobs,
 			   size_t n)
 {
-	git_repository *repo = vcs_store_repo(r->ctx->vcs);
-	char *dir, *name, *root;
-	int ret = run_worktree_add(repo, version, &dir, &name);
+	struct in_checkout in = {r, jobs, n};
 
-	if (ret < 0)
-		return ret;
-	root = root_in(r->ctx, dir);
-	if (chdir(root) < 0)
-		ret = err_set(ERR_IO, "cannot change to %s: %s", root, strerror(errno));
-	if (ret == 0)
-		ret = run_jobs(r, version, jobs, n);
-	if (chdir(r->ctx->root) < 0 && ret == 0)
-		ret = err_set(ERR_IO, "cannot change back to %s: %s", r->ctx->root,
-			      strerror(errno));
-	/* A Ctrl-C must not leave the worktree behind: clean up first. */
-	int rm = run_worktree_remove(repo, dir, name);
-
-	if (ret == 0)
-		ret = rm;
-	free(root);
-	free(dir);
-	free(name);
-	return ret;
+	return run_in_checkout(vcs_store_repo(r->ctx->vcs), r->ctx->root, version, NULL,
+			       jobs_in_checkout, &in);
 }
 
 /* Each version once, in the order first named. */

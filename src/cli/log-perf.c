@@ -10,8 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analyze/envinfo.h"
 #include "analyze/history.h"
 #include "cli/cli.h"
+#include "cli/envcheck.h"
 #include "cli/log.h"
 #include "project/history_load.h"
 #include "util/buf.h"
@@ -84,16 +86,53 @@ static int write_chart(const struct history *h, const char *key, const char *out
 	return ret < 0 ? cli_fail() : 0;
 }
 
+/* Each series' last point's environment, to compare the next one with. */
+struct env_state {
+	bool strict;
+	struct env_info *env;
+	size_t n;
+};
+
+/* A series whose neighbouring points were measured in different
+ * environments says so (or, with --strict-env, is refused). */
+static int check_env(void *arg, const struct history *h, size_t series, const struct profile *p)
+{
+	struct env_state *st = arg;
+	const struct history_series *s = &h->s[series];
+	struct env_info e;
+	char a[16], b[16];
+	int ret = 0;
+
+	if (series >= st->n) {
+		st->env = xrealloc(st->env, (series + 1) * sizeof(*st->env));
+		memset(st->env + st->n, 0, (series + 1 - st->n) * sizeof(*st->env));
+		st->n = series + 1;
+	}
+	env_info_get(p, &e);
+	if (s->n > 1) {
+		snprintf(a, sizeof(a), "%.7s", h->versions[s->pts[s->n - 2].version].id);
+		snprintf(b, sizeof(b), "%.7s", h->versions[s->pts[s->n - 1].version].id);
+		ret = cli_env_check_info(&st->env[series], a, &e, b, st->strict);
+	}
+	env_info_release(&st->env[series]);
+	st->env[series] = e;
+	return ret;
+}
+
 int log_perf(struct cli_ctx *ctx, const char *from, size_t limit, const char *key,
-	     enum out_format fmt, const char *output)
+	     enum out_format fmt, bool strict_env, const char *output)
 {
 	struct history h = {0};
 	struct buf out = BUF_INIT;
-	int ret = history_load(ctx->vcs, ctx->store, from, limit, key, &h);
+	struct env_state env = {strict_env, NULL, 0};
+	int ret = history_load(ctx->vcs, ctx->store, from, limit, key, check_env, &env, &h);
 
+	for (size_t i = 0; i < env.n; i++)
+		env_info_release(&env.env[i]);
+	free(env.env);
 	if (ret < 0) {
 		history_free(&h);
-		return cli_fail();
+		return cli_fail() + (strict_env && ret == ERR_INVALID);
 	}
 	if (output) {
 		ret = write_chart(&h, key, output);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/envinfo.h"
 #include "analyze/profile_config.h"
 #include "analyze/stats.h"
 #include "cli/show.h"
@@ -202,6 +203,19 @@ static const char *type_uid(const struct profile *p, const struct group *g, stru
 	return type_text(p, "uid", g->type);
 }
 
+/* Where the profile was measured (header.environment). */
+static void show_environment(const struct profile *p)
+{
+	struct env_info e;
+	struct buf b = BUF_INIT;
+
+	env_info_get(p, &e);
+	env_info_describe(&e, &b);
+	fputs(buf_str(&b), stdout);
+	buf_release(&b);
+	env_info_release(&e);
+}
+
 /* The postprocessors by name ("regression-analysis, normalizer"), the
  * whole records with --verbose (or when they are not a list of records). */
 static void print_postprocessors(const struct profile *p, bool verbose)
@@ -242,6 +256,7 @@ void show_summary_header(const struct profile *p, const char *name, size_t ngrou
 		printf("Collector:      %s %s\n", p->collector,
 		       p->collector_params ? p->collector_params : "");
 	printf("Origin:         %s\n", p->origin ? p->origin : "(none)");
+	show_environment(p);
 	printf("Units:          ");
 	for (i = 0; i < p->nunits; i++)
 		printf("%s%s: %s", i ? ", " : "", p->units[i].key, p->units[i].value);
@@ -333,6 +348,9 @@ static void summary_json(const struct profile *p, const char *name, const struct
 	json_raw(&b, "collector_params", p->collector_params);
 	json_raw(&b, "postprocessors", p->postprocessors);
 	json_raw(&b, "models", p->models);
+	for (i = 0; i < p->nheader_extra; i++)
+		if (strcmp(p->header_extra[i].key, "environment") == 0)
+			buf_addf(&b, ",\"environment\":%s", p->header_extra[i].value);
 	buf_addf(&b, ",\"resources\":%zu,\"groups\":[", profile_nres(p));
 	for (i = 0; i < n; i++) {
 		const struct stats *s = &g[i].st;

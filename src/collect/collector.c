@@ -16,6 +16,7 @@
 
 #include "collect/bounds/bounds.h"
 #include "collect/collector.h"
+#include "collect/machine.h"
 #include "collect/memory/memory.h"
 #include "collect/monitor/monitor.h"
 #include "collect/regex/regex.h"
@@ -214,9 +215,24 @@ char *collect_profile_name(const char *cmd, const char *tool, const char *worklo
 	return buf_detach(&b, NULL);
 }
 
+void collect_header_set(struct profile *p, const char *key, char *json)
+{
+	for (size_t i = 0; i < p->nheader_extra; i++) {
+		if (strcmp(p->header_extra[i].key, key) == 0) {
+			free(p->header_extra[i].value);
+			p->header_extra[i].value = json;
+			return;
+		}
+	}
+	p->header_extra =
+		xrealloc(p->header_extra, (p->nheader_extra + 1) * sizeof(*p->header_extra));
+	p->header_extra[p->nheader_extra++] = (struct kv){xstrdup(key), json};
+}
+
 static void collect_fill_header(struct collect_ctx *c, const struct collector *col)
 {
 	struct profile *p = c->profile;
+	struct buf env = BUF_INIT;
 
 	if (!p->type)
 		p->type = xstrdup(col->name);
@@ -233,6 +249,10 @@ static void collect_fill_header(struct collect_ctx *c, const struct collector *c
 		p->collector_params = xstrdup("{}");
 	free(p->origin);
 	p->origin = c->env->origin ? xstrdup(c->env->origin) : NULL;
+	/* Where it was measured, so profiles of two machines are not compared
+	 * without a word (issue 14). */
+	machine_env_json(&env, c->argv[0], c->load_before, c->load_after);
+	collect_header_set(p, "environment", buf_detach(&env, NULL));
 }
 
 int collect_claim_path(const char *dir, const char *name, char **path)
@@ -345,6 +365,7 @@ static int collect_phases(struct collect_ctx *c, const struct collector *col)
 {
 	int ret = 0;
 
+	c->load_before = machine_loadavg();
 	if (col->before)
 		ret = col->before(c);
 	if (ret == 0)
@@ -356,6 +377,7 @@ static int collect_phases(struct collect_ctx *c, const struct collector *col)
 		ret = check_interrupted();
 	if (ret == 0 && !c->profile)
 		ret = err_set(ERR_GENERIC, "collect %s: the collector made no profile", col->name);
+	c->load_after = machine_loadavg();
 	if (ret == 0 && col->after)
 		ret = col->after(c);
 	if (ret == 0)

@@ -68,6 +68,7 @@ struct collect_ctx {
 	bool help;	    /* parse() printed the usage: nothing to collect */
 	char *name;	    /* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
 	char *log_path;	    /* env->logs_dir/NAME.log, for --output-handling capture */
+	double load_before, load_after; /* 1-minute load averages around the phases */
 };
 
 struct collector {
@@ -117,6 +118,10 @@ void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o);
 void collect_common_usage(void);
 /* A whole number of at least @min for option @opt; ERR_INVALID otherwise. */
 int collect_parse_count(const char *name, const char *opt, const char *arg, long min, long *out);
+
+/* Sets header member @key of @p to the raw JSON @json (taken), replacing
+ * one already there. */
+void collect_header_set(struct profile *p, const char *key, char *json);
 
 /* BIN-TOOL-WORKLOAD-TIMESTAMP (local time), each part made safe for a file
  * name and never starting with '.' or '-': how profiles in .veles/jobs/

@@ -17,6 +17,9 @@
 #include "util/fsutil.h"
 
 #define MAX_PARTS 32
+/* read_node() recurses per level: a file nested deeper is refused before
+ * the stack runs out (a crafted file of nested '[' did). */
+#define MAX_NESTING 1000
 
 /* A node on the key's path, in bytes of the file. */
 struct node {
@@ -43,6 +46,7 @@ struct editor {
 	struct node path[MAX_PARTS + 1]; /* path[d]: the node at parts[0..d) */
 	size_t matched;			 /* deepest d found */
 	bool have_root;
+	size_t nesting; /* containers open in read_node() */
 };
 
 /* A mark (line and column in characters) as a byte offset: libyaml counts
@@ -116,6 +120,10 @@ static int read_node(struct editor *e, yaml_event_t *ev, bool in_flow, size_t de
 		end_type = YAML_SEQUENCE_END_EVENT;
 	}
 	yaml_event_delete(ev);
+	if (e->nesting == MAX_NESTING)
+		return err_set(ERR_INVALID, "%s: nested more than %d levels deep", e->name,
+			       MAX_NESTING);
+	e->nesting++;
 	self->last = self->start;
 	for (;;) {
 		struct node child = {0};
@@ -167,6 +175,7 @@ static int read_node(struct editor *e, yaml_event_t *ev, bool in_flow, size_t de
 		if (child.last > self->last)
 			self->last = child.last;
 	}
+	e->nesting--;
 done:
 	if (ret == 0 && on_path) {
 		e->path[depth] = *self;

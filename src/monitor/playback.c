@@ -99,14 +99,16 @@ static void inflate(struct mon_player *p, const char *z, size_t zlen, struct buf
 		p->damaged = true;
 }
 
-static bool get_varint(const struct mon_player *p, size_t *pos, uint64_t *v)
+/* A varint at *@pos, which must end before @lim: the end of the record
+ * it is read from, so that no length read after it can pass its end. */
+static bool get_varint(const struct mon_player *p, size_t *pos, size_t lim, uint64_t *v)
 {
 	uint64_t x = 0;
 
 	for (unsigned shift = 0; shift < 64; shift += 7) {
 		unsigned char c;
 
-		if (*pos >= p->len)
+		if (*pos >= lim)
 			return false;
 		c = (unsigned char)p->data[(*pos)++];
 		x |= (uint64_t)(c & 0x7f) << shift;
@@ -149,7 +151,7 @@ static bool next_record(struct mon_player *p, char *tag, size_t *start, size_t *
 	for (;;) {
 		lim = frame_end(p);
 		pos = p->pos + 1;
-		if (p->pos < lim && get_varint(p, &pos, &len) && pos <= lim && len <= lim - pos)
+		if (p->pos < lim && get_varint(p, &pos, lim, &len) && len <= lim - pos)
 			break;
 		if (p->pos >= p->len || !skip_frame(p))
 			return false;
@@ -206,7 +208,7 @@ static bool decode_values(const struct mon_player *p, size_t *pos, size_t end, c
 		/* Most differences fit one byte. */
 		if (at < end && data[at] < 0x80) {
 			d = data[at++];
-		} else if (!get_varint(p, &at, &d)) {
+		} else if (!get_varint(p, &at, end, &d)) {
 			return false;
 		}
 		out[i] = (base ? base[i] : 0) + unzigzag(d);
@@ -238,7 +240,7 @@ static bool decode_table(struct mon_player *p, size_t *pos, size_t end,
 	uint64_t nrows;
 	bool renamed;
 
-	if (!get_varint(p, pos, &nrows) || *pos >= end || nrows > 1u << 20)
+	if (!get_varint(p, pos, end, &nrows) || *pos >= end || nrows > 1u << 20)
 		return false;
 	renamed = p->data[(*pos)++];
 	if (renamed) {
@@ -264,10 +266,11 @@ static bool decode_modrecs(struct mon_player *p, size_t *pos, size_t end, struct
 {
 	uint64_t n, module, len;
 
-	if (!get_varint(p, pos, &n))
+	if (!get_varint(p, pos, end, &n))
 		return false;
 	for (uint64_t i = 0; i < n; i++) {
-		if (!get_varint(p, pos, &module) || !get_varint(p, pos, &len) || len > end - *pos)
+		if (!get_varint(p, pos, end, &module) || !get_varint(p, pos, end, &len) ||
+		    len > end - *pos)
 			return false;
 		mon_sample_add_modrec(s, (unsigned)module, p->data + *pos, len);
 		*pos += len;
@@ -281,7 +284,7 @@ static bool decode_sample(struct mon_player *p, size_t pos, size_t end,
 {
 	uint64_t dt, present;
 
-	if (!get_varint(p, &pos, &dt) || !get_varint(p, &pos, &present))
+	if (!get_varint(p, &pos, end, &dt) || !get_varint(p, &pos, end, &present))
 		return false;
 	p->us = (p->have_prev ? p->us : 0) + (int64_t)unzigzag(dt);
 	s->t = (double)p->us / 1e6;
@@ -316,7 +319,7 @@ int mon_player_next(struct mon_player *p, const struct mon_sample **s)
 		if (tag == 'T') {
 			uint64_t us;
 
-			if (get_varint(p, &start, &us)) {
+			if (get_varint(p, &start, end, &us)) {
 				p->us = (int64_t)us;
 				p->have_prev = true;
 			}

@@ -13,9 +13,10 @@ static int count_cpus(const char *line, const char *eol)
 {
 	int n = 0;
 
-	for (const char *p = line; p && p < eol; p = strstr(p + 3, "CPU"))
-		if (!strncmp(p, "CPU", 3))
-			n++;
+	/* p + 3 is inside the text only after a match: a header shorter
+	 * than "CPU" must not be skipped past its end. */
+	for (const char *p = strstr(line, "CPU"); p && p < eol; p = strstr(p + 3, "CPU"))
+		n++;
 	return n;
 }
 

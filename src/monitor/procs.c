@@ -58,7 +58,8 @@ int mon_parse_pidstat(const char *text, uint64_t uid, struct mon_table *t)
 	}
 	/* Field 3 (the state) onwards; f[k] is field k + 3 of proc(5). */
 	p = close + 2;
-	f[0] = (unsigned char)*p++;
+	f[0] = (unsigned char)*p;
+	p += *p != '\0'; /* a text that ends after ") " has no state */
 	for (int k = 1; k < 37; k++)
 		f[k] = *p == ' ' ? snum(&p) : 0;
 	n = snprintf(name, sizeof(name), "%.*s %.*s", (int)(open - text - 1), text,

@@ -400,7 +400,11 @@ static int playback(struct loop *l)
 		prev = cur;
 		k++;
 	}
-	if (rc >= 0 && p.damaged && p.gaps)
+	/* A damaged recording plays what it holds; one that holds not one
+	 * whole sample is an error, not an empty success. */
+	if (rc >= 0 && p.damaged && !p.nsamples)
+		rc = err_set(ERR_PARSE, "%s is damaged: it holds no whole sample", l->o->playback);
+	else if (rc >= 0 && p.damaged && p.gaps)
 		fprintf(stderr,
 			"veles monitor: %s is damaged: played back %lu samples, skipping %u "
 			"damaged part%s\n",

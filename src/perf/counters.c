@@ -37,8 +37,8 @@ static int open_one(struct perf_counter *c, const struct perf_target *t, pid_t p
 
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr.inherit = t->kind != TARGET_SYSTEM;
-	attr.disabled = t->kind == TARGET_CHILD;
-	attr.enable_on_exec = t->kind == TARGET_CHILD;
+	attr.disabled = t->kind == TARGET_CHILD || t->kind == TARGET_SPAWNED;
+	attr.enable_on_exec = t->kind == TARGET_CHILD || t->kind == TARGET_SPAWNED;
 	fd = perf_open(c->name, &attr, pid, cpu, &unsupported);
 	if (fd < 0) {
 		if (!unsupported)
@@ -60,12 +60,16 @@ static int online_cpus(void)
 
 static int open_counter(struct perf_counter *c, const struct perf_target *t)
 {
-	size_t n = t->kind == TARGET_SYSTEM ? (size_t)online_cpus() : t->npids;
+	size_t n = t->kind == TARGET_SYSTEM    ? (size_t)online_cpus()
+		   : t->kind == TARGET_SPAWNED ? 1
+					       : t->npids;
 	int ret = 0;
 
 	c->fds = xcalloc(n, sizeof(int));
 	for (size_t i = 0; i < n && !c->unsupported && ret == 0; i++) {
-		if (t->kind == TARGET_SYSTEM)
+		if (t->kind == TARGET_SPAWNED)
+			ret = open_one(c, t, 0, -1);
+		else if (t->kind == TARGET_SYSTEM)
 			ret = open_one(c, t, -1, (int)i);
 		else
 			ret = open_one(c, t, t->pids[i], -1);

@@ -29,11 +29,20 @@ struct perf_counters {
 	size_t n;
 };
 
-enum perf_target_kind { TARGET_CHILD, TARGET_PIDS, TARGET_SYSTEM };
+/*
+ * TARGET_SPAWNED counts every command this process starts after the open,
+ * from that command's exec on, with the command's own children: the event
+ * is opened on us, disabled, inherited by each child and enabled in it by
+ * its exec (enable_on_exec), so a posix_spawn()ed command is counted as
+ * `perf stat` counts a forked one while we count nothing ourselves. A
+ * child's count joins ours when it exits. Open one just before a run and
+ * read it after: kept open across runs, some runs' counts were lost.
+ */
+enum perf_target_kind { TARGET_CHILD, TARGET_PIDS, TARGET_SYSTEM, TARGET_SPAWNED };
 
 struct perf_target {
 	enum perf_target_kind kind;
-	const pid_t *pids; /* TARGET_CHILD: one; TARGET_PIDS: threads */
+	const pid_t *pids; /* TARGET_CHILD: one; TARGET_PIDS: threads; else unused */
 	size_t npids;
 };
 

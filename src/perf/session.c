@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "perf/session.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 struct map {
@@ -19,6 +20,7 @@ struct comm {
 
 struct perf_session {
 	struct perf_data d;
+	char *path; /* for error messages */
 	struct map *maps;
 	size_t nmaps, maps_cap;
 	struct perf_dso **dsos;
@@ -39,6 +41,7 @@ int perf_session_open(const char *path, struct perf_session **out)
 		free(s);
 		return ret;
 	}
+	s->path = xstrdup(path);
 	*out = s;
 	return 0;
 }
@@ -222,8 +225,12 @@ static bool parse_sample(struct perf_session *s, const unsigned char *b, size_t 
 	smp->comm = comm_of(s, smp->pid);
 	smp->at = resolve(s, smp->pid, ip,
 			  (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL);
-	if ((st & PERF_SAMPLE_CALLCHAIN) && take_u64(&p, end, &v))
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		/* The length is the file's word: a chain must fit its record. */
+		if (!take_u64(&p, end, &v) || v > (uint64_t)(end - p) / 8)
+			return false;
 		resolve_chain(s, smp, p, end, v);
+	}
 	return true;
 }
 
@@ -329,11 +336,11 @@ int perf_session_samples(struct perf_session *s,
 			 uint64_t *lost)
 {
 	struct rec_at *v;
-	size_t n;
+	size_t n, i;
 
 	*lost = 0;
 	n = order_records(s, &v, lost);
-	for (size_t i = 0; i < n; i++) {
+	for (i = 0; i < n; i++) {
 		struct perf_event_header h;
 		const unsigned char *body = s->d.buf + v[i].off + sizeof(h);
 		struct perf_sample smp;
@@ -349,6 +356,14 @@ int perf_session_samples(struct perf_session *s,
 			on_fork(s, body, blen);
 		else if (parse_sample(s, body, blen, h.misc, &smp))
 			fn(&smp, arg);
+		else
+			break;
+	}
+	if (i < n) {
+		size_t off = v[i].off;
+
+		free(v);
+		return err_set(ERR_PARSE, "%s: damaged sample at offset %zu", s->path, off);
 	}
 	free(v);
 	return 0;
@@ -367,6 +382,7 @@ void perf_session_free(struct perf_session *s)
 	free(s->comms);
 	free(s->maps);
 	free(s->chain);
+	free(s->path);
 	perf_data_free(&s->d);
 	free(s);
 }

@@ -35,7 +35,8 @@ struct perf_session;
 int perf_session_open(const char *path, struct perf_session **out);
 const struct perf_data *perf_session_data(const struct perf_session *s);
 /* Calls @fn for every sample in time order (side-band records replayed
- * among them); lost samples are counted. */
+ * among them); lost samples are counted. ERR_PARSE "PATH: damaged sample
+ * at offset N" for a sample whose fields do not fit its record. */
 int perf_session_samples(struct perf_session *s,
 			 void (*fn)(const struct perf_sample *smp, void *arg), void *arg,
 			 uint64_t *lost);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perf/debugfile.h"
@@ -138,14 +139,21 @@ static struct perf_dso *dso_new(const char *path)
 struct perf_dso *perf_dso_load(const char *path)
 {
 	struct perf_dso *d = dso_new(path);
+	struct stat st;
 	int fd;
 	Elf *e;
 
 	if (path[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
 		return d;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The path comes from the recording: a crafted one may name a fifo
+	 * or a device, which must not block or stream forever. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return d;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return d;
+	}
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF)
 		read_elf(d, e, path);
@@ -155,10 +163,12 @@ struct perf_dso *perf_dso_load(const char *path)
 	return d;
 }
 
+const char *perf_kallsyms_path = "/proc/kallsyms";
+
 struct perf_dso *perf_kernel_load(void)
 {
 	struct perf_dso *d = dso_new("[kernel.kallsyms]");
-	FILE *f = fopen("/proc/kallsyms", "re");
+	FILE *f = fopen(perf_kallsyms_path, "re");
 	size_t cap = 0;
 	char line[512];
 

@@ -30,6 +30,10 @@ struct perf_dso {
 struct perf_dso *perf_dso_load(const char *path);
 /* Loads /proc/kallsyms (addresses are zero without root: no symbols). */
 struct perf_dso *perf_kernel_load(void);
+/* The file perf_kernel_load() reads: the fuzz target of record files
+ * points it at a small file of the same format, since reading the real
+ * one takes a tenth of a second. */
+extern const char *perf_kallsyms_path;
 void perf_dso_free(struct perf_dso *d);
 /* The function containing file offset @off (kernel: address), or NULL. */
 const struct perf_sym *perf_dso_find(const struct perf_dso *d, uint64_t off);

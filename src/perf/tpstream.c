@@ -251,9 +251,11 @@ static void name_samples(struct reader *r)
 	struct tp_stream *s = r->s;
 	size_t k = 0;
 
+	/* Either array is NULL when empty, which qsort may not be given. */
 	if (!sorted(s->samples, s->nsamples))
 		qsort(s->samples, s->nsamples, sizeof(*s->samples), by_time);
-	qsort(r->sides, r->nsides, sizeof(*r->sides), side_by_time);
+	if (r->nsides > 1)
+		qsort(r->sides, r->nsides, sizeof(*r->sides), side_by_time);
 	for (size_t i = 0; i < s->nsamples; i++) {
 		while (k < r->nsides && r->sides[k].time <= s->samples[i].time)
 			apply_side(r, &r->sides[k++]);

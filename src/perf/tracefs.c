@@ -39,6 +39,14 @@ static int read_u64_file(const char *path, uint64_t *out)
 	return 0;
 }
 
+/* SUBSYS:NAME, neither part a path: a recording's event names come from
+ * its file and must not lead outside tracefs's events/. */
+static bool tracepoint_name_ok(const char *name, const char *colon)
+{
+	return colon && colon != name && colon[1] && !strchr(colon + 1, ':') &&
+	       !strchr(name, '/') && name[0] != '.' && colon[1] != '.';
+}
+
 int perf_tracepoint_id(const char *name, uint64_t *id)
 {
 	const char *root = perf_tracefs();
@@ -46,8 +54,7 @@ int perf_tracepoint_id(const char *name, uint64_t *id)
 	char *path;
 	int ret;
 
-	if (!colon || colon == name || !colon[1] || strchr(colon + 1, ':') || strchr(name, '/') ||
-	    name[0] == '.')
+	if (!tracepoint_name_ok(name, colon))
 		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
 	if (!root)
 		return tracefs_error(name);
@@ -69,7 +76,7 @@ int perf_tracepoint_format(const char *name, char **text)
 	char *path;
 	int ret;
 
-	if (!colon)
+	if (!tracepoint_name_ok(name, colon))
 		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
 	if (!root)
 		return tracefs_error(name);

@@ -38,8 +38,13 @@ static int remember(const struct vcs_version *ver, void *arg)
 	return 0;
 }
 
+struct point_check {
+	history_point_fn fn;
+	void *arg;
+};
+
 static int add_profiles(struct store *s, struct history *h, size_t at, const char *match,
-			struct buf *raw)
+			const struct point_check *pc, struct buf *raw)
 {
 	struct store_entry *e;
 	size_t n;
@@ -53,7 +58,7 @@ static int add_profiles(struct store *s, struct history *h, size_t at, const cha
 		if (ret == 0)
 			ret = profile_load_mem(raw->data, raw->len, e[i].name, &p);
 		if (ret == 0) {
-			history_add_profile(h, at, p, match);
+			ret = history_add_profile(h, at, p, match, pc->fn, pc->arg);
 			profile_free(p);
 		}
 	}
@@ -62,8 +67,9 @@ static int add_profiles(struct store *s, struct history *h, size_t at, const cha
 }
 
 int history_load(struct vcs *v, struct store *s, const char *from, size_t limit, const char *match,
-		 struct history *h)
+		 history_point_fn fn, void *arg, struct history *h)
 {
+	struct point_check pc = {fn, arg};
 	struct walked w = {0};
 	struct buf raw = BUF_INIT;
 	int ret = vcs_walk(v, from, limit, remember, &w);
@@ -72,7 +78,7 @@ int history_load(struct vcs *v, struct store *s, const char *from, size_t limit,
 		struct history_version *hv = &w.v[k - 1];
 		size_t at = history_add_version(h, hv->id, hv->label, hv->time, hv->summary);
 
-		ret = add_profiles(s, h, at, match, &raw);
+		ret = add_profiles(s, h, at, match, &pc, &raw);
 	}
 	for (size_t k = 0; k < w.n; k++)
 		free(w.v[k].summary);

@@ -7,17 +7,19 @@
 
 #include <stddef.h>
 
-struct history;
+#include "analyze/history.h"
+
 struct store;
 struct vcs;
 
 /*
  * Fills @h (zeroed) with the versions reachable from @from (NULL: HEAD),
  * at most @limit (0: all), oldest first, and the series of every location
- * matching @match in their profiles; change points found. ERR_NOTFOUND
- * when no location matches.
+ * matching @match in their profiles, each point seen by @fn (may be
+ * NULL; its error stops the load); change points found. ERR_NOTFOUND when
+ * no location matches.
  */
 int history_load(struct vcs *v, struct store *s, const char *from, size_t limit, const char *match,
-		 struct history *h);
+		 history_point_fn fn, void *arg, struct history *h);
 
 #endif

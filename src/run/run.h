@@ -13,6 +13,7 @@
 
 struct config;
 struct postproc;
+struct profile;
 struct store;
 struct run_batch;
 
@@ -116,6 +117,10 @@ struct run_env {
 	struct run_batch *batch; /* writes pending profiles (batch.h), or NULL:
 				  * the collector writes each itself */
 	bool quiet_collectors;
+	/* When set, each finished profile is handed to take() (which owns it
+	 * from then on) instead of being written or registered. */
+	int (*take)(struct profile *p, void *arg);
+	void *take_arg;
 };
 
 struct run_result {
@@ -147,5 +152,51 @@ int run_pre_run(const struct run_matrix *m);
 struct git_repository;
 int run_worktree_add(struct git_repository *repo, const char *rev_id, char **dir, char **name);
 int run_worktree_remove(struct git_repository *repo, const char *dir, const char *name);
+
+/*
+ * A version checked out and built, ready to measure (checkout.c): `run
+ * matrix -m`, `check --collect-missing`, `check --remeasure` and `bisect`
+ * all run their commands this way, in the checkout's project root (where
+ * .veles/ is in the user's tree: it may be a subdirectory of the git work
+ * tree).
+ *
+ * The commands run where they are started, so this is the one place the
+ * library changes the current directory: into a checkout and back to the
+ * directory it was entered from, never anywhere else.
+ */
+struct run_checkout {
+	char id[41];
+	char *dir;  /* the temporary worktree */
+	char *name; /* git's name for it */
+	char *root; /* the project root inside it */
+};
+
+/* Shell commands that build a checkout, run in its root in order. */
+struct run_build {
+	char *const *cmds;
+	size_t n;
+	const char *what; /* "pre_run", "the build": names them in errors */
+	bool quiet;	  /* their output to /dev/null */
+};
+
+/* Checks out @rev_id (a full id) for the project at @project_root (an
+ * absolute path in @repo's work tree) and runs @build there (NULL: none).
+ * On failure nothing is left behind. */
+int run_checkout_open(struct git_repository *repo, const char *project_root, const char *rev_id,
+		      const struct run_build *build, struct run_checkout *co);
+/* Removes the worktree; @co may be one that failed to open, or zeroed. */
+int run_checkout_close(struct git_repository *repo, struct run_checkout *co);
+/* Makes @co's root the current directory; run_checkout_leave(@home)
+ * changes back. */
+int run_checkout_enter(const struct run_checkout *co);
+int run_checkout_leave(const char *home);
+/*
+ * The whole of it: open (and build), enter, @fn(@co, @arg), leave, close.
+ * The current directory is always restored and the worktree always
+ * removed, after an error or a Ctrl-C too; @fn's error comes first.
+ */
+int run_in_checkout(struct git_repository *repo, const char *project_root, const char *rev_id,
+		    const struct run_build *build,
+		    int (*fn)(const struct run_checkout *co, void *arg), void *arg);
 
 #endif

@@ -70,13 +70,18 @@ static int register_profile(const struct run_env *env, const char *name, const s
 }
 
 /*
- * The finished profile: postprocessed, then registered or handed to the
- * batch writer. Either way the collector writes nothing itself.
+ * The finished profile: postprocessed, then taken by the caller, registered
+ * or handed to the batch writer. Then the collector writes nothing itself.
  */
 static int job_keep(struct job_state *st, struct collect_ctx *c)
 {
 	int ret = apply_postprocs(st->m, c->profile);
 
+	if (ret == 0 && st->env->take) {
+		ret = st->env->take(c->profile, st->env->take_arg);
+		c->profile = NULL;
+		return ret;
+	}
 	if (ret == 0 && st->env->store) {
 		ret = register_profile(st->env, c->name, c->profile);
 		st->r->registered = ret == 0;

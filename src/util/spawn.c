@@ -97,6 +97,11 @@ static int spawn_resolve(const char *name, char **out)
 	return err_set(ERR_CHILD, "cannot run '%s': %s", name, strerror(err));
 }
 
+int spawn_which(const char *name, char **out)
+{
+	return spawn_resolve(name, out);
+}
+
 /* ---- signals ---- */
 
 static volatile sig_atomic_t sig_got;

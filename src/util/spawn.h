@@ -79,6 +79,10 @@ int spawner_run(struct spawner *s, struct spawn_result *r);
 
 void spawner_release(struct spawner *s);
 
+/* The file execvp would run for @name (looked up on PATH unless it has a
+ * '/'), into *@out (caller frees); ERR_CHILD as spawner_init says. */
+int spawn_which(const char *name, char **out);
+
 /* One-shot convenience: init, run, release. */
 int spawn_run(char *const *argv, const struct spawn_opts *opts, struct spawn_result *r);
 

@@ -464,8 +464,12 @@ static bool cache_tree_root(const unsigned char *p, const unsigned char *end, ch
 	if (end - p < 2 || p[0] != '\0')
 		return false;
 	count = strtol(s + 1, &num_end, 10);
+	/* strtol stops at the file's NUL at the latest, which may be past
+	 * the extension's end. */
+	if (count < 0 || num_end >= (const char *)end)
+		return false;
 	s = memchr(num_end, '\n', (size_t)((const char *)end - num_end));
-	if (count < 0 || !s || (const char *)end - (s + 1) < 20)
+	if (!s || (const char *)end - (s + 1) < 20)
 		return false;
 	for (i = 0; i < 20; i++) {
 		tree[2 * i] = hex[(unsigned char)s[1 + i] >> 4];

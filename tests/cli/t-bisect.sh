@@ -22,13 +22,21 @@ status_before=$(git status --porcelain)
 veles bisect --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' -r 5 \
 	-- ./prog 4000 4000 >"$T/out" 2>"$T/err" || { cat "$T/out" "$T/err" >&2; fail "bisect"; }
 has "$T/out" "^$planted is the first slow commit: version 13"
-has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7}"
-has "$T/err" "^bisect: measuring good"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \((cpu|user) time, [0-9]+ and [0-9]+ runs, interleaved\)"
+has "$T/err" "^bisect: measuring good .* and bad .*, interleaved"
 # The user's tree and branch are as they were; no worktree is left.
 [ "$(git rev-parse HEAD)" = "$head_before" ] || fail "HEAD moved"
 [ "$(git status --porcelain)" = "$status_before" ] || fail "the working tree changed"
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 [ -z "$(git branch --list 'veles*')" ] || fail "a branch was left"
+
+# --no-interleave: good and bad measured once at the start and each
+# candidate against those numbers, as bisect did before.
+veles bisect --no-interleave --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' \
+	-r 5 -q -- ./prog 4000 4000 >"$T/out" 2>"$T/err" ||
+	{ cat "$T/out" "$T/err" >&2; fail "bisect --no-interleave"; }
+has "$T/out" "^$planted is the first slow commit: version 13"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \((cpu|user) time, [0-9]+ and [0-9]+ runs\)$"
 
 # --job: each version measured by a collector job, as `run job` runs it;
 # the values of the location [user] decide, and no profile is left pending.
@@ -36,12 +44,12 @@ veles bisect --good "$good" --bad HEAD --build 'cc -O2 -o prog list_search.c' -r
 	--job 'time -r 5 -o suppress -- ./prog 4000 4000' >"$T/out" 2>"$T/err" ||
 	{ cat "$T/out" "$T/err" >&2; fail "bisect --job"; }
 has "$T/out" "^$planted is the first slow commit: version 13"
-has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \(\./prog \[user\], [0-9]+ and [0-9]+ values\)"
+has "$T/out" "Degradation \+[0-9]+\.[0-9]% against ${good:0:7} \(\./prog \[(cpu|user)\], [0-9]+ and [0-9]+ values\)"
 [ "$(npending)" -eq 0 ] || fail "bisect --job left pending profiles"
 [ "$(git worktree list | wc -l)" -eq 1 ] || fail "a worktree was left"
 fails 2 veles bisect --good "$good" --bad HEAD -q --build 'cc -O2 -o prog list_search.c' \
 	--job 'time -r 3 -o suppress -- ./prog 10 10' --location nosuch
-has "$T/err" "no location of the job's profile matches 'nosuch' \(\./prog \[real\], \./prog \[sys\], \./prog \[user\]\)"
+has "$T/err" "no location of the job's profile matches 'nosuch' \((\./prog \[cpu\], )?\./prog \[real\], \./prog \[sys\], \./prog \[user\]\)"
 fails 2 veles bisect --good HEAD~1 --bad HEAD --job 'time -r 5'
 fails 2 veles bisect --good HEAD~1 --bad HEAD --job 'time -- ./prog' -- ./prog
 fails 2 veles bisect --good HEAD~1 --bad HEAD --location user -- ./prog

@@ -85,3 +85,66 @@ has "$T/err" "interrupted"
 ls -a .veles/jobs | grep -q '\.tmp' && fail "temporary file left behind"
 pgrep -f "sleep 0.217" >/dev/null && fail "the profiled command still runs"
 true
+
+# Each run's CPU time from the kernel's task clock ("cpu", not sampled at
+# ticks), where the kernel lets us count it: every run has one, and over
+# the runs it is about user + sys (the same scheduler clock, which
+# getrusage splits at ticks). Loose bounds: timings are never asserted.
+cat >spin.c <<'C'
+#include <stdlib.h>
+int main(int argc, char **argv) {
+	volatile double x = 0;
+	for (long i = 0; i < atol(argv[1]); i++) x += i * 0.5;
+	return x < 0;
+}
+C
+cc -O1 -o spin spin.c || fail "cc"
+ok veles collect time -r 5 -o suppress -- ./spin 20000000
+f=$(json_of "$(newest)")
+if grep -q '"subtype": *"cpu"' "$f"; then
+	has "$T/out" "CPU \(task-clock\):"
+	python3 - "$f" <<'EOS' || fail "task-clock values"
+import json, sys
+res = json.load(open(sys.argv[1]))["global"]["resources"]
+by = {}
+for r in res:
+    by.setdefault(r["subtype"], {})[r["order"]] = r["amount"]
+assert sorted(by["cpu"]) == [1, 2, 3, 4, 5], by["cpu"]
+assert all(v > 0 for v in by["cpu"].values()), by["cpu"]
+cpu = sum(by["cpu"].values())
+ticks = sum(by["user"].values()) + sum(by["sys"].values())
+assert 0.5 * ticks <= cpu <= 2 * ticks + 0.05, (cpu, ticks)
+assert all(by["cpu"][i] <= by["real"][i] * 2 + 0.01 for i in by["cpu"]), by
+EOS
+else
+	echo "no task-clock here (perf_event_open refused it): cpu not checked" >&2
+fi
+
+# --metric instructions: the PMU's count where there is one, else
+# cachegrind's, which is exact: the same in every run of a deterministic
+# program, and said so in one line.
+if command -v valgrind >/dev/null; then
+	ok veles collect time -r 2 --metric instructions -o suppress -- ./spin 100000
+	f1=$(json_of "$(newest)")
+	ok veles collect time -r 2 --metric instructions -o suppress -- ./spin 100000
+	f2=$(json_of "$(newest)")
+	if grep -q cachegrind "$T/err"; then
+		[ "$(grep -c 'cachegrind' "$T/err")" -eq 1 ] || fail "the fallback said more than once"
+		has "$T/out" "Instructions: +[0-9]+ ± 0 \(cachegrind\)"
+		python3 - "$f1" "$f2" <<'EOS' || fail "cachegrind counts"
+import json, sys
+counts = []
+for f in sys.argv[1:]:
+    p = json.load(open(f))
+    assert p["collector_info"]["params"]["metric"] == "instructions"
+    res = p["global"]["resources"]
+    assert {r["subtype"] for r in res} == {"instructions"}, res
+    counts += [r["amount"] for r in res]
+assert len(counts) == 4 and len(set(counts)) == 1 and counts[0] > 100000, counts
+EOS
+	fi
+else
+	echo "valgrind missing: --metric instructions not checked" >&2
+fi
+fails 2 veles collect time --metric wall -- true
+true

@@ -155,11 +155,12 @@ static double num_attr(const struct profile *p, size_t row, const char *name)
 	return c ? col_num(c, at) : NAN;
 }
 
-/* 3 x @repeat time resources, orders 1..repeat for each subtype. */
+/* 3 x @repeat time resources, orders 1..repeat for each subtype; and
+ * where the kernel counted them, cpu, instructions or cycles for every run. */
 static void check_resources(const struct profile *p, const char *uid, int repeat, int status)
 {
-	static const char *const subs[] = {"real", "user", "sys"};
-	int seen[3][64] = {{0}};
+	static const char *const subs[] = {"real", "user", "sys", "cpu", "instructions", "cycles"};
+	int seen[6][64] = {{0}};
 	size_t ntime = 0;
 
 	for (size_t i = 0; i < profile_nres(p); i++) {
@@ -167,27 +168,27 @@ static void check_resources(const struct profile *p, const char *uid, int repeat
 		double order = num_attr(p, i, "order");
 		int k;
 
-		assert_string_equal(text_attr(p, i, "type"), "time");
 		assert_string_equal(text_attr(p, i, "uid"), uid);
 		assert_non_null(sub);
-		for (k = 0; k < 3 && strcmp(sub, subs[k]); k++)
+		for (k = 0; k < 6 && strcmp(sub, subs[k]); k++)
 			;
-		if (k >= 3 || !(order >= 1 && order <= repeat && order < 64)) {
+		if (k >= 6 || !(order >= 1 && order <= repeat && order < 64)) {
 			fail_msg("bad resource %zu: %s order %g", i, sub, order);
 			return;
 		}
+		assert_string_equal(text_attr(p, i, "type"), k < 4 ? "time" : "count");
 		seen[k][(int)order]++;
 		assert_true(profile_amount(p, i) >= 0);
 		if (k == 0) {
 			assert_float_equal(num_attr(p, i, "exit-status"), status, 0.1);
 			assert_true(num_attr(p, i, "max-rss") > 0);
 		}
-		ntime++;
+		ntime += k < 3;
 	}
 	assert_int_equal(ntime, 3 * (size_t)repeat);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 6; k++)
 		for (int o = 1; o <= repeat; o++)
-			assert_int_equal(seen[k][o], 1);
+			assert_int_equal(seen[k][o], k < 3 ? 1 : seen[k][1]);
 }
 
 static void test_true(void **state)

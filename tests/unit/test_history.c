@@ -97,12 +97,12 @@ static void test_series_and_change_point(void **state)
 
 		snprintf(id, sizeof(id), "%040zx", i + 1);
 		assert_int_equal(history_add_version(&h, id, NULL, (int64_t)i, "msg <b>"), i);
-		history_add_profile(&h, i, p, "[real]");
+		assert_int_equal(history_add_profile(&h, i, p, "[real]", NULL, NULL), 0);
 		/* Another configuration, in the first versions only. */
 		if (i < 3) {
 			struct profile *q = timed(1.0, 4, NORM_B);
 
-			history_add_profile(&h, i, q, "");
+			assert_int_equal(history_add_profile(&h, i, q, "", NULL, NULL), 0);
 			profile_free(q);
 		}
 		profile_free(p);
@@ -111,7 +111,7 @@ static void test_series_and_change_point(void **state)
 	{
 		struct profile *p = timed(0.015, 9, NORM_A);
 
-		history_add_profile(&h, 9, p, "[real]");
+		assert_int_equal(history_add_profile(&h, 9, p, "[real]", NULL, NULL), 0);
 		profile_free(p);
 	}
 	history_finish(&h);

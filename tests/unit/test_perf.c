@@ -46,6 +46,16 @@ static void test_event_names(void **state)
 	assert_int_equal(perf_event_parse("no-such-event", &a), ERR_NOTFOUND);
 	assert_string_equal(err_msg(), "unknown event 'no-such-event' (see veles list)");
 	assert_int_equal(perf_event_parse("../x:y", &a), ERR_NOTFOUND);
+	/* A recording's event names (without its formats) lead nowhere
+	 * outside tracefs's events/, with or without tracefs. */
+	{
+		char *text = NULL;
+
+		assert_int_equal(perf_tracepoint_format("sched:../../../etc", &text), ERR_NOTFOUND);
+		assert_int_equal(perf_tracepoint_format("../sched:x", &text), ERR_NOTFOUND);
+		assert_int_equal(perf_tracepoint_format("a/b:x", &text), ERR_NOTFOUND);
+		assert_null(text);
+	}
 	/* perf's privilege-level modifiers. */
 	assert_int_equal(perf_event_parse("cycles:u", &a), 0);
 	assert_int_equal(a.config, PERF_COUNT_HW_CPU_CYCLES);

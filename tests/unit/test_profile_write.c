@@ -408,6 +408,37 @@ static void test_special_values(void **state)
 	profile_free(p);
 }
 
+/* A profile of 100000 rows or more is written to a file by a second
+ * thread (util/bgio.c) while the first formats: the file is what the
+ * in-memory writer makes, byte for byte. Run under TSan by make check. */
+static void test_background_write(void **state)
+{
+	char path[] = "/tmp/veles-bgwrite-XXXXXX";
+	int fd = mkstemp(path);
+	struct buf j = BUF_INIT, mem = BUF_INIT, file = BUF_INIT;
+	struct profile *p = NULL;
+
+	UNUSED(state);
+	assert_true(fd >= 0);
+	buf_adds(&j, "{\"header\": {\"type\": \"time\"}, \"resources\": [");
+	for (size_t i = 0; i < 110000; i++)
+		buf_addf(&j, "%s{\"uid\": \"f%zu\", \"type\": \"time\", \"amount\": %zu}",
+			 i ? "," : "", i % 7, i);
+	buf_adds(&j, "]}");
+	assert_int_equal(profile_load_mem(j.data, j.len, "big.perf", &p), 0);
+	profile_write_json(p, &mem, false);
+	assert_int_equal(profile_write_fd(p, fd, false), 0);
+	close(fd);
+	assert_int_equal(file_read_all(path, &file), 0);
+	assert_int_equal(file.len, mem.len);
+	assert_memory_equal(file.data, mem.data, mem.len);
+	unlink(path);
+	profile_free(p);
+	buf_release(&j);
+	buf_release(&mem);
+	buf_release(&file);
+}
+
 int main(void)
 {
 	/* clang-format off */
@@ -420,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_i32_list),
 		cmocka_unit_test(test_number_hint),
 		cmocka_unit_test(test_special_values),
+		cmocka_unit_test(test_background_write),
 	};
 	/* clang-format on */
 

@@ -15,7 +15,10 @@
 
 #include <cmocka.h>
 
+#include "analyze/postproc.h"
 #include "analyze/regmodels.h"
+#include "profile/profile.h"
+#include "util/buf.h"
 #include "util/common.h"
 
 /* Relative agreement asked of every result. */
@@ -476,6 +479,45 @@ static void test_r_square_perun(void **state)
 			 REG_CONSTANT);
 }
 
+/*
+ * A profile of 100000 rows or more is fitted on two threads, the uids
+ * split between them (regression.c): every uid gets its model once, with
+ * its own coefficients, in the uids' order. Run under TSan by make check.
+ */
+static void test_two_threads(void **state)
+{
+	char *argv[] = {"regression-analysis", "--regression-models", "linear", NULL};
+	struct buf j = BUF_INIT;
+	struct profile *p = NULL;
+	const char *at;
+
+	UNUSED(state);
+	buf_adds(&j, "{\"header\": {\"type\": \"time\"}, \"resources\": [");
+	for (size_t i = 0; i < 120000; i++)
+		buf_addf(&j,
+			 "%s{\"uid\": \"f%zu\", \"type\": \"time\", \"structure-unit-size\": "
+			 "%zu, \"amount\": %zu}",
+			 i ? "," : "", i % 4, i / 4 % 100, 3 + (i % 4 + 1) * (i / 4 % 100));
+	buf_adds(&j, "]}");
+	assert_int_equal(profile_load_mem(j.data, j.len, "big.perf", &p), 0);
+	assert_int_equal(postproc_run_argv(p, 3, argv), 0);
+	at = p->models;
+	for (int k = 0; k < 4; k++) {
+		char uid[32], slope[64];
+		const char *next, *b1;
+
+		snprintf(uid, sizeof(uid), "\"uid\":\"f%d\"", k);
+		snprintf(slope, sizeof(slope), "{\"name\":\"b1\",\"value\":%d.0}", k + 1);
+		assert_non_null(at = strstr(at, uid));
+		next = strstr(at + 1, "\"uid\"");
+		assert_true(k < 3 ? next != NULL : next == NULL);
+		b1 = strstr(at, slope);
+		assert_true(b1 && (!next || b1 < next));
+	}
+	profile_free(p);
+	buf_release(&j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_one_model_methods),
 		cmocka_unit_test(test_bisection_splits),
 		cmocka_unit_test(test_iterative_and_guess_pick_best),
+		cmocka_unit_test(test_two_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,7 +90,7 @@ static void read_stack(struct cur *c, struct mem_file *f)
 	uint64_t id = varint(c), n = varint(c), prev = 0;
 	struct mem_stack *s;
 
-	if (c->bad || n > VMEM_MAX_FRAMES || id > UINT32_MAX - 1) {
+	if (c->bad || n > VMEM_MAX_FRAMES || id > VMEM_MAX_STACKS) {
 		c->bad = 1;
 		return;
 	}
@@ -215,7 +215,8 @@ static char *maps_merge(const char *old, const char *new)
 		if (!clash)
 			l[kept++] = l[i];
 	}
-	qsort(l, kept, sizeof(*l), by_start);
+	if (kept > 1) /* l is NULL when neither block has a line */
+		qsort(l, kept, sizeof(*l), by_start);
 	for (size_t i = 0; i < kept; i++) {
 		buf_add(&out, l[i].text, l[i].len);
 		buf_addc(&out, '\n');
@@ -329,7 +330,7 @@ void mem_parse_live(const unsigned char *data, size_t len, struct mem_file *f)
 			break;
 		/* A buffer written out (FLUSHED) or empty adds nothing; the
 		 * length counts whole records only, but is checked all the same. */
-		if (off >= VMEM_LIVE_HEAD && used > least && used <= slot - off &&
+		if (off >= VMEM_LIVE_HEAD && off <= slot && used > least && used <= slot - off &&
 		    !was_flushed(f, get_le(s + VMEM_LIVE_SEQ, 8)))
 			read_block(VMEM_BLOCK_EVENTS, s + off + VMEM_BLOCK_HEAD,
 				   (size_t)used - VMEM_BLOCK_HEAD, f);

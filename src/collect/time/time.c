@@ -2,7 +2,10 @@
  * veles collect time: runs a command warm-up + repeat times and records,
  * for each measured run, its wall ("real"), user and system time as the
  * seed's time profile does, plus the run's peak RSS and exit status as
- * extra fields of its "real" resource (docs/collect-time.md).
+ * extra fields of its "real" resource (docs/collect-time.md). Where the
+ * kernel allows, each run's CPU time from the per-task clock ("cpu") and
+ * its instructions and cycles are recorded too (runcount.h); with
+ * --metric instructions and no PMU, cachegrind counts the instructions.
  *
  * The measuring loop only spawns and stores into an array allocated up
  * front: the profile is built and the statistics computed after the last
@@ -19,7 +22,9 @@
 
 #include "analyze/stats.h"
 #include "collect/collector.h"
+#include "collect/time/cachegrind.h"
 #include "collect/time/time.h"
+#include "perf/runcount.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -32,16 +37,22 @@
 struct time_state {
 	long repeat;
 	long warmup;
+	const char *metric; /* --metric, or NULL */
 	struct spawner sp;
 	bool sp_ready;
+	struct perf_runcount tc;
+	bool tc_open;
+	struct cachegrind cg; /* --metric instructions without a PMU */
+	bool use_cg;
 	struct spawn_result *runs; /* repeat of them, filled in order */
+	double (*cnt)[RC_N];	   /* each run's counters, NaN when not counted */
 	long done;
 	double first_start; /* of the first run, warm-up included */
 	double last_draw;   /* when the progress line was drawn, 0 = never */
 	bool drawn;	    /* a progress line is on the screen */
 };
 
-static const char *const subtypes[] = {"real", "user", "sys"};
+static const char *const metrics[] = {"real", "user", "sys", "cpu", "instructions", "cycles"};
 
 static void time_usage(void)
 {
@@ -51,11 +62,33 @@ static void time_usage(void)
 	       "each run's wall-clock (real), user and system time in seconds, its peak\n"
 	       "resident set size and its exit status. Prints a summary like hyperfine's.\n"
 	       "\n"
+	       "Where the kernel allows, each run's CPU time from the per-task clock\n"
+	       "(cpu, exact to the ns) is recorded too, and its instructions and cycles\n"
+	       "where the PMU counts them.\n"
+	       "\n"
 	       "  -w, --warmup N  runs before measuring, not recorded (default %d)\n"
 	       "  -r, --repeat N  measured runs (default %d)\n"
+	       "  --metric M      fail unless M is measured: real, user, sys, cpu,\n"
+	       "                  instructions or cycles; instructions without a PMU are\n"
+	       "                  counted by valgrind's cachegrind (exact, slower: then\n"
+	       "                  only the instructions are recorded)\n"
 	       "\n",
 	       TIME_DEFAULT_WARMUP, TIME_DEFAULT_REPEAT);
 	collect_common_usage();
+}
+
+static int parse_metric(struct time_state *st, const char *arg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(metrics); i++) {
+		if (strcmp(arg, metrics[i]) == 0) {
+			st->metric = metrics[i];
+			return 0;
+		}
+	}
+	return err_set(ERR_INVALID,
+		       "collect time: --metric is real, user, sys, cpu, instructions or cycles, "
+		       "not '%s'",
+		       arg);
 }
 
 static int time_parse(struct collect_ctx *c, int argc, char **argv)
@@ -63,6 +96,7 @@ static int time_parse(struct collect_ctx *c, int argc, char **argv)
 	static const struct option longopts[] = {
 		{"warmup", required_argument, NULL, 'w'},
 		{"repeat", required_argument, NULL, 'r'},
+		{"metric", required_argument, NULL, 'M'},
 		COLLECT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
@@ -78,6 +112,8 @@ static int time_parse(struct collect_ctx *c, int argc, char **argv)
 			ret = collect_parse_count("time", "--warmup", optarg, 0, &st->warmup);
 		else if (opt == 'r')
 			ret = collect_parse_count("time", "--repeat", optarg, 1, &st->repeat);
+		else if (opt == 'M')
+			ret = parse_metric(st, optarg);
 		else
 			ret = collect_option(c, "time", opt, argv);
 	}
@@ -86,6 +122,37 @@ static int time_parse(struct collect_ctx *c, int argc, char **argv)
 	if (st->repeat > TIME_MAX_RUNS || st->warmup > TIME_MAX_RUNS)
 		return err_set(ERR_INVALID, "collect time: at most %d runs", TIME_MAX_RUNS);
 	return collect_take_command(c, "time", argc, argv);
+}
+
+/* --metric M when the kernel gives no M: cachegrind for instructions, else
+ * an error (a gate on cycles must not pass on real time). */
+static int metric_fallback(struct collect_ctx *c, struct time_state *st)
+{
+	int k = !st->metric				  ? -1
+		: strcmp(st->metric, "cpu") == 0	  ? RC_CPU
+		: strcmp(st->metric, "instructions") == 0 ? RC_INSTRUCTIONS
+		: strcmp(st->metric, "cycles") == 0	  ? RC_CYCLES
+							  : -1;
+	int ret;
+
+	if (k < 0 || st->tc.have[k])
+		return 0;
+	if (k != RC_INSTRUCTIONS)
+		return err_set(ERR_INVALID,
+			       "collect time: %s cannot be measured here (perf_event_open refuses "
+			       "%s)",
+			       st->metric, k == RC_CPU ? "task-clock" : "cycles:u: no PMU");
+	ret = cachegrind_prepare(&st->cg, c->argv);
+	if (ret < 0)
+		return ret;
+	st->use_cg = true;
+	perf_runcount_close(&st->tc);
+	st->tc_open = false;
+	fflush(stdout);
+	fprintf(stderr, "collect time: no PMU counts instructions here: counting them with "
+			"valgrind's cachegrind (exact; runs are slower, so only instructions are "
+			"recorded)\n");
+	return 0;
 }
 
 /* Resolving the command here makes "cannot run" fail before any run. */
@@ -100,7 +167,18 @@ static int time_before(struct collect_ctx *c)
 	st->sp_ready = true;
 	if (ret < 0)
 		return ret;
+	/* Opened before any run, so every run's process inherits them. */
+	perf_runcount_open(&st->tc);
+	st->tc_open = true;
+	ret = metric_fallback(c, st);
+	if (ret == 0 && st->use_cg) {
+		spawner_release(&st->sp);
+		ret = spawner_init(&st->sp, st->cg.argv, &o);
+	}
+	if (ret < 0)
+		return ret;
 	st->runs = xcalloc((size_t)st->repeat, sizeof(*st->runs));
+	st->cnt = xcalloc((size_t)st->repeat, sizeof(*st->cnt));
 	return 0;
 }
 
@@ -131,13 +209,24 @@ static void progress_draw(struct collect_ctx *c, struct time_state *st, long i, 
 static int time_run(struct collect_ctx *c, struct time_state *st, long i, bool warm,
 		    struct spawn_result *r)
 {
+	double scratch[RC_N], *cnt = warm ? scratch : st->cnt[i];
 	char status[96];
 	int ret;
 
 	/* The command's own output starts on a clean line. */
 	if (st->drawn && c->output != OUTPUT_SUPPRESS)
 		progress_clear(st);
+	if (st->tc_open)
+		perf_runcount_begin(&st->tc);
 	ret = spawner_run(&st->sp, r);
+	if (ret < 0)
+		return ret;
+	for (int k = 0; k < RC_N; k++)
+		cnt[k] = NAN;
+	if (st->tc_open)
+		perf_runcount_end(&st->tc, cnt);
+	if (st->use_cg && !r->timed_out)
+		ret = cachegrind_count(&st->cg, &cnt[RC_INSTRUCTIONS]);
 	if (ret < 0)
 		return ret;
 	if (i == 0 && (warm || st->warmup == 0))
@@ -179,28 +268,68 @@ static int time_collect(struct collect_ctx *c)
 
 /* ---- the profile ---- */
 
+static double run_value(const struct time_state *st, long i, size_t k)
+{
+	const struct spawn_result *r = &st->runs[i];
+
+	return k == 0 ? r->real : k == 1 ? r->user : k == 2 ? r->sys : st->cnt[i][k - 3];
+}
+
+/* Which metrics the profile holds: every run's, in the order of metrics[];
+ * under cachegrind only the instructions (valgrind's times are not the
+ * program's). */
+static size_t time_metrics(const struct time_state *st, const char *names[ARRAY_SIZE(metrics)],
+			   size_t which[ARRAY_SIZE(metrics)])
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(metrics); k++) {
+		bool have = k < 3 ? !st->use_cg : st->done > 0;
+
+		for (long i = 0; have && k >= 3 && i < st->done; i++)
+			have = !isnan(st->cnt[i][k - 3]);
+		if (have) {
+			names[n] = metrics[k];
+			which[n++] = k;
+		}
+	}
+	return n;
+}
+
+static void time_units(struct profile *p, bool counts)
+{
+	p->nunits = counts ? 2 : 1;
+	p->units = xcalloc(p->nunits, sizeof(*p->units));
+	p->units[0] = (struct kv){xstrdup("time"), xstrdup("s")};
+	if (counts)
+		p->units[1] = (struct kv){xstrdup("count"), xstrdup("events")};
+}
+
 static void time_build(struct collect_ctx *c, struct time_state *st)
 {
 	static const char *const cols[] = {"amount", "order", "max-rss", "exit-status", "signal"};
 	struct profile *p = profile_new();
 	struct column *col[ARRAY_SIZE(cols)];
-	uint32_t type[ARRAY_SIZE(subtypes)];
+	const char *names[ARRAY_SIZE(metrics)];
+	size_t which[ARRAY_SIZE(metrics)], n = time_metrics(st, names, which);
+	uint32_t type[ARRAY_SIZE(metrics)];
 	const struct spawn_result *last = &st->runs[st->done - 1];
 
 	p->layout = LAYOUT_GLOBAL;
 	p->type = xstrdup("time");
-	p->units = xcalloc(1, sizeof(*p->units));
-	p->units[0] = (struct kv){xstrdup("time"), xstrdup("s")};
-	p->nunits = 1;
-	p->collector_params = xasprintf("{\"repeat\":%ld,\"warmup\":%ld}", st->repeat, st->warmup);
+	time_units(p, which[n - 1] >= 4);
+	p->collector_params =
+		st->metric ? xasprintf("{\"repeat\":%ld,\"warmup\":%ld,\"metric\":\"%s\"}",
+				       st->repeat, st->warmup, st->metric)
+			   : xasprintf("{\"repeat\":%ld,\"warmup\":%ld}", st->repeat, st->warmup);
 	/* As in the seed: the time the measured runs took, warm-up excluded. */
 	p->has_timestamp = true;
 	p->timestamp = last->start + last->real - st->runs[0].start;
-	for (size_t k = 0; k < ARRAY_SIZE(subtypes); k++) {
+	for (size_t k = 0; k < n; k++) {
 		struct attr a[] = {
 			{.name = "uid", .kind = COL_STR, .s = c->argv[0]},
-			{.name = "type", .kind = COL_STR, .s = "time"},
-			{.name = "subtype", .kind = COL_STR, .s = subtypes[k]},
+			{.name = "type", .kind = COL_STR, .s = which[k] >= 4 ? "count" : "time"},
+			{.name = "subtype", .kind = COL_STR, .s = names[k]},
 		};
 		type[k] = profile_type_add(p, a, ARRAY_SIZE(a));
 	}
@@ -211,13 +340,13 @@ static void time_build(struct collect_ctx *c, struct time_state *st)
 		col[k] = table_col_get(p, &p->res, cols[k], k == 0 ? COL_F64 : COL_I64);
 	for (long i = 0; i < st->done; i++) {
 		const struct spawn_result *r = &st->runs[i];
-		double amount[] = {r->real, r->user, r->sys};
 
-		for (size_t k = 0; k < ARRAY_SIZE(subtypes); k++) {
+		for (size_t k = 0; k < n; k++) {
 			size_t row = profile_res_add(p, type[k]);
 
-			col_set_f64(&p->res, col[0], row, amount[k]);
+			col_set_f64(&p->res, col[0], row, run_value(st, i, which[k]));
 			col_set_i64(&p->res, col[1], row, i + 1);
+			/* The run's own fields, on its first resource ("real"). */
 			if (k != 0)
 				continue;
 			col_set_i64(&p->res, col[2], row, (int64_t)r->maxrss_kib * 1024);
@@ -296,6 +425,32 @@ static long self_maxrss_kib(void)
 	return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
+/* The exact metrics' means: "CPU (task-clock): 12.1 ms ± 0.2 ms". */
+static void counters_summary(const struct time_state *st, double ref)
+{
+	static const char *const label[RC_N] = {"CPU (task-clock):", "Instructions:", "Cycles:"};
+	double *v = xmalloc((size_t)st->done * sizeof(*v));
+	char a[48], b[48];
+
+	for (int k = 0; k < RC_N; k++) {
+		struct stats s;
+
+		for (long i = 0; i < st->done; i++)
+			v[i] = st->cnt[i][k];
+		if (!st->done || isnan(v[0]))
+			continue;
+		stats_compute(v, (size_t)st->done, &s);
+		if (k == RC_CPU)
+			printf("  %-20s %s ± %s\n", label[k],
+			       time_format(s.mean, ref, a, sizeof(a)),
+			       time_format(s.stddev, ref, b, sizeof(b)));
+		else
+			printf("  %-20s %.0f ± %.0f%s\n", label[k], s.mean, s.stddev,
+			       st->use_cg ? " (cachegrind)" : "");
+	}
+	free(v);
+}
+
 static void time_summary(struct collect_ctx *c, struct time_state *st, const struct stats *real)
 {
 	double *v = xmalloc((size_t)st->done * sizeof(*v));
@@ -328,6 +483,7 @@ static void time_summary(struct collect_ctx *c, struct time_state *st, const str
 	printf("  Median: %s   Peak RSS: %s%s\n", time_format(real->median, m, a, sizeof(a)),
 	       maxrss <= self_maxrss_kib() ? "≤ " : "",
 	       bytes_format((double)maxrss * 1024, b, sizeof(b)));
+	counters_summary(st, m);
 }
 
 /* "command exited with status 3 in 2 of 10 runs", when any run failed. */
@@ -389,7 +545,11 @@ static void time_release(struct collect_ctx *c)
 		return;
 	if (st->sp_ready)
 		spawner_release(&st->sp);
+	if (st->tc_open)
+		perf_runcount_close(&st->tc);
+	cachegrind_release(&st->cg);
 	free(st->runs);
+	free(st->cnt);
 	free(st);
 	c->state = NULL;
 }
