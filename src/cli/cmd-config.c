@@ -20,6 +20,7 @@ static const char config_usage[] =
 	"       veles config [--local | --tracked | --user] set KEY VALUE\n"
 	"       veles config [--local | --tracked | --user] list\n"
 	"       veles config [--local | --tracked | --user] edit\n"
+	"       veles config [--local | --tracked | --user] reset [TEMPLATE]\n"
 	"\n"
 	"Keys are dotted paths into the YAML file (collect.warn_dirty). `get` and\n"
 	"`list` look in the project's .veles/config.yml first, then in the tracked\n"
@@ -30,6 +31,11 @@ static const char config_usage[] =
 	"The items of a list are numbered: workloads.0, collectors.1.name; setting\n"
 	"item N of an N-item list appends one. `get` of a section or a list prints\n"
 	"every value below it as KEY=VALUE.\n"
+	"`reset` rewrites the file as TEMPLATE makes it (the old one is kept as\n"
+	"config.yml.old): master (the default: everything commented out),\n"
+	"developer (make before each collection; check collects what a baseline\n"
+	"lacks) or user (developer, with the programs in build/, _build/ or dist/\n"
+	"timed on the files in workload/, examples/, payload/ ...); docs/config.md.\n"
 	"\n"
 	"  --local   only the project's file (.veles/config.yml)\n"
 	"  --tracked only the tracked file, committed with the code (veles.yml)\n"
@@ -244,6 +250,38 @@ static int edit_file(const char *path)
 	return ret;
 }
 
+/* Perun's `config reset`: the file as a template makes it, the old one kept
+ * beside it. The user template searches the project (or, for the user's
+ * own file, the current directory) for programs and workloads. */
+static int reset_file(struct cli_ctx *ctx, const char *path, const char *tmpl, bool user)
+{
+	char *dir, *text, *old;
+	int ret = 0;
+
+	if (!config_template_known(tmpl))
+		return cli_usage_error("config",
+				       "reset: no configuration template '%s' (master, "
+				       "developer, user)",
+				       tmpl);
+	dir = xstrdup(path);
+	*strrchr(dir, '/') = '\0';
+	text = config_template_text(tmpl, user || !ctx->root ? "." : ctx->root);
+	old = xasprintf("%s.old", path);
+	if (path_exists(path) && rename(path, old) < 0)
+		ret = cli_error("cannot keep %s as %s: %s", path, old, strerror(errno));
+	if (ret == 0 && (mkdir_p(dir) < 0 || file_write_atomic(path, text, strlen(text)) < 0))
+		ret = cli_fail();
+	if (ret == 0 && path_exists(old))
+		printf("%s reset to the %s template (the old file is %s)\n", path, tmpl,
+		       strrchr(old, '/') ? strrchr(old, '/') + 1 : old);
+	else if (ret == 0)
+		printf("%s reset to the %s template\n", path, tmpl);
+	free(old);
+	free(text);
+	free(dir);
+	return ret;
+}
+
 /* Refuses a key that no part of Veles reads: a typo would otherwise be
  * silently ignored. */
 static int set_key(const char *path, const char *key, const char *value)
@@ -290,7 +328,8 @@ static int config_verb(struct cli_ctx *ctx, enum scope scope, const char *verb, 
 	bool known = (strcmp(verb, "get") == 0 && nargs == 1) ||
 		     (strcmp(verb, "list") == 0 && nargs == 0) ||
 		     (strcmp(verb, "set") == 0 && nargs == 2) ||
-		     (strcmp(verb, "edit") == 0 && nargs == 0);
+		     (strcmp(verb, "edit") == 0 && nargs == 0) ||
+		     (strcmp(verb, "reset") == 0 && nargs <= 1);
 	struct project_config_files f;
 	struct config *cfgs[PROJECT_CONFIG_MAX] = {NULL};
 	const char *paths[PROJECT_CONFIG_MAX];
@@ -318,8 +357,10 @@ static int config_verb(struct cli_ctx *ctx, enum scope scope, const char *verb, 
 		ret = get_or_list(paths, n, nargs ? args[0] : NULL);
 	else if (ret == 0 && strcmp(verb, "set") == 0)
 		ret = set_key(paths[0], args[0], args[1]);
-	else if (ret == 0)
+	else if (ret == 0 && strcmp(verb, "edit") == 0)
 		ret = edit_file(paths[0]);
+	else if (ret == 0)
+		ret = reset_file(ctx, paths[0], nargs ? args[0] : "master", scope == SCOPE_USER);
 	project_config_files_release(&f);
 	return ret;
 }
@@ -355,6 +396,6 @@ int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return cli_usage_error("config", "say get, set, list or edit");
+		return cli_usage_error("config", "say get, set, list, edit or reset");
 	return config_verb(ctx, scope, argv[optind], argc - optind - 1, argv + optind + 1);
 }

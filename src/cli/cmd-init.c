@@ -15,7 +15,7 @@
 #include "vcs/vcs.h"
 
 static const char init_usage[] =
-	"usage: veles init [-q] [DIR]\n"
+	"usage: veles init [-q] [-t TEMPLATE] [DIR]\n"
 	"\n"
 	"Creates .veles/ in DIR (default: the current directory): jobs/ for pending\n"
 	"profiles, logs/, and a commented config.yml. In a git work tree profiles\n"
@@ -23,25 +23,39 @@ static const char init_usage[] =
 	"other directory in .veles/store.git, with versions made by `veles commit`.\n"
 	"Running it again is safe: it adds only what is missing.\n"
 	"\n"
-	"  -q, --quiet   print nothing on success\n";
+	"  -t, --config-template T  config.yml as template T makes it: master (the\n"
+	"                           default: everything commented out), developer or\n"
+	"                           user (see `veles config reset`)\n"
+	"  -q, --quiet              print nothing on success\n";
 
 int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"quiet", no_argument, NULL, 'q'},
+		{"config-template", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	char root[PATH_MAX];
 	struct vcs *v = NULL;
-	bool quiet = false, fresh;
-	int c;
+	const char *tmpl = NULL;
+	bool quiet = false, fresh, kept;
+	char *text;
+	int c, ret;
 
 	UNUSED(ctx);
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qt:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = true;
+			break;
+		case 't':
+			tmpl = optarg;
+			if (!config_template_known(tmpl))
+				return cli_usage_error("init",
+						       "no configuration template '%s' (master, "
+						       "developer, user)",
+						       tmpl);
 			break;
 		case 'h':
 			fputs(init_usage, stdout);
@@ -60,9 +74,16 @@ int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (!getcwd(root, sizeof(root)))
 		return cli_error("cannot get the current directory: %s", strerror(errno));
-	if (project_local_init(root, NULL, config_template, &fresh) < 0 ||
-	    vcs_open(root, true, &v) < 0)
+	kept = path_exists(".veles/config.yml");
+	text = config_template_text(tmpl ? tmpl : "master", root);
+	ret = project_local_init(root, NULL, text, &fresh);
+	free(text);
+	if (ret < 0 || vcs_open(root, true, &v) < 0)
 		return cli_fail();
+	if (tmpl && kept)
+		cli_warn(".veles/config.yml exists and is kept: `veles config reset %s` "
+			 "replaces it",
+			 tmpl);
 	project_local_exclude(v, root);
 	if (!quiet)
 		printf("%s Veles project in %s/.veles/ (%s)\n",

@@ -23,7 +23,7 @@ static const char log_usage[] =
 	"git log does, each with its profiles: their ids (any prefix of four digits\n"
 	"or more names a profile wherever N@i does), N@i, types and names.\n"
 	"\n"
-	"  --oneline          one line per version\n"
+	"  --oneline          one line per version (-s, --short: Perun's spelling)\n"
 	"  -n, --max-count N  at most N versions\n"
 	"  --profiles-only    skip versions that have no profiles\n"
 	"  --format FMT       text (default) or json (with each profile's name,\n"
@@ -280,6 +280,7 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"oneline", no_argument, NULL, 'l'},
+		{"short", no_argument, NULL, 'l'},
 		{"max-count", required_argument, NULL, 'n'},
 		{"profiles-only", no_argument, NULL, 'p'},
 		{"format", required_argument, NULL, 'f'},
@@ -296,7 +297,9 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 	char from[41];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:ho:s", opts, NULL)) != -1) {
+		if (c == 's')
+			c = 'l';
 		switch (c) {
 		case 'l':
 			st.oneline = true;

@@ -32,12 +32,18 @@ static const char *const known_keys[] = {
 	"matrix.file",
 	"generators.workload.#.**",
 	"degradation.apply",
+	"degradation.collect_before_check",
+	"degradation.log_collect",
+	"format.sort_profiles_by",
+	"format.output_profile_template",
 	"degradation.strategies.#.method",
 	"degradation.strategies.#.type",
 	"degradation.strategies.#.cmd",
 	"degradation.strategies.#.workload",
 	"degradation.strategies.#.collector",
 	"degradation.strategies.#.postprocessor",
+	"degradation.strategies.#.args",
+	"degradation.strategies.#.params",
 	NULL,
 };
 

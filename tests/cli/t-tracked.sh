@@ -75,6 +75,12 @@ printf 'colectors: []\n' >>veles.yml
 fails 2 veles run matrix
 has "$T/err" "/veles\.yml:[0-9]+:1: unknown key 'colectors'"
 git checkout -q veles.yml
+# reset --tracked rewrites the tracked file, the old one kept beside it.
+ok veles config --tracked reset developer
+has "$T/out" "/veles\.yml reset to the developer template \(the old file is veles\.yml\.old\)$"
+has veles.yml "^  collect_before_check: true"
+cmp -s veles.yml.old <(git show HEAD:veles.yml) || fail "veles.yml.old is not the old file"
+git checkout -q veles.yml && rm veles.yml.old
 
 # A project in a subdirectory reads the veles.yml beside its .veles/.
 mkdir -p "$T/q/sub" && cd "$T/q" && git init -q -b main . && cd sub
