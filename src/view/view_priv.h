@@ -89,6 +89,12 @@ void axis_range(double *lo, double *hi);
 /* Widens [lo, hi] to whole steps of the ticks axis_ticks() would choose. */
 void axis_nice(double *lo, double *hi, size_t want);
 void axis_num(double v, struct buf *out);
+/* Seconds in one @unit ("ns", "us", "µs", "ms", "s"); 0 for any other. */
+double axis_time_unit(const char *unit);
+/* @v (of a unit of @unit_s seconds) as a person writes it: 80.35 ms, not
+ * 8.035e+04 us; a range in one unit, that of its larger end. */
+void axis_time(double v, double unit_s, struct buf *out);
+void axis_time_range(double lo, double hi, double unit_s, struct buf *out);
 void plot_ranges(const struct vplot *pl, bool stacked, double *xlo, double *xhi, double *ylo,
 		 double *yhi);
 
