@@ -7,10 +7,11 @@
 #ifndef VELES_MCOUNT_LAYOUT_H
 #define VELES_MCOUNT_LAYOUT_H
 
-#define TB_POS 0
-#define TB_END 8
-#define TB_LAST 16
-#define TB_FAST 24 /* struct fast fast[FAST_SLOTS], 16 bytes each */
+#define TB_DONE 40 /* the header's committed end (struct vtr_header) */
+#define TB_POS 96
+#define TB_END 104
+#define TB_LAST 112
+#define TB_FAST 120 /* struct fast fast[FAST_SLOTS], 16 bytes each */
 #define FAST_FN 0
 #define FAST_WORD 8
 #define FAST_MASK 0xff0 /* FAST_SLOT(fn) * 16 */

@@ -96,6 +96,27 @@
 	mov %rax, TB_LAST(%rsi)
 .endm
 
+/*
+ * The word just stored at (%rax) is whole: the header's committed end
+ * moves over it if it was at %rax (as commit() in trace-priv.h), then over
+ * the records handlers stored after it meanwhile. Clobbers rax and
+ * @scratch; rsi is the thread's buffer.
+ */
+.macro COMMIT scratch
+	lea 4(%rax), \scratch
+	cmpxchg \scratch, TB_DONE(%rsi)	/* one instruction: a handler comes before or after */
+	jne 9f				/* a record before it is open: its hook commits ours */
+	cmp TB_POS(%rsi), \scratch
+	je 9f
+8:	mov TB_DONE(%rsi), %rax
+	mov TB_POS(%rsi), \scratch
+	cmp %rax, \scratch
+	je 9f
+	cmpxchg \scratch, TB_DONE(%rsi)
+	jmp 8b
+9:
+.endm
+
 /* The five registers the fast paths use, which the traced function's
  * arguments or return value may be in; POP_FAST leaves the unwind
  * information to its caller, whose frames differ. */
@@ -150,6 +171,7 @@
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)			/* reserved in one instruction */
 	mov %r11d, (%rax)
+	COMMIT %r11
 	mov $SHENT_SIZE, %eax
 	xadd %rax, %fs:MC_TOP(%rcx)		/* the entry, reserved in one instruction */
 	\slot_to_rdx
@@ -283,6 +305,7 @@ vt_mcount_return:
 	mov $4, %eax
 	xadd %rax, TB_POS(%rsi)
 	mov %edi, (%rax)
+	COMMIT %rdi
 	mov SHENT_RET-SHENT_SIZE(%r8), %r11
 	subq $SHENT_SIZE, %fs:MC_TOP(%rcx)
 	mov %r9, %rax

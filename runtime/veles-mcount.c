@@ -62,7 +62,8 @@ static pthread_key_t shadow_key;
 
 #define FIRST (&mc.s->e[1])
 
-_Static_assert(offsetof(struct tbuf, pos) == TB_POS && offsetof(struct tbuf, end) == TB_END &&
+_Static_assert(offsetof(struct tbuf, h.done) == TB_DONE && offsetof(struct tbuf, pos) == TB_POS &&
+		       offsetof(struct tbuf, end) == TB_END &&
 		       offsetof(struct tbuf, last) == TB_LAST &&
 		       offsetof(struct tbuf, fast) == TB_FAST && sizeof(struct fast) == 16 &&
 		       offsetof(struct fast, fn) == FAST_FN &&

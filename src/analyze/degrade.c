@@ -72,10 +72,7 @@ struct change *degrade_change_add(struct change_list *l, const char *location, c
 {
 	struct change *c;
 
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
-	}
+	XGROW(l->v, l->n + 1, l->cap);
 	c = &l->v[l->n++];
 	*c = (struct change){
 		.location = xstrdup(location),
@@ -120,17 +117,6 @@ enum change_class degrade_classify_stat(double ratio, double lo, double hi, doub
 	return slower ? CH_DEGRADATION : CH_OPTIMIZATION;
 }
 
-static double median_of(const double *x, size_t n)
-{
-	double *tmp = xcalloc(n, sizeof(*tmp));
-	double m;
-
-	memcpy(tmp, x, n * sizeof(*tmp));
-	m = stats_median_sort(tmp, n);
-	free(tmp);
-	return m;
-}
-
 /* A bootstrap costs rounds x (n_a + n_b) draws: fewer rounds for big samples. */
 static unsigned bootstrap_rounds(const struct check_params *cp, size_t n)
 {
@@ -146,8 +132,8 @@ static void compare_stat(const struct sample_group *a, const struct sample_group
 {
 	double p, ignored1, ignored2, lo, hi, ratio;
 
-	c->baseline = median_of(a->v, a->n);
-	c->target = median_of(b->v, b->n);
+	c->baseline = stats_median(a->v, a->n);
+	c->target = stats_median(b->v, b->n);
 	c->confidence_kind = "p-value";
 	if (c->baseline == 0 && c->target == 0) {
 		c->rel_change = 0;

@@ -23,6 +23,7 @@
 #include "analyze/degrade_priv.h"
 #include "analyze/models.h"
 #include "analyze/samples.h"
+#include "analyze/stats.h"
 #include "util/common.h"
 #include "util/error.h"
 
@@ -226,13 +227,6 @@ static void method_loc(const struct curves *c, const struct check_params *cp, st
 		ch->cls = by_size(sum_rel, (up + down) * 2 < LOC_INTERVALS, cp);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The median relative gap between the curves: one pass, no fitting. Not
  * the mean: where the baseline curve nears 0 (a fitted line with a small
@@ -251,8 +245,7 @@ static void method_fast(const struct curves *c, const struct check_params *cp, s
 	for (int i = 0; i < CURVE_POINTS; i++)
 		if (fabs(c->b[i]) > 0.01 * top && !isnan(c->t[i]))
 			rel[n++] = (c->t[i] - c->b[i]) / fabs(c->b[i]);
-	qsort(rel, (size_t)n, sizeof(*rel), cmp_double);
-	ch->rel_change = n == 0 ? NAN : n % 2 ? rel[n / 2] : (rel[n / 2 - 1] + rel[n / 2]) / 2;
+	ch->rel_change = n == 0 ? NAN : stats_median_sort(rel, (size_t)n);
 	ch->baseline = simpson(c->b, c->lo, c->hi) / (c->hi - c->lo);
 	ch->target = simpson(c->t, c->lo, c->hi) / (c->hi - c->lo);
 	ch->confidence = c->r2;

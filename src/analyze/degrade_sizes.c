@@ -143,12 +143,6 @@ bool degrade_by_size(const struct sample_group *a, const struct sample_group *b)
 	return a && b && a->x && b->x && sizes_repeat(a) && sizes_repeat(b);
 }
 
-/* Sorted stratum values: the median without copying. */
-static double sorted_median(const double *v, size_t n)
-{
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static double geo_mean_of(const double *v, size_t n)
 {
 	double sum = 0;
@@ -193,8 +187,8 @@ void degrade_sizes_stat(const struct sample_group *ga, const struct sample_group
 		if (!cs->used)
 			continue;
 		st = &z.strata[s++];
-		cs->baseline = sorted_median(st->a, st->na);
-		cs->target = sorted_median(st->b, st->nb);
+		cs->baseline = stats_median_sorted(st->a, st->na);
+		cs->target = stats_median_sorted(st->b, st->nb);
 		cs->p = cp->test == TEST_WELCH
 				? hypo_welch(st->a, st->na, st->b, st->nb, &ignored, &ignored2)
 				: hypo_mann_whitney(st->a, st->na, st->b, st->nb, &ignored);

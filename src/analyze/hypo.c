@@ -145,20 +145,6 @@ static double median_ratio(double ma, double mb)
 	return mb == 0 ? 1 : (mb > 0 ? INFINITY : -INFINITY);
 }
 
-/* A quantile of sorted values that may hold infinities: interpolating
- * towards one must not turn into inf * 0 or inf - inf. */
-static double quantile_ext(const double *x, size_t n, double q)
-{
-	double h = (double)(n - 1) * q, f = h - floor(h);
-	size_t i = (size_t)floor(h);
-
-	if (i + 1 >= n || f == 0 || x[i] == x[i + 1])
-		return x[i < n ? i : n - 1];
-	if (isinf(x[i]) || isinf(x[i + 1]))
-		return isinf(x[i + 1]) ? x[i + 1] : x[i];
-	return x[i] + f * (x[i + 1] - x[i]);
-}
-
 void hypo_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
 				 unsigned rounds, double alpha, uint64_t seed, double *lo,
 				 double *hi)
@@ -178,8 +164,8 @@ void hypo_bootstrap_median_ratio(const double *a, size_t na, const double *b, si
 		ratios[i] = median_ratio(ma, mb);
 	}
 	qsort(ratios, rounds, sizeof(*ratios), cmp_double);
-	*lo = quantile_ext(ratios, rounds, alpha / 2);
-	*hi = quantile_ext(ratios, rounds, 1 - alpha / 2);
+	*lo = stats_quantile_sorted(ratios, rounds, alpha / 2);
+	*hi = stats_quantile_sorted(ratios, rounds, 1 - alpha / 2);
 	free(tmp);
 	free(ratios);
 }
@@ -266,8 +252,8 @@ void hypo_bootstrap_strata_ratio(const struct hypo_stratum *s, size_t k, unsigne
 		ratios[i] = geo_mean(per, k);
 	}
 	qsort(ratios, rounds, sizeof(*ratios), cmp_double);
-	*lo = quantile_ext(ratios, rounds, alpha / 2);
-	*hi = quantile_ext(ratios, rounds, 1 - alpha / 2);
+	*lo = stats_quantile_sorted(ratios, rounds, alpha / 2);
+	*hi = stats_quantile_sorted(ratios, rounds, 1 - alpha / 2);
 	free(per);
 	free(tmp);
 	free(ratios);

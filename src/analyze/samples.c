@@ -66,10 +66,9 @@ static size_t group_index(struct sample_set *s, struct strmap *index, const char
 static void group_add(struct sample_group *g, double v, bool sized, double x)
 {
 	if (g->n == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 16;
-		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+		XGROW(g->v, g->n + 1, g->cap);
 		if (sized)
-			g->x = xrealloc(g->x, g->cap * sizeof(*g->x));
+			XRESIZE(g->x, g->cap);
 	}
 	if (sized)
 		g->x[g->n] = x;

@@ -39,23 +39,47 @@ double stats_stddev(const double *x, size_t n)
 
 double stats_quantile_sorted(const double *x, size_t n, double q)
 {
-	double h, lo;
+	double h, f;
 	size_t i;
 
 	if (n == 0)
 		return 0;
 	h = (double)(n - 1) * q;
-	lo = floor(h);
-	i = (size_t)lo;
+	f = h - floor(h);
+	i = (size_t)floor(h);
 	if (i + 1 >= n)
 		return x[n - 1];
-	return x[i] + (h - lo) * (x[i + 1] - x[i]);
+	/* Bootstrap ratios hold infinities: no inf * 0 nor inf - inf. */
+	if (f == 0 || x[i] == x[i + 1])
+		return x[i];
+	if (isinf(x[i]) || isinf(x[i + 1]))
+		return isinf(x[i + 1]) ? x[i + 1] : x[i];
+	return x[i] + f * (x[i + 1] - x[i]);
+}
+
+double stats_median_sorted(const double *x, size_t n)
+{
+	if (n == 0)
+		return 0;
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
 double stats_median_sort(double *x, size_t n)
 {
 	qsort(x, n, sizeof(*x), cmp_double);
-	return stats_quantile_sorted(x, n, 0.5);
+	return stats_median_sorted(x, n);
+}
+
+double stats_median(const double *x, size_t n)
+{
+	double *c = xmalloc((n ? n : 1) * sizeof(*c));
+	double m;
+
+	if (n)
+		memcpy(c, x, n * sizeof(*c));
+	m = stats_median_sort(c, n);
+	free(c);
+	return m;
 }
 
 /* Median of |x - m| and, when that is 0, the mean of |x - m|. */
@@ -73,26 +97,14 @@ static double abs_dev(const double *x, size_t n, double m, double *mean_ad)
 	return mad;
 }
 
-static double median_of(const double *x, size_t n)
-{
-	double *c = xmalloc((n ? n : 1) * sizeof(*c));
-	double m;
-
-	if (n)
-		memcpy(c, x, n * sizeof(*c));
-	m = stats_median_sort(c, n);
-	free(c);
-	return m;
-}
-
 double stats_mad(const double *x, size_t n)
 {
-	return abs_dev(x, n, median_of(x, n), NULL);
+	return abs_dev(x, n, stats_median(x, n), NULL);
 }
 
 size_t stats_outliers(const double *x, size_t n, bool *is_outlier)
 {
-	double m = median_of(x, n), mean_ad, scale;
+	double m = stats_median(x, n), mean_ad, scale;
 	double mad = abs_dev(x, n, m, &mean_ad);
 	size_t count = 0;
 

@@ -24,9 +24,15 @@ void stats_compute(const double *x, size_t n, struct stats *s);
 
 double stats_mean(const double *x, size_t n);
 double stats_stddev(const double *x, size_t n);
-/* Sorts @x in place and returns its median. */
+/*
+ * The median: the middle value, or the midpoint of the two middle ones;
+ * 0 for n == 0. Of sorted @x; of @x sorted in place; of a copy of @x.
+ */
+double stats_median_sorted(const double *x, size_t n);
 double stats_median_sort(double *x, size_t n);
-/* The @q quantile (0..1) of sorted @x, as R's type 7 and numpy's default. */
+double stats_median(const double *x, size_t n);
+/* The @q quantile (0..1) of sorted @x, as R's type 7 and numpy's default;
+ * an infinite neighbour is returned as is, never interpolated into NaN. */
 double stats_quantile_sorted(const double *x, size_t n, double q);
 double stats_mad(const double *x, size_t n);
 

@@ -87,7 +87,7 @@ static int run_rounds(struct bisect *b, struct rounds *r, size_t nsides, double 
 	ret = rmit_run(&rm, &budget, &n, &why);
 	/* The budget is spent: a last look at everything measured. */
 	if (ret == 0 && why != RMIT_SURE && r->n)
-		seq_look(&r->t, r->d, r->n, &r->look);
+		seq_look_last(&r->t, r->d, r->n, &r->look);
 	return ret;
 }
 
@@ -129,21 +129,12 @@ static int classify_rounds(struct bisect *b, struct side *good, struct side *bad
 
 /* ---- --no-interleave: good and bad once at the start ---- */
 
-static double median_of(const struct side *s)
-{
-	double *tmp = xcalloc(s->n ? s->n : 1, sizeof(*tmp)), m;
-
-	memcpy(tmp, s->v, s->n * sizeof(*tmp));
-	m = stats_median_sort(tmp, s->n);
-	free(tmp);
-	return m;
-}
-
 /* The stat test's verdict of @target's runs against @base's. */
 static enum change_class judge_blocks(const struct bisect *b, const struct side *base,
 				      const struct side *target, double *rel)
 {
-	double lo, hi, u, p, mb = median_of(base), mt = median_of(target);
+	double lo, hi, u, p, mb = stats_median(base->v, base->n),
+			     mt = stats_median(target->v, target->n);
 
 	*rel = mb > 0 ? mt / mb - 1 : 0;
 	if (!(mb > 0))
@@ -185,7 +176,7 @@ static int bracket_blocks(struct bisect *b, struct side *good, struct side *bad,
 static int classify_blocks(struct bisect *b, struct side *good, struct side *bad, struct side *s,
 			   int *verdict)
 {
-	double mid = sqrt(median_of(bad) / median_of(good));
+	double mid = sqrt(stats_median(bad->v, bad->n) / stats_median(good->v, good->n));
 	int ret = side_measure_block(b, s, b->runs);
 
 	while (ret == 0) {

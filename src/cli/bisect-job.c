@@ -12,6 +12,7 @@
 #include "util/common.h"
 #include "util/error.h"
 #include "util/fsutil.h"
+#include "util/tmpdir.h"
 
 struct bisect_job {
 	struct run_matrix *m;
@@ -198,9 +199,8 @@ static int run_once(struct bisect_job *j, const struct run_env *env, double **v,
 int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *version, size_t want,
 		       double **v, size_t *n)
 {
-	char dir[] = "/tmp/veles-bisect-XXXXXX";
+	struct tmpdir dir;
 	struct run_env env = {
-		.jobs_dir = dir,
 		.logs_dir = logs_dir,
 		.origin = version,
 		.quiet_collectors = true,
@@ -209,11 +209,11 @@ int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *v
 	int ret = 0;
 
 	/* The profiles are read and dropped: none is left pending. */
-	if (!mkdtemp(dir))
-		return err_set(ERR_IO, "cannot make a directory for the job's profiles: %s",
-			       strerror(errno));
+	if ((ret = tmpdir_make("bisect", &dir)) < 0)
+		return err_prefix(ret, "the job's profiles");
+	env.jobs_dir = dir.path;
 	while (ret == 0 && added < want)
 		ret = run_once(j, &env, v, n, &added);
-	rm_rf(dir);
+	tmpdir_remove(&dir);
 	return ret;
 }

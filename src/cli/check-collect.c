@@ -33,6 +33,7 @@
 #include "util/error.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
+#include "util/tmpdir.h"
 #include "vcs/vcs.h"
 
 /* A JSON scalar as an option value; false when it gives no option. */
@@ -388,15 +389,16 @@ static int collect_worktree(struct cli_ctx *ctx, const struct run_matrix *m,
 			    const struct run_job *job, const struct profile *target,
 			    const char *parent)
 {
-	char jobs[] = "/tmp/veles-collect-XXXXXX";
+	struct tmpdir jobs;
 	struct run_build build = {m->pre_run, m->npre_run, "pre_run", true};
-	struct collect_args a = {ctx, m, job, target, jobs};
+	struct collect_args a = {ctx, m, job, target, NULL};
 	int ret;
 
-	if (!mkdtemp(jobs))
-		return err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
+	if ((ret = tmpdir_make("collect", &jobs)) < 0)
+		return ret;
+	a.jobs = jobs.path;
 	ret = run_in_checkout(vcs_store_repo(ctx->vcs), ctx->root, parent, &build, collect_in, &a);
-	rm_rf(jobs);
+	tmpdir_remove(&jobs);
 	return ret;
 }
 

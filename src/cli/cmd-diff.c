@@ -25,7 +25,7 @@
 
 static const char diff_usage[] =
 	"usage: veles diff [options] BASE TARGET [table]\n"
-	"       veles diff [-o FILE.svg] [--of KEY] [--negate] BASE TARGET flamegraph\n"
+	"       veles diff [-o FILE.svg|FILE.html] [--of KEY] [--negate] BASE TARGET flamegraph\n"
 	"       veles diff [-o FILE.html] [--of KEY] [--aggregate F] BASE TARGET report\n"
 	"\n"
 	"Shows two profiles side by side: for each location (uid [subtype]) the\n"
@@ -52,7 +52,10 @@ static const char diff_usage[] =
 	"flamegraph draws the call stacks of the resources' traces (memory profiles\n"
 	"have them) as a differential flame graph in SVG: frame widths from TARGET,\n"
 	"colour from each frame's change, red where it grew and blue where it shrank.\n"
-	"  -o, --output FILE    write the SVG to FILE (default: standard output)\n"
+	"In a browser a click zooms into a frame, a search box highlights frames and\n"
+	"sums their share, and the tooltip gives both values and the change.\n"
+	"  -o, --output FILE    write the SVG to FILE, or a page holding it to\n"
+	"                       FILE.html (default: the SVG on standard output)\n"
 	"  --negate             widths from BASE, so what disappeared shows\n"
 	"\n"
 	"report writes one self-contained HTML page (Perun's `showdiff report`): the\n"
@@ -201,7 +204,7 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 
 static double aggregate(const struct sample_group *g, enum agg a)
 {
-	double *tmp, v;
+	double v;
 
 	switch (a) {
 	case AGG_SUM:
@@ -220,11 +223,7 @@ static double aggregate(const struct sample_group *g, enum agg a)
 	case AGG_COUNT:
 		return (double)g->n;
 	default:
-		tmp = xcalloc(g->n, sizeof(*tmp));
-		memcpy(tmp, g->v, g->n * sizeof(*tmp));
-		v = stats_median_sort(tmp, g->n);
-		free(tmp);
-		return v;
+		return stats_median(g->v, g->n);
 	}
 }
 
@@ -411,7 +410,11 @@ static int diff_flamegraph(const struct diff_opts *o, struct profile *p[2], cons
 	int ret;
 
 	fo.title = title;
-	ret = flamegraph_svg(p[0], p[1], &fo, &b);
+	if (o->output && strlen(o->output) > 5 &&
+	    strcmp(o->output + strlen(o->output) - 5, ".html") == 0)
+		ret = flamegraph_page(p[0], p[1], &fo, &b);
+	else
+		ret = flamegraph_svg(p[0], p[1], &fo, &b);
 	if (ret == 0 && o->output)
 		ret = file_write_atomic(o->output, b.data, b.len);
 	else if (ret == 0)

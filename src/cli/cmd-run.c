@@ -415,6 +415,9 @@ static int run_all(struct run_cli *r)
 		return err_set(ERR_INVALID, "no jobs: the matrix needs cmds and collectors "
 					    "(.veles/config.yml or veles.yml, see docs/config.md)");
 	}
+	/* What a run killed before left: its worktrees and their branches. */
+	if (vcs_kind(r->ctx->vcs) == VCS_GIT)
+		run_worktree_sweep(vcs_store_repo(r->ctx->vcs));
 	spawn_signals_install();
 	for (size_t v = 0; v < r->nrevs && ret == 0; v++)
 		ret = run_in_worktree(r, r->revs[v], jobs, n);

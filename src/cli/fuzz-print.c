@@ -8,30 +8,21 @@
 #include "cli/fuzz-print.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/human.h"
 
 /* Without a terminal, a progress line a minute. */
 #define LINE_EVERY 60.0
 
 void fuzz_cost_str(enum fz_metric m, double cost, char *out, size_t len)
 {
-	if (fz_metric_is_count(m)) {
-		const char *unit = m == FZ_METRIC_HITS ? "edge hits" : "instructions";
+	char num[64];
 
-		if (cost >= 1e9)
-			snprintf(out, len, "%.3gG %s", cost / 1e9, unit);
-		else if (cost >= 1e6)
-			snprintf(out, len, "%.3gM %s", cost / 1e6, unit);
-		else if (cost >= 1e4)
-			snprintf(out, len, "%.3gk %s", cost / 1e3, unit);
-		else
-			snprintf(out, len, "%.0f %s", cost, unit);
-	} else if (cost >= 1) {
-		snprintf(out, len, "%.3f s", cost);
-	} else if (cost >= 1e-3) {
-		snprintf(out, len, "%.3f ms", cost * 1e3);
-	} else {
-		snprintf(out, len, "%.1f us", cost * 1e6);
-	}
+	if (fz_metric_is_count(m))
+		snprintf(out, len, "%s %s",
+			 human_num(num, sizeof(num), cost, cost, HUMAN_COUNT, -3),
+			 m == FZ_METRIC_HITS ? "edge hits" : "instructions");
+	else
+		human_num(out, len, cost, cost, HUMAN_SECONDS, cost >= 1e-3 ? 3 : 1);
 }
 
 static const char *metric_text(enum fz_metric m)

@@ -8,6 +8,7 @@
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "project/select.h"
+#include "run/batch.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -25,12 +26,27 @@ static bool has_suffix(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* A run killed outright leaves its finished profiles as temporaries
+ * (run/batch.h): whatever lists the pending profiles puts the whole ones
+ * in place first, so that status shows them without waiting for the next
+ * run. Once a process: a sweep finds nothing new after. */
+static void recover_killed_runs(const struct cli_ctx *ctx)
+{
+	static bool swept;
+
+	if (!swept)
+		run_batch_sweep(ctx->jobs_dir, NULL);
+	swept = true;
+}
+
 int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n)
 {
-	DIR *d = opendir(ctx->jobs_dir);
+	DIR *d;
 	struct dirent *de;
 	size_t cap = 0;
 
+	recover_killed_runs(ctx);
+	d = opendir(ctx->jobs_dir);
 	*names = NULL;
 	*n = 0;
 	if (!d)

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/heapmap.h"
 #include "cli/show.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "view/heapmap.h"
 
 #define LABEL 20 /* "0x0000555555559000 |" */
 #define TEXT_ROWS 16

@@ -1,456 +1,27 @@
 /*
- * veles show PROFILE memory: what a heaptrack user reads first, from a
- * memory profile's events in order (docs/cli/show.md): peak heap and when,
- * totals, temporary allocations, leaks with their stacks, and the top
- * allocation sites by count, by bytes and by their share of the peak.
+ * veles show PROFILE memory (docs/cli/show.md): the report of
+ * view/mem_report.h printed as text or JSON, the allocation sites ranked
+ * by count, by bytes and by their share of the peak.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/mem_execs.h"
 #include "cli/show.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
-#include "util/strmap.h"
+#include "util/human.h"
+#include "view/mem_report.h"
 
 #define DEFAULT_TOP 10
 
-enum ev { EV_ALLOC, EV_FREE, EV_REALLOC };
-
-/* An allocation site (a uid) and what it did. */
-struct site {
-	char *uid;
-	unsigned long long count, bytes, temporary, leaked, leaked_blocks, peak;
-};
-
-/* The live blocks: (pid, address) -> size and site. Linear probing with
- * backward-shift deletion, so frees leave no tombstones behind. */
-struct block {
-	uint64_t pid, addr; /* addr 0: empty */
-	uint64_t size;
-	size_t site;
-	size_t type; /* the allocation's resource type: its stack */
-};
-
-/* Blocks never freed, gathered by their stack: a site (uid) is reached
- * from many stacks, and the one that leaked is the one to show. */
-struct leak {
-	size_t site, type;
-	unsigned long long leaked, blocks;
-};
-
-struct live {
-	struct block *b;
-	size_t cap, n;
-};
-
-static size_t live_slot(const struct live *l, uint64_t pid, uint64_t addr)
-{
-	uint64_t h = (addr ^ pid * 0x9e3779b97f4a7c15u) * 0xff51afd7ed558ccdu;
-
-	return (size_t)(h >> 17) & (l->cap - 1);
-}
-
-static struct block *live_find(struct live *l, uint64_t pid, uint64_t addr)
-{
-	size_t i = live_slot(l, pid, addr);
-
-	while (l->b[i].addr && (l->b[i].addr != addr || l->b[i].pid != pid))
-		i = (i + 1) & (l->cap - 1);
-	return &l->b[i];
-}
-
-static void live_put(struct live *l, const struct block *nb)
-{
-	struct block *s;
-
-	if ((l->n + 1) * 2 > l->cap) {
-		struct live big = {xcalloc(l->cap * 2, sizeof(*big.b)), l->cap * 2, 0};
-
-		for (size_t i = 0; i < l->cap; i++)
-			if (l->b[i].addr)
-				live_put(&big, &l->b[i]);
-		free(l->b);
-		*l = big;
-	}
-	s = live_find(l, nb->pid, nb->addr);
-	l->n += !s->addr;
-	*s = *nb;
-}
-
-/* Removes the block and returns it (addr 0 when it was not live). */
-static struct block live_take(struct live *l, uint64_t pid, uint64_t addr)
-{
-	struct block *s = live_find(l, pid, addr), out = *s;
-	size_t i = (size_t)(s - l->b), j = i;
-
-	if (!s->addr)
-		return out;
-	l->n--;
-	for (;;) {
-		j = (j + 1) & (l->cap - 1);
-		if (!l->b[j].addr)
-			break;
-		size_t home = live_slot(l, l->b[j].pid, l->b[j].addr);
-		/* Move j back to i unless its home lies cyclically in (i, j]. */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			l->b[i] = l->b[j];
-			i = j;
-		}
-	}
-	l->b[i].addr = 0;
-	return out;
-}
-
-/* ---- reading the events ---- */
-
-/* An image replaced by exec: its blocks are gone after position @pos. */
-struct exec_mark {
-	uint64_t pid;
-	size_t pos;
-};
-
-struct mem_view {
-	const struct profile *p;
-	const struct column *amount, *address, *old, *pid, *thread;
-	size_t *seq;   /* rows in the order the events happened */
-	enum ev *kind; /* per type */
-	size_t *site;  /* per type, SIZE_MAX until seen */
-	struct site *sites;
-	size_t nsites;
-	struct strmap uids;
-	struct leak *leaks;
-	size_t nleaks;
-	struct strmap stacks;	 /* a leak's trace -> its index in leaks */
-	struct exec_mark *execs; /* by position */
-	size_t nexecs;
-};
-
-/* A numeric field of @row wherever the layout put it; 0 when absent. */
-static uint64_t num(const struct mem_view *v, const struct column *c, size_t row)
-{
-	size_t at;
-
-	if (!c)
-		return 0;
-	at = profile_col_at(v->p, c, row);
-	return c->kind == COL_I64 && col_has(c, at)
-		       ? (uint64_t)col_i64(c, at)
-		       : (uint64_t)(col_num(c, at) > 0 ? col_num(c, at) : 0);
-}
-
-static enum ev kind_of(const char *subtype)
-{
-	if (!subtype)
-		return EV_ALLOC;
-	if (strcmp(subtype, "free") == 0 || strcmp(subtype, "delete") == 0 ||
-	    strcmp(subtype, "delete[]") == 0)
-		return EV_FREE;
-	if (strcmp(subtype, "realloc") == 0 || strcmp(subtype, "reallocarray") == 0)
-		return EV_REALLOC;
-	return EV_ALLOC;
-}
-
-static const struct mem_view *by_order_view;
-static const struct column *by_order_col;
-
-static int by_order(const void *a, const void *b)
-{
-	uint64_t x = num(by_order_view, by_order_col, *(const size_t *)a);
-	uint64_t y = num(by_order_view, by_order_col, *(const size_t *)b);
-
-	if (x != y)
-		return x < y ? -1 : 1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-/* A profile file groups resources by type: the "order" column (written by
- * collect memory) says in which order the events happened. Without it,
- * as in the seed's example, the rows' own order is all there is. */
-static void view_sequence(struct mem_view *v)
-{
-	size_t n = profile_nres(v->p);
-
-	v->seq = xmalloc((n ? n : 1) * sizeof(*v->seq));
-	for (size_t i = 0; i < n; i++)
-		v->seq[i] = i;
-	by_order_col = profile_col_any(v->p, "order");
-	by_order_view = v;
-	if (by_order_col)
-		qsort(v->seq, n, sizeof(*v->seq), by_order);
-}
-
-/* The last position of the sequence whose order is at most @order. */
-static size_t position_of(const struct mem_view *v, uint64_t order)
-{
-	size_t lo = 0, hi = profile_nres(v->p);
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (num(v, by_order_col, v->seq[mid]) <= order)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : SIZE_MAX;
-}
-
-static int by_position(const void *a, const void *b)
-{
-	const struct exec_mark *x = a, *y = b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-/* Where in the sequence each image an exec ended had its last event. */
-static void view_execs(struct mem_view *v)
-{
-	struct mem_exec *ex;
-	size_t n = mem_execs(v->p, &ex);
-
-	v->execs = xmalloc((n ? n : 1) * sizeof(*v->execs));
-	for (size_t i = 0; by_order_col && i < n; i++) {
-		v->execs[v->nexecs] = (struct exec_mark){ex[i].pid, position_of(v, ex[i].order)};
-		if (v->execs[v->nexecs].pos != SIZE_MAX)
-			v->nexecs++;
-	}
-	free(ex);
-	qsort(v->execs, v->nexecs, sizeof(*v->execs), by_position);
-}
-
-static void view_init(struct mem_view *v, const struct profile *p)
-{
-	const struct column *sub = table_col(&p->types, "subtype");
-
-	memset(v, 0, sizeof(*v));
-	v->p = p;
-	v->amount = profile_col_any(p, "amount");
-	v->address = profile_col_any(p, "address");
-	v->old = profile_col_any(p, "old-address");
-	v->pid = profile_col_any(p, "pid");
-	v->thread = profile_col_any(p, "thread");
-	view_sequence(v);
-	view_execs(v);
-	v->kind = xcalloc(p->types.nrows + 1, sizeof(*v->kind));
-	v->site = xmalloc((p->types.nrows + 1) * sizeof(*v->site));
-	for (size_t t = 0; t < p->types.nrows; t++) {
-		v->kind[t] = kind_of(sub ? col_text(p, sub, t) : NULL);
-		v->site[t] = SIZE_MAX;
-	}
-}
-
-static size_t site_of(struct mem_view *v, size_t row, struct buf *scratch)
-{
-	uint32_t t = v->p->res_type[row];
-	bool added;
-	size_t s;
-
-	if (v->site[t] != SIZE_MAX)
-		return v->site[t];
-	const char *uid = profile_uid(v->p, row, scratch);
-
-	s = strmap_intern(&v->uids, uid, &added);
-	if (added) {
-		v->sites = xrealloc(v->sites, (s + 1) * sizeof(*v->sites));
-		memset(&v->sites[s], 0, sizeof(v->sites[s]));
-		v->sites[s].uid = xstrdup(uid);
-		v->nsites = s + 1;
-	}
-	v->site[t] = s;
-	return s;
-}
-
-/* ---- the replay ---- */
-
-struct totals {
-	unsigned long long allocs, frees, bytes, temporary, leaked, leaked_blocks;
-	unsigned long long peak;
-	size_t peak_row; /* SIZE_MAX: no event at all */
-	size_t peak_pos; /* its place in the sequence */
-};
-
-/* Each thread's last allocation, for "temporary": freed before the
- * thread allocates anything else (heaptrack's definition). */
-struct lastalloc {
-	struct live m; /* keyed (pid, thread), size = the address */
-};
-
-static void replay_alloc(struct mem_view *v, struct live *l, struct lastalloc *last,
-			 struct totals *t, size_t row, uint64_t pid, uint64_t addr,
-			 struct buf *scratch)
-{
-	size_t s = site_of(v, row, scratch);
-	uint64_t size = num(v, v->amount, row);
-	struct block b = {pid, addr, size, s, v->p->res_type[row]};
-	struct block th = {pid + 1, num(v, v->thread, row) + 1, addr, 0, 0};
-
-	t->allocs++;
-	t->bytes += size;
-	v->sites[s].count++;
-	v->sites[s].bytes += size;
-	if (addr)
-		live_put(l, &b);
-	live_put(&last->m, &th);
-}
-
-static void replay_free(struct mem_view *v, struct live *l, struct lastalloc *last,
-			struct totals *t, size_t row, uint64_t pid, uint64_t addr)
-{
-	struct block b = live_take(l, pid, addr);
-	struct block *th = live_find(&last->m, pid + 1, num(v, v->thread, row) + 1);
-
-	t->frees++;
-	if (b.addr && th->addr && th->size == addr) {
-		t->temporary++;
-		v->sites[b.site].temporary++;
-	}
-	if (th->addr)
-		th->size = 0;
-}
-
-/* The image of @pid was replaced by exec: its live blocks are gone, not
- * leaked. Returns the bytes they held. */
-static unsigned long long replay_exec(struct live *l, uint64_t pid)
-{
-	unsigned long long bytes = 0;
-	size_t n = 0;
-	uint64_t *gone = xmalloc((l->n ? l->n : 1) * sizeof(*gone));
-
-	for (size_t i = 0; i < l->cap; i++)
-		if (l->b[i].addr && l->b[i].pid == pid) {
-			bytes += l->b[i].size;
-			gone[n++] = l->b[i].addr;
-		}
-	for (size_t i = 0; i < n; i++)
-		live_take(l, pid, gone[i]);
-	free(gone);
-	return bytes;
-}
-
-/*
- * Replays the events up to position @upto of the sequence (all when SIZE_MAX), keeping the live
- * blocks in @l. Only the full replay counts: the second one, to the peak,
- * just rebuilds the live set.
- */
-static void replay(struct mem_view *v, struct live *l, size_t upto, struct totals *t)
-{
-	struct lastalloc last = {{xcalloc(64, sizeof(struct block)), 64, 0}};
-	struct buf scratch = BUF_INIT;
-	unsigned long long heap = 0;
-	size_t n = profile_nres(v->p), mark = 0;
-
-	for (size_t pos = 0; pos < n && (upto == SIZE_MAX || pos <= upto); pos++) {
-		size_t row = v->seq[pos];
-		enum ev k = v->kind[v->p->res_type[row]];
-		uint64_t pid = num(v, v->pid, row), addr = num(v, v->address, row);
-
-		if (k == EV_FREE || k == EV_REALLOC) {
-			uint64_t gone = k == EV_FREE ? addr : num(v, v->old, row);
-			struct block *b = gone ? live_find(l, pid, gone) : NULL;
-
-			heap -= b && b->addr ? b->size : 0;
-			if (gone)
-				replay_free(v, l, &last, t, row, pid, gone);
-		}
-		if (k == EV_ALLOC || (k == EV_REALLOC && addr)) {
-			replay_alloc(v, l, &last, t, row, pid, addr, &scratch);
-			heap += num(v, v->amount, row);
-		}
-		if (heap > t->peak || t->peak_row == SIZE_MAX) {
-			t->peak = heap;
-			t->peak_row = row;
-			t->peak_pos = pos;
-		}
-		for (; mark < v->nexecs && v->execs[mark].pos == pos; mark++)
-			heap -= replay_exec(l, v->execs[mark].pid);
-	}
-	free(last.m.b);
-	buf_release(&scratch);
-}
-
-/* The trace of a type, or its uid where the profile has no traces. */
-static const char *trace_text(const struct mem_view *v, size_t type)
-{
-	const struct column *c = table_col(&v->p->types, "trace");
-	const char *t = c ? col_text(v->p, c, type) : NULL;
-
-	return t ? t : "";
-}
-
-static void leak_add(struct mem_view *v, const struct block *b)
-{
-	struct buf key = BUF_INIT;
-	bool added;
-	size_t i;
-
-	buf_addf(&key, "%zu\n%s", b->site, trace_text(v, b->type));
-	i = strmap_intern(&v->stacks, key.data, &added);
-	buf_release(&key);
-	if (added) {
-		v->leaks = xrealloc(v->leaks, (i + 1) * sizeof(*v->leaks));
-		v->leaks[i] = (struct leak){b->site, b->type, 0, 0};
-		v->nleaks = i + 1;
-	}
-	v->leaks[i].leaked += b->size;
-	v->leaks[i].blocks++;
-}
-
-static void analyse(struct mem_view *v, struct totals *t)
-{
-	struct live l = {xcalloc(1024, sizeof(struct block)), 1024, 0};
-	struct totals again;
-
-	memset(t, 0, sizeof(*t));
-	t->peak_row = SIZE_MAX;
-	replay(v, &l, SIZE_MAX, t);
-	for (size_t i = 0; i < l.cap; i++)
-		if (l.b[i].addr) {
-			v->sites[l.b[i].site].leaked += l.b[i].size;
-			v->sites[l.b[i].site].leaked_blocks++;
-			t->leaked += l.b[i].size;
-			t->leaked_blocks++;
-			leak_add(v, &l.b[i]);
-		}
-	free(l.b);
-	if (t->peak_row == SIZE_MAX)
-		return;
-	/* The second pass stops at the peak: who held the memory then. The
-	 * sites' counters are restored afterwards (the replay adds to them). */
-	struct site *saved = xmalloc((v->nsites ? v->nsites : 1) * sizeof(*saved));
-
-	memcpy(saved, v->sites, v->nsites * sizeof(*saved));
-	l = (struct live){xcalloc(1024, sizeof(struct block)), 1024, 0};
-	memset(&again, 0, sizeof(again));
-	again.peak_row = SIZE_MAX;
-	replay(v, &l, t->peak_pos, &again);
-	memcpy(v->sites, saved, v->nsites * sizeof(*saved));
-	free(saved);
-	for (size_t i = 0; i < l.cap; i++)
-		if (l.b[i].addr)
-			v->sites[l.b[i].site].peak += l.b[i].size;
-	free(l.b);
-}
-
-/* ---- output ---- */
-
 static const char *human(unsigned long long bytes, char *out, size_t len)
 {
-	static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
-	double b = (double)bytes;
-	size_t u = 0;
-
-	while (b >= 1000 && u + 1 < ARRAY_SIZE(units)) {
-		b /= 1000;
-		u++;
-	}
-	snprintf(out, len, u ? "%.2f %s" : "%.0f %s", b, units[u]);
-	return out;
+	return human_num(out, len, (double)bytes, (double)bytes, HUMAN_BYTES, 2);
 }
 
-static const char *row_time(const struct mem_view *v, size_t row)
+static const char *row_time(const struct mem_report *v, size_t row)
 {
 	size_t at;
 	const struct column *c = profile_attr(v->p, row, "time", NULL, &at);
@@ -461,9 +32,9 @@ static const char *row_time(const struct mem_view *v, size_t row)
 
 enum order { BY_COUNT, BY_BYTES, BY_PEAK, BY_LEAKED };
 static enum order sort_key;
-static const struct site *sort_sites;
+static const struct mem_site *sort_sites;
 
-static unsigned long long key_of(const struct site *s)
+static unsigned long long key_of(const struct mem_site *s)
 {
 	return sort_key == BY_COUNT   ? s->count
 	       : sort_key == BY_BYTES ? s->bytes
@@ -482,7 +53,7 @@ static int site_cmp(const void *a, const void *b)
 }
 
 /* The sites with a non-zero @key, largest first; returns how many. */
-static size_t top_sites(const struct mem_view *v, enum order key, size_t *idx)
+static size_t top_sites(const struct mem_report *v, enum order key, size_t *idx)
 {
 	size_t n = 0;
 
@@ -496,9 +67,9 @@ static size_t top_sites(const struct mem_view *v, enum order key, size_t *idx)
 }
 
 /* A type's stack, one frame a line, from its trace's JSON text. */
-static void print_trace(const struct mem_view *v, size_t type)
+static void print_trace(const struct mem_report *v, size_t type)
 {
-	const char *t = trace_text(v, type);
+	const char *t = mem_report_trace(v, type);
 
 	while ((t = strstr(t, "\"function\":\""))) {
 		const char *fn = t + 12, *end = strchr(fn, '"');
@@ -516,7 +87,7 @@ static void print_trace(const struct mem_view *v, size_t type)
 	}
 }
 
-static void print_top(const struct mem_view *v, enum order key, const char *title, size_t limit,
+static void print_top(const struct mem_report *v, enum order key, const char *title, size_t limit,
 		      size_t *idx)
 {
 	size_t n = top_sites(v, key, idx);
@@ -526,7 +97,7 @@ static void print_top(const struct mem_view *v, enum order key, const char *titl
 		return;
 	printf("\n%s:\n", title);
 	for (size_t i = 0; i < n && i < limit; i++) {
-		const struct site *s = &v->sites[idx[i]];
+		const struct mem_site *s = &v->sites[idx[i]];
 
 		if (key == BY_COUNT)
 			printf("  %10llu calls  %12s  %s\n", s->count,
@@ -540,12 +111,12 @@ static void print_top(const struct mem_view *v, enum order key, const char *titl
 	(void)b;
 }
 
-static const struct leak *sort_leaks;
+static const struct mem_leak *sort_leaks;
 
 static int leak_cmp(const void *a, const void *b)
 {
-	const struct leak *x = &sort_leaks[*(const size_t *)a],
-			  *y = &sort_leaks[*(const size_t *)b];
+	const struct mem_leak *x = &sort_leaks[*(const size_t *)a],
+			      *y = &sort_leaks[*(const size_t *)b];
 
 	if (x->leaked != y->leaked)
 		return x->leaked > y->leaked ? -1 : 1;
@@ -556,8 +127,8 @@ static int leak_cmp(const void *a, const void *b)
 
 /* A site's object, the @i-th of its array, up to its leaks (@leaked bytes
  * in @blocks) and left open for what its caller adds. */
-static void json_site_open(struct buf *o, size_t i, const struct site *s, unsigned long long leaked,
-			   unsigned long long blocks)
+static void json_site_open(struct buf *o, size_t i, const struct mem_site *s,
+			   unsigned long long leaked, unsigned long long blocks)
 {
 	buf_adds(o, i ? ",{\"uid\":" : "{\"uid\":");
 	buf_add_json_str(o, s->uid, strlen(s->uid));
@@ -568,7 +139,7 @@ static void json_site_open(struct buf *o, size_t i, const struct site *s, unsign
 }
 
 /* The leaks' stacks, largest first, into @idx (room for v->nleaks). */
-static void top_leaks(const struct mem_view *v, size_t *idx)
+static void top_leaks(const struct mem_report *v, size_t *idx)
 {
 	for (size_t i = 0; i < v->nleaks; i++)
 		idx[i] = i;
@@ -577,7 +148,7 @@ static void top_leaks(const struct mem_view *v, size_t *idx)
 	qsort(idx, v->nleaks, sizeof(*idx), leak_cmp);
 }
 
-static void print_leaks(const struct mem_view *v, size_t limit)
+static void print_leaks(const struct mem_report *v, size_t limit)
 {
 	size_t *idx = xmalloc((v->nleaks ? v->nleaks : 1) * sizeof(*idx));
 	char a[32];
@@ -586,7 +157,7 @@ static void print_leaks(const struct mem_view *v, size_t limit)
 	if (v->nleaks)
 		printf("\nLeaks (never freed), by stack, largest first:\n");
 	for (size_t i = 0; i < v->nleaks && i < limit; i++) {
-		const struct leak *l = &v->leaks[idx[i]];
+		const struct mem_leak *l = &v->leaks[idx[i]];
 
 		printf("  %12s in %llu block%s  %s\n", human(l->leaked, a, sizeof(a)), l->blocks,
 		       l->blocks == 1 ? "" : "s", v->sites[l->site].uid);
@@ -595,7 +166,7 @@ static void print_leaks(const struct mem_view *v, size_t limit)
 	free(idx);
 }
 
-static void text_report(const struct mem_view *v, const struct totals *t, const char *name,
+static void text_report(const struct mem_report *v, const struct mem_totals *t, const char *name,
 			size_t limit)
 {
 	size_t *idx = xmalloc((v->nsites ? v->nsites : 1) * sizeof(*idx));
@@ -624,14 +195,14 @@ static void text_report(const struct mem_view *v, const struct totals *t, const 
 	free(idx);
 }
 
-static void json_sites(struct buf *o, const struct mem_view *v, enum order key, size_t limit,
+static void json_sites(struct buf *o, const struct mem_report *v, enum order key, size_t limit,
 		       size_t *idx)
 {
 	size_t n = top_sites(v, key, idx);
 
 	buf_addc(o, '[');
 	for (size_t i = 0; i < n && i < limit; i++) {
-		const struct site *s = &v->sites[idx[i]];
+		const struct mem_site *s = &v->sites[idx[i]];
 
 		json_site_open(o, i, s, s->leaked, s->leaked_blocks);
 		buf_addc(o, '}');
@@ -641,16 +212,16 @@ static void json_sites(struct buf *o, const struct mem_view *v, enum order key, 
 
 /* The leaks by stack: their site's figures, what the stack leaked, and
  * the stack itself. */
-static void json_leaks(struct buf *o, const struct mem_view *v, size_t limit)
+static void json_leaks(struct buf *o, const struct mem_report *v, size_t limit)
 {
 	size_t *idx = xmalloc((v->nleaks ? v->nleaks : 1) * sizeof(*idx));
 
 	top_leaks(v, idx);
 	buf_addc(o, '[');
 	for (size_t i = 0; i < v->nleaks && i < limit; i++) {
-		const struct leak *l = &v->leaks[idx[i]];
-		const struct site *s = &v->sites[l->site];
-		const char *trace = trace_text(v, l->type);
+		const struct mem_leak *l = &v->leaks[idx[i]];
+		const struct mem_site *s = &v->sites[l->site];
+		const char *trace = mem_report_trace(v, l->type);
 
 		json_site_open(o, i, s, l->leaked, l->blocks);
 		buf_adds(o, ",\"trace\":");
@@ -664,7 +235,7 @@ static void json_leaks(struct buf *o, const struct mem_view *v, size_t limit)
 	free(idx);
 }
 
-static void json_report(const struct mem_view *v, const struct totals *t, const char *name,
+static void json_report(const struct mem_report *v, const struct mem_totals *t, const char *name,
 			size_t limit)
 {
 	size_t *idx = xmalloc((v->nsites ? v->nsites : 1) * sizeof(*idx));
@@ -695,8 +266,7 @@ static void json_report(const struct mem_view *v, const struct totals *t, const 
 
 int show_memory(const struct profile *p, const char *name, const struct show_opts *o)
 {
-	struct mem_view v;
-	struct totals t;
+	struct mem_report v;
 	size_t limit = o->limit ? o->limit : DEFAULT_TOP;
 
 	if (!p->type || strcmp(p->type, "memory") != 0) {
@@ -704,21 +274,11 @@ int show_memory(const struct profile *p, const char *name, const struct show_opt
 			p->type ? p->type : "an untyped one");
 		return -1;
 	}
-	view_init(&v, p);
-	analyse(&v, &t);
+	mem_report_build(p, &v);
 	if (o->fmt == FORMAT_JSON)
-		json_report(&v, &t, name, limit);
+		json_report(&v, &v.t, name, limit);
 	else
-		text_report(&v, &t, name, limit);
-	for (size_t i = 0; i < v.nsites; i++)
-		free(v.sites[i].uid);
-	free(v.sites);
-	free(v.leaks);
-	strmap_free(&v.stacks);
-	free(v.kind);
-	free(v.site);
-	free(v.seq);
-	free(v.execs);
-	strmap_free(&v.uids);
+		text_report(&v, &v.t, name, limit);
+	mem_report_release(&v);
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
+#include "util/tmpdir.h"
 
 /* Longest workload part of a profile name: names must stay under NAME_MAX. */
 #define NAME_WORKLOAD_MAX 64
@@ -283,6 +284,21 @@ static const char *display_path(const char *path)
 	return at ? at : path;
 }
 
+/*
+ * The temporary directories that killed collections (and runs) left, once
+ * per process: a matrix collects many times. Worktrees are left to `veles
+ * run`, which prunes git's record of them too.
+ */
+static void sweep_once(void)
+{
+	static const char *const keep[] = {"run", NULL};
+	static bool swept;
+
+	if (!swept)
+		tmpdir_sweep(NULL, keep);
+	swept = true;
+}
+
 static int check_interrupted(void)
 {
 	int sig = spawn_interrupted();
@@ -484,6 +500,7 @@ int collect_main(const struct collect_env *env, int argc, char **argv)
 	if (!c.workload)
 		c.workload = joined = join_args(c.argv + 1, c.argc - 1);
 	ret = collect_prepare(&c, col);
+	sweep_once();
 	/* Until the profile is written or given up, Ctrl-C only sets a flag. */
 	spawn_signals_install();
 	if (ret == 0)

@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,28 +58,52 @@ const char config_template[] =
 	"# profiles:\n"
 	"#   register_after_run: false\n";
 
+/* @key and each prefix of it at a dot, into c->known. Longest first: a
+ * prefix already there has its own prefixes there too, so each item costs
+ * its own length, not the file's. */
+static void note_known(struct config *c, const char *key)
+{
+	char *copy = xstrdup(key);
+	bool added = false;
+
+	strmap_intern(&c->known, copy, &added);
+	for (char *dot = strrchr(copy, '.'); added && dot; dot = strrchr(copy, '.')) {
+		*dot = '\0';
+		strmap_intern(&c->known, copy, &added);
+	}
+	free(copy);
+}
+
 static void add_item(struct config *c, const char *key, const char *value, const yaml_mark_t *at)
 {
-	size_t i;
+	bool added = false;
+	size_t i = strmap_intern(&c->item_at, key, &added);
 
 	/* A repeated key: the later one wins, as in most YAML loaders. */
-	for (i = 0; i < c->n; i++) {
-		if (strcmp(c->items[i].key, key) == 0) {
-			free(c->items[i].value);
-			c->items[i].value = xstrdup(value);
-			c->items[i].line = at->line + 1;
-			c->items[i].col = at->column + 1;
-			return;
-		}
+	if (!added) {
+		free(c->items[i].value);
+		c->items[i].value = xstrdup(value);
+		c->items[i].line = at->line + 1;
+		c->items[i].col = at->column + 1;
+		return;
 	}
 	c->items = xgrow(c->items, sizeof(*c->items), c->n + 1, &c->cap);
 	c->items[c->n] =
 		(struct config_item){xstrdup(key), xstrdup(value), at->line + 1, at->column + 1};
 	c->n++;
+	note_known(c, key);
 }
 
 static void add_key(struct config *c, const char *key, const yaml_mark_t *at)
 {
+	bool added = false;
+	size_t num = strmap_intern(&c->key_num, key, &added);
+
+	if (added) {
+		c->first_key = xgrow(c->first_key, sizeof(*c->first_key), num + 1, &c->first_cap);
+		c->first_key[num] = c->nkeys;
+		note_known(c, key);
+	}
 	c->keys = xgrow(c->keys, sizeof(*c->keys), c->nkeys + 1, &c->keys_cap);
 	c->keys[c->nkeys] = (struct config_item){xstrdup(key), NULL, at->line + 1, at->column + 1};
 	c->nkeys++;
@@ -279,24 +304,42 @@ int config_load_text(const char *name, const char *text, size_t len, struct conf
 	return 0;
 }
 
+static void lookups_free(struct config *c)
+{
+	strmap_free(&c->item_at);
+	strmap_free(&c->key_num);
+	strmap_free(&c->known);
+	free(c->first_key);
+}
+
 void config_free(struct config *c)
 {
 	if (!c)
 		return;
 	items_free(c->items, c->n);
 	items_free(c->keys, c->nkeys);
+	lookups_free(c);
 	free(c->name);
 	free(c);
 }
 
 const char *config_get(const struct config *c, const char *key)
 {
-	size_t i;
+	size_t i = c ? strmap_get(&c->item_at, key) : SIZE_MAX;
 
-	for (i = 0; c && i < c->n; i++)
-		if (strcmp(c->items[i].key, key) == 0)
-			return c->items[i].value;
-	return NULL;
+	return i < c->n ? c->items[i].value : NULL;
+}
+
+bool config_priv_has(const struct config *c, const char *key)
+{
+	return c && strmap_get(&c->known, key) != SIZE_MAX;
+}
+
+const struct config_item *config_priv_key(const struct config *c, const char *key)
+{
+	size_t num = strmap_get(&c->key_num, key);
+
+	return num == SIZE_MAX ? NULL : &c->keys[c->first_key[num]];
 }
 
 void config_each(const struct config *c, void (*fn)(const char *key, const char *value, void *arg),
@@ -343,5 +386,6 @@ int config_parse_check(const char *name, const char *text, size_t len)
 
 	items_free(c.items, c.n);
 	items_free(c.keys, c.nkeys);
+	lookups_free(&c);
 	return ret;
 }

@@ -3,6 +3,7 @@
  * messages that point at a key's line and column.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,13 +95,12 @@ const char *config_name(const struct config *c)
 /* The position of @key: its own line as a mapping key, else its value's. */
 static const struct config_item *find_pos(const struct config *c, const char *key)
 {
-	for (size_t i = 0; i < c->nkeys; i++)
-		if (strcmp(c->keys[i].key, key) == 0)
-			return &c->keys[i];
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->items[i].key, key) == 0)
-			return &c->items[i];
-	return NULL;
+	const struct config_item *k = config_priv_key(c, key);
+	size_t i = strmap_get(&c->item_at, key);
+
+	if (k)
+		return k;
+	return i < c->n ? &c->items[i] : NULL;
 }
 
 int config_error_at(const struct config *c, const char *key, const char *fmt, ...)
@@ -124,15 +124,5 @@ int config_error_at(const struct config *c, const char *key, const char *fmt, ..
 
 bool config_has(const struct config *c, const char *key)
 {
-	size_t kl = strlen(key);
-
-	for (size_t i = 0; c && i < c->nkeys; i++)
-		if (strncmp(c->keys[i].key, key, kl) == 0 &&
-		    (c->keys[i].key[kl] == '\0' || c->keys[i].key[kl] == '.'))
-			return true;
-	for (size_t i = 0; c && i < c->n; i++)
-		if (strncmp(c->items[i].key, key, kl) == 0 &&
-		    (c->items[i].key[kl] == '\0' || c->items[i].key[kl] == '.'))
-			return true;
-	return false;
+	return config_priv_has(c, key);
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/stats.h"
 #include "fuzz/fuzz_priv.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -167,19 +168,6 @@ static int keep_failure(struct fz_session *s, const struct fz_result *r, const u
 	return fz_state_keep(s, r->outcome == FZ_CRASH, data, len, r->status);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
  * Runs entry @id FZ_CALIB_RUNS times: its cost is the median, *@spread
  * the median absolute deviation over the median. False when it crashed or
@@ -213,11 +201,11 @@ static int calibrate_one(struct fz_session *s, uint32_t id, double *wall, double
 		cost[k] = r.cost;
 		walls[k] = r.wall;
 	}
-	e->cost = median(cost, FZ_CALIB_RUNS);
-	*wall = median(walls, FZ_CALIB_RUNS);
+	e->cost = stats_median_sort(cost, FZ_CALIB_RUNS);
+	*wall = stats_median_sort(walls, FZ_CALIB_RUNS);
 	for (int k = 0; k < FZ_CALIB_RUNS; k++)
 		dev[k] = fabs(cost[k] - e->cost);
-	*spread = e->cost > 0 ? median(dev, FZ_CALIB_RUNS) / e->cost : 0;
+	*spread = e->cost > 0 ? stats_median_sort(dev, FZ_CALIB_RUNS) / e->cost : 0;
 	*alive = true;
 	fz_note_cost(s, e->data, e->len, e->cost, NULL);
 	return 0;

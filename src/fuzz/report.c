@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analyze/regmodels.h"
+#include "analyze/stats.h"
 #include "collect/collector.h"
 #include "fuzz/fuzz_priv.h"
 #include "profile/profile.h"
@@ -19,13 +20,6 @@
 const char *fz_metric_unit(enum fz_metric m)
 {
 	return m == FZ_METRIC_INSTRUCTIONS ? "instructions" : m == FZ_METRIC_HITS ? "hits" : "s";
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* The median cost of FZ_CALIB_RUNS runs of @k; a run that fails is left
@@ -55,8 +49,7 @@ static int remeasure(struct fz_session *s, struct fz_kept *k)
 	}
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	k->cost = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	k->cost = stats_median_sort(v, n);
 	return 0;
 }
 

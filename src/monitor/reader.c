@@ -40,10 +40,9 @@ static ssize_t read_all(struct mon_reader *r, int fd)
 	for (;;) {
 		ssize_t n;
 
-		if (r->cap - len < 4096) {
-			r->cap = r->cap ? 2 * r->cap : 65536;
-			r->buf = xrealloc(r->buf, r->cap);
-		}
+		/* Room for a large read each time, not one page at a time. */
+		if (r->cap - len < 4096)
+			XGROW(r->buf, len + 65536, r->cap);
 		n = pread(fd, r->buf + len, r->cap - len - 1, (off_t)len);
 		if (n < 0 && errno == EINTR)
 			continue;

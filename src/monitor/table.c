@@ -23,9 +23,8 @@ uint64_t *mon_table_add(struct mon_table *t, const char *name, size_t n, size_t 
 	uint64_t *row;
 
 	if (t->nrows == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 8;
-		t->names = xrealloc(t->names, t->cap * sizeof(*t->names));
-		t->vals = xrealloc(t->vals, t->cap * (ncols ? ncols : 1) * sizeof(*t->vals));
+		XGROW(t->names, t->nrows + 1, t->cap);
+		XRESIZE(t->vals, t->cap * (ncols ? ncols : 1));
 	}
 	if (n >= MON_NAME)
 		n = MON_NAME - 1;
@@ -104,10 +103,7 @@ void mon_sample_release(struct mon_sample *s)
 
 void mon_sample_add_modrec(struct mon_sample *s, unsigned module, const char *line, size_t n)
 {
-	if (s->nmod == s->capmod) {
-		s->capmod = s->capmod ? 2 * s->capmod : 4;
-		s->mod = xrealloc(s->mod, s->capmod * sizeof(*s->mod));
-	}
+	XGROW(s->mod, s->nmod + 1, s->capmod);
 	s->mod[s->nmod].module = module;
 	s->mod[s->nmod].line = xstrndup(line, n);
 	s->nmod++;

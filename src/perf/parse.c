@@ -183,10 +183,7 @@ static void add_event(const char *name, const char *desc, void *arg)
 
 	if (!matches(a->pattern, name, desc))
 		return;
-	if (a->n == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 64;
-		a->v = xrealloc(a->v, a->cap * sizeof(*a->v));
-	}
+	XGROW(a->v, a->n + 1, a->cap);
 	a->v[a->n] = (struct perf_event_info){xstrdup(name), xstrdup(desc), a->kind, false};
 	if (a->kind == PK_TRACEPOINT) {
 		/* Opening a tracepoint costs tens of milliseconds (the kernel

@@ -47,10 +47,7 @@ int hist_parse(const char *json, struct hist *h)
 		s = skip_ws(s);
 		if (*s != '[')
 			goto bad;
-		if (h->n == h->cap) {
-			h->cap = h->cap ? h->cap * 2 : 64;
-			h->b = xrealloc(h->b, h->cap * sizeof(*h->b));
-		}
+		XGROW(h->b, h->n + 1, h->cap);
 		if (!(s = parse_bucket(s, &h->b[h->n])))
 			goto bad;
 		h->n++;

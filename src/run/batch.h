@@ -18,4 +18,14 @@ bool run_batch_due(const struct run_batch *b);
 /* Makes every pending profile durable and puts it in place. */
 int run_batch_commit(struct run_batch *b);
 
+/* What a sweep did. */
+struct run_sweep {
+	unsigned recovered; /* whole profiles put in place */
+	unsigned removed;   /* partial files deleted */
+};
+/* The temporary profiles in @dir that a killed writer left: whole ones go
+ * in place under their name, the rest away (run_batch_new does it).
+ * @out may be NULL. */
+void run_batch_sweep(const char *dir, struct run_sweep *out);
+
 #endif

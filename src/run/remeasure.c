@@ -144,15 +144,8 @@ static int choose_locations(struct session *s, const struct profile *base,
 static double group_median(const struct sample_set *set, const char *location)
 {
 	const struct sample_group *g = samples_find(set, location);
-	double *tmp, m;
 
-	if (!g || g->n == 0)
-		return NAN;
-	tmp = xcalloc(g->n, sizeof(*tmp));
-	memcpy(tmp, g->v, g->n * sizeof(*tmp));
-	m = stats_median_sort(tmp, g->n);
-	free(tmp);
-	return m;
+	return g && g->n ? stats_median(g->v, g->n) : NAN;
 }
 
 /* This round's value per location and side, and its difference. */
@@ -185,11 +178,15 @@ static void add_round(struct session *s, const struct profile *base, const struc
 	samples_free(&set[1]);
 }
 
-static void look(struct session *s, struct loc *l)
+/* An interim look, or the @last one when the budget is spent. */
+static void look(struct session *s, struct loc *l, bool last)
 {
 	char line[512];
 
-	seq_look(&l->t, l->d, l->n, &l->look);
+	if (last)
+		seq_look_last(&l->t, l->d, l->n, &l->look);
+	else
+		seq_look(&l->t, l->d, l->n, &l->look);
 	l->looked = true;
 	l->sure = l->look.verdict != SEQ_UNSURE;
 	if (!s->o->progress)
@@ -217,7 +214,7 @@ static int decide(void *arg, size_t rounds)
 		struct loc *l = &s->locs[i];
 
 		if (!l->sure && seq_due(&l->t, l->n))
-			look(s, l);
+			look(s, l, false);
 		all = all && l->sure;
 	}
 	return all;
@@ -230,12 +227,8 @@ static void to_change(const struct session *s, const struct loc *l, struct chang
 	struct check_params cp = s->o->cp;
 	double ratio = exp(l->look.est), lo = exp(l->look.lo), hi = exp(l->look.hi);
 	double p = l->look.lo > 0 || l->look.hi < 0 ? 0 : 1;
-	double *tmp;
 
-	if (out->n == out->cap) {
-		out->cap = out->cap ? 2 * out->cap : 4;
-		out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
-	}
+	XGROW(out->v, out->n + 1, out->cap);
 	c = &out->v[out->n++];
 	memset(c, 0, sizeof(*c));
 	c->location = xstrdup(l->location);
@@ -248,12 +241,8 @@ static void to_change(const struct session *s, const struct loc *l, struct chang
 	c->ci_high = hi - 1;
 	c->confidence = l->look.p;
 	c->confidence_kind = "p-value";
-	tmp = xcalloc(l->n ? l->n : 1, sizeof(*tmp));
-	for (int k = 0; k < 2; k++) {
-		memcpy(tmp, l->v[k], l->n * sizeof(*tmp));
-		*(k ? &c->target : &c->baseline) = l->n ? stats_median_sort(tmp, l->n) : NAN;
-	}
-	free(tmp);
+	c->baseline = l->n ? stats_median(l->v[0], l->n) : NAN;
+	c->target = l->n ? stats_median(l->v[1], l->n) : NAN;
 	c->n_baseline = c->n_target = l->n;
 	if (!l->n)
 		c->note = "no round gave both versions a value";
@@ -347,7 +336,7 @@ static int remeasure_job(const struct remeasure_opts *o, const struct run_matrix
 	ret = rmit_run(&rm, &o->budget, &r->rounds, &r->why);
 	for (size_t i = 0; ret == 0 && i < s.nlocs; i++) {
 		if (!s.locs[i].sure)
-			look(&s, &s.locs[i]);
+			look(&s, &s.locs[i], true);
 		to_change(&s, &s.locs[i], &r->changes);
 	}
 	r->metric = s.metric;

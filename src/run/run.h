@@ -150,13 +150,18 @@ int run_pre_run(const struct run_matrix *m);
 
 /*
  * A detached checkout of version @rev_id (a full id) in a new temporary
- * git worktree of @repo under /tmp; *@dir is its path and *@name git's name
- * for it. run_worktree_remove() prunes it: the directory, git's record of
- * it, and the branch libgit2 needed to make it, if still there.
+ * git worktree of @repo in $TMPDIR (util/tmpdir.h: this process owns it);
+ * *@dir is its path and *@name git's name for it. run_worktree_remove()
+ * prunes it: the directory, git's record of it, and the branch libgit2
+ * needed to make it, if still there.
  */
 struct git_repository;
 int run_worktree_add(struct git_repository *repo, const char *rev_id, char **dir, char **name);
 int run_worktree_remove(struct git_repository *repo, const char *dir, const char *name);
+/* Removes what a veles killed while it ran in a temporary worktree left:
+ * the worktree (git's record and the directory) and its branch. The first
+ * run_worktree_add() of a process does it too. */
+void run_worktree_sweep(struct git_repository *repo);
 
 /*
  * A version checked out and built, ready to measure (checkout.c): `run

@@ -22,6 +22,7 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
+#include "util/tmpdir.h"
 
 /* What the transform callback needs to know about the run in progress. */
 struct job_state {
@@ -229,16 +230,14 @@ static int collect_once(const struct run_env *env, const struct run_job *job, co
 static int collect_generated(const struct run_env *env, const struct run_job *job,
 			     struct job_state *st)
 {
-	char tmpl[] = "/tmp/veles-workload-XXXXXX";
+	struct tmpdir tmp;
 	long *sizes;
-	size_t n = run_generator_sizes(job->gen, &sizes);
-	int ret = 0;
+	size_t n;
+	int ret = tmpdir_make("workload", &tmp);
 
-	if (!mkdtemp(tmpl)) {
-		free(sizes);
-		return err_set(ERR_IO, "cannot make a directory for workloads: %s",
-			       strerror(errno));
-	}
+	if (ret < 0)
+		return err_prefix(ret, "workloads");
+	n = run_generator_sizes(job->gen, &sizes);
 	st->generated = true;
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		char *workload;
@@ -250,14 +249,14 @@ static int collect_generated(const struct run_env *env, const struct run_job *jo
 			ret = err_set(ERR_INTERRUPTED, "interrupted");
 			break;
 		}
-		ret = run_generator_workload(job->gen, sizes[i], tmpl, &workload);
+		ret = run_generator_workload(job->gen, sizes[i], tmp.path, &workload);
 		if (ret == 0)
 			ret = collect_once(env, job, workload, st);
 		free(workload);
 	}
 	profile_free(st->acc);
 	st->acc = NULL;
-	rm_rf(tmpl);
+	tmpdir_remove(&tmp);
 	free(sizes);
 	return ret;
 }

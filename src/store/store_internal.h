@@ -30,10 +30,40 @@ int store_list_in(struct store *s, git_tree *root, const char *version, struct s
  * Moves the ledger from @old (NULL: no ledger yet) to a new commit of
  * @tree with parents @old and @other (may be NULL) by compare-and-swap.
  * ERR_CONFLICT when another process moved it first (the caller redoes its
- * work on the new head); a stale lock is cleared on the way.
+ * work on the new head); a stale lock is cleared on the way. @sig: the
+ * commit's author (NULL: now), so that the same call writes the same
+ * commit again.
  */
 int store_ledger_commit(struct store *s, const git_oid *old, const git_oid *other,
-			const git_oid *tree, const char *msg, git_oid *out);
+			const git_oid *tree, const char *msg, const git_signature *sig,
+			git_oid *out);
+/* The commit store_ledger_commit() would write, without moving the ref. */
+int store_ledger_object(struct store *s, const git_oid *old, const git_oid *other,
+			const git_oid *tree, const char *msg, const git_signature *sig,
+			git_oid *out);
+
+/* store_lock.c: a writer's whole update, from its first object on, runs
+ * between these; the first writer when none other runs removes the
+ * temporaries killed writers left. store_writer_enter() may return -1
+ * (a read-only repository): store_writer_leave() takes it. */
+int store_writer_enter(struct store *s);
+void store_writer_leave(int fd);
+/* store_lock.c: the ref itself moved from @old (NULL: create) to @new_id,
+ * under the ledger's owner lock; ERR_CONFLICT to go again. */
+int store_ref_move(struct store *s, const git_oid *old, const git_oid *new_id, const char *msg);
+/* Which git gc runs now (its gc.pid), "" when none. */
+#define STORE_GC_MARK 128
+void store_gc_mark(struct store *s, char mark[STORE_GC_MARK]);
+/* Whether the gc @mark names may prune objects written moments ago (its
+ * --prune, else gc.pruneExpire: `now`, `all`, minutes), or cannot tell. */
+bool store_gc_prunes_now(struct store *s, const char *mark);
+/* Waits, up to @ms, until the gc @mark named has ended. */
+void store_gc_wait(struct store *s, const char *mark, long long ms);
+/* *@all: every object of @ids is in the object database on disk. */
+int store_objects_present(struct store *s, const git_oid *ids, size_t n, bool *all);
+/* Each object of @ids missing on disk that this process can still read,
+ * written there; 1 when some could not be read (to be made again). */
+int store_objects_restore(struct store *s, const git_oid *ids, size_t n);
 
 /* Waits a random, growing while before retry @attempt; false once the
  * ~30 s budget started at @start_ms is spent. */

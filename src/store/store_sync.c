@@ -432,7 +432,6 @@ out:
 static int integrate(struct store *s, const git_oid *theirs, const char *remote, const char **how,
 		     size_t *np, size_t *nv)
 {
-	git_reference *ref = NULL;
 	git_oid ours, tree, merged;
 	bool fresh;
 	char *msg;
@@ -444,14 +443,8 @@ static int integrate(struct store *s, const git_oid *theirs, const char *remote,
 	if (fresh || git_graph_descendant_of(s->repo, theirs, &ours) == 1) {
 		*how = "fast-forward";
 		ret = count_new(s, fresh ? NULL : &ours, theirs, np, nv);
-		if (ret == 0)
-			ret = git_reference_create_matching(&ref, s->repo, STORE_LEDGER_REF, theirs,
-							    !fresh, fresh ? NULL : &ours,
-							    "veles pull");
-		git_reference_free(ref);
-		if (ret == GIT_EMODIFIED || ret == GIT_EEXISTS || ret == GIT_ELOCKED)
-			return ERR_CONFLICT;
-		return ret < 0 ? vcs_git_error(ret, "cannot update the profile ledger") : 0;
+		return ret < 0 ? ret
+			       : store_ref_move(s, fresh ? NULL : &ours, theirs, "veles pull");
 	}
 	if (git_oid_equal(&ours, theirs) || git_graph_descendant_of(s->repo, &ours, theirs) == 1) {
 		*how = NULL;
@@ -461,7 +454,7 @@ static int integrate(struct store *s, const git_oid *theirs, const char *remote,
 	if ((ret = merge_tree(s, &ours, theirs, &tree)) < 0)
 		return ret;
 	msg = xasprintf("merge profiles from %s", remote);
-	ret = store_ledger_commit(s, &ours, theirs, &tree, msg, &merged);
+	ret = store_ledger_commit(s, &ours, theirs, &tree, msg, NULL, &merged);
 	free(msg);
 	return ret < 0 ? ret : count_new(s, &ours, &merged, np, nv);
 }

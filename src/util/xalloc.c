@@ -41,21 +41,35 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-void *xgrow(void *p, size_t size, size_t need, size_t *cap)
+void *xreallocarray(void *p, size_t nmemb, size_t size)
 {
-	size_t c = *cap;
+	if (size && nmemb > SIZE_MAX / size)
+		oom();
+	return xrealloc(p, nmemb * size);
+}
+
+size_t xgrow_cap(size_t cap, size_t need)
+{
+	size_t c = cap;
 
 	if (need <= c)
-		return p;
+		return c;
 	/* 1.5x keeps the slack of large column arrays small; pages never
 	 * touched do not count towards resident memory anyway. */
-	c = c < 16 ? 16 : c + c / 2;
-	if (c < need)
-		c = need;
-	if (c > SIZE_MAX / size)
-		oom();
+	c = c < 16 ? 16 : c > SIZE_MAX / 3 * 2 ? SIZE_MAX : c + c / 2;
+	return c < need ? need : c;
+}
+
+void *xgrow(void *p, size_t size, size_t need, size_t *cap)
+{
+	size_t c;
+
+	if (need <= *cap)
+		return p;
+	c = xgrow_cap(*cap, need);
+	p = xreallocarray(p, c, size);
 	*cap = c;
-	return xrealloc(p, c * size);
+	return p;
 }
 
 char *xstrdup(const char *s)

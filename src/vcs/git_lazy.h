@@ -42,6 +42,8 @@
 	X(git_commit_summary) \
 	X(git_commit_time) \
 	X(git_commit_tree) \
+	X(git_config_free) \
+	X(git_config_get_string) \
 	X(git_diff_free) \
 	X(git_diff_get_delta) \
 	X(git_diff_num_deltas) \
@@ -74,6 +76,14 @@
 	X(git_odb_exists) \
 	X(git_odb_free) \
 	X(git_odb_hash) \
+	X(git_odb_object_data) \
+	X(git_odb_object_free) \
+	X(git_odb_object_size) \
+	X(git_odb_object_type) \
+	X(git_odb_open) \
+	X(git_odb_read) \
+	X(git_odb_refresh) \
+	X(git_odb_write) \
 	X(git_oid_cmp) \
 	X(git_oid_cpy) \
 	X(git_oid_equal) \
@@ -105,6 +115,7 @@
 	X(git_remote_ls) \
 	X(git_remote_upload) \
 	X(git_repository_commondir) \
+	X(git_repository_config_snapshot) \
 	X(git_repository_free) \
 	X(git_repository_index) \
 	X(git_repository_init) \
@@ -131,6 +142,7 @@
 	X(git_status_list_free) \
 	X(git_status_list_new) \
 	X(git_status_options_init) \
+	X(git_strarray_dispose) \
 	X(git_tag_create) \
 	X(git_tree_entry_byindex) \
 	X(git_tree_entry_byname) \
@@ -153,7 +165,9 @@
 	X(git_worktree_add) \
 	X(git_worktree_add_options_init) \
 	X(git_worktree_free) \
+	X(git_worktree_list) \
 	X(git_worktree_lookup) \
+	X(git_worktree_path) \
 	X(git_worktree_prune) \
 	X(git_worktree_prune_options_init)
 /* clang-format on */
@@ -201,6 +215,8 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_commit_summary (git_lazy()->git_commit_summary)
 #define git_commit_time (git_lazy()->git_commit_time)
 #define git_commit_tree (git_lazy()->git_commit_tree)
+#define git_config_free (git_lazy()->git_config_free)
+#define git_config_get_string (git_lazy()->git_config_get_string)
 #define git_diff_free (git_lazy()->git_diff_free)
 #define git_diff_get_delta (git_lazy()->git_diff_get_delta)
 #define git_diff_num_deltas (git_lazy()->git_diff_num_deltas)
@@ -233,6 +249,14 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_odb_exists (git_lazy()->git_odb_exists)
 #define git_odb_free (git_lazy()->git_odb_free)
 #define git_odb_hash (git_lazy()->git_odb_hash)
+#define git_odb_object_data (git_lazy()->git_odb_object_data)
+#define git_odb_object_free (git_lazy()->git_odb_object_free)
+#define git_odb_object_size (git_lazy()->git_odb_object_size)
+#define git_odb_object_type (git_lazy()->git_odb_object_type)
+#define git_odb_open (git_lazy()->git_odb_open)
+#define git_odb_read (git_lazy()->git_odb_read)
+#define git_odb_refresh (git_lazy()->git_odb_refresh)
+#define git_odb_write (git_lazy()->git_odb_write)
 #define git_oid_cmp (git_lazy()->git_oid_cmp)
 #define git_oid_cpy (git_lazy()->git_oid_cpy)
 #define git_oid_equal (git_lazy()->git_oid_equal)
@@ -264,6 +288,7 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_remote_ls (git_lazy()->git_remote_ls)
 #define git_remote_upload (git_lazy()->git_remote_upload)
 #define git_repository_commondir (git_lazy()->git_repository_commondir)
+#define git_repository_config_snapshot (git_lazy()->git_repository_config_snapshot)
 #define git_repository_free (git_lazy()->git_repository_free)
 #define git_repository_index (git_lazy()->git_repository_index)
 #define git_repository_init (git_lazy()->git_repository_init)
@@ -290,6 +315,7 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_status_list_free (git_lazy()->git_status_list_free)
 #define git_status_list_new (git_lazy()->git_status_list_new)
 #define git_status_options_init (git_lazy()->git_status_options_init)
+#define git_strarray_dispose (git_lazy()->git_strarray_dispose)
 #define git_tag_create (git_lazy()->git_tag_create)
 #define git_tree_entry_byindex (git_lazy()->git_tree_entry_byindex)
 #define git_tree_entry_byname (git_lazy()->git_tree_entry_byname)
@@ -312,7 +338,9 @@ static inline const struct git_lazy *git_lazy(void)
 #define git_worktree_add (git_lazy()->git_worktree_add)
 #define git_worktree_add_options_init (git_lazy()->git_worktree_add_options_init)
 #define git_worktree_free (git_lazy()->git_worktree_free)
+#define git_worktree_list (git_lazy()->git_worktree_list)
 #define git_worktree_lookup (git_lazy()->git_worktree_lookup)
+#define git_worktree_path (git_lazy()->git_worktree_path)
 #define git_worktree_prune (git_lazy()->git_worktree_prune)
 #define git_worktree_prune_options_init (git_lazy()->git_worktree_prune_options_init)
 /* clang-format on */

@@ -1,7 +1,8 @@
 /*
  * `veles diff BASE TARGET report`: one HTML file, nothing fetched when it
  * is opened. Its tables sort on a click and filter as one types; the
- * flame graph is the SVG `veles diff ... flamegraph` draws, inline.
+ * flame graph is the SVG `veles diff ... flamegraph` draws, inline, with
+ * its own script (zoom, search, tooltips).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ struct row {
 
 static double aggregate(const struct sample_group *g, enum report_agg a)
 {
-	double v = 0, *tmp;
+	double v = 0;
 
 	switch (a) {
 	case REPORT_SUM:
@@ -45,11 +46,7 @@ static double aggregate(const struct sample_group *g, enum report_agg a)
 	case REPORT_COUNT:
 		return (double)g->n;
 	default:
-		tmp = xmalloc(g->n * sizeof(*tmp));
-		memcpy(tmp, g->v, g->n * sizeof(*tmp));
-		v = stats_median_sort(tmp, g->n);
-		free(tmp);
-		return v;
+		return stats_median(g->v, g->n);
 	}
 }
 
@@ -367,8 +364,12 @@ static void flame_section(struct buf *b, const struct profile *p[2], const struc
 		err_clear();
 	} else {
 		buf_adds(b, "<p class=\"help\">Each frame as wide as its inclusive value in the "
-			    "target, red where it grew and blue where it shrank; hover for the "
-			    "values.</p>\n<div class=\"flame\">");
+			    "target, red where it grew and blue where it shrank, deeper the more "
+			    "it changed. Hover for both values and the change; click a frame to "
+			    "zoom into it (a dimmed caller or <i>back</i> zooms out, Escape "
+			    "resets); the box searches frames by name (text, or "
+			    "<code>/regex/</code>) and sums their share.</p>\n"
+			    "<div class=\"flame\">");
 		buf_add(b, svg.data, svg.len);
 		buf_adds(b, "</div>\n");
 	}

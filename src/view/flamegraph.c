@@ -9,40 +9,30 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "view/flame_priv.h"
 #include "view/flamegraph.h"
 
-#define FG_WIDTH 1200.0
-#define FG_ROW 17.0
-#define FG_PAD 10.0
-#define FG_MIN_PX 0.1 /* narrower frames are not drawn */
 /* Frames kept from the root: deeper ones are summed into one frame. The
  * tree is walked recursively, and a profile's stack or depth may be
  * anything; no picture shows 34,000 pixels of rows anyway. */
 #define FG_MAX_DEPTH 2000
 #define FG_DEEPER "[deeper frames]"
 
-struct node {
-	char *name;
-	double v[2]; /* inclusive value in base, target */
-	struct node **kids;
-	size_t nkids;
-};
-
-static struct node *child(struct node *n, const char *name)
+struct flame_node *flame_child(struct flame_node *n, const char *name)
 {
 	for (size_t i = 0; i < n->nkids; i++)
 		if (strcmp(n->kids[i]->name, name) == 0)
 			return n->kids[i];
 	n->kids = xrealloc(n->kids, (n->nkids + 1) * sizeof(*n->kids));
-	n->kids[n->nkids] = xcalloc(1, sizeof(struct node));
+	n->kids[n->nkids] = xcalloc(1, sizeof(struct flame_node));
 	n->kids[n->nkids]->name = xstrdup(name);
 	return n->kids[n->nkids++];
 }
 
-static void node_free(struct node *n)
+void flame_node_free(struct flame_node *n)
 {
 	for (size_t i = 0; i < n->nkids; i++)
-		node_free(n->kids[i]);
+		flame_node_free(n->kids[i]);
 	free(n->kids);
 	free(n->name);
 	free(n);
@@ -190,10 +180,11 @@ static void read_frames(const char *trace, struct frames *f)
  * which lists the callers outermost first and leaves the sampled function,
  * @leaf, to the resource's uid.
  */
-static bool add_stack(struct node *root, const char *trace, const char *leaf, int side, double v)
+static bool add_stack(struct flame_node *root, const char *trace, const char *leaf, int side,
+		      double v)
 {
 	struct frames t;
-	struct node *n = root;
+	struct flame_node *n = root;
 	size_t len;
 
 	read_frames(trace, &t);
@@ -204,22 +195,22 @@ static bool add_stack(struct node *root, const char *trace, const char *leaf, in
 	}
 	root->v[side] += v;
 	for (size_t k = 0; k < len && k < FG_MAX_DEPTH; k++) {
-		n = child(n, t.name[leaf ? k : len - 1 - k]);
+		n = flame_child(n, t.name[leaf ? k : len - 1 - k]);
 		n->v[side] += v;
 	}
 	if (len >= FG_MAX_DEPTH) {
-		n = child(n, FG_DEEPER);
+		n = flame_child(n, FG_DEEPER);
 		n->v[side] += v;
 	} else if (leaf) {
-		n = child(n, leaf);
+		n = flame_child(n, leaf);
 		n->v[side] += v;
 	}
 	frames_free(&t);
 	return true;
 }
 
-static size_t add_profile(struct node *root, const struct profile *p, const struct flame_opts *o,
-			  int side)
+static size_t add_profile(struct flame_node *root, const struct profile *p,
+			  const struct flame_opts *o, int side)
 {
 	const char *of = o->of;
 	const struct column *val = table_col(&p->res, of ? of : "amount");
@@ -265,18 +256,18 @@ static int cmp_call(const void *a, const void *b)
 }
 
 /* Adds @v along @frames[0..n) (outermost first) from the root. */
-static void add_frames(struct node *root, char **frames, size_t n, int side, double v)
+static void add_frames(struct flame_node *root, char **frames, size_t n, int side, double v)
 {
-	struct node *nd = root;
+	struct flame_node *nd = root;
 
 	root->v[side] += v;
 	for (size_t i = 0; i < n && i < FG_MAX_DEPTH; i++)
 		if (frames[i]) {
-			nd = child(nd, frames[i]);
+			nd = flame_child(nd, frames[i]);
 			nd->v[side] += v;
 		}
 	if (n > FG_MAX_DEPTH) {
-		nd = child(nd, FG_DEEPER);
+		nd = flame_child(nd, FG_DEEPER);
 		nd->v[side] += v;
 	}
 }
@@ -304,7 +295,8 @@ static bool trace_columns(const struct profile *p, const struct column **c)
  * its inclusive time. A caller the profile does not keep (-f, sampling)
  * leaves its level out.
  */
-static size_t add_call_stacks(struct node *root, const struct profile *p, bool count, int side)
+static size_t add_call_stacks(struct flame_node *root, const struct profile *p, bool count,
+			      int side)
 {
 	const struct column *c[5];
 	size_t n = profile_nres(p), used = 0, cap = 64;
@@ -352,100 +344,29 @@ static size_t add_call_stacks(struct node *root, const struct profile *p, bool c
 	return used;
 }
 
-struct layout {
-	int wide;      /* the side whose values give widths */
-	bool diff;     /* colours by change */
-	double scale;  /* pixels per unit of value */
-	double maxrel; /* largest |relative change| of any frame, for colours */
-	int depth;     /* rows */
-	struct buf *out;
-};
-
-/* Warm colours by hash for a single profile; red/blue by change for two. */
-static void frame_colour(const struct layout *l, const struct node *n, char rgb[8])
+/*
+ * The unit of the values drawn: the profile's unit of its type's amounts
+ * (or its only unit) when they are amounts, none when they are counts or
+ * another field whose unit the header does not say.
+ */
+static const char *value_unit(const struct profile *p, const struct flame_opts *o)
 {
-	if (!l->diff) {
-		unsigned h = 2166136261u;
+	const char *u = p->type ? profile_units(p, p->type) : NULL;
 
-		for (const char *s = n->name; *s; s++)
-			h = (h ^ (unsigned char)*s) * 16777619u;
-		snprintf(rgb, 8, "#%02x%02x%02x", 205 + h % 50, 80 + (h >> 8) % 130,
-			 (h >> 16) % 55);
-		return;
-	}
-	double rel = n->v[0] > 0 ? n->v[1] / n->v[0] - 1 : (n->v[1] > 0 ? 1 : 0);
-	double k = l->maxrel > 0 ? fmin(1, fabs(rel) / l->maxrel) : 0;
-	int fade = (int)(255 - 200 * k);
-
-	if (rel > 0)
-		snprintf(rgb, 8, "#ff%02x%02x", fade, fade);
-	else if (rel < 0)
-		snprintf(rgb, 8, "#%02x%02xff", fade, fade);
-	else
-		snprintf(rgb, 8, "#eeeeee");
-}
-
-static void max_rel(const struct node *n, double *m)
-{
-	if (n->v[0] > 0)
-		*m = fmax(*m, fabs(n->v[1] / n->v[0] - 1));
-	else if (n->v[1] > 0)
-		*m = fmax(*m, 1);
-	for (size_t i = 0; i < n->nkids; i++)
-		max_rel(n->kids[i], m);
-}
-
-static int depth_of(const struct node *n)
-{
-	int d = 0;
-
-	for (size_t i = 0; i < n->nkids; i++) {
-		int k = depth_of(n->kids[i]);
-
-		d = k > d ? k : d;
-	}
-	return d + 1;
-}
-
-static void draw(const struct layout *l, const struct node *n, double x, int level)
-{
-	double w = n->v[l->wide] * l->scale;
-	double y = FG_PAD + 30 + (double)(l->depth - 1 - level) * FG_ROW;
-	char rgb[8];
-
-	if (w < FG_MIN_PX)
-		return;
-	frame_colour(l, n, rgb);
-	buf_adds(l->out, "<g><title>");
-	buf_add_xml(l->out, n->name, 400);
-	if (l->diff)
-		buf_addf(l->out, ": %.6g -> %.6g (%+.1f%%)", n->v[0], n->v[1],
-			 n->v[0] > 0 ? 100 * (n->v[1] / n->v[0] - 1) : 100.0);
-	else
-		buf_addf(l->out, ": %.6g", n->v[l->wide]);
-	buf_addf(l->out,
-		 "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
-		 "rx=\"2\"/>",
-		 x, y, w, FG_ROW - 1, rgb);
-	if (w > 30) {
-		buf_addf(l->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_ROW - 5);
-		buf_add_xml(l->out, n->name, (size_t)((w - 6) / 7));
-		buf_adds(l->out, "</text>");
-	}
-	buf_adds(l->out, "</g>\n");
-	for (size_t i = 0; i < n->nkids; i++) {
-		draw(l, n->kids[i], x, level + 1);
-		x += n->kids[i]->v[l->wide] * l->scale;
-	}
+	if (o->count || (o->of && strcmp(o->of, "amount") != 0 && strcmp(o->of, "exclusive") != 0))
+		return NULL;
+	return u ? u : p->nunits == 1 ? p->units[0].value : NULL;
 }
 
 int flamegraph_svg(const struct profile *base, const struct profile *target,
 		   const struct flame_opts *o, struct buf *out)
 {
-	struct node *root = xcalloc(1, sizeof(*root));
-	struct layout l = {.wide = base && o->negate ? 0 : 1, .diff = base != NULL, .out = out};
+	struct flame_node *root = xcalloc(1, sizeof(*root));
+	struct flame_style s = {.wide = base && o->negate ? 0 : 1,
+				.diff = base != NULL,
+				.unit = value_unit(target, o)};
 	size_t used = add_profile(root, target, o, 1);
-	double height;
+	char *what;
 
 	root->name = xstrdup("all");
 	if (base)
@@ -456,35 +377,41 @@ int flamegraph_svg(const struct profile *base, const struct profile *target,
 			used += add_call_stacks(root, base, o->count, 0);
 	}
 	if (!used) {
-		node_free(root);
+		flame_node_free(root);
 		return err_set(ERR_INVALID, "no resource has a call stack (\"trace\") to draw");
 	}
-	l.depth = depth_of(root);
-	l.scale = root->v[l.wide] > 0 ? (FG_WIDTH - 2 * FG_PAD) / root->v[l.wide] : 0;
-	if (l.diff)
-		max_rel(root, &l.maxrel);
-	height = 2 * FG_PAD + 30 + l.depth * FG_ROW + 20;
-	buf_addf(out,
-		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		 "viewBox=\"0 0 %.0f %.0f\" font-family=\"Verdana, DejaVu Sans, sans-serif\" "
-		 "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-		 "<text x=\"%.0f\" y=\"24\" font-size=\"15\" text-anchor=\"middle\">",
-		 FG_WIDTH, height, FG_WIDTH, height, FG_WIDTH / 2);
-	buf_add_xml(out,
-		    o->title ? o->title
-		    : base   ? "differential flame graph"
-			     : "flame graph",
-		    200);
-	buf_adds(out, "</text>\n");
-	draw(&l, root, FG_PAD, 0);
-	buf_addf(out, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">", FG_PAD, height - 8);
-	if (l.diff)
-		buf_addf(out, "widths: %s; red grew, blue shrank (deepest colour: %+.0f%% or more)",
-			 l.wide ? "target" : "baseline", 100 * l.maxrel);
-	else
-		buf_addf(out, o->count ? "widths: inclusive count of %s" : "widths: inclusive %s",
+	s.title = o->title ? o->title : base ? "differential flame graph" : "flame graph";
+	what = xasprintf(o->count ? "inclusive count of %s" : "inclusive %s",
 			 o->of ? o->of : "amount");
-	buf_adds(out, "</text>\n</svg>\n");
-	node_free(root);
+	s.what = what;
+	flame_draw(root, &s, out);
+	free(what);
+	flame_node_free(root);
+	return 0;
+}
+
+int flamegraph_page(const struct profile *base, const struct profile *target,
+		    const struct flame_opts *o, struct buf *out)
+{
+	const char *title = o->title ? o->title : base ? "differential flame graph" : "flame graph";
+	size_t at = out->len;
+	int ret;
+
+	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		      "<meta name=\"viewport\" content=\"width=device-width\"><title>");
+	buf_add_xml(out, title, 200);
+	buf_adds(out, "</title><style>body{font:13px sans-serif;margin:12px 16px;color:#222}"
+		      ".help{color:#666;margin:0 0 6px}svg.veles-flame{max-width:100%;height:auto}"
+		      "</style></head>\n<body class=\"veles-flame-page\">\n<p class=\"help\">"
+		      "Click a frame to zoom into it, a dimmed caller or <i>back</i> to zoom out, "
+		      "Escape to reset; hover for values; Ctrl+F searches (text, or "
+		      "<code>/regex/</code>).</p>\n");
+	ret = flamegraph_svg(base, target, o, out);
+	if (ret < 0) {
+		out->len = at; /* the page left out: only the error */
+		out->data[at] = '\0';
+		return ret;
+	}
+	buf_adds(out, "</body></html>\n");
 	return 0;
 }

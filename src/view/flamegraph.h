@@ -19,12 +19,17 @@ struct flame_opts {
 };
 
 /*
- * A standalone SVG. With @base, a differential flame graph: frame widths
+ * A standalone SVG that zooms on a click, searches and shows tooltips in a
+ * browser (web/veles-flame.js inline). With @base, a differential flame graph: frame widths
  * from @target (or @base with negate), colours from the change of each
  * frame's inclusive value, red where it grew and blue where it shrank.
  * ERR_INVALID when no resource has a trace.
  */
 int flamegraph_svg(const struct profile *base, const struct profile *target,
 		   const struct flame_opts *o, struct buf *out);
+
+/* The same SVG inline in a self-contained HTML page, with a line of help. */
+int flamegraph_page(const struct profile *base, const struct profile *target,
+		    const struct flame_opts *o, struct buf *out);
 
 #endif

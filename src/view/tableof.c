@@ -13,10 +13,11 @@
 
 static void tbl_row(struct tbl *t)
 {
+	/* Rows of ncols cells each: the capacity counts rows. */
 	if (t->nrows == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof(*t->cells));
-		t->nums = xrealloc(t->nums, t->cap * t->ncols * sizeof(*t->nums));
+		t->cap = xgrow_cap(t->cap, t->nrows + 1);
+		XRESIZE(t->cells, t->cap * t->ncols);
+		XRESIZE(t->nums, t->cap * t->ncols);
 	}
 	t->nrows++;
 }

@@ -54,25 +54,20 @@ const char *view_agg_name(enum view_agg a)
 	return agg_names[a];
 }
 
-/* The flame graph is SVG; a page holds it inline, where hovering a frame
- * shows its value. */
+/* The flame graph is SVG, whose own script zooms, searches and shows
+ * tooltips; a page holds it inline (flamegraph_page()). */
 static int flamegraph_render(const struct profile *p, const struct view_opts *o, enum view_target t,
 			     struct buf *out)
 {
 	struct flame_opts fo = {.of = o->of, .title = o->title, .count = o->agg == AGG_COUNT};
-	int ret;
 
 	if (o->agg != AGG_SUM && o->agg != AGG_COUNT)
 		return err_set(ERR_INVALID, "flamegraph adds up its values: -a sum or count");
 	if (t == TARGET_TERM)
 		return err_set(ERR_INVALID, "flamegraph draws a picture: -o FILE.svg or FILE.html");
 	if (t == TARGET_HTML)
-		buf_adds(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-			      "<title>flame graph</title></head><body>\n");
-	ret = flamegraph_svg(NULL, p, &fo, out);
-	if (t == TARGET_HTML)
-		buf_adds(out, "</body></html>\n");
-	return ret;
+		return flamegraph_page(NULL, p, &fo, out);
+	return flamegraph_svg(NULL, p, &fo, out);
 }
 
 int view_render(const struct profile *p, const struct view_opts *o, enum view_target t,

@@ -11,7 +11,7 @@ struct view_asset {
 	size_t len;
 };
 
-/* uPlot.min.css, uPlot.iife.min.js, veles-view.css, veles-view.js */
+/* uPlot.min.css, uPlot.iife.min.js, veles-view.css, veles-view.js, veles-flame.js */
 extern const struct view_asset view_assets[];
 extern const size_t view_assets_count;
 

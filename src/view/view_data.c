@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/stats.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -61,13 +62,6 @@ bool view_row_matches(const struct profile *p, size_t row, const struct view_opt
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 double view_aggregate(enum view_agg a, double *v, size_t n)
 {
 	double r;
@@ -77,10 +71,8 @@ double view_aggregate(enum view_agg a, double *v, size_t n)
 		return (double)n;
 	if (!n)
 		return NAN;
-	if (a == AGG_MEDIAN) {
-		qsort(v, n, sizeof(*v), cmp_double);
-		return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	}
+	if (a == AGG_MEDIAN)
+		return stats_median_sort(v, n);
 	r = v[0];
 	for (i = 1; i < n; i++) {
 		if (a == AGG_MIN)
@@ -198,10 +190,7 @@ static size_t collect_cells(const struct profile *p, const struct view_opts *o, 
 		x = view_value(p, i, per, &s1, &xnum);
 		if (!*x)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			*cv = xrealloc(*cv, cap * sizeof(**cv));
-		}
+		XGROW(*cv, n + 1, cap);
 		(*cv)[n].xi = strpool_intern_cstr(xs->sp, x);
 		g = by ? view_value(p, i, by, &s2, &gnum) : buf_str(&label);
 		(*cv)[n].gi = strpool_intern_cstr(gs->sp, *g ? g : "-");

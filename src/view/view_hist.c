@@ -113,10 +113,9 @@ static char *bucket_label(double lo, double hi, double unit_s)
 static void add_bar(struct vplot *pl, size_t *cap, double lo, double hi, double n, double unit_s)
 {
 	if (pl->nx == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		pl->xcat = xrealloc(pl->xcat, *cap * sizeof(*pl->xcat));
-		pl->x = xrealloc(pl->x, *cap * sizeof(*pl->x));
-		pl->s[0].y = xrealloc(pl->s[0].y, *cap * sizeof(double));
+		XGROW(pl->xcat, pl->nx + 1, *cap);
+		XRESIZE(pl->x, *cap);
+		XRESIZE(pl->s[0].y, *cap);
 	}
 	pl->xcat[pl->nx] = bucket_label(lo, hi, unit_s);
 	pl->x[pl->nx] = (double)pl->nx;

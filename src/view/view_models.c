@@ -39,10 +39,7 @@ static int read_numbers(struct jsax *j, double **out, size_t *n)
 	while ((ev = jsax_next(j)) != JEV_ARR_END) {
 		if (ev < 0)
 			return ev;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*out = xrealloc(*out, cap * sizeof(**out));
-		}
+		XGROW(*out, *n + 1, cap);
 		if (num_event(j, ev, &(*out)[(*n)++]) < 0)
 			return ERR_INVALID;
 	}
@@ -168,10 +165,7 @@ int view_models_parse(const char *json, struct vmodel **out, size_t *n)
 		ret = jsax_capture(&j, ev, &raw);
 		if (ret < 0)
 			break;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 8;
-			*out = xrealloc(*out, cap * sizeof(**out));
-		}
+		XGROW(*out, *n + 1, cap);
 		memset(&(*out)[*n], 0, sizeof(**out));
 		ret = parse_one(buf_str(&raw), raw.len, &(*out)[(*n)++]);
 	}
@@ -247,9 +241,8 @@ double view_model_eval(const struct vmodel *m, double x)
 static void curve_add(struct vcurve *c, size_t *cap, double x, double y)
 {
 	if (c->n == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		c->x = xrealloc(c->x, *cap * sizeof(double));
-		c->y = xrealloc(c->y, *cap * sizeof(double));
+		XGROW(c->x, c->n + 1, *cap);
+		XRESIZE(c->y, *cap);
 	}
 	c->x[c->n] = x;
 	c->y[c->n++] = y;
@@ -345,10 +338,7 @@ static void add_model_curves(const struct vmodel *m, size_t nm, const struct vie
 	for (i = 0; i < nm; i++) {
 		if (!model_fits(&m[i], uid, subtype, o, per))
 			continue;
-		if (pl->ncurves == cap) {
-			cap = cap ? 2 * cap : 4;
-			pl->curves = xrealloc(pl->curves, cap * sizeof(*pl->curves));
-		}
+		XGROW(pl->curves, pl->ncurves + 1, cap);
 		view_model_curve(&m[i], lo, hi, &pl->curves[pl->ncurves]);
 		if (pl->curves[pl->ncurves].n)
 			pl->ncurves++;
@@ -361,9 +351,8 @@ static void add_model_curves(const struct vmodel *m, size_t nm, const struct vie
 static void plot_add_point(struct vplot *pl, size_t *cap, double x, double y)
 {
 	if (pl->npts == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		pl->px = xrealloc(pl->px, *cap * sizeof(double));
-		pl->py = xrealloc(pl->py, *cap * sizeof(double));
+		XGROW(pl->px, pl->npts + 1, *cap);
+		XRESIZE(pl->py, *cap);
 	}
 	pl->px[pl->npts] = x;
 	pl->py[pl->npts++] = y;

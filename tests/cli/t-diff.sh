@@ -76,13 +76,17 @@ ns = {"s": "http://www.w3.org/2000/svg"}
 root = ET.parse(sys.argv[1]).getroot()
 frames = {}
 for g in root.iter("{http://www.w3.org/2000/svg}g"):
+    if g.get("class") != "f":
+        continue
     title = g.find("s:title", ns).text
     rect = g.find("s:rect", ns)
-    frames[title.split(":")[0]] = (title, float(rect.get("width")), rect.get("fill"))
+    frames[title.split("\n")[0]] = (title, float(rect.get("width")), rect.get("fill"),
+                                    float(g.get("data-b")), float(g.get("data-t")))
 # parse doubled (red), render shrank (blue), cache_put is new (red).
 assert "+100.0%" in frames["parse"][0] and frames["parse"][2].startswith("#ff"), frames["parse"]
 render = frames["render"]
-assert "300 -> 200" in render[0], render   # inclusive: render + cache_put
+assert render[3:] == (300, 200), render   # inclusive: render + cache_put
+assert "baseline 300 B, target 200 B, -33.3%" in render[0], render
 assert render[2].endswith("ff") and not render[2].startswith("#ff"), render
 assert frames["cache_put"][2].startswith("#ff")
 # Widths from the target: parse 200 and render 200 share main equally.
@@ -99,11 +103,16 @@ ok veles show m2.perf flamegraph -o "$T/one.svg"
 python3 -c '
 import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot()
-t = [g.find("{http://www.w3.org/2000/svg}title").text for g in r.iter("{http://www.w3.org/2000/svg}g")]
-assert "main: 400" in t and "cache_put: 50" in t, t
+t = [g.find("{http://www.w3.org/2000/svg}title").text for g in r.iter("{http://www.w3.org/2000/svg}g")
+     if g.get("class") == "f"]
+assert "main\n400 B, 100.0% of all, 100.0% of parent" in t, t
+assert "cache_put\n50 B, 12.5% of all, 25.0% of parent" in t, t
 ' "$T/one.svg" || fail "show flamegraph"
 ok veles show flamegraph m2.perf -o "$T/one.html"
 has "$T/one.html" "^<svg xmlns="
+ok veles diff m1.perf m2.perf flamegraph -o "$T/fg.html"
+has "$T/fg.html" "^<!DOCTYPE html>"
+has "$T/fg.html" 'data-diff="1"'
 fails 1 veles show m2.perf flamegraph
 
 fails 2 veles diff a.perf

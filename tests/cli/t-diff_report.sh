@@ -55,7 +55,7 @@ h = Tables()
 h.feed(open(sys.argv[1]).read())
 diff = {r["name"]: r for r in json.load(open(sys.argv[2]))}
 assert not h.refs, h.refs  # nothing fetched
-assert h.svg == 1 and h.scripts == 1, (h.svg, h.scripts)
+assert h.svg == 1 and h.scripts == 2, (h.svg, h.scripts)  # the page's, the flame graph's
 head = {row[0][1]: [c[1].strip() for c in row[1:]] for row in h.tables["head"][1:]}
 assert head["command"] == ["./ds_driver 100 30", "./ds_driver 300 90"], head["command"]
 assert head["type"] == ["mixed [us]"] * 2, head["type"]

@@ -125,12 +125,12 @@ EOS
 # -a count (releases, of amount 0, left out); other aggregations refused.
 f=$(newest)
 ok veles show "$f" flamegraph -o "$T/bytes.svg"
-grep -q "<title>leak_two: 400</title>" "$T/bytes.svg" || fail "flamegraph bytes"
-grep -q "<title>tidy: 30</title>" "$T/bytes.svg" || fail "flamegraph bytes"
+grep -qzP "<title>leak_two\n400 B," "$T/bytes.svg" || fail "flamegraph bytes"
+grep -qzP "<title>tidy\n30 B," "$T/bytes.svg" || fail "flamegraph bytes"
 ok veles show "$f" flamegraph -a count -o "$T/count.svg"
-grep -q "<title>leak_two: 2</title>" "$T/count.svg" || fail "flamegraph -a count"
-grep -q "<title>tidy: 3</title>" "$T/count.svg" || fail "flamegraph -a count"
-grep -q "<title>all: 6</title>" "$T/count.svg" || fail "flamegraph -a count: not 6 allocations"
+grep -qzP "<title>leak_two\n2," "$T/count.svg" || fail "flamegraph -a count"
+grep -qzP "<title>tidy\n3," "$T/count.svg" || fail "flamegraph -a count"
+grep -qzP "<title>all\n6</title>" "$T/count.svg" || fail "flamegraph -a count: not 6 allocations"
 fails 1 veles show "$f" flamegraph -a mean -o "$T/mean.svg"
 has "$T/err" "sum or count"
 

@@ -114,7 +114,9 @@ ok veles show "$prof" flamegraph -o fg.svg
 $py - "$(json_of "$prof")" fg.svg <<'PY' || fail "trace flame graph"
 import json, re, sys
 p = json.load(open(sys.argv[1]))
-frames = re.findall(r"<title>([^<:]+): ([0-9.]+)</title>", open(sys.argv[2]).read())
+frames = re.findall(r'<g class="f"[^>]* data-v="([0-9.e+-]+)"[^>]*><title>([^\n<]+)\n',
+                    open(sys.argv[2]).read())
+frames = [(name, v) for v, name in frames]
 val = {}
 for name, v in frames:
     val.setdefault(name, []).append(float(v))

@@ -36,7 +36,7 @@ json.dump({"header": {"type": "memory", "units": {"memory": "B"}},
                           "address": 1, "snapshot": 0, "trace": trace}]}, open(sys.argv[1], "w"))
 PY
 ok veles show "$T/deep.perf" flamegraph -o "$T/d.svg"
-[ "$(grep -c '<g>' "$T/d.svg")" -eq 2002 ] || fail "expected all + 2000 frames + the deeper ones"
+[ "$(grep -c '<g class="f"' "$T/d.svg")" -eq 2002 ] || fail "expected all + 2000 frames + the deeper ones"
 
 for f in empty-uid empty-uid-mixed huge-depth; do
 	for v in summary table raw "tableof resources" "tableof models" bars flow scatter \

@@ -50,6 +50,21 @@ static void test_template_parses(void **state)
 	config_free(c);
 }
 
+struct each {
+	const char **seen;
+	size_t *n;
+};
+
+static void each_key(const char *key, const char *value, void *arg)
+{
+	struct each *e = arg;
+
+	UNUSED(value);
+	if (*e->n < 3)
+		e->seen[*e->n] = key;
+	(*e->n)++;
+}
+
 static void test_nested_and_sequences(void **state)
 {
 	struct config *c;
@@ -66,6 +81,59 @@ static void test_nested_and_sequences(void **state)
 	assert_string_equal(config_get(c, "collectors.0.name"), "time");
 	assert_string_equal(config_get(c, "collectors.0.params.repeat"), "10");
 	assert_string_equal(config_get(c, "collectors.1.name"), "memory");
+	config_free(c);
+}
+
+/* Lookups by key: a repeated key keeps its later value at its first place,
+ * config_has sees every prefix at a dot, and a long list reads whole (the
+ * lookups are hashed: issue 13 measured 23 s for 125k items before). */
+static void test_lookups(void **state)
+{
+	struct config *c;
+	struct buf b = BUF_INIT;
+	const char *seen[3] = {0};
+	size_t n = 0;
+
+	UNUSED(state);
+	write_text("a: 1\nb:\n  c: {d: [x, {e: y}]}\na: 2\n");
+	assert_int_equal(config_load(path, &c), 0);
+	assert_string_equal(config_get(c, "a"), "2");
+	assert_string_equal(config_get(c, "b.c.d.0"), "x");
+	assert_string_equal(config_get(c, "b.c.d.1.e"), "y");
+	assert_null(config_get(c, "b.c"));
+	assert_true(config_has(c, "b"));
+	assert_true(config_has(c, "b.c.d"));
+	assert_true(config_has(c, "b.c.d.1"));
+	assert_false(config_has(c, "b.c.d.2"));
+	assert_false(config_has(c, "b.c.d.1.e.f"));
+	assert_false(config_has(c, "b.c.d."));
+	assert_false(config_has(NULL, "a"));
+	assert_int_equal(config_error_at(c, "b.c.d.1.e", "bad"), ERR_INVALID);
+	assert_non_null(strstr(err_msg(), "config.yml:3:15: bad"));
+	assert_int_equal(config_error_at(c, "a", "bad"), ERR_INVALID);
+	assert_non_null(strstr(err_msg(), "config.yml:1:1: bad"));
+	config_each(c, each_key, &(struct each){seen, &n});
+	assert_int_equal(n, 3);
+	assert_string_equal(seen[0], "a");
+	config_free(c);
+
+	buf_adds(&b, "workloads:\n");
+	for (int i = 0; i < 200000; i++)
+		buf_addf(&b, "  - w%d\n", i);
+	write_text(buf_str(&b));
+	buf_release(&b);
+	assert_int_equal(config_load(path, &c), 0);
+	for (int i = 0; i < 200000; i += 997) {
+		char key[32], want[32];
+
+		snprintf(key, sizeof(key), "workloads.%d", i);
+		snprintf(want, sizeof(want), "w%d", i);
+		assert_string_equal(config_get(c, key), want);
+	}
+	assert_string_equal(config_get(c, "workloads.199999"), "w199999");
+	assert_null(config_get(c, "workloads.200000"));
+	assert_true(config_has(c, "workloads.199999"));
+	assert_false(config_has(c, "workloads.200000"));
 	config_free(c);
 }
 
@@ -163,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_template_parses),
 		cmocka_unit_test(test_nested_and_sequences),
+		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_set_keeps_comments),
 		cmocka_unit_test(test_set_refuses_sections_and_bad_keys),
 		cmocka_unit_test(test_syntax_error_has_position),

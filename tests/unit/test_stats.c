@@ -107,12 +107,51 @@ static void test_quantiles(void **state)
 	assert_near(stats_stddev(x, 5), sqrt(2.5), EPS);
 }
 
+/* The three medians agree; the copying one leaves its input alone; the
+ * even case is the exact midpoint, not an interpolation that rounds. */
+static void test_median_forms(void **state)
+{
+	const double x[] = {0.1, 0.7, 0.2, 0.3};
+	double sorted[] = {0.1, 0.2, 0.3, 0.7}, y[4];
+
+	UNUSED(state);
+	memcpy(y, x, sizeof(x));
+	assert_true(stats_median(x, 4) == (0.2 + 0.3) / 2);
+	assert_true(x[1] == 0.7); /* not sorted */
+	assert_true(stats_median_sort(y, 4) == (0.2 + 0.3) / 2);
+	assert_true(y[3] == 0.7); /* sorted in place */
+	assert_true(stats_median_sorted(sorted, 4) == (0.2 + 0.3) / 2);
+	assert_true(stats_median_sorted(sorted, 3) == 0.2);
+	assert_true(stats_median_sorted(sorted, 1) == 0.1);
+	assert_true(stats_median(x, 0) == 0);
+}
+
+/* Bootstrap ratios can be infinite: a quantile beside one is that
+ * infinity, never the NaN of inf - inf or inf * 0. */
+static void test_quantile_infinities(void **state)
+{
+	const double x[] = {-INFINITY, 1, 2, INFINITY, INFINITY};
+
+	UNUSED(state);
+	assert_true(stats_quantile_sorted(x, 5, 0) == -INFINITY);
+	assert_true(stats_quantile_sorted(x, 5, 0.1) == -INFINITY);
+	assert_near(stats_quantile_sorted(x, 5, 0.375), 1.5, EPS);
+	assert_true(stats_quantile_sorted(x, 5, 0.6) == INFINITY);
+	assert_true(stats_quantile_sorted(x, 5, 0.9) == INFINITY);
+	assert_true(stats_quantile_sorted(x + 3, 2, 0.5) == INFINITY);
+	assert_true(stats_median_sorted(x + 2, 2) == INFINITY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_basic),	  cmocka_unit_test(test_outliers_marked),
-		cmocka_unit_test(test_mad_zero),  cmocka_unit_test(test_small),
+		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_outliers_marked),
+		cmocka_unit_test(test_mad_zero),
+		cmocka_unit_test(test_small),
 		cmocka_unit_test(test_quantiles),
+		cmocka_unit_test(test_median_forms),
+		cmocka_unit_test(test_quantile_infinities),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

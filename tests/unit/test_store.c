@@ -319,7 +319,11 @@ static void test_killed_writer(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0)
 		writer(p.dir, 0, 1000000);
-	usleep(300 * 1000);
+	/* Some adds landed (however slow the machine), then a kill in the
+	 * middle of one. */
+	for (int k = 0; k < 3000 && count_profiles(p.store, V1) < 3; k++)
+		usleep(10 * 1000);
+	usleep((useconds_t)(rand() % 20000));
 	kill(pid, SIGKILL);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status));
@@ -360,6 +364,40 @@ static void test_stale_lock_is_cleared(void **state)
 	assert_false(path_exists(lock));
 	assert_int_equal(count_profiles(p.store, V1), 2);
 	free(lock);
+	project_free(&p);
+}
+
+/*
+ * A writer killed while it held the ledger's lock: its pid is still in
+ * veles/ledger.owner (nobody holds that file's flock any more), and the
+ * lock was made while it owned it. The next writer takes the lock over at
+ * once. Both carry a time an hour ahead, which the age rule for locks of
+ * unknown owners never clears: only the takeover can let the add land.
+ */
+static void test_dead_owner_lock_is_taken_over(void **state)
+{
+	struct project p;
+	struct store_item it = item("time", "x", "{}");
+	struct timespec later[2] = {{time(NULL) + 3600, 0}, {time(NULL) + 3600, 0}};
+	char *lock, *owner;
+
+	UNUSED(state);
+	project_new(&p);
+	assert_int_equal(store_add(p.store, V1, &it, 1, NULL, NULL), 0);
+	lock = xasprintf("%s/.veles/store.git/refs/veles/ledger.lock", p.dir);
+	owner = xasprintf("%s/.veles/store.git/veles/ledger.owner", p.dir);
+	/* The first add made the owner file and left it empty. */
+	assert_true(path_exists(owner));
+	assert_int_equal(file_write_atomic(owner, "999999\n", 7), 0);
+	assert_int_equal(file_write_atomic(lock, "junk\n", 5), 0);
+	assert_int_equal(utimensat(AT_FDCWD, owner, later, 0), 0);
+	assert_int_equal(utimensat(AT_FDCWD, lock, later, 0), 0);
+	it = item("time", "y", "{\"y\":1}");
+	assert_ok(store_add(p.store, V1, &it, 1, NULL, NULL));
+	assert_false(path_exists(lock));
+	assert_int_equal(count_profiles(p.store, V1), 2);
+	free(lock);
+	free(owner);
 	project_free(&p);
 }
 
@@ -482,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_writers),
 		cmocka_unit_test(test_killed_writer),
 		cmocka_unit_test(test_stale_lock_is_cleared),
+		cmocka_unit_test(test_dead_owner_lock_is_taken_over),
 		cmocka_unit_test(test_push_pull),
 	};
 	int ret;

@@ -153,7 +153,8 @@ bool absprog_loop_within(const struct absprog *a, int inner, int outer)
 
 struct slist {
 	struct sstate *v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 static void slist_push(struct slist *l, struct sstate *s, int nvars)
@@ -163,10 +164,7 @@ static void slist_push(struct slist *l, struct sstate *s, int nvars)
 		sstate_free(s);
 		return;
 	}
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 4;
-		l->v = xrealloc(l->v, (size_t)l->cap * sizeof(*l->v));
-	}
+	XGROW(l->v, (size_t)l->n + 1, l->cap);
 	l->v[l->n++] = *s;
 }
 
@@ -180,10 +178,7 @@ static void add_trans(struct absprog *a, int src, int dst, struct sstate *s)
 		sstate_free(s);
 		return;
 	}
-	if (a->nt == a->t_cap) {
-		a->t_cap = a->t_cap ? 2 * a->t_cap : 16;
-		a->t = xrealloc(a->t, (size_t)a->t_cap * sizeof(*a->t));
-	}
+	XGROW(a->t, (size_t)a->nt + 1, a->t_cap);
 	t = &a->t[a->nt++];
 	memset(t, 0, sizeof(*t));
 	t->src = src;

@@ -40,7 +40,8 @@ struct absprog {
 	struct aloop *loops;
 	int nloops;
 	struct trans *t;
-	int nt, t_cap;
+	int nt;
+	size_t t_cap;
 	struct facts *inv; /* per cut point */
 	/* Set when the analysis cannot be trusted for this function at all
 	 * (irreducible control flow, an opaque construct, too many paths). */

@@ -25,7 +25,8 @@
 
 struct strv {
 	char **v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 struct bounds_state {
@@ -45,10 +46,7 @@ static void strv_add(struct strv *s, const char *v)
 	for (int i = 0; i < s->n; i++)
 		if (strcmp(s->v[i], v) == 0)
 			return;
-	if (s->n + 1 >= s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 8;
-		s->v = xrealloc(s->v, (size_t)s->cap * sizeof(*s->v));
-	}
+	XGROW(s->v, (size_t)s->n + 2, s->cap);
 	s->v[s->n++] = xstrdup(v);
 	s->v[s->n] = NULL;
 }

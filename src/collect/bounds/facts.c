@@ -19,10 +19,7 @@ void facts_free(struct facts *f)
 
 static void push(struct facts *f, const struct lin *e)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 8;
-		f->v = xrealloc(f->v, (size_t)f->cap * sizeof(*f->v));
-	}
+	XGROW(f->v, (size_t)f->n + 1, f->cap);
 	f->v[f->n++] = *e;
 }
 

@@ -15,7 +15,8 @@ struct ir_func;
 
 struct facts {
 	struct lin *v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 void facts_free(struct facts *f);

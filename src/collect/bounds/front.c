@@ -20,7 +20,8 @@
 
 struct kids {
 	CXCursor *v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData data)
@@ -28,10 +29,7 @@ static enum CXChildVisitResult add_kid(CXCursor c, CXCursor parent, CXClientData
 	struct kids *k = data;
 
 	(void)parent;
-	if (k->n == k->cap) {
-		k->cap = k->cap ? 2 * k->cap : 8;
-		k->v = xrealloc(k->v, (size_t)k->cap * sizeof(*k->v));
-	}
+	XGROW(k->v, (size_t)k->n + 1, k->cap);
 	k->v[k->n++] = c;
 	return CXChildVisit_Continue;
 }
@@ -284,10 +282,7 @@ int fb_var(struct fb *b, CXCursor decl)
 	for (int i = 0; i < b->nvars; i++)
 		if (b->fr->cx->clang_equalCursors(b->vars[i].decl, decl))
 			return b->vars[i].var;
-	if (b->nvars == b->vars_cap) {
-		b->vars_cap = b->vars_cap ? 2 * b->vars_cap : 16;
-		b->vars = xrealloc(b->vars, (size_t)b->vars_cap * sizeof(*b->vars));
-	}
+	XGROW(b->vars, (size_t)b->nvars + 1, b->vars_cap);
 	b->vars[b->nvars].decl = decl;
 	b->vars[b->nvars].var = var_create(b, decl);
 	return b->vars[b->nvars++].var;
@@ -356,7 +351,8 @@ static struct ir_func *build_function(struct front *fr, CXCursor fn)
 struct collect_fns {
 	struct front *fr;
 	struct ir_func **v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientData data)
@@ -377,10 +373,7 @@ static enum CXChildVisitResult visit_top(CXCursor c, CXCursor parent, CXClientDa
 	free(kids);
 	if (!has_body)
 		return CXChildVisit_Continue;
-	if (cf->n == cf->cap) {
-		cf->cap = cf->cap ? 2 * cf->cap : 8;
-		cf->v = xrealloc(cf->v, (size_t)cf->cap * sizeof(*cf->v));
-	}
+	XGROW(cf->v, (size_t)cf->n + 1, cf->cap);
 	cf->v[cf->n++] = build_function(cf->fr, c);
 	return CXChildVisit_Continue;
 }

@@ -38,13 +38,17 @@ struct fb {
 	struct ir_func *f;
 	int cur; /* where the next node attaches; -1 after return, break, goto */
 	struct vmap *vars;
-	int nvars, vars_cap;
+	int nvars;
+	size_t vars_cap;
 	CXCursor *addr; /* declarations whose address is taken */
-	int naddr, addr_cap;
+	int naddr;
+	size_t addr_cap;
 	int *brk, *cont; /* targets of break and continue, innermost last */
-	int nbrk, ncont, jump_cap;
+	int nbrk, ncont;
+	size_t jump_cap;
 	struct label *labels;
-	int nlabels, labels_cap;
+	int nlabels;
+	size_t labels_cap;
 	struct sw *sw; /* the innermost switch */
 	int ntemps;
 };

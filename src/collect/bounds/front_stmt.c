@@ -46,10 +46,9 @@ static void ensure_cur(struct fb *b, int line)
 
 static void push_jumps(struct fb *b, int brk, int cont)
 {
-	if (b->nbrk == b->jump_cap || b->ncont == b->jump_cap) {
-		b->jump_cap = b->jump_cap ? 2 * b->jump_cap : 16;
-		b->brk = xrealloc(b->brk, (size_t)b->jump_cap * sizeof(*b->brk));
-		b->cont = xrealloc(b->cont, (size_t)b->jump_cap * sizeof(*b->cont));
+	if ((size_t)b->nbrk == b->jump_cap || (size_t)b->ncont == b->jump_cap) {
+		XGROW(b->brk, b->jump_cap + 1, b->jump_cap);
+		XRESIZE(b->cont, b->jump_cap);
 	}
 	b->brk[b->nbrk++] = brk;
 	if (cont >= 0)
@@ -68,10 +67,7 @@ static int label_node(struct fb *b, const char *name)
 	for (int i = 0; i < b->nlabels; i++)
 		if (strcmp(b->labels[i].name, name) == 0)
 			return b->labels[i].node;
-	if (b->nlabels == b->labels_cap) {
-		b->labels_cap = b->labels_cap ? 2 * b->labels_cap : 8;
-		b->labels = xrealloc(b->labels, (size_t)b->labels_cap * sizeof(*b->labels));
-	}
+	XGROW(b->labels, (size_t)b->nlabels + 1, b->labels_cap);
 	b->labels[b->nlabels].name = xstrdup(name);
 	b->labels[b->nlabels].node = ir_node_add(b->f, OP_NOP, 0);
 	b->labels[b->nlabels].line = 0;
@@ -547,11 +543,7 @@ static enum CXChildVisitResult find_addr(CXCursor c, CXCursor parent, CXClientDa
 				free(sub);
 			}
 			if (cx->clang_getCursorKind(in) == CXCursor_DeclRefExpr) {
-				if (b->naddr == b->addr_cap) {
-					b->addr_cap = b->addr_cap ? 2 * b->addr_cap : 8;
-					b->addr = xrealloc(b->addr,
-							   (size_t)b->addr_cap * sizeof(*b->addr));
-				}
+				XGROW(b->addr, (size_t)b->naddr + 1, b->addr_cap);
 				b->addr[b->naddr++] = cx->clang_getCursorReferenced(in);
 			}
 		}

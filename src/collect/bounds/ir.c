@@ -33,10 +33,7 @@ void ir_func_free(struct ir_func *f)
 
 int ir_var_add(struct ir_func *f, const struct ir_var *v)
 {
-	if (f->nvars + 1 > f->vars_cap) {
-		f->vars_cap = f->vars_cap ? 2 * f->vars_cap : 16;
-		f->vars = xrealloc(f->vars, (size_t)f->vars_cap * sizeof(*f->vars));
-	}
+	XGROW(f->vars, (size_t)f->nvars + 1, f->vars_cap);
 	f->vars[f->nvars] = *v;
 	f->vars[f->nvars].name = xstrdup(v->name);
 	return f->nvars++;
@@ -46,10 +43,7 @@ int ir_node_add(struct ir_func *f, enum ir_op op, int line)
 {
 	struct ir_node *n;
 
-	if (f->nnodes == f->nodes_cap) {
-		f->nodes_cap = f->nodes_cap ? 2 * f->nodes_cap : 64;
-		f->nodes = xrealloc(f->nodes, (size_t)f->nodes_cap * sizeof(*f->nodes));
-	}
+	XGROW(f->nodes, (size_t)f->nnodes + 1, f->nodes_cap);
 	n = &f->nodes[f->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->op = op;
@@ -67,19 +61,13 @@ void ir_edge(struct ir_func *f, int from, int to)
 	for (int i = 0; i < n->nsucc; i++)
 		if (n->succ[i] == to)
 			return;
-	if (n->nsucc == n->succ_cap) {
-		n->succ_cap = n->succ_cap ? 2 * n->succ_cap : 2;
-		n->succ = xrealloc(n->succ, (size_t)n->succ_cap * sizeof(*n->succ));
-	}
+	XGROW(n->succ, (size_t)n->nsucc + 1, n->succ_cap);
 	n->succ[n->nsucc++] = to;
 }
 
 int ir_loop_add(struct ir_func *f, const struct ir_loop *l)
 {
-	if (f->nloops == f->loops_cap) {
-		f->loops_cap = f->loops_cap ? 2 * f->loops_cap : 8;
-		f->loops = xrealloc(f->loops, (size_t)f->loops_cap * sizeof(*f->loops));
-	}
+	XGROW(f->loops, (size_t)f->nloops + 1, f->loops_cap);
 	f->loops[f->nloops] = *l;
 	return f->nloops++;
 }

@@ -82,7 +82,8 @@ struct ir_node {
 	struct ir_expr e;
 	int line;
 	int *succ;
-	int nsucc, succ_cap;
+	int nsucc;
+	size_t succ_cap;
 	int loop; /* the source loop whose header this is, or -1 */
 };
 
@@ -100,12 +101,15 @@ struct ir_func {
 	char *name;
 	int line, col; /* the name in the definition, from 1 */
 	struct ir_var *vars;
-	int nvars, vars_cap;
+	int nvars;
+	size_t vars_cap;
 	struct ir_node *nodes;
-	int nnodes, nodes_cap;
+	int nnodes;
+	size_t nodes_cap;
 	int entry, exit;
 	struct ir_loop *loops;
-	int nloops, loops_cap;
+	int nloops;
+	size_t loops_cap;
 	/* Set when the function does something we cannot model at all
 	 * (computed goto, setjmp, asm): every loop is unbounded, for this. */
 	char *opaque;

@@ -35,9 +35,11 @@ struct sym_ctx {
 	char **names;
 	int nnames;
 	struct atom *atoms;
-	int natoms, atoms_cap;
+	int natoms;
+	size_t atoms_cap;
 	void **mem;
-	int nmem, mem_cap;
+	int nmem;
+	size_t mem_cap;
 	const struct poly *inf, *zero;
 };
 
@@ -45,10 +47,7 @@ static void *arena(struct sym_ctx *x, size_t size)
 {
 	void *p = xcalloc(1, size ? size : 1);
 
-	if (x->nmem == x->mem_cap) {
-		x->mem_cap = x->mem_cap ? 2 * x->mem_cap : 64;
-		x->mem = xrealloc(x->mem, (size_t)x->mem_cap * sizeof(*x->mem));
-	}
+	XGROW(x->mem, (size_t)x->nmem + 1, x->mem_cap);
 	x->mem[x->nmem++] = p;
 	return p;
 }
@@ -163,10 +162,7 @@ static const struct poly *atom_poly(struct sym_ctx *x, const struct atom *a)
 		if (atom_eq(&x->atoms[i], a))
 			id = i;
 	if (id < 0) {
-		if (x->natoms == x->atoms_cap) {
-			x->atoms_cap = x->atoms_cap ? 2 * x->atoms_cap : 32;
-			x->atoms = xrealloc(x->atoms, (size_t)x->atoms_cap * sizeof(*x->atoms));
-		}
+		XGROW(x->atoms, (size_t)x->natoms + 1, x->atoms_cap);
 		x->atoms[x->natoms] = *a;
 		id = x->natoms++;
 	}

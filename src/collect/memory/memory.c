@@ -27,6 +27,7 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
+#include "util/tmpdir.h"
 
 #define RUNTIME_NAME "libveles-memory.so"
 
@@ -34,7 +35,8 @@ struct memory_state {
 	struct mem_opts o;
 	char *runtime;
 	enum children { CHILDREN_FOLLOW, CHILDREN_SEPARATE, CHILDREN_NONE } children;
-	char *dir; /* the records' temporary directory */
+	char *dir;	   /* the records' temporary directory (tmp.path) */
+	struct tmpdir tmp; /* owned while the collection runs (util/tmpdir.h) */
 	struct mem_totals totals;
 	size_t nprocs;
 	double cpu; /* the command's user + system seconds */
@@ -273,17 +275,11 @@ static int memory_before(struct collect_ctx *c)
 
 static int make_dir(struct memory_state *st)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *templ = xasprintf("%s/veles-memory.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	int ret = tmpdir_make("memory", &st->tmp);
 
-	if (!mkdtemp(templ)) {
-		int e = errno;
-
-		free(templ);
-		return err_set(ERR_IO, "collect memory: cannot make a temporary directory: %s",
-			       strerror(e));
-	}
-	st->dir = templ;
+	if (ret < 0)
+		return err_prefix(ret, "collect memory");
+	st->dir = st->tmp.path;
 	return 0;
 }
 
@@ -591,9 +587,7 @@ static void memory_release(struct collect_ctx *c)
 
 	if (!st)
 		return;
-	if (st->dir)
-		rm_rf(st->dir);
-	free(st->dir);
+	tmpdir_remove(&st->tmp);
 	free(st->runtime);
 	free(st->o.no_source);
 	free(st->o.no_func);

@@ -145,10 +145,7 @@ static void read_events(struct cur *c, struct mem_file *f)
 			e.old = unzigzag(e.addr, varint(c));
 		if (c->bad)
 			break;
-		if (f->nev == f->cap) {
-			f->cap = f->cap ? f->cap * 2 : 1024;
-			f->ev = xrealloc(f->ev, f->cap * sizeof(*f->ev));
-		}
+		XGROW(f->ev, f->nev + 1, f->cap);
 		f->ev[f->nev++] = e;
 	}
 }

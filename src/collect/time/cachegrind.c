@@ -14,29 +14,27 @@
 
 int cachegrind_prepare(struct cachegrind *cg, char *const *cmd)
 {
-	static const char *const opts[] = {"valgrind", "--tool=cachegrind", "--cache-sim=no",
-					   "--cachegrind-out-file=/dev/null",
-					   "--trace-children=yes"};
+	static const char *const opts[] = {"valgrind",	     "--tool=cachegrind",
+					   "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+					   "--vgdb=no",	     "--trace-children=yes"};
 	char *path = NULL;
 	size_t n = 0, k = 0;
+	int ret;
 
 	memset(cg, 0, sizeof(*cg));
 	if (spawn_which("valgrind", &path) < 0)
 		return err_set(ERR_CHILD, "collect time: counting instructions without a PMU needs "
 					  "valgrind (Debian package valgrind)");
 	free(path);
-	snprintf(cg->dir, sizeof(cg->dir), "/tmp/veles-cachegrind-XXXXXX");
-	if (!mkdtemp(cg->dir)) {
-		cg->dir[0] = '\0';
-		return err_set(ERR_IO, "cannot make a temporary directory: %s", strerror(errno));
-	}
+	if ((ret = tmpdir_make("cachegrind", &cg->dir)) < 0)
+		return ret;
 	while (cmd[n])
 		n++;
 	cg->argv = xcalloc(ARRAY_SIZE(opts) + n + 3, sizeof(*cg->argv));
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
 		cg->argv[k++] = xstrdup(opts[i]);
 	/* %p: one log per process of the tree, summed afterwards. */
-	cg->argv[k++] = xasprintf("--log-file=%s/cg.%%p", cg->dir);
+	cg->argv[k++] = xasprintf("--log-file=%s/cg.%%p", cg->dir.path);
 	cg->argv[k++] = xstrdup("--");
 	for (size_t i = 0; i < n; i++)
 		cg->argv[k++] = xstrdup(cmd[i]);
@@ -82,19 +80,19 @@ static double log_count(const char *path, bool *found)
 
 int cachegrind_count(struct cachegrind *cg, double *out)
 {
-	DIR *d = opendir(cg->dir);
+	DIR *d = opendir(cg->dir.path);
 	struct dirent *e;
 	bool found = false;
 	double sum = 0;
 
 	if (!d)
-		return err_set(ERR_IO, "cannot read %s: %s", cg->dir, strerror(errno));
+		return err_set(ERR_IO, "cannot read %s: %s", cg->dir.path, strerror(errno));
 	while ((e = readdir(d))) {
 		char *path;
 
 		if (strncmp(e->d_name, "cg.", 3) != 0)
 			continue;
-		path = xasprintf("%s/%s", cg->dir, e->d_name);
+		path = xasprintf("%s/%s", cg->dir.path, e->d_name);
 		sum += log_count(path, &found);
 		unlink(path);
 		free(path);
@@ -108,8 +106,7 @@ int cachegrind_count(struct cachegrind *cg, double *out)
 
 void cachegrind_release(struct cachegrind *cg)
 {
-	if (cg->dir[0])
-		rm_rf(cg->dir);
+	tmpdir_remove(&cg->dir);
 	if (cg->argv) {
 		for (size_t i = 0; cg->argv[i]; i++)
 			free(cg->argv[i]);

@@ -9,9 +9,11 @@
 #ifndef COLLECT_TIME_CACHEGRIND_H
 #define COLLECT_TIME_CACHEGRIND_H
 
+#include "util/tmpdir.h"
+
 struct cachegrind {
-	char dir[64]; /* the runs' log files, one per process */
-	char **argv;  /* valgrind ... -- COMMAND ARGS, NULL-terminated */
+	struct tmpdir dir; /* the runs' log files, one per process */
+	char **argv;	   /* valgrind ... -- COMMAND ARGS, NULL-terminated */
 };
 
 /* Prepares to run @cmd (NULL-terminated) under cachegrind; ERR_CHILD

@@ -28,6 +28,7 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/human.h"
 #include "util/spawn.h"
 
 /* Progress appears once a collection has run this long, redrawn this often. */
@@ -361,41 +362,10 @@ static void time_build(struct collect_ctx *c, struct time_state *st)
 
 /* ---- the summary ---- */
 
-/* The unit hyperfine would pick for @ref seconds: µs, ms or s. */
-static double time_unit(double ref, const char **name)
+/* "12.3 ms": @seconds in µs, ms or s, whichever @ref (the mean) reads best in. */
+static const char *time_format(double seconds, double ref, char *out, size_t len)
 {
-	if (ref < 1e-3) {
-		*name = "µs";
-		return 1e6;
-	}
-	if (ref < 1.0) {
-		*name = "ms";
-		return 1e3;
-	}
-	*name = "s";
-	return 1.0;
-}
-
-const char *time_format(double seconds, double ref, char *out, size_t len)
-{
-	const char *unit;
-	double scale = time_unit(ref, &unit);
-
-	snprintf(out, len, "%.1f %s", seconds * scale, unit);
-	return out;
-}
-
-static const char *bytes_format(double bytes, char *out, size_t len)
-{
-	static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
-	size_t u = 0;
-
-	while (bytes >= 1000 && u + 1 < ARRAY_SIZE(units)) {
-		bytes /= 1000;
-		u++;
-	}
-	snprintf(out, len, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-	return out;
+	return human_num(out, len, seconds, ref, HUMAN_SECONDS, 1);
 }
 
 /* @seconds in @ref's unit, right-aligned to @width columns ("µs" is one
@@ -482,7 +452,8 @@ static void time_summary(struct collect_ctx *c, struct time_state *st, const str
 	printf("    %zu run%s\n", real->n, real->n == 1 ? "" : "s");
 	printf("  Median: %s   Peak RSS: %s%s\n", time_format(real->median, m, a, sizeof(a)),
 	       maxrss <= self_maxrss_kib() ? "≤ " : "",
-	       bytes_format((double)maxrss * 1024, b, sizeof(b)));
+	       human_num(b, sizeof(b), (double)maxrss * 1024, (double)maxrss * 1024, HUMAN_BYTES,
+			 1));
 	counters_summary(st, m);
 }
 

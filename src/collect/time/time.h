@@ -11,7 +11,4 @@ extern const struct collector time_collector;
 #define TIME_DEFAULT_WARMUP 1
 #define TIME_MAX_RUNS 1000000
 
-/* "12.3 ms": @seconds in µs, ms or s, whichever @ref (the mean) reads best in. */
-const char *time_format(double seconds, double ref, char *out, size_t len);
-
 #endif

@@ -235,10 +235,7 @@ static int attach(struct dyn *dy, int type, const struct probe_spec *sp)
 
 static void add_sample(struct dyn *dy, const struct sample *s)
 {
-	if (dy->nsamples == dy->cap) {
-		dy->cap = dy->cap ? dy->cap * 2 : 4096;
-		dy->samples = xrealloc(dy->samples, dy->cap * sizeof(*dy->samples));
-	}
+	XGROW(dy->samples, dy->nsamples + 1, dy->cap);
 	dy->samples[dy->nsamples++] = *s;
 }
 

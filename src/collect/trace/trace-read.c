@@ -159,28 +159,106 @@ static int read_words(struct reader *r, const uint32_t *w, size_t n, struct trac
 	return ret;
 }
 
+/* A thread's lost calls, for its process (trace_read_dir adds them up). */
+static void note_lost(struct trace_data *d, int pid, uint64_t n)
+{
+	if (!n)
+		return;
+	d->lost = xrealloc(d->lost, (d->nlost + 1) * sizeof(*d->lost));
+	d->lost[d->nlost++] = (struct trace_lost){pid, (unsigned long)n};
+}
+
+/*
+ * The header of a version 4 file of @magic: where its records (or sums)
+ * start and, for records, where the whole ones end. 1 for a file that
+ * holds nothing yet (a thread killed before its header was written).
+ */
+static int read_header(const void *data, size_t len, const char *name, uint32_t magic,
+		       struct vtr_header *h)
+{
+	if (len >= 4 && !memcmp(data, "\0\0\0\0", 4))
+		return 1;
+	if (len < sizeof(*h))
+		return err_set(ERR_PARSE, "%s: too short for a trace file", name);
+	memcpy(h, data, sizeof(*h));
+	if (h->magic != magic || h->version != VTR_VERSION)
+		return err_set(ERR_PARSE, "%s: not a version %d trace file", name, VTR_VERSION);
+	if (h->data < sizeof(*h) || h->data > len)
+		return err_set(ERR_PARSE, "%s: its records start past its end", name);
+	for (int i = 0; magic == VTR_MAGIC && i < 2; i++)
+		if (h->buf[i] < sizeof(*h) || h->bufcap > h->data / 4 ||
+		    h->buf[i] > h->data - h->bufcap * 4)
+			return err_set(ERR_PARSE, "%s: a buffer lies outside the file's head",
+				       name);
+	if (magic == VTR_MAGIC && VTR_STATE_HELD(h->state) > h->bufcap)
+		return err_set(ERR_PARSE, "%s: more held words than a buffer holds", name);
+	if (magic == VTR_MAGIC && VTR_STATE_FLUSHED(h->state) > (len - h->data) / 4)
+		return err_set(ERR_PARSE, "%s: holds fewer written records than its header says",
+			       name);
+	return 0;
+}
+
+/*
+ * A version 4 thread's records, in order (docs/trace-format.md): those
+ * written after the head, the held buffer's whole words, and those of the
+ * buffer being filled up to the committed end. Into @out, *@n words.
+ */
+static uint32_t *gather(const char *data, const struct vtr_header *h, size_t *n)
+{
+	uint64_t flushed = VTR_STATE_FLUSHED(h->state), held = VTR_STATE_HELD(h->state);
+	unsigned hb = VTR_STATE_BUF(h->state);
+	uint64_t filling = h->base + h->buf[!hb], fill = 0;
+	uint32_t *w;
+
+	/* Not inside the buffer being filled: a switch half done, nothing. */
+	if (h->done >= filling && h->done - filling <= h->bufcap * 4 &&
+	    (h->done - filling) % 4 == 0)
+		fill = (h->done - filling) / 4;
+	*n = (size_t)(flushed + held + fill);
+	w = xmalloc(*n ? *n * sizeof(*w) : 1);
+	/* Copied: the data need not be aligned for 32-bit reads. */
+	memcpy(w, data + h->data, (size_t)flushed * 4);
+	memcpy(w + flushed, data + h->buf[hb], (size_t)held * 4);
+	memcpy(w + flushed + held, data + h->buf[!hb], (size_t)fill * 4);
+	return w;
+}
+
 int trace_read_records(const void *data, size_t len, const char *name, struct trace_data *out)
 {
-	struct vtr_header h;
+	struct vtr_header h = {0};
 	struct reader r = {.name = name};
-	uint32_t *words;
+	uint32_t *words, version = 0;
 	size_t n;
 	int ret;
 
-	if (len < sizeof(h))
-		return err_set(ERR_PARSE, "%s: too short for a trace file", name);
-	memcpy(&h, data, sizeof(h));
-	if (h.magic != VTR_MAGIC || h.version != VTR_VERSION)
-		return err_set(ERR_PARSE, "%s: not a version %d trace file", name, VTR_VERSION);
+	if (len >= 8)
+		memcpy(&version, (const char *)data + 4, sizeof(version));
+	if (version == 3 && len >= VTR_V3_HEADER && !memcmp(data, &(uint32_t){VTR_MAGIC}, 4)) {
+		/* Written before version 4: whole records up to the end. */
+		memcpy(&h, data, VTR_V3_HEADER);
+		n = (len - VTR_V3_HEADER) / 4;
+		words = xmalloc(n ? n * sizeof(*words) : 1);
+		memcpy(words, (const char *)data + VTR_V3_HEADER, n * sizeof(*words));
+		out->bytes += VTR_V3_HEADER;
+	} else if ((ret = read_header(data, len, name, VTR_MAGIC, &h)) != 0) {
+		/* Nothing yet: still a thread that ran the hooks. */
+		out->nthreads += ret > 0;
+		return ret < 0 ? ret : 0;
+	} else {
+		/* Only records the runtime committed: a thread killed while
+		 * it stored one leaves it out. */
+		words = gather(data, &h, &n);
+		note_lost(out, (int)h.pid, h.lost);
+		out->nfull += (h.flags & VTR_FULL) != 0;
+		out->bytes += sizeof(h);
+	}
+	out->nthreads++;
 	r.pid = (int)h.pid;
 	r.tid = (int)h.tid;
 	r.now = h.tsc0;
-	n = (len - sizeof(h)) / sizeof(uint32_t);
-	/* Copied: the data need not be aligned for 32-bit reads. */
-	words = xmalloc(n ? n * sizeof(*words) : 1);
-	memcpy(words, (const char *)data + sizeof(h), n * sizeof(*words));
 	ret = read_words(&r, words, n, out);
-	out->bytes += len;
+	/* The header and the records: not the runtime's state in between. */
+	out->bytes += n * sizeof(*words);
 	free(words);
 	free(r.addrs);
 	free(r.stack);
@@ -196,9 +274,28 @@ static int meta_object(const char *line, const char *name, struct trace_proc *p)
 
 	if (sscanf(line, "object %lx %lx %lx %n", &bias, &lo, &hi, &at) != 3 || !at || !line[at])
 		return err_set(ERR_PARSE, "%s: bad object line '%s'", name, line);
+	/* Listed again (a meta file written by a version that did). */
+	for (size_t i = 0; i < p->nobjs; i++)
+		if (p->objs[i].bias == bias && p->objs[i].lo == lo && p->objs[i].hi == hi &&
+		    strcmp(p->objs[i].path, line + at) == 0)
+			return 0;
 	o = (struct trace_object){bias, lo, hi, xstrdup(line + at)};
 	p->objs = xrealloc(p->objs, (p->nobjs + 1) * sizeof(*p->objs));
 	p->objs[p->nobjs++] = o;
+	return 0;
+}
+
+/* "start TSC SECONDS": the counter and CLOCK_MONOTONIC as the process started. */
+static int meta_start(const char *line, const char *name, struct trace_proc *p)
+{
+	unsigned long t;
+	double sec;
+
+	if (sscanf(line, "start %lu %lf", &t, &sec) != 2 || !(sec >= 0))
+		return err_set(ERR_PARSE, "%s: bad start line '%s'", name, line);
+	p->has_start = true;
+	p->tsc_start = t;
+	p->sec_start = sec;
 	return 0;
 }
 
@@ -226,15 +323,29 @@ int trace_read_meta(const char *text, const char *name, struct trace_proc *p)
 			ret = meta_object(line, name, p);
 		else if (strncmp(line, "clock ", 6) == 0)
 			ret = meta_clock(line, name, p);
+		else if (strncmp(line, "start ", 6) == 0)
+			ret = meta_start(line, name, p);
 		else if (strncmp(line, "pid ", 4) == 0)
 			p->pid = atoi(line + 4);
 		else if (strncmp(line, "lost ", 5) == 0)
 			p->lost = strtoul(line + 5, NULL, 10);
 	}
 	free(copy);
-	if (ret == 0 && !(p->ns_per_tick > 0))
-		ret = err_set(ERR_PARSE, "%s: no clock line", name);
+	if (ret == 0 && !(p->ns_per_tick > 0) && !p->has_start)
+		ret = err_set(ERR_PARSE, "%s: no clock line and no start line", name);
 	return ret;
+}
+
+void trace_calibrate(struct trace_data *d, uint64_t tsc_now, double sec_now)
+{
+	for (size_t i = 0; i < d->nprocs; i++) {
+		struct trace_proc *p = &d->procs[i];
+
+		if (!(p->ns_per_tick > 0) && p->has_start && tsc_now > p->tsc_start &&
+		    sec_now > p->sec_start)
+			p->ns_per_tick =
+				(sec_now - p->sec_start) * 1e9 / (double)(tsc_now - p->tsc_start);
+	}
 }
 
 /* " K:N" pairs of non-empty buckets, in increasing K, up to the line's end. */
@@ -318,6 +429,68 @@ int trace_read_aggregate(const char *text, const char *name, int pid, int tid, s
 	return 0;
 }
 
+/* One function's sums: its non-empty buckets into d->hist, and the call. */
+static int add_sum(const struct vtr_sum *v, const char *name, int pid, int tid,
+		   struct trace_data *d)
+{
+	struct trace_agg g = {.min = ~v->nmin, .max = v->max, .hist_at = d->nhist};
+	uint64_t count = 0;
+
+	for (uint32_t k = 0; k < VTR_HIST_BUCKETS; k++) {
+		if (!v->hist[k])
+			continue;
+		if (d->nhist == d->hist_cap) {
+			d->hist_cap = d->hist_cap ? d->hist_cap * 2 : 256;
+			d->hist = xrealloc(d->hist, d->hist_cap * sizeof(*d->hist));
+		}
+		d->hist[d->nhist++] = (struct trace_bucket){k, v->hist[k]};
+		count += v->hist[k];
+	}
+	g.nhist = d->nhist - g.hist_at;
+	if (!count)
+		return 0; /* entered, never returned from */
+	if (g.min > g.max)
+		return err_set(ERR_PARSE,
+			       "%s: the quickest call of %#" PRIx64 " is slower than its "
+			       "slowest",
+			       name, v->addr);
+	add_agg(d,
+		&(struct trace_call){.addr = v->addr,
+				     .incl = v->incl,
+				     .excl = v->excl,
+				     .order = count,
+				     .pid = pid,
+				     .tid = tid},
+		&g);
+	return 0;
+}
+
+int trace_read_sums(const void *data, size_t len, const char *name, struct trace_data *out)
+{
+	struct vtr_header h;
+	struct vtr_sum v;
+	size_t n;
+	int ret = read_header(data, len, name, VTA_MAGIC, &h);
+
+	out->nthreads += ret > 0;
+	if (ret != 0)
+		return ret < 0 ? ret : 0;
+	out->aggregate = 1;
+	out->nthreads++;
+	out->nfull += (h.flags & VTR_FULL) != 0;
+	note_lost(out, (int)h.pid, h.lost);
+	/* The whole ones, as many as the file holds. */
+	n = (len - h.data) / sizeof(v);
+	if (h.done < n)
+		n = (size_t)h.done;
+	out->bytes += sizeof(h) + n * sizeof(v);
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		memcpy(&v, (const char *)data + h.data + i * sizeof(v), sizeof(v));
+		ret = add_sum(&v, name, (int)h.pid, (int)h.tid, out);
+	}
+	return ret;
+}
+
 static int read_file(const char *dir, const char *entry, struct trace_data *d)
 {
 	char *path = xasprintf("%s/%s", dir, entry);
@@ -331,6 +504,9 @@ static int read_file(const char *dir, const char *entry, struct trace_data *d)
 		ret = trace_read_meta(buf_str(&b), path, &d->procs[d->nprocs++]);
 	} else if (ret == 0 && strcmp(dot, ".vtr") == 0) {
 		ret = trace_read_records(b.data, b.len, path, d);
+	} else if (ret == 0 && strcmp(dot, ".agg") == 0 && b.len >= 4 &&
+		   (!memcmp(b.data, &(uint32_t){VTA_MAGIC}, 4) || !memcmp(b.data, "\0\0\0\0", 4))) {
+		ret = trace_read_sums(b.data, b.len, path, d);
 	} else if (ret == 0 && strcmp(dot, ".agg") == 0) {
 		sscanf(entry, "%d.%d", &pid, &tid);
 		ret = trace_read_aggregate(buf_str(&b), path, pid, tid, d);
@@ -374,6 +550,10 @@ int trace_read_dir(const char *dir, struct trace_data *out)
 		free(names[i]);
 	}
 	free(names);
+	for (size_t i = 0; i < out->nlost; i++)
+		for (size_t k = 0; k < out->nprocs; k++)
+			if (out->procs[k].pid == out->lost[i].pid)
+				out->procs[k].lost += out->lost[i].n;
 	return ret;
 }
 
@@ -396,6 +576,7 @@ void trace_data_free(struct trace_data *d)
 	free(d->calls);
 	free(d->aggs);
 	free(d->hist);
+	free(d->lost);
 	for (size_t i = 0; i < d->nnames; i++)
 		free(d->names[i]);
 	free(d->names);

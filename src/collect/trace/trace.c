@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #include "collect/collector.h"
 #include "collect/trace/trace-dynamic.h"
@@ -26,15 +29,17 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
+#include "util/tmpdir.h"
 
 struct trace_state {
 	struct trace_opts o;
 	bool instrumented, dynamic, keep, zip, no_profile, sampling_set;
 	bool watchdog;
 	char *runtime;
-	char *size_env; /* --size in the instrumented mode: VELES_TRACE_SIZE */
-	char *dir;	/* the runtime's output (or the raw samples), a temporary directory */
-	FILE *watch;	/* -w: the collection's log */
+	char *size_env;	   /* --size in the instrumented mode: VELES_TRACE_SIZE */
+	char *dir;	   /* the runtime's output (or the raw samples), a temporary directory */
+	struct tmpdir tmp; /* dir's owner while the collection runs (util/tmpdir.h) */
+	FILE *watch;	   /* -w: the collection's log */
 	char *watch_path;
 	struct trace_data data;
 	struct sym_cache syms;
@@ -463,7 +468,6 @@ static int open_watchdog(struct collect_ctx *c, struct trace_state *st)
 static int trace_before(struct collect_ctx *c)
 {
 	struct trace_state *st = c->state;
-	const char *tmp = getenv("TMPDIR");
 	int ret = st->watchdog ? open_watchdog(c, st) : 0;
 
 	if (ret < 0 || (st->dynamic && !st->keep))
@@ -475,15 +479,10 @@ static int trace_before(struct collect_ctx *c)
 	if (!st->dynamic && !st->runtime)
 		return err_set(ERR_NOTFOUND, "collect trace: the trace runtime libveles-trace.so "
 					     "is not installed (set VELES_TRACE_LIB to its path)");
-	st->dir = xasprintf("%s/veles-trace.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(st->dir)) {
-		ret = err_set(ERR_IO, "collect trace: cannot make a directory in %s: %s",
-			      tmp && *tmp ? tmp : "/tmp", strerror(errno));
-
-		free(st->dir);
-		st->dir = NULL;
-		return ret;
-	}
+	ret = tmpdir_make("trace", &st->tmp);
+	if (ret < 0)
+		return err_prefix(ret, "collect trace");
+	st->dir = xstrdup(st->tmp.path);
 	trace_watch(&st->o, "temporary directory: %s", st->dir);
 	return 0;
 }
@@ -610,6 +609,72 @@ static int check_rules_defined(struct trace_state *st, const char *prog)
 	return 0;
 }
 
+/* The counter's rate of each process that never reached its exit (killed,
+ * exec'd): from its start to now, on the same machine. */
+static void calibrate_killed(struct trace_data *d)
+{
+#if defined(__x86_64__)
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	trace_calibrate(d, __rdtsc(), (double)now.tv_sec + (double)now.tv_nsec * 1e-9);
+#else
+	(void)d;
+#endif
+}
+
+/*
+ * No call to keep. Only a program that ran no hook at all (no thread of
+ * it made a file) is one the flags did not build; a program that died
+ * (or was stopped) first says so, with how it ended.
+ */
+static int check_calls(struct collect_ctx *c, const struct trace_state *st)
+{
+	char how[96];
+
+	if (st->data.ncalls && st->data.nprocs)
+		return 0;
+	spawn_status_str(st->run.status, how, sizeof(how));
+	if (st->run.timed_out)
+		return err_set(ERR_CHILD,
+			       "collect trace: '%s' was stopped by --timeout after %g s before it "
+			       "returned from any of the functions traced",
+			       c->argv[0], c->timeout);
+	if (st->dynamic)
+		return err_set(ERR_INVALID,
+			       "collect trace: '%s' made no call of the functions or probes named",
+			       c->argv[0]);
+	if (st->data.nthreads && !(WIFEXITED(st->run.status) && WEXITSTATUS(st->run.status) == 0))
+		return err_set(ERR_CHILD,
+			       "collect trace: '%s' %s before it returned from any function "
+			       "traced",
+			       c->argv[0], how);
+	if (st->data.nthreads)
+		return err_set(ERR_INVALID,
+			       "collect trace: '%s' returned from no function traced (nothing "
+			       "called -f's functions, or every call was still open at its end)",
+			       c->argv[0]);
+	return err_set(ERR_INVALID,
+		       "collect trace: '%s' recorded no calls: was it built with `veles cflags "
+		       "trace`?",
+		       c->argv[0]);
+}
+
+/* header.killed_by: the signal that ended the command ("SIGSEGV"), so the
+ * profile says its calls stop where the program died. */
+static void note_exit(struct profile *p, int status)
+{
+	const char *abbrev = WIFSIGNALED(status) ? sigabbrev_np(WTERMSIG(status)) : NULL;
+	char *name;
+
+	if (!WIFSIGNALED(status))
+		return;
+	name = abbrev ? xasprintf("\"SIG%s\"", abbrev) : xasprintf("\"%d\"", WTERMSIG(status));
+	p->header_extra =
+		xrealloc(p->header_extra, (p->nheader_extra + 1) * sizeof(*p->header_extra));
+	p->header_extra[p->nheader_extra++] = (struct kv){xstrdup("killed_by"), name};
+}
+
 static int trace_collect(struct collect_ctx *c)
 {
 	struct trace_state *st = c->state;
@@ -624,6 +689,8 @@ static int trace_collect(struct collect_ctx *c)
 			ret = run_command(c, st);
 		if (ret == 0 && !spawn_interrupted())
 			ret = trace_read_dir(st->dir, &st->data);
+		if (ret == 0)
+			calibrate_killed(&st->data);
 		if (ret == 0 && !spawn_interrupted())
 			ret = check_rules_defined(st, c->argv[0]);
 		if (ret == 0 && !spawn_interrupted())
@@ -637,25 +704,12 @@ static int trace_collect(struct collect_ctx *c)
 		ret = write_calls(st);
 	if (ret < 0)
 		return ret;
-	if (st->run.timed_out && (!st->data.ncalls || !st->data.nprocs))
-		return err_set(ERR_CHILD,
-			       "collect trace: '%s' was stopped by --timeout after %g s before %s",
-			       c->argv[0], c->timeout,
-			       st->dynamic || st->data.nprocs
-				       ? "it returned from any of the functions traced"
-				       : "the runtime could end its records (a program "
-					 "that ignores or handles SIGTERM must exit by "
-					 "itself within 2 s)");
-	if (st->dynamic && !st->data.ncalls)
-		return err_set(ERR_INVALID,
-			       "collect trace: '%s' made no call of the functions or probes named",
-			       c->argv[0]);
-	if (!st->data.nprocs || !st->data.ncalls)
-		return err_set(ERR_INVALID,
-			       "collect trace: '%s' recorded no calls: was it built with `veles "
-			       "cflags trace`?",
-			       c->argv[0]);
+	ret = check_calls(c, st);
+	if (ret < 0)
+		return ret;
 	c->profile = trace_build_profile(&st->data, &st->o, &st->syms, c->argv[0]);
+	if (c->profile)
+		note_exit(c->profile, st->run.status);
 	trace_watch(&st->o, "profile built: %zu resources",
 		    c->profile ? profile_nres(c->profile) : 0);
 	return c->profile ? 0 : ERR_INVALID;
@@ -688,6 +742,11 @@ static void trace_summary(struct collect_ctx *c, struct trace_state *st)
 				"Warning: process %d lost %lu calls that signal handlers made "
 				"while the runtime was defining a function\n",
 				d->procs[i].pid, d->procs[i].lost);
+	if (d->nfull)
+		fprintf(stderr,
+			"Warning: %zu thread%s filled the room for records (disk or address "
+			"space); the calls they made after are missing\n",
+			d->nfull, d->nfull == 1 ? "" : "s");
 }
 
 static int gzip_file(const char *path)
@@ -780,8 +839,9 @@ static void trace_release(struct collect_ctx *c)
 
 	if (!st)
 		return;
-	if (st->dir && !st->keep)
-		rm_rf(st->dir);
+	if (st->keep)
+		tmpdir_keep(&st->tmp);
+	tmpdir_remove(&st->tmp);
 	for (size_t i = 0; i < st->o.nrules; i++)
 		rule_free(&st->o.rules[i]);
 	free(st->o.rules);

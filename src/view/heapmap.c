@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/heapmap.h"
-#include "cli/mem_execs.h"
 #include "profile/profile.h"
 #include "util/common.h"
+#include "view/heapmap.h"
+#include "view/mem_events.h"
 
 #define GAP (1u << 20) /* address gaps wider than this are left out */
 
@@ -21,95 +21,32 @@ struct hm_ev {
 	bool alloc;
 };
 
-/* The chosen process's execs (header.execs): the order of each image's
- * last event, ascending, and the snapshot it fell in, which ends the
- * image's blocks still live. */
+/* The chosen process's images an exec ended: the position of each one's
+ * last event, ascending, and the snapshot that event fell in, which ends
+ * the image's blocks still live. */
 struct hm_execs {
-	uint64_t *order;
+	size_t *pos;
 	int64_t *end;
 	size_t n;
 };
 
-/* A numeric field of @row wherever the layout put it; 0 when absent. */
-static int64_t field(const struct profile *p, const struct column *c, size_t row)
+static void read_execs(const struct mem_events *me, uint64_t pid, struct hm_execs *x)
 {
-	size_t at = c ? profile_col_at(p, c, row) : 0;
-
-	if (!c || !col_has(c, at))
-		return 0;
-	return c->kind == COL_I64 ? col_i64(c, at) : (int64_t)col_num(c, at);
-}
-
-static const struct profile *order_p;
-static const struct column *order_c;
-
-static int by_order(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int64_t ox = field(order_p, order_c, x), oy = field(order_p, order_c, y);
-
-	if (ox != oy)
-		return ox < oy ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-/* The rows in the order the events happened ("order", else as stored). */
-static size_t *event_order(const struct profile *p, size_t n)
-{
-	size_t *seq = xmalloc((n ? n : 1) * sizeof(*seq));
-
-	for (size_t i = 0; i < n; i++)
-		seq[i] = i;
-	order_p = p;
-	order_c = profile_col_any(p, "order");
-	if (order_c)
-		qsort(seq, n, sizeof(*seq), by_order);
-	return seq;
-}
-
-enum ev_kind { K_ALLOC, K_FREE, K_REALLOC };
-
-static enum ev_kind kind_of(const char *sub)
-{
-	if (sub && (!strcmp(sub, "free") || !strcmp(sub, "delete") || !strcmp(sub, "delete[]")))
-		return K_FREE;
-	if (sub && (!strcmp(sub, "realloc") || !strcmp(sub, "reallocarray")))
-		return K_REALLOC;
-	return K_ALLOC;
-}
-
-/* Appends @e, growing the array to the next power of two when full. */
-static void push(struct hm_ev **ev, size_t *n, struct hm_ev e)
-{
-	if (*n == 0 || (*n & (*n - 1)) == 0)
-		*ev = xrealloc(*ev, (*n ? *n * 2 : 1) * sizeof(**ev));
-	(*ev)[(*n)++] = e;
-}
-
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The execs of process @pid; none where the events' order is unknown. */
-static void read_execs(const struct profile *p, uint64_t pid, struct hm_execs *x)
-{
-	struct mem_exec *ex;
-	size_t n = profile_col_any(p, "order") ? mem_execs(p, &ex) : 0;
-
-	x->order = xmalloc((n ? n : 1) * sizeof(*x->order));
-	x->end = xmalloc((n ? n : 1) * sizeof(*x->end));
+	x->pos = xmalloc((me->nexecs ? me->nexecs : 1) * sizeof(*x->pos));
+	x->end = xmalloc((me->nexecs ? me->nexecs : 1) * sizeof(*x->end));
 	x->n = 0;
-	for (size_t i = 0; i < n; i++)
-		if (ex[i].pid == pid)
-			x->order[x->n++] = ex[i].order;
-	if (n)
-		free(ex);
-	qsort(x->order, x->n, sizeof(*x->order), by_u64);
-	for (size_t i = 0; i < x->n; i++)
-		x->end[i] = INT64_MAX;
+	for (size_t i = 0; i < me->nexecs; i++)
+		if (me->execs[i].pid == pid) {
+			x->end[x->n] = INT64_MAX;
+			x->pos[x->n++] = me->execs[i].pos;
+		}
+}
+
+/* Appends @e to the array of @n events, @cap their room. */
+static void push(struct hm_ev **ev, size_t *n, size_t *cap, struct hm_ev e)
+{
+	XGROW(*ev, *n + 1, *cap);
+	(*ev)[(*n)++] = e;
 }
 
 /* The events of the first process to allocate; a realloc is a release of
@@ -117,46 +54,43 @@ static void read_execs(const struct profile *p, uint64_t pid, struct hm_execs *x
 static size_t read_events(const struct profile *p, struct heapmap *h, struct hm_ev **out,
 			  struct hm_execs *x)
 {
-	const struct column *sub = table_col(&p->types, "subtype"),
-			    *pid = profile_col_any(p, "pid");
-	const struct column *addr = profile_col_any(p, "address"),
-			    *old = profile_col_any(p, "old-address");
-	const struct column *amount = profile_col_any(p, "amount"),
-			    *snap = profile_col_any(p, "snapshot");
-	const struct column *order = profile_col_any(p, "order");
-	size_t nres = profile_nres(p), n = 0, *seq = event_order(p, nres), image = 0;
+	struct mem_events me;
+	struct mem_event m;
+	size_t n = 0, cap = 0, image = 0;
 
 	*out = NULL;
-	if (nres)
-		h->pid = (uint64_t)field(p, pid, seq[0]);
-	read_execs(p, h->pid, x);
-	for (size_t i = 0; i < nres; i++) {
-		size_t row = seq[i];
-		enum ev_kind k = kind_of(sub ? col_text(p, sub, p->res_type[row]) : NULL);
-		struct hm_ev e = {(uint64_t)field(p, addr, row), 0, 2 * i,
-				  field(p, snap, row),		 0, false};
+	mem_events_open(p, &me);
+	if (me.n) {
+		mem_events_get(&me, 0, &m);
+		h->pid = m.pid;
+	}
+	read_execs(&me, h->pid, x);
+	for (size_t i = 0; i < me.n; i++) {
+		struct hm_ev e;
 
-		if ((uint64_t)field(p, pid, row) != h->pid)
+		mem_events_get(&me, i, &m);
+		if (m.pid != h->pid)
 			continue;
-		while (image < x->n && x->order[image] < (uint64_t)field(p, order, row))
+		/* Past an image's last event, the next image begins. */
+		while (image < x->n && x->pos[image] < i)
 			image++;
-		e.image = image;
+		e = (struct hm_ev){m.addr, 0, 2 * i, m.snapshot, image, false};
 		if (image < x->n)
 			x->end[image] = e.snap;
-		if (k != K_ALLOC) {
+		if (m.kind != MEM_ALLOC) {
 			struct hm_ev f = e;
 
-			f.addr = k == K_FREE ? e.addr : (uint64_t)field(p, old, row);
+			f.addr = m.kind == MEM_FREE ? m.addr : m.old;
 			if (f.addr)
-				push(out, &n, f);
+				push(out, &n, &cap, f);
 		}
 		e.alloc = true;
-		e.size = (uint64_t)field(p, amount, row);
+		e.size = m.amount;
 		e.pos++;
-		if (k != K_FREE && e.addr)
-			push(out, &n, e);
+		if (m.kind != MEM_FREE && e.addr)
+			push(out, &n, &cap, e);
 	}
-	free(seq);
+	mem_events_close(&me);
 	return n;
 }
 
@@ -238,7 +172,7 @@ int heapmap_build(const struct profile *p, struct heapmap *h)
 	snapshot_range(h, ev, n);
 	pair_blocks(h, ev, n, &x);
 	free(ev);
-	free(x.order);
+	free(x.pos);
 	free(x.end);
 	address_ranges(h);
 	return 0;

@@ -5,8 +5,8 @@
  * left out) are laid end to end and cut into rows of cells; a frame gives
  * each cell a level of use at one snapshot. show-heapmap.c draws frames.
  */
-#ifndef CLI_HEAPMAP_H
-#define CLI_HEAPMAP_H
+#ifndef VIEW_HEAPMAP_H
+#define VIEW_HEAPMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
