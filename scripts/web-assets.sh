@@ -1,7 +1,8 @@
 #!/bin/sh
 # Generates the C file that embeds the HTML views' chart library (uPlot,
-# pinned in web/package-lock.json) and our glue (web/veles-view.*, and
-# web/veles-flame.js, which flame graphs carry inline), so
+# pinned in web/package-lock.json) and our glue (web/veles-view.*,
+# web/veles-history.js, and web/veles-flame.js, which flame graphs carry
+# inline), so
 # `veles show ... -o FILE.html` writes one self-contained file.
 # Installs web/node_modules with `npm ci` when it is missing (the build then
 # needs the npm registry once).
@@ -21,4 +22,5 @@ python3 "$src/scripts/embed-assets.py" "$out" \
 	"$src/web/node_modules/uplot/dist/uPlot.iife.min.js" \
 	"$src/web/veles-view.css" \
 	"$src/web/veles-view.js" \
+	"$src/web/veles-history.js" \
 	"$src/web/veles-flame.js"

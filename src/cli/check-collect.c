@@ -440,7 +440,8 @@ int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 
 	if (vcs_kind(ctx->vcs) != VCS_GIT)
 		return err_set(ERR_INVALID, "--collect-missing needs a git project");
-	if ((ret = matrix(ctx, cc, &m)) < 0)
+	/* Its collectors log to .veles/logs/, which a fresh clone lacks. */
+	if ((ret = cli_local_state(ctx)) < 0 || (ret = matrix(ctx, cc, &m)) < 0)
 		return ret;
 	n = run_matrix_expand(m, &jobs);
 	for (size_t i = 0; i < n && !job; i++)

@@ -52,6 +52,8 @@ static int add_pair(const struct check_remeasure_args *a, const struct vcs_versi
 	pair->baseline_name = xstrdup(strrchr(res->profile[0], '/') + 1);
 	pair->target_name = xstrdup(strrchr(res->profile[1], '/') + 1);
 	pair->config = profile_config_title(p[1]);
+	pair->config_full = profile_config_title_full(p[1]);
+	pair->config_key = profile_config_key(p[1]);
 	memcpy(pair->baseline_version, ver->parents[0], 41);
 	memcpy(pair->target_version, ver->id, 41);
 	pair->changes = res->changes;

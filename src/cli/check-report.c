@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/strmap.h"
 
 struct check_pair *check_report_add(struct check_report *r)
 {
@@ -41,6 +42,8 @@ void check_report_free(struct check_report *r)
 		free(r->pairs[i].baseline_name);
 		free(r->pairs[i].target_name);
 		free(r->pairs[i].config);
+		free(r->pairs[i].config_full);
+		free(r->pairs[i].config_key);
 		change_list_free(&r->pairs[i].changes);
 	}
 	free(r->pairs);
@@ -174,6 +177,39 @@ bool check_pair_disjoint(const struct check_pair *p, struct buf *b)
 	return true;
 }
 
+const char **check_pair_titles(const struct check_report *r)
+{
+	const char **t = xcalloc(r->n + 1, sizeof(*t));
+	size_t *first = xcalloc(r->n + 1, sizeof(*first));
+	bool *clash = xcalloc(r->n + 1, sizeof(*clash));
+	struct strmap seen = {0};
+	size_t *id = xcalloc(r->n + 1, sizeof(*id));
+
+	/* Two configurations whose brief titles read alike (the same
+	 * postprocessors with other parameters) are both named in full. */
+	for (size_t i = 0; i < r->n; i++) {
+		const struct check_pair *p = &r->pairs[i];
+		bool added;
+
+		id[i] = strmap_intern(&seen, p->config, &added);
+		if (added)
+			first[id[i]] = i;
+		else if (p->config_key && r->pairs[first[id[i]]].config_key &&
+			 strcmp(p->config_key, r->pairs[first[id[i]]].config_key) != 0)
+			clash[id[i]] = true;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct check_pair *p = &r->pairs[i];
+
+		t[i] = (r->verbose || clash[id[i]]) && p->config_full ? p->config_full : p->config;
+	}
+	strmap_free(&seen);
+	free(first);
+	free(clash);
+	free(id);
+	return t;
+}
+
 int check_parse_format(const char *arg, enum check_format *out)
 {
 	static const char *const names[] = {"text", "json", "markdown", "junit"};
@@ -187,8 +223,7 @@ int check_parse_format(const char *arg, enum check_format *out)
 	return err_set(ERR_INVALID, "unknown format '%s': use text, json, markdown or junit", arg);
 }
 
-/* "+10.3%", or "n/a". */
-static void add_percent(struct buf *b, double rel)
+void check_add_percent(struct buf *b, double rel)
 {
 	if (isnan(rel))
 		buf_adds(b, "n/a");
@@ -196,7 +231,7 @@ static void add_percent(struct buf *b, double rel)
 		buf_addf(b, "%+.1f%%", 100 * rel);
 }
 
-static void add_confidence(struct buf *b, const struct change *c)
+void check_add_confidence(struct buf *b, const struct change *c)
 {
 	if (isnan(c->confidence))
 		return;
@@ -248,16 +283,16 @@ static void print_sizes(FILE *f, const struct change *c, const char *rail)
 static void add_details(struct buf *b, const struct change *c)
 {
 	if (!isnan(c->rel_change)) {
-		add_percent(b, c->rel_change);
+		check_add_percent(b, c->rel_change);
 		if (!isnan(c->ci_low)) {
 			buf_adds(b, " [");
-			add_percent(b, c->ci_low);
+			check_add_percent(b, c->ci_low);
 			buf_adds(b, ", ");
-			add_percent(b, c->ci_high);
+			check_add_percent(b, c->ci_high);
 			buf_addc(b, ']');
 		}
 		buf_adds(b, "  ");
-		add_confidence(b, c);
+		check_add_confidence(b, c);
 		buf_addf(b, "  %.6g -> %.6g", c->baseline, c->target);
 	}
 	if (c->detail)
@@ -299,8 +334,8 @@ static size_t *by_location(const struct check_pair *p)
 }
 
 /* One pair as a tree: a branch per location, a leaf per method's verdict. */
-static void print_pair(FILE *f, const struct check_pair *p, bool colour, bool verbose,
-		       struct buf *b)
+static void print_pair(FILE *f, const struct check_pair *p, const char *title, bool colour,
+		       bool verbose, struct buf *b)
 {
 	size_t *ord = by_location(p), n = p->changes.n;
 
@@ -308,7 +343,7 @@ static void print_pair(FILE *f, const struct check_pair *p, bool colour, bool ve
 	ref_label(b, p->baseline_id, p->baseline_name, p->baseline_version);
 	buf_adds(b, " -> ");
 	ref_label(b, p->target_id, p->target_name, p->target_version);
-	fprintf(f, "%s\n  %s\n", p->config, buf_str(b));
+	fprintf(f, "%s\n  %s\n", title, buf_str(b));
 	for (size_t k = 0; k < n;) {
 		const char *loc = p->changes.v[ord[k]].location;
 		size_t end = k;
@@ -336,12 +371,14 @@ static void print_pair(FILE *f, const struct check_pair *p, bool colour, bool ve
 static void print_text(FILE *f, const struct check_report *r, bool colour)
 {
 	struct buf b = BUF_INIT;
+	const char **titles = check_pair_titles(r);
 
 	for (size_t i = 0; i < r->n; i++) {
 		if (i)
 			fputc('\n', f);
-		print_pair(f, &r->pairs[i], colour, r->verbose, &b);
+		print_pair(f, &r->pairs[i], titles[i], colour, r->verbose, &b);
 	}
+	free(titles);
 	buf_reset(&b);
 	check_summary(&b, r);
 	fprintf(f, "%s%s\n", r->n ? "\n" : "", buf_str(&b));
@@ -401,6 +438,8 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 		json_str(b, "detail", c->detail);
 	if (c->nsizes)
 		json_sizes(b, c);
+	json_str(b, "config", p->config ? p->config : "");
+	json_str(b, "config_full", p->config_full ? p->config_full : "");
 	json_str(b, "baseline_profile", p->baseline_name);
 	json_str(b, "target_profile", p->target_name);
 	json_str(b, "baseline_id", p->baseline_id);
@@ -446,82 +485,13 @@ static void print_json(FILE *f, const struct check_report *r)
 	buf_release(&b);
 }
 
-/* Markdown table cells must not break the row. */
-static void md_cell(struct buf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			buf_adds(b, "\\|");
-		else
-			buf_addc(b, *s == '\n' ? ' ' : *s);
-	}
-}
-
-/* " | 1.5", or an empty cell for what was not measured. */
-static void md_num(struct buf *b, double v)
-{
-	buf_adds(b, " |");
-	if (!isnan(v))
-		buf_addf(b, " %.6g", v);
-}
-
-static void print_markdown(FILE *f, const struct check_report *r)
-{
-	struct buf b = BUF_INIT;
-
-	buf_adds(&b, "**");
-	check_summary(&b, r);
-	buf_adds(&b, "**\n\n");
-	buf_adds(&b, "| profile | location | result | change | interval | confidence | baseline | "
-		     "target | method |\n|---|---|---|---|---|---|---|---|---|\n");
-	for (size_t i = 0; i < r->n; i++) {
-		for (size_t j = 0; j < r->pairs[i].changes.n; j++) {
-			const struct change *c = &r->pairs[i].changes.v[j];
-
-			buf_adds(&b, "| ");
-			md_cell(&b, r->pairs[i].config);
-			buf_adds(&b, " | ");
-			md_cell(&b, c->location);
-			buf_addf(&b, " | %s%s", change_class_name(c->cls), c->note ? ": " : "");
-			if (c->note)
-				md_cell(&b, c->note);
-			buf_adds(&b, " | ");
-			add_percent(&b, c->rel_change);
-			buf_adds(&b, " | ");
-			if (!isnan(c->ci_low)) {
-				add_percent(&b, c->ci_low);
-				buf_adds(&b, " … ");
-				add_percent(&b, c->ci_high);
-			}
-			buf_adds(&b, " | ");
-			add_confidence(&b, c);
-			md_num(&b, c->baseline);
-			md_num(&b, c->target);
-			buf_addf(&b, " | %s |\n", c->method);
-		}
-	}
-	if (r->without_baseline)
-		buf_adds(&b, "\nWithout a baseline:\n\n");
-	for (size_t i = 0; i < r->without_baseline; i++) {
-		buf_adds(&b, "- ");
-		md_cell(&b, r->unmatched[i].config);
-		buf_adds(&b, ": ");
-		md_cell(&b, r->unmatched[i].name);
-		if (*r->unmatched[i].version)
-			buf_addf(&b, " (%.7s)", r->unmatched[i].version);
-		buf_addc(&b, '\n');
-	}
-	fwrite(b.data, 1, b.len, f);
-	buf_release(&b);
-}
-
-static void junit_case(struct buf *b, const struct check_report *r, const struct check_pair *p,
+static void junit_case(struct buf *b, const struct check_report *r, const char *title,
 		       const struct change *c)
 {
 	struct buf msg = BUF_INIT;
 
 	buf_adds(b, "  <testcase classname=\"");
-	buf_add_xml(b, p->config, SIZE_MAX);
+	buf_add_xml(b, title, SIZE_MAX);
 	buf_adds(b, "\" name=\"");
 	buf_add_xml(b, c->location, SIZE_MAX);
 	buf_adds(b, "\"");
@@ -550,6 +520,7 @@ static void print_junit(FILE *f, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
 	size_t skipped = r->without_baseline;
+	const char **titles = check_pair_titles(r);
 	struct check_counts n;
 
 	check_report_counts(r, &n);
@@ -565,7 +536,7 @@ static void print_junit(FILE *f, const struct check_report *r)
 		 n.failing, skipped);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
-			junit_case(&b, r, &r->pairs[i], &r->pairs[i].changes.v[j]);
+			junit_case(&b, r, titles[i], &r->pairs[i].changes.v[j]);
 	/* Nothing to compare with is not a pass: a skipped case says so. */
 	for (size_t i = 0; i < r->without_baseline; i++) {
 		buf_adds(&b, "  <testcase classname=\"");
@@ -578,6 +549,7 @@ static void print_junit(FILE *f, const struct check_report *r)
 	buf_adds(&b, "</testsuite>\n");
 	fwrite(b.data, 1, b.len, f);
 	buf_release(&b);
+	free(titles);
 }
 
 void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour)
@@ -590,7 +562,7 @@ void check_print(FILE *f, const struct check_report *r, enum check_format fmt, b
 		print_json(f, r);
 		break;
 	case CHECK_MARKDOWN:
-		print_markdown(f, r);
+		check_print_markdown(f, r);
 		break;
 	case CHECK_JUNIT:
 		print_junit(f, r);

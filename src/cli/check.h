@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "analyze/degrade.h"
+#include "analyze/profile_config.h"
 
 struct buf;
 struct profile;
@@ -22,7 +23,9 @@ struct check_pair {
 	char *baseline_name, *target_name;
 	char baseline_version[41], target_version[41]; /* "" for files */
 	char baseline_id[41], target_id[41];	       /* the profiles' ids; "" for files */
-	char *config; /* "cmd args (workload) collector", for headings */
+	char *config;	   /* "cmd args (workload) collector + postprocessors" */
+	char *config_full; /* with the postprocessors' parameters (--verbose) */
+	char *config_key;  /* what pairs profiles (profile_config_key) */
 	struct change_list changes;
 };
 
@@ -41,8 +44,13 @@ struct check_report {
 	 * by default, CH_MAYBE_DEGRADATION (--fail-on maybe, --strict) or
 	 * CH_SEVERE_DEGRADATION (--fail-on severe). */
 	enum change_class fail_from;
-	bool verbose; /* the per-size table of locations compared size by size */
+	bool verbose;	  /* the per-size table of locations compared size by size */
+	size_t max_chars; /* markdown: cut to fit this many bytes; 0: no limit */
 };
+
+/* GitHub's limit on a comment is 65,536 characters; what a CI step adds
+ * around the report fits in the rest. */
+#define CHECK_MARKDOWN_MAX 60000
 
 /* --fail-on maybe|degradation|severe into the mildest failing class. */
 int check_parse_fail_on(const char *arg, enum change_class *out);
@@ -84,13 +92,6 @@ void check_summary(struct buf *b, const struct check_report *r);
  * when they share one.
  */
 bool check_pair_disjoint(const struct check_pair *p, struct buf *b);
-
-/* "type cmd args (workload) collector [postprocessors]": the configuration
- * that pairs a profile with its baseline (collector parameters such as
- * the repetition count do not count). Caller frees. */
-char *profile_config_key(const struct profile *p);
-/* How a configuration reads in a heading: "./prog 100 · time". */
-char *profile_config_title(const struct profile *p);
 
 /* The profiles of one version, loaded, with their configuration keys. */
 struct version_profiles {
@@ -159,6 +160,17 @@ int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 			  const struct profile *target, const char *target_name,
 			  const char *parent);
 void check_collect_release(struct check_collect *cc);
+
+/* The title of each pair (r->n of them, pointing into @r; free the
+ * array): brief, but in full where two configurations would read alike,
+ * and with r->verbose. */
+const char **check_pair_titles(const struct check_report *r);
+/* "+10.3%", or "n/a". */
+void check_add_percent(struct buf *b, double rel);
+/* "p=0.003", or the method's own measure of confidence; nothing if none. */
+void check_add_confidence(struct buf *b, const struct change *c);
+/* The markdown report for a PR comment (check-markdown.c). */
+void check_print_markdown(FILE *f, const struct check_report *r);
 
 int check_parse_format(const char *arg, enum check_format *out);
 void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour);

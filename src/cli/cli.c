@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "project/project_local.h"
 #include "store/store.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -78,28 +79,42 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
+/* Which of .veles/ and .git @dir holds: 2, 1, or 0 for neither. */
+static int project_marker(const char *dir)
+{
+	const char *base = strcmp(dir, "/") ? dir : "";
+	char *veles = xasprintf("%s/.veles", base), *git = xasprintf("%s/.git", base);
+	/* .git is a directory, or a worktree's or submodule's file. */
+	int found = path_is_dir(veles) ? 2 : path_exists(git) ? 1 : 0;
+
+	free(veles);
+	free(git);
+	return found;
+}
+
+/*
+ * The nearest directory upwards that has .veles/, or else is a git work
+ * tree's top: a fresh clone is a project before `veles init`, its profiles
+ * under refs/veles/ and its recipe in the tracked file (ctx->implicit; its
+ * .veles/ is made when a command needs it, cli_local_state()).
+ */
 int cli_find_root(struct cli_ctx *ctx)
 {
 	char cwd[PATH_MAX];
 	char *dir;
+	int found;
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		return err_set(ERR_IO, "cannot get the current directory: %s", strerror(errno));
 	dir = xstrdup(cwd);
-	for (;;) {
-		char *probe = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
-		bool found = path_is_dir(probe);
-		char *slash;
+	while (!(found = project_marker(dir))) {
+		char *slash = strrchr(dir, '/');
 
-		free(probe);
-		if (found)
-			break;
-		slash = strrchr(dir, '/');
 		if (!slash || dir[1] == '\0') {
 			free(dir);
 			return err_set(ERR_NOTFOUND,
-				       "not a Veles project (no .veles/ here or in any parent); "
-				       "run `veles init` first");
+				       "not a Veles project (no .veles/ nor git work tree here or "
+				       "in any parent); run `veles init` first");
 		}
 		if (slash == dir)
 			slash[1] = '\0';
@@ -107,17 +122,38 @@ int cli_find_root(struct cli_ctx *ctx)
 			*slash = '\0';
 	}
 	ctx->root = dir;
+	ctx->implicit = found == 1;
 	ctx->veles_dir = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
 	ctx->jobs_dir = xasprintf("%s/jobs", ctx->veles_dir);
 	ctx->logs_dir = xasprintf("%s/logs", ctx->veles_dir);
 	return 0;
 }
 
+int cli_local_state(struct cli_ctx *ctx)
+{
+	int ret = 0;
+
+	if (!ctx->implicit)
+		return 0;
+	if (!path_is_dir(ctx->veles_dir)) {
+		ret = ctx->vcs ? 0 : cli_open_vcs(ctx);
+		if (ret == 0)
+			ret = project_local_init(ctx->root, ctx->vcs, NULL, NULL);
+	}
+	if (ret == 0)
+		ctx->implicit = false;
+	return ret;
+}
+
 int cli_open_project(struct cli_ctx *ctx)
 {
-	int ret = cli_find_root(ctx);
+	int ret = ctx->root ? 0 : cli_find_root(ctx);
 
-	return ret < 0 ? ret : cli_open_vcs(ctx);
+	if (ret == 0)
+		ret = cli_open_vcs(ctx);
+	if (ret == 0 && !ctx->read_only)
+		ret = cli_local_state(ctx);
+	return ret;
 }
 
 int cli_open_vcs(struct cli_ctx *ctx)

@@ -15,6 +15,7 @@ struct vcs;
 enum cmd_flags {
 	CMD_NEEDS_PROJECT = 1 << 0, /* find .veles/ upwards, open vcs + store */
 	CMD_NEEDS_ROOT = 1 << 1,    /* find .veles/ upwards; cli_open_vcs() when needed */
+	CMD_READ_ONLY = 1 << 2,	    /* keeps no local state: a fresh clone gets no .veles/ */
 };
 
 struct cli_ctx {
@@ -26,6 +27,8 @@ struct cli_ctx {
 	struct store *store;
 	bool stderr_tty;
 	bool stdout_tty;
+	bool implicit;	/* a git work tree without .veles/ yet (cli_find_root) */
+	bool read_only; /* cli_open_project() makes no .veles/ */
 };
 
 struct cli_command {
@@ -94,11 +97,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_bad_option(const char *cmd, char **argv);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Finds the project around the current directory (a .veles/ here or in a
- * parent) and fills the path fields of @ctx. */
+/* Finds the project around the current directory (the nearest directory
+ * here or above with .veles/, or else at the top of a git work tree) and
+ * fills the path fields of @ctx. */
 int cli_find_root(struct cli_ctx *ctx);
-/* cli_find_root, then opens its version context and store. */
+/* cli_find_root, then opens its version context and store, and unless
+ * ctx->read_only makes the local state a fresh clone lacks. */
 int cli_open_project(struct cli_ctx *ctx);
+/* Makes ROOT/.veles/ (jobs/, logs/, kept out of git) when the project was
+ * found by its git work tree and has none yet. */
+int cli_local_state(struct cli_ctx *ctx);
 /* Opens the version context and store of the root cli_find_root() found
  * (once; for commands that can often do without, as libgit2 loads then). */
 int cli_open_vcs(struct cli_ctx *ctx);

@@ -79,8 +79,12 @@ static const char check_usage[] =
 	"                     worse), degradation (default) or severe (Severe, Total)\n"
 	"  --strict           --fail-on maybe\n"
 	"  -f, --force        compare profiles of different types or commands\n"
+	"  --max-chars N      markdown: cut the detail, then whole configurations, to\n"
+	"                     fit N characters, saying what was cut (default 60000,\n"
+	"                     a pull request comment; 0: no limit)\n"
 	"  -v, --verbose      a location compared size by size (a workload generator's\n"
-	"                     profile) lists each size's comparison\n"
+	"                     profile) lists each size's comparison; configurations\n"
+	"                     are named with their postprocessors' parameters\n"
 	"  --on METRIC        what a time profile is judged on: instructions, cycles,\n"
 	"                     cpu, real, user or sys; default: the most stable one\n"
 	"                     both sides have, in that order (docs/cli/check.md)\n"
@@ -108,6 +112,7 @@ struct check_cli {
 	unsigned long max_rounds;
 	double max_seconds;
 	bool quiet_progress;
+	size_t max_chars; /* --max-chars */
 	enum check_format fmt;
 	struct check_params cp;
 };
@@ -126,6 +131,7 @@ enum {
 	OPT_STRICT,
 	OPT_FAIL_ON,
 	OPT_FORCE,
+	OPT_MAX_CHARS,
 	OPT_ON,
 	OPT_STRICT_ENV,
 	OPT_REMEASURE,
@@ -214,6 +220,11 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 			return cli_usage_error("check", "--rounds wants 100 to 1000000");
 		o->cp.bootstrap_rounds = (unsigned)n;
 		return 0;
+	case OPT_MAX_CHARS:
+		if (cli_parse_uint("check", "--max-chars", arg, &n) < 0)
+			return 2;
+		o->max_chars = n;
+		return 0;
 	case OPT_ON:
 		if (!metric_known(arg))
 			return cli_usage_error(
@@ -258,6 +269,7 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"force", no_argument, NULL, OPT_FORCE},
+		{"max-chars", required_argument, NULL, OPT_MAX_CHARS},
 		{"verbose", no_argument, NULL, 'v'},
 		{"on", required_argument, NULL, OPT_ON},
 		{"strict-env", no_argument, NULL, OPT_STRICT_ENV},
@@ -274,6 +286,7 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	check_params_default(&o->cp);
 	o->max_rounds = 100;
 	o->fail_from = CH_DEGRADATION;
+	o->max_chars = CHECK_MARKDOWN_MAX;
 	while ((c = getopt_long(argc, argv, "hqvycfm:", opts, NULL)) != -1) {
 		if (c == 'c')
 			c = OPT_COLLECT;
@@ -349,6 +362,8 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 	pair->baseline_name = xstrdup(base_name);
 	pair->target_name = xstrdup(target_name);
 	pair->config = profile_config_title(target);
+	pair->config_full = profile_config_title_full(target);
+	pair->config_key = profile_config_key(target);
 	if (o->method) {
 		ret = degrade_compare(base, target, o->method, &o->cp, &pair->changes);
 	} else {
@@ -378,6 +393,7 @@ static int finish(struct check_report *r, const struct check_cli *o, bool colour
 	}
 	r->fail_from = o->fail_from;
 	r->verbose = o->verbose;
+	r->max_chars = o->max_chars;
 	check_print(stdout, r, o->fmt, colour);
 	for (size_t i = 0; i < r->n; i++)
 		for (size_t j = 0; j < r->pairs[i].changes.n; j++)

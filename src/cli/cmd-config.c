@@ -9,22 +9,25 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "project/project_config.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
 
 static const char config_usage[] =
-	"usage: veles config [--local | --user] get KEY\n"
-	"       veles config [--local | --user] set KEY VALUE\n"
-	"       veles config [--local | --user] list\n"
-	"       veles config [--local | --user] edit\n"
-	"       veles config [--local | --user] reset [TEMPLATE]\n"
+	"usage: veles config [--local | --tracked | --user] get KEY\n"
+	"       veles config [--local | --tracked | --user] set KEY VALUE\n"
+	"       veles config [--local | --tracked | --user] list\n"
+	"       veles config [--local | --tracked | --user] edit\n"
+	"       veles config [--local | --tracked | --user] reset [TEMPLATE]\n"
 	"\n"
 	"Keys are dotted paths into the YAML file (collect.warn_dirty). `get` and\n"
-	"`list` look in the project's .veles/config.yml first and then in the\n"
+	"`list` look in the project's .veles/config.yml first, then in the tracked\n"
+	"file (veles.yml at the project's root, or matrix.file), then in the\n"
 	"user's ~/.config/veles/config.yml; `set` and `edit` change the project's\n"
-	"file unless --user is given. `set` keeps the file's comments.\n"
+	".veles/config.yml unless --tracked or --user is given. `set` keeps the\n"
+	"file's comments.\n"
 	"The items of a list are numbered: workloads.0, collectors.1.name; setting\n"
 	"item N of an N-item list appends one. `get` of a section or a list prints\n"
 	"every value below it as KEY=VALUE.\n"
@@ -34,75 +37,59 @@ static const char config_usage[] =
 	"lacks) or user (developer, with the programs in build/, _build/ or dist/\n"
 	"timed on the files in workload/, examples/, payload/ ...); docs/config.md.\n"
 	"\n"
-	"  --local   only the project's file\n"
+	"  --local   only the project's file (.veles/config.yml)\n"
+	"  --tracked only the tracked file, committed with the code (veles.yml)\n"
 	"  --user    only the user's file ($XDG_CONFIG_HOME/veles/config.yml)\n";
 
-enum scope { SCOPE_ANY, SCOPE_LOCAL, SCOPE_USER };
-
-static char *local_path(struct cli_ctx *ctx)
-{
-	if (!ctx->veles_dir && cli_find_root(ctx) < 0)
-		return NULL;
-	return xasprintf("%s/config.yml", ctx->veles_dir);
-}
+enum scope { SCOPE_ANY, SCOPE_LOCAL, SCOPE_USER, SCOPE_TRACKED };
 
 /* The nearest configuration file that sets @key (caller frees), or NULL. */
 static struct config *nearest_with(const struct cli_ctx *ctx, const char *key)
 {
-	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
-			  config_user_path()};
+	struct project_config_files f;
 	struct config *found = NULL;
 
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+	project_config_files(ctx->root, &f);
+	for (size_t i = 0; i < f.n && !found; i++) {
 		struct config *c;
 
-		if (!found && paths[i] && config_load(paths[i], &c) == 0) {
+		if (config_load(f.path[i], &c) == 0) {
 			if (config_get(c, key))
 				found = c;
 			else
 				config_free(c);
 		}
-		free(paths[i]);
 	}
+	project_config_files_release(&f);
 	return found;
 }
 
 int cli_config_validate(const struct cli_ctx *ctx)
 {
-	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
-			  config_user_path()};
-	int ret = 0;
+	struct project_config_files f;
+	struct config *cfgs[PROJECT_CONFIG_MAX];
+	int ret;
 
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		struct config *c = NULL;
-
-		if (ret == 0 && paths[i]) {
-			ret = config_load(paths[i], &c);
-			if (ret == 0)
-				ret = config_validate(c);
-			config_free(c);
-		}
-		free(paths[i]);
-	}
+	project_config_files(ctx->root, &f);
+	ret = project_config_load(&f, cfgs);
+	project_config_unload(cfgs);
+	project_config_files_release(&f);
 	return ret;
 }
 
 int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m)
 {
-	char *paths[2] = {xasprintf("%s/config.yml", ctx->veles_dir), config_user_path()};
-	struct config *cfgs[2] = {NULL, NULL};
-	int ret = 0;
+	struct project_config_files f;
+	struct config *cfgs[PROJECT_CONFIG_MAX];
+	int ret;
 
-	/* Both files, nearest first; a missing file is empty. */
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		if (ret == 0)
-			ret = config_load(paths[i], &cfgs[i]);
-		free(paths[i]);
-	}
+	/* Every file, nearest first; a missing file is empty. */
+	project_config_files(ctx->root, &f);
+	ret = project_config_load(&f, cfgs);
 	if (ret == 0)
-		ret = run_matrix_load(cfgs, 2, m);
-	config_free(cfgs[0]);
-	config_free(cfgs[1]);
+		ret = run_matrix_load(cfgs, f.n, m);
+	project_config_unload(cfgs);
+	project_config_files_release(&f);
 	return ret;
 }
 
@@ -183,7 +170,7 @@ static void print_below(const char *key, const char *value, void *arg)
 		printf("%s=%s\n", key, value);
 }
 
-static int get_or_list(char **paths, size_t n, const char *key)
+static int get_or_list(const char *const *paths, size_t n, const char *key)
 {
 	struct buf seen = BUF_INIT;
 	size_t i;
@@ -284,9 +271,11 @@ static int reset_file(struct cli_ctx *ctx, const char *path, const char *tmpl, b
 		ret = cli_error("cannot keep %s as %s: %s", path, old, strerror(errno));
 	if (ret == 0 && (mkdir_p(dir) < 0 || file_write_atomic(path, text, strlen(text)) < 0))
 		ret = cli_fail();
-	if (ret == 0)
-		printf("%s reset to the %s template%s\n", path, tmpl,
-		       path_exists(old) ? " (the old file is config.yml.old)" : "");
+	if (ret == 0 && path_exists(old))
+		printf("%s reset to the %s template (the old file is %s)\n", path, tmpl,
+		       strrchr(old, '/') ? strrchr(old, '/') + 1 : old);
+	else if (ret == 0)
+		printf("%s reset to the %s template\n", path, tmpl);
 	free(old);
 	free(text);
 	free(dir);
@@ -302,18 +291,91 @@ static int set_key(const char *path, const char *key, const char *value)
 	return config_set_file(path, key, value) < 0 ? cli_fail() : 0;
 }
 
+/* The files @scope reads (@all) or writes; -1 when the scope needs a
+ * project and there is none, said on stderr. */
+static int scope_paths(struct cli_ctx *ctx, enum scope scope, bool all,
+		       const struct project_config_files *f, const char **paths, size_t *n)
+{
+	*n = 0;
+	if (scope == SCOPE_USER || (scope == SCOPE_ANY && all && !ctx->root)) {
+		paths[(*n)++] = project_config_path(f, PCONF_USER);
+		return 0;
+	}
+	if (!ctx->root)
+		return cli_fail(), -1;
+	if (scope == SCOPE_TRACKED) {
+		if (!f->tracked)
+			return cli_error("no tracked file: matrix.file is empty in %s",
+					 f->matrix_file_from),
+			       -1;
+		paths[(*n)++] = f->tracked;
+	} else if (scope == SCOPE_ANY && all) {
+		for (size_t i = 0; i < f->n; i++)
+			paths[(*n)++] = f->path[i];
+	} else {
+		/* Writing .veles/config.yml of a fresh clone makes .veles/. */
+		if (!all && cli_local_state(ctx) < 0)
+			return cli_fail(), -1;
+		paths[(*n)++] = project_config_path(f, PCONF_LOCAL);
+	}
+	return 0;
+}
+
+static int config_verb(struct cli_ctx *ctx, enum scope scope, const char *verb, int nargs,
+		       char **args)
+{
+	bool reads = strcmp(verb, "get") == 0 || strcmp(verb, "list") == 0;
+	bool known = (strcmp(verb, "get") == 0 && nargs == 1) ||
+		     (strcmp(verb, "list") == 0 && nargs == 0) ||
+		     (strcmp(verb, "set") == 0 && nargs == 2) ||
+		     (strcmp(verb, "edit") == 0 && nargs == 0) ||
+		     (strcmp(verb, "reset") == 0 && nargs <= 1);
+	struct project_config_files f;
+	struct config *cfgs[PROJECT_CONFIG_MAX] = {NULL};
+	const char *paths[PROJECT_CONFIG_MAX];
+	size_t n;
+	int ret = 0;
+
+	if (!known)
+		return cli_usage_error("config", "'%s' with %d argument%s is not a config command",
+				       verb, nargs, nargs == 1 ? "" : "s");
+	/* Outside a project, reading needs only the user's file. */
+	if (scope != SCOPE_USER && !ctx->root && cli_find_root(ctx) < 0 &&
+	    (scope != SCOPE_ANY || !reads))
+		return cli_fail();
+	err_clear();
+	project_config_files(ctx->root, &f);
+	if (scope_paths(ctx, scope, reads, &f, paths, &n) < 0) {
+		project_config_files_release(&f);
+		return 1;
+	}
+	/* What every command checks of the files together (matrix.file). */
+	if (scope == SCOPE_ANY && reads && project_config_load(&f, cfgs) < 0)
+		ret = cli_fail();
+	project_config_unload(cfgs);
+	if (ret == 0 && reads)
+		ret = get_or_list(paths, n, nargs ? args[0] : NULL);
+	else if (ret == 0 && strcmp(verb, "set") == 0)
+		ret = set_key(paths[0], args[0], args[1]);
+	else if (ret == 0 && strcmp(verb, "edit") == 0)
+		ret = edit_file(paths[0]);
+	else if (ret == 0)
+		ret = reset_file(ctx, paths[0], nargs ? args[0] : "master", scope == SCOPE_USER);
+	project_config_files_release(&f);
+	return ret;
+}
+
 int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"local", no_argument, NULL, 'l'},
 		{"user", no_argument, NULL, 'u'},
+		{"tracked", no_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	enum scope scope = SCOPE_ANY;
-	char *paths[2] = {NULL, NULL};
-	const char *verb;
-	int c, nargs, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
@@ -322,6 +384,9 @@ int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case 'u':
 			scope = SCOPE_USER;
+			break;
+		case 't':
+			scope = SCOPE_TRACKED;
 			break;
 		case 'h':
 			fputs(config_usage, stdout);
@@ -332,32 +397,5 @@ int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("config", "say get, set, list, edit or reset");
-	verb = argv[optind];
-	nargs = argc - optind - 1;
-	if (scope != SCOPE_USER) {
-		paths[0] = local_path(ctx);
-		if (!paths[0] && (scope == SCOPE_LOCAL || strcmp(verb, "set") == 0 ||
-				  strcmp(verb, "edit") == 0 || strcmp(verb, "reset") == 0))
-			return cli_fail();
-	}
-	if (scope != SCOPE_LOCAL)
-		paths[1] = config_user_path();
-
-	if (strcmp(verb, "get") == 0 && nargs == 1)
-		ret = get_or_list(paths, 2, argv[optind + 1]);
-	else if (strcmp(verb, "list") == 0 && nargs == 0)
-		ret = get_or_list(paths, 2, NULL);
-	else if (strcmp(verb, "set") == 0 && nargs == 2)
-		ret = set_key(paths[0] ? paths[0] : paths[1], argv[optind + 1], argv[optind + 2]);
-	else if (strcmp(verb, "edit") == 0 && nargs == 0)
-		ret = edit_file(paths[0] ? paths[0] : paths[1]);
-	else if (strcmp(verb, "reset") == 0 && nargs <= 1)
-		ret = reset_file(ctx, paths[0] ? paths[0] : paths[1],
-				 nargs ? argv[optind + 1] : "master", !paths[0]);
-	else
-		ret = cli_usage_error("config", "'%s' with %d argument%s is not a config command",
-				      verb, nargs, nargs == 1 ? "" : "s");
-	free(paths[0]);
-	free(paths[1]);
-	return ret;
+	return config_verb(ctx, scope, argv[optind], argc - optind - 1, argv + optind + 1);
 }

@@ -1,5 +1,4 @@
 /* veles init: create .veles/ (idempotent) and the version context. */
-#include "vcs/git_lazy.h"
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -10,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
-#include "util/buf.h"
+#include "project/project_local.h"
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "vcs/vcs.h"
@@ -29,64 +28,6 @@ static const char init_usage[] =
 	"                           user (see `veles config reset`)\n"
 	"  -q, --quiet              print nothing on success\n";
 
-/* Keeps git from listing .veles/ as untracked, without touching files the
- * user commits (.gitignore): a line in .git/info/exclude. */
-static void exclude_from_git(struct vcs *v, const char *root)
-{
-	git_repository *repo = vcs_store_repo(v);
-	const char *workdir = git_repository_workdir(repo);
-	const char *rel = "";
-	char *exclude, *line;
-	struct buf text = BUF_INIT;
-	size_t wlen;
-
-	if (!workdir)
-		return;
-	wlen = strlen(workdir);
-	if (strncmp(root, workdir, wlen - 1) == 0 && strlen(root) >= wlen)
-		rel = root + wlen;
-	exclude = xasprintf("%sinfo/exclude", git_repository_path(repo));
-	line = xasprintf("/%s%s.veles/\n", rel, *rel ? "/" : "");
-	if (file_read_all(exclude, &text) == ERR_NOTFOUND || !strstr(buf_str(&text), line)) {
-		if (text.len && text.data[text.len - 1] != '\n')
-			buf_addc(&text, '\n');
-		buf_adds(&text, line);
-		char *dir = xasprintf("%sinfo", git_repository_path(repo));
-
-		if (mkdir_p(dir) == 0)
-			file_write_atomic(exclude, text.data, text.len);
-		free(dir);
-	}
-	buf_release(&text);
-	free(line);
-	free(exclude);
-}
-
-static int init_dirs(const char *root, const char *tmpl, bool *fresh, bool *kept)
-{
-	char *veles = xasprintf("%s/.veles", root);
-	char *sub[] = {xasprintf("%s/jobs", veles), xasprintf("%s/logs", veles)};
-	char *config = xasprintf("%s/config.yml", veles);
-	int ret = 0;
-	size_t i;
-
-	*fresh = !path_exists(veles);
-	*kept = path_exists(config);
-	for (i = 0; i < ARRAY_SIZE(sub) && ret == 0; i++)
-		ret = mkdir_p(sub[i]);
-	if (ret == 0 && !*kept) {
-		char *text = config_template_text(tmpl, root);
-
-		ret = file_write_atomic(config, text, strlen(text));
-		free(text);
-	}
-	for (i = 0; i < ARRAY_SIZE(sub); i++)
-		free(sub[i]);
-	free(config);
-	free(veles);
-	return ret;
-}
-
 int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -99,7 +40,8 @@ int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 	struct vcs *v = NULL;
 	const char *tmpl = NULL;
 	bool quiet = false, fresh, kept;
-	int c;
+	char *text;
+	int c, ret;
 
 	UNUSED(ctx);
 	while ((c = getopt_long(argc, argv, "qt:h", opts, NULL)) != -1) {
@@ -132,15 +74,17 @@ int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (!getcwd(root, sizeof(root)))
 		return cli_error("cannot get the current directory: %s", strerror(errno));
-	if (init_dirs(root, tmpl ? tmpl : "master", &fresh, &kept) < 0 ||
-	    vcs_open(root, true, &v) < 0)
+	kept = path_exists(".veles/config.yml");
+	text = config_template_text(tmpl ? tmpl : "master", root);
+	ret = project_local_init(root, NULL, text, &fresh);
+	free(text);
+	if (ret < 0 || vcs_open(root, true, &v) < 0)
 		return cli_fail();
 	if (tmpl && kept)
 		cli_warn(".veles/config.yml exists and is kept: `veles config reset %s` "
 			 "replaces it",
 			 tmpl);
-	if (vcs_kind(v) == VCS_GIT)
-		exclude_from_git(v, root);
+	project_local_exclude(v, root);
 	if (!quiet)
 		printf("%s Veles project in %s/.veles/ (%s)\n",
 		       fresh ? "Initialized empty" : "Reinitialized existing", root,

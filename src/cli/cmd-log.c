@@ -16,7 +16,8 @@
 
 static const char log_usage[] =
 	"usage: veles log [--oneline] [-n N] [--format text|json] [REV]\n"
-	"       veles log --perf KEY [-n N] [--format text|json] [--strict-env] [REV]\n"
+	"       veles log --perf KEY [-n N] [--format text|json | -o FILE] [--strict-env]\n"
+	"                 [REV]\n"
 	"\n"
 	"Lists the versions reachable from REV (default: HEAD), newest first, as\n"
 	"git log does, each with its profiles: their ids (any prefix of four digits\n"
@@ -33,7 +34,9 @@ static const char log_usage[] =
 	"                     it shifted (change points); versions whose profiles were\n"
 	"                     measured in different environments (host, CPU, kernel,\n"
 	"                     governor, VM, compiler) are warned about\n"
-	"  --strict-env       --perf: refuse such a history instead (exit 2)\n";
+	"  --strict-env       --perf: refuse such a history instead (exit 2)\n"
+	"  -o, --output FILE  --perf: the history chart as FILE.svg (a picture) or\n"
+	"                     FILE.html (interactive: hover for each point's commit)\n";
 
 /* Profiles per version, from one pass over the store; a small open-addressed
  * table keyed by version id so each version costs one lookup. */
@@ -276,29 +279,33 @@ static int show_version(const struct vcs_version *v, void *arg)
 int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"oneline", no_argument, NULL, 'o'},
-		{"short", no_argument, NULL, 'o'},
+		{"oneline", no_argument, NULL, 'l'},
+		{"short", no_argument, NULL, 'l'},
 		{"max-count", required_argument, NULL, 'n'},
 		{"profiles-only", no_argument, NULL, 'p'},
 		{"format", required_argument, NULL, 'f'},
 		{"perf", required_argument, NULL, 'P'},
+		{"output", required_argument, NULL, 'o'},
 		{"strict-env", no_argument, NULL, 'E'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct log_state st = {0};
 	unsigned long limit = 0;
-	const char *perf = NULL;
+	const char *perf = NULL, *output = NULL;
 	bool strict_env = false;
 	char from[41];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:hs", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:ho:s", opts, NULL)) != -1) {
 		if (c == 's')
-			c = 'o';
+			c = 'l';
 		switch (c) {
-		case 'o':
+		case 'l':
 			st.oneline = true;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'n':
 			if (cli_parse_uint("log", "-n", optarg, &limit) < 0)
@@ -326,6 +333,8 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return cli_usage_error("log", "takes at most one revision");
+	if (output && !perf)
+		return cli_usage_error("log", "--output draws the chart of --perf KEY");
 	if (optind < argc && cli_resolve_version(ctx, argv[optind], from) < 0)
 		return 1;
 	ret = optind < argc ? 0 : vcs_head(ctx->vcs, from);
@@ -335,7 +344,7 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 		return 0;
 	}
 	if (perf)
-		return log_perf(ctx, from, limit, perf, st.fmt, strict_env);
+		return log_perf(ctx, from, limit, perf, st.fmt, strict_env, output);
 	st.plain = vcs_kind(ctx->vcs) == VCS_PLAIN;
 	ret = store_each_version(ctx->store, st.oneline ? collect_types : collect_version, &st.map);
 	if (ret == 0)

@@ -30,8 +30,9 @@ static const char run_usage[] =
 	"                     [--collector-params P] [--postprocessor NAME\n"
 	"                     [--postprocessor-params P]] [-m REV]... [--format FMT]\n"
 	"\n"
-	"`run matrix` runs every job of the matrix in .veles/config.yml (cmds x args\n"
-	"x workloads x collectors, see docs/config.md), applies the postprocessors\n"
+	"`run matrix` runs every job of the job matrix (cmds x args x workloads x\n"
+	"collectors, from .veles/config.yml, the tracked veles.yml or the user's\n"
+	"config.yml; see docs/config.md), applies the postprocessors\n"
 	"in order and leaves each profile pending in .veles/jobs/ (or registers it\n"
 	"when profiles.register_after_run is set). `run job` runs the jobs its\n"
 	"options describe; --cmd, --args, --workload, --collector and\n"
@@ -412,7 +413,7 @@ static int run_all(struct run_cli *r)
 	if (n == 0) {
 		free(jobs);
 		return err_set(ERR_INVALID, "no jobs: the matrix needs cmds and collectors "
-					    "(.veles/config.yml, see docs/config.md)");
+					    "(.veles/config.yml or veles.yml, see docs/config.md)");
 	}
 	/* What a run killed before left: its worktrees and their branches. */
 	if (vcs_kind(r->ctx->vcs) == VCS_GIT)

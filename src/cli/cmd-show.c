@@ -71,6 +71,8 @@ static const char show_usage[] =
 	"  -n, --limit N     table, tableof: at most N rows (tableof: after sorting);\n"
 	"                    histogram: at most N functions\n"
 	"  --compact         raw: no indentation\n"
+	"  -v, --verbose     summary: the postprocessors and models as the profile\n"
+	"                    holds them (JSON), not by name and as a table\n"
 	"  --format FMT      summary and table: text (default) or json;\n"
 	"                    tableof: plain (default), markdown, csv or json\n"
 	"  -o, --output FILE bars, flow, scatter, histogram: FILE.svg (a standalone\n"
@@ -143,6 +145,7 @@ static const struct option show_options[] = {
 	{"minor", required_argument, NULL, 'm'},
 	{"limit", required_argument, NULL, 'n'},
 	{"compact", no_argument, NULL, OPT_COMPACT},
+	{"verbose", no_argument, NULL, 'v'},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"output", required_argument, NULL, 'o'},
 	{"of", required_argument, NULL, OPT_OF},
@@ -285,6 +288,9 @@ static int show_option(int c, int argc, char **argv, struct show_opts *o)
 	case OPT_COMPACT:
 		o->compact = true;
 		return 0;
+	case 'v':
+		o->verbose = true;
+		return 0;
 	case OPT_FORMAT:
 		o->format = optarg;
 		return 0;
@@ -407,7 +413,7 @@ static int parse_show_args(int argc, char **argv, struct show_opts *o)
 
 	view_opts_init(&o->vo, VIEW_BARS);
 	optind = 0;
-	ret = parse_options(argc, argv, "+m:n:o:a:h", o);
+	ret = parse_options(argc, argv, "+m:n:o:a:hv", o);
 	if (ret || (ret = positionals(argc, argv, o)))
 		return ret;
 	/* The view's options: everything after the positionals, parsed anew. */
@@ -415,7 +421,7 @@ static int parse_show_args(int argc, char **argv, struct show_opts *o)
 	rest = argv + optind - 1;
 	nrest = argc - optind + 1;
 	optind = 0;
-	ret = parse_options(nrest, rest, tableof ? "m:n:o:a:h:" : "m:n:o:a:h", o);
+	ret = parse_options(nrest, rest, tableof ? "m:n:o:a:h:v" : "m:n:o:a:hv", o);
 	if (ret)
 		return ret;
 	if (optind < nrest && !o->view && optind + 1 == nrest && is_view(rest[optind]) &&

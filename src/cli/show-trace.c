@@ -135,7 +135,7 @@ static void print_text(const struct profile *p, const char *name, const struct f
 	struct buf uid = BUF_INIT;
 	int w = 8;
 
-	show_summary_header(p, name, n);
+	show_summary_header(p, name, n, false);
 	for (size_t i = 0; i < n; i++) {
 		int len = (int)strlen(profile_uid(p, f[i].row, &uid));
 

@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include "analyze/envinfo.h"
+#include "analyze/profile_config.h"
 #include "analyze/stats.h"
 #include "cli/show.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/error.h"
+#include "view/view.h"
 
 /* A cell as text: numbers shortest-first, strings as they are. */
 static void cell(const struct profile *p, const struct column *c, size_t row, struct buf *out)
@@ -213,8 +216,33 @@ static void show_environment(const struct profile *p)
 	env_info_release(&e);
 }
 
-void show_summary_header(const struct profile *p, const char *name, size_t ngroups)
+/* The postprocessors by name ("regression-analysis, normalizer"), the
+ * whole records with --verbose (or when they are not a list of records). */
+static void print_postprocessors(const struct profile *p, bool verbose)
 {
+	size_t n;
+	char **names = profile_config_postprocessors(p, &n);
+	const char *raw = p->postprocessors;
+	bool none = !raw || strcmp(raw, "[]") == 0 || strcmp(raw, "null") == 0;
+
+	printf("Postprocessors: ");
+	if (verbose || (!n && !none))
+		fputs(raw ? raw : "[]", stdout);
+	else if (!n)
+		fputs("(none)", stdout);
+	for (size_t i = 0; !verbose && i < n; i++)
+		printf("%s%s", i ? ", " : "", names[i]);
+	putchar('\n');
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+void show_summary_header(const struct profile *p, const char *name, size_t ngroups, bool verbose)
+{
+	struct buf models = BUF_INIT;
+	size_t nmodels = 0;
+
 	size_t i;
 
 	printf("Profile:        %s\n", name);
@@ -235,17 +263,35 @@ void show_summary_header(const struct profile *p, const char *name, size_t ngrou
 	printf("%s\n", p->nunits ? "" : "(none)");
 	printf("Resources:      %zu in %zu type%s\n", profile_nres(p), ngroups,
 	       ngroups == 1 ? "" : "s");
-	printf("Postprocessors: %s\n", p->postprocessors ? p->postprocessors : "[]");
-	printf("Models:         %s\n\n", p->models ? p->models : "[]");
+	print_postprocessors(p, verbose);
+	if (verbose || view_models_table(p->models, &models, &nmodels) < 0)
+		printf("Models:         %s\n\n", p->models ? p->models : "[]");
+	else
+		printf("Models:         %zu\n\n", nmodels);
+	err_clear();
+	buf_release(&models);
 }
 
-static void summary_text(const struct profile *p, const char *name, const struct group *g, size_t n)
+/* The models as a table after the summary's (unless --verbose showed them). */
+static void print_models(const struct profile *p, bool verbose)
+{
+	struct buf models = BUF_INIT;
+	size_t n;
+
+	if (!verbose && view_models_table(p->models, &models, &n) == 0 && n)
+		printf("\nModels:\n%s", buf_str(&models));
+	err_clear();
+	buf_release(&models);
+}
+
+static void summary_text(const struct profile *p, const char *name, const struct group *g, size_t n,
+			 bool verbose)
 {
 	struct buf uid = BUF_INIT, scratch = BUF_INIT;
 	int w = 3;
 	size_t i;
 
-	show_summary_header(p, name, n);
+	show_summary_header(p, name, n, verbose);
 	for (i = 0; i < n; i++) {
 		int len = (int)strlen(type_uid(p, &g[i], &uid));
 
@@ -266,8 +312,15 @@ static void summary_text(const struct profile *p, const char *name, const struct
 			printf(" %12s %12s %12s %12s %12s", "-", "-", "-", "-", "-");
 		printf("  %s\n", unit_of(p, type_text(p, "type", g[i].type), sub, &scratch));
 	}
+	print_models(p, verbose);
 	buf_release(&uid);
 	buf_release(&scratch);
+}
+
+/* A member whose value is the profile's own JSON (postprocessors, models). */
+static void json_raw(struct buf *b, const char *key, const char *json)
+{
+	buf_addf(b, ",\"%s\":%s", key, json && *json ? json : "null");
 }
 
 static void json_field(struct buf *b, const char *key, const char *value, bool first)
@@ -292,6 +345,9 @@ static void summary_json(const struct profile *p, const char *name, const struct
 	json_field(&b, "workload", p->workload, false);
 	json_field(&b, "collector", p->collector, false);
 	json_field(&b, "origin", p->origin, false);
+	json_raw(&b, "collector_params", p->collector_params);
+	json_raw(&b, "postprocessors", p->postprocessors);
+	json_raw(&b, "models", p->models);
 	for (i = 0; i < p->nheader_extra; i++)
 		if (strcmp(p->header_extra[i].key, "environment") == 0)
 			buf_addf(&b, ",\"environment\":%s", p->header_extra[i].value);
@@ -332,7 +388,7 @@ void show_summary(const struct profile *p, const char *name, const struct show_o
 	/* A bounds profile has bounds, not amounts to take statistics of. */
 	if (o->fmt != FORMAT_JSON && p->type && strcmp(p->type, "bound") == 0 &&
 	    table_col(&p->types, "bound")) {
-		show_summary_header(p, name, p->types.nrows);
+		show_summary_header(p, name, p->types.nrows, o->verbose);
 		show_table(p, o);
 		return;
 	}
@@ -341,6 +397,6 @@ void show_summary(const struct profile *p, const char *name, const struct show_o
 	if (o->fmt == FORMAT_JSON)
 		summary_json(p, name, g, n);
 	else
-		summary_text(p, name, g, n);
+		summary_text(p, name, g, n, o->verbose);
 	free(g);
 }

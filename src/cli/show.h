@@ -16,6 +16,7 @@ struct show_opts {
 	const char *spec;
 	unsigned long limit;
 	bool compact;
+	bool verbose; /* summary: postprocessors and models as the profile has them */
 	enum out_format fmt;
 	const char *format;  /* --format as given; each view reads it its way */
 	const char *output;  /* -o FILE: .svg or .html (or any name for tableof) */
@@ -32,7 +33,7 @@ struct show_opts {
 void show_table(const struct profile *p, const struct show_opts *o);
 void show_summary(const struct profile *p, const char *name, const struct show_opts *o);
 /* The summary's lines about the profile as a whole, before its table. */
-void show_summary_header(const struct profile *p, const char *name, size_t ngroups);
+void show_summary_header(const struct profile *p, const char *name, size_t ngroups, bool verbose);
 /* An aggregate trace profile: resources with calls and a histogram. */
 bool show_is_trace_aggregate(const struct profile *p);
 /* Its summary: per function calls, times and percentiles (show-trace.c). */

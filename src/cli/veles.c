@@ -20,11 +20,11 @@
 static const struct cli_command commands[] = {
 	{"init", cmd_init, 0, "create or reinitialise a Veles project here"},
 	{"config", cmd_config, 0, "get and set configuration (config.yml)"},
-	{"status", cmd_status, CMD_NEEDS_PROJECT,
+	{"status", cmd_status, CMD_NEEDS_PROJECT | CMD_READ_ONLY,
 	 "show the version and its profiles, registered and pending"},
 	{"add", cmd_add, CMD_NEEDS_PROJECT, "register pending profiles with a version"},
 	{"rm", cmd_rm, CMD_NEEDS_PROJECT, "remove profiles from a version (or pending ones)"},
-	{"log", cmd_log, CMD_NEEDS_PROJECT, "list versions with their profiles"},
+	{"log", cmd_log, CMD_NEEDS_PROJECT | CMD_READ_ONLY, "list versions with their profiles"},
 	{"show", cmd_show, 0,
 	 "show a profile: summary, table, raw, or a view (bars, scatter, flamegraph...)"},
 	{"export", cmd_export, 0, "write a profile as Perun's JSON (to a file or stdout)"},
@@ -34,11 +34,15 @@ static const struct cli_command commands[] = {
 	{"postprocessby", cmd_postprocess, 0, "Perun's spelling of postprocess"},
 	{"bisect", cmd_bisect, CMD_NEEDS_PROJECT,
 	 "find the first commit that made a command slower"},
-	{"diff", cmd_diff, CMD_NEEDS_PROJECT, "compare two profiles side by side, per location"},
-	{"showdiff", cmd_diff, CMD_NEEDS_PROJECT, "Perun's spelling of diff (showdiff A B report)"},
+	{"diff", cmd_diff, CMD_NEEDS_PROJECT | CMD_READ_ONLY,
+	 "compare two profiles side by side, per location"},
+	{"showdiff", cmd_diff, CMD_NEEDS_PROJECT | CMD_READ_ONLY,
+	 "Perun's spelling of diff (showdiff A B report)"},
 	{"check", cmd_check, 0, "did a version degrade against its parent? (exit 1 when it did)"},
-	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/*) to a git remote"},
-	{"pull", cmd_pull, CMD_NEEDS_PROJECT, "fetch and merge profiles from a git remote"},
+	{"push", cmd_push, CMD_NEEDS_PROJECT | CMD_READ_ONLY,
+	 "send profiles (refs/veles/*) to a git remote"},
+	{"pull", cmd_pull, CMD_NEEDS_PROJECT | CMD_READ_ONLY,
+	 "fetch and merge profiles from a git remote"},
 	{"commit", cmd_commit, CMD_NEEDS_PROJECT,
 	 "record a new version of a plain (non-git) project"},
 	{"run", cmd_run, CMD_NEEDS_PROJECT, "run the job matrix of config.yml, or one job"},
@@ -164,9 +168,11 @@ int main(int argc, char **argv)
 	cli_guard_terminal();
 	/* getopt in the command starts afresh. */
 	optind = 0;
+	ctx.read_only = cmd->flags & CMD_READ_ONLY;
 	if ((cmd->flags & (CMD_NEEDS_PROJECT | CMD_NEEDS_ROOT)) && !cli_wants_help(argc, argv)) {
 		if ((cmd->flags & CMD_NEEDS_PROJECT ? cli_open_project(&ctx)
-						    : cli_find_root(&ctx)) < 0) {
+						    : cli_find_root(&ctx)) < 0 ||
+		    (!ctx.read_only && cli_local_state(&ctx) < 0)) {
 			cli_fail();
 			cli_ctx_release(&ctx);
 			return 2;

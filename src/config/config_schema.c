@@ -30,6 +30,7 @@ static const char *const known_keys[] = {
 	"postprocessors.#.params.**",
 	"execute.pre_run.#",
 	"profiles.register_after_run",
+	"matrix.file",
 	"generators.workload.#.**",
 	"degradation.apply",
 	"degradation.collect_before_check",

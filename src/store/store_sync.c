@@ -19,8 +19,26 @@
 #define PULL_TMP_REF PULL_TMP_PREFIX "ledger"
 #define PULL_TMP_VERSIONS PULL_TMP_PREFIX "versions"
 
-/* A configured remote, else a path or URL used as given. */
-static int open_remote(struct store *s, const char *name, git_remote **out)
+/* @url as messages and the ledger show it: the password of
+ * https://user:TOKEN@host/... (how a CI job pushes) as "***". */
+static char *shown_remote(const char *url)
+{
+	const char *scheme = strstr(url, "://"), *auth, *at, *slash, *colon;
+
+	if (!scheme)
+		return xstrdup(url);
+	auth = scheme + 3;
+	at = strchr(auth, '@');
+	slash = strchr(auth, '/');
+	colon = at && (!slash || at < slash) ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (!colon)
+		return xstrdup(url);
+	return xasprintf("%.*s:***%s", (int)(colon - url), url, at);
+}
+
+/* A configured remote, else a path or URL used as given; @shown names it
+ * in errors. */
+static int open_remote(struct store *s, const char *name, const char *shown, git_remote **out)
 {
 	int ret;
 
@@ -35,10 +53,10 @@ static int open_remote(struct store *s, const char *name, git_remote **out)
 							   "name, a path or a URL)"
 							 : "no remote named '%s' (give a remote "
 							   "name, a path or a URL)",
-				       name);
+				       shown);
 		ret = git_remote_create_anonymous(out, s->repo, name);
 	}
-	return ret < 0 ? vcs_git_error(ret, name) : 0;
+	return ret < 0 ? vcs_git_error(ret, shown) : 0;
 }
 
 static int oid_cmp(const void *a, const void *b)
@@ -203,6 +221,7 @@ static void specs_free(git_strarray *a)
 
 int store_push(struct store *s, const char *remote, struct buf *summary)
 {
+	char *shown = shown_remote(remote);
 	git_strarray specs = {NULL, 0};
 	struct push_state ps = {NULL};
 	git_push_options opts;
@@ -212,9 +231,11 @@ int store_push(struct store *s, const char *remote, struct buf *summary)
 	int ret = store_ledger_head(s, &local);
 	bool empty = ret > 0;
 
-	if (ret < 0)
+	if (ret < 0) {
+		free(shown);
 		return ret;
-	if ((ret = open_remote(s, remote, &r)) < 0 || (ret = push_specs(s, &specs)) < 0)
+	}
+	if ((ret = open_remote(s, remote, shown, &r)) < 0 || (ret = push_specs(s, &specs)) < 0)
 		goto out;
 	git_push_options_init(&opts, GIT_PUSH_OPTIONS_VERSION);
 	opts.callbacks.push_update_reference = on_push_update;
@@ -223,7 +244,7 @@ int store_push(struct store *s, const char *remote, struct buf *summary)
 	 * an error today, not at the first push that has something. */
 	ret = git_remote_connect(r, GIT_DIRECTION_PUSH, &opts.callbacks, NULL, NULL);
 	if (ret < 0) {
-		ret = vcs_git_error(ret, remote);
+		ret = vcs_git_error(ret, shown);
 		goto out;
 	}
 	if (empty) {
@@ -233,7 +254,7 @@ int store_push(struct store *s, const char *remote, struct buf *summary)
 	if ((ret = remote_ledger(r, &theirs)) < 0)
 		goto out;
 	if (all_pushed(s, r)) {
-		buf_addf(summary, "%s is already up to date", remote);
+		buf_addf(summary, "%s is already up to date", shown);
 		goto out;
 	}
 	/* Counted before the upload: afterwards both sides look the same. */
@@ -246,7 +267,7 @@ int store_push(struct store *s, const char *remote, struct buf *summary)
 	} else if (ret < 0) {
 		ret = vcs_git_error(ret, "cannot push");
 	} else {
-		say_counts(summary, "pushed", np, nv, "to", remote);
+		say_counts(summary, "pushed", np, nv, "to", shown);
 	}
 out:
 	if (r)
@@ -254,6 +275,7 @@ out:
 	git_remote_free(r);
 	specs_free(&specs);
 	free(ps.rejected);
+	free(shown);
 	return ret;
 }
 
@@ -478,7 +500,8 @@ static int count_nothing(const char *version, const struct store_entry *e, size_
 	return 0;
 }
 
-int store_pull(struct store *s, const char *remote, struct buf *summary)
+/* store_pull(), with the remote as messages and the ledger show it. */
+static int pull(struct store *s, const char *remote, const char *shown, struct buf *summary)
 {
 	char *spec = "+refs/veles/*:" PULL_TMP_PREFIX "*";
 	git_strarray specs = {&spec, 1};
@@ -489,7 +512,7 @@ int store_pull(struct store *s, const char *remote, struct buf *summary)
 	unsigned attempt = 0;
 	size_t np = 0, nv = 0;
 	git_oid theirs;
-	int ret = open_remote(s, remote, &r);
+	int ret = open_remote(s, remote, shown, &r);
 
 	if (ret < 0)
 		return ret;
@@ -500,16 +523,16 @@ int store_pull(struct store *s, const char *remote, struct buf *summary)
 	ret = git_remote_fetch(r, &specs, &opts, NULL);
 	git_remote_free(r);
 	if (ret < 0)
-		return vcs_git_error(ret, remote);
+		return vcs_git_error(ret, shown);
 	/* A plain directory's versions first: the ledger names them. */
-	if ((ret = vcs_plain_join(s->vcs, PULL_TMP_VERSIONS, remote, &vhow)) < 0) {
+	if ((ret = vcs_plain_join(s->vcs, PULL_TMP_VERSIONS, shown, &vhow)) < 0) {
 		drop_tmp_refs(s);
 		return ret;
 	}
 	ret = git_reference_name_to_id(&theirs, s->repo, PULL_TMP_REF);
 	if (ret == GIT_ENOTFOUND) {
 		drop_tmp_refs(s);
-		buf_addf(summary, "%s has no profiles yet", remote);
+		buf_addf(summary, "%s has no profiles yet", shown);
 		if (vhow)
 			buf_addf(summary, "; versions: %s", vhow);
 		return 0;
@@ -519,21 +542,21 @@ int store_pull(struct store *s, const char *remote, struct buf *summary)
 		return vcs_git_error(ret, "cannot read the fetched ledger");
 	}
 	/* A local add may land meanwhile: redo the merge on the new head. */
-	while ((ret = integrate(s, &theirs, remote, &how, &np, &nv)) == ERR_CONFLICT &&
+	while ((ret = integrate(s, &theirs, shown, &how, &np, &nv)) == ERR_CONFLICT &&
 	       store_backoff(attempt++, start))
 		;
 	drop_tmp_refs(s);
 	if (ret < 0)
 		return ret;
 	if (!how && !vhow) {
-		buf_addf(summary, "already up to date with %s", remote);
+		buf_addf(summary, "already up to date with %s", shown);
 		return 0;
 	}
 	if (how) {
-		say_counts(summary, "pulled", np, nv, "from", remote);
+		say_counts(summary, "pulled", np, nv, "from", shown);
 		buf_addf(summary, " (%s)", how);
 	} else {
-		buf_addf(summary, "pulled no new profiles from %s", remote);
+		buf_addf(summary, "pulled no new profiles from %s", shown);
 	}
 	if (vhow)
 		buf_addf(summary, "; versions: %s", vhow);
@@ -542,4 +565,13 @@ int store_pull(struct store *s, const char *remote, struct buf *summary)
 	store_each_version(s, count_nothing, NULL);
 	err_clear();
 	return 0;
+}
+
+int store_pull(struct store *s, const char *remote, struct buf *summary)
+{
+	char *shown = shown_remote(remote);
+	int ret = pull(s, remote, shown, summary);
+
+	free(shown);
+	return ret;
 }

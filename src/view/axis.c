@@ -62,6 +62,63 @@ void axis_num(double v, struct buf *out)
 		buf_addf(out, "%.6g", v);
 }
 
+/* Time units a profile names, smallest first: what a duration is scaled to. */
+static const struct {
+	const char *name, *shown;
+	double s;
+} time_units[] = {
+	{"ns", "ns", 1e-9},
+	{"us", "\xc2\xb5s", 1e-6},
+	{"\xc2\xb5s", "\xc2\xb5s", 1e-6},
+	{"ms", "ms", 1e-3},
+	{"s", "s", 1},
+};
+
+double axis_time_unit(const char *unit)
+{
+	for (size_t i = 0; unit && i < ARRAY_SIZE(time_units); i++)
+		if (strcmp(unit, time_units[i].name) == 0)
+			return time_units[i].s;
+	return 0;
+}
+
+/* The unit to show @secs in: the largest whose count is at least 1, where
+ * 999.96 µs is 1 ms (as "%.4g" would print 1000 µs). */
+static size_t time_unit_for(double secs)
+{
+	size_t u = 0;
+
+	for (size_t i = 1; i < ARRAY_SIZE(time_units); i++)
+		if (fabs(secs) >= time_units[i].s * (1 - 5e-5))
+			u = i;
+	return u;
+}
+
+static void time_count(double v, struct buf *out)
+{
+	/* Four digits read at a glance; seconds past 9999 need no fraction. */
+	buf_addf(out, fabs(v) >= 1e4 ? "%.0f" : "%.4g", v);
+}
+
+void axis_time(double v, double unit_s, struct buf *out)
+{
+	size_t u = time_unit_for(v * unit_s);
+
+	time_count(v * unit_s / time_units[u].s, out);
+	buf_addf(out, " %s", time_units[u].shown);
+}
+
+void axis_time_range(double lo, double hi, double unit_s, struct buf *out)
+{
+	size_t u = time_unit_for(fmax(fabs(lo), fabs(hi)) * unit_s);
+
+	/* Both ends in the unit of the larger: "80.35 \xe2\x80\x93 100.4 ms". */
+	time_count(lo * unit_s / time_units[u].s, out);
+	buf_adds(out, " \xe2\x80\x93 "); /* en dash */
+	time_count(hi * unit_s / time_units[u].s, out);
+	buf_addf(out, " %s", time_units[u].shown);
+}
+
 /* The data extent of a plot; stacked series add up per x. */
 void plot_ranges(const struct vplot *pl, bool stacked, double *xlo, double *xhi, double *ylo,
 		 double *yhi)

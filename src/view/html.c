@@ -126,25 +126,53 @@ static void html_text(const char *s, struct buf *out)
 	}
 }
 
-void html_render(const struct vfigure *f, const struct view_opts *o, struct buf *out)
+void html_script_json(const char *json, size_t len, struct buf *out)
+{
+	/* Outside strings JSON has no '<', '>' or '&': escaping them
+	 * everywhere keeps "</script>" in a commit subject from closing the
+	 * element, and changes no value. */
+	for (size_t i = 0; i < len; i++) {
+		char c = json[i];
+
+		if (c == '<' || c == '>' || c == '&')
+			buf_addf(out, "\\u%04x", (unsigned char)c);
+		else
+			buf_addc(out, c);
+	}
+}
+
+void html_page(const char *title, const char *help, const char *var, const struct buf *json,
+	       const char *script, struct buf *out)
 {
 	buf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
-	html_text(f->title, out);
+	html_text(title, out);
 	buf_adds(out, "</title>\n<style>\n");
 	asset("uPlot.min.css", out);
 	buf_adds(out, "\n");
 	asset("veles-view.css", out);
 	buf_adds(out, "</style>\n</head>\n<body>\n<h1>");
-	html_text(f->title, out);
-	buf_adds(out, "</h1>\n<p class=\"help\">Drag to zoom in, wheel to zoom, Shift+drag to "
-		      "pan, double-click to reset. Hover for values.</p>\n"
-		      "<div id=\"charts\"></div>\n<script>\n");
+	html_text(title, out);
+	buf_adds(out, "</h1>\n<p class=\"help\">");
+	html_text(help, out);
+	buf_adds(out, "</p>\n<div id=\"charts\"></div>\n<script>\n");
 	asset("uPlot.iife.min.js", out);
-	buf_adds(out, "\n</script>\n<script>\nconst VELES_FIGURE = ");
-	figure_json(f, out);
+	buf_addf(out, "\n</script>\n<script>\nconst %s = ", var);
+	html_script_json(json->data, json->len, out);
 	buf_adds(out, ";\n</script>\n<script>\n");
-	asset("veles-view.js", out);
+	asset(script, out);
 	buf_adds(out, "\n</script>\n</body>\n</html>\n");
+}
+
+void html_render(const struct vfigure *f, const struct view_opts *o, struct buf *out)
+{
+	struct buf json = BUF_INIT;
+
+	figure_json(f, &json);
+	html_page(f->title,
+		  "Drag to zoom in, wheel to zoom, Shift+drag to pan, double-click to reset. "
+		  "Hover for values.",
+		  "VELES_FIGURE", &json, "veles-view.js", out);
+	buf_release(&json);
 	UNUSED(o);
 }

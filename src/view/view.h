@@ -70,4 +70,22 @@ const char *view_agg_name(enum view_agg a);
 int view_render(const struct profile *p, const struct view_opts *o, enum view_target t,
 		struct buf *out);
 
+/*
+ * The models of a profile (its "models" JSON) as a text table: model, uid
+ * [subtype], coefficients (a smoothing model's point count), r² and x range.
+ * *@count is how many there are (the table is a header alone for none).
+ */
+int view_models_table(const char *models, struct buf *out, size_t *count);
+
+struct history;
+/*
+ * The history chart of analyze/history.h titled @title: a panel per
+ * series, the versions across, medians on a line with their quartiles as a
+ * band, change points marked with their shifts. TARGET_SVG is a static
+ * picture; TARGET_HTML a self-contained page whose tooltips name each
+ * point's commit. ERR_INVALID for the terminal.
+ */
+int view_history_render(const struct history *h, const char *title, enum view_target t,
+			struct buf *out);
+
 #endif

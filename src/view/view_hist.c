@@ -97,26 +97,53 @@ static struct hfn *gather(const struct profile *p, const struct view_opts *o, si
 	return f;
 }
 
-static void add_bar(struct vplot *pl, size_t *cap, double lo, double hi, double n)
+/* A bucket's label: its edges in a unit that reads, "80.35 \xe2\x80\x93 100.4 ms",
+ * or as numbers when the profile's unit is not one of time. */
+static char *bucket_label(double lo, double hi, double unit_s)
 {
-	char label[64];
+	struct buf b = BUF_INIT;
 
+	if (unit_s > 0)
+		axis_time_range(lo, hi, unit_s, &b);
+	else
+		buf_addf(&b, "%.4g \xe2\x80\x93 %.4g", lo, hi); /* en dash */
+	return buf_detach(&b, NULL);
+}
+
+static void add_bar(struct vplot *pl, size_t *cap, double lo, double hi, double n, double unit_s)
+{
 	if (pl->nx == *cap) {
 		XGROW(pl->xcat, pl->nx + 1, *cap);
 		XRESIZE(pl->x, *cap);
 		XRESIZE(pl->s[0].y, *cap);
 	}
-	snprintf(label, sizeof(label), "%.4g \xe2\x80\x93 %.4g", lo, hi); /* en dash */
-	pl->xcat[pl->nx] = xstrdup(label);
+	pl->xcat[pl->nx] = bucket_label(lo, hi, unit_s);
 	pl->x[pl->nx] = (double)pl->nx;
 	pl->s[0].y[pl->nx++] = n;
+}
+
+/* ", p50 138.4 ns, p90 146.7 ns, p99 179.1 ns" */
+static void add_percentiles(const struct hfn *h, const char *unit, struct buf *b)
+{
+	static const double q[] = {0.5, 0.9, 0.99};
+	double unit_s = axis_time_unit(unit);
+
+	for (size_t i = 0; i < ARRAY_SIZE(q); i++) {
+		double v = hist_percentile(&h->h, q[i], h->min, h->max);
+
+		buf_addf(b, ", p%.0f ", q[i] * 100);
+		if (unit_s > 0)
+			axis_time(v, unit_s, b);
+		else
+			buf_addf(b, "%.4g%s%s", v, *unit ? " " : "", unit);
+	}
 }
 
 /* A bar per bucket, and an empty one for each range no bucket covers. */
 static void plot_of(const struct profile *p, const struct hfn *h, const char *unit,
 		    struct vplot *pl)
 {
-	double total = hist_total(&h->h);
+	double total = hist_total(&h->h), unit_s = axis_time_unit(unit);
 	size_t cap = 0;
 	struct buf b = BUF_INIT, uid = BUF_INIT;
 
@@ -125,19 +152,18 @@ static void plot_of(const struct profile *p, const struct hfn *h, const char *un
 	pl->s[0].label = xstrdup("calls");
 	for (size_t i = 0; i < h->h.n; i++) {
 		if (i && h->h.b[i].lo > h->h.b[i - 1].hi)
-			add_bar(pl, &cap, h->h.b[i - 1].hi, h->h.b[i].lo, 0);
-		add_bar(pl, &cap, h->h.b[i].lo, h->h.b[i].hi, h->h.b[i].n);
+			add_bar(pl, &cap, h->h.b[i - 1].hi, h->h.b[i].lo, 0, unit_s);
+		add_bar(pl, &cap, h->h.b[i].lo, h->h.b[i].hi, h->h.b[i].n, unit_s);
 	}
 	buf_addf(&b, "%s: %.0f calls", profile_uid(p, h->row, &uid), total);
 	buf_release(&uid);
 	if (!h->bad && total > 0)
-		buf_addf(&b, ", p50 %.4g, p90 %.4g, p99 %.4g %s",
-			 hist_percentile(&h->h, 0.5, h->min, h->max),
-			 hist_percentile(&h->h, 0.9, h->min, h->max),
-			 hist_percentile(&h->h, 0.99, h->min, h->max), unit);
+		add_percentiles(h, unit, &b);
 	pl->title = buf_detach(&b, NULL);
-	pl->xlabel = xasprintf("inclusive time, %s", unit);
-	pl->ylabel = xasprintf("calls by inclusive time (%s)", unit);
+	/* Each bar names its unit; an axis of another unit says it. */
+	pl->xlabel = unit_s > 0 ? xstrdup("inclusive time") : xasprintf("inclusive time, %s", unit);
+	pl->ylabel = unit_s > 0 ? xstrdup("calls by inclusive time")
+				: xasprintf("calls by inclusive time (%s)", unit);
 }
 
 int view_build_histogram(const struct profile *p, const struct view_opts *o, struct vfigure *f)

@@ -89,6 +89,12 @@ void axis_range(double *lo, double *hi);
 /* Widens [lo, hi] to whole steps of the ticks axis_ticks() would choose. */
 void axis_nice(double *lo, double *hi, size_t want);
 void axis_num(double v, struct buf *out);
+/* Seconds in one @unit ("ns", "us", "µs", "ms", "s"); 0 for any other. */
+double axis_time_unit(const char *unit);
+/* @v (of a unit of @unit_s seconds) as a person writes it: 80.35 ms, not
+ * 8.035e+04 us; a range in one unit, that of its larger end. */
+void axis_time(double v, double unit_s, struct buf *out);
+void axis_time_range(double lo, double hi, double unit_s, struct buf *out);
 void plot_ranges(const struct vplot *pl, bool stacked, double *xlo, double *xhi, double *ylo,
 		 double *yhi);
 
@@ -98,6 +104,12 @@ int tableof_render(const struct profile *p, const struct view_opts *o, enum view
 void term_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
 void svg_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
 void html_render(const struct vfigure *f, const struct view_opts *o, struct buf *out);
+/* A self-contained page: uPlot and our stylesheet inline, @json as the
+ * constant @var, then the embedded @script that draws it. */
+void html_page(const char *title, const char *help, const char *var, const struct buf *json,
+	       const char *script, struct buf *out);
+/* @json made safe inside <script> (no '<', '>' or '&'). */
+void html_script_json(const char *json, size_t len, struct buf *out);
 
 /* A palette shared by SVG and HTML, so both show a series in one colour. */
 extern const char *const view_palette[];

@@ -53,8 +53,10 @@ assert s.tag == "testsuite" and int(s.get("failures")) >= 1
 assert any(c.find("failure") is not None for c in s.iter("testcase"))
 ' "$T/j.xml" || fail "junit"
 veles check head --on user --format markdown >"$T/out"
-has "$T/out" "^\| profile \| location \| result"
-has "$T/out" "\| \./prog \[user\] \| (Severe|Total)?Degradation \|"
+has "$T/out" "^#### \./prog 3000 3000 · time$"
+has "$T/out" "^\| location \| result \| change \| interval \| confidence \|$"
+has "$T/out" "^\| \./prog \[user\] \| \*\*(Severe|Total)?Degradation\*\* \|"
+has "$T/out" "^<details><summary>All [0-9]+ results?</summary>$"
 
 # The previous version against its own parent: no doubling there.
 veles check head HEAD~1 >"$T/out"

@@ -16,6 +16,9 @@ EOP
 EOS
 chmod +x "$T/bin/veles-hello" "$T/bin/veles-collect-const"
 
+# Outside any project (the build directory is in a git work tree, which is
+# a project too).
+cd "$T" || fail cd
 ok veles hello a b
 has "$T/out" "^hello a b from nowhere$"
 new_git_project p

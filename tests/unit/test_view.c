@@ -114,6 +114,40 @@ static void test_ticks(void **state)
 	assert_near(hi, 100);
 }
 
+static void expect_time(double v, const char *unit, const char *want)
+{
+	struct buf b = BUF_INIT;
+
+	axis_time(v, axis_time_unit(unit), &b);
+	assert_string_equal(buf_str(&b), want);
+	buf_release(&b);
+}
+
+/* Durations as a person writes them: the largest unit with a count of at
+ * least 1, four digits. */
+static void test_durations(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	expect_time(8.035e4, "us", "80.35 ms");
+	expect_time(0.123078, "us", "123.1 ns");
+	expect_time(999.96, "us", "1 ms"); /* not "1000 µs" */
+	expect_time(999.94, "us", "999.9 \xc2\xb5s");
+	expect_time(2.5, "\xc2\xb5s", "2.5 \xc2\xb5s");
+	expect_time(1500, "ms", "1.5 s");
+	expect_time(123456, "s", "123456 s");
+	expect_time(0, "ns", "0 ns");
+	assert_true(axis_time_unit("B") == 0 && axis_time_unit(NULL) == 0);
+	/* A range in the unit of its larger end. */
+	axis_time_range(80350, 100437.5, axis_time_unit("us"), &b);
+	assert_string_equal(buf_str(&b), "80.35 \xe2\x80\x93 100.4 ms");
+	buf_reset(&b);
+	axis_time_range(0.79999, 0.99996, axis_time_unit("us"), &b);
+	assert_string_equal(buf_str(&b), "0.8 \xe2\x80\x93 1 \xc2\xb5s");
+	buf_release(&b);
+}
+
 /* uid a: sizes 1, 1, 2 with amounts 10, 20, 5; uid b: size 1 amount 7 */
 static struct profile *small_profile(void)
 {
@@ -223,14 +257,17 @@ static void test_too_many_cells(void **state)
 
 int main(void)
 {
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggregate),
 		cmocka_unit_test(test_models),
 		cmocka_unit_test(test_ticks),
+		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_bars),
 		cmocka_unit_test(test_flow_accumulates),
 		cmocka_unit_test(test_too_many_cells),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
