@@ -10,6 +10,10 @@
 #include <sys/types.h>
 
 #include "analyze/degrade.h"
+#include "analyze/profile_config.h"
+#include "analyze/strategy.h"
+#include "project/settings.h"
+#include "project/version_profiles.h"
 
 struct buf;
 struct profile;
@@ -85,54 +89,7 @@ void check_summary(struct buf *b, const struct check_report *r);
  */
 bool check_pair_disjoint(const struct check_pair *p, struct buf *b);
 
-/* "type cmd args (workload) collector [postprocessors]": the configuration
- * that pairs a profile with its baseline (collector parameters such as
- * the repetition count do not count). Caller frees. */
-char *profile_config_key(const struct profile *p);
-/* How a configuration reads in a heading: "./prog 100 · time". */
-char *profile_config_title(const struct profile *p);
-
-/* The profiles of one version, loaded, with their configuration keys. */
-struct version_profiles {
-	struct store_entry *e;
-	struct profile **p;
-	char **key;
-	size_t n;
-};
-
 struct cli_ctx;
-int version_profiles_load(struct cli_ctx *ctx, const char *version, struct version_profiles *v);
-void version_profiles_free(struct version_profiles *v);
-/* The last profile (by name: the newest) of @v with configuration @key, or -1. */
-ssize_t version_profiles_find(const struct version_profiles *v, const char *key);
-
-/* The most methods degradation.strategies may apply to one profile. */
-#define CHECK_MAX_METHODS 16
-#define CHECK_RULE_FIELDS 5 /* type, cmd, workload, collector, postprocessor */
-
-/* degradation.strategies, read once per command. */
-struct check_rule {
-	const char *method;		/* a name from check_method_names() */
-	char *field[CHECK_RULE_FIELDS]; /* NULL: any */
-};
-
-struct check_strategies {
-	bool all; /* degradation.apply: all */
-	struct check_rule *rules;
-	size_t n;
-};
-
-/* Reads and checks config.yml's strategies (and rejects unknown keys)
- * before any work: ERR_INVALID for an unknown method or apply value. */
-int check_strategies_load(const struct cli_ctx *ctx, struct check_strategies *s);
-void check_strategies_free(struct check_strategies *s);
-/*
- * The check methods for target profile @p: the first matching rule's, or
- * every matching rule's with apply: all; stat, or int for a non-time
- * profile with models, when none matches.
- */
-void check_methods_for(const struct check_strategies *s, const struct profile *p,
-		       const char *methods[CHECK_MAX_METHODS], size_t *n);
 
 /* What --collect-missing may run. */
 struct check_collect {

@@ -1,8 +1,8 @@
 /* What every command shares: error lines, finding the project, options. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,6 @@
 #include "store/store.h"
 #include "util/common.h"
 #include "util/error.h"
-#include "util/fsutil.h"
 #include "vcs/vcs.h"
 
 int cli_error(const char *fmt, ...)
@@ -78,39 +77,14 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
+/* ctx->root and ctx->project.root must be one field (cli.h). */
+_Static_assert(offsetof(struct cli_ctx, store) == offsetof(struct cli_ctx, project.store) &&
+		       offsetof(struct cli_ctx, root) == offsetof(struct cli_ctx, project.root),
+	       "struct cli_ctx's project fields do not match struct project");
+
 int cli_find_root(struct cli_ctx *ctx)
 {
-	char cwd[PATH_MAX];
-	char *dir;
-
-	if (!getcwd(cwd, sizeof(cwd)))
-		return err_set(ERR_IO, "cannot get the current directory: %s", strerror(errno));
-	dir = xstrdup(cwd);
-	for (;;) {
-		char *probe = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
-		bool found = path_is_dir(probe);
-		char *slash;
-
-		free(probe);
-		if (found)
-			break;
-		slash = strrchr(dir, '/');
-		if (!slash || dir[1] == '\0') {
-			free(dir);
-			return err_set(ERR_NOTFOUND,
-				       "not a Veles project (no .veles/ here or in any parent); "
-				       "run `veles init` first");
-		}
-		if (slash == dir)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-	ctx->root = dir;
-	ctx->veles_dir = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
-	ctx->jobs_dir = xasprintf("%s/jobs", ctx->veles_dir);
-	ctx->logs_dir = xasprintf("%s/logs", ctx->veles_dir);
-	return 0;
+	return project_find(NULL, &ctx->project);
 }
 
 int cli_open_project(struct cli_ctx *ctx)
@@ -122,24 +96,12 @@ int cli_open_project(struct cli_ctx *ctx)
 
 int cli_open_vcs(struct cli_ctx *ctx)
 {
-	int ret;
-
-	if (ctx->store)
-		return 0;
-	ret = vcs_open(ctx->root, false, &ctx->vcs);
-	if (ret < 0)
-		return ret;
-	return store_open(ctx->vcs, &ctx->store);
+	return project_open_store(&ctx->project);
 }
 
 void cli_ctx_release(struct cli_ctx *ctx)
 {
-	store_close(ctx->store);
-	vcs_close(ctx->vcs);
-	free(ctx->root);
-	free(ctx->veles_dir);
-	free(ctx->jobs_dir);
-	free(ctx->logs_dir);
+	project_release(&ctx->project);
 	memset(ctx, 0, sizeof(*ctx));
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "project/settings.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -40,45 +41,9 @@ static char *local_path(struct cli_ctx *ctx)
 	return xasprintf("%s/config.yml", ctx->veles_dir);
 }
 
-/* The nearest configuration file that sets @key (caller frees), or NULL. */
-static struct config *nearest_with(const struct cli_ctx *ctx, const char *key)
-{
-	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
-			  config_user_path()};
-	struct config *found = NULL;
-
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		struct config *c;
-
-		if (!found && paths[i] && config_load(paths[i], &c) == 0) {
-			if (config_get(c, key))
-				found = c;
-			else
-				config_free(c);
-		}
-		free(paths[i]);
-	}
-	return found;
-}
-
 int cli_config_validate(const struct cli_ctx *ctx)
 {
-	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
-			  config_user_path()};
-	int ret = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		struct config *c = NULL;
-
-		if (ret == 0 && paths[i]) {
-			ret = config_load(paths[i], &c);
-			if (ret == 0)
-				ret = config_validate(c);
-			config_free(c);
-		}
-		free(paths[i]);
-	}
-	return ret;
+	return project_settings_check(&ctx->project);
 }
 
 int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m)
@@ -102,51 +67,17 @@ int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m)
 
 char *cli_config_string(const struct cli_ctx *ctx, const char *key)
 {
-	struct config *c = nearest_with(ctx, key);
-	char *value = c ? xstrdup(config_get(c, key)) : NULL;
-
-	if (c)
-		config_free(c);
-	return value;
-}
-
-static void strv_push(char ***v, size_t *n, char *s)
-{
-	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
-	(*v)[(*n)++] = s;
-	(*v)[*n] = NULL;
+	return project_setting(&ctx->project, key);
 }
 
 char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n)
 {
-	char **v = xcalloc(1, sizeof(*v));
-	char *item = cli_config_string(ctx, key);
-
-	*n = 0;
-	/* A scalar is a list of one; a list's items are KEY.0, KEY.1, ... */
-	if (item) {
-		strv_push(&v, n, item);
-		return v;
-	}
-	for (;;) {
-		char *k = xasprintf("%s.%zu", key, *n);
-
-		item = cli_config_string(ctx, k);
-		free(k);
-		if (!item)
-			return v;
-		strv_push(&v, n, item);
-	}
+	return project_setting_list(&ctx->project, key, n);
 }
 
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
 {
-	struct config *c = nearest_with(ctx, key);
-	bool value = c ? config_bool(c, key, def) : def;
-
-	if (c)
-		config_free(c);
-	return value;
+	return project_setting_bool(&ctx->project, key, def);
 }
 
 static void print_item(const char *key, const char *value, void *arg)

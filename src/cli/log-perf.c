@@ -134,7 +134,7 @@ static int gather_version(struct cli_ctx *ctx, struct perf_state *st, size_t at,
 {
 	const char *version = st->ids[st->nids - 1 - at];
 	struct version_profiles vp = {0};
-	int ret = version_profiles_load(ctx, version, &vp);
+	int ret = version_profiles_load(ctx->store, version, &vp);
 
 	for (size_t i = 0; i < vp.n && ret == 0; i++) {
 		struct sample_set set;

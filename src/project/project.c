@@ -1,0 +1,121 @@
+/* Finding a project and opening its version context and store. */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "project/project.h"
+#include "store/store.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "util/fsutil.h"
+#include "vcs/vcs.h"
+
+/* @start made absolute (the current directory when NULL); NULL on error. */
+static char *start_dir(const char *start)
+{
+	char path[PATH_MAX];
+
+	if (!start) {
+		if (!getcwd(path, sizeof(path))) {
+			err_set(ERR_IO, "cannot get the current directory: %s", strerror(errno));
+			return NULL;
+		}
+		return xstrdup(path);
+	}
+	if (!realpath(start, path)) {
+		err_set(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open project %s: %s",
+			start, strerror(errno));
+		return NULL;
+	}
+	if (!path_is_dir(path)) {
+		err_set(ERR_INVALID, "cannot open project %s: not a directory", start);
+		return NULL;
+	}
+	return xstrdup(path);
+}
+
+int project_find(const char *start, struct project *p)
+{
+	char *dir = start_dir(start);
+
+	memset(p, 0, sizeof(*p));
+	if (!dir)
+		return ERR_NOTFOUND;
+	for (;;) {
+		char *probe = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
+		bool found = path_is_dir(probe);
+		char *slash;
+
+		free(probe);
+		if (found)
+			break;
+		slash = strrchr(dir, '/');
+		if (!slash || dir[1] == '\0') {
+			free(dir);
+			return err_set(ERR_NOTFOUND,
+				       "not a Veles project (no .veles/ here or in any parent); "
+				       "run `veles init` first");
+		}
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	p->root = dir;
+	p->veles_dir = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
+	p->jobs_dir = xasprintf("%s/jobs", p->veles_dir);
+	p->logs_dir = xasprintf("%s/logs", p->veles_dir);
+	return 0;
+}
+
+int project_open_store(struct project *p)
+{
+	int ret;
+
+	if (p->store)
+		return 0;
+	if (!p->vcs) {
+		ret = vcs_open(p->root, false, &p->vcs);
+		if (ret < 0)
+			return ret;
+	}
+	return store_open(p->vcs, &p->store);
+}
+
+int project_open(const char *start, struct project *p)
+{
+	int ret = project_find(start, p);
+
+	if (ret == 0)
+		ret = project_open_store(p);
+	if (ret < 0)
+		project_release(p);
+	return ret;
+}
+
+void project_release(struct project *p)
+{
+	store_close(p->store);
+	vcs_close(p->vcs);
+	free(p->root);
+	free(p->veles_dir);
+	free(p->jobs_dir);
+	free(p->logs_dir);
+	memset(p, 0, sizeof(*p));
+}
+
+int project_version(struct project *p, const char *rev, char id[41])
+{
+	int ret = project_open_store(p);
+
+	if (ret < 0)
+		return ret;
+	if (rev)
+		return vcs_resolve(p->vcs, rev, id);
+	if (vcs_head(p->vcs, id) < 0)
+		return err_set(ERR_NOTFOUND, "no version yet in %s", p->root);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * The project context every front end opens first: where the project is
+ * (the directory holding .veles/), its local state (pending profiles in
+ * .veles/jobs/, logs), and its version context and profile store.
+ */
+#ifndef PROJECT_PROJECT_H
+#define PROJECT_PROJECT_H
+
+struct store;
+struct vcs;
+
+struct project {
+	char *root;	 /* the project directory (holds .veles/) */
+	char *veles_dir; /* ROOT/.veles */
+	char *jobs_dir;	 /* ROOT/.veles/jobs: pending profiles */
+	char *logs_dir;
+	struct vcs *vcs;     /* NULL until project_open_store() */
+	struct store *store; /* NULL until project_open_store() */
+};
+
+/*
+ * Finds the project around @start (a directory; NULL: the current one):
+ * the nearest directory there or above with a .veles/. Fills the path
+ * fields of @p; ERR_NOTFOUND when there is none.
+ */
+int project_find(const char *start, struct project *p);
+/* Opens the version context and store of the project project_find() found,
+ * once (libgit2 is loaded then). */
+int project_open_store(struct project *p);
+/* project_find(), then project_open_store(). */
+int project_open(const char *start, struct project *p);
+/* Frees what @p holds and zeroes it; a zeroed @p is fine. */
+void project_release(struct project *p);
+
+/* The full id of version @rev (NULL: the current one, HEAD). ERR_NOTFOUND
+ * when @rev is NULL and the project has no version yet. */
+int project_version(struct project *p, const char *rev, char id[41]);
+
+#endif

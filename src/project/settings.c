@@ -1,0 +1,160 @@
+/* Settings looked up through both configuration files, nearest first. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/degrade.h"
+#include "analyze/strategy.h"
+#include "config/config.h"
+#include "project/project.h"
+#include "project/settings.h"
+#include "util/common.h"
+#include "util/error.h"
+
+/* The files, nearest first; paths[0] is NULL outside a project. */
+static void setting_files(const struct project *p, char *paths[2])
+{
+	paths[0] = p && p->veles_dir ? xasprintf("%s/config.yml", p->veles_dir) : NULL;
+	paths[1] = config_user_path();
+}
+
+/* The nearest configuration file that sets @key (caller frees), or NULL. */
+static struct config *nearest_with(const struct project *p, const char *key)
+{
+	char *paths[2];
+	struct config *found = NULL;
+
+	setting_files(p, paths);
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		struct config *c;
+
+		if (!found && paths[i] && config_load(paths[i], &c) == 0) {
+			if (config_get(c, key))
+				found = c;
+			else
+				config_free(c);
+		}
+		free(paths[i]);
+	}
+	return found;
+}
+
+int project_settings_check(const struct project *p)
+{
+	char *paths[2];
+	int ret = 0;
+
+	setting_files(p, paths);
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		struct config *c = NULL;
+
+		if (ret == 0 && paths[i]) {
+			ret = config_load(paths[i], &c);
+			if (ret == 0)
+				ret = config_validate(c);
+			config_free(c);
+		}
+		free(paths[i]);
+	}
+	return ret;
+}
+
+char *project_setting(const struct project *p, const char *key)
+{
+	struct config *c = nearest_with(p, key);
+	char *value = c ? xstrdup(config_get(c, key)) : NULL;
+
+	if (c)
+		config_free(c);
+	return value;
+}
+
+static void strv_push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+char **project_setting_list(const struct project *p, const char *key, size_t *n)
+{
+	char **v = xcalloc(1, sizeof(*v));
+	char *item = project_setting(p, key);
+
+	*n = 0;
+	/* A scalar is a list of one; a list's items are KEY.0, KEY.1, ... */
+	if (item) {
+		strv_push(&v, n, item);
+		return v;
+	}
+	for (;;) {
+		char *k = xasprintf("%s.%zu", key, *n);
+
+		item = project_setting(p, k);
+		free(k);
+		if (!item)
+			return v;
+		strv_push(&v, n, item);
+	}
+}
+
+bool project_setting_bool(const struct project *p, const char *key, bool def)
+{
+	struct config *c = nearest_with(p, key);
+	bool value = c ? config_bool(c, key, def) : def;
+
+	if (c)
+		config_free(c);
+	return value;
+}
+
+static char *rule_field(const struct project *p, size_t i, const char *field)
+{
+	char *key = xasprintf("degradation.strategies.%zu.%s", i, field);
+	char *v = project_setting(p, key);
+
+	free(key);
+	return v;
+}
+
+static int load_apply(const struct project *p, bool *all)
+{
+	char *apply = project_setting(p, "degradation.apply");
+	int ret = 0;
+
+	*all = apply && strcmp(apply, "all") == 0;
+	if (apply && !*all && strcmp(apply, "first") != 0)
+		ret = err_set(ERR_INVALID, "degradation.apply is '%s': use first or all", apply);
+	free(apply);
+	return ret;
+}
+
+int check_strategies_load(const struct project *p, struct check_strategies *s)
+{
+	int ret = project_settings_check(p);
+
+	memset(s, 0, sizeof(*s));
+	if (ret == 0)
+		ret = load_apply(p, &s->all);
+	for (size_t i = 0; ret == 0; i++) {
+		char *method = rule_field(p, i, "method");
+		struct check_rule *r;
+
+		if (!method)
+			break;
+		s->rules = xrealloc(s->rules, (s->n + 1) * sizeof(*s->rules));
+		r = &s->rules[s->n++];
+		memset(r, 0, sizeof(*r));
+		/* The fields first: reading a setting may leave a message behind. */
+		for (size_t f = 0; f < CHECK_RULE_FIELDS; f++)
+			r->field[f] = rule_field(p, i, check_rule_field_names[f]);
+		r->method = check_method_static(method);
+		if (!r->method)
+			ret = err_set(ERR_INVALID,
+				      "degradation.strategies.%zu.method: unknown method '%s'", i,
+				      method);
+		free(method);
+	}
+	if (ret < 0)
+		check_strategies_free(s);
+	return ret;
+}
