@@ -305,6 +305,8 @@ def load(path_or_id, project=None):
     spec = os.fspath(path_or_id) if not isinstance(path_or_id, str) else path_or_id
     if project is None and os.path.isfile(spec):
         return Profile(_veles.load(spec))
+    if project is None and os.sep in spec and not os.path.exists(spec):
+        raise NotFoundError(f"no such profile file: {spec}")
     return Project(project).load(spec)
 
 
