@@ -13,37 +13,34 @@
 #include "util/fsutil.h"
 #include "vcs/vcs.h"
 
-/* @start made absolute (the current directory when NULL); NULL on error. */
-static char *start_dir(const char *start)
+/* @start made absolute (the current directory when NULL) into *@out. */
+static int start_dir(const char *start, char **out)
 {
 	char path[PATH_MAX];
 
+	*out = NULL;
 	if (!start) {
-		if (!getcwd(path, sizeof(path))) {
-			err_set(ERR_IO, "cannot get the current directory: %s", strerror(errno));
-			return NULL;
-		}
-		return xstrdup(path);
+		if (!getcwd(path, sizeof(path)))
+			return err_set(ERR_IO, "cannot get the current directory: %s",
+				       strerror(errno));
+	} else if (!realpath(start, path)) {
+		return err_set(errno == ENOENT ? ERR_NOTFOUND : ERR_IO,
+			       "cannot open project %s: %s", start, strerror(errno));
+	} else if (!path_is_dir(path)) {
+		return err_set(ERR_INVALID, "cannot open project %s: not a directory", start);
 	}
-	if (!realpath(start, path)) {
-		err_set(errno == ENOENT ? ERR_NOTFOUND : ERR_IO, "cannot open project %s: %s",
-			start, strerror(errno));
-		return NULL;
-	}
-	if (!path_is_dir(path)) {
-		err_set(ERR_INVALID, "cannot open project %s: not a directory", start);
-		return NULL;
-	}
-	return xstrdup(path);
+	*out = xstrdup(path);
+	return 0;
 }
 
 int project_find(const char *start, struct project *p)
 {
-	char *dir = start_dir(start);
+	char *dir;
+	int ret = start_dir(start, &dir);
 
 	memset(p, 0, sizeof(*p));
-	if (!dir)
-		return ERR_NOTFOUND;
+	if (ret < 0)
+		return ret;
 	for (;;) {
 		char *probe = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
 		bool found = path_is_dir(probe);
