@@ -152,8 +152,7 @@ int veles_profile_load(const char *path, veles_profile **out);
  * path, N@i (of version @rev, NULL: HEAD), N@p, a bare N (an index of
  * @rev), a pending or registered file name, or a prefix of a profile id.
  */
-int veles_project_load(veles_project *pr, const char *spec, const char *rev,
-		       veles_profile **out);
+int veles_project_load(veles_project *pr, const char *spec, const char *rev, veles_profile **out);
 void veles_profile_free(veles_profile *p);
 /* The file or entry name it was loaded by. */
 const char *veles_profile_name(const veles_profile *p);

@@ -10,7 +10,7 @@ files=$(git ls-files '*.c' '*.h')
 clang-format --dry-run --Werror $files || status=1
 # shellcheck disable=SC2086
 cppcheck --quiet --error-exitcode=1 --std=c11 --enable=warning,performance,portability \
-	--inline-suppr -I src -D_GNU_SOURCE --suppress=missingIncludeSystem \
-	src tests/unit tests/fuzz bench examples runtime || status=1
+	--inline-suppr -I src -I include -D_GNU_SOURCE --suppress=missingIncludeSystem \
+	src python tests/unit tests/api tests/fuzz bench examples runtime || status=1
 [ $status -eq 0 ] && echo "lint: clean"
 exit $status

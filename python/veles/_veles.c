@@ -115,7 +115,8 @@ static PyObject *set_log(PyObject *mod, PyObject *fn)
 {
 	(void)mod;
 	if (fn != Py_None && !PyCallable_Check(fn)) {
-		PyErr_SetString(PyExc_TypeError, "set_log wants a callable(level, message) or None");
+		PyErr_SetString(PyExc_TypeError,
+				"set_log wants a callable(level, message) or None");
 		return NULL;
 	}
 	Py_XDECREF(log_callback);
@@ -320,7 +321,8 @@ static PyObject *project_check(ProjectObject *self, PyObject *args)
 	    !PyArg_ParseTuple(args, "OOO!:check", &base, &target, &PyDict_Type, &opts))
 		return NULL;
 	if (!(PyUnicode_Check(base) && PyUnicode_Check(target)) &&
-	    !(PyObject_TypeCheck(base, &Profile_Type) && PyObject_TypeCheck(target, &Profile_Type))) {
+	    !(PyObject_TypeCheck(base, &Profile_Type) &&
+	      PyObject_TypeCheck(target, &Profile_Type))) {
 		PyErr_SetString(PyExc_TypeError, "check wants two revisions or two profiles");
 		return NULL;
 	}
@@ -377,8 +379,15 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module = {
-	PyModuleDef_HEAD_INIT, "_veles", "The C side of the veles package (libveles).", -1,
-	module_methods, NULL, NULL, NULL, NULL,
+	PyModuleDef_HEAD_INIT,
+	"_veles",
+	"The C side of the veles package (libveles).",
+	-1,
+	module_methods,
+	NULL,
+	NULL,
+	NULL,
+	NULL,
 };
 
 static int add_error(PyObject *m, const char *name, PyObject *bases, PyObject **out)

@@ -79,19 +79,21 @@ static PyObject *gather(TableObject *self, const veles_column *c, size_t n)
 	size_t size = c->kind == VELES_I32 ? 4 : 8, r;
 	int complete = 1;
 	char *out;
+	double *nums;
 
 	for (r = 0; r < n && complete; r++)
 		complete = cell_at(c, r) != SIZE_MAX;
 	out = PyMem_RawMalloc(n ? n * 8 : 1);
 	if (!out)
 		return PyErr_NoMemory();
+	nums = (void *)out;
 	for (r = 0; r < n; r++) {
 		size_t at = cell_at(c, r);
 
 		if (complete)
 			memcpy(out + r * size, (const char *)c->data + at * size, size);
 		else
-			((double *)out)[r] = at == SIZE_MAX ? NAN : cell_num(c, at);
+			nums[r] = at == SIZE_MAX ? NAN : cell_num(c, at);
 	}
 	return buffer_new((PyObject *)self, out, (Py_ssize_t)n,
 			  complete ? kind_format(c->kind) : 'd', 1);
@@ -239,8 +241,7 @@ static PyObject *table_column(TableObject *self, PyObject *arg)
 	else
 		Py_INCREF(index);
 	if (data && index && c.absent)
-		absent = buffer_new((PyObject *)self, (void *)c.absent, (Py_ssize_t)c.len, 'B',
-				    0);
+		absent = buffer_new((PyObject *)self, (void *)c.absent, (Py_ssize_t)c.len, 'B', 0);
 	else
 		Py_INCREF(absent);
 	if (!data || !index || !absent) {
@@ -320,8 +321,8 @@ static PyMethodDef table_methods[] = {
 static PyGetSetDef table_getset[] = {
 	{"nrows", (getter)table_nrows, NULL, "the number of rows", NULL},
 	{"names", (getter)table_names, NULL, "the columns' names", NULL},
-	{"kinds", (getter)table_kinds, NULL, "the columns' kinds (int32, int64, float64, str, json)",
-	 NULL},
+	{"kinds", (getter)table_kinds, NULL,
+	 "the columns' kinds (int32, int64, float64, str, json)", NULL},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 

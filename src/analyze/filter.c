@@ -75,7 +75,8 @@ static int filter_parse(int argc, char **argv, void **out)
 			o->any = opt == 'a';
 		} else if (opt == 'w') {
 			o->c = xrealloc(o->c, (o->n + 1) * sizeof(*o->c));
-			ret = where_parse(optarg, "postprocess " NAME ": --where", &o->c[o->n++]); /* freed with @o either way */
+			ret = where_parse(optarg, "postprocess " NAME ": --where",
+					  &o->c[o->n++]); /* freed with @o either way */
 		} else {
 			ret = pp_bad_option(NAME, opt, argv);
 		}

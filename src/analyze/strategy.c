@@ -90,8 +90,8 @@ void check_methods_for(const struct check_strategies *s, const struct profile *p
 /* The metric a time profile pair is judged on (NULL: not a time profile);
  * ERR_INVALID when o->on names one a side lacks. */
 static int pick_metric(const struct check_opts *o, const struct profile *base,
-		       const char *base_name, const struct profile *target,
-		       const char *target_name, const char **metric)
+		       const char *base_name, const struct profile *target, const char *target_name,
+		       const char **metric)
 {
 	*metric = NULL;
 	if (!metric_any(base) && !metric_any(target))
@@ -108,8 +108,8 @@ static int pick_metric(const struct check_opts *o, const struct profile *base,
 }
 
 int check_compare_pair(const struct check_opts *o, const struct profile *base,
-		       const char *base_name, const struct profile *target,
-		       const char *target_name, struct change_list *out)
+		       const char *base_name, const struct profile *target, const char *target_name,
+		       struct change_list *out)
 {
 	const char *methods[CHECK_MAX_METHODS], *metric;
 	size_t n, from = out->n;

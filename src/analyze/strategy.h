@@ -45,7 +45,7 @@ void check_methods_for(const struct check_strategies *s, const struct profile *p
 
 /* How one pair of profiles is compared. */
 struct check_opts {
-	const char *method;			  /* NULL: the strategies decide */
+	const char *method;			   /* NULL: the strategies decide */
 	const struct check_strategies *strategies; /* NULL: none (the defaults) */
 	const char *on; /* a time profile's metric; NULL: the most stable both have */
 	struct check_params cp;
@@ -58,7 +58,7 @@ struct check_opts {
  * a side lacks.
  */
 int check_compare_pair(const struct check_opts *o, const struct profile *base,
-		       const char *base_name, const struct profile *target,
-		       const char *target_name, struct change_list *out);
+		       const char *base_name, const struct profile *target, const char *target_name,
+		       struct change_list *out);
 
 #endif

@@ -54,8 +54,8 @@ int where_parse(const char *text, const char *what, struct where *c)
 	len = text[k] ? op_at(text + k, &c->op) : 0;
 	if (k == 0 || len == 0)
 		return err_set(ERR_INVALID,
-			       "%s '%s' is not KEY OP VALUE (OP one of = != < <= > >= ~ !~)",
-			       what, text);
+			       "%s '%s' is not KEY OP VALUE (OP one of = != < <= > >= ~ !~)", what,
+			       text);
 	c->text = xstrdup(text);
 	c->key = xstrndup(text, k);
 	c->value = xstrdup(text + k + len);
@@ -113,8 +113,7 @@ static const char *row_value(const struct profile *p, size_t row, const char *ke
 	return s;
 }
 
-bool where_holds(const struct where *c, const struct profile *p, size_t row,
-		       struct buf *scratch)
+bool where_holds(const struct where *c, const struct profile *p, size_t row, struct buf *scratch)
 {
 	double num;
 	bool is_num;

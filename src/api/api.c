@@ -35,9 +35,9 @@ const char *veles_last_error(void)
 const char *veles_error_name(int code)
 {
 	static const char *const names[] = {
-		"ok",	     "error",	   "out of memory", "input/output error",
-		"parse error", "not found", "invalid",	     "conflict",
-		"exists",    "child failed", "interrupted",
+		"ok",	       "error",	       "out of memory", "input/output error",
+		"parse error", "not found",    "invalid",	"conflict",
+		"exists",      "child failed", "interrupted",
 	};
 
 	if (code > 0 || -code >= (int)(sizeof(names) / sizeof(names[0])))

@@ -9,7 +9,6 @@
 #include "project/project.h"
 #include "veles.h"
 
-
 struct profile;
 struct strpool;
 
@@ -56,9 +55,9 @@ struct veles_profile {
 	struct profile *p;
 	char *name;
 	char id[41], version[41];
-	char *json[5];		  /* veles_profile_json()'s parts, made once */
-	veles_table *resources;	  /* made once */
-	uint8_t **absent_copies;  /* masks made full length for the resources */
+	char *json[5];		 /* veles_profile_json()'s parts, made once */
+	veles_table *resources;	 /* made once */
+	uint8_t **absent_copies; /* masks made full length for the resources */
 	size_t nabsent_copies;
 };
 

@@ -27,11 +27,12 @@ struct veles_check {
 };
 
 static const char *const result_cols[] = {
-	"location",	    "result",	      "method",		"rel_change",	 "ci_low",
-	"ci_high",	    "confidence",     "confidence_kind", "baseline",	 "target",
-	"n_baseline",	    "n_target",	      "note",		"detail",	 "baseline_profile",
-	"target_profile",   "baseline_id",    "target_id",	"baseline_version",
-	"target_version",   "config",
+	"location",    "result",    "method",		"rel_change",
+	"ci_low",      "ci_high",   "confidence",	"confidence_kind",
+	"baseline",    "target",    "n_baseline",	"n_target",
+	"note",	       "detail",    "baseline_profile", "target_profile",
+	"baseline_id", "target_id", "baseline_version", "target_version",
+	"config",
 };
 
 int veles_check_new(veles_project *pr, veles_check **out)
@@ -92,8 +93,9 @@ static int set_choice(veles_check *c, const char *key, const char *value)
 	if (!strcmp(key, "method")) {
 		c->o.method = check_method_static(value);
 		return c->o.method ? 0
-				   : err_set(ERR_INVALID, "unknown method '%s' (see `veles check "
-							  "--help`)",
+				   : err_set(ERR_INVALID,
+					     "unknown method '%s' (see `veles check "
+					     "--help`)",
 					     value);
 	}
 	if (!strcmp(key, "on")) {
@@ -172,7 +174,8 @@ static int env_check(veles_check *c, const struct profile *a, const char *an,
 	env_info_get(b, &eb);
 	n = env_info_diff(&ea, &eb, &what);
 	if (c->strict_env && (!ea.present || !eb.present))
-		ret = err_set(ERR_INVALID, "%s records no environment: strict-env cannot compare it",
+		ret = err_set(ERR_INVALID,
+			      "%s records no environment: strict-env cannot compare it",
 			      ea.present ? bn : an);
 	else if (n && c->strict_env)
 		ret = err_set(ERR_INVALID,
@@ -201,9 +204,9 @@ static void add_row(veles_table *t, const struct side *s, const char *config,
 {
 	size_t row = t->nrows;
 	/* Columns 3 to 9 but 7, confidence_kind. */
-	const double nums[] = {ch->rel_change, ch->ci_low, ch->ci_high, ch->confidence,
-			       NAN,	       ch->baseline, ch->target};
-	const char *texts[] = {s[0].name, s[1].name,	s[0].id, s[1].id,
+	const double nums[] = {ch->rel_change, ch->ci_low, ch->ci_high, ch->confidence, NAN,
+			       ch->baseline,   ch->target};
+	const char *texts[] = {s[0].name,    s[1].name,	   s[0].id, s[1].id,
 			       s[0].version, s[1].version, config};
 
 	table_set_str(t, 0, row, ch->location);
@@ -298,14 +301,14 @@ int veles_check_versions(veles_check *c, const char *base, const char *target, v
 	for (int i = 0; i < 2 && ret == 0; i++)
 		ret = version_profiles_load(c->pr->pr.store, id[i], &v[i]);
 	if (ret == 0 && v[1].n == 0)
-		ret = err_set(ERR_NOTFOUND, "no profile registered to version %.7s: nothing to check",
-			      id[1]);
+		ret = err_set(ERR_NOTFOUND,
+			      "no profile registered to version %.7s: nothing to check", id[1]);
 	for (size_t i = 0; i < v[1].n && ret == 0; i++) {
 		ssize_t j = version_profiles_find(&v[0], v[1].key[i]);
 
 		if (j < 0) {
-			api_log(VELES_LOG_WARNING, "%s has no baseline in version %.7s", v[1].e[i].name,
-				id[0]);
+			api_log(VELES_LOG_WARNING, "%s has no baseline in version %.7s",
+				v[1].e[i].name, id[0]);
 			continue;
 		}
 		const struct side s[2] = {{v[0].p[j], v[0].e[j].name, v[0].e[j].blob, id[0]},

@@ -124,8 +124,8 @@ static uint8_t *absent_mask(veles_profile *h, const struct column *c)
 		return c->absent;
 	copy = xcalloc(c->len, 1);
 	memcpy(copy, c->absent, c->absent_cap);
-	h->absent_copies = xrealloc(h->absent_copies,
-				    (h->nabsent_copies + 1) * sizeof(*h->absent_copies));
+	h->absent_copies =
+		xrealloc(h->absent_copies, (h->nabsent_copies + 1) * sizeof(*h->absent_copies));
 	h->absent_copies[h->nabsent_copies++] = copy;
 	return copy;
 }

@@ -80,8 +80,8 @@ static int add_version(const struct vcs_version *v, void *arg)
 
 int veles_project_versions(veles_project *h, const char *rev, size_t limit, veles_table **out)
 {
-	static const char *const names[] = {"id",      "short_id", "author",  "email",
-					    "time",    "summary",  "parents", "profiles"};
+	static const char *const names[] = {"id",   "short_id", "author",  "email",
+					    "time", "summary",	"parents", "profiles"};
 	struct versions_walk w = {.t = table_new(NULL), .store = h->pr.store};
 	char id[41];
 	int ret = project_version(&h->pr, rev, id);

@@ -112,8 +112,8 @@ static veles_table *copy_rows(const veles_table *all, const bool *keep, size_t n
 	for (size_t c = 0; c < all->ncols; c++) {
 		const struct table_col *from = &all->cols[c];
 		/* Narrow integers widen: the copy's cells are 64-bit. */
-		size_t col = table_add(t, from->name,
-				       from->kind == VELES_I32 ? VELES_I64 : from->kind);
+		size_t col =
+			table_add(t, from->name, from->kind == VELES_I32 ? VELES_I64 : from->kind);
 		size_t row = 0;
 
 		for (size_t r = 0; r < all->nrows; r++) {
@@ -164,8 +164,9 @@ static double aggregate(enum agg agg, struct group *g)
 	}
 	acc = agg == AGG_MIN ? INFINITY : agg == AGG_MAX ? -INFINITY : 0;
 	for (size_t i = 0; i < g->n; i++)
-		acc = agg == AGG_MIN ? fmin(acc, g->v[i]) : agg == AGG_MAX ? fmax(acc, g->v[i])
-									: acc + g->v[i];
+		acc = agg == AGG_MIN   ? fmin(acc, g->v[i])
+		      : agg == AGG_MAX ? fmax(acc, g->v[i])
+				       : acc + g->v[i];
 	return agg == AGG_MEAN ? acc / (double)g->n : acc;
 }
 
@@ -194,6 +195,21 @@ static const char *group_text(const struct profile *p, size_t row, const char *f
 static int cmp_key(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The groups' numbers in the order of their keys. */
+static size_t *group_order(const struct strmap *ids, char **keys, size_t ng)
+{
+	char **sorted = xmalloc((ng + 1) * sizeof(*sorted));
+	size_t *order = xmalloc((ng + 1) * sizeof(*order));
+
+	for (size_t i = 0; i < ng; i++)
+		sorted[i] = keys[i];
+	qsort(sorted, ng, sizeof(*sorted), cmp_key);
+	for (size_t i = 0; i < ng; i++)
+		order[i] = strmap_get(ids, sorted[i]);
+	free(sorted);
+	return order;
 }
 
 static veles_table *group_rows(const veles_query *q, const struct profile *p, const bool *keep)
@@ -232,16 +248,7 @@ static veles_table *group_rows(const veles_query *q, const struct profile *p, co
 		g[i].v = xgrow(g[i].v, sizeof(double), g[i].n + 1, &g[i].cap);
 		g[i].v[g[i].n++] = v;
 	}
-	order = xmalloc((ng + 1) * sizeof(*order));
-	{
-		char **sorted = xmalloc((ng + 1) * sizeof(*sorted));
-
-		memcpy(sorted, keys, ng * sizeof(*sorted));
-		qsort(sorted, ng, sizeof(*sorted), cmp_key);
-		for (size_t i = 0; i < ng; i++)
-			order[i] = strmap_get(&ids, sorted[i]);
-		free(sorted);
-	}
+	order = group_order(&ids, keys, ng);
 	table_add(t, q->group_by, VELES_STR);
 	table_add(t, "count", VELES_I64);
 	if (q->agg != AGG_COUNT)

@@ -37,8 +37,7 @@ static inline int ref_read(struct cli_ctx *ctx, const struct profile_ref *ref, s
 	return profile_ref_read(&ctx->project, ref, raw);
 }
 
-static inline int ref_load(struct cli_ctx *ctx, const struct profile_ref *ref,
-			   struct profile **out)
+static inline int ref_load(struct cli_ctx *ctx, const struct profile_ref *ref, struct profile **out)
 {
 	return profile_ref_load(&ctx->project, ref, out);
 }

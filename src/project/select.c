@@ -171,8 +171,8 @@ static void take_entry(struct profile_ref *out, const char *version, const struc
 	memcpy(out->entry.blob, e->blob, 41);
 }
 
-static int pick_stored(struct project *pr, const char *version, unsigned long idx,
-		       const char *name, struct profile_ref *out)
+static int pick_stored(struct project *pr, const char *version, unsigned long idx, const char *name,
+		       struct profile_ref *out)
 {
 	struct store_entry *e;
 	size_t n, i;
@@ -244,8 +244,8 @@ static int resolve_named(struct project *pr, const char *spec, const char *versi
 		       spec);
 }
 
-int profile_ref_resolve(struct project *pr, const char *spec, const char *version, enum ref_default def,
-		struct profile_ref *out)
+int profile_ref_resolve(struct project *pr, const char *spec, const char *version,
+			enum ref_default def, struct profile_ref *out)
 {
 	unsigned long idx;
 	int kind = parse_index(spec, &idx);
@@ -285,7 +285,7 @@ int profile_ref_read(struct project *pr, const struct profile_ref *ref, struct b
 }
 
 int profile_ref_open(struct project *pr, const char *spec, const char *rev, enum ref_default def,
-	     struct profile_ref *ref, struct profile **out)
+		     struct profile_ref *ref, struct profile **out)
 {
 	char version[41];
 	const char *in = NULL;

@@ -66,8 +66,7 @@ static int query(veles_profile *p)
 	veles_table *t;
 
 	if (veles_query_new(&q) < 0 || veles_query_where(q, "amount>0") < 0 ||
-	    veles_query_group_by(q, "subtype", "median", NULL) < 0 ||
-	    veles_query_run(q, p, &t) < 0)
+	    veles_query_group_by(q, "subtype", "median", NULL) < 0 || veles_query_run(q, p, &t) < 0)
 		return fail("query");
 	for (size_t r = 0; r < veles_table_nrows(t); r++)
 		printf("group %s %g %.4f\n", veles_table_text(t, 0, r), veles_table_num(t, 1, r),
@@ -104,8 +103,8 @@ int main(int argc, char **argv)
 	if (veles_project_load(pr, "0@i", NULL, &p) < 0 ||
 	    veles_project_load(pr, "0@i", "HEAD~1", &base) < 0)
 		return fail("load");
-	printf("loaded %s (%s), %zu resources\n", veles_profile_name(p), veles_profile_get(p, "cmd"),
-	       veles_profile_nresources(p));
+	printf("loaded %s (%s), %zu resources\n", veles_profile_name(p),
+	       veles_profile_get(p, "cmd"), veles_profile_nresources(p));
 	print_columns(veles_profile_resources(p));
 	if (query(p))
 		return 1;

@@ -149,8 +149,10 @@ static void test_check_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_versions_and_errors), cmocka_unit_test(test_resources),
-		cmocka_unit_test(test_parts),		   cmocka_unit_test(test_query),
+		cmocka_unit_test(test_versions_and_errors),
+		cmocka_unit_test(test_resources),
+		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_check_options),
 	};
 

@@ -236,11 +236,13 @@ static void test_write_part(void **state)
 
 	UNUSED(state);
 	assert_int_equal(profile_write_part(p, "header", &b), 0);
-	assert_string_equal(buf_str(&b), "{\"type\":\"time\",\"cmd\":\"./list_search\",\"params\":\"\","
-					 "\"workload\":\"100000\",\"units\":{\"time\":\"s\"}}");
+	assert_string_equal(buf_str(&b),
+			    "{\"type\":\"time\",\"cmd\":\"./list_search\",\"params\":\"\","
+			    "\"workload\":\"100000\",\"units\":{\"time\":\"s\"}}");
 	buf_reset(&b);
 	assert_int_equal(profile_write_part(p, "collector_info", &b), 0);
-	assert_string_equal(buf_str(&b), "{\"name\":\"time\",\"params\":{\"repeat\":2,\"warmup\":3}}");
+	assert_string_equal(buf_str(&b),
+			    "{\"name\":\"time\",\"params\":{\"repeat\":2,\"warmup\":3}}");
 	buf_reset(&b);
 	assert_int_equal(profile_write_part(p, "models", &b), 0);
 	assert_string_equal(buf_str(&b), "[]");
@@ -256,9 +258,12 @@ static void test_write_part(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_find_from_below), cmocka_unit_test(test_find_none),
-		cmocka_unit_test(test_settings_nearest_first), cmocka_unit_test(test_strategies),
-		cmocka_unit_test(test_where),		cmocka_unit_test(test_folded),
+		cmocka_unit_test(test_find_from_below),
+		cmocka_unit_test(test_find_none),
+		cmocka_unit_test(test_settings_nearest_first),
+		cmocka_unit_test(test_strategies),
+		cmocka_unit_test(test_where),
+		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_write_part),
 	};
 
