@@ -69,4 +69,17 @@ has "$T/out" "^versions \./prog \[real\] (Severe)?Degradation \+0\.(29|30|31)[0-
 has "$T/out" "^bad method: unknown method 'nonsense'"
 has "$T/out" "^no such profile: no profile 7@i in version [0-9a-f]{7}"
 has "$T/out" "^warnings 0$"
+
+# The Python package as installed, when this build makes it (the
+# sanitized one runs it in tests/python instead).
+ext=$(find "$root" -name '_veles*.so' | head -1)
+if [ -n "$ext" ] && [ "${VELES_SANITIZE:-none}" = none ]; then
+	LD_LIBRARY_PATH=$(dirname "$lib") PYTHONPATH=$(dirname "$(dirname "$ext")") \
+		/usr/bin/python3 -c 'import sys, veles
+assert veles.__file__.startswith(sys.argv[1]), veles.__file__
+p = veles.load("0@i")
+print(p.name, p.header["cmd"], len(p.to_dataframe()))' "$root" >"$T/out" 2>&1 ||
+		{ cat "$T/out" >&2; fail "import veles from the install"; }
+	has "$T/out" "^prog-time-2.perf \./prog 60$"
+fi
 exit 0

@@ -14,7 +14,7 @@ if [ "${VELES_SANITIZE:-none}" != none ]; then
 	pre=
 	case $VELES_SANITIZE in *address*) pre=$(cc -print-file-name=libasan.so) ;; esac
 	case $VELES_SANITIZE in *undefined*) pre="$pre $(cc -print-file-name=libubsan.so)" ;; esac
-	export LD_PRELOAD="$pre" ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+	export LD_PRELOAD="$pre" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
 cd "$VELES_SRCDIR/tests/python" || exit 1
 exec $py -m pytest -q -p no:cacheprovider "$@" .
