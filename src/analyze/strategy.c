@@ -1,8 +1,13 @@
 /*
- * degradation.strategies: each rule names a method and any of type, cmd,
- * workload, collector and postprocessor (shell patterns for cmd and
- * workload); a profile takes the method of the first rule that matches
- * it, or of every rule that does with degradation.apply: all.
+ * degradation.strategies in config.yml: which check method applies to
+ * which profiles, with Perun's semantics (perun/check/factory.py): the
+ * project's rules, then the user's (project/settings.c reads them); each
+ * names a method (ours or Perun's full name) and any of type, cmd,
+ * workload, args (or params), collector and postprocessor (shell patterns
+ * for cmd, workload and args); a profile takes the method of every rule
+ * that matches it, each once, or with degradation.apply: first of the
+ * first one. And one compared pair of profiles: the methods, the metric
+ * a time profile is judged on, the changes.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -14,37 +19,77 @@
 #include "util/common.h"
 #include "util/error.h"
 
-const char *const check_rule_field_names[CHECK_RULE_FIELDS] = {"type", "cmd", "workload",
-							       "collector", "postprocessor"};
+const char *const check_rule_field_names[CHECK_RULE_FIELDS] = {
+	"type", "cmd", "workload", "collector", "postprocessor", "args", "params"};
 
 static bool glob_or_equal(const char *pattern, const char *value)
 {
 	return value && (strcmp(pattern, value) == 0 || fnmatch(pattern, value, 0) == 0);
 }
 
+/* Postprocessor names compare with '_' and '-' alike: Perun's
+ * regression_analysis is our regression-analysis. */
+static bool same_name(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen && b[i]; i++)
+		if (a[i] != b[i] && !(strchr("_-", a[i]) && strchr("_-", b[i])))
+			return false;
+	return i == alen && !b[i];
+}
+
 /* Whether the profile ran postprocessor @name (its "postprocessors" list). */
 static bool ran_postprocessor(const struct profile *p, const char *name)
 {
-	char *needle = xasprintf("\"name\":\"%s\"", name);
-	bool found = p->postprocessors && strstr(p->postprocessors, needle);
+	const char *at = p->postprocessors;
 
-	free(needle);
-	return found;
+	while (at && (at = strstr(at, "\"name\":\""))) {
+		const char *v = at + 8, *end = strchr(v, '"');
+
+		if (end && same_name(v, (size_t)(end - v), name))
+			return true;
+		at = v;
+	}
+	return false;
+}
+
+/* A type matches ours or the one Perun sees (a monitor profile is mixed). */
+static bool type_matches(const char *want, const char *type)
+{
+	return type && (strcmp(want, type) == 0 || strcmp(want, profile_perun_type(type)) == 0);
 }
 
 static bool rule_matches(const struct check_rule *r, const struct profile *p)
 {
 	char *const *want = r->field;
 
-	return (!want[0] || (p->type && strcmp(want[0], p->type) == 0)) &&
+	return (!want[0] || type_matches(want[0], p->type)) &&
 	       (!want[1] || glob_or_equal(want[1], p->cmd)) &&
 	       (!want[2] || glob_or_equal(want[2], p->workload)) &&
 	       (!want[3] || (p->collector && strcmp(want[3], p->collector) == 0)) &&
-	       (!want[4] || ran_postprocessor(p, want[4]));
+	       (!want[4] || ran_postprocessor(p, want[4])) &&
+	       (!want[5] || glob_or_equal(want[5], p->args)) &&
+	       (!want[6] || glob_or_equal(want[6], p->args));
 }
 
-const char *check_method_static(const char *name)
+const char *check_method_canonical(const char *name)
 {
+	/* Perun's full names (perun/check/factory.py, parse_strategy). */
+	static const char *const long_names[][2] = {
+		{"average_amount_threshold", "aat"},
+		{"best_model_order_equality", "bmoe"},
+		{"polynomial_regression", "preg"},
+		{"linear_regression", "lreg"},
+		{"fast_check", "fast"},
+		{"integral_comparison", "int"},
+		{"local_statistics", "loc"},
+		{"exclusive_time_outliers", "eto"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(long_names); i++)
+		if (same_name(long_names[i][0], strlen(long_names[i][0]), name))
+			name = long_names[i][1];
 	for (const char *const *m = check_method_names(); *m; m++)
 		if (strcmp(*m, name) == 0)
 			return *m;
@@ -77,9 +122,15 @@ void check_methods_for(const struct check_strategies *s, const struct profile *p
 {
 	*n = 0;
 	for (size_t i = 0; s && i < s->n && *n < CHECK_MAX_METHODS; i++) {
+		bool seen = false;
+
 		if (!rule_matches(&s->rules[i], p))
 			continue;
-		methods[(*n)++] = s->rules[i].method;
+		/* A method two rules name runs once, as in Perun. */
+		for (size_t k = 0; k < *n; k++)
+			seen = seen || methods[k] == s->rules[i].method;
+		if (!seen)
+			methods[(*n)++] = s->rules[i].method;
 		if (!s->all)
 			break;
 	}

@@ -15,9 +15,9 @@ struct profile;
 
 /* The most methods degradation.strategies may apply to one profile. */
 #define CHECK_MAX_METHODS 16
-#define CHECK_RULE_FIELDS 5 /* type, cmd, workload, collector, postprocessor */
+#define CHECK_RULE_FIELDS 7 /* type, cmd, workload, collector, postprocessor, args, params */
 
-/* "type", "cmd", "workload", "collector", "postprocessor". */
+/* "type", "cmd", "workload", "collector", "postprocessor", "args", "params". */
 extern const char *const check_rule_field_names[CHECK_RULE_FIELDS];
 
 /* One rule of degradation.strategies. */
@@ -27,18 +27,19 @@ struct check_rule {
 };
 
 struct check_strategies {
-	bool all; /* degradation.apply: all */
+	bool all; /* degradation.apply: all (the default) */
 	struct check_rule *rules;
 	size_t n;
 };
 
 void check_strategies_free(struct check_strategies *s);
-/* The known method called @name (its static name), or NULL. */
-const char *check_method_static(const char *name);
+/* A method named ours ("aat") or Perun's way ("average_amount_threshold"),
+ * as its static name in check_method_names(); NULL when unknown. */
+const char *check_method_canonical(const char *name);
 /*
- * The check methods for target profile @p: the first matching rule's, or
- * every matching rule's with apply: all; stat, or int for a non-time
- * profile with models, when none matches.
+ * The check methods for target profile @p: every matching rule's (each
+ * once), or the first one's with apply: first; stat, or int for a
+ * non-time profile with models, when none matches.
  */
 void check_methods_for(const struct check_strategies *s, const struct profile *p,
 		       const char *methods[CHECK_MAX_METHODS], size_t *n);

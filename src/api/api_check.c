@@ -91,7 +91,7 @@ static int parse_flag(const char *key, const char *value, bool *out)
 static int set_choice(veles_check *c, const char *key, const char *value)
 {
 	if (!strcmp(key, "method")) {
-		c->o.method = check_method_static(value);
+		c->o.method = check_method_canonical(value);
 		return c->o.method ? 0
 				   : err_set(ERR_INVALID,
 					     "unknown method '%s' (see `veles check "

@@ -12,10 +12,20 @@
 #include "util/fsutil.h"
 #include "vcs/vcs.h"
 
+/* The project's warnings go where veles_set_log() says. */
+static void project_warning(const char *msg, void *data)
+{
+	(void)data;
+	api_log(VELES_LOG_WARNING, "%s", msg);
+}
+
 int veles_project_open(const char *path, veles_project **out)
 {
 	veles_project *h = xcalloc(1, sizeof(*h));
-	int ret = project_open(path, &h->pr);
+	int ret;
+
+	h->pr.warn = project_warning;
+	ret = project_open(path, &h->pr);
 
 	*out = NULL;
 	if (ret < 0) {

@@ -96,6 +96,7 @@ struct check_collect {
 	bool yes;		   /* --yes: a profile's own recipe may run too */
 	bool ask;		   /* stdin and stderr are terminals: ask before one runs */
 	bool quiet;		   /* no progress line */
+	bool log;		   /* degradation.log_collect: output to .veles/logs/ */
 	struct run_matrix *matrix; /* the user's job matrix, read on first use */
 };
 

@@ -82,8 +82,16 @@ _Static_assert(offsetof(struct cli_ctx, store) == offsetof(struct cli_ctx, proje
 		       offsetof(struct cli_ctx, root) == offsetof(struct cli_ctx, project.root),
 	       "struct cli_ctx's project fields do not match struct project");
 
+/* The project context's warnings, on stderr. */
+static void project_warning(const char *msg, void *data)
+{
+	(void)data;
+	cli_warn("%s", msg);
+}
+
 int cli_find_root(struct cli_ctx *ctx)
 {
+	ctx->project.warn = project_warning;
 	return project_find(NULL, &ctx->project);
 }
 

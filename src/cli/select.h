@@ -20,6 +20,12 @@ static inline void pending_free(char **names, size_t n)
 	project_pending_free(names, n);
 }
 
+static inline int ref_expand_ranges(struct cli_ctx *ctx, const char *version, char **specs,
+				    size_t n, char ***out, size_t *nout)
+{
+	return profile_ref_expand_ranges(&ctx->project, version, specs, n, out, nout);
+}
+
 static inline int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version,
 			      enum ref_default def, struct profile_ref *out)
 {

@@ -132,6 +132,7 @@ static int header_str(struct reader *r, char **dst)
 static int read_header(struct reader *r)
 {
 	struct profile *p = r->p;
+	char *ours = NULL;
 	int ev, ret;
 
 	if ((ret = expect(r, JEV_OBJ_START, "header")) < 0)
@@ -150,11 +151,22 @@ static int read_header(struct reader *r)
 		} else if (KEY_IS(&r->j, "units")) {
 			if ((ret = expect(r, JEV_OBJ_START, "header.units")) == 0)
 				ret = read_units(r);
+		} else if (KEY_IS(&r->j, "veles_type")) {
+			/* Our own type, written beside the one Perun knows. */
+			ret = header_str(r, &ours);
 		} else {
 			ret = keep_member(r, &p->header_extra, &p->nheader_extra);
 		}
-		if (ret < 0)
+		if (ret < 0) {
+			free(ours);
 			return ret;
+		}
+	}
+	if (ours && *ours) {
+		free(p->type);
+		p->type = ours;
+	} else {
+		free(ours);
 	}
 	return ev < 0 ? ev : 0;
 }

@@ -1,6 +1,8 @@
 /* Finding a project and opening its version context and store. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +39,12 @@ int project_find(const char *start, struct project *p)
 {
 	char *dir;
 	int ret = start_dir(start, &dir);
+	void (*warn)(const char *, void *) = p->warn;
+	void *warn_data = p->warn_data;
 
 	memset(p, 0, sizeof(*p));
+	p->warn = warn;
+	p->warn_data = warn_data;
 	if (ret < 0)
 		return ret;
 	for (;;) {
@@ -93,8 +99,24 @@ int project_open(const char *start, struct project *p)
 	return ret;
 }
 
+void project_warn(const struct project *p, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (!p->warn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->warn(msg, p->warn_data);
+}
+
 void project_release(struct project *p)
 {
+	void (*warn)(const char *, void *) = p->warn;
+	void *warn_data = p->warn_data;
+
 	store_close(p->store);
 	vcs_close(p->vcs);
 	free(p->root);
@@ -102,6 +124,8 @@ void project_release(struct project *p)
 	free(p->jobs_dir);
 	free(p->logs_dir);
 	memset(p, 0, sizeof(*p));
+	p->warn = warn;
+	p->warn_data = warn_data;
 }
 
 int project_version(struct project *p, const char *rev, char id[41])

@@ -16,6 +16,10 @@ struct project {
 	char *logs_dir;
 	struct vcs *vcs;     /* NULL until project_open_store() */
 	struct store *store; /* NULL until project_open_store() */
+	/* Where warnings go (the front end's; NULL drops them): the library
+	 * never prints. Kept by project_find() and project_release(). */
+	void (*warn)(const char *msg, void *data);
+	void *warn_data;
 };
 
 /*
@@ -29,7 +33,10 @@ int project_find(const char *start, struct project *p);
 int project_open_store(struct project *p);
 /* project_find(), then project_open_store(). */
 int project_open(const char *start, struct project *p);
-/* Frees what @p holds and zeroes it; a zeroed @p is fine. */
+/* Passes a warning to p->warn. */
+void project_warn(const struct project *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Frees what @p holds and zeroes it but its warn hook; a zeroed @p is fine. */
 void project_release(struct project *p);
 
 /* The full id of version @rev (NULL: the current one, HEAD). ERR_NOTFOUND

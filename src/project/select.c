@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "profile/profile.h"
+#include "project/profile_order.h"
 #include "project/project.h"
 #include "project/select.h"
 #include "store/store.h"
@@ -111,6 +112,7 @@ int project_pending_list(const struct project *pr, char ***names, size_t *n)
 	closedir(d);
 	if (*n)
 		qsort(*names, *n, sizeof(**names), cmp_str);
+	order_pending(pr, *names, *n);
 	return 0;
 }
 
@@ -180,6 +182,8 @@ static int pick_stored(struct project *pr, const char *version, unsigned long id
 
 	if (ret < 0)
 		return ret;
+	if (!name)
+		order_stored(pr, e, n);
 	ret = ERR_NOTFOUND;
 	for (i = 0; i < n; i++) {
 		if (name ? strcmp(e[i].name, name) == 0 : i == idx) {
@@ -242,6 +246,84 @@ static int resolve_named(struct project *pr, const char *spec, const char *versi
 		       "no profile '%s': not an index (N@p, N@i), a file, a pending or registered "
 		       "profile name, or a profile id",
 		       spec);
+}
+
+/* "A@x-B@x": the kind letter and the two indices, or 0 when @spec is no
+ * range. */
+static int parse_range(const char *spec, unsigned long *a, unsigned long *b)
+{
+	const char *dash = strchr(spec, '-');
+	char *first;
+	int ka, kb;
+
+	if (!dash)
+		return 0;
+	first = xstrndup(spec, (size_t)(dash - spec));
+	ka = parse_index(first, a);
+	kb = parse_index(dash + 1, b);
+	free(first);
+	return ka > 0 && ka == kb ? ka : 0;
+}
+
+static void push(char ***v, size_t *n, size_t *cap, char *s)
+{
+	*v = xgrow(*v, sizeof(**v), *n + 2, cap);
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+/* How many profiles N@p (@kind 'p') or N@i of @version counts over. */
+static int count_of(const struct project *pr, int kind, const char *version, unsigned long *have)
+{
+	size_t n = 0;
+	int ret = 0;
+
+	if (kind == 'p') {
+		char **names;
+
+		ret = project_pending_list(pr, &names, &n);
+		if (ret == 0)
+			project_pending_free(names, n);
+	} else if (version) {
+		struct store_entry *e;
+
+		ret = store_list(pr->store, version, &e, &n);
+		if (ret == 0)
+			store_entries_free(e, n);
+	}
+	*have = n;
+	return ret;
+}
+
+int profile_ref_expand_ranges(const struct project *pr, const char *version, char **specs,
+			      size_t n, char ***out, size_t *nout)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*nout = 0;
+	push(out, nout, &cap, NULL);
+	*nout = 0;
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		unsigned long a, b, have = 0;
+		int kind = path_exists(specs[i]) ? 0 : parse_range(specs[i], &a, &b);
+
+		if (!kind) {
+			push(out, nout, &cap, xstrdup(specs[i]));
+			continue;
+		}
+		ret = count_of(pr, kind, version, &have);
+		/* Indices past the last profile are skipped, as Perun does. */
+		for (unsigned long k = a; ret == 0 && k <= b && k < have; k++)
+			push(out, nout, &cap, xasprintf("%lu@%c", k, kind));
+	}
+	if (ret < 0) {
+		project_pending_free(*out, *nout);
+		*out = NULL;
+		*nout = 0;
+	}
+	return ret;
 }
 
 int profile_ref_resolve(struct project *pr, const char *spec, const char *version,

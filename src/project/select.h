@@ -71,9 +71,20 @@ struct profile_ref {
 	struct store_entry entry; /* STORED (owned copies) */
 };
 
-/* The .perf files in jobs/, sorted by name: the order "N@p" counts in. */
+/* The .perf files in jobs/ in the order "N@p" counts in: by name, or by
+ * format.sort_profiles_by (project/profile_order.h). */
 int project_pending_list(const struct project *pr, char ***names, size_t *n);
 void project_pending_free(char **names, size_t n);
+
+/*
+ * Perun's tag ranges: "A@p-B@p" (pending) and "A@i-B@i" (of @version)
+ * become A@p, A+1@p, ... up to B or the last profile there is; a range
+ * with A > B names none. Other specs are copied as they are, and so is a
+ * range that is the name of an existing file. *@out (NULL-terminated,
+ * free with project_pending_free) may hold fewer or more specs than @specs.
+ */
+int profile_ref_expand_ranges(const struct project *pr, const char *version, char **specs,
+			      size_t n, char ***out, size_t *nout);
 
 /* Resolves @spec; @version is the version to look in for stored ones. */
 int profile_ref_resolve(struct project *pr, const char *spec, const char *version,

@@ -107,52 +107,70 @@ bool project_setting_bool(const struct project *p, const char *key, bool def)
 	return value;
 }
 
-static char *rule_field(const struct project *p, size_t i, const char *field)
-{
-	char *key = xasprintf("degradation.strategies.%zu.%s", i, field);
-	char *v = project_setting(p, key);
-
-	free(key);
-	return v;
-}
-
+/* Perun's default is all: every matching rule's method, each once. */
 static int load_apply(const struct project *p, bool *all)
 {
 	char *apply = project_setting(p, "degradation.apply");
 	int ret = 0;
 
-	*all = apply && strcmp(apply, "all") == 0;
+	*all = !apply || strcmp(apply, "all") == 0;
 	if (apply && !*all && strcmp(apply, "first") != 0)
 		ret = err_set(ERR_INVALID, "degradation.apply is '%s': use first or all", apply);
 	free(apply);
 	return ret;
 }
 
+/* The rules of one file, after those already in @s. */
+static int load_rules(const char *path, struct check_strategies *s)
+{
+	struct config *c = NULL;
+	int ret = config_load(path, &c);
+
+	for (size_t i = 0; ret == 0; i++) {
+		char *key = xasprintf("degradation.strategies.%zu.method", i);
+		const char *method = config_get(c, key);
+		struct check_rule *r;
+
+		if (!method) {
+			free(key);
+			break;
+		}
+		s->rules = xrealloc(s->rules, (s->n + 1) * sizeof(*s->rules));
+		r = &s->rules[s->n++];
+		memset(r, 0, sizeof(*r));
+		for (size_t f = 0; f < CHECK_RULE_FIELDS; f++) {
+			char *fk = xasprintf("degradation.strategies.%zu.%s", i,
+					     check_rule_field_names[f]);
+
+			r->field[f] = config_get(c, fk) ? xstrdup(config_get(c, fk)) : NULL;
+			free(fk);
+		}
+		r->method = check_method_canonical(method);
+		if (!r->method)
+			ret = config_error_at(c, key, "%s: unknown method '%s'", key, method);
+		free(key);
+	}
+	config_free(c);
+	return ret;
+}
+
+/*
+ * As Perun gathers them: the project's rules, then the user's (Perun's
+ * local.yml, then shared.yml), in one list.
+ */
 int check_strategies_load(const struct project *p, struct check_strategies *s)
 {
+	char *paths[2];
 	int ret = project_settings_check(p);
 
 	memset(s, 0, sizeof(*s));
 	if (ret == 0)
 		ret = load_apply(p, &s->all);
-	for (size_t i = 0; ret == 0; i++) {
-		char *method = rule_field(p, i, "method");
-		struct check_rule *r;
-
-		if (!method)
-			break;
-		s->rules = xrealloc(s->rules, (s->n + 1) * sizeof(*s->rules));
-		r = &s->rules[s->n++];
-		memset(r, 0, sizeof(*r));
-		/* The fields first: reading a setting may leave a message behind. */
-		for (size_t f = 0; f < CHECK_RULE_FIELDS; f++)
-			r->field[f] = rule_field(p, i, check_rule_field_names[f]);
-		r->method = check_method_static(method);
-		if (!r->method)
-			ret = err_set(ERR_INVALID,
-				      "degradation.strategies.%zu.method: unknown method '%s'", i,
-				      method);
-		free(method);
+	setting_files(p, paths);
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (ret == 0 && paths[i])
+			ret = load_rules(paths[i], s);
+		free(paths[i]);
 	}
 	if (ret < 0)
 		check_strategies_free(s);
