@@ -6,10 +6,10 @@
 
 #include "cli/cli.h"
 #include "cli/perun-opts.h"
-#include "project/profile_order.h"
 #include "cli/select.h"
 #include "config/config.h"
 #include "profile/profile.h"
+#include "project/profile_order.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"

@@ -295,8 +295,8 @@ static int count_of(const struct project *pr, int kind, const char *version, uns
 	return ret;
 }
 
-int profile_ref_expand_ranges(const struct project *pr, const char *version, char **specs,
-			      size_t n, char ***out, size_t *nout)
+int profile_ref_expand_ranges(const struct project *pr, const char *version, char **specs, size_t n,
+			      char ***out, size_t *nout)
 {
 	size_t cap = 0;
 	int ret = 0;

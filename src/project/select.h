@@ -83,8 +83,8 @@ void project_pending_free(char **names, size_t n);
  * range that is the name of an existing file. *@out (NULL-terminated,
  * free with project_pending_free) may hold fewer or more specs than @specs.
  */
-int profile_ref_expand_ranges(const struct project *pr, const char *version, char **specs,
-			      size_t n, char ***out, size_t *nout);
+int profile_ref_expand_ranges(const struct project *pr, const char *version, char **specs, size_t n,
+			      char ***out, size_t *nout);
 
 /* Resolves @spec; @version is the version to look in for stored ones. */
 int profile_ref_resolve(struct project *pr, const char *spec, const char *version,
