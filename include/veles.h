@@ -225,7 +225,10 @@ void veles_check_free(veles_check *c);
  * bmoe, int, loc, fast, lreg, preg, bounds), "alpha", "min-effect",
  * "severe", "test" (mann-whitney, welch), "rounds", "seed",
  * "aat-threshold", "on" (instructions, cycles, cpu, real, user, sys),
- * "strict-env" and "force" (true/false). VELES_ERR_INVALID for an unknown
+ * "models-type" (which models are paired: best-model, best-param,
+ * best-nonparam, all-param, all-nonparam, all-models, best-both),
+ * "strict-env" and "force" (true/false). A method may be named Perun's
+ * way too ("average_amount_threshold"). VELES_ERR_INVALID for an unknown
  * key or a bad value.
  */
 int veles_check_set(veles_check *c, const char *key, const char *value);

@@ -110,6 +110,19 @@ static int set_choice(veles_check *c, const char *key, const char *value)
 				c->o.on = *m;
 		return 0;
 	}
+	if (!strcmp(key, "models-type")) {
+		int pairing = model_pairing_parse(value);
+
+		if (pairing < 0)
+			return err_set(
+				ERR_INVALID,
+				"models-type: unknown strategy '%s' (best-model, best-param, "
+				"best-nonparam, all-param, all-nonparam, all-models, "
+				"best-both)",
+				value);
+		c->o.cp.pairing = (enum model_pairing)pairing;
+		return 0;
+	}
 	if (!strcmp(value, "mann-whitney") || !strcmp(value, "welch")) {
 		c->o.cp.test = value[0] == 'w' ? TEST_WELCH : TEST_MANN_WHITNEY;
 		return 0;
@@ -125,7 +138,8 @@ int veles_check_set(veles_check *c, const char *key, const char *value)
 
 	if (!key || !value)
 		return err_set(ERR_INVALID, "a check option wants a key and a value");
-	if (!strcmp(key, "method") || !strcmp(key, "on") || !strcmp(key, "test"))
+	if (!strcmp(key, "method") || !strcmp(key, "on") || !strcmp(key, "test") ||
+	    !strcmp(key, "models-type"))
 		return set_choice(c, key, value);
 	if (!strcmp(key, "alpha"))
 		return parse_number(key, value, 0, 0.5, &cp->alpha);

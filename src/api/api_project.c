@@ -4,6 +4,7 @@
 
 #include "api/api.h"
 #include "profile/profile.h"
+#include "project/profile_order.h"
 #include "project/select.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -156,6 +157,9 @@ int veles_project_profiles(veles_project *h, const char *rev, veles_table **out)
 	table_add(t, "version", VELES_STR);
 	if (ret == 0)
 		ret = store_list(h->pr.store, id, &e, &n);
+	/* The order N@i counts in (format.sort_profiles_by). */
+	if (ret == 0)
+		order_stored(&h->pr, e, n);
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		table_set_i64(t, 0, i, (int64_t)i);
 		table_set_str(t, 1, i, e[i].blob);

@@ -136,6 +136,12 @@ static void test_check_options(void **state)
 	assert_int_equal(veles_check_new(NULL, &c), 0);
 	assert_int_equal(veles_check_set(c, "method", "aat"), 0);
 	assert_int_equal(veles_check_set(c, "alpha", "0.01"), 0);
+	/* Perun's name of a method, and its model pairings. */
+	assert_int_equal(veles_check_set(c, "method", "average_amount_threshold"), 0);
+	assert_int_equal(veles_check_set(c, "method", "averages"), VELES_ERR_INVALID);
+	assert_int_equal(veles_check_set(c, "models-type", "best-both"), 0);
+	assert_int_equal(veles_check_set(c, "models-type", "best"), VELES_ERR_INVALID);
+	assert_non_null(strstr(veles_last_error(), "models-type: unknown strategy 'best'"));
 	assert_int_equal(veles_check_set(c, "rounds", "50"), VELES_ERR_INVALID);
 	assert_int_equal(veles_check_set(c, "strict-env", "maybe"), VELES_ERR_INVALID);
 	assert_int_equal(veles_check_set(c, "colour", "red"), VELES_ERR_INVALID);
