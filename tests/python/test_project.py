@@ -73,3 +73,32 @@ def test_not_a_project(tmp_path):
         veles.Project(tmp_path)
     with pytest.raises(veles.Error, match="cannot open project"):
         veles.Project(tmp_path / "missing")
+
+
+def test_sort_profiles_by(project):
+    """format.sort_profiles_by numbers N@p and N@i as `veles status` does,
+    and a key that is none of Perun's is a warning, once."""
+    veles_bin = os.environ["VELES"]
+    jobs = project / ".veles" / "jobs"
+    (jobs / "a-time-1.perf").write_text(json.dumps(time_profile(1.0, cmd="./a")))
+    (jobs / "z-time-1.perf").write_text(json.dumps(time_profile(1.0, cmd="./z")))
+    pr = veles.Project()
+    assert [p["name"] for p in pr.pending()] == ["a-time-1.perf", "prog-time-3.perf",
+                                                "z-time-1.perf"]
+    subprocess.run([veles_bin, "status", "--sort-by", "source"], check=True,
+                   capture_output=True)
+    # Perun's order: descending.
+    assert [p["name"] for p in pr.pending()] == ["z-time-1.perf", "prog-time-3.perf",
+                                                "a-time-1.perf"]
+    assert veles.load("0@p").name == "z-time-1.perf"
+    status = subprocess.run([veles_bin, "status"], check=True, capture_output=True,
+                            text=True).stdout
+    assert status.index("z-time-1.perf") < status.index("a-time-1.perf")
+    subprocess.run([veles_bin, "config", "set", "format.sort_profiles_by", "colour"],
+                   check=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        names = [p["name"] for p in veles.Project().pending()]
+    assert names == ["a-time-1.perf", "prog-time-3.perf", "z-time-1.perf"]
+    said = [str(x.message) for x in w if issubclass(x.category, veles.VelesWarning)]
+    assert len(said) == 1 and "'colour' is not a key to sort by" in said[0]
