@@ -81,5 +81,14 @@ p = veles.load("0@i")
 print(p.name, p.header["cmd"], len(p.to_dataframe()))' "$root" >"$T/out" 2>&1 ||
 		{ cat "$T/out" >&2; fail "import veles from the install"; }
 	has "$T/out" "^prog-time-2.perf \./prog 60$"
+	# Installed under /usr/local (make install's prefix), the package lands
+	# where Debian's python3 looks without a PYTHONPATH.
+	site=$(dirname "$(dirname "${ext#"$root"}")")
+	case $site in
+	/usr/local/*)
+		/usr/bin/python3 -c 'import site, sys; sys.exit(sys.argv[1] not in site.getsitepackages())' \
+			"$site" || fail "the package went to $site, which python3 does not search"
+		;;
+	esac
 fi
 exit 0
