@@ -23,11 +23,9 @@ static void project_warning(const char *msg, void *data)
 int veles_project_open(const char *path, veles_project **out)
 {
 	veles_project *h = xcalloc(1, sizeof(*h));
-	int ret;
+	int ret = project_open(path, &h->pr);
 
 	h->pr.warn = project_warning;
-	ret = project_open(path, &h->pr);
-
 	*out = NULL;
 	if (ret < 0) {
 		free(h);

@@ -91,8 +91,10 @@ static void project_warning(const char *msg, void *data)
 
 int cli_find_root(struct cli_ctx *ctx)
 {
+	int ret = project_find(NULL, &ctx->project);
+
 	ctx->project.warn = project_warning;
-	return project_find(NULL, &ctx->project);
+	return ret;
 }
 
 int cli_open_project(struct cli_ctx *ctx)

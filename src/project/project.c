@@ -39,12 +39,8 @@ int project_find(const char *start, struct project *p)
 {
 	char *dir;
 	int ret = start_dir(start, &dir);
-	void (*warn)(const char *, void *) = p->warn;
-	void *warn_data = p->warn_data;
 
 	memset(p, 0, sizeof(*p));
-	p->warn = warn;
-	p->warn_data = warn_data;
 	if (ret < 0)
 		return ret;
 	for (;;) {
@@ -114,8 +110,6 @@ void project_warn(const struct project *p, const char *fmt, ...)
 
 void project_release(struct project *p)
 {
-	void (*warn)(const char *, void *) = p->warn;
-	void *warn_data = p->warn_data;
 
 	store_close(p->store);
 	vcs_close(p->vcs);
@@ -124,8 +118,6 @@ void project_release(struct project *p)
 	free(p->jobs_dir);
 	free(p->logs_dir);
 	memset(p, 0, sizeof(*p));
-	p->warn = warn;
-	p->warn_data = warn_data;
 }
 
 int project_version(struct project *p, const char *rev, char id[41])

@@ -16,8 +16,8 @@ struct project {
 	char *logs_dir;
 	struct vcs *vcs;     /* NULL until project_open_store() */
 	struct store *store; /* NULL until project_open_store() */
-	/* Where warnings go (the front end's; NULL drops them): the library
-	 * never prints. Kept by project_find() and project_release(). */
+	/* Where warnings go (the front end's, set after project_find() or
+	 * project_open(); NULL drops them): the library never prints. */
 	void (*warn)(const char *msg, void *data);
 	void *warn_data;
 };
@@ -36,7 +36,7 @@ int project_open(const char *start, struct project *p);
 /* Passes a warning to p->warn. */
 void project_warn(const struct project *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Frees what @p holds and zeroes it but its warn hook; a zeroed @p is fine. */
+/* Frees what @p holds and zeroes it; a zeroed @p is fine. */
 void project_release(struct project *p);
 
 /* The full id of version @rev (NULL: the current one, HEAD). ERR_NOTFOUND
