@@ -128,6 +128,7 @@ void seq_init(struct seq_test *t, const struct seq_params *p)
 	if (t->p.first_look < 2)
 		t->p.first_look = 2;
 	t->looks = 0;
+	t->spent = 0;
 	t->next = t->p.first_look;
 }
 
@@ -136,16 +137,18 @@ bool seq_due(const struct seq_test *t, size_t n)
 	return n >= t->next;
 }
 
-void seq_look(struct seq_test *t, const double *d, size_t n, struct seq_look *out)
+/* Look number ++looks at level @alpha_k. */
+static void look_at(struct seq_test *t, const double *d, size_t n, double alpha_k,
+		    struct seq_look *out)
 {
-	unsigned k = ++t->looks;
 	double m = t->p.margin;
 	size_t grown = (size_t)ceil((double)n * 1.25);
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
-	out->k = k;
-	out->alpha_k = t->p.alpha / ((double)k * (k + 1));
+	out->k = ++t->looks;
+	out->alpha_k = alpha_k;
+	t->spent += alpha_k;
 	seq_hodges_lehmann(d, n, out->alpha_k, &out->est, &out->lo, &out->hi);
 	out->p = seq_signed_rank_p(d, n);
 	t->next = grown > n + 2 ? grown : n + 2;
@@ -157,4 +160,18 @@ void seq_look(struct seq_test *t, const double *d, size_t n, struct seq_look *ou
 		out->verdict = SEQ_WITHIN;
 	else
 		out->verdict = SEQ_UNSURE;
+}
+
+void seq_look(struct seq_test *t, const double *d, size_t n, struct seq_look *out)
+{
+	double k = t->looks + 1;
+
+	look_at(t, d, n, SEQ_INTERIM_SHARE * t->p.alpha / (k * (k + 1)), out);
+}
+
+void seq_look_last(struct seq_test *t, const double *d, size_t n, struct seq_look *out)
+{
+	double left = t->p.alpha - t->spent;
+
+	look_at(t, d, n, left > 0 ? left : 0, out);
 }

@@ -87,7 +87,7 @@ static int run_rounds(struct bisect *b, struct rounds *r, size_t nsides, double 
 	ret = rmit_run(&rm, &budget, &n, &why);
 	/* The budget is spent: a last look at everything measured. */
 	if (ret == 0 && why != RMIT_SURE && r->n)
-		seq_look(&r->t, r->d, r->n, &r->look);
+		seq_look_last(&r->t, r->d, r->n, &r->look);
 	return ret;
 }
 

@@ -185,11 +185,15 @@ static void add_round(struct session *s, const struct profile *base, const struc
 	samples_free(&set[1]);
 }
 
-static void look(struct session *s, struct loc *l)
+/* An interim look, or the @last one when the budget is spent. */
+static void look(struct session *s, struct loc *l, bool last)
 {
 	char line[512];
 
-	seq_look(&l->t, l->d, l->n, &l->look);
+	if (last)
+		seq_look_last(&l->t, l->d, l->n, &l->look);
+	else
+		seq_look(&l->t, l->d, l->n, &l->look);
 	l->looked = true;
 	l->sure = l->look.verdict != SEQ_UNSURE;
 	if (!s->o->progress)
@@ -217,7 +221,7 @@ static int decide(void *arg, size_t rounds)
 		struct loc *l = &s->locs[i];
 
 		if (!l->sure && seq_due(&l->t, l->n))
-			look(s, l);
+			look(s, l, false);
 		all = all && l->sure;
 	}
 	return all;
@@ -347,7 +351,7 @@ static int remeasure_job(const struct remeasure_opts *o, const struct run_matrix
 	ret = rmit_run(&rm, &o->budget, &r->rounds, &r->why);
 	for (size_t i = 0; ret == 0 && i < s.nlocs; i++) {
 		if (!s.locs[i].sure)
-			look(&s, &s.locs[i]);
+			look(&s, &s.locs[i], true);
 		to_change(&s, &s.locs[i], &r->changes);
 	}
 	r->metric = s.metric;

@@ -89,21 +89,27 @@ static void test_sequential(void **state)
 	memset(d, 0, sizeof(d));
 	seq_look(&t, d, 8, &l);
 	assert_int_equal(l.k, 1);
-	assert_near(l.alpha_k, 0.025, 1e-15);
+	assert_near(l.alpha_k, 0.0125, 1e-15);
 	assert_int_equal(l.verdict, SEQ_WITHIN);
 	/* The next look after a quarter more rounds, and half the share left. */
 	assert_false(seq_due(&t, 9));
 	assert_true(seq_due(&t, 10));
 	seq_look(&t, d, 10, &l);
-	assert_near(l.alpha_k, 0.05 / 6, 1e-15);
+	assert_near(l.alpha_k, 0.025 / 6, 1e-15);
 	assert_true(seq_due(&t, 13) && !seq_due(&t, 12));
+	/* The last look spends all the interim looks left: at least half. */
+	seq_look_last(&t, d, 13, &l);
+	assert_int_equal(l.k, 3);
+	assert_near(l.alpha_k, 0.05 - 0.0125 - 0.025 / 6, 1e-15);
 	/* A big slowdown: above the margin at the first look. */
 	seq_init(&t, &p);
 	for (size_t i = 0; i < 8; i++)
 		d[i] = log(3.0) + 0.01 * ((double)i - 3.5);
 	seq_look(&t, d, 8, &l);
 	assert_int_equal(l.verdict, SEQ_ABOVE);
-	assert_true(l.lo > log(2.9) && l.hi < log(3.1));
+	/* At the first look's level the interval is the rounds' whole range. */
+	assert_near(l.lo, d[0], 1e-12);
+	assert_near(l.hi, d[7], 1e-12);
 	for (size_t i = 0; i < 8; i++)
 		d[i] = -d[i];
 	seq_init(&t, &p);
@@ -115,6 +121,16 @@ static void test_sequential(void **state)
 		d[i] = log1p(0.02) + 0.03 * ((double)i - 3.5);
 	seq_look(&t, d, 8, &l);
 	assert_int_equal(l.verdict, SEQ_UNSURE);
+	/* A small slowdown the interim looks cannot be sure of, after a
+	 * dozen of them, the last look at its larger level is. */
+	seq_init(&t, &p);
+	for (size_t i = 0; i < 64; i++)
+		d[i] = log1p(0.04) + 0.05 * sin((double)i * 2.4);
+	for (int k = 0; k < 12; k++)
+		seq_look(&t, d, 64, &l);
+	assert_int_equal(l.verdict, SEQ_UNSURE);
+	seq_look_last(&t, d, 64, &l);
+	assert_int_equal(l.verdict, SEQ_ABOVE);
 	/* Margin 0 (bisect's midpoint test): only the sign is asked. */
 	p.margin = 0;
 	seq_init(&t, &p);

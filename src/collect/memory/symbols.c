@@ -100,10 +100,11 @@ static const char *die_name(Dwarf_Die *die)
 	static const unsigned int keys[] = {DW_AT_linkage_name, DW_AT_MIPS_linkage_name,
 					    DW_AT_name};
 
+	/* The string is libdw's, not in @a. */
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (dw->dwarf_attr_integrate(die, keys[i], &a)) /* the string is libdw's */
-			return dw->dwarf_formstring(
-				&a); /* cppcheck-suppress returnDanglingLifetime */
+		if (dw->dwarf_attr_integrate(die, keys[i], &a))
+			// cppcheck-suppress returnDanglingLifetime
+			return dw->dwarf_formstring(&a);
 	return NULL;
 }
 
