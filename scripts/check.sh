@@ -37,8 +37,9 @@ export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
 echo "== tests (normal build)"
 meson test -C "$build" --print-errorlogs --num-processes 2 >"$logs/normal" 2>&1 || status=1
 cat "$logs/normal"
-echo "== tests (ASan+UBSan build: unit, CLI and fuzz corpus replay)"
+echo "== tests (ASan+UBSan build: unit, CLI, fuzz corpus replay, libveles installed, Python)"
 meson test -C "$asan" --print-errorlogs --num-processes 2 --suite unit --suite cli --suite fuzz \
+	--suite api --suite python \
 	>"$logs/asan" 2>&1 || status=1
 cat "$logs/asan"
 echo "== tests (TSan build: the threaded code)"

@@ -14,6 +14,9 @@ libncurses-dev libunwind8 systemtap-sdt-dev"
 # veles script: its Python module embeds libpython and decodes tracepoints
 # with libtraceevent.
 PKGS="$PKGS libpython3-dev libtraceevent-dev"
+# import veles: the binding builds against python3-dev; its DataFrames are
+# pandas', its tests pytest's.
+PKGS="$PKGS python3-dev python3-pandas python3-pytest"
 # collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
 PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
 # collect bounds parses C with libclang (llvm-config finds it); its

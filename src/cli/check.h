@@ -11,6 +11,9 @@
 
 #include "analyze/degrade.h"
 #include "analyze/profile_config.h"
+#include "analyze/strategy.h"
+#include "project/settings.h"
+#include "project/version_profiles.h"
 
 struct buf;
 struct profile;
@@ -93,50 +96,7 @@ void check_summary(struct buf *b, const struct check_report *r);
  */
 bool check_pair_disjoint(const struct check_pair *p, struct buf *b);
 
-/* The profiles of one version, loaded, with their configuration keys. */
-struct version_profiles {
-	struct store_entry *e;
-	struct profile **p;
-	char **key;
-	size_t n;
-};
-
 struct cli_ctx;
-int version_profiles_load(struct cli_ctx *ctx, const char *version, struct version_profiles *v);
-void version_profiles_free(struct version_profiles *v);
-/* The last profile (by name: the newest) of @v with configuration @key, or -1. */
-ssize_t version_profiles_find(const struct version_profiles *v, const char *key);
-
-/* The most methods degradation.strategies may apply to one profile. */
-#define CHECK_MAX_METHODS 16
-#define CHECK_RULE_FIELDS 7 /* type, cmd, workload, collector, postprocessor, args, params */
-
-/* degradation.strategies, read once per command. */
-struct check_rule {
-	const char *method;		/* a name from check_method_names() */
-	char *field[CHECK_RULE_FIELDS]; /* NULL: any */
-};
-
-struct check_strategies {
-	bool all; /* degradation.apply: all */
-	struct check_rule *rules;
-	size_t n;
-};
-
-/* Reads and checks config.yml's strategies (and rejects unknown keys)
- * before any work: ERR_INVALID for an unknown method or apply value. */
-/* A method named ours ("aat") or Perun's way ("average_amount_threshold"),
- * as its static name in check_method_names(); NULL when unknown. */
-const char *check_method_canonical(const char *name);
-int check_strategies_load(const struct cli_ctx *ctx, struct check_strategies *s);
-void check_strategies_free(struct check_strategies *s);
-/*
- * The check methods for target profile @p: every matching rule's (each
- * once), or the first one's with apply: first; stat, or int for a
- * non-time profile with models, when none matches.
- */
-void check_methods_for(const struct check_strategies *s, const struct profile *p,
-		       const char *methods[CHECK_MAX_METHODS], size_t *n);
 
 /* What --collect-missing may run. */
 struct check_collect {

@@ -1,15 +1,17 @@
 /* What every command shares: error lines, finding the project, options. */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/select.h"
 #include "project/project_local.h"
+#include "run/batch.h"
 #include "store/store.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -79,54 +81,35 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
-/* Which of .veles/ and .git @dir holds: 2, 1, or 0 for neither. */
-static int project_marker(const char *dir)
-{
-	const char *base = strcmp(dir, "/") ? dir : "";
-	char *veles = xasprintf("%s/.veles", base), *git = xasprintf("%s/.git", base);
-	/* .git is a directory, or a worktree's or submodule's file. */
-	int found = path_is_dir(veles) ? 2 : path_exists(git) ? 1 : 0;
+/* ctx->root and ctx->project.root must be one field (cli.h). */
+_Static_assert(offsetof(struct cli_ctx, store) == offsetof(struct cli_ctx, project.store) &&
+		       offsetof(struct cli_ctx, root) == offsetof(struct cli_ctx, project.root),
+	       "struct cli_ctx's project fields do not match struct project");
 
-	free(veles);
-	free(git);
-	return found;
+/* The project context's warnings, on stderr. */
+static void project_warning(const char *msg, void *data)
+{
+	(void)data;
+	cli_warn("%s", msg);
 }
 
-/*
- * The nearest directory upwards that has .veles/, or else is a git work
- * tree's top: a fresh clone is a project before `veles init`, its profiles
- * under refs/veles/ and its recipe in the tracked file (ctx->implicit; its
- * .veles/ is made when a command needs it, cli_local_state()).
- */
 int cli_find_root(struct cli_ctx *ctx)
 {
-	char cwd[PATH_MAX];
-	char *dir;
-	int found;
+	int ret = project_find(NULL, &ctx->project);
 
-	if (!getcwd(cwd, sizeof(cwd)))
-		return err_set(ERR_IO, "cannot get the current directory: %s", strerror(errno));
-	dir = xstrdup(cwd);
-	while (!(found = project_marker(dir))) {
-		char *slash = strrchr(dir, '/');
+	ctx->project.warn = project_warning;
+	ctx->implicit = ctx->project.implicit;
+	return ret;
+}
 
-		if (!slash || dir[1] == '\0') {
-			free(dir);
-			return err_set(ERR_NOTFOUND,
-				       "not a Veles project (no .veles/ nor git work tree here or "
-				       "in any parent); run `veles init` first");
-		}
-		if (slash == dir)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
-	ctx->root = dir;
-	ctx->implicit = found == 1;
-	ctx->veles_dir = xasprintf("%s/.veles", strcmp(dir, "/") ? dir : "");
-	ctx->jobs_dir = xasprintf("%s/jobs", ctx->veles_dir);
-	ctx->logs_dir = xasprintf("%s/logs", ctx->veles_dir);
-	return 0;
+int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n)
+{
+	static bool swept; /* once a process: a sweep finds nothing new after */
+
+	if (!swept)
+		run_batch_sweep(ctx->jobs_dir, NULL);
+	swept = true;
+	return project_pending_list(&ctx->project, names, n);
 }
 
 int cli_local_state(struct cli_ctx *ctx)
@@ -158,24 +141,12 @@ int cli_open_project(struct cli_ctx *ctx)
 
 int cli_open_vcs(struct cli_ctx *ctx)
 {
-	int ret;
-
-	if (ctx->store)
-		return 0;
-	ret = vcs_open(ctx->root, false, &ctx->vcs);
-	if (ret < 0)
-		return ret;
-	return store_open(ctx->vcs, &ctx->store);
+	return project_open_store(&ctx->project);
 }
 
 void cli_ctx_release(struct cli_ctx *ctx)
 {
-	store_close(ctx->store);
-	vcs_close(ctx->vcs);
-	free(ctx->root);
-	free(ctx->veles_dir);
-	free(ctx->jobs_dir);
-	free(ctx->logs_dir);
+	project_release(&ctx->project);
 	memset(ctx, 0, sizeof(*ctx));
 }
 

@@ -9,8 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct store;
-struct vcs;
+#include "project/project.h"
 
 enum cmd_flags {
 	CMD_NEEDS_PROJECT = 1 << 0, /* find .veles/ upwards, open vcs + store */
@@ -19,12 +18,20 @@ enum cmd_flags {
 };
 
 struct cli_ctx {
-	char *root;	 /* the project directory (holds .veles/) */
-	char *veles_dir; /* ROOT/.veles */
-	char *jobs_dir;
-	char *logs_dir;
-	struct vcs *vcs;
-	struct store *store;
+	/* The library's project context (project/project.h), whose fields the
+	 * commands also name directly: ctx->root is ctx->project.root (two
+	 * structs with one common initial sequence, C11 6.5.2.3). */
+	union {
+		struct project project;
+		struct {
+			char *root;	 /* the project directory (holds .veles/) */
+			char *veles_dir; /* ROOT/.veles */
+			char *jobs_dir;
+			char *logs_dir;
+			struct vcs *vcs;
+			struct store *store;
+		};
+	};
 	bool stderr_tty;
 	bool stdout_tty;
 	bool implicit;	/* a git work tree without .veles/ yet (cli_find_root) */

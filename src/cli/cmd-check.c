@@ -324,38 +324,15 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	return 0;
 }
 
-/* The metric a time profile pair is judged on (NULL: not a time profile);
- * ERR_INVALID when --on names one a side lacks. */
-static int pick_metric(const struct check_cli *o, const struct profile *base, const char *base_name,
-		       const struct profile *target, const char *target_name, const char **metric)
-{
-	*metric = NULL;
-	if (!metric_any(base) && !metric_any(target))
-		return 0;
-	if (!o->on) {
-		*metric = metric_shared(base, target);
-		return 0;
-	}
-	if (!metric_present(base, o->on) || !metric_present(target, o->on))
-		return err_set(ERR_INVALID, "--on %s: %s has no %s", o->on,
-			       metric_present(base, o->on) ? target_name : base_name, o->on);
-	*metric = o->on;
-	return 0;
-}
-
 static int compare_into(struct check_report *r, const struct check_cli *o,
 			const struct profile *base, const char *base_name,
 			const struct profile *target, const char *target_name)
 {
+	const struct check_opts co = {o->method, &o->strategies, o->on, o->cp};
 	struct check_pair *pair;
-	const char *methods[CHECK_MAX_METHODS], *metric;
-	size_t n;
 	int ret;
 
 	ret = cli_env_check(base, base_name, target, target_name, o->strict_env);
-	if (ret < 0)
-		return ret;
-	ret = pick_metric(o, base, base_name, target, target_name, &metric);
 	if (ret < 0)
 		return ret;
 	pair = check_report_add(r);
@@ -364,16 +341,7 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 	pair->config = profile_config_title(target);
 	pair->config_full = profile_config_title_full(target);
 	pair->config_key = profile_config_key(target);
-	if (o->method) {
-		ret = degrade_compare(base, target, o->method, &o->cp, &pair->changes);
-	} else {
-		check_methods_for(&o->strategies, target, methods, &n);
-		for (size_t i = 0; i < n && ret == 0; i++)
-			ret = degrade_compare(base, target, methods[i], &o->cp, &pair->changes);
-	}
-	if (ret == 0 && metric)
-		metric_filter_changes(&pair->changes, 0, metric);
-	return ret;
+	return check_compare_pair(&co, base, base_name, target, target_name, &pair->changes);
 }
 
 static int finish(struct check_report *r, const struct check_cli *o, bool colour)
@@ -492,7 +460,7 @@ static int collect_and_pair(struct cli_ctx *ctx, const struct check_cli *o,
 		return 0;
 	if (ret == 0) {
 		version_profiles_free(&parents[0]);
-		ret = version_profiles_load(ctx, ver->parents[0], &parents[0]);
+		ret = version_profiles_load(ctx->store, ver->parents[0], &parents[0]);
 	}
 	if (ret == 0)
 		ret = pair_with_parents(o, ver, target, i, parents, 1, r, matched);
@@ -508,11 +476,11 @@ static int check_version(struct cli_ctx *ctx, const struct check_cli *o,
 {
 	struct version_profiles target = {0}, parents[4];
 	size_t np = ver->nparents < 4 ? ver->nparents : 4;
-	int ret = version_profiles_load(ctx, ver->id, &target);
+	int ret = version_profiles_load(ctx->store, ver->id, &target);
 
 	memset(parents, 0, sizeof(parents));
 	for (size_t k = 0; k < np && ret == 0; k++)
-		ret = version_profiles_load(ctx, ver->parents[k], &parents[k]);
+		ret = version_profiles_load(ctx->store, ver->parents[k], &parents[k]);
 	for (size_t i = 0; i < target.n && ret == 0; i++) {
 		bool matched;
 
@@ -685,7 +653,7 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 	o.collect_missing = o.collect_missing ||
 			    cli_config_bool(ctx, "degradation.collect_before_check", false);
 	collect.log = cli_config_bool(ctx, "degradation.log_collect", false);
-	if (!o.method && check_strategies_load(ctx, &o.strategies) < 0) {
+	if (!o.method && check_strategies_load(&ctx->project, &o.strategies) < 0) {
 		cli_fail();
 		return 2;
 	}

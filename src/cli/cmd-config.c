@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "config/config.h"
 #include "project/project_config.h"
+#include "project/settings.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -43,38 +44,9 @@ static const char config_usage[] =
 
 enum scope { SCOPE_ANY, SCOPE_LOCAL, SCOPE_USER, SCOPE_TRACKED };
 
-/* The nearest configuration file that sets @key (caller frees), or NULL. */
-static struct config *nearest_with(const struct cli_ctx *ctx, const char *key)
-{
-	struct project_config_files f;
-	struct config *found = NULL;
-
-	project_config_files(ctx->root, &f);
-	for (size_t i = 0; i < f.n && !found; i++) {
-		struct config *c;
-
-		if (config_load(f.path[i], &c) == 0) {
-			if (config_get(c, key))
-				found = c;
-			else
-				config_free(c);
-		}
-	}
-	project_config_files_release(&f);
-	return found;
-}
-
 int cli_config_validate(const struct cli_ctx *ctx)
 {
-	struct project_config_files f;
-	struct config *cfgs[PROJECT_CONFIG_MAX];
-	int ret;
-
-	project_config_files(ctx->root, &f);
-	ret = project_config_load(&f, cfgs);
-	project_config_unload(cfgs);
-	project_config_files_release(&f);
-	return ret;
+	return project_settings_check(&ctx->project);
 }
 
 int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m)
@@ -95,51 +67,17 @@ int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m)
 
 char *cli_config_string(const struct cli_ctx *ctx, const char *key)
 {
-	struct config *c = nearest_with(ctx, key);
-	char *value = c ? xstrdup(config_get(c, key)) : NULL;
-
-	if (c)
-		config_free(c);
-	return value;
-}
-
-static void strv_push(char ***v, size_t *n, char *s)
-{
-	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
-	(*v)[(*n)++] = s;
-	(*v)[*n] = NULL;
+	return project_setting(&ctx->project, key);
 }
 
 char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n)
 {
-	char **v = xcalloc(1, sizeof(*v));
-	char *item = cli_config_string(ctx, key);
-
-	*n = 0;
-	/* A scalar is a list of one; a list's items are KEY.0, KEY.1, ... */
-	if (item) {
-		strv_push(&v, n, item);
-		return v;
-	}
-	for (;;) {
-		char *k = xasprintf("%s.%zu", key, *n);
-
-		item = cli_config_string(ctx, k);
-		free(k);
-		if (!item)
-			return v;
-		strv_push(&v, n, item);
-	}
+	return project_setting_list(&ctx->project, key, n);
 }
 
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
 {
-	struct config *c = nearest_with(ctx, key);
-	bool value = c ? config_bool(c, key, def) : def;
-
-	if (c)
-		config_free(c);
-	return value;
+	return project_setting_bool(&ctx->project, key, def);
 }
 
 static void print_item(const char *key, const char *value, void *arg)

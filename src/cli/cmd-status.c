@@ -6,10 +6,10 @@
 
 #include "cli/cli.h"
 #include "cli/perun-opts.h"
-#include "cli/profile-order.h"
 #include "cli/select.h"
 #include "config/config.h"
 #include "profile/profile.h"
+#include "project/profile_order.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -274,7 +274,7 @@ int cmd_status(struct cli_ctx *ctx, int argc, char **argv)
 	    (vcs_version_info(ctx->vcs, head, &info) < 0 ||
 	     store_list(ctx->store, head, &e, &ne) < 0 || vcs_is_dirty(ctx->vcs, &dirty) < 0))
 		return cli_fail();
-	order_stored(ctx, e, ne);
+	order_stored(&ctx->project, e, ne);
 	load_pending(ctx, &p, &np);
 	if (fmt == FORMAT_JSON)
 		print_json(has_head ? head : NULL, &info, dirty, e, ne, p, np);

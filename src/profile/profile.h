@@ -134,6 +134,10 @@ const char *profile_perun_type(const char *type);
 
 /* Serialises in p->layout, compact or indented (2 spaces). */
 void profile_write_json(const struct profile *p, struct buf *out, bool indent);
+/* One part of the profile as compact JSON: "header", "collector_info",
+ * "postprocessors", "models", or "meta" (the profile without its
+ * resources); ERR_INVALID for another. */
+int profile_write_part(const struct profile *p, const char *part, struct buf *out);
 /* Same, streamed to @fd in 64 KiB chunks (no copy of the whole text). */
 int profile_write_fd(const struct profile *p, int fd, bool indent);
 /* Writes @path atomically (temp file, fsync, rename), compressed as asked. */

@@ -239,8 +239,6 @@ static void write_header(struct jw *w, const struct profile *p)
 
 	if (ours && p->nunits && !units_name(p, ptype))
 		unit = profile_units(p, type) ? profile_units(p, type) : p->units[0].value;
-
-	jw_key(w, "header");
 	jw_open(w, '{');
 	member_str(w, "type", ours ? ptype : type);
 	if (ours)
@@ -261,28 +259,35 @@ static void write_header(struct jw *w, const struct profile *p)
 	jw_close(w, '}');
 }
 
-static void write_profile(struct jw *w, const struct profile *p)
+static void write_collector_info(struct jw *w, const struct profile *p)
+{
+	jw_open(w, '{');
+	member_str(w, "name", p->collector);
+	if (p->collector_params) {
+		jw_key(w, "params");
+		jw_raw(w, p->collector_params);
+	}
+	jw_close(w, '}');
+}
+
+/* The profile, or with @meta_only all of it but the resources. */
+static void write_profile(struct jw *w, const struct profile *p, bool meta_only)
 {
 	jw_open(w, '{');
 	member_str(w, "origin", p->origin);
+	jw_key(w, "header");
 	write_header(w, p);
 	if (p->collector || p->collector_params) {
 		jw_key(w, "collector_info");
-		jw_open(w, '{');
-		member_str(w, "name", p->collector);
-		if (p->collector_params) {
-			jw_key(w, "params");
-			jw_raw(w, p->collector_params);
-		}
-		jw_close(w, '}');
+		write_collector_info(w, p);
 	}
 	jw_key(w, "postprocessors");
 	jw_raw(w, p->postprocessors ? p->postprocessors : "[]");
 	jw_key(w, "models");
 	jw_raw(w, p->models ? p->models : "[]");
-	if (p->layout == LAYOUT_GLOBAL)
+	if (!meta_only && p->layout == LAYOUT_GLOBAL)
 		write_global(w, p);
-	else
+	else if (!meta_only)
 		write_typed(w, p);
 	members_raw(w, p->extra, p->nextra);
 	jw_close(w, '}');
@@ -294,7 +299,29 @@ void profile_write_json(const struct profile *p, struct buf *out, bool indent)
 {
 	struct jw w = {.b = out, .fd = -1, .indent = indent};
 
-	write_profile(&w, p);
+	write_profile(&w, p, false);
+}
+
+int profile_write_part(const struct profile *p, const char *part, struct buf *out)
+{
+	struct jw w = {.b = out, .fd = -1};
+
+	if (strcmp(part, "header") == 0)
+		write_header(&w, p);
+	else if (strcmp(part, "collector_info") == 0)
+		write_collector_info(&w, p);
+	else if (strcmp(part, "postprocessors") == 0)
+		jw_raw(&w, p->postprocessors ? p->postprocessors : "[]");
+	else if (strcmp(part, "models") == 0)
+		jw_raw(&w, p->models ? p->models : "[]");
+	else if (strcmp(part, "meta") == 0)
+		write_profile(&w, p, true);
+	else
+		return err_set(ERR_INVALID,
+			       "no part '%s' in a profile: use header, collector_info, "
+			       "postprocessors, models or meta",
+			       part);
+	return 0;
 }
 
 int profile_write_fd(const struct profile *p, int fd, bool indent)
@@ -310,7 +337,7 @@ int profile_write_fd(const struct profile *p, int fd, bool indent)
 	if (p->res.nrows >= BG_WRITE_ROWS && (w.bg = bgio_writer(fd)))
 		w.chunk = 1 << 18;
 	buf_grow(&b, (w.chunk ? w.chunk : JW_CHUNK) + 4096);
-	write_profile(&w, p);
+	write_profile(&w, p, false);
 	jw_flush(&w);
 	if (w.bg && (err = bgio_finish(w.bg)) && !w.err)
 		w.err = err;

@@ -415,3 +415,51 @@ int flamegraph_page(const struct profile *base, const struct profile *target,
 	buf_adds(out, "</body></html>\n");
 	return 0;
 }
+
+/* One frame's name in a folded line: ';' parts frames and a newline ends
+ * the line, so neither may stay in a name. */
+static void add_folded_name(struct buf *b, const char *name)
+{
+	for (const char *c = name; *c; c++)
+		buf_addc(b, *c == ';' || *c == '\n' || *c == '\r' ? ' ' : *c);
+}
+
+/* The stacks at and below @n, @path holding the frames above it. */
+static void fold(const struct flame_node *n, struct buf *path, struct buf *out)
+{
+	size_t mark = path->len;
+	double self = n->v[1];
+
+	if (mark)
+		buf_addc(path, ';');
+	add_folded_name(path, n->name);
+	for (size_t i = 0; i < n->nkids; i++)
+		self -= n->kids[i]->v[1];
+	/* What the callees do not account for, sums' rounding aside. */
+	if (self > fabs(n->v[1]) * 1e-12)
+		buf_addf(out, "%s %.15g\n", buf_str(path), self);
+	for (size_t i = 0; i < n->nkids; i++)
+		fold(n->kids[i], path, out);
+	path->len = mark;
+	path->data[mark] = '\0';
+}
+
+int flamegraph_folded(const struct profile *p, const struct flame_opts *o, struct buf *out)
+{
+	struct flame_node *root = xcalloc(1, sizeof(*root));
+	struct buf path = BUF_INIT;
+	size_t used = add_profile(root, p, o, 1);
+
+	if (!used && (!o->of || strcmp(o->of, "amount") == 0))
+		used = add_call_stacks(root, p, o->count, 1);
+	if (!used) {
+		flame_node_free(root);
+		return err_set(ERR_INVALID, "no resource has a call stack (\"trace\") to fold");
+	}
+	buf_adds(&path, "");
+	for (size_t i = 0; i < root->nkids; i++)
+		fold(root->kids[i], &path, out);
+	buf_release(&path);
+	flame_node_free(root);
+	return 0;
+}

@@ -32,4 +32,12 @@ int flamegraph_svg(const struct profile *base, const struct profile *target,
 int flamegraph_page(const struct profile *base, const struct profile *target,
 		    const struct flame_opts *o, struct buf *out);
 
+/*
+ * The stacks of @p in the flame-graph "collapsed" format (Brendan Gregg's
+ * stackcollapse output, what flamegraph.pl and speedscope read): a line
+ * per stack, "outer;...;inner VALUE", VALUE the stack's own (exclusive)
+ * sum. ERR_INVALID when no resource has a trace.
+ */
+int flamegraph_folded(const struct profile *p, const struct flame_opts *o, struct buf *out);
+
 #endif

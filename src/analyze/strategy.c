@@ -1,27 +1,25 @@
 /*
  * degradation.strategies in config.yml: which check method applies to
  * which profiles, with Perun's semantics (perun/check/factory.py): the
- * project's rules, then the user's; each names a method (ours or Perun's
- * full name) and any of type, cmd, workload, args (or params), collector
- * and postprocessor (shell patterns for cmd, workload and args); a profile
- * takes the method of every rule that matches it, each once, or with
- * degradation.apply: first of the first one.
+ * project's rules, then the user's (project/settings.c reads them); each
+ * names a method (ours or Perun's full name) and any of type, cmd,
+ * workload, args (or params), collector and postprocessor (shell patterns
+ * for cmd, workload and args); a profile takes the method of every rule
+ * that matches it, each once, or with degradation.apply: first of the
+ * first one. And one compared pair of profiles: the methods, the metric
+ * a time profile is judged on, the changes.
  */
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/degrade.h"
-#include "cli/check.h"
-#include "cli/cli.h"
-#include "config/config.h"
+#include "analyze/metric.h"
+#include "analyze/strategy.h"
 #include "profile/profile.h"
-#include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 
-static const char *const field_names[CHECK_RULE_FIELDS] = {
+const char *const check_rule_field_names[CHECK_RULE_FIELDS] = {
 	"type", "cmd", "workload", "collector", "postprocessor", "args", "params"};
 
 static bool glob_or_equal(const char *pattern, const char *value)
@@ -98,75 +96,6 @@ const char *check_method_canonical(const char *name)
 	return NULL;
 }
 
-/* Perun's default is all: every matching rule's method, each once. */
-static int load_apply(const struct cli_ctx *ctx, bool *all)
-{
-	char *apply = cli_config_string(ctx, "degradation.apply");
-	int ret = 0;
-
-	*all = !apply || strcmp(apply, "all") == 0;
-	if (apply && !*all && strcmp(apply, "first") != 0)
-		ret = err_set(ERR_INVALID, "degradation.apply is '%s': use first or all", apply);
-	free(apply);
-	return ret;
-}
-
-/* The rules of one file, after those already in @s. */
-static int load_rules(const char *path, struct check_strategies *s)
-{
-	struct config *c = NULL;
-	int ret = config_load(path, &c);
-
-	for (size_t i = 0; ret == 0; i++) {
-		char *key = xasprintf("degradation.strategies.%zu.method", i);
-		const char *method = config_get(c, key);
-		struct check_rule *r;
-
-		free(key);
-		if (!method)
-			break;
-		s->rules = xrealloc(s->rules, (s->n + 1) * sizeof(*s->rules));
-		r = &s->rules[s->n++];
-		memset(r, 0, sizeof(*r));
-		for (size_t f = 0; f < CHECK_RULE_FIELDS; f++) {
-			key = xasprintf("degradation.strategies.%zu.%s", i, field_names[f]);
-			r->field[f] = config_get(c, key) ? xstrdup(config_get(c, key)) : NULL;
-			free(key);
-		}
-		r->method = check_method_canonical(method);
-		if (!r->method) {
-			key = xasprintf("degradation.strategies.%zu.method", i);
-			ret = config_error_at(c, key, "%s: unknown method '%s'", key, method);
-			free(key);
-		}
-	}
-	config_free(c);
-	return ret;
-}
-
-/*
- * As Perun gathers them: the project's rules, then the user's (Perun's
- * local.yml, then shared.yml), in one list.
- */
-int check_strategies_load(const struct cli_ctx *ctx, struct check_strategies *s)
-{
-	char *paths[2] = {ctx->veles_dir ? xasprintf("%s/config.yml", ctx->veles_dir) : NULL,
-			  config_user_path()};
-	int ret = cli_config_validate(ctx);
-
-	memset(s, 0, sizeof(*s));
-	if (ret == 0)
-		ret = load_apply(ctx, &s->all);
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		if (ret == 0 && paths[i])
-			ret = load_rules(paths[i], s);
-		free(paths[i]);
-	}
-	if (ret < 0)
-		check_strategies_free(s);
-	return ret;
-}
-
 void check_strategies_free(struct check_strategies *s)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -192,7 +121,7 @@ void check_methods_for(const struct check_strategies *s, const struct profile *p
 		       const char *methods[CHECK_MAX_METHODS], size_t *n)
 {
 	*n = 0;
-	for (size_t i = 0; i < s->n && *n < CHECK_MAX_METHODS; i++) {
+	for (size_t i = 0; s && i < s->n && *n < CHECK_MAX_METHODS; i++) {
 		bool seen = false;
 
 		if (!rule_matches(&s->rules[i], p))
@@ -207,4 +136,47 @@ void check_methods_for(const struct check_strategies *s, const struct profile *p
 	}
 	if (*n == 0)
 		methods[(*n)++] = default_method(p);
+}
+
+/* The metric a time profile pair is judged on (NULL: not a time profile);
+ * ERR_INVALID when o->on names one a side lacks. */
+static int pick_metric(const struct check_opts *o, const struct profile *base,
+		       const char *base_name, const struct profile *target, const char *target_name,
+		       const char **metric)
+{
+	*metric = NULL;
+	if (!metric_any(base) && !metric_any(target))
+		return 0;
+	if (!o->on) {
+		*metric = metric_shared(base, target);
+		return 0;
+	}
+	if (!metric_present(base, o->on) || !metric_present(target, o->on))
+		return err_set(ERR_INVALID, "--on %s: %s has no %s", o->on,
+			       metric_present(base, o->on) ? target_name : base_name, o->on);
+	*metric = o->on;
+	return 0;
+}
+
+int check_compare_pair(const struct check_opts *o, const struct profile *base,
+		       const char *base_name, const struct profile *target, const char *target_name,
+		       struct change_list *out)
+{
+	const char *methods[CHECK_MAX_METHODS], *metric;
+	size_t n, from = out->n;
+	int ret = pick_metric(o, base, base_name, target, target_name, &metric);
+
+	if (ret < 0)
+		return ret;
+	if (o->method) {
+		methods[0] = o->method;
+		n = 1;
+	} else {
+		check_methods_for(o->strategies, target, methods, &n);
+	}
+	for (size_t i = 0; i < n && ret == 0; i++)
+		ret = degrade_compare(base, target, methods[i], &o->cp, out);
+	if (ret == 0 && metric)
+		metric_filter_changes(out, from, metric);
+	return ret;
 }

@@ -10,9 +10,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "cli/cli.h"
-#include "cli/profile-order.h"
 #include "profile/profile.h"
+#include "project/profile_order.h"
+#include "project/project.h"
+#include "project/settings.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -28,17 +29,19 @@ int order_key_valid(const char *key)
 	return 0;
 }
 
-char *order_key_configured(const struct cli_ctx *ctx)
+char *order_key_configured(const struct project *pr)
 {
+	/* Once per process, as the command says it once. */
 	static bool warned;
-	char *key = cli_config_string(ctx, "format.sort_profiles_by");
+	char *key = project_setting(pr, "format.sort_profiles_by");
 
 	if (key && !order_key_valid(key)) {
 		if (!warned)
-			cli_warn("format.sort_profiles_by: '%s' is not a key to sort by "
-				 "(realpath, type, time, cmd, workload, collector, checksum, "
-				 "source); profiles keep their usual order",
-				 key);
+			project_warn(pr,
+				     "format.sort_profiles_by: '%s' is not a key to sort by "
+				     "(realpath, type, time, cmd, workload, collector, checksum, "
+				     "source); profiles keep their usual order",
+				     key);
 		warned = true;
 		free(key);
 		return NULL;
@@ -116,7 +119,7 @@ static int cmp_keyed(const void *x, const void *y)
 	return c ? c : (a->at > b->at) - (a->at < b->at);
 }
 
-static char *pending_value(const struct cli_ctx *ctx, const char *name, const char *key)
+static char *pending_value(const struct project *pr, const char *name, const char *key)
 {
 	char *path, *v;
 	struct profile *p = NULL;
@@ -125,7 +128,7 @@ static char *pending_value(const struct cli_ctx *ctx, const char *name, const ch
 		return xstrdup(name);
 	if (strcmp(key, "checksum") == 0)
 		return xstrdup(""); /* not stored yet: no id */
-	path = xasprintf("%s/%s", ctx->jobs_dir, name);
+	path = xasprintf("%s/%s", pr->jobs_dir, name);
 	if (strcmp(key, "time") == 0) {
 		v = name_stamp(name);
 		if (!v)
@@ -140,16 +143,16 @@ static char *pending_value(const struct cli_ctx *ctx, const char *name, const ch
 	return v;
 }
 
-void order_pending(const struct cli_ctx *ctx, char **names, size_t n)
+void order_pending(const struct project *pr, char **names, size_t n)
 {
-	char *key = n > 1 ? order_key_configured(ctx) : NULL;
+	char *key = n > 1 ? order_key_configured(pr) : NULL;
 	struct keyed *k;
 
 	if (!key)
 		return;
 	k = xcalloc(n, sizeof(*k));
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct keyed){pending_value(ctx, names[i], key), i};
+		k[i] = (struct keyed){pending_value(pr, names[i], key), i};
 	qsort(k, n, sizeof(*k), cmp_keyed);
 	char **sorted = xcalloc(n, sizeof(*sorted));
 
@@ -163,7 +166,7 @@ void order_pending(const struct cli_ctx *ctx, char **names, size_t n)
 	free(key);
 }
 
-static char *stored_value(struct cli_ctx *ctx, const struct store_entry *e, const char *key)
+static char *stored_value(const struct project *pr, const struct store_entry *e, const char *key)
 {
 	struct buf raw = BUF_INIT;
 	struct profile *p = NULL;
@@ -179,7 +182,7 @@ static char *stored_value(struct cli_ctx *ctx, const struct store_entry *e, cons
 		v = name_stamp(e->name);
 		return v ? v : xstrdup("");
 	}
-	if (needs_header(key) && store_read(ctx->store, e->blob, &raw) == 0 &&
+	if (needs_header(key) && store_read(pr->store, e->blob, &raw) == 0 &&
 	    profile_load_mem(raw.data, raw.len, e->name, &p) < 0)
 		p = NULL;
 	buf_release(&raw);
@@ -188,9 +191,9 @@ static char *stored_value(struct cli_ctx *ctx, const struct store_entry *e, cons
 	return v;
 }
 
-void order_stored(struct cli_ctx *ctx, struct store_entry *e, size_t n)
+void order_stored(const struct project *pr, struct store_entry *e, size_t n)
 {
-	char *key = n > 1 ? order_key_configured(ctx) : NULL;
+	char *key = n > 1 ? order_key_configured(pr) : NULL;
 	struct keyed *k;
 	struct store_entry *sorted;
 
@@ -198,7 +201,7 @@ void order_stored(struct cli_ctx *ctx, struct store_entry *e, size_t n)
 		return;
 	k = xcalloc(n, sizeof(*k));
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct keyed){stored_value(ctx, &e[i], key), i};
+		k[i] = (struct keyed){stored_value(pr, &e[i], key), i};
 	qsort(k, n, sizeof(*k), cmp_keyed);
 	sorted = xcalloc(n, sizeof(*sorted));
 	for (size_t i = 0; i < n; i++) {

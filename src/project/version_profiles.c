@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/check.h"
-#include "cli/cli.h"
+#include "analyze/profile_config.h"
 #include "profile/profile.h"
+#include "project/version_profiles.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -21,10 +21,10 @@ void version_profiles_free(struct version_profiles *v)
 	memset(v, 0, sizeof(*v));
 }
 
-int version_profiles_load(struct cli_ctx *ctx, const char *version, struct version_profiles *v)
+int version_profiles_load(struct store *s, const char *version, struct version_profiles *v)
 {
 	struct buf raw = BUF_INIT;
-	int ret = store_list(ctx->store, version, &v->e, &v->n);
+	int ret = store_list(s, version, &v->e, &v->n);
 
 	if (ret < 0)
 		return ret;
@@ -32,7 +32,7 @@ int version_profiles_load(struct cli_ctx *ctx, const char *version, struct versi
 	v->key = xcalloc(v->n ? v->n : 1, sizeof(*v->key));
 	for (size_t i = 0; i < v->n && ret == 0; i++) {
 		buf_reset(&raw);
-		ret = store_read(ctx->store, v->e[i].blob, &raw);
+		ret = store_read(s, v->e[i].blob, &raw);
 		if (ret == 0)
 			ret = profile_load_mem(raw.data, raw.len, v->e[i].name, &v->p[i]);
 		if (ret == 0)
