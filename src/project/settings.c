@@ -162,6 +162,9 @@ int check_strategies_load(const struct project *p, struct check_strategies *s)
 	memset(s, 0, sizeof(*s));
 	if (ret == 0)
 		ret = load_apply(p, &s->all);
+	if (ret < 0)
+		return ret;
+	/* (Listing the files clears the error message: after the checks.) */
 	setting_files(p, &f);
 	for (size_t i = 0; i < f.n && ret == 0; i++)
 		ret = load_rules(f.path[i], s);
