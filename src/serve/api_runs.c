@@ -69,6 +69,8 @@ void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b)
 	else
 		buf_adds(b, ",\"exit_status\":null");
 	add_str(b, "error", run->error);
+	add_str(b, "runner", run->runner[0] ? run->runner : NULL);
+	buf_addf(b, ",\"attempts\":%lld", (long long)run->attempts);
 	buf_addf(b, ",\"rows\":%lld,\"samples\":%lld,\"position\":%lld", (long long)rows,
 		 (long long)samples, (long long)pos);
 	buf_addf(b, ",\"screen\":%s", run->screen && *run->screen ? run->screen : "{}");

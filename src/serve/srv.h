@@ -25,6 +25,8 @@ struct serve {
 	char *url;
 	struct live_registry live;
 	struct exec *exec;
+	char *runner;	  /* its name in the queue; NULL: it executes no run */
+	int64_t lease_ms; /* a claim's lease, renewed at a third of it */
 	struct MHD_Daemon *mhd;
 	volatile int stopping;
 	/* Naming events sets libpfm4 and tracefs up on first use, which is not

@@ -1,0 +1,134 @@
+#!/bin/bash
+# A team database: veles serve and veles runner sharing one PostgreSQL
+# server (started here from Debian's postgresql package, its socket in the
+# test's folder). A server on PostgreSQL queues runs but runs none; runners
+# claim them, each run once; a runner killed -9 mid-run loses its lease and
+# another runner takes the run again once the lease expires.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/serve-lib.sh"
+cd "$T"
+command -v curl >/dev/null || { echo "skipped: needs curl" >&2; exit 77; }
+can_count || { echo "skipped: perf_event_open cannot count task-clock here" >&2; exit 77; }
+
+ok veles runner --help
+has "$T/out" '^usage: veles runner --db'
+fails 2 veles runner --data "$T/x"
+has "$T/err" 'the queue.s database'
+fails 2 veles runner --db sqlite:x --listen 127.0.0.1:0
+fails 2 veles serve --name a --data "$T/x"
+has "$T/err" 'go with --runner'
+fails 2 veles runner --db sqlite:x --lease 1
+
+pg="$T/pg"
+URL=$(sh "$VELES_SRCDIR/scripts/pg-temp.sh" start "$pg")
+rc=$?
+[ $rc -eq 77 ] && exit 77
+[ $rc -eq 0 ] || fail "cannot start PostgreSQL"
+
+RPIDS=()
+cleanup() {
+	for p in "${RPIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
+	[ -s "$T/r2.pid" ] && kill "$(cat "$T/r2.pid")" 2>/dev/null
+	serve_stop
+	sh "$VELES_SRCDIR/scripts/pg-temp.sh" stop "$pg"
+	rm -rf "$T"
+}
+
+# runner NAME: `veles runner` in the background, as if on a machine of its
+# own (its run lock and data apart); its pid in RPID, its log $T/NAME.log.
+runner() {
+	mkdir -p "$T/m-$1"
+	XDG_RUNTIME_DIR="$T/m-$1" "$VELES" runner --db "$URL" --data "$T/data-$1" --name "$1" \
+		--lease 3 >"$T/$1.log" 2>&1 &
+	RPID=$!
+	RPIDS+=("$RPID")
+	for _ in $(seq 100); do
+		grep -q "^veles runner: $1, data in" "$T/$1.log" && return 0
+		kill -0 "$RPID" 2>/dev/null || { cat "$T/$1.log" >&2; fail "runner $1 exited"; }
+		sleep 0.1
+	done
+	fail "runner $1 did not start"
+}
+
+serve_start --db "$URL"
+trap cleanup EXIT
+has "$T/serve.log" '^veles serve: open '
+grep -q 'runs executed here' "$T/serve.log" && fail "a server on PostgreSQL runs runs"
+expect 201 POST /api/sessions '{"title":"team"}'
+S=$(jq_ 'd["id"]')
+queue() { # queue COMMAND: a stat run of COMMAND; its id in R
+	expect 201 POST /api/runs "{\"session\":\"$S\",\"events\":[\"task-clock\"],\"command\":\"$1\"}"
+	R=$(jq_ 'd["id"]')
+}
+
+# Nobody runs it until a runner comes.
+queue "echo first"
+R1=$R
+sleep 1.5
+req GET "/api/runs/$R1"
+[ "$(jq_ 'd["state"]')" = queued ] || fail "a run ran without a runner"
+runner a
+A=$RPID
+wait_run "$R1"
+[ "$(jq_ 'd["state"], d["runner"], d["attempts"]')" = "done a 1" ] ||
+	fail "first run: $(cat "$T/body")"
+
+# Runner a killed -9 in the middle of a run; b takes it after the lease.
+queue "echo \$\$ > $T/r2.pid; exec sleep 60"
+R2=$R
+for _ in $(seq 100); do
+	[ -s "$T/r2.pid" ] && break
+	sleep 0.1
+done
+req GET "/api/runs/$R2"
+[ "$(jq_ 'd["state"], d["runner"]')" = "running a" ] || fail "second run: $(cat "$T/body")"
+kill -9 "$A"
+wait "$A" 2>/dev/null
+kill "$(cat "$T/r2.pid")"
+rm -f "$T/r2.pid"
+runner b
+for _ in $(seq 200); do
+	req GET "/api/runs/$R2"
+	[ "$(jq_ 'd["runner"]')" = b ] && break
+	sleep 0.1
+done
+[ "$(jq_ 'd["runner"], d["attempts"]')" = "b 2" ] || fail "not taken again: $(cat "$T/body")"
+has "$T/b.log" 'lease.s. expired: 1 run.s. back in the queue'
+kill "$(cat "$T/r2.pid")" 2>/dev/null
+wait_run "$R2"
+
+# Several runners on one queue: every run done, each claimed once.
+runner c
+ids=()
+for i in $(seq 8); do
+	queue "sleep 0.5; echo $i"
+	ids+=("$R")
+done
+for id in "${ids[@]}"; do
+	wait_run "$id"
+	[ "$(jq_ 'd["state"], d["attempts"]')" = "done 1" ] || fail "run $id: $(cat "$T/body")"
+done
+cat "$T/b.log" "$T/c.log" | grep -c ': claimed by ' >"$T/claims"
+[ "$(cat "$T/claims")" -eq 9 ] || fail "claims: $(cat "$T/claims") (expected 9)"
+grep -q ': claimed by b' "$T/b.log" && grep -q ': claimed by c' "$T/c.log" ||
+	fail "one runner did all the work"
+
+# A second server on the same database: nothing to migrate, the same runs.
+SURL0=$SURL STOKEN0=$STOKEN SPID0=$SPID
+mv "$T/serve.log" "$T/serve0.log"
+serve_start --db "$URL" --data "$T/data2"
+trap cleanup EXIT
+grep -q 'migrated' "$T/serve.log" && fail "migrated twice"
+expect 200 GET "/api/runs/$R2"
+serve_stop
+SURL=$SURL0 STOKEN=$STOKEN0 SPID=$SPID0
+mv "$T/serve0.log" "$T/serve.log"
+
+# Runners stop cleanly on SIGTERM.
+for p in "${RPIDS[@]:1}"; do
+	kill -TERM "$p"
+	wait "$p" || fail "a runner exited $?"
+done
+RPIDS=()
+grep -Eq 'Sanitizer|runtime error' "$T"/*.log && fail "the sanitizers found something"
+exit 0
