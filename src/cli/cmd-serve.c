@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "serve/serve.h"
+#include "store/store.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/fsutil.h"
@@ -19,7 +20,7 @@
 static const char serve_usage[] =
 	"usage: veles serve [--listen ADDR:PORT] [--data DIR] [--db URL]\n"
 	"                   [--token-file FILE | --no-token] [--open] [--quiet]\n"
-	"                   [--runner [--name NAME] [--lease SECONDS]]\n"
+	"                   [--runner [--name NAME] [--lease SECONDS] [--push REMOTE]]\n"
 	"\n"
 	"Serves the web front end to counting and sampling: sessions of runs of\n"
 	"`veles stat` and `veles record` on commands (or attached to a PID/TID),\n"
@@ -41,6 +42,8 @@ static const char serve_usage[] =
 	"                      one per machine)\n"
 	"  --lease SECONDS     how long a claimed run stays this runner's unrenewed\n"
 	"                      (default 30): a runner killed mid-run gives it back then\n"
+	"  --push REMOTE       after each run done here, share the project's profiles\n"
+	"                      with REMOTE as veles pull + veles push do (in a project)\n"
 	"  --token-file FILE   the token to ask for, from FILE's first line (default: a\n"
 	"                      new random one, printed in the address to open)\n"
 	"  --no-token          ask for no token (loopback addresses only)\n"
@@ -52,7 +55,7 @@ static const char serve_usage[] =
 
 static const char runner_usage[] =
 	"usage: veles runner --db postgresql://... [--data DIR] [--name NAME]\n"
-	"                    [--lease SECONDS] [--quiet]\n"
+	"                    [--lease SECONDS] [--push REMOTE] [--quiet]\n"
 	"\n"
 	"Executes runs from the queue of a team's database, one at a time, as\n"
 	"`veles serve --runner` does, without serving pages: a benchmark machine.\n"
@@ -65,19 +68,24 @@ static const char runner_usage[] =
 	"  --name NAME         this runner's name (default: the host's name; one per\n"
 	"                      machine)\n"
 	"  --lease SECONDS     the lease's length (default 30)\n"
+	"  --push REMOTE       after each run done, share the profiles of the project\n"
+	"                      here with REMOTE (a git remote, path or URL) as veles\n"
+	"                      pull + veles push do: what runs added to the store\n"
 	"  --quiet             no log of the runs\n"
 	"\n"
 	"Runs' commands start in the current directory, through /bin/sh. Stops on\n"
 	"Ctrl-C or SIGTERM (a running run is stopped, its data kept).\n";
 
 enum { OPT_DATA = 0x100, OPT_DB, OPT_TOKEN_FILE, OPT_NO_TOKEN, OPT_OPEN, OPT_QUIET };
-enum { OPT_RUNNER = 0x200, OPT_NAME, OPT_LEASE };
+enum { OPT_RUNNER = 0x200, OPT_NAME, OPT_LEASE, OPT_PUSH };
 
 struct serve_cli {
 	struct serve_opts o;
 	char *token, *data, *db;
 	bool open, quiet;
-	const char *cmd; /* "serve" or "runner" */
+	const char *cmd;  /* "serve" or "runner" */
+	const char *push; /* --push REMOTE */
+	struct cli_ctx *ctx;
 };
 
 static void log_line(void *arg, const char *line)
@@ -122,6 +130,7 @@ static int parse(struct serve_cli *c, int argc, char **argv)
 		{"runner", no_argument, NULL, OPT_RUNNER},
 		{"name", required_argument, NULL, OPT_NAME},
 		{"lease", required_argument, NULL, OPT_LEASE},
+		{"push", required_argument, NULL, OPT_PUSH},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -139,6 +148,8 @@ static int parse(struct serve_cli *c, int argc, char **argv)
 			return -1;
 		} else if (ch == OPT_RUNNER) {
 			c->o.runner = true;
+		} else if (ch == OPT_PUSH) {
+			c->push = optarg;
 		} else if (ch == OPT_NAME) {
 			c->o.runner_name = optarg;
 		} else if (ch == OPT_LEASE) {
@@ -172,8 +183,8 @@ static int parse(struct serve_cli *c, int argc, char **argv)
 		return cli_usage_error(c->cmd, "unexpected argument '%s'", argv[optind]);
 	if (runner && !c->o.db_url)
 		return cli_usage_error("runner", "--db URL: the queue's database");
-	if ((c->o.runner_name || c->o.lease_s) && !runner && !c->o.runner)
-		return cli_usage_error("serve", "--name and --lease go with --runner");
+	if ((c->o.runner_name || c->o.lease_s || c->push) && !runner && !c->o.runner)
+		return cli_usage_error("serve", "--name, --lease and --push go with --runner");
 	if (c->token && c->o.no_token)
 		return cli_usage_error("serve", "--token-file and --no-token exclude each other");
 	c->o.token = c->token;
@@ -210,6 +221,38 @@ static void open_browser(const char *url)
 		cli_warn("serve: cannot run xdg-open; open %s yourself", url);
 }
 
+/* After a run done here: the profiles it added go to the shared remote.
+ * Another runner may push between our pull and push: then again. */
+static void push_results(void *arg, const char *id, const char *state)
+{
+	struct serve_cli *c = arg;
+	struct buf sum = BUF_INIT;
+	int ret = 0;
+
+	if (strcmp(state, "done") != 0)
+		return;
+	for (int i = 0; i < 5; i++) {
+		buf_reset(&sum);
+		ret = store_pull(c->ctx->store, c->push, &sum);
+		buf_reset(&sum);
+		if (ret == 0 && (ret = store_push(c->ctx->store, c->push, &sum)) != ERR_CONFLICT)
+			break;
+	}
+	if (c->quiet) {
+		buf_release(&sum);
+		return;
+	}
+	{
+		char *line = ret < 0 ? xasprintf("run %s: push %s: %s", id, c->push, err_msg())
+				     : xasprintf("run %s: pushed to %s: %s", id, c->push,
+						 sum.len ? buf_str(&sum) : "nothing new");
+
+		log_line(NULL, line);
+		free(line);
+	}
+	buf_release(&sum);
+}
+
 static void announce(const struct serve_cli *c, struct serve *s)
 {
 	const char *token = serve_token(s);
@@ -243,6 +286,13 @@ static int serve_main(struct cli_ctx *ctx, struct serve_cli *cp, int argc, char 
 
 	if (ret != 0)
 		return ret < 0 ? 0 : ret;
+	c.ctx = ctx;
+	if (c.push && cli_open_project(ctx) < 0)
+		return cli_error("--push: %s", err_msg());
+	if (c.push) {
+		c.o.run_ended = push_results;
+		c.o.run_ended_arg = &c;
+	}
 	choose_data(ctx, &c);
 	if (!c.quiet)
 		c.o.log = log_line;

@@ -211,6 +211,8 @@ static void run_one(struct serve *s, struct exec *e, struct srv_run *r)
 	job_release(&j);
 	file_end(s, &j, ret);
 	live_put(j.live);
+	if (s->run_ended)
+		s->run_ended(s->run_ended_arg, r->id, r->state);
 }
 
 /* Leases whose runner went silent: their runs back to the queue. Every

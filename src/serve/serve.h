@@ -25,6 +25,10 @@ struct serve_opts {
 	const char *runner_name; /* NULL: the host's name */
 	int lease_s;		 /* how long a claim holds unrenewed (0: 30 s) */
 	bool no_http;		 /* a runner without pages (veles runner) */
+	/* Called from the queue's thread after each run executed here ends
+	 * (its id and final state); NULL: nothing. */
+	void (*run_ended)(void *arg, const char *id, const char *state);
+	void *run_ended_arg;
 	/* Where the server's log lines go (NULL: nowhere). */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;

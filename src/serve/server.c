@@ -156,6 +156,8 @@ int serve_start(const struct serve_opts *o, struct serve **out)
 	s->runs_dir = xasprintf("%s/runs", o->data_dir);
 	s->log = o->log;
 	s->log_arg = o->log_arg;
+	s->run_ended = o->run_ended;
+	s->run_ended_arg = o->run_ended_arg;
 	live_registry_init(&s->live);
 	pthread_mutex_init(&s->perf_mu, NULL);
 	ret = start(s, o);

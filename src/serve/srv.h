@@ -36,6 +36,8 @@ struct serve {
 	char *events_json;
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
+	void (*run_ended)(void *arg, const char *id, const char *state);
+	void *run_ended_arg;
 };
 
 /* A line in the server's log (printf-style). */

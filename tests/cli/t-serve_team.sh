@@ -34,11 +34,15 @@ cleanup() {
 	rm -rf "$T"
 }
 
-# runner NAME: `veles runner` in the background, as if on a machine of its
-# own (its run lock and data apart); its pid in RPID, its log $T/NAME.log.
+# runner NAME [ARGS...]: `veles runner` in the background, as if on a
+# machine of its own (its run lock and data apart); its pid in RPID, its
+# log $T/NAME.log.
 runner() {
+	local name=$1
+	shift
+	set -- "$name" "$@"
 	mkdir -p "$T/m-$1"
-	XDG_RUNTIME_DIR="$T/m-$1" "$VELES" runner --db "$URL" --data "$T/data-$1" --name "$1" \
+	XDG_RUNTIME_DIR="$T/m-$1" "$VELES" runner --db "$URL" --data "$T/data-$1" --name "$@" \
 		--lease 3 >"$T/$1.log" 2>&1 &
 	RPID=$!
 	RPIDS+=("$RPID")
@@ -113,6 +117,39 @@ cat "$T/b.log" "$T/c.log" | grep -c ': claimed by ' >"$T/claims"
 grep -q ': claimed by b' "$T/b.log" && grep -q ': claimed by c' "$T/c.log" ||
 	fail "one runner did all the work"
 
+# Runners stop cleanly on SIGTERM.
+stop_runners() {
+	for p in "${RPIDS[@]}"; do
+		[ "$p" = "$A" ] && continue
+		kill -TERM "$p"
+		wait "$p" || fail "a runner exited $?"
+	done
+	RPIDS=()
+}
+stop_runners
+
+# A runner in a project shares what its runs add to the store: pulled and
+# pushed to the team's remote after each run.
+git init -q --bare -b main "$T/remote.git"
+new_git_project w1
+git remote add origin "$T/remote.git" && git push -q origin main
+runner d --push origin
+cd "$T"
+fails 2 veles serve --data "$T/x" --push origin
+queue "$VELES collect time -r 1 -q --workload shared -- true && $VELES add -q 0@p"
+wait_run "$R"
+[ "$(jq_ 'd["state"], d["runner"], d["exit_status"]')" = "done d 0" ] || fail "collect run: $(cat "$T/body")"
+for _ in $(seq 100); do
+	grep -q "pushed to origin" "$T/d.log" && break
+	sleep 0.1
+done
+has "$T/d.log" "run $R: pushed to origin"
+git clone -q "$T/remote.git" "$T/w2" && cd "$T/w2" && veles init -q
+ok veles pull
+ok veles status
+has "$T/out" "shared"
+cd "$T"
+
 # A second server on the same database: nothing to migrate, the same runs.
 SURL0=$SURL STOKEN0=$STOKEN SPID0=$SPID
 mv "$T/serve.log" "$T/serve0.log"
@@ -124,11 +161,6 @@ serve_stop
 SURL=$SURL0 STOKEN=$STOKEN0 SPID=$SPID0
 mv "$T/serve0.log" "$T/serve.log"
 
-# Runners stop cleanly on SIGTERM.
-for p in "${RPIDS[@]:1}"; do
-	kill -TERM "$p"
-	wait "$p" || fail "a runner exited $?"
-done
-RPIDS=()
+stop_runners
 grep -Eq 'Sanitizer|runtime error' "$T"/*.log && fail "the sanitizers found something"
 exit 0
