@@ -55,7 +55,11 @@ int queue_renew(struct db *db, const char *id, const char *runner, int64_t until
 
 	if (ret < 0)
 		return ret;
-	return changed ? 0 : err_set(ERR_CONFLICT, "run %s: its lease is lost", id);
+	return changed ? 0
+		       : err_set(ERR_CONFLICT,
+				 "run %s is no longer this runner's (canceled, deleted, or its "
+				 "lease expired)",
+				 id);
 }
 
 int queue_finish(struct db *db, const struct srv_run *r, const char *runner)
@@ -80,9 +84,23 @@ int queue_finish(struct db *db, const struct srv_run *r, const char *runner)
 		return ret;
 	return changed ? 0
 		       : err_set(ERR_CONFLICT,
-				 "run %s: its lease was lost, another runner "
-				 "may run it again",
+				 "run %s is no longer this runner's (canceled, deleted, or its "
+				 "lease expired): its end is not filed",
 				 r->id);
+}
+
+int queue_cancel_running(struct db *db, const char *id, int64_t now)
+{
+	struct db_val p[2] = {DB_INT(now), DB_TEXT(id)};
+	int64_t changed;
+	int ret = db_exec(db,
+			  "UPDATE runs SET state = 'canceled', ended = ?, lease_until = NULL "
+			  "WHERE id = ? AND state = 'running'",
+			  p, 2, &changed);
+
+	if (ret < 0)
+		return ret;
+	return changed ? 0 : err_set(ERR_CONFLICT, "run %s is not running", id);
 }
 
 int queue_expire(struct db *db, int64_t now, size_t *requeued, size_t *failed)

@@ -31,6 +31,10 @@ int queue_renew(struct db *db, const char *id, const char *runner, int64_t until
 /* Files @r's end (state, exit, error, counts) if @runner still holds it;
  * ERR_CONFLICT else. */
 int queue_finish(struct db *db, const struct srv_run *r, const char *runner);
+/* Cancels run @id that another server or runner is running: marked
+ * canceled here; its runner, whose next renewal fails, stops it.
+ * ERR_CONFLICT when it is not running. */
+int queue_cancel_running(struct db *db, const char *id, int64_t now);
 /* Runs whose lease ended before @now: back to the queue, or failed after
  * QUEUE_ATTEMPTS claims. Either count may be NULL. */
 int queue_expire(struct db *db, int64_t now, size_t *requeued, size_t *failed);

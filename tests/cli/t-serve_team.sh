@@ -119,6 +119,25 @@ cat "$T/b.log" "$T/c.log" | grep -c ': claimed by ' >"$T/claims"
 grep -q ': claimed by b' "$T/b.log" && grep -q ': claimed by c' "$T/c.log" ||
 	fail "one runner did all the work"
 
+# Cancelled from the server while runner b runs it: b stops it.
+queue "echo \$\$ > $T/r3.pid; exec sleep 60"
+R3=$R
+for _ in $(seq 100); do
+	[ -s "$T/r3.pid" ] && break
+	sleep 0.1
+done
+expect 200 POST "/api/runs/$R3/cancel"
+[ "$(jq_ 'd["state"]')" = canceled ] || fail "cancel: $(cat "$T/body")"
+for _ in $(seq 100); do
+	kill -0 "$(cat "$T/r3.pid")" 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 "$(cat "$T/r3.pid")" 2>/dev/null && fail "the canceled run's command still runs"
+cat "$T/b.log" "$T/c.log" >"$T/both.log"
+has "$T/both.log" "run $R3 is no longer this runner's"
+expect 200 GET "/api/runs/$R3"
+[ "$(jq_ 'd["state"]')" = canceled ] || fail "cancel undone: $(cat "$T/body")"
+
 # Runners stop cleanly on SIGTERM.
 stop_runners() {
 	for p in "${RPIDS[@]}"; do
