@@ -113,7 +113,7 @@ echo "start-up until GET / is answered (median of 7, ms): veles serve $start_ms 
 start_veles
 start_peer
 S=$(api POST /api/sessions '{"title":"bench"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-R=$(api POST /api/runs "{\"session\":\"$S\",\"events\":[\"task-clock\",\"page-faults\"],\"interval_ms\":10,\"command\":\"sleep $((LIVE_S + API_S + 30))\"}" |
+R=$(api POST /api/runs "{\"session\":\"$S\",\"events\":[\"task-clock\",\"page-faults\"],\"interval_ms\":10,\"command\":\"sleep $((LIVE_S + 4 * API_S + 120))\"}" |
 	python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 until [ "$(api GET "/api/runs/$R" | python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])')" = running ]; do sleep 0.1; done
 rss_idle=$(rss_kb "$PID")
@@ -171,7 +171,8 @@ print(f"paced, 50 clients a request every 40 ms each: veles serve {vp[0]:.0f} GE
 EOS
 echo "memory (RSS): veles serve with a session open and a run streaming $((rss_idle / 1024)) MB, " \
 	"after $PAGES pages followed it $((rss_live / 1024)) MB; python3 -m http.server $(($(rss_kb "$PEER") / 1024)) MB (target < 30 MB)"
-api POST "/api/runs/$R/cancel" >/dev/null
+# Stopped (it may have ended by itself on a slow machine).
+api POST "/api/runs/$R/cancel" >/dev/null || true
 
 echo "== a $ROWS-row series drawn in the page"
 R2=$(python3 -c 'import uuid; print(uuid.uuid4())')

@@ -9,7 +9,7 @@ import path from 'node:path';
 
 const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
 const { chromium } = require('playwright-core');
-const { SURL, STOKEN, SURL2, STOKEN2, HOT, DATA, DL } = process.env;
+const { SURL, STOKEN, SURL2, STOKEN2, HOT, MARKUP, DATA, DL } = process.env;
 const errors = [];
 const TIMEOUT = 60000;
 
@@ -68,6 +68,17 @@ async function apiRun(page, id) {
 
 async function waitDone(page) {
   await page.waitForFunction(() => /· (done|failed|canceled)/.test(document.getElementById('run-status').textContent));
+}
+
+/* Until the run is over, asked of the server (the page may show another). */
+async function waitOver(page, id) {
+  await page.waitForFunction((i) => fetch(`/api/runs/${i}`).then((r) => r.json())
+    .then((r) => ['done', 'failed', 'canceled'].includes(r.state)), id, { polling: 200 });
+}
+
+/* The plot's x range: [min, max]. */
+async function xRange(page) {
+  return page.evaluate(() => [velesApp.view.plot.u.scales.x.min, velesApp.view.plot.u.scales.x.max]);
 }
 
 async function save(page, selector, name) {
@@ -138,6 +149,17 @@ try {
   await page.waitForFunction(() => [...document.querySelectorAll('#flame .fbox')].some((b) => b.textContent === 'hot_spin'));
   check(true, 'the flame graph has hot_spin');
 
+  // A profile whose uid (its hot function's name) is markup: text in the
+  // table and the flame graph, no script run (an alert fails the test).
+  const SCRIPT = '<script>alert(1)</script>';
+  await page.fill('#command', `${MARKUP} 200000000`);
+  const uidId = await clickRun(page);
+  await waitDone(page);
+  await page.waitForFunction((s) => [...document.querySelectorAll('#flame .fbox')].some((b) => b.textContent === s), SCRIPT);
+  check(await page.textContent('#hot tr td.sym') === SCRIPT, 'a hot function named <script>alert(1)</script> shown as text');
+  check(await page.$$eval('script', (s) => s.length) === 1, 'no script element added by the uid');
+  check((await apiRun(page, uidId)).state === 'done', 'the uid run is done');
+
   // Reloading an old run gives back the whole screen, in the same widgets.
   await page.goto(`${SURL}s/${sid}`);
   await page.waitForSelector(`#history tr[data-id="${statId}"] button.reload`);
@@ -156,6 +178,52 @@ try {
   // Its output is the last thing to arrive: the page's layout is settled
   // once it is there (a click aims at where a button is).
   await page.waitForFunction(() => document.getElementById('stdout').textContent.includes('alert(1)'));
+  check((await page.textContent(`#history tr[data-id="${statId}"] td.mono.cut`)).includes('echo "<script>alert(1)</script> $COUNT"'),
+    "the run's command shown as text in the history");
+
+  // The plot: hovering shows each event's value; the wheel zooms; a box
+  // dragged zooms; Shift+drag pans; a double-click resets; Save PNG.
+  const over = await page.$('#plot .u-over');
+  const ob = await over.boundingBox();
+  const mid = { x: ob.x + ob.width / 2, y: ob.y + ob.height / 2 };
+  await page.mouse.move(mid.x, mid.y);
+  await page.waitForFunction(() => { const t = document.querySelector('#plot .tip'); return !t.hidden && /^t = .*\ntask-clock \(msec\): .*\nminor-faults: /.test(t.textContent); });
+  check(true, 'hovering the plot shows the time and each value');
+  const full = await xRange(page);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction(([a, b]) => { const x = velesApp.view.plot.u.scales.x; return x.max - x.min < (b - a) * 0.9 && x.min > a; }, full);
+  check(true, 'the wheel zooms in around the cursor');
+  await page.dblclick('#plot .u-over');
+  await page.waitForFunction(([a, b]) => { const x = velesApp.view.plot.u.scales.x; return x.min === a && x.max === b; }, full);
+  check(true, 'a double-click resets the zoom');
+  await page.mouse.move(ob.x + ob.width * 0.2, mid.y);
+  await page.mouse.down();
+  await page.mouse.move(ob.x + ob.width * 0.5, mid.y + 5, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction(([a, b]) => { const x = velesApp.view.plot.u.scales.x; return x.max - x.min < (b - a) * 0.5; }, full);
+  const boxed = await xRange(page);
+  check(boxed[0] > full[0] + (full[1] - full[0]) * 0.1, `a dragged box zooms to it (${full} to ${boxed})`);
+  await page.keyboard.down('Shift');
+  await page.mouse.move(mid.x, mid.y);
+  await page.mouse.down();
+  await page.mouse.move(mid.x + ob.width * 0.2, mid.y, { steps: 8 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  const panned = await xRange(page);
+  const w0 = boxed[1] - boxed[0], w1 = panned[1] - panned[0];
+  check(panned[0] < boxed[0] && Math.abs(w1 - w0) < w0 * 1e-6, `Shift+drag pans (${boxed} to ${panned})`);
+  await page.dblclick('#plot .u-over');
+  await page.waitForFunction(([a, b]) => { const x = velesApp.view.plot.u.scales.x; return x.min === a && x.max === b; }, full);
+  await save(page, '#save-png', 'plot.png');
+  check(fs.readFileSync(path.join(DL, 'plot.png')).subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), 'Save PNG gives a PNG file');
+  // The histogram: every interval of the chosen event in a bin.
+  await page.waitForFunction((n) => velesApp.view.hist.u.data[1].reduce((a, b) => a + b, 0) === n, statRows);
+  check(await page.inputValue('#hist-event') === 'task-clock', 'the histogram counts every interval of its event');
+  await page.selectOption('#hist-event', 'minor-faults');
+  await page.fill('#hist-bins', '7');
+  await page.dispatchEvent('#hist-bins', 'change');
+  await page.waitForFunction((n) => velesApp.view.hist.u.data[1].length === 7 && velesApp.view.hist.u.data[1].reduce((a, b) => a + b, 0) === n, statRows);
+  check(true, "another event's histogram in 7 bins");
   await page.evaluate(() => { window.firstPlot = velesApp.view.plot.u; });
   await page.click(`#history tr[data-id="${recId}"] button.reload`);
   await page.waitForFunction(() => document.querySelector('#hot td.sym') && document.querySelector('#hot td.sym').textContent === 'hot_spin');
@@ -171,6 +239,7 @@ try {
   await save(page, `#history tr[data-id="${statId}"] a.hdf5`, 'stat.h5');
   await save(page, `#history tr[data-id="${recId}"] a.raw`, 'record.data');
   await save(page, `#history tr[data-id="${recId}"] a.hdf5`, 'record.h5');
+  await save(page, '#session-hdf5', 'session.h5');
   check(fs.statSync(path.join(DL, 'record.h5')).size > 0, 'raw, CSV and HDF5 downloaded');
   const plotHref = await page.getAttribute(`#history tr[data-id="${statId}"] a.permalink`, 'href');
   const p2 = await A.ctx.newPage();
@@ -187,6 +256,21 @@ try {
   await page.goto(SURL);
   await page.waitForSelector(`#sessions tr[data-id="${sid}"]`);
   check(await page.textContent(`#sessions tr[data-id="${sid}"] a`) === title, 'the session list shows the title as text');
+  // Searching sessions: by a word of the title, by a piece of the id.
+  await page.fill('#session-title', 'another');
+  await page.click('#session-create');
+  await page.waitForURL(/\/s\/[0-9a-f-]{36}$/);
+  const other = page.url().split('/').pop();
+  await page.goto(SURL);
+  await page.waitForSelector(`#sessions tr[data-id="${other}"]`);
+  await page.fill('#session-search', '<SCRIPT>');
+  await page.waitForSelector(`#sessions tr[data-id="${other}"]`, { state: 'detached' });
+  check(await page.$(`#sessions tr[data-id="${sid}"]`) !== null, 'sessions found by their title');
+  await page.fill('#session-search', other.slice(9, 18));
+  await page.waitForSelector(`#sessions tr[data-id="${sid}"]`, { state: 'detached' });
+  check(await page.$(`#sessions tr[data-id="${other}"]`) !== null, 'sessions found by their id');
+  await page.fill('#session-search', '');
+  await page.waitForSelector(`#sessions tr[data-id="${sid}"]`);
   await page.click(`#sessions tr[data-id="${sid}"] button`);
   await page.waitForSelector(`#sessions tr[data-id="${sid}"]`, { state: 'detached' });
   check(!fs.existsSync(path.join(DATA, 'runs', statId)), "a deleted session's runs' files are gone");
@@ -203,7 +287,7 @@ try {
     await p.waitForSelector('#events label.event');
     await p.check('#events label[data-name="task-clock"] input');
   }
-  await page.fill('#command', 'sleep 2');
+  await page.fill('#command', 'sleep 4');
   await B.page.fill('#command', 'sleep 0.2');
   const first = await clickRun(page);
   await page.waitForFunction(() => /· running/.test(document.getElementById('run-status').textContent));
@@ -211,8 +295,16 @@ try {
   await B.page.waitForFunction(() => /queued, position 1/.test(document.getElementById('run-status').textContent));
   await B.page.waitForFunction((id) => [...document.querySelectorAll('#queue li')].some((l) => l.dataset.id === id && /queued, position 1/.test(l.textContent)), second);
   check(true, "the second browser's run waits in the queue");
+  // A third, canceled from the first browser's queue view.
+  const third = await clickRun(B.page);
+  await page.waitForSelector(`#queue li[data-id="${third}"]`);
+  check(/queued, position 2/.test(await page.textContent(`#queue li[data-id="${third}"]`)), 'the queue view shows the place of each run');
+  await page.click(`#queue li[data-id="${third}"] button.cancel`);
+  await page.waitForSelector(`#queue li[data-id="${third}"]`, { state: 'detached' });
+  await B.page.waitForFunction(() => /· canceled/.test(document.getElementById('run-status').textContent));
+  check((await apiRun(page, third)).state === 'canceled', 'a run canceled from the queue view');
   await waitDone(page);
-  await waitDone(B.page);
+  await waitOver(B.page, second);
   const [r1, r2] = [await apiRun(page, first), await apiRun(B.page, second)];
   check(r1.state === 'done' && r2.state === 'done' && r2.started >= r1.ended, 'both runs finished, one after the other');
   await B.ctx.close();

@@ -95,6 +95,13 @@ expect 404 GET /api/sessions/00000000-0000-4000-8000-000000000000
 expect 404 GET /api/sessions/not-a-uuid
 expect 405 PUT "/api/sessions/$S" '{}'
 expect 404 GET /api/no-such-thing
+# Bounded requests: the address, its parts, its parameters.
+expect 400 GET "/api/sessions?q=$(head -c 5000 /dev/zero | tr '\0' a)"
+has "$T/body" 'longer than 4096'
+expect 400 GET /api/a/b/c/d/e/f/g/h/i
+expect 400 GET "/api/sessions?$(for i in $(seq 40); do printf 'p%d=1&' "$i"; done)"
+head -c 300000 /dev/zero | tr '\0' 'a' >"$T/bigrun"
+expect 413 POST /api/runs '' --data-binary @"$T/bigrun" -H 'Content-Type: application/json'
 
 # Runs refused with a reason.
 run() { # run JSON-FIELDS: POST /api/runs in session $S
@@ -139,12 +146,20 @@ expect 200 GET "/api/runs/$R1/output?stream=stdout"
 expect 200 GET "/api/runs/$R1/output?stream=stderr"
 [ "$(jq_ 'd["text"]')" = "err" ] || fail "stderr"
 expect 400 GET "/api/runs/$R1/output?stream=stdin"
+expect 200 GET "/api/runs/$R1/output?stream=stdout&from=4"
+[ "$(jq_ 'd["from"], d["text"]')" = "4 7 1 2" ] || fail "stdout from a byte: $(cat "$T/body")"
+expect 200 GET "/api/runs/$R1/output?stream=stdout&download=1"
+[ "$(cat "$T/body")" = "out 7 1 2" ] || fail "stdout downloaded: $(cat "$T/body")"
 expect 200 GET "/api/runs/$R1/series?points=1000"
 [ "$(jq_ 'd["columns"], d["units"], d["exact"], d["rows"] == len(d["t"])')" = "['task-clock', 'page-faults'] ['msec', ''] True True" ] ||
 	fail "series: $(head -c 300 "$T/body")"
 expect 200 GET "/api/runs/$R1/series?points=1"
 [ "$(jq_ 'd["exact"] or len(d["t"]) <= 2')" = True ] || fail "summary of one point"
 expect 400 GET "/api/runs/$R1/series?points=0"
+# A window of the run: its rows exactly, none outside it.
+expect 200 GET "/api/runs/$R1/series?from=0&to=0.015&points=1000"
+jq_ 'd["exact"] and d["total_rows"] == '"$rows"' and all(0 <= t <= 0.015 for t in d["t"]) and len(d["t"]) == d["rows"]' |
+	grep -qx True || fail "a window of the series: $(head -c 300 "$T/body")"
 expect 400 GET "/api/runs/$R1/series?from=abc"
 expect 200 GET "/api/runs/$R1/totals"
 faults=$(jq_ 'int(d["sums"][1])')
@@ -262,6 +277,37 @@ run '"events":["task-clock"],"tid":1073741823'
 R8=$(jq_ 'd["id"]')
 wait_run "$R8"
 [ "$(jq_ 'd["state"], d["error"]')" = "failed no thread 1073741823" ] || fail "no such thread: $(cat "$T/body")"
+
+# A session's runs in one HDF5 file: every run that has data.
+expect 200 GET "/api/sessions/$S/hdf5"
+/usr/bin/python3 - "$T/body" "$R1" "$R2" "$R4" <<'EOS' || fail "HDF5 of a session"
+import sys, h5py
+f = h5py.File(sys.argv[1])
+g = lambda r: "run_" + r.replace("-", "_")
+assert g(sys.argv[2]) in f and g(sys.argv[3]) in f, list(f)
+assert f[g(sys.argv[2])].attrs["tool"] == b"stat" and f[g(sys.argv[3])].attrs["tool"] == b"record"
+assert "stat" not in f.get(g(sys.argv[4]), {}), "a run canceled while queued has no table"
+EOS
+expect 404 GET /api/sessions/00000000-0000-4000-8000-000000000000/hdf5
+expect 404 GET "/api/runs/$R4/csv"
+has "$T/body" "the run has no series"
+expect 404 GET "/api/runs/00000000-0000-4000-8000-000000000000/live"
+
+# Deleting a running run stops it first.
+run '"events":["task-clock"],"command":"sleep 29.'$$'"'
+R9=$(jq_ 'd["id"]')
+for _ in $(seq 100); do
+	req GET "/api/runs/$R9"
+	[ "$(jq_ 'd["state"]')" = running ] && break
+	sleep 0.1
+done
+expect 204 DELETE "/api/runs/$R9"
+expect 404 GET "/api/runs/$R9"
+[ -e "$T/data/runs/$R9" ] && fail "a running run deleted keeps its files"
+for _ in $(seq 30); do pgrep -xf "sleep 29.$$" >/dev/null || break; sleep 0.1; done
+pgrep -xf "sleep 29.$$" >/dev/null && fail "a deleted running run's command still runs"
+expect 200 GET /api/queue
+[ "$(jq_ 'd["running"]')" = None ] || fail "a deleted run still runs: $(cat "$T/body")"
 
 # Lists, then deleting a run and a session takes their files.
 expect 200 GET "/api/runs?session=$S"

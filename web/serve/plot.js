@@ -109,9 +109,12 @@ export class TimePlot {
     if (hidden) this.hidden = hidden;
     this.gen = (this.gen || 0) + 1;
     clearTimeout(this.zoomTimer);
-    const same = names.length === this.names.length && names.every((n, i) => n === this.names[i]);
+    // The same series when names and units are (a stored run's units
+    // come with its data): labels and tooltips say the unit.
+    units = units || [];
+    const same = names.length === this.names.length && names.every((n, i) => n === this.names[i] && (units[i] || '') === (this.units[i] || ''));
     this.names = names.slice();
-    this.units = (units || []).slice();
+    this.units = units.slice();
     this.t = [];
     this.cols = names.map(() => []);
     this.full = null;

@@ -113,7 +113,7 @@ export class RunView {
     this.plot.setColumns(this.columnsOf(run), [], run.tool === 'record' ? ['period'] : []);
     if (this.plotOnly) {
       this.describe(run);
-      if (FINAL.includes(run.state)) this.loadSeries(); else this.follow();
+      if (!FINAL.includes(run.state)) this.follow(); else if (run.started) this.loadSeries();
       return;
     }
     clear(this.hotBody);
@@ -128,8 +128,8 @@ export class RunView {
     clear(this.histSel);
     for (const c of this.columnsOf(run)) this.histSel.append(h('option', { value: c, selected: c === this.histWant }, c));
     this.describe(run);
-    if (FINAL.includes(run.state)) this.loadStored();
-    else this.follow();
+    if (!FINAL.includes(run.state)) this.follow();
+    else if (run.started) this.loadStored();
   }
 
   describe(run, extra) {
@@ -198,6 +198,10 @@ export class RunView {
       return;
     }
     this.describe(this.run, `${this.rowsSeen} rows`);
+    if (!this.run.started) { // canceled while queued: no data to ask for
+      this.onEnd(this.run);
+      return;
+    }
     if (!this.run.streaming || this.rowsSeen > SUMMARY_ABOVE || this.plotOnly) await this.loadSeries();
     else this.plot.full = null;
     if (!this.plotOnly) {
