@@ -36,17 +36,33 @@ static void stop_job(struct job *j);
  * servers on one database also see each other's running run there).
  * Waits, still answering a stop, until the lock is ours; false on stop.
  */
-static bool take_machine(struct serve *s, struct exec *e)
+static int open_machine_lock(void)
 {
 	const char *dir = getenv("XDG_RUNTIME_DIR");
+	char *path = xasprintf("%s/veles-serve-runs-%u.lock", dir && *dir ? dir : "/tmp",
+			       (unsigned)getuid());
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	free(path);
+	return fd;
+}
+
+bool exec_machine_idle(void)
+{
+	int fd = open_machine_lock();
+	bool idle = fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0;
+
+	if (fd >= 0)
+		close(fd); /* and the lock with it */
+	return idle;
+}
+
+static bool take_machine(struct serve *s, struct exec *e)
+{
 	bool said = false;
 
 	if (e->lock_fd < 0) {
-		char *path = xasprintf("%s/veles-serve-runs-%u.lock", dir && *dir ? dir : "/tmp",
-				       (unsigned)getuid());
-
-		e->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		free(path);
+		e->lock_fd = open_machine_lock();
 		if (e->lock_fd < 0)
 			return true; /* no lock to take: this server alone */
 	}

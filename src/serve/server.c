@@ -60,13 +60,16 @@ static int set_token(struct serve *s, const struct serve_opts *o)
 }
 
 /* What a previous server left: as a runner, the runs it held go back to
- * the queue (those of other runners wait for their leases); the queued
- * ones wait for a runner. */
+ * the queue (those of other runners wait for their leases), unless
+ * another process on this machine runs one now (then it may be one of
+ * them: their leases decide); the queued ones wait for a runner. */
 static int recover(struct serve *s)
 {
 	struct srv_run *v;
 	size_t n, back = 0, failed = 0;
-	int ret = s->runner ? queue_recover(s->db, s->runner, srv_now_ms(), &back, &failed) : 0;
+	int ret = s->runner && exec_machine_idle()
+			  ? queue_recover(s->db, s->runner, srv_now_ms(), &back, &failed)
+			  : 0;
 
 	if (ret == 0 && back + failed)
 		srv_log(s,

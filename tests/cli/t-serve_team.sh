@@ -28,7 +28,7 @@ rc=$?
 RPIDS=()
 cleanup() {
 	for p in "${RPIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
-	[ -s "$T/r2.pid" ] && kill "$(cat "$T/r2.pid")" 2>/dev/null
+	for f in "$T"/r[234].pid; do [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
 	serve_stop
 	sh "$VELES_SRCDIR/scripts/pg-temp.sh" stop "$pg"
 	rm -rf "$T"
@@ -147,6 +147,33 @@ stop_runners() {
 	done
 	RPIDS=()
 }
+stop_runners
+
+# A second process of a runner's name on its machine, started while the
+# first runs a run, leaves that run alone (the machine's run lock is held).
+runner e
+queue "echo \$\$ > $T/r4.pid; exec sleep 60"
+R4=$R
+for _ in $(seq 100); do
+	[ -s "$T/r4.pid" ] && break
+	sleep 0.1
+done
+XDG_RUNTIME_DIR="$T/m-e" "$VELES" runner --db "$URL" --data "$T/data-e2" --name e --lease 3 \
+	>"$T/e2.log" 2>&1 &
+RPIDS+=("$!")
+for _ in $(seq 100); do
+	grep -q "^veles runner: e, data in" "$T/e2.log" && break
+	sleep 0.1
+done
+sleep 1
+req GET "/api/runs/$R4"
+[ "$(jq_ 'd["state"], d["runner"], d["attempts"]')" = "running e 1" ] ||
+	fail "a second runner e took the run: $(cat "$T/body")"
+expect 200 POST "/api/runs/$R4/cancel"
+for _ in $(seq 100); do
+	kill -0 "$(cat "$T/r4.pid")" 2>/dev/null || break
+	sleep 0.1
+done
 stop_runners
 
 # A runner in a project shares what its runs add to the store: pulled and
