@@ -69,6 +69,7 @@ runner() { # runner NAME WORKTREE
 		--name "$1" --lease "$LEASE" --data "$tmp/data-$1" >"$tmp/$1.log" 2>&1) &
 	RPID=$!
 	pids+=("$RPID")
+	disown "$RPID" # killed on purpose: no job notice
 }
 done_count() { sql "SELECT COUNT(*) FROM runs WHERE state = 'done'"; }
 
@@ -83,7 +84,6 @@ until [ -n "$pa" ]; do pa=$(cat "$tmp/pid.a" 2>/dev/null || true); done
 # The runner and its command's process group in one call.
 kill -9 -- "$A" "-$pa" 2>/dev/null || true
 killed_run=$(sql "SELECT id FROM runs WHERE state = 'running' AND runner = 'a'")
-{ wait "$A"; } 2>/dev/null || true
 rm -f "$tmp/pid.a"
 tk=$(ms)
 echo "killed runner a -9 during run ${killed_run:-?} after $(done_count) runs done"
