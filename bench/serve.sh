@@ -9,7 +9,8 @@
 #    on python3 -m http.server's GET of a small file;
 #  - live latency: PAGES headless Chromium pages follow a `stat -I 10` run
 #    for LIVE_S seconds: delay from each row's time to its arrival in the
-#    page (p50, p99), and the server's own CPU over that time;
+#    page (p50, p99), the same for a plain client beside them (the server's
+#    side of it), and the server's own CPU over that time;
 #  - a 1,000,000-row series drawn in the page from the server's summary,
 #    exact once zoomed in; beside it the same points given to uPlot whole.
 # The durations are parameters (the targets' are LIVE_S=60 PAGES=10
@@ -119,20 +120,49 @@ until [ "$(api GET "/api/runs/$R" | python3 -c 'import json,sys; print(json.load
 rss_idle=$(rss_kb "$PID")
 
 echo "== live latency: $PAGES pages, stat -I 10, ${LIVE_S} s"
+# Beside the pages, a plain client of the same stream: the server's side
+# of the delay, without a browser's.
+cat >"$tmp/sse.py" <<'EOS'
+import json, socket, sys, time
+url, token, run, secs = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+host, port = url.split("//")[1].rstrip("/").split(":")
+s = socket.create_connection((host, int(port)))
+s.sendall(f"GET /api/runs/{run}/live HTTP/1.1\r\nHost: {host}:{port}\r\n"
+          f"Authorization: Bearer {token}\r\n\r\n".encode())
+buf, lat, ev, t0 = b"", [], None, time.time()
+while time.time() - t0 < secs:
+    buf += s.recv(65536)
+    now = time.time() * 1000
+    while b"\n" in buf:
+        line, buf = buf.split(b"\n", 1)
+        if line.startswith(b"event: "):
+            ev = line[7:].strip()
+        elif line.startswith(b"data: ") and ev == b"rows" and time.time() - t0 > 2:
+            d = json.loads(line[6:])
+            lat += [now - (d["start_ms"] + t * 1000) for t in d["t"]]
+print(json.dumps(lat))
+EOS
 c0=$(cpu_ticks "$PID")
 w0=$(ms)
+python3 "$tmp/sse.py" "$URL" "$TOKEN" "$R" "$LIVE_S" >"$tmp/plain.json" &
+plain=$!
 node "$here/serve-browser.mjs" live "$URL" "$TOKEN" "$S" "$R" "$PAGES" "$LIVE_S" >"$tmp/lat.json"
+wait "$plain"
 w1=$(ms)
 c1=$(cpu_ticks "$PID")
 rss_live=$(rss_kb "$PID")
-python3 - "$tmp/lat.json" "$c0" "$c1" "$w0" "$w1" "$(getconf CLK_TCK)" "$PAGES" <<'EOS'
+python3 - "$tmp/lat.json" "$c0" "$c1" "$w0" "$w1" "$(getconf CLK_TCK)" "$PAGES" "$tmp/plain.json" <<'EOS'
 import json, statistics, sys
+plain = sorted(json.load(open(sys.argv[8])))
 lat = sorted(json.load(open(sys.argv[1])))
-c0, c1, w0, w1, hz, pages = map(float, sys.argv[2:])
+c0, c1, w0, w1, hz, pages = map(float, sys.argv[2:8])
 q = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))]
 cpu = (c1 - c0) / hz / ((w1 - w0) / 1000) * 100
 print(f"rows received: {len(lat)} over {pages:.0f} pages; delay from a row's time to the page (ms): "
       f"p50 {q(0.5):.1f}, p99 {q(0.99):.1f}, max {lat[-1]:.1f} (target p99 <= 50)")
+p = lambda f: plain[min(len(plain) - 1, int(f * len(plain)))]
+print(f"the same stream to a plain client meanwhile (the server's side): p50 {p(0.5):.1f}, "
+      f"p99 {p(0.99):.1f}, max {plain[-1]:.1f} ms; load average {open('/proc/loadavg').read().split()[0]}")
 print(f"server CPU while {pages:.0f} pages follow (with the pages' own requests): {cpu:.1f}% of one core "
       f"(target <= 5%)")
 EOS

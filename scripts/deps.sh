@@ -17,7 +17,8 @@ PKGS="$PKGS libpython3-dev libtraceevent-dev"
 # collect regex: PCRE2; its tests run Google Benchmark and pytest-benchmark.
 PKGS="$PKGS libpcre2-dev libbenchmark-dev python3-pytest-benchmark"
 # collect bounds parses C with libclang (llvm-config finds it); its
-# benchmark compares with LLVM's scalar evolution (clang, opt).
+# benchmark compares with LLVM's scalar evolution (clang, opt). clang also
+# builds the programs whose edges veles fuzz counts (t-fuzz_cov.sh).
 PKGS="$PKGS libclang-dev llvm clang"
 # make fuzz: clang's libFuzzer and sanitizer runtimes (tests/fuzz).
 PKGS="$PKGS libclang-rt-14-dev"

@@ -15,7 +15,9 @@ build=${1:-build-fuzz}
 time=${FUZZ_TIME:-60}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-all="profile config monitor monitor-proc perf-data perf-event tpstream trace memory git-index git-pack http"
+# Every tests/fuzz/fuzz-NAME.c is a target (meson.build lists them too).
+all=$(cd tests/fuzz && for f in fuzz-*.c; do f=${f#fuzz-}; printf '%s ' "${f%.c}"; done)
+all=${all% }
 targets=${FUZZ_TARGET:-$all}
 
 for t in $targets; do
@@ -49,9 +51,12 @@ for t in $targets; do
 	echo "== fuzz-$t: $time s"
 	# -timeout: an input a parser spends more than 10 s on is a finding;
 	# -rss_limit_mb: so is one that makes it take more than 2 GB.
+	# A target's past crashes are a folder only once it has had one.
+	past="tests/fuzz/regressions/$t"
+	[ -d "$past" ] || past=
 	"$build/tests/fuzz/fuzz-$t" -max_total_time="$time" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$crashes/" \
-		"$work" "tests/fuzz/corpus/$t" "tests/fuzz/regressions/$t" >"$log" 2>&1
+		"$work" "tests/fuzz/corpus/$t" ${past:+"$past"} >"$log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	secs=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")

@@ -36,6 +36,28 @@ bool change_is_optimization(enum change_class c);
 
 enum stat_test { TEST_MANN_WHITNEY, TEST_WELCH };
 
+/*
+ * Which models of the two profiles the model methods pair (Perun's
+ * --models-type): ours by default (parametric when both sides have some,
+ * else a non-parametric kind both have); the best of any kind, the best
+ * parametric or non-parametric one, every parametric or non-parametric
+ * kind with the same kind, both of those, or the best of each group.
+ */
+enum model_pairing {
+	PAIR_AUTO,
+	PAIR_BEST_MODEL,
+	PAIR_BEST_PARAM,
+	PAIR_BEST_NONPARAM,
+	PAIR_ALL_PARAM,
+	PAIR_ALL_NONPARAM,
+	PAIR_ALL_MODELS,
+	PAIR_BEST_BOTH,
+};
+
+/* "best-model", ... as Perun spells them; -1 when unknown. */
+int model_pairing_parse(const char *name);
+const char *model_pairing_name(enum model_pairing p);
+
 struct check_params {
 	/* stat */
 	enum stat_test test;
@@ -48,6 +70,8 @@ struct check_params {
 	/* aat: Perun's thresholds on the ratio of averages */
 	double aat_degradation;
 	double aat_optimization;
+	/* the model methods: which models are paired */
+	enum model_pairing pairing;
 };
 
 /* alpha 0.05, min effect 2%, severe 25%, total 2x, 2000 rounds; aat 2.0 and 0.5. */

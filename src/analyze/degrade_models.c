@@ -10,7 +10,10 @@
  * and scores higher than any curve, so it would replace the parametric
  * model on one side and turn the same data into a large change. When
  * both sides have parametric models, only those are compared; otherwise
- * a non-parametric kind both sides have, the same on each.
+ * a non-parametric kind both sides have, the same on each. Perun's
+ * --models-type strategies choose otherwise when asked (enum
+ * model_pairing): the best of a group of kinds on each side, or each kind
+ * with the same kind, one result per kind ("uid (linear)").
  */
 #include <math.h>
 #include <stdlib.h>
@@ -71,14 +74,17 @@ static void pick_kinds(unsigned kb, unsigned kt, unsigned *ub, unsigned *ut)
 	}
 }
 
-/* false when the two sides share no finite interval to compare over. */
+/* false when the two sides share no finite interval to compare over (or,
+ * with @ub and @ut, no model of those kinds; 0: pick_kinds chooses). */
 static bool sample_curves(const struct model_set *bs, size_t bi, const struct model_set *ts,
-			  size_t ti, struct curves *c)
+			  size_t ti, unsigned ub, unsigned ut, struct curves *c)
 {
 	double blo, bhi, tlo, thi;
-	unsigned ub, ut;
 
-	pick_kinds(models_kinds(bs, bi), models_kinds(ts, ti), &ub, &ut);
+	if (!ub)
+		pick_kinds(models_kinds(bs, bi), models_kinds(ts, ti), &ub, &ut);
+	if (!(models_kinds(bs, bi) & ub) || !(models_kinds(ts, ti) & ut))
+		return false;
 	uid_span(bs, bi, ub, &blo, &bhi, &c->best_b);
 	uid_span(ts, ti, ut, &tlo, &thi, &c->best_t);
 	c->lo = fmax(blo, tlo);
@@ -387,20 +393,107 @@ bool degrade_is_model_method(const char *name)
 	return false;
 }
 
-static void compare_uid(curve_fn fn, const char *name, const struct model_set *bs, size_t bi,
-			const struct model_set *ts, size_t ti, const struct check_params *cp,
-			struct change_list *out)
+/* One uid's comparison of the models of @kinds (0: ours); @what names
+ * them in the location, NULL for none. */
+static void compare_kinds(curve_fn fn, const char *name, const struct model_set *bs, size_t bi,
+			  const struct model_set *ts, size_t ti, unsigned kinds, const char *what,
+			  const struct check_params *cp, struct change_list *out)
 {
 	const char *uid = bi < bs->n ? bs->v[bi].uid : ts->v[ti].uid;
-	struct change *c = degrade_change_add(out, uid, name);
+	char *loc = what ? xasprintf("%s (%s)", uid, what) : NULL;
+	struct change *c = degrade_change_add(out, loc ? loc : uid, name);
 	struct curves cv;
 
+	free(loc);
 	if (bi == bs->n)
 		c->cls = CH_NOT_IN_BASELINE;
 	else if (ti == ts->n)
 		c->cls = CH_NOT_IN_TARGET;
-	else if (sample_curves(bs, bi, ts, ti, &cv))
+	else if (sample_curves(bs, bi, ts, ti, kinds, kinds, &cv))
 		fn(&cv, cp, c);
+	else if (kinds)
+		c->note = "a side has no model of the kinds --models-type pairs";
+}
+
+#define MODELS_NONPARAMETRIC (MODELS_ANY & ~MODELS_PARAMETRIC)
+
+/* Every kind of @group that both sides have, each with the same kind. */
+static void compare_each_kind(curve_fn fn, const char *name, const struct model_set *bs, size_t bi,
+			      const struct model_set *ts, size_t ti, unsigned group,
+			      const struct check_params *cp, struct change_list *out)
+{
+	unsigned both = bi < bs->n && ti < ts->n ? models_kinds(bs, bi) & models_kinds(ts, ti) : 0;
+
+	for (int k = 0; k <= MODEL_KERNEL; k++)
+		if (both & group & (1u << k))
+			compare_kinds(fn, name, bs, bi, ts, ti, 1u << k,
+				      model_kind_name((enum model_kind)k), cp, out);
+	/* Nothing in common of that group: one result that says so. */
+	if (!(both & group))
+		compare_kinds(fn, name, bs, bi, ts, ti, group,
+			      group == MODELS_PARAMETRIC ? "parametric" : "non-parametric", cp,
+			      out);
+}
+
+static void compare_uid(curve_fn fn, const char *name, const struct model_set *bs, size_t bi,
+			const struct model_set *ts, size_t ti, const struct check_params *cp,
+			struct change_list *out)
+{
+	switch (cp->pairing) {
+	case PAIR_BEST_MODEL:
+		compare_kinds(fn, name, bs, bi, ts, ti, MODELS_ANY, NULL, cp, out);
+		break;
+	case PAIR_BEST_PARAM:
+		compare_kinds(fn, name, bs, bi, ts, ti, MODELS_PARAMETRIC, NULL, cp, out);
+		break;
+	case PAIR_BEST_NONPARAM:
+		compare_kinds(fn, name, bs, bi, ts, ti, MODELS_NONPARAMETRIC, NULL, cp, out);
+		break;
+	case PAIR_ALL_PARAM:
+	case PAIR_ALL_NONPARAM:
+	case PAIR_ALL_MODELS:
+		if (cp->pairing != PAIR_ALL_NONPARAM)
+			compare_each_kind(fn, name, bs, bi, ts, ti, MODELS_PARAMETRIC, cp, out);
+		if (cp->pairing != PAIR_ALL_PARAM)
+			compare_each_kind(fn, name, bs, bi, ts, ti, MODELS_NONPARAMETRIC, cp, out);
+		break;
+	case PAIR_BEST_BOTH:
+		compare_kinds(fn, name, bs, bi, ts, ti, MODELS_PARAMETRIC, "parametric", cp, out);
+		compare_kinds(fn, name, bs, bi, ts, ti, MODELS_NONPARAMETRIC, "non-parametric", cp,
+			      out);
+		break;
+	default:
+		compare_kinds(fn, name, bs, bi, ts, ti, 0, NULL, cp, out);
+	}
+}
+
+static const char *const pairing_names[] = {
+	[PAIR_AUTO] = "auto",
+	[PAIR_BEST_MODEL] = "best-model",
+	[PAIR_BEST_PARAM] = "best-param",
+	[PAIR_BEST_NONPARAM] = "best-nonparam",
+	[PAIR_ALL_PARAM] = "all-param",
+	[PAIR_ALL_NONPARAM] = "all-nonparam",
+	[PAIR_ALL_MODELS] = "all-models",
+	[PAIR_BEST_BOTH] = "best-both",
+};
+
+int model_pairing_parse(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pairing_names); i++)
+		if (strcmp(pairing_names[i], name) == 0)
+			return (int)i;
+	/* Perun's docstring spells these with "non-param" too. */
+	if (strcmp(name, "best-non-param") == 0)
+		return PAIR_BEST_NONPARAM;
+	if (strcmp(name, "all-non-param") == 0)
+		return PAIR_ALL_NONPARAM;
+	return -1;
+}
+
+const char *model_pairing_name(enum model_pairing p)
+{
+	return pairing_names[p];
 }
 
 /* Index of the first model of the next uid after the one at @i. */

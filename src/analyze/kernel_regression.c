@@ -1,7 +1,8 @@
 /*
  * kernel-regression: a kernel-weighted fit of each uid's points, local
- * linear or Nadaraya-Watson, as statsmodels' KernelReg computes it, written
- * as a "kernel" model (docs/postprocess/kernel-regression.md).
+ * linear or Nadaraya-Watson, as statsmodels' KernelReg computes it, or in
+ * Perun's kernel-ridge mode (kernel_ridge.c), written as a "kernel" model
+ * (docs/postprocess/kernel-regression.md).
  */
 #include <getopt.h>
 #include <math.h>
@@ -277,12 +278,23 @@ double kernel_cv_bandwidth(const struct kpoints *k, enum kernel kern, double h0,
 
 static const char *const kernel_names[] = {"normal", "epanechnikov", "tricube", NULL};
 
+/* Perun's defaults for kernel-ridge's --gamma-range and --gamma-step. */
+#define RIDGE_LO 1e-5
+#define RIDGE_HI 1e-4
+#define RIDGE_STEP 1e-5
+/* Perun fits nothing below this many points: the curve is the points. */
+#define RIDGE_MIN_POINTS 3
+
 struct kr_opts {
 	struct series_keys keys;
 	bool local_linear;
 	enum kernel kern;
 	const char *bw_rule; /* scott, silverman, cv, or NULL for @bw */
 	double bw;
+	bool ridge;	 /* Perun's kernel-ridge mode */
+	double gamma[2]; /* its --gamma-range */
+	int ngamma;	 /* values of the range given so far */
+	double gamma_step;
 };
 
 static void kr_usage(void)
@@ -298,7 +310,15 @@ static void kr_usage(void)
 	       "  --kernel K        normal (default), epanechnikov or tricube\n"
 	       "  --of KEY          the fitted value (default: amount)\n"
 	       "  --per KEY         the independent variable (default: structure-unit-size);\n"
-	       "                    --depending-on is the same\n");
+	       "                    --depending-on is the same\n"
+	       "\n"
+	       "usage: veles postprocess PROFILE kernel-regression kernel-ridge\n"
+	       "                         [--gamma-range LO HI] [--gamma-step S]\n"
+	       "\n"
+	       "Perun's kernel-ridge mode: Nadaraya-Watson with the Gaussian kernel\n"
+	       "exp(-gamma d^2), gamma the one of LO, LO+S, ... below HI whose fit has the\n"
+	       "least mean squared leave-one-out error (Perun's -gr and -gs; defaults\n"
+	       "1e-5 1e-4 and 1e-5; --kernel-mode kernel-ridge is the same mode).\n");
 }
 
 static void kr_free(void *opts)
@@ -330,9 +350,41 @@ static int kr_bandwidth(struct kr_opts *o, const char *arg)
 	return 0;
 }
 
+/* One or two values of --gamma-range: "LO", then "HI", or "LO,HI". */
+static int kr_gamma_range(struct kr_opts *o, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	int ret = 0;
+
+	for (char *v = strtok_r(copy, ",", &save); v && ret == 0; v = strtok_r(NULL, ",", &save)) {
+		if (o->ngamma == 2)
+			ret = err_set(ERR_INVALID, "postprocess " NAME
+						   ": --gamma-range takes two values, LO HI");
+		else
+			ret = pp_parse_double(NAME, "--gamma-range", v, &o->gamma[o->ngamma++]);
+	}
+	free(copy);
+	return ret;
+}
+
 static int kr_option(struct kr_opts *o, int opt, char **argv)
 {
 	switch (opt) {
+	case 'g':
+		o->ridge = true;
+		return kr_gamma_range(o, optarg);
+	case 's':
+		o->ridge = true;
+		return pp_parse_double(NAME, "--gamma-step", optarg, &o->gamma_step);
+	case 'm':
+		if (strcmp(optarg, "kernel-ridge") != 0)
+			return err_set(ERR_INVALID,
+				       "postprocess " NAME ": --kernel-mode: only kernel-ridge is "
+				       "Perun's mode we have (the others are --estimator, "
+				       "--bandwidth and --kernel), not '%s'",
+				       optarg);
+		o->ridge = true;
+		return 0;
 	case 'e':
 		if (strcmp(optarg, "local-linear") != 0 && strcmp(optarg, "nadaraya-watson") != 0)
 			return err_set(ERR_INVALID,
@@ -361,10 +413,63 @@ static int kr_option(struct kr_opts *o, int opt, char **argv)
 	}
 }
 
+/*
+ * Perun's spellings, made getopt's: "--gamma-range LO HI" (and -gr) as
+ * "--gamma-range=LO,HI", -gs as --gamma-step. A new argv (@argv's strings
+ * and the joined ones, freed by the caller), @argc updated.
+ */
+static char **kr_perun_argv(int *argc, char **argv, char ***made, size_t *nmade)
+{
+	char **v = xcalloc((size_t)*argc + 1, sizeof(*v));
+	int n = 0;
+
+	*made = xcalloc((size_t)*argc + 1, sizeof(**made));
+	*nmade = 0;
+	for (int i = 0; i < *argc; i++) {
+		bool range = strcmp(argv[i], "--gamma-range") == 0 || strcmp(argv[i], "-gr") == 0;
+		char *end;
+
+		if (range && i + 2 < *argc && argv[i + 2][0] != '-' &&
+		    (strtod(argv[i + 2], &end), end != argv[i + 2] && !*end)) {
+			v[n++] = (*made)[(*nmade)++] =
+				xasprintf("--gamma-range=%s,%s", argv[i + 1], argv[i + 2]);
+			i += 2;
+		} else if (range) {
+			v[n++] = "--gamma-range";
+		} else if (strcmp(argv[i], "-gs") == 0) {
+			v[n++] = "--gamma-step";
+		} else {
+			v[n++] = argv[i];
+		}
+	}
+	*argc = n;
+	return v;
+}
+
+static int kr_check_ridge(struct kr_opts *o)
+{
+	if (o->ngamma == 1)
+		return err_set(ERR_INVALID,
+			       "postprocess " NAME ": --gamma-range takes two values, LO HI");
+	if (!(o->gamma[0] > 0 && o->gamma[0] < o->gamma[1]))
+		return err_set(ERR_INVALID,
+			       "postprocess " NAME ": --gamma-range %g %g: want 0 < LO < HI",
+			       o->gamma[0], o->gamma[1]);
+	if (!(o->gamma_step > 0 && o->gamma_step < o->gamma[1] - o->gamma[0]))
+		return err_set(ERR_INVALID,
+			       "postprocess " NAME ": --gamma-step %g: want a step above 0 and "
+			       "below the range's length %g",
+			       o->gamma_step, o->gamma[1] - o->gamma[0]);
+	return 0;
+}
+
 static int kr_parse(int argc, char **argv, void **out)
 {
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},
+		{"gamma-range", required_argument, NULL, 'g'},
+		{"gamma-step", required_argument, NULL, 's'},
+		{"kernel-mode", required_argument, NULL, 'm'},
 		{"estimator", required_argument, NULL, 'e'},
 		{"bandwidth", required_argument, NULL, 'b'},
 		{"kernel", required_argument, NULL, 'k'},
@@ -374,26 +479,46 @@ static int kr_parse(int argc, char **argv, void **out)
 		{NULL, 0, NULL, 0},
 	};
 	struct kr_opts *o = xcalloc(1, sizeof(*o));
+	char **made, **args = kr_perun_argv(&argc, argv, &made, &(size_t){0});
 	int opt, ret = 0;
 
 	series_keys_init(&o->keys);
 	o->local_linear = true;
 	o->kern = KERNEL_NORMAL;
 	o->bw_rule = "scott";
+	o->gamma[0] = RIDGE_LO;
+	o->gamma[1] = RIDGE_HI;
+	o->gamma_step = RIDGE_STEP;
 	*out = NULL;
-	optind = 1;
+	/* 0, not 1: getopt starts afresh, permuting so the mode word may come
+	 * first, whatever ordering an earlier caller's optstring asked for. */
+	optind = 0;
 	opterr = 0;
-	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while (ret == 0 && (opt = getopt_long(argc, args, ":h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			kr_usage();
 			kr_free(o);
-			return 0;
+			o = NULL;
+			break;
 		}
-		ret = kr_option(o, opt, argv);
+		if (opt == 'g' && o->ngamma == 2)
+			o->ngamma = 0; /* a later range replaces an earlier one */
+		ret = kr_option(o, opt, args);
 	}
-	if (ret == 0 && optind < argc)
+	/* Perun's mode is a word after the name. */
+	if (ret == 0 && o && optind < argc && strcmp(args[optind], "kernel-ridge") == 0) {
+		o->ridge = true;
+		optind++;
+	}
+	if (ret == 0 && o && optind < argc)
 		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
-			      argv[optind]);
+			      args[optind]);
+	if (ret == 0 && o && o->ridge)
+		ret = kr_check_ridge(o);
+	for (size_t i = 0; made[i]; i++)
+		free(made[i]);
+	free(made);
+	free(args);
 	if (ret < 0) {
 		kr_free(o);
 		return ret;
@@ -414,6 +539,14 @@ static char *kr_params(const void *opts)
 	bool first = true;
 
 	buf_addc(&b, '{');
+	if (o->ridge) {
+		pp_json_str(&b, &first, "kernel_mode", "kernel-ridge");
+		buf_addf(&b, ",\"gamma_range\":[%.17g,%.17g]", o->gamma[0], o->gamma[1]);
+		pp_json_num(&b, &first, "gamma_step", o->gamma_step);
+		series_keys_json(&o->keys, &b, &first);
+		buf_addc(&b, '}');
+		return buf_detach(&b, NULL);
+	}
 	pp_json_str(&b, &first, "estimator", kr_estimator(o));
 	if (o->bw_rule)
 		pp_json_str(&b, &first, "bandwidth", o->bw_rule);
@@ -459,9 +592,78 @@ static void kr_interpolate(const double *gx, const double *gy, size_t ng, const 
 	}
 }
 
+/*
+ * Perun's kernel-ridge: gamma by leave-one-out error, then the Gaussian
+ * Nadaraya-Watson fit, which is our normal kernel at h = 1 / sqrt(2 gamma).
+ * Below three points Perun fits nothing ("kernel_mode": "manually"): the
+ * curve is the points themselves.
+ */
+static double kr_ridge_gamma(const struct kr_opts *o, const struct kpoints *k)
+{
+	double *grid, gamma;
+	size_t ng = kernel_ridge_grid(o->gamma[0], o->gamma[1], o->gamma_step, &grid);
+	struct kpoints bins;
+
+	/* Scoring a gamma visits every pair of distinct x in reach: beyond
+	 * KR_CV_BINS of them the data are merged into bins first, as for cv. */
+	if (k->m <= KR_CV_BINS) {
+		gamma = kernel_ridge_gamma(k, grid, ng);
+	} else {
+		kpoints_bin(k, KR_CV_BINS, &bins);
+		gamma = kernel_ridge_gamma(&bins, grid, ng);
+		kpoints_free(&bins);
+	}
+	free(grid);
+	return gamma;
+}
+
+static void kr_ridge(const struct kr_opts *o, const struct series *s, struct kpoints *k,
+		     struct buf *models, struct buf *m)
+{
+	size_t na = k->m <= KR_MAX_POINTS ? k->m : KR_MAX_POINTS;
+	double *at = xmalloc(na * sizeof(*at)), *curve = xmalloc(na * sizeof(*curve));
+	double *fit = xmalloc(s->n * sizeof(*fit)), gamma, h;
+	bool few = s->n < RIDGE_MIN_POINTS, first = false;
+
+	for (size_t i = 0; i < na; i++) {
+		at[i] = k->m <= KR_MAX_POINTS ? k->x[i]
+					      : k->x[0] + (k->x[k->m - 1] - k->x[0]) * (double)i /
+								  (double)(na - 1);
+		curve[i] = k->m <= KR_MAX_POINTS ? k->sum[i] / k->cnt[i] : NAN;
+	}
+	gamma = few ? 1 : kr_ridge_gamma(o, k);
+	h = 1 / sqrt(2 * gamma);
+	if (!few) {
+		kernel_fit(k, KERNEL_NORMAL, h, false, at, na, curve);
+		if (k->m <= KR_MAX_POINTS)
+			kernel_fit(k, KERNEL_NORMAL, h, false, s->x, s->n, fit);
+		else
+			kr_interpolate(at, curve, na, s, fit);
+	}
+	model_begin(m, s, &o->keys, "kernel", "kernel-ridge", s->x[0], s->x[s->n - 1]);
+	pp_json_num(m, &first, "gamma", gamma);
+	pp_json_num(m, &first, "bandwidth", h);
+	pp_json_str(m, &first, "bandwidth_method", few ? "user" : "kernel-ridge");
+	pp_json_str(m, &first, "kernel", "normal");
+	pp_json_str(m, &first, "kernel_mode", few ? "manually" : "ridge");
+	model_end(models, m, at, curve, na, few ? 1.0 : series_r_square(s->y, fit, s->n));
+	free(at);
+	free(curve);
+	free(fit);
+}
+
 static int kr_one(const void *opts, const struct series *s, struct buf *models, struct buf *m)
 {
 	const struct kr_opts *o = opts;
+
+	if (o->ridge) {
+		struct kpoints k;
+
+		kpoints_build(s->x, s->y, s->n, &k);
+		kr_ridge(o, s, &k, models, m);
+		kpoints_free(&k);
+		return 0;
+	}
 
 	struct kpoints k;
 	double h, *at, *curve, *fit = xmalloc(s->n * sizeof(*fit));
@@ -503,7 +705,8 @@ static int kr_run(struct profile *p, const void *opts)
 
 const struct postproc pp_kernel_regression = {
 	.name = NAME,
-	.summary = "fit each uid's points by kernel regression (local linear or Nadaraya-Watson)",
+	.summary = "fit each uid's points by kernel regression (local linear, Nadaraya-Watson, "
+		   "or Perun's kernel-ridge)",
 	.usage = kr_usage,
 	.parse = kr_parse,
 	.params_json = kr_params,

@@ -22,6 +22,11 @@ static const char *const kind_names[] = {
 	[MODEL_KERNEL] = "kernel",
 };
 
+const char *model_kind_name(enum model_kind k)
+{
+	return kind_names[k];
+}
+
 static int kind_of(const char *name)
 {
 	for (size_t i = 0; name && i < ARRAY_SIZE(kind_names); i++)
@@ -134,7 +139,11 @@ static bool read_model(yajl_val obj, struct model *m)
 		read_coeffs(member(obj, "coeffs"), m);
 		return true;
 	}
-	m->ys = read_numbers(member(obj, "bucket_stats"), &ny);
+	/* kernel_stats: what Perun's kernel regression once wrote. */
+	m->ys = read_numbers(YAJL_IS_ARRAY(member(obj, "bucket_stats"))
+				     ? member(obj, "bucket_stats")
+				     : member(obj, "kernel_stats"),
+			     &ny);
 	if (YAJL_IS_ARRAY(member(obj, "x_values"))) {
 		m->xs = read_numbers(member(obj, "x_values"), &m->npts);
 		if (ny < m->npts)

@@ -60,6 +60,8 @@ int models_load(const struct profile *p, struct model_set *out);
 void models_free(struct model_set *s);
 
 bool model_is_parametric(const struct model *m);
+/* "linear", "moving_average", ... */
+const char *model_kind_name(enum model_kind k);
 /* y at @x; non-parametric models interpolate linearly between points
  * (a regressogram is a step function) and hold their ends. */
 double model_eval(const struct model *m, double x);

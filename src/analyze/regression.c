@@ -263,9 +263,11 @@ static void write_model(void *ctx, const struct reg_fit *f)
 	buf_adds(b, ",\"per_key\":");
 	buf_add_json_str(b, w->o->per, strlen(w->o->per));
 	buf_adds(b, ",\"coeffs\":[");
-	for (int i = 0; i < f->ncoeffs; i++) {
+	/* A constant has b1 = 0 as Perun writes it: its checks read b1 of
+	 * every parametric model. */
+	for (int i = 0; i < (f->ncoeffs < 2 ? 2 : f->ncoeffs); i++) {
 		buf_addf(b, "%s{\"name\":\"b%d\",", i ? "," : "", i);
-		add_num(b, "\"value\":", f->coeffs[i]);
+		add_num(b, "\"value\":", i < f->ncoeffs ? f->coeffs[i] : 0);
 		buf_addc(b, '}');
 	}
 	buf_adds(b, "]}");

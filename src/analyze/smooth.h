@@ -81,4 +81,15 @@ double kernel_cv_score(const struct kpoints *k, enum kernel kern, double h, bool
 /* The bandwidth minimising kernel_cv_score, searched around @h0. */
 double kernel_cv_bandwidth(const struct kpoints *k, enum kernel kern, double h0, bool local_linear);
 
+/*
+ * Perun's kernel-ridge (kernel_ridge.c): numpy.arange(@lo, @hi, @step) in
+ * *@out (malloc'd), its length returned; the mean squared leave-one-out
+ * error of the Gaussian Nadaraya-Watson fit exp(-gamma d^2) (NaN when a
+ * point has no other in reach); and the gamma of @grid with the least of
+ * it (the first when none has one).
+ */
+size_t kernel_ridge_grid(double lo, double hi, double step, double **out);
+double kernel_ridge_loo_mse(const struct kpoints *k, double gamma);
+double kernel_ridge_gamma(const struct kpoints *k, const double *grid, size_t n);
+
 #endif

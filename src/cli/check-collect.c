@@ -36,6 +36,14 @@
 #include "vcs/vcs.h"
 
 /* A JSON scalar as an option value; false when it gives no option. */
+/*
+ * How the collections' commands write: nowhere, or with
+ * degradation.log_collect (Perun's) to .veles/logs/ (and, as capture
+ * echoes, to stderr, where check_collect_missing sends stdout meanwhile).
+ * Set per check_collect_missing call.
+ */
+static const char *output_handling = "--output-handling=suppress";
+
 static bool option_value(yajl_val v, struct buf *out)
 {
 	if (YAJL_IS_STRING(v))
@@ -125,7 +133,7 @@ static int recipe_argv(const struct profile *p, char ***argv, size_t *n)
 		return err_set(ERR_INVALID, "the profile does not say how it was collected");
 	run_strv_add(argv, n, p->collector);
 	/* The command's output would mix with the report. */
-	run_strv_add(argv, n, "--output-handling=suppress");
+	run_strv_add(argv, n, output_handling);
 	params_argv(params, false, argv, n);
 	yajl_tree_free(params);
 	if (p->workload && *p->workload && (!p->args || strcmp(p->workload, p->args) != 0)) {
@@ -203,7 +211,7 @@ static int collect_job(struct cli_ctx *ctx, const struct run_matrix *m, const st
 	/* The command's output would mix with the report. */
 	for (int i = 0; i < job->collector->argc; i++)
 		run_strv_add(&argv, &argc, job->collector->argv[i]);
-	run_strv_add(&argv, &argc, "--output-handling=suppress");
+	run_strv_add(&argv, &argc, output_handling);
 	col.argv = argv;
 	col.argc = (int)argc;
 	j.collector = &col;
@@ -392,6 +400,33 @@ static int collect_worktree(struct cli_ctx *ctx, const struct run_matrix *m,
 	return ret;
 }
 
+/* With degradation.log_collect the captured output also echoes: onto
+ * stderr, so that stdout holds the report alone. */
+static int collect_logged(struct cli_ctx *ctx, const struct check_collect *cc,
+			  const struct run_matrix *m, const struct run_job *job,
+			  const struct profile *target, const char *parent)
+{
+	int saved = -1, ret;
+
+	if (cc->log) {
+		fflush(stdout);
+		saved = dup(STDOUT_FILENO);
+		if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			if (saved >= 0)
+				close(saved);
+			return err_set(ERR_IO, "cannot redirect the collection's output: %s",
+				       strerror(errno));
+		}
+	}
+	ret = collect_worktree(ctx, m, job, target, parent);
+	if (saved >= 0) {
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return ret;
+}
+
 int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 			  const struct profile *target, const char *target_name, const char *parent)
 {
@@ -420,7 +455,8 @@ int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 		fprintf(stderr, "check: collecting %s on %.7s\n", buf_str(&shown), parent);
 		buf_release(&shown);
 	}
-	ret = collect_worktree(ctx, m, job, target, parent);
+	output_handling = cc->log ? "--output-handling=capture" : "--output-handling=suppress";
+	ret = collect_logged(ctx, cc, m, job, target, parent);
 	free(jobs);
 	return ret;
 }

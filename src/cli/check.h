@@ -108,7 +108,7 @@ ssize_t version_profiles_find(const struct version_profiles *v, const char *key)
 
 /* The most methods degradation.strategies may apply to one profile. */
 #define CHECK_MAX_METHODS 16
-#define CHECK_RULE_FIELDS 5 /* type, cmd, workload, collector, postprocessor */
+#define CHECK_RULE_FIELDS 7 /* type, cmd, workload, collector, postprocessor, args, params */
 
 /* degradation.strategies, read once per command. */
 struct check_rule {
@@ -124,12 +124,15 @@ struct check_strategies {
 
 /* Reads and checks config.yml's strategies (and rejects unknown keys)
  * before any work: ERR_INVALID for an unknown method or apply value. */
+/* A method named ours ("aat") or Perun's way ("average_amount_threshold"),
+ * as its static name in check_method_names(); NULL when unknown. */
+const char *check_method_canonical(const char *name);
 int check_strategies_load(const struct cli_ctx *ctx, struct check_strategies *s);
 void check_strategies_free(struct check_strategies *s);
 /*
- * The check methods for target profile @p: the first matching rule's, or
- * every matching rule's with apply: all; stat, or int for a non-time
- * profile with models, when none matches.
+ * The check methods for target profile @p: every matching rule's (each
+ * once), or the first one's with apply: first; stat, or int for a
+ * non-time profile with models, when none matches.
  */
 void check_methods_for(const struct check_strategies *s, const struct profile *p,
 		       const char *methods[CHECK_MAX_METHODS], size_t *n);
@@ -139,6 +142,7 @@ struct check_collect {
 	bool yes;		   /* --yes: a profile's own recipe may run too */
 	bool ask;		   /* stdin and stderr are terminals: ask before one runs */
 	bool quiet;		   /* no progress line */
+	bool log;		   /* degradation.log_collect: output to .veles/logs/ */
 	struct run_matrix *matrix; /* the user's job matrix, read on first use */
 };
 

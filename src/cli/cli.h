@@ -63,6 +63,7 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_script(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_runner(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv);
 
 /* A boolean setting, from .veles/config.yml, else the user config, else @def. */
 bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);

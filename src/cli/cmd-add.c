@@ -24,7 +24,8 @@ static const char add_usage[] =
 	"its file name in .veles/jobs/, or a path to any profile file. All are\n"
 	"registered in one step, or none is. A pending profile is removed from\n"
 	"jobs/ once registered (see add.keep_profile in config.yml), however it\n"
-	"was named.\n"
+	"was named. A range A@p-B@p (Perun's) names A@p to B@p, past the last\n"
+	"one skipped.\n"
 	"\n"
 	"  -m, --minor REV      the version to register with (commit, branch, tag, vN)\n"
 	"      --own            register each profile with the version it was\n"
@@ -41,7 +42,9 @@ static const char rm_usage[] =
 	"Removes profiles from a version (default: HEAD): N or N@i (as `veles\n"
 	"status` numbers them), a registered profile's name, or a prefix of its\n"
 	"id. N@p or a file in .veles/jobs/ deletes that pending profile instead.\n"
-	"All named profiles are removed in one step, or none is.\n"
+	"Ranges A@i-B@i and A@p-B@p (Perun's) name every profile from A to B,\n"
+	"past the last one skipped. All named profiles are removed in one step,\n"
+	"or none is.\n"
 	"\n"
 	"  -m, --minor REV   the version to remove from\n"
 	"  -q, --quiet       print nothing on success\n";
@@ -303,7 +306,7 @@ int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct add_opts o = {0};
 	struct add_set a;
-	char head[41], **pending = NULL;
+	char head[41], **pending = NULL, **specs;
 	size_t n, npending = 0, done = 0;
 	int ret = parse_add_opts("add", argc, argv, &o, add_usage, true);
 
@@ -312,16 +315,26 @@ int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 	if (cli_resolve_version(ctx, o.rev, head) < 0)
 		return 1;
 	o.keep = o.keep || cli_config_bool(ctx, "add.keep_profile", false);
-	n = (size_t)(argc - optind);
-	if (n == 0 && pending_list(ctx, &pending, &npending) < 0)
+	if (ref_expand_ranges(ctx, head, argv + optind, (size_t)(argc - optind), &specs, &n) < 0)
 		return cli_fail();
+	if (n == 0 && optind < argc) {
+		pending_free(specs, n);
+		if (!o.quiet)
+			printf("Nothing to add: %s names no pending profile\n", argv[optind]);
+		return 0;
+	}
+	if (n == 0 && pending_list(ctx, &pending, &npending) < 0) {
+		pending_free(specs, n);
+		return cli_fail();
+	}
 	if (n == 0 && npending == 0) {
 		pending_free(pending, npending);
+		pending_free(specs, n);
 		return cli_error("no pending profiles to register");
 	}
 	add_set_init(&a, n ? n : npending);
 	for (size_t i = 0; i < a.n && ret == 0; i++, done++)
-		ret = prepare(ctx, &o, head, &a, i, n ? argv[optind + (int)i] : pending[i]);
+		ret = prepare(ctx, &o, head, &a, i, n ? specs[i] : pending[i]);
 	if (ret == 0)
 		ret = register_all(ctx, &o, &a);
 	if (ret < 0)
@@ -330,6 +343,7 @@ int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 		drop_pending(&o, &a);
 	add_set_free(&a, done);
 	pending_free(pending, npending);
+	pending_free(specs, n);
 	return ret < 0 ? 1 : 0;
 }
 
@@ -359,7 +373,7 @@ int cmd_rm(struct cli_ctx *ctx, int argc, char **argv)
 	struct add_opts o = {0};
 	struct profile_ref *refs;
 	struct store_entry *gone;
-	char version[41];
+	char version[41], **specs;
 	size_t n, i, ngone = 0, done = 0;
 	int ret = parse_add_opts("rm", argc, argv, &o, rm_usage, false);
 
@@ -367,11 +381,18 @@ int cmd_rm(struct cli_ctx *ctx, int argc, char **argv)
 		return ret > 0 ? 0 : 2;
 	if (cli_resolve_version(ctx, o.rev, version) < 0)
 		return 1;
-	n = (size_t)(argc - optind);
+	if (ref_expand_ranges(ctx, version, argv + optind, (size_t)(argc - optind), &specs, &n) < 0)
+		return cli_fail();
+	if (n == 0) {
+		pending_free(specs, n);
+		if (!o.quiet)
+			printf("Nothing to remove: %s names no profile\n", argv[optind]);
+		return 0;
+	}
 	refs = xcalloc(n, sizeof(*refs));
 	gone = xcalloc(n, sizeof(*gone));
 	for (i = 0; i < n && ret == 0; i++, done++) {
-		ret = ref_resolve(ctx, argv[optind + (int)i], version, REF_DEFAULT_INDEX, &refs[i]);
+		ret = ref_resolve(ctx, specs[i], version, REF_DEFAULT_INDEX, &refs[i]);
 		if (ret == 0 && refs[i].kind == REF_FILE)
 			ret = err_set(
 				ERR_INVALID,
@@ -404,5 +425,6 @@ int cmd_rm(struct cli_ctx *ctx, int argc, char **argv)
 		ref_release(&refs[i]);
 	free(refs);
 	free(gone);
+	pending_free(specs, n);
 	return ret < 0 ? 1 : 0;
 }

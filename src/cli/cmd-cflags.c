@@ -1,7 +1,8 @@
 /*
  * veles cflags trace [--pg] [--link]: the compiler flags that build a
  * program for `veles collect trace --instrumented` (docs/collect-trace.md),
- * so a build can say CFLAGS="$(veles cflags trace)".
+ * so a build can say CFLAGS="$(veles cflags trace)". veles cflags fuzz
+ * [--link]: those of a program whose edges `veles fuzz` counts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,12 @@
 
 #include "cli/cli.h"
 #include "collect/trace/trace.h"
+#include "fuzz/fuzz.h"
 #include "util/common.h"
 
-#define CFLAGS_USAGE "usage: veles cflags trace [--pg] [--link]"
+#define CFLAGS_USAGE "usage: veles cflags trace [--pg] [--link] | veles cflags fuzz [--link]"
+/* clang's: GCC has -fsanitize-coverage=trace-pc, without the guards. */
+#define FUZZ_CFLAGS "-fsanitize-coverage=trace-pc-guard"
 
 static void cflags_usage(void)
 {
@@ -28,7 +32,29 @@ static void cflags_usage(void)
 	       "          inlines are not traced. Linking with -pg too is harmless: while\n"
 	       "          tracing, gprof's gmon.out is not written\n"
 	       "  --link  also the flags that link the runtime into the program (then it\n"
-	       "          records whenever VELES_TRACE_DIR is set)\n");
+	       "          records whenever VELES_TRACE_DIR is set)\n"
+	       "\n"
+	       "`veles cflags fuzz` prints the flags of a program whose edge counts\n"
+	       "`veles fuzz` reads: " FUZZ_CFLAGS " (clang only).\n"
+	       "With --link, also those that link the runtime, libveles-fuzzcov.a, whole:\n"
+	       "clang $(veles cflags fuzz --link) prog.c -o prog. Without the runtime the\n"
+	       "program counts no edges. Outside `veles fuzz` it runs as usual.\n");
+}
+
+/*
+ * The fuzz runtime is an archive linked whole: its strong callbacks then
+ * replace the weak ones clang links in with -fsanitize-coverage.
+ */
+static int print_fuzz_link_flags(void)
+{
+	char *lib = fz_runtime_path();
+
+	if (!lib)
+		return cli_usage_error("cflags", "the fuzz runtime libveles-fuzzcov.a is not "
+						 "installed (set VELES_FUZZ_LIB to its path)");
+	printf(" -Wl,--whole-archive %s -Wl,--no-whole-archive", lib);
+	free(lib);
+	return 0;
 }
 
 /* -L and -rpath of the directory holding libveles-trace.so. */
@@ -49,24 +75,25 @@ static int print_link_flags(void)
 
 int cmd_cflags(struct cli_ctx *ctx, int argc, char **argv)
 {
-	bool link = false, pg = false;
+	bool link = false, pg = false, fuzz;
 
 	if (cli_wants_help(argc, argv)) {
 		cflags_usage();
 		return 0;
 	}
-	if (argc < 2 || strcmp(argv[1], "trace") != 0)
+	if (argc < 2 || (strcmp(argv[1], "trace") != 0 && strcmp(argv[1], "fuzz") != 0))
 		return cli_usage_error("cflags", CFLAGS_USAGE);
+	fuzz = strcmp(argv[1], "fuzz") == 0;
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--link") == 0)
 			link = true;
-		else if (strcmp(argv[i], "--pg") == 0)
+		else if (strcmp(argv[i], "--pg") == 0 && !fuzz)
 			pg = true;
 		else
 			return cli_usage_error("cflags", CFLAGS_USAGE);
 	}
-	printf("%s", pg ? TRACE_PG_CFLAGS : TRACE_CFLAGS);
-	if (link && print_link_flags() != 0)
+	printf("%s", fuzz ? FUZZ_CFLAGS : pg ? TRACE_PG_CFLAGS : TRACE_CFLAGS);
+	if (link && (fuzz ? print_fuzz_link_flags() : print_link_flags()) != 0)
 		return 2;
 	printf("\n");
 	return 0;

@@ -22,6 +22,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/fsutil.h"
 #include "vcs/vcs.h"
 
 static const char check_usage[] =
@@ -47,7 +48,15 @@ static const char check_usage[] =
 	"                     (integrals), loc (local means), fast (mean relative gap),\n"
 	"                     lreg and preg (the gap fitted by a line, a polynomial);\n"
 	"                     bounds (the default for bounds profiles): each loop's\n"
-	"                     class, a rise is a TotalDegradation\n"
+	"                     class, a rise is a TotalDegradation;\n"
+	"                     Perun's full names too (average_amount_threshold, ...)\n"
+	"  -m, --models-type S  the model methods: which models of the two profiles\n"
+	"                     are paired, as Perun's strategies: best-model (the best\n"
+	"                     of each side), best-param, best-nonparam, all-param\n"
+	"                     (every parametric kind with the same kind), all-nonparam,\n"
+	"                     all-models, best-both (best-param, then best-nonparam);\n"
+	"                     default: parametric when both sides have some, else a\n"
+	"                     non-parametric kind both have\n"
 	"  --format F         text (default), json, markdown or junit\n"
 	"  --alpha A          significance level, and 1 - the interval's level (0.05)\n"
 	"  --min-effect E     smallest relative change that counts (0.02 = 2%)\n"
@@ -56,7 +65,9 @@ static const char check_usage[] =
 	"  --rounds N         bootstrap resamples (2000)\n"
 	"  --seed N           bootstrap seed, for repeatable intervals\n"
 	"  --aat-threshold R  aat: ratio of means that degrades (2.0); 1/R optimises\n"
-	"  --collect-missing  head, all: when a parent has no profile of a configuration,\n"
+	"  -c, --collect-missing  (Perun's --compute-missing; the setting\n"
+	"                     degradation.collect_before_check turns it on)\n"
+	"                     head, all: when a parent has no profile of a configuration,\n"
 	"                     collect it there first (temporary worktree, execute.pre_run,\n"
 	"                     the job of config.yml's matrix that makes it) and register\n"
 	"                     it with the parent; a configuration no job makes is\n"
@@ -67,7 +78,7 @@ static const char check_usage[] =
 	"  --fail-on L        what fails the check: maybe (a MaybeDegradation or\n"
 	"                     worse), degradation (default) or severe (Severe, Total)\n"
 	"  --strict           --fail-on maybe\n"
-	"  --force            compare profiles of different types or commands\n"
+	"  -f, --force        compare profiles of different types or commands\n"
 	"  -v, --verbose      a location compared size by size (a workload generator's\n"
 	"                     profile) lists each size's comparison\n"
 	"  --on METRIC        what a time profile is judged on: instructions, cycles,\n"
@@ -120,6 +131,7 @@ enum {
 	OPT_REMEASURE,
 	OPT_MAX_ROUNDS,
 	OPT_TIME,
+	OPT_MODELS,
 };
 
 static int parse_fraction(const char *opt, const char *arg, double lo, double hi, double *out)
@@ -153,9 +165,19 @@ static int parse_value(struct check_cli *o, int opt, const char *arg)
 
 	switch (opt) {
 	case OPT_METHOD:
-		if (!check_method_known(arg))
+		if (!check_method_canonical(arg))
 			return unknown_method(arg);
-		o->method = arg;
+		o->method = check_method_canonical(arg);
+		return 0;
+	case OPT_MODELS:
+		if (model_pairing_parse(arg) < 0)
+			return cli_usage_error(
+				"check",
+				"--models-type: unknown strategy '%s' (best-model, "
+				"best-param, best-nonparam, all-param, all-nonparam, "
+				"all-models, best-both)",
+				arg);
+		o->cp.pairing = (enum model_pairing)model_pairing_parse(arg);
 		return 0;
 	case OPT_FORMAT:
 		return check_parse_format(arg, &o->fmt) < 0
@@ -231,6 +253,8 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"aat-threshold", required_argument, NULL, OPT_AAT},
 		{"collect-missing", no_argument, NULL, OPT_COLLECT},
+		{"compute-missing", no_argument, NULL, OPT_COLLECT},
+		{"models-type", required_argument, NULL, OPT_MODELS},
 		{"strict", no_argument, NULL, OPT_STRICT},
 		{"fail-on", required_argument, NULL, OPT_FAIL_ON},
 		{"force", no_argument, NULL, OPT_FORCE},
@@ -250,7 +274,13 @@ static int parse_args(int argc, char **argv, struct check_cli *o)
 	check_params_default(&o->cp);
 	o->max_rounds = 100;
 	o->fail_from = CH_DEGRADATION;
-	while ((c = getopt_long(argc, argv, "hqvy", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hqvycfm:", opts, NULL)) != -1) {
+		if (c == 'c')
+			c = OPT_COLLECT;
+		else if (c == 'f')
+			c = OPT_FORCE;
+		else if (c == 'm')
+			c = OPT_MODELS;
 		if (c == 'h') {
 			fputs(check_usage, stdout);
 			return -1;
@@ -370,8 +400,16 @@ static int check_profiles(struct cli_ctx *ctx, const struct check_cli *o, char *
 	int ret = 0;
 
 	memset(refs, 0, sizeof(refs));
-	for (int i = 0; i < 2 && ret == 0; i++)
-		ret = ref_open(ctx, specs[i], NULL, REF_DEFAULT_INDEX, &refs[i], &p[i]);
+	for (int i = 0; i < 2 && ret == 0; i++) {
+		if (ctx->store) {
+			ret = ref_open(ctx, specs[i], NULL, REF_DEFAULT_INDEX, &refs[i], &p[i]);
+			continue;
+		}
+		/* Outside a project: two files, as `veles show FILE` reads one. */
+		refs[i].kind = REF_FILE;
+		refs[i].path = xstrdup(specs[i]);
+		ret = profile_load(specs[i], &p[i]);
+	}
 	if (ret == 0 && !o->force &&
 	    profile_comparable(p[0], ref_name(&refs[0]), p[1], ref_name(&refs[1])) < 0) {
 		cli_error("%s (--force compares them anyway)", err_msg());
@@ -598,6 +636,13 @@ static int check_mode(struct cli_ctx *ctx, const struct check_cli *o, int nargs,
 	return cli_usage_error("check", "unknown mode '%s': use profiles, head or all", mode);
 }
 
+/* `profiles FILE FILE` with both files there: no project needed. */
+static bool profiles_outside(const char *mode, int nargs, char **args)
+{
+	return strcmp(mode, "profiles") == 0 && nargs == 3 && path_exists(args[1]) &&
+	       !path_is_dir(args[1]) && path_exists(args[2]) && !path_is_dir(args[2]);
+}
+
 int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct check_collect collect = {0};
@@ -612,6 +657,18 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 	collect.ask = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 	if (!mode)
 		return cli_usage_error("check", "say what to check: profiles, head or all");
+	/* Two profile files compare anywhere (as `veles show FILE` shows
+	 * one); the rest needs the project. */
+	if (cli_find_root(ctx) == 0 ? cli_open_vcs(ctx) < 0
+				    : !profiles_outside(mode, nargs, argv + optind)) {
+		cli_fail();
+		return 2;
+	}
+	err_clear();
+	/* Perun's settings for collecting before a check. */
+	o.collect_missing = o.collect_missing ||
+			    cli_config_bool(ctx, "degradation.collect_before_check", false);
+	collect.log = cli_config_bool(ctx, "degradation.log_collect", false);
 	if (!o.method && check_strategies_load(ctx, &o.strategies) < 0) {
 		cli_fail();
 		return 2;

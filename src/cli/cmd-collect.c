@@ -16,13 +16,22 @@ static void collect_usage(void)
 {
 	const struct collector *const *c;
 
-	printf("usage: veles collect COLLECTOR [OPTIONS] -- COMMAND [ARGS...]\n"
+	printf("usage: veles collect [-pn NAME | -ot TEMPLATE] COLLECTOR [OPTIONS] -- COMMAND "
+	       "[ARGS...]\n"
 	       "\n"
 	       "Runs COMMAND under a collector and writes the profile to .veles/jobs/\n"
 	       "as BIN-COLLECTOR-WORKLOAD-TIMESTAMP.perf, filed under the current\n"
 	       "version (HEAD); `veles add` then registers it. Collecting with\n"
 	       "uncommitted changes warns that they may skew the profile (see\n"
 	       "collect.warn_dirty in config.yml).\n"
+	       "\n"
+	       "  -pn, --profile-name NAME   name the profile NAME(.perf)\n"
+	       "  -ot, --output-filename-template TEMPLATE\n"
+	       "                             name it by TEMPLATE (default: the setting\n"
+	       "                             format.output_profile_template): %%collector%%,\n"
+	       "                             %%cmd%%, %%workload%%, %%type%%, %%date%%, "
+	       "%%origin%%,\n"
+	       "                             %%postprocessors%%, %%counter%%, %%UNIT.PARAM%%\n"
 	       "\n"
 	       "Collectors (`veles collect NAME --help` for each):\n");
 	for (c = collector_list(); *c; c++)
@@ -101,11 +110,48 @@ static int run_external_collector(struct cli_ctx *ctx, int argc, char **argv)
 	return 2;
 }
 
+/*
+ * Perun's naming options, before the collector: -pn/--profile-name and
+ * -ot/--output-filename-template (else format.output_profile_template).
+ * Returns how many arguments they took, or -1 after a usage error.
+ */
+static int naming_options(int argc, char **argv, struct collect_env *env)
+{
+	int i = 1;
+
+	while (i + 1 < argc) {
+		const char *o = argv[i];
+
+		if (strcmp(o, "-pn") == 0 || strcmp(o, "--profile-name") == 0)
+			env->profile_name = argv[i + 1];
+		else if (strcmp(o, "-ot") == 0 || strcmp(o, "--output-filename-template") == 0)
+			env->name_template = argv[i + 1];
+		else
+			break;
+		i += 2;
+	}
+	if (env->profile_name && (!*env->profile_name || strchr(env->profile_name, '/') ||
+				  env->profile_name[0] == '.' || env->profile_name[0] == '-'))
+		return cli_usage_error("collect",
+				       "--profile-name '%s': a file name for .veles/jobs/, not "
+				       "empty, a path or starting with '.' or '-'",
+				       env->profile_name),
+		       -1;
+	if (env->name_template && collect_template_check(env->name_template) < 0)
+		return cli_fail(), -1;
+	return i - 1;
+}
+
 int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct collect_env env = {0};
-	char head[41];
+	char head[41], *tmpl = NULL;
+	int skip = naming_options(argc, argv, &env), ret;
 
+	if (skip < 0)
+		return 2;
+	argc -= skip;
+	argv += skip;
 	if (argc < 2)
 		return cli_usage_error("collect", "name a collector and a command "
 						  "(veles collect COLLECTOR -- CMD...)");
@@ -120,8 +166,14 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 	env.progress = ctx->stderr_tty;
 	if (!cli_wants_help(argc, argv) && collect_origin(ctx, head, &env.origin) < 0)
 		return 2;
-	int ret = collect_main(&env, argc - 1, argv + 1);
-
+	if (!env.name_template && !env.profile_name)
+		env.name_template = tmpl = cli_config_string(ctx, "format.output_profile_template");
+	if (tmpl && collect_template_check(tmpl) < 0) {
+		free(tmpl);
+		return cli_fail(), 1;
+	}
+	ret = collect_main(&env, argc - 1, argv + 1);
+	free(tmpl);
 	if (ret < 0) {
 		cli_fail();
 		/* Bad options are usage errors, like every command's; Ctrl-C

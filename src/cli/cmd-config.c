@@ -19,6 +19,7 @@ static const char config_usage[] =
 	"       veles config [--local | --user] set KEY VALUE\n"
 	"       veles config [--local | --user] list\n"
 	"       veles config [--local | --user] edit\n"
+	"       veles config [--local | --user] reset [TEMPLATE]\n"
 	"\n"
 	"Keys are dotted paths into the YAML file (collect.warn_dirty). `get` and\n"
 	"`list` look in the project's .veles/config.yml first and then in the\n"
@@ -27,6 +28,11 @@ static const char config_usage[] =
 	"The items of a list are numbered: workloads.0, collectors.1.name; setting\n"
 	"item N of an N-item list appends one. `get` of a section or a list prints\n"
 	"every value below it as KEY=VALUE.\n"
+	"`reset` rewrites the file as TEMPLATE makes it (the old one is kept as\n"
+	"config.yml.old): master (the default: everything commented out),\n"
+	"developer (make before each collection; check collects what a baseline\n"
+	"lacks) or user (developer, with the programs in build/, _build/ or dist/\n"
+	"timed on the files in workload/, examples/, payload/ ...); docs/config.md.\n"
 	"\n"
 	"  --local   only the project's file\n"
 	"  --user    only the user's file ($XDG_CONFIG_HOME/veles/config.yml)\n";
@@ -257,6 +263,36 @@ static int edit_file(const char *path)
 	return ret;
 }
 
+/* Perun's `config reset`: the file as a template makes it, the old one kept
+ * beside it. The user template searches the project (or, for the user's
+ * own file, the current directory) for programs and workloads. */
+static int reset_file(struct cli_ctx *ctx, const char *path, const char *tmpl, bool user)
+{
+	char *dir, *text, *old;
+	int ret = 0;
+
+	if (!config_template_known(tmpl))
+		return cli_usage_error("config",
+				       "reset: no configuration template '%s' (master, "
+				       "developer, user)",
+				       tmpl);
+	dir = xstrdup(path);
+	*strrchr(dir, '/') = '\0';
+	text = config_template_text(tmpl, user || !ctx->root ? "." : ctx->root);
+	old = xasprintf("%s.old", path);
+	if (path_exists(path) && rename(path, old) < 0)
+		ret = cli_error("cannot keep %s as %s: %s", path, old, strerror(errno));
+	if (ret == 0 && (mkdir_p(dir) < 0 || file_write_atomic(path, text, strlen(text)) < 0))
+		ret = cli_fail();
+	if (ret == 0)
+		printf("%s reset to the %s template%s\n", path, tmpl,
+		       path_exists(old) ? " (the old file is config.yml.old)" : "");
+	free(old);
+	free(text);
+	free(dir);
+	return ret;
+}
+
 /* Refuses a key that no part of Veles reads: a typo would otherwise be
  * silently ignored. */
 static int set_key(const char *path, const char *key, const char *value)
@@ -295,13 +331,13 @@ int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return cli_usage_error("config", "say get, set, list or edit");
+		return cli_usage_error("config", "say get, set, list, edit or reset");
 	verb = argv[optind];
 	nargs = argc - optind - 1;
 	if (scope != SCOPE_USER) {
 		paths[0] = local_path(ctx);
-		if (!paths[0] &&
-		    (scope == SCOPE_LOCAL || strcmp(verb, "set") == 0 || strcmp(verb, "edit") == 0))
+		if (!paths[0] && (scope == SCOPE_LOCAL || strcmp(verb, "set") == 0 ||
+				  strcmp(verb, "edit") == 0 || strcmp(verb, "reset") == 0))
 			return cli_fail();
 	}
 	if (scope != SCOPE_LOCAL)
@@ -315,6 +351,9 @@ int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 		ret = set_key(paths[0] ? paths[0] : paths[1], argv[optind + 1], argv[optind + 2]);
 	else if (strcmp(verb, "edit") == 0 && nargs == 0)
 		ret = edit_file(paths[0] ? paths[0] : paths[1]);
+	else if (strcmp(verb, "reset") == 0 && nargs <= 1)
+		ret = reset_file(ctx, paths[0] ? paths[0] : paths[1],
+				 nargs ? argv[optind + 1] : "master", !paths[0]);
 	else
 		ret = cli_usage_error("config", "'%s' with %d argument%s is not a config command",
 				      verb, nargs, nargs == 1 ? "" : "s");

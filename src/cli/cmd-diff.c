@@ -20,11 +20,13 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "view/diff_report.h"
 #include "view/flamegraph.h"
 
 static const char diff_usage[] =
 	"usage: veles diff [options] BASE TARGET [table]\n"
 	"       veles diff [-o FILE.svg] [--of KEY] [--negate] BASE TARGET flamegraph\n"
+	"       veles diff [-o FILE.html] [--of KEY] [--aggregate F] BASE TARGET report\n"
 	"\n"
 	"Shows two profiles side by side: for each location (uid [subtype]) the\n"
 	"aggregated amount in BASE and in TARGET and the change, largest changes\n"
@@ -51,7 +53,16 @@ static const char diff_usage[] =
 	"have them) as a differential flame graph in SVG: frame widths from TARGET,\n"
 	"colour from each frame's change, red where it grew and blue where it shrank.\n"
 	"  -o, --output FILE    write the SVG to FILE (default: standard output)\n"
-	"  --negate             widths from BASE, so what disappeared shows\n";
+	"  --negate             widths from BASE, so what disappeared shows\n"
+	"\n"
+	"report writes one self-contained HTML page (Perun's `showdiff report`): the\n"
+	"two headers side by side, the change of every location (--aggregate, --of),\n"
+	"each profile's locations by their share of its total, and the differential\n"
+	"flame graph where there are call stacks.\n"
+	"  -o, --output FILE    write it to FILE (`-` for standard output; default\n"
+	"                       report-diff-of-BASE-and-TARGET.html here)\n"
+	"\n"
+	"`veles showdiff BASE TARGET VIEW` is the same command in Perun's spelling.\n";
 
 enum agg { AGG_SUM, AGG_MEAN, AGG_MEDIAN, AGG_MIN, AGG_MAX, AGG_COUNT };
 enum sort { SORT_CHANGE, SORT_INCREASE, SORT_DECREASE, SORT_BASELINE, SORT_TARGET, SORT_NAME };
@@ -65,7 +76,7 @@ struct diff_opts {
 	const char *group_by, *of, *filter, *output;
 	const char *rev[2]; /* -m: both sides, or one each when given twice */
 	int nrev;
-	bool flamegraph, negate, force, strict_env;
+	bool flamegraph, negate, force, strict_env, report;
 	regex_t re;
 };
 
@@ -178,10 +189,11 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 	if (argc - optind < 2 || argc - optind > 3)
 		return cli_usage_error("diff", "name BASE and TARGET, and optionally the view");
 	if (argc - optind == 3 && strcmp(argv[optind + 2], "table") != 0 &&
-	    strcmp(argv[optind + 2], "flamegraph") != 0)
-		return cli_usage_error("diff", "unknown view '%s': use table or flamegraph",
+	    strcmp(argv[optind + 2], "flamegraph") != 0 && strcmp(argv[optind + 2], "report") != 0)
+		return cli_usage_error("diff", "unknown view '%s': use table, flamegraph or report",
 				       argv[optind + 2]);
 	o->flamegraph = argc - optind == 3 && strcmp(argv[optind + 2], "flamegraph") == 0;
+	o->report = argc - optind == 3 && strcmp(argv[optind + 2], "report") == 0;
 	if (o->filter && regcomp(&o->re, o->filter, REG_EXTENDED | REG_NOSUB) != 0)
 		return cli_usage_error("diff", "--filter: bad regular expression '%s'", o->filter);
 	return 0;
@@ -413,6 +425,47 @@ static int diff_flamegraph(const struct diff_opts *o, struct profile *p[2], cons
 	return 0;
 }
 
+/* A name for the report file: the profile's, without ".perf". */
+static char *stem(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+	size_t n;
+
+	name = slash ? slash + 1 : name;
+	n = strlen(name);
+	if (n > 5 && strcmp(name + n - 5, ".perf") == 0)
+		n -= 5;
+	return xstrndup(name, n);
+}
+
+static int diff_report(const struct diff_opts *o, struct profile *p[2], const char *names[2])
+{
+	struct report_opts ro = {{names[0], names[1]}, o->of, (enum report_agg)o->agg};
+	struct buf b = BUF_INIT;
+	char *file = NULL;
+	int ret = diff_report_html(p[0], p[1], &ro, &b);
+
+	if (ret == 0 && o->output && strcmp(o->output, "-") == 0) {
+		fwrite(b.data, 1, b.len, stdout);
+		buf_release(&b);
+		return 0;
+	}
+	if (ret == 0 && !o->output) {
+		char *a = stem(names[0]), *t = stem(names[1]);
+
+		file = xasprintf("report-diff-of-%s-and-%s.html", a, t);
+		free(a);
+		free(t);
+	}
+	if (ret == 0)
+		ret = file_write_atomic(file ? file : o->output, b.data, b.len);
+	if (ret == 0)
+		fprintf(stderr, "report written to %s\n", file ? file : o->output);
+	buf_release(&b);
+	free(file);
+	return ret < 0 ? cli_fail() : 0;
+}
+
 /* Whether @name is a field of @p's resources, measured or persistent. */
 static bool has_field(const struct profile *p, const char *name)
 {
@@ -486,10 +539,12 @@ int cmd_diff(struct cli_ctx *ctx, int argc, char **argv)
 	if (ret == 0 && o.of && !has_field(p[0], o.of) && !has_field(p[1], o.of))
 		ret = cli_error("no resource of either profile has '%s'", o.of);
 	/* Bounds profiles measure no amounts: their bounds are compared. */
-	if (ret == 0 && !o.flamegraph && !o.of && !o.group_by && diff_is_bounds(p))
+	if (ret == 0 && !o.flamegraph && !o.report && !o.of && !o.group_by && diff_is_bounds(p))
 		diff_bounds_print(p, names, (int)o.fmt, o.top);
 	else if (ret == 0)
-		ret = o.flamegraph ? diff_flamegraph(&o, p, names) : diff_loaded(&o, p, names);
+		ret = o.flamegraph ? diff_flamegraph(&o, p, names)
+		      : o.report   ? diff_report(&o, p, names)
+				   : diff_loaded(&o, p, names);
 	for (int i = 0; i < 2; i++) {
 		profile_free(p[i]);
 		ref_release(&refs[i]);

@@ -16,7 +16,7 @@
 #include "vcs/vcs.h"
 
 static const char init_usage[] =
-	"usage: veles init [-q] [DIR]\n"
+	"usage: veles init [-q] [-t TEMPLATE] [DIR]\n"
 	"\n"
 	"Creates .veles/ in DIR (default: the current directory): jobs/ for pending\n"
 	"profiles, logs/, and a commented config.yml. In a git work tree profiles\n"
@@ -24,7 +24,10 @@ static const char init_usage[] =
 	"other directory in .veles/store.git, with versions made by `veles commit`.\n"
 	"Running it again is safe: it adds only what is missing.\n"
 	"\n"
-	"  -q, --quiet   print nothing on success\n";
+	"  -t, --config-template T  config.yml as template T makes it: master (the\n"
+	"                           default: everything commented out), developer or\n"
+	"                           user (see `veles config reset`)\n"
+	"  -q, --quiet              print nothing on success\n";
 
 /* Keeps git from listing .veles/ as untracked, without touching files the
  * user commits (.gitignore): a line in .git/info/exclude. */
@@ -59,7 +62,7 @@ static void exclude_from_git(struct vcs *v, const char *root)
 	free(exclude);
 }
 
-static int init_dirs(const char *root, bool *fresh)
+static int init_dirs(const char *root, const char *tmpl, bool *fresh, bool *kept)
 {
 	char *veles = xasprintf("%s/.veles", root);
 	char *sub[] = {xasprintf("%s/jobs", veles), xasprintf("%s/logs", veles)};
@@ -68,10 +71,15 @@ static int init_dirs(const char *root, bool *fresh)
 	size_t i;
 
 	*fresh = !path_exists(veles);
+	*kept = path_exists(config);
 	for (i = 0; i < ARRAY_SIZE(sub) && ret == 0; i++)
 		ret = mkdir_p(sub[i]);
-	if (ret == 0 && !path_exists(config))
-		ret = file_write_atomic(config, config_template, strlen(config_template));
+	if (ret == 0 && !*kept) {
+		char *text = config_template_text(tmpl, root);
+
+		ret = file_write_atomic(config, text, strlen(text));
+		free(text);
+	}
 	for (i = 0; i < ARRAY_SIZE(sub); i++)
 		free(sub[i]);
 	free(config);
@@ -83,19 +91,29 @@ int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"quiet", no_argument, NULL, 'q'},
+		{"config-template", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	char root[PATH_MAX];
 	struct vcs *v = NULL;
-	bool quiet = false, fresh;
+	const char *tmpl = NULL;
+	bool quiet = false, fresh, kept;
 	int c;
 
 	UNUSED(ctx);
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qt:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = true;
+			break;
+		case 't':
+			tmpl = optarg;
+			if (!config_template_known(tmpl))
+				return cli_usage_error("init",
+						       "no configuration template '%s' (master, "
+						       "developer, user)",
+						       tmpl);
 			break;
 		case 'h':
 			fputs(init_usage, stdout);
@@ -114,8 +132,13 @@ int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (!getcwd(root, sizeof(root)))
 		return cli_error("cannot get the current directory: %s", strerror(errno));
-	if (init_dirs(root, &fresh) < 0 || vcs_open(root, true, &v) < 0)
+	if (init_dirs(root, tmpl ? tmpl : "master", &fresh, &kept) < 0 ||
+	    vcs_open(root, true, &v) < 0)
 		return cli_fail();
+	if (tmpl && kept)
+		cli_warn(".veles/config.yml exists and is kept: `veles config reset %s` "
+			 "replaces it",
+			 tmpl);
 	if (vcs_kind(v) == VCS_GIT)
 		exclude_from_git(v, root);
 	if (!quiet)

@@ -22,7 +22,7 @@ static const char log_usage[] =
 	"git log does, each with its profiles: their ids (any prefix of four digits\n"
 	"or more names a profile wherever N@i does), N@i, types and names.\n"
 	"\n"
-	"  --oneline          one line per version\n"
+	"  --oneline          one line per version (-s, --short: Perun's spelling)\n"
 	"  -n, --max-count N  at most N versions\n"
 	"  --profiles-only    skip versions that have no profiles\n"
 	"  --format FMT       text (default) or json (with each profile's name,\n"
@@ -277,6 +277,7 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"oneline", no_argument, NULL, 'o'},
+		{"short", no_argument, NULL, 'o'},
 		{"max-count", required_argument, NULL, 'n'},
 		{"profiles-only", no_argument, NULL, 'p'},
 		{"format", required_argument, NULL, 'f'},
@@ -292,7 +293,9 @@ int cmd_log(struct cli_ctx *ctx, int argc, char **argv)
 	char from[41];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:hs", opts, NULL)) != -1) {
+		if (c == 's')
+			c = 'o';
 		switch (c) {
 		case 'o':
 			st.oneline = true;

@@ -11,6 +11,7 @@
 
 #include "analyze/postproc.h"
 #include "cli/cli.h"
+#include "cli/perun-opts.h"
 #include "cli/select.h"
 #include "collect/collector.h"
 #include "profile/profile.h"
@@ -21,7 +22,7 @@ static void postprocess_usage(void)
 {
 	const struct postproc *const *pp;
 
-	printf("usage: veles postprocess [-m REV] [-o FILE] PROFILE NAME [OPTIONS]\n"
+	printf("usage: veles postprocess [-m REV] [-o FILE | -ot TEMPLATE] PROFILE NAME [OPTIONS]\n"
 	       "       veles postprocess NAME --help\n"
 	       "\n"
 	       "Runs postprocessor NAME over PROFILE and writes the result as a new pending\n"
@@ -32,6 +33,9 @@ static void postprocess_usage(void)
 	       "\n"
 	       "  -m, --minor REV    look PROFILE up in version REV (default: HEAD)\n"
 	       "  -o, --output FILE  write the result to FILE instead of .veles/jobs/\n"
+	       "  -ot, --output-filename-template T\n"
+	       "                     name the result by T (default: the setting\n"
+	       "                     format.output_profile_template; see veles collect)\n"
 	       "\n"
 	       "Postprocessors (`veles postprocess NAME --help` for each):\n");
 	for (pp = postproc_list(); *pp; pp++)
@@ -41,6 +45,7 @@ static void postprocess_usage(void)
 struct pp_cli {
 	const char *rev;
 	const char *output;
+	const char *name_template;
 	const char *spec;
 	int pp_argc;
 	char **pp_argv;
@@ -52,11 +57,17 @@ static int parse_args(int argc, char **argv, struct pp_cli *o)
 	static const struct option opts[] = {
 		{"minor", required_argument, NULL, 'm'},
 		{"output", required_argument, NULL, 'o'},
+		{"output-filename-template", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
+	/* Only our own options: a postprocessor's come after its name. */
+	for (c = 1; c < argc && !postproc_find(argv[c]); c++)
+		;
+	cli_perun_short_opts(c, argv,
+			     (const char *const[]){"-ot", "--output-filename-template", NULL});
 	while ((c = getopt_long(argc, argv, "+m:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -64,6 +75,11 @@ static int parse_args(int argc, char **argv, struct pp_cli *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'T':
+			o->name_template = optarg;
+			if (collect_template_check(optarg) < 0)
+				return cli_fail() + 1;
 			break;
 		case 'h':
 			postprocess_usage();
@@ -91,10 +107,10 @@ static int parse_args(int argc, char **argv, struct pp_cli *o)
 }
 
 static int save_result(struct cli_ctx *ctx, const struct profile *p, const char *tool,
-		       const char *output)
+		       const char *output, const char *tmpl)
 {
 	char *path = NULL;
-	char *name;
+	char *name, *conf = NULL;
 	int ret;
 
 	if (output) {
@@ -105,8 +121,17 @@ static int save_result(struct cli_ctx *ctx, const struct profile *p, const char 
 	}
 	if (mkdir_p(ctx->jobs_dir) < 0)
 		return cli_fail();
-	name = collect_profile_name(p->cmd ? p->cmd : "profile", tool,
-				    p->workload ? p->workload : "");
+	if (!tmpl)
+		tmpl = conf = cli_config_string(ctx, "format.output_profile_template");
+	if (tmpl) {
+		ret = collect_template_name(tmpl, p, &name);
+		free(conf);
+		if (ret < 0)
+			return cli_fail();
+	} else {
+		name = collect_profile_name(p->cmd ? p->cmd : "profile", tool,
+					    p->workload ? p->workload : "");
+	}
 	ret = collect_claim_path(ctx->jobs_dir, name, &path);
 	free(name);
 	if (ret == 0) {
@@ -135,15 +160,51 @@ static int show_pp_usage(const struct pp_cli *o)
 	return 0;
 }
 
+static int postprocess(struct cli_ctx *ctx, struct pp_cli *o_in);
+
+/* Perun's name of a postprocessor, regression_analysis, is ours with
+ * hyphens: found as such wherever it is. */
+static void perun_names(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		char *h;
+
+		if (!strchr(argv[i], '_') || argv[i][0] == '-')
+			continue;
+		h = xstrdup(argv[i]);
+		for (char *c = h; *c; c++)
+			if (*c == '_')
+				*c = '-';
+		if (postproc_find(h))
+			argv[i] = (char *)postproc_find(h)->name;
+		free(h);
+	}
+}
+
 int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct pp_cli o = {0};
-	struct profile_ref ref;
-	struct profile *p;
-	int ret = parse_args(argc, argv, &o);
+	char **pp_argv;
+	int ret;
 
+	perun_names(argc, argv);
+	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret == 1 ? 0 : ret;
+	pp_argv = cli_perun_pp_argv(&o.pp_argc, o.pp_argv);
+	o.pp_argv = pp_argv;
+	ret = postprocess(ctx, &o);
+	cli_perun_argv_free(pp_argv);
+	return ret;
+}
+
+static int postprocess(struct cli_ctx *ctx, struct pp_cli *o_in)
+{
+	struct pp_cli o = *o_in;
+	struct profile_ref ref;
+	struct profile *p;
+	int ret;
+
 	/* NAME --help needs no project and no profile (and veles.c opened
 	 * neither, seeing --help). */
 	if (cli_wants_help(o.pp_argc, o.pp_argv))
@@ -164,7 +225,7 @@ int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	ret = postproc_run_argv(p, o.pp_argc, o.pp_argv);
 	if (ret == 0)
-		ret = save_result(ctx, p, o.pp_argv[0], o.output);
+		ret = save_result(ctx, p, o.pp_argv[0], o.output, o.name_template);
 	else if (ret == 1)
 		ret = 0;
 	else

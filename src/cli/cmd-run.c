@@ -13,6 +13,8 @@
 
 #include "analyze/postproc.h"
 #include "cli/cli.h"
+#include "cli/perun-opts.h"
+#include "collect/collector.h"
 #include "config/config.h"
 #include "run/batch.h"
 #include "run/run.h"
@@ -45,6 +47,9 @@ static const char run_usage[] =
 	"                       at most N + 1 versions of each A..B\n"
 	"      --format FMT     text (default) or json (a summary of every job)\n"
 	"  -q, --quiet          no line per job\n"
+	"  -ot, --output-filename-template T\n"
+	"                       name the profiles by T (default: the setting\n"
+	"                       format.output_profile_template; see veles collect)\n"
 	"\n"
 	"Exit status: 0 when every job made a profile, 1 when any job failed,\n"
 	"2 on bad usage or a bad config.yml, 130 on Ctrl-C.\n";
@@ -60,7 +65,8 @@ struct run_cli {
 	struct buf json; /* results, for --format json */
 	size_t njobs, nok, nfailed, done, total;
 	double start;
-	int real_stdout; /* --format json: the JSON goes here, the rest to stderr */
+	int real_stdout;     /* --format json: the JSON goes here, the rest to stderr */
+	char *name_template; /* -ot, or format.output_profile_template */
 };
 
 static double now_seconds(void)
@@ -284,6 +290,7 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 		.origin = version,
 		.store = r->m->register_after_run ? r->ctx->store : NULL,
 		.quiet_collectors = true,
+		.name_template = r->name_template,
 	};
 	int ret = run_pre_run(r->m), done;
 
@@ -645,10 +652,19 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 		{"collector-params", required_argument, NULL, OPT_COLLECTOR_PARAMS},
 		{"postprocessor", required_argument, NULL, OPT_PP},
 		{"postprocessor-params", required_argument, NULL, OPT_PP_PARAMS},
+		{"output-filename-template", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
+	/* Perun's spellings; its -c is --crawl-parents before `job` and
+	 * --collector after it, and stays ours: --crawl-parents. */
+	cli_perun_short_opts(argc, argv,
+			     (const char *const[]){"-ot", "--output-filename-template", "-b",
+						   "--cmd", "-a", "--args", "-w", "--workload",
+						   "-cp", "--collector-params", "-p",
+						   "--postprocessor", "-pp",
+						   "--postprocessor-params", NULL});
 	while ((c = getopt_long(argc, argv, "m:cqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -659,6 +675,12 @@ static int parse_options(struct run_cli *r, struct job_opts *o, char ***revs, si
 			break;
 		case 'q':
 			r->quiet = true;
+			break;
+		case 'T':
+			free(r->name_template);
+			r->name_template = xstrdup(optarg);
+			if (collect_template_check(optarg) < 0)
+				return cli_fail(), -1;
 			break;
 		case OPT_FORMAT:
 			if (cli_parse_format("run", optarg, &r->format) < 0)
@@ -721,6 +743,10 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	if (!is_job && strcmp(argv[1], "matrix") != 0)
 		return cli_usage_error("run", "say matrix or job, not '%s'", argv[1]);
 	ret = parse_options(&r, &o, &revs, &nrevs, argc - 1, argv + 1, is_job);
+	if (ret == 0 && !r.name_template &&
+	    (r.name_template = cli_config_string(ctx, "format.output_profile_template")) &&
+	    collect_template_check(r.name_template) < 0)
+		ret = cli_fail() + 1;
 	if (ret != 0) {
 		ret = ret > 0 ? 0 : 2;
 	} else if (cli_matrix_load(ctx, &cfg) < 0 || (is_job && job_matrix(cfg, &o, &r.m) < 0)) {
@@ -736,5 +762,6 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	run_strv_free(r.revs);
 	job_opts_free(&o);
 	buf_release(&r.json);
+	free(r.name_template);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/perun-opts.h"
 #include "cli/record.h"
 #include "cli/select.h"
 #include "cli/show.h"
@@ -594,7 +595,14 @@ int cmd_show(struct cli_ctx *ctx, int argc, char **argv)
 	struct show_opts o = {.snapshot = -1};
 	struct profile_ref ref;
 	struct profile *p;
-	int ret = parse_show_args(argc, argv, &o);
+	int ret;
+
+	/* Perun's view options: where the picture goes, and its title. */
+	cli_perun_short_opts(argc, argv,
+			     (const char *const[]){"-gt", "--title", "--graph-title", "--title",
+						   "--filename", "--output", "-of", "--output",
+						   "--output-file", "--output", NULL});
+	ret = parse_show_args(argc, argv, &o);
 
 	if (ret)
 		return ret > 0 ? 0 : 2;

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/perun-opts.h"
+#include "cli/profile-order.h"
 #include "cli/select.h"
+#include "config/config.h"
 #include "profile/profile.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -13,13 +16,18 @@
 #include "vcs/vcs.h"
 
 static const char status_usage[] =
-	"usage: veles status [--format text|json]\n"
+	"usage: veles status [-s|--short] [--sort-by KEY] [--format text|json]\n"
 	"\n"
 	"Shows the current version (HEAD), the profiles registered to it (N@i)\n"
 	"and the pending profiles in .veles/jobs/ (N@p), numbered the way other\n"
 	"commands accept them.\n"
 	"\n"
-	"  --format FMT   text (default) or json\n";
+	"  -s, --short     the version and the number of profiles of each type\n"
+	"  --sort-by KEY   number profiles by KEY from now on, descending as Perun\n"
+	"                  does: time, type, cmd, workload, collector, source,\n"
+	"                  realpath or checksum (sets format.sort_profiles_by in\n"
+	"                  .veles/config.yml; -sb is Perun's spelling)\n"
+	"  --format FMT    text (default) or json\n";
 
 struct pending_info {
 	char *name;
@@ -113,9 +121,49 @@ static void print_json(const char *head, const struct vcs_version *info, bool di
 	buf_release(&b);
 }
 
+/* "N profiles (a memory, b time)": the counts per type, as Perun's short
+ * status gives them. */
+static void print_counts(const char *what, const char *const *types, size_t n)
+{
+	size_t i, j, k;
+
+	if (!n) {
+		printf("%s: none\n", what);
+		return;
+	}
+	printf("%s: %zu (", what, n);
+	for (i = 0, k = 0; i < n; i++) {
+		size_t same = 0;
+
+		for (j = 0; j < i && strcmp(types[j], types[i]) != 0; j++)
+			;
+		if (j < i)
+			continue; /* counted at its first */
+		for (j = i; j < n; j++)
+			same += strcmp(types[j], types[i]) == 0;
+		printf("%s%zu %s", k++ ? ", " : "", same, types[i]);
+	}
+	printf(")\n");
+}
+
+static void print_short(const struct store_entry *e, size_t ne, const struct pending_info *p,
+			size_t np)
+{
+	const char **types = xcalloc(ne + np + 1, sizeof(*types));
+	size_t i;
+
+	for (i = 0; i < ne; i++)
+		types[i] = e[i].type;
+	print_counts("Profiles of this version", types, ne);
+	for (i = 0; i < np; i++)
+		types[i] = p[i].type ? p[i].type : "?";
+	print_counts("Pending profiles", types, np);
+	free(types);
+}
+
 static void print_text(struct cli_ctx *ctx, const char *head, const struct vcs_version *info,
 		       bool dirty, const struct store_entry *e, size_t ne,
-		       const struct pending_info *p, size_t np)
+		       const struct pending_info *p, size_t np, bool brief)
 {
 	char *branch = vcs_branch(ctx->vcs);
 	size_t i;
@@ -131,6 +179,10 @@ static void print_text(struct cli_ctx *ctx, const char *head, const struct vcs_v
 	if (dirty)
 		printf("  Uncommitted changes: profiles collected now may not match this "
 		       "version.\n");
+	if (brief) {
+		print_short(e, ne, p, np);
+		return;
+	}
 
 	printf("\nProfiles of this version (%zu):\n", ne);
 	if (!ne)
@@ -154,14 +206,35 @@ static void print_text(struct cli_ctx *ctx, const char *head, const struct vcs_v
 		printf("  (use \"veles add N@p...\" to register them with this version)\n");
 }
 
+/* --sort-by: Perun keeps the key in the local configuration, so the
+ * numbering it gives stays for the commands that follow. */
+static int set_sort_key(struct cli_ctx *ctx, const char *key)
+{
+	char *path;
+	int ret;
+
+	if (!order_key_valid(key))
+		return cli_usage_error("status",
+				       "--sort-by: '%s' is none of time, type, cmd, workload, "
+				       "collector, source, realpath, checksum",
+				       key);
+	path = xasprintf("%s/config.yml", ctx->veles_dir);
+	ret = config_set_file(path, "format.sort_profiles_by", key);
+	free(path);
+	return ret < 0 ? cli_fail() : 0;
+}
+
 int cmd_status(struct cli_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"short", no_argument, NULL, 's'},
+		{"sort-by", required_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	enum out_format fmt = FORMAT_TEXT;
+	bool brief = false;
 	struct vcs_version info = {0};
 	struct store_entry *e = NULL;
 	struct pending_info *p;
@@ -170,11 +243,19 @@ int cmd_status(struct cli_ctx *ctx, int argc, char **argv)
 	bool has_head, dirty = false;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	cli_perun_short_opts(argc, argv, (const char *const[]){"-sb", "--sort-by", NULL});
+	while ((c = getopt_long(argc, argv, "hs", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (cli_parse_format("status", optarg, &fmt) < 0)
 				return 2;
+			break;
+		case 's':
+			brief = true;
+			break;
+		case 'S':
+			if ((ret = set_sort_key(ctx, optarg)) != 0)
+				return ret;
 			break;
 		case 'h':
 			fputs(status_usage, stdout);
@@ -193,11 +274,12 @@ int cmd_status(struct cli_ctx *ctx, int argc, char **argv)
 	    (vcs_version_info(ctx->vcs, head, &info) < 0 ||
 	     store_list(ctx->store, head, &e, &ne) < 0 || vcs_is_dirty(ctx->vcs, &dirty) < 0))
 		return cli_fail();
+	order_stored(ctx, e, ne);
 	load_pending(ctx, &p, &np);
 	if (fmt == FORMAT_JSON)
 		print_json(has_head ? head : NULL, &info, dirty, e, ne, p, np);
 	else
-		print_text(ctx, has_head ? head : NULL, &info, dirty, e, ne, p, np);
+		print_text(ctx, has_head ? head : NULL, &info, dirty, e, ne, p, np, brief);
 	store_entries_free(e, ne);
 	free_pending(p, np);
 	return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/profile-order.h"
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "project/select.h"
@@ -45,6 +46,7 @@ int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n)
 	closedir(d);
 	if (*n)
 		qsort(*names, *n, sizeof(**names), cmp_str);
+	order_pending(ctx, *names, *n);
 	return 0;
 }
 
@@ -114,6 +116,8 @@ static int pick_stored(struct cli_ctx *ctx, const char *version, unsigned long i
 
 	if (ret < 0)
 		return ret;
+	if (!name)
+		order_stored(ctx, e, n);
 	ret = ERR_NOTFOUND;
 	for (i = 0; i < n; i++) {
 		if (name ? strcmp(e[i].name, name) == 0 : i == idx) {
@@ -176,6 +180,77 @@ static int resolve_named(struct cli_ctx *ctx, const char *spec, const char *vers
 		       "no profile '%s': not an index (N@p, N@i), a file, a pending or registered "
 		       "profile name, or a profile id",
 		       spec);
+}
+
+/* "A@x-B@x": the kind letter and the two indices, or 0 when @spec is no
+ * range. */
+static int parse_range(const char *spec, unsigned long *a, unsigned long *b)
+{
+	const char *dash = strchr(spec, '-');
+	char *first;
+	int ka, kb;
+
+	if (!dash)
+		return 0;
+	first = xstrndup(spec, (size_t)(dash - spec));
+	ka = parse_index(first, a);
+	kb = parse_index(dash + 1, b);
+	free(first);
+	return ka > 0 && ka == kb ? ka : 0;
+}
+
+static void push(char ***v, size_t *n, size_t *cap, char *s)
+{
+	*v = xgrow(*v, sizeof(**v), *n + 2, cap);
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+int ref_expand_ranges(struct cli_ctx *ctx, const char *version, char **specs, size_t n, char ***out,
+		      size_t *nout)
+{
+	size_t cap = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*nout = 0;
+	push(out, nout, &cap, NULL);
+	*nout = 0;
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		unsigned long a, b, have = 0;
+		int kind = path_exists(specs[i]) ? 0 : parse_range(specs[i], &a, &b);
+
+		if (!kind) {
+			push(out, nout, &cap, xstrdup(specs[i]));
+			continue;
+		}
+		if (kind == 'p') {
+			char **names;
+			size_t np;
+
+			ret = pending_list(ctx, &names, &np);
+			if (ret == 0)
+				pending_free(names, np);
+			have = np;
+		} else if (version) {
+			struct store_entry *e;
+			size_t ne;
+
+			ret = store_list(ctx->store, version, &e, &ne);
+			if (ret == 0)
+				store_entries_free(e, ne);
+			have = ne;
+		}
+		/* Indices past the last profile are skipped, as Perun does. */
+		for (unsigned long k = a; ret == 0 && k <= b && k < have; k++)
+			push(out, nout, &cap, xasprintf("%lu@%c", k, kind));
+	}
+	if (ret < 0) {
+		pending_free(*out, *nout);
+		*out = NULL;
+		*nout = 0;
+	}
+	return ret;
 }
 
 int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version, enum ref_default def,

@@ -29,6 +29,16 @@ struct profile_ref {
 int pending_list(const struct cli_ctx *ctx, char ***names, size_t *n);
 void pending_free(char **names, size_t n);
 
+/*
+ * Perun's tag ranges: "A@p-B@p" (pending) and "A@i-B@i" (of @version)
+ * become A@p, A+1@p, ... up to B or the last profile there is; a range
+ * with A > B names none. Other specs are copied as they are, and so is a
+ * range that is the name of an existing file. *@out (NULL-terminated,
+ * free with pending_free) may hold fewer or more specs than @specs.
+ */
+int ref_expand_ranges(struct cli_ctx *ctx, const char *version, char **specs, size_t n, char ***out,
+		      size_t *nout);
+
 /* Resolves @spec; @version is the version to look in for stored ones. */
 int ref_resolve(struct cli_ctx *ctx, const char *spec, const char *version, enum ref_default def,
 		struct profile_ref *out);

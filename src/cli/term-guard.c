@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/fsutil.h"
 
 enum { PLAIN, ESC, CSI, LEAD_C2 };
 
@@ -31,20 +32,6 @@ struct guard {
 
 static FILE *raw_stdout;
 
-static void put_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
 struct out {
 	char data[4096];
 	size_t len;
@@ -54,11 +41,11 @@ struct out {
 static void out_bytes(struct out *o, const char *p, size_t n)
 {
 	if (o->len + n > sizeof(o->data)) {
-		put_all(o->fd, o->data, o->len);
+		(void)write_in_full(o->fd, o->data, o->len);
 		o->len = 0;
 	}
 	if (n > sizeof(o->data)) {
-		put_all(o->fd, p, n);
+		(void)write_in_full(o->fd, p, n);
 		return;
 	}
 	memcpy(o->data + o->len, p, n);
@@ -137,7 +124,7 @@ static ssize_t guard_write(void *cookie, const char *buf, size_t size)
 
 	for (size_t i = 0; i < size; i++)
 		feed(g, &o, (unsigned char)buf[i]);
-	put_all(o.fd, o.data, o.len);
+	(void)write_in_full(o.fd, o.data, o.len);
 	return (ssize_t)size;
 }
 
@@ -151,7 +138,7 @@ static int guard_close(void *cookie)
 	if (g->state == LEAD_C2)
 		out_bytes(&o, "\xc2", 1);
 	g->state = PLAIN;
-	put_all(o.fd, o.data, o.len);
+	(void)write_in_full(o.fd, o.data, o.len);
 	return 0;
 }
 

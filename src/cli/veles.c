@@ -31,11 +31,12 @@ static const struct cli_command commands[] = {
 	{"collect", cmd_collect, CMD_NEEDS_ROOT, "run a collector on a command"},
 	{"postprocess", cmd_postprocess, 0,
 	 "transform a profile (models, smoothing, filters) into a new pending one"},
+	{"postprocessby", cmd_postprocess, 0, "Perun's spelling of postprocess"},
 	{"bisect", cmd_bisect, CMD_NEEDS_PROJECT,
 	 "find the first commit that made a command slower"},
 	{"diff", cmd_diff, CMD_NEEDS_PROJECT, "compare two profiles side by side, per location"},
-	{"check", cmd_check, CMD_NEEDS_PROJECT,
-	 "did a version degrade against its parent? (exit 1 when it did)"},
+	{"showdiff", cmd_diff, CMD_NEEDS_PROJECT, "Perun's spelling of diff (showdiff A B report)"},
+	{"check", cmd_check, 0, "did a version degrade against its parent? (exit 1 when it did)"},
 	{"push", cmd_push, CMD_NEEDS_PROJECT, "send profiles (refs/veles/*) to a git remote"},
 	{"pull", cmd_pull, CMD_NEEDS_PROJECT, "fetch and merge profiles from a git remote"},
 	{"commit", cmd_commit, CMD_NEEDS_PROJECT,
@@ -43,7 +44,8 @@ static const struct cli_command commands[] = {
 	{"run", cmd_run, CMD_NEEDS_PROJECT, "run the job matrix of config.yml, or one job"},
 	{"hook", cmd_hook, CMD_NEEDS_PROJECT,
 	 "install a git post-commit hook that runs the matrix on each commit"},
-	{"cflags", cmd_cflags, 0, "compiler flags for a program to trace (veles cflags trace)"},
+	{"cflags", cmd_cflags, 0,
+	 "compiler flags for a program to trace or fuzz (veles cflags trace|fuzz)"},
 	{"list", cmd_list, 0, "list the events this machine can count (perf_event_open)"},
 	{"stat", cmd_stat, 0, "count events over a command, a process or all CPUs"},
 	{"record", cmd_record, 0, "sample a command or a process into a record file"},
@@ -52,6 +54,7 @@ static const struct cli_command commands[] = {
 	{"script", cmd_script, 0, "run Python handlers over a tracepoint recording"},
 	{"serve", cmd_serve, 0, "the web front end: live plots of stat and record runs"},
 	{"runner", cmd_runner, 0, "execute runs from a team database's queue (no pages)"},
+	{"fuzz", cmd_fuzz, 0, "mutate a program's inputs to find the costliest ones"},
 };
 
 static void usage(FILE *f)

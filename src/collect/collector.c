@@ -295,9 +295,33 @@ static int check_interrupted(void)
 					: "a signal");
 }
 
-/* Writes c->profile as NAME(.perf) into the jobs directory; *@path is the
- * file written, NULL when the transform took the profile. */
-static int write_one(struct collect_ctx *c, const struct collector *col, const char *name,
+/*
+ * The main profile's name: the one asked for (a trailing .perf dropped, as
+ * the claim adds it), the template's, or BIN-COLLECTOR-WORKLOAD-TIMESTAMP.
+ * Named once the header is filled, for the template's tokens.
+ */
+static int main_name(const struct collect_ctx *c, char **name)
+{
+	const char *want = c->env->profile_name;
+	size_t n;
+
+	if (want) {
+		n = strlen(want);
+		if (n > 5 && strcmp(want + n - 5, ".perf") == 0)
+			n -= 5;
+		*name = xstrndup(want, n);
+		return 0;
+	}
+	if (c->env->name_template)
+		return collect_template_name(c->env->name_template, c->profile, name);
+	*name = xstrdup(c->name);
+	return 0;
+}
+
+/* Writes c->profile as *@name(.perf) into the jobs directory (a NULL
+ * *@name is chosen by main_name); *@path is the file written, NULL when
+ * the transform took the profile. */
+static int write_one(struct collect_ctx *c, const struct collector *col, char **name,
 		     bool transform, char **path)
 {
 	int ret = 0;
@@ -309,7 +333,9 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 		if (ret < 0 || !c->profile)
 			return ret;
 	}
-	ret = collect_claim_path(c->env->jobs_dir, name, path);
+	if (!*name && (ret = main_name(c, name)) < 0)
+		return ret;
+	ret = collect_claim_path(c->env->jobs_dir, *name, path);
 	if (ret < 0)
 		return ret;
 	ret = profile_save_compact(c->profile, *path);
@@ -338,6 +364,7 @@ static int write_one(struct collect_ctx *c, const struct collector *col, const c
 static int collect_write(struct collect_ctx *c, const struct collector *col)
 {
 	struct profile *main_profile;
+	char *base = NULL;
 	int ret;
 
 	/* The collector's after() may drop the profile (trace --no-profile). */
@@ -345,17 +372,18 @@ static int collect_write(struct collect_ctx *c, const struct collector *col)
 		return 0;
 	ret = mkdir_p(c->env->jobs_dir);
 	if (ret == 0)
-		ret = write_one(c, col, c->name, true, &c->profile_path);
+		ret = write_one(c, col, &base, true, &c->profile_path);
 	main_profile = c->profile;
 	for (size_t i = 0; ret == 0 && i < c->nextra; i++) {
-		char *name = xasprintf("%s-%s", c->name, c->extra[i].suffix), *path;
+		char *name = xasprintf("%s-%s", base, c->extra[i].suffix), *path;
 
 		c->profile = c->extra[i].profile;
-		ret = write_one(c, col, name, false, &path);
+		ret = write_one(c, col, &name, false, &path);
 		free(name);
 		free(path);
 	}
 	c->profile = main_profile;
+	free(base);
 	return ret;
 }
 

@@ -42,6 +42,11 @@ struct collect_env {
 	/* When not NULL, receives the wait status of the command's last run
 	 * (0 when it did not run). */
 	int *cmd_status;
+	/* The profile's file name (Perun's --profile-name), or a template
+	 * for it (format.output_profile_template, see collect_template_name);
+	 * NULL: BIN-COLLECTOR-WORKLOAD-TIMESTAMP. */
+	const char *profile_name;
+	const char *name_template;
 };
 
 /* One collection in progress, shared by the phases. */
@@ -127,6 +132,16 @@ void collect_header_set(struct profile *p, const char *key, char *json);
  * name and never starting with '.' or '-': how profiles in .veles/jobs/
  * are named. */
 char *collect_profile_name(const char *cmd, const char *tool, const char *workload);
+/*
+ * A profile's name as Perun's format.output_profile_template makes it
+ * from @p's header (tokens %collector%, %postprocessors%, %cmd%,
+ * %workload%, %type%, %date%, %origin%, %counter%, %UNIT.PARAM%, %%), in
+ * *@out without ".perf" (caller frees); ERR_INVALID for a bad template.
+ */
+int collect_template_name(const char *tmpl, const struct profile *p, char **out);
+/* Checks a template's syntax without a profile; ERR_INVALID if bad. */
+int collect_template_check(const char *tmpl);
+
 /*
  * Claims DIR/NAME.perf (or NAME-2.perf, ...) with O_EXCL, so two profiles
  * made in the same second never overwrite each other; an atomic save then

@@ -57,4 +57,14 @@ char *config_user_path(void);
 /* The commented file `veles init` writes. */
 extern const char config_template[];
 
+/* The configuration templates, Perun's: master, developer, user. */
+extern const char *const config_template_names[];
+bool config_template_known(const char *name);
+/*
+ * config.yml as template @name makes it (caller frees), or NULL when there
+ * is no such template. The user template lists the programs and workloads
+ * it finds under the project directory @root.
+ */
+char *config_template_text(const char *name, const char *root);
+
 #endif

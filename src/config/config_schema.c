@@ -31,12 +31,18 @@ static const char *const known_keys[] = {
 	"profiles.register_after_run",
 	"generators.workload.#.**",
 	"degradation.apply",
+	"degradation.collect_before_check",
+	"degradation.log_collect",
+	"format.sort_profiles_by",
+	"format.output_profile_template",
 	"degradation.strategies.#.method",
 	"degradation.strategies.#.type",
 	"degradation.strategies.#.cmd",
 	"degradation.strategies.#.workload",
 	"degradation.strategies.#.collector",
 	"degradation.strategies.#.postprocessor",
+	"degradation.strategies.#.args",
+	"degradation.strategies.#.params",
 	NULL,
 };
 

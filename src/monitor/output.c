@@ -11,6 +11,7 @@
 #include "monitor/procs.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 
 int mon_out_init(struct mon_out *o, const char *letters)
 {
@@ -452,16 +453,7 @@ static bool write_direct(struct mon_out *o)
 
 	if (fd < 0 || __fpending(o->f))
 		return false;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) /* as through stdio, whose errors were not checked */
-			break;
-		p += w;
-		n -= (size_t)w;
-	}
+	(void)write_in_full(fd, p, n); /* as through stdio, whose errors were not checked */
 	buf_reset(&o->line);
 	return true;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "perf/debugfile.h"
+#include "perf/elfsym.h"
 #include "perf/symbols.h"
 #include "util/xalloc.h"
 
@@ -44,37 +45,26 @@ static void finish_syms(struct perf_dso *d)
 				i + 1 < d->nsyms ? d->syms[i + 1].start : d->syms[i].start + 4096;
 }
 
-static void read_symtab(struct perf_dso *d, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+struct adding {
+	struct perf_dso *d;
+	size_t cap;
+};
+
+static void add_func(const GElf_Sym *sym, const char *name, void *arg)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0, cap = d->nsyms;
-	GElf_Sym sym;
+	struct adding *a = arg;
 
-	for (size_t i = 0; data && i < n; i++) {
-		const char *name;
-
-		if (!gelf_getsym(data, (int)i, &sym) || sym.st_value == 0 ||
-		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-		     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
-			continue;
-		name = elf_strptr(e, sh->sh_link, sym.st_name);
-		if (name && *name)
-			add_sym(d, &cap, sym.st_value, sym.st_size, name);
-	}
+	if (elfsym_is_func(sym, true))
+		add_sym(a->d, &a->cap, sym->st_value, sym->st_size, name);
 }
 
-/* Reads @e's .symtab; true when it has one. */
-static bool read_symtab_of(struct perf_dso *d, Elf *e)
+/* @e's .symtab (or when @dynsym and it has none, .dynsym); true when it
+ * had the table. */
+static bool read_symtab_of(struct perf_dso *d, Elf *e, bool dynsym)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	struct adding a = {d, d->nsyms};
 
-	while ((scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
-			read_symtab(d, e, scn, &sh);
-			return true;
-		}
-	return false;
+	return elfsym_each(e, dynsym, add_func, &a) != ELFSYM_NONE;
 }
 
 /* The .symtab of @path's separate debug file, when there is one. */
@@ -88,7 +78,7 @@ static bool read_debug_file(struct perf_dso *d, Elf *e, const char *path)
 	if (fd >= 0)
 		de = elf_begin(fd, ELF_C_READ, NULL);
 	if (de && elf_kind(de) == ELF_K_ELF)
-		ok = read_symtab_of(d, de);
+		ok = read_symtab_of(d, de, false);
 	if (de)
 		elf_end(de);
 	if (fd >= 0)
@@ -99,8 +89,6 @@ static bool read_debug_file(struct perf_dso *d, Elf *e, const char *path)
 
 static void read_elf(struct perf_dso *d, Elf *e, const char *path)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
 	size_t nph = 0;
 
 	if (elf_getphdrnum(e, &nph) == 0) {
@@ -117,12 +105,8 @@ static void read_elf(struct perf_dso *d, Elf *e, const char *path)
 	 * static ones (__libc_start_call_main) are in the debug file, which
 	 * shares its addresses. The load segments stay the object's own: the
 	 * debug file's sections hold no code, so its offsets mean nothing. */
-	if (!read_symtab_of(d, e) && !read_debug_file(d, e, path))
-		while ((scn = elf_nextscn(e, scn)))
-			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM) {
-				read_symtab(d, e, scn, &sh);
-				break;
-			}
+	if (!read_symtab_of(d, e, false) && !read_debug_file(d, e, path))
+		read_symtab_of(d, e, true);
 	finish_syms(d);
 }
 

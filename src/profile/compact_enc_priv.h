@@ -18,8 +18,9 @@
 #define STAGE_SIZE (256 * 1024)
 /* Each encoding is tried on the first this many values of a column. */
 #define SAMPLE_VALUES 65536
-/* The back-reference cache of ENC_REF: slots, a power of two. */
-#define REF_SLOTS (1u << 20)
+/* The back-reference cache of ENC_REF: at most 1 << REF_BITS_MAX slots
+ * (a column of fewer rows gets a table about twice its rows). */
+#define REF_BITS_MAX 20
 
 /* ENC_REF, ENC_GROUPED: the last row seen with a value of this hash. */
 struct ref_slot {
@@ -38,9 +39,12 @@ struct enc {
 	uint32_t *remap;  /* pool id -> string table index, UINT32_MAX if unused */
 	uint32_t nstrs;	  /* strings in the table */
 	struct ref_slot *refs;
-	bool sampling; /* the stage holds a trial encoding: never flushed */
-	bool whole;    /* the open section is compressed in one piece at its end */
-	int gflags;    /* ENC_GROUPED's GF_* */
+	unsigned ref_bits;     /* the slots in use are 1 << ref_bits */
+	unsigned ref_cap_bits; /* the slots allocated */
+	bool sampling;	       /* the stage holds a trial encoding: never flushed */
+	bool whole;	       /* the open section is compressed in one piece at its end */
+	bool slowest;	       /* ... at LEVEL_SMALL when under 1 MiB (not a resource column) */
+	int gflags;	       /* ENC_GROUPED's GF_* */
 	int err;
 };
 

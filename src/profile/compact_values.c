@@ -116,7 +116,27 @@ static unsigned width_of(uint64_t v)
 
 static inline struct ref_slot *ref_slot_of(struct enc *e, int64_t v)
 {
-	return &e->refs[((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> 44];
+	return &e->refs[((uint64_t)v * 0x9E3779B97F4A7C15ULL) >> (64 - e->ref_bits)];
+}
+
+/* An empty cache sized for @rows values: a table of the largest size
+ * (16 MiB), cleared for each trial of a short column, cost more than
+ * encoding it, and its memory more than the profile's. */
+static void refs_reset(struct enc *e, size_t rows)
+{
+	unsigned bits = 10;
+	size_t n;
+
+	while (bits < REF_BITS_MAX && ((size_t)1 << bits) < 2 * rows)
+		bits++;
+	n = (size_t)1 << bits;
+	if (bits > e->ref_cap_bits || !e->refs) {
+		free(e->refs);
+		e->refs = xmalloc(n * sizeof(*e->refs));
+		e->ref_cap_bits = bits;
+	}
+	e->ref_bits = bits;
+	memset(e->refs, 0, n * sizeof(*e->refs));
 }
 
 /* The bytes @v needs, 0 for 0. */
@@ -149,7 +169,7 @@ struct gtok {
 static void grouped_pass(struct enc *e, const struct src *s, size_t to, struct fenwick *fw,
 			 int64_t *prev, void (*fn)(const struct gtok *t, void *arg), void *arg)
 {
-	memset(e->refs, 0, REF_SLOTS * sizeof(*e->refs));
+	refs_reset(e, to);
 	memset(prev, 0, s->ngroups * sizeof(*prev));
 	for (size_t r = 0; r < to; r++) {
 		struct gtok t = {0, GK_DELTA, 0};
@@ -299,7 +319,7 @@ static void emit(struct enc *e, const struct src *s, size_t to, enum cpt_enc enc
 		return;
 	}
 	if (enc == ENC_REF)
-		memset(e->refs, 0, REF_SLOTS * sizeof(*e->refs));
+		refs_reset(e, to);
 	/* The planes take one pass per byte: plane k holds byte k of every
 	 * value; the others one pass. */
 	for (unsigned k = 0; k < (enc == ENC_PLANES || enc == ENC_RAW ? width : 1); k++) {

@@ -149,6 +149,11 @@ size_t numfmt_f64(char *dst, double v)
 	return fmt_slow(dst, v);
 }
 
+size_t numfmt_num(char *dst, double v)
+{
+	return numfmt_is_whole(v) ? numfmt_i64(dst, (int64_t)v) : numfmt_f64(dst, v);
+}
+
 /* Below this, the digits of k + 1 decimals are ten times those of k
  * whenever k decimals read back exactly (the rounding errors stay under a
  * quarter), so the first k that works is the one numfmt_f64 finds. */

@@ -68,6 +68,18 @@ char *numfmt_i32_list(char *dst, const int32_t *v, size_t n, const char *sep, si
 size_t numfmt_f64(char *dst, double v);
 
 /*
+ * A measured value as JSON: a whole number (below 2^53) as an integer, so
+ * a column that mixes 2 and 2.5 writes 2 back as it was read (Perun's
+ * tools see an int where they wrote one); anything else as numfmt_f64().
+ */
+size_t numfmt_num(char *dst, double v);
+/* True when numfmt_num() writes @v as an integer. */
+static inline int numfmt_is_whole(double v)
+{
+	return v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v;
+}
+
+/*
  * The same text as numfmt_f64(), found faster in a run of similar numbers:
  * @hint holds the decimals the previous one needed (start it at 0), so most
  * numbers cost two trial divisions instead of one per decimal.

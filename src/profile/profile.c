@@ -193,7 +193,7 @@ static void convert_to_json(struct profile *p, struct column *c)
 		if (c->kind == COL_I64)
 			buf_add(&b, num, numfmt_i64(num, col_i64(c, i)));
 		else if (c->kind == COL_F64)
-			buf_add(&b, num, numfmt_f64(num, c->v.f64[i]));
+			buf_add(&b, num, numfmt_num(num, c->v.f64[i]));
 		else
 			buf_add_json_str(&b, strpool_get(p->pool, c->v.id[i]),
 					 strpool_len(p->pool, c->v.id[i]));
@@ -293,7 +293,7 @@ void table_set(struct profile *p, struct table *t, size_t row, const struct attr
 	if (a->kind == COL_I64)
 		buf_add(&b, num, numfmt_i64(num, a->i));
 	else if (a->kind == COL_F64)
-		buf_add(&b, num, numfmt_f64(num, a->f));
+		buf_add(&b, num, numfmt_num(num, a->f));
 	else
 		buf_add_json_str(&b, a->s, strlen(a->s));
 	col_set_id(t, c, row, strpool_intern(p->pool, buf_str(&b), b.len));

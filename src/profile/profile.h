@@ -125,6 +125,13 @@ int profile_load(const char *path, struct profile **out);
 int profile_load_fd(int fd, const char *name, struct profile **out);
 int profile_load_mem(const void *data, size_t len, const char *name, struct profile **out);
 
+/*
+ * The header.type Perun reads for a profile of type @type: "memory",
+ * "mixed" and "time" are its own; every other type is written as "mixed",
+ * with ours in header.veles_type, which the reader takes back.
+ */
+const char *profile_perun_type(const char *type);
+
 /* Serialises in p->layout, compact or indented (2 spaces). */
 void profile_write_json(const struct profile *p, struct buf *out, bool indent);
 /* Same, streamed to @fd in 64 KiB chunks (no copy of the whole text). */

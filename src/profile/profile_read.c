@@ -132,6 +132,7 @@ static int header_str(struct reader *r, char **dst)
 static int read_header(struct reader *r)
 {
 	struct profile *p = r->p;
+	char *ours = NULL;
 	int ev, ret;
 
 	if ((ret = expect(r, JEV_OBJ_START, "header")) < 0)
@@ -150,11 +151,22 @@ static int read_header(struct reader *r)
 		} else if (KEY_IS(&r->j, "units")) {
 			if ((ret = expect(r, JEV_OBJ_START, "header.units")) == 0)
 				ret = read_units(r);
+		} else if (KEY_IS(&r->j, "veles_type")) {
+			/* Our own type, written beside the one Perun knows. */
+			ret = header_str(r, &ours);
 		} else {
 			ret = keep_member(r, &p->header_extra, &p->nheader_extra);
 		}
-		if (ret < 0)
+		if (ret < 0) {
+			free(ours);
 			return ret;
+		}
+	}
+	if (ours && *ours) {
+		free(p->type);
+		p->type = ours;
+	} else {
+		free(ours);
 	}
 	return ev < 0 ? ev : 0;
 }
@@ -321,24 +333,6 @@ int profile_load_mem(const void *data, size_t len, const char *name, struct prof
 	return ret;
 }
 
-static ssize_t read_full(int fd, char *dst, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, dst + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 /* Below this a mapping costs more than reading. */
 #define MAP_MIN (256 * 1024)
 
@@ -391,7 +385,7 @@ int profile_load_fd(int fd, const char *name, struct profile **out)
 	if ((ret = load_mapped(fd, name, out)) <= 0)
 		return ret;
 	head = xmalloc(64 * 1024);
-	n = read_full(fd, head, 64 * 1024);
+	n = read_in_full(fd, head, 64 * 1024);
 	if (n < 0) {
 		free(head);
 		return err_set(ERR_IO, "%s: cannot read: %s", name, strerror(errno));
@@ -406,7 +400,7 @@ int profile_load_fd(int fd, const char *name, struct profile **out)
 		free(head);
 		for (;;) {
 			buf_grow(&all, 64 * 1024);
-			n = read_full(fd, all.data + all.len, 64 * 1024);
+			n = read_in_full(fd, all.data + all.len, 64 * 1024);
 			if (n <= 0)
 				break;
 			all.len += (size_t)n;
@@ -449,7 +443,7 @@ bool profile_file_is_compact(const char *path)
 
 	if (fd < 0)
 		return false;
-	n = read_full(fd, head, sizeof(head));
+	n = read_in_full(fd, head, sizeof(head));
 	close(fd);
 	return n > 0 && profile_is_compact(head, (size_t)n);
 }

@@ -160,6 +160,13 @@ void jw_f64(struct jw *w, double v)
 	w->b->data[w->b->len] = '\0';
 }
 
+void jw_num(struct jw *w, double v)
+{
+	buf_grow(w->b, NUMFMT_MAX);
+	w->b->len += numfmt_num(w->b->data + w->b->len, v);
+	w->b->data[w->b->len] = '\0';
+}
+
 void jw_cell(struct jw *w, const struct profile *p, const struct column *c, size_t row)
 {
 	if (!col_has(c, row))
@@ -167,7 +174,7 @@ void jw_cell(struct jw *w, const struct profile *p, const struct column *c, size
 	else if (c->kind == COL_I64)
 		jw_i64(w, col_i64(c, row));
 	else if (c->kind == COL_F64)
-		jw_f64(w, c->v.f64[row]);
+		jw_num(w, c->v.f64[row]);
 	else if (c->kind == COL_STR)
 		buf_add_json_str(w->b, strpool_get(p->pool, c->v.id[row]),
 				 strpool_len(p->pool, c->v.id[row]));
@@ -193,13 +200,51 @@ static void members_raw(struct jw *w, const struct kv *kv, size_t n)
 	}
 }
 
+const char *profile_perun_type(const char *type)
+{
+	static const char *const known[] = {"memory", "mixed", "time"};
+
+	if (!type || !*type)
+		return type;
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (strcmp(type, known[i]) == 0)
+			return known[i];
+	return "mixed";
+}
+
+/* Whether a key of header.units holds @type, as Perun's views look for one
+ * ("mixed(time delta)" holds "mixed"). */
+static bool units_name(const struct profile *p, const char *type)
+{
+	for (size_t i = 0; i < p->nunits; i++)
+		if (strstr(p->units[i].key, type))
+			return true;
+	return false;
+}
+
+/*
+ * Perun knows three profile types and fails on any other (`perun status`
+ * dies on KeyError 'monitor'), so a type of ours is written as "mixed" and
+ * kept in "veles_type", which Perun ignores and our reader takes back. The
+ * unit of our type (or the first unit) is repeated under "mixed", where
+ * Perun's views look, unless a unit's name holds it already.
+ */
 static void write_header(struct jw *w, const struct profile *p)
 {
+	const char *type = p->type ? p->type : "";
+	const char *ptype = profile_perun_type(type);
+	bool ours = ptype && strcmp(ptype, type) != 0;
+	const char *unit = NULL;
 	size_t i;
+
+	if (ours && p->nunits && !units_name(p, ptype))
+		unit = profile_units(p, type) ? profile_units(p, type) : p->units[0].value;
 
 	jw_key(w, "header");
 	jw_open(w, '{');
-	member_str(w, "type", p->type ? p->type : "");
+	member_str(w, "type", ours ? ptype : type);
+	if (ours)
+		member_str(w, "veles_type", type);
 	member_str(w, "cmd", p->cmd);
 	member_str(w, p->args_is_params ? "params" : "args", p->args);
 	member_str(w, "workload", p->workload);
@@ -208,6 +253,8 @@ static void write_header(struct jw *w, const struct profile *p)
 		jw_open(w, '{');
 		for (i = 0; i < p->nunits; i++)
 			member_str(w, p->units[i].key, p->units[i].value);
+		if (unit)
+			member_str(w, ptype, unit);
 		jw_close(w, '}');
 	}
 	members_raw(w, p->header_extra, p->nheader_extra);

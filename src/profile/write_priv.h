@@ -31,6 +31,8 @@ void jw_str(struct jw *w, const char *s);
 void jw_raw(struct jw *w, const char *json);
 void jw_i64(struct jw *w, int64_t v);
 void jw_f64(struct jw *w, double v);
+/* A measured value: whole numbers as integers (numfmt_num). */
+void jw_num(struct jw *w, double v);
 void jw_cell(struct jw *w, const struct profile *p, const struct column *c, size_t row);
 
 static inline void jw_maybe_flush(struct jw *w)

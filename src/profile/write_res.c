@@ -257,9 +257,11 @@ static void global_rows_release(struct global_rows *g)
 /* Cell @r of numeric column @i at @d (NUMFMT_MAX bytes of room). */
 static size_t global_num(struct global_rows *g, const struct column *c, size_t i, size_t r, char *d)
 {
-	if (c->kind == COL_F64)
+	int64_t x;
+
+	if (c->kind == COL_F64 && !numfmt_is_whole(c->v.f64[r]))
 		return numfmt_f64_hint(d, c->v.f64[r], &g->hint[i]);
-	int64_t x = col_i64(c, r);
+	x = c->kind == COL_F64 ? (int64_t)c->v.f64[r] : col_i64(c, r);
 
 	return NUMFMT_SMALL_OK(x) ? numfmt_small(d, (uint32_t)x) : numfmt_i64(d, x);
 }

@@ -1,8 +1,8 @@
 /*
  * Workload generators (generators.workload in config.yml, fields as in
  * Perun's): integer (min_range, max_range, step), string (min_len,
- * max_len, step_len), textfile (min_lines, max_lines, step_lines) and
- * external (min, max, step, command).
+ * max_len, step_len), textfile (min_lines, max_lines, step_lines),
+ * external (min, max, step, command) and singleton (value).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +29,7 @@ static const struct gen_kind kinds[] = {
 	{"string", GEN_STRING, {"min_len", "max_len", "step_len"}},
 	{"textfile", GEN_TEXTFILE, {"min_lines", "max_lines", "step_lines"}},
 	{"external", GEN_EXTERNAL, {"min", "max", "step"}},
+	{"singleton", GEN_SINGLETON, {NULL, NULL, NULL}},
 };
 
 static int gen_number(const struct config *c, const char *base, const char *field, long min,
@@ -71,12 +72,36 @@ static void check_field(const char *key, const char *value, void *arg)
 	if (f->ret < 0 || strncmp(key, f->base, f->blen) != 0 || key[f->blen] != '.')
 		return;
 	known = strcmp(name, "id") == 0 || strcmp(name, "type") == 0 ||
-		(f->kind->type == GEN_EXTERNAL && strcmp(name, "command") == 0);
-	for (size_t i = 0; i < 3; i++)
+		(f->kind->type == GEN_EXTERNAL && strcmp(name, "command") == 0) ||
+		(f->kind->type == GEN_SINGLETON && strcmp(name, "value") == 0);
+	for (size_t i = 0; i < 3 && f->kind->fields[i]; i++)
 		known = known || strcmp(name, f->kind->fields[i]) == 0;
 	if (!known)
 		f->ret = config_error_at(f->c, key, "unknown key '%s' for a generator of type %s",
 					 name, f->kind->name);
+}
+
+/*
+ * Perun's singleton: one workload, the value as it is (one argument). A
+ * whole number is also the size its resources carry, as a literal
+ * workload's is.
+ */
+static int singleton_load(const struct config *c, const char *base, struct run_generator *g)
+{
+	char *key = xasprintf("%s.value", base), *end;
+	const char *v = config_get(c, key);
+
+	free(key);
+	if (!v)
+		return config_error_at(c, base, "a singleton generator needs a value");
+	g->value = xstrdup(v);
+	errno = 0;
+	g->min = strtol(v, &end, 10);
+	g->unsized = !*v || *end || errno || g->min < 0;
+	if (g->unsized)
+		g->min = 0;
+	g->max = g->min;
+	return 0;
 }
 
 static int gen_load_one(const struct config *c, const char *base, struct run_generator *g)
@@ -92,8 +117,8 @@ static int gen_load_one(const struct config *c, const char *base, struct run_gen
 			k = &kinds[i];
 	if (!k)
 		ret = config_error_at(c, type ? key : base,
-				      "a generator's type is integer, string, textfile or "
-				      "external, not '%s'",
+				      "a generator's type is integer, string, textfile, "
+				      "external or singleton, not '%s'",
 				      type ? type : "");
 	free(key);
 	if (!k)
@@ -111,6 +136,8 @@ static int gen_load_one(const struct config *c, const char *base, struct run_gen
 	free(key);
 	g->type = k->type;
 	g->step = 1;
+	if (k->type == GEN_SINGLETON)
+		return singleton_load(c, base, g);
 	ret = gen_number(c, base, k->fields[0], 0, true, &g->min);
 	if (ret == 0)
 		ret = gen_number(c, base, k->fields[1], g->min, true, &g->max);
@@ -169,6 +196,7 @@ void run_generators_free(struct run_generator *g, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(g[i].id);
 		free(g[i].command);
+		free(g[i].value);
 	}
 	free(g);
 }
@@ -254,6 +282,9 @@ int run_generator_workload(const struct run_generator *g, long size, const char 
 		return make_textfile(size, tmpdir, out);
 	case GEN_EXTERNAL:
 		return run_external(g, size, tmpdir, out);
+	case GEN_SINGLETON:
+		*out = xstrdup(g->value);
+		return 0;
 	}
 	return err_set(ERR_INVALID, "generator '%s': unknown type", g->id);
 }

@@ -17,13 +17,15 @@ struct profile;
 struct store;
 struct run_batch;
 
-enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL };
+enum run_gen_type { GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL, GEN_SINGLETON };
 
 struct run_generator {
 	char *id;
 	enum run_gen_type type;
 	long min, max, step; /* the workload sizes: min, min+step, ... <= max */
 	char *command;	     /* GEN_EXTERNAL: a shell command printing the workload */
+	char *value;	     /* GEN_SINGLETON: the one workload */
+	bool unsized;	     /* GEN_SINGLETON of a value that is no size */
 };
 
 /* A collector or postprocessor with its options as argv (argv[0] = name). */
@@ -121,6 +123,9 @@ struct run_env {
 	 * from then on) instead of being written or registered. */
 	int (*take)(struct profile *p, void *arg);
 	void *take_arg;
+	/* How profiles are named (format.output_profile_template), or NULL:
+	 * BIN-COLLECTOR-WORKLOAD-TIMESTAMP. */
+	const char *name_template;
 };
 
 struct run_result {

@@ -76,20 +76,28 @@ static int register_profile(const struct run_env *env, const char *name, const s
 static int job_keep(struct job_state *st, struct collect_ctx *c)
 {
 	int ret = apply_postprocs(st->m, c->profile);
+	char *name = NULL;
 
 	if (ret == 0 && st->env->take) {
 		ret = st->env->take(c->profile, st->env->take_arg);
 		c->profile = NULL;
 		return ret;
 	}
+	/* Named once postprocessed, as Perun names it: a template may say
+	 * which postprocessors ran. */
+	if (ret == 0 && (st->env->store || st->env->batch))
+		ret = st->env->name_template
+			      ? collect_template_name(st->env->name_template, c->profile, &name)
+			      : (name = xstrdup(c->name), 0);
 	if (ret == 0 && st->env->store) {
-		ret = register_profile(st->env, c->name, c->profile);
+		ret = register_profile(st->env, name, c->profile);
 		st->r->registered = ret == 0;
 	} else if (ret == 0 && st->env->batch) {
-		ret = run_batch_add(st->env->batch, c->name, c->profile, &st->r->profile);
+		ret = run_batch_add(st->env->batch, name, c->profile, &st->r->profile);
 	} else {
 		return ret; /* the collector writes it */
 	}
+	free(name);
 	profile_free(c->profile);
 	c->profile = NULL;
 	return ret;
@@ -123,7 +131,8 @@ static int job_transform(struct collect_ctx *c, void *arg)
 	if (!st->generated && !st->job->gen && literal_size(st->job->workload, &size))
 		run_profile_set_size(p, size);
 	if (st->generated) {
-		run_profile_set_size(p, st->size);
+		if (!st->job->gen->unsized)
+			run_profile_set_size(p, st->size);
 		if (!st->acc)
 			st->acc = p;
 		else
@@ -199,6 +208,7 @@ static int collect_once(const struct run_env *env, const struct run_job *job, co
 		.transform = job_transform,
 		.transform_arg = st,
 		.out_path = &written,
+		.name_template = env->name_template,
 	};
 	char **argv;
 	size_t argc;

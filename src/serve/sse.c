@@ -41,6 +41,7 @@ struct sse {
 	char sent_state[12];
 	int64_t sent_pos;
 	bool over, ended;
+	bool units_sent; /* the columns' units, with the first rows */
 	double last_rows, last_send, last_db;
 	struct buf pending;
 	size_t off;
@@ -174,8 +175,19 @@ static void send_rows(struct sse *e, uint64_t upto)
 
 	n = series_read(&e->ser, from, n, t, v);
 	if (n) {
-		buf_addf(&b, "{\"from\":%llu,\"start_ms\":%lld,\"t\":[", (unsigned long long)from,
+		buf_addf(&b, "{\"from\":%llu,\"start_ms\":%lld,", (unsigned long long)from,
 			 (long long)e->ser.start_ms);
+		if (!e->units_sent) {
+			buf_adds(&b, "\"units\":[");
+			for (size_t c = 0; c < e->ser.ncols; c++) {
+				if (c)
+					buf_addc(&b, ',');
+				buf_add_json_str(&b, e->ser.units[c], strlen(e->ser.units[c]));
+			}
+			buf_adds(&b, "],");
+			e->units_sent = true;
+		}
+		buf_adds(&b, "\"t\":[");
 		for (size_t i = 0; i < n; i++)
 			buf_addf(&b, "%s%.9g", i ? "," : "", t[i]);
 		buf_adds(&b, "],\"v\":[");
@@ -303,11 +315,15 @@ static bool produce(struct sse *e)
 		} else if (!e->live || srv_mono() - e->last_db > 1) {
 			state(e, false); /* the queue moved, another server's run */
 		}
-		/* Rows close behind the last ones wait a moment to go together. */
+		/* Rows close behind the last ones wait a moment to go together:
+		 * until the gap passes, whatever wakes us meanwhile (a run at
+		 * 1 ms would otherwise send a message for nearly every row). */
 		double gap = srv_mono() - e->last_rows;
 
-		if (e->live && gap < SEND_GAP_MS / 1000.0)
+		while (e->live && gap < SEND_GAP_MS / 1000.0 && !e->srv->stopping) {
 			wait_live(e, SEND_GAP_MS / 1000.0 - gap);
+			gap = srv_mono() - e->last_rows;
+		}
 		if (collect(e))
 			return true;
 		if (e->over && !e->live) {

@@ -23,21 +23,6 @@
 #include "util/fsutil.h"
 #include "vcs/vcs.h"
 
-static int write_all(int fd, const unsigned char *d, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, d, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		d += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* "blob LEN\0" and @data as one zlib stream of stored blocks into @fd. */
 static int deflate_stored(int fd, const void *data, size_t len)
 {
@@ -66,7 +51,7 @@ static int deflate_stored(int fd, const void *data, size_t len)
 				zs.avail_out = sizeof(out);
 				ret = deflate(&zs, flush);
 				if (ret == Z_STREAM_ERROR ||
-				    write_all(fd, out, sizeof(out) - zs.avail_out) < 0)
+				    write_in_full(fd, out, sizeof(out) - zs.avail_out) < 0)
 					err = -1;
 			} while (!err && zs.avail_out == 0);
 			p += chunk;

@@ -7,6 +7,7 @@
 #include "util/bgio.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 
 struct bgio {
 	int fd;
@@ -39,22 +40,8 @@ static void *write_loop(void *arg)
 		pthread_cond_broadcast(&w->cond);
 		pthread_mutex_unlock(&w->lock);
 
-		const char *d = mine.data;
-		size_t left = mine.len;
-		int err = 0;
+		int err = write_in_full(w->fd, mine.data, mine.len) < 0 ? errno : 0;
 
-		while (left) {
-			ssize_t n = write(w->fd, d, left);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				err = errno;
-				break;
-			}
-			d += n;
-			left -= (size_t)n;
-		}
 		buf_reset(&mine);
 		pthread_mutex_lock(&w->lock);
 		if (err && !w->err)

@@ -45,6 +45,42 @@ int file_read_all(const char *path, struct buf *out)
 	return 0;
 }
 
+int write_in_full(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t read_in_full(int fd, void *data, size_t len)
+{
+	char *p = data;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
 static int fsync_dir_of(const char *path)
 {
 	char *copy = xstrdup(path);
@@ -61,7 +97,6 @@ static int fsync_dir_of(const char *path)
 int file_write_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	const char *p = data;
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	int e;
 
@@ -70,17 +105,7 @@ int file_write_atomic(const char *path, const void *data, size_t len)
 		free(tmp);
 		return err_set(ERR_IO, "cannot write %s: %s", path, strerror(e));
 	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		p += n;
-		len -= (size_t)n;
-	}
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+	if (write_in_full(fd, data, len) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct buf;
 
@@ -16,6 +17,13 @@ int file_read_all(const char *path, struct buf *out);
  * directory. A crash at any point leaves no partial @path behind.
  */
 int file_write_atomic(const char *path, const void *data, size_t len);
+
+/* All @len bytes of @data to @fd, through short writes and EINTR: 0, or
+ * -1 with errno set. */
+int write_in_full(int fd, const void *data, size_t len);
+/* Up to @len bytes from @fd, through short reads and EINTR until the end
+ * of the file: the bytes read, or -1 with errno set. */
+ssize_t read_in_full(int fd, void *data, size_t len);
 
 /* Creates @path and its missing parents (mode 0777 & umask). */
 int mkdir_p(const char *path);

@@ -16,6 +16,7 @@
 
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 #include "util/spawn.h"
 
 extern char **environ;
@@ -201,20 +202,6 @@ void spawner_release(struct spawner *s)
 	s->log_fd = -1;
 }
 
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return; /* a closed stdout must not stop the measurement */
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
 /* Whether the command has exited, without reaping it (no pidfd). */
 static bool child_exited(pid_t pid)
 {
@@ -253,10 +240,11 @@ static bool pump(struct watch *w, int k)
 		return errno == EINTR || errno == EAGAIN;
 	if (n == 0)
 		return false;
+	/* A closed log or stdout must not stop the measurement. */
 	if (w->log_fd >= 0)
-		write_all(w->log_fd, chunk, (size_t)n);
+		(void)write_in_full(w->log_fd, chunk, (size_t)n);
 	if (w->echo)
-		write_all(k ? STDERR_FILENO : STDOUT_FILENO, chunk, (size_t)n);
+		(void)write_in_full(k ? STDERR_FILENO : STDOUT_FILENO, chunk, (size_t)n);
 	if (o->sink && (o->sink_streams & (k ? SPAWN_STDERR : SPAWN_STDOUT)))
 		o->sink(o->sink_arg, k ? SPAWN_STDERR : SPAWN_STDOUT, chunk, (size_t)n);
 	return true;

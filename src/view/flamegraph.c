@@ -283,11 +283,16 @@ static void add_frames(struct node *root, char **frames, size_t n, int side, dou
 
 static bool trace_columns(const struct profile *p, const struct column **c)
 {
-	static const char *const names[] = {"pid", "thread", "order", "depth", "exclusive"};
+	static const char *const names[] = {"pid", "tid", "order", "depth", "exclusive"};
 
-	for (size_t k = 0; k < ARRAY_SIZE(names); k++)
-		if (!(c[k] = table_col(&p->res, names[k])))
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		c[k] = table_col(&p->res, names[k]);
+		/* Trace profiles written before the thread was Perun's "tid". */
+		if (!c[k] && k == 1)
+			c[k] = table_col(&p->res, "thread");
+		if (!c[k])
 			return false;
+	}
 	return true;
 }
 

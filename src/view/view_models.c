@@ -99,7 +99,9 @@ static int read_member(struct jsax *j, const char *key, struct vmodel *m)
 
 	if (strcmp(key, "coeffs") == 0)
 		return read_coeffs(j, m);
-	if (strcmp(key, "x_values") == 0 || strcmp(key, "bucket_stats") == 0) {
+	/* kernel_stats: what Perun's kernel regression once wrote. */
+	if (strcmp(key, "x_values") == 0 || strcmp(key, "bucket_stats") == 0 ||
+	    (strcmp(key, "kernel_stats") == 0 && !m->ys)) {
 		size_t n = 0;
 		int ret = read_numbers(j, key[0] == 'x' ? &m->xs : &m->ys, &n);
 
@@ -253,16 +255,36 @@ static void curve_add(struct vcurve *c, size_t *cap, double x, double y)
 	c->y[c->n++] = y;
 }
 
-/* Non-parametric: the points as they are; a regressogram as steps. */
+/* Point @i's x: its x_value, or without them (Perun writes none) evenly
+ * spaced over [x_start, x_end], as the checks place them (a regressogram's
+ * buckets start every (x_end - x_start) / n). */
+static double point_x(const struct vmodel *m, size_t i, bool steps)
+{
+	double parts = steps ? (double)m->n : m->n > 1 ? (double)(m->n - 1) : 1;
+
+	if (m->xs)
+		return m->xs[i];
+	if (i == m->n)
+		return m->x_end;
+	if (isnan(m->x_start) || isnan(m->x_end))
+		return (double)i;
+	return m->x_start + (m->x_end - m->x_start) * (double)i / parts;
+}
+
+/* Non-parametric: the points as they are; a regressogram as steps. A
+ * point without a value (Perun's moving average where its window was
+ * short) is left out. */
 static void curve_points(const struct vmodel *m, struct vcurve *c, size_t *cap)
 {
 	bool steps = strcmp(m->kind, "regressogram") == 0;
 	size_t i;
 
-	for (i = 0; i < m->n; i++) {
-		curve_add(c, cap, m->xs[i], m->ys[i]);
+	for (i = 0; m->ys && i < m->n; i++) {
+		if (isnan(m->ys[i]))
+			continue;
+		curve_add(c, cap, point_x(m, i, steps), m->ys[i]);
 		if (steps) {
-			double end = i + 1 < m->n ? m->xs[i + 1] : m->x_end;
+			double end = i + 1 < m->n || !m->xs ? point_x(m, i + 1, steps) : m->x_end;
 
 			if (!isnan(end))
 				curve_add(c, cap, end, m->ys[i]);

@@ -49,6 +49,38 @@ async function checkTable(page, errors) {
   await page.fill('#filter', 'no row holds this text');
   if ((await column(0)).length) errors.push('filter kept rows that do not match');
 }
+// diff reports: every sortable table sorts on a numeric column (up, then
+// down), its filter hides what does not match, and the flame graph is drawn.
+async function checkReport(page, errors) {
+  const ids = await page.$$eval('table.sortable', (ts) => ts.map((t) => t.id));
+  if (ids.length !== 3) errors.push(`${ids.length} sortable tables`);
+  for (const id of ids) {
+    const column = (c) => page.$$eval(`#${id} tbody tr`, (rows, c) =>
+      rows.filter((r) => r.style.display !== 'none').map((r) => r.cells[c].dataset.num), c);
+    // A click sorts one way (descending, or ascending when it was so
+    // already), the next the other way.
+    const th = (await page.$$(`#${id} th`))[1];
+    const sorted = (v, d) => v.every((x, i) => !i || (x - v[i - 1]) * d >= 0);
+    await th.click();
+    const once = (await column(1)).map(Number).filter((v) => !Number.isNaN(v));
+    if (!once.length) errors.push(`${id}: no rows`);
+    const d = sorted(once, -1) ? -1 : 1;
+    if (!sorted(once, d)) errors.push(`${id} not sorted: ${once}`);
+    await th.click();
+    const twice = (await column(1)).map(Number).filter((v) => !Number.isNaN(v));
+    if (!sorted(twice, -d) || (once.length > 1 && once[0] !== once[once.length - 1] &&
+        twice[0] === once[0])) errors.push(`${id} not sorted the other way: ${twice}`);
+    const names = await page.$$eval(`#${id} tbody tr`, (rows) => rows.map((r) => r.cells[0].textContent));
+    await page.fill(`input[data-table="${id}"]`, names[0]);
+    const left = await page.$$eval(`#${id} tbody tr`, (rows) =>
+      rows.filter((r) => r.style.display !== 'none').map((r) => r.cells[0].textContent));
+    if (!left.length || left.some((t) => !t.toLowerCase().includes(names[0].toLowerCase())))
+      errors.push(`${id}: filter did not filter`);
+  }
+  const svg = await page.$('.flame svg');
+  const box = svg && await svg.boundingBox();
+  if (!box || !(box.width > 0 && box.height > 0)) errors.push('no flame graph');
+}
 for (const file of process.argv.slice(2)) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   const errors = [];
@@ -59,6 +91,12 @@ for (const file of process.argv.slice(2)) {
       errors.push('fetched ' + r.url());
   });
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  if (await page.$('table.sortable')) {
+    await checkReport(page, errors);
+    await page.close();
+    report(file, errors, 'report');
+    continue;
+  }
   if (await page.$('table.veles-table')) {
     await checkTable(page, errors);
     await page.close();

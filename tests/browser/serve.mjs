@@ -114,6 +114,8 @@ try {
   const statId = await clickRun(page);
   await page.waitForFunction(() => velesApp.view.points >= 3);
   check((await apiRun(page, statId)).state === 'running', 'points plotted before the program ended');
+  check(await page.evaluate(() => velesApp.view.plot.u.series.map((x) => x.label).join()) === 'time (s),task-clock (msec),minor-faults',
+    'the live plot labels its lines with their units');
   // The tab goes to the background (its stream closed), comes back a
   // moment later: the stream resumes where it left.
   const hide = (h) => page.evaluate((v) => {

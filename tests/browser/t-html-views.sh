@@ -22,5 +22,8 @@ set -e
 "$VELES" show "$VELES_SRCDIR/tests/data/profiles/trace.perf" scatter -o scatter-nomodels.html
 "$VELES" show "$P" tableof models -o tableof-models.html
 "$VELES" show "$P" tableof resources --title "Resources" -o tableof-resources.html
+M=$VELES_SRCDIR/tests/data/profiles/memory.perf
+"$VELES" postprocess -o memory2.perf "$M" normalizer >/dev/null 2>&1
+"$VELES" diff "$M" memory2.perf report -o diff-report.html
 export VELES_SRCDIR CHROMIUM
 exec node "$VELES_SRCDIR/tests/browser/check-html.mjs" "$T"/*.html

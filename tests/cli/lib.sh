@@ -146,8 +146,8 @@ import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = {p["resource_type_map"][k]["uid"]: v for k, v in p["resources"].items()}
 assert set(r) == {"work", "leaf"}, r.keys()
-work = collections.Counter(r["work"]["thread"])
-leaf = collections.Counter(r["leaf"]["thread"])
+work = collections.Counter(r["work"]["tid"])
+leaf = collections.Counter(r["leaf"]["tid"])
 assert len(work) == int(sys.argv[2]) and set(leaf) == set(work), (work, leaf)
 ok = (0, 1) if len(work) == 1 else (-1, 0, 1)
 for t in work:

@@ -17,6 +17,13 @@ import json, sys
 ours, seed = (json.load(open(f)) for f in sys.argv[1:])
 # Where it was made (every profile records it; the seed's predates that).
 assert isinstance(ours["header"].pop("environment"), dict), ours["header"]
+# Perun reads three profile types only: ours is written as mixed, with
+# "bound" kept in veles_type and its unit repeated under mixed
+# (docs/profile-format.md, What Perun reads back).
+h = ours["header"]
+assert h.pop("type") == "mixed" and h.pop("veles_type") == seed["header"]["type"], h
+assert h["units"].pop("mixed") == h["units"]["bound"], h["units"]
+h["type"] = seed["header"]["type"]
 for key in ("header", "collector_info", "models", "postprocessors"):
     assert ours[key] == seed[key], (key, ours[key], seed[key])
 assert ours["resources"] == seed["resources"], ours["resources"]

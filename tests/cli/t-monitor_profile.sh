@@ -25,7 +25,8 @@ f=$(find .veles/jobs -name 'sleep-monitor-*.perf')
 /usr/bin/python3 - "$(json_of "$f")" <<'PY' || fail "profile contents"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["header"]["type"] == "monitor" and d["header"]["cmd"] == "sleep"
+assert d["header"]["type"] == "mixed" and d["header"]["veles_type"] == "monitor"
+assert d["header"]["cmd"] == "sleep"
 assert d["collector_info"]["name"] == "monitor"
 assert d["collector_info"]["params"]["subsystems"] == "cm"  # D is a detail
 r = d["global"]["resources"]

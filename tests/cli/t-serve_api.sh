@@ -203,6 +203,23 @@ curl -s -N -H "Authorization: Bearer $STOKEN" -H "Last-Event-ID: $last" "${SURL}
 hasnt "$T/sse2" '^event: (rows|output)$'
 has "$T/sse2" '^event: end$'
 
+# A run every millisecond, followed live from its queueing: every row
+# once, in order; rows closer than the stream's gap (5 ms) go together.
+run '"events":["task-clock"],"interval_ms":1,"command":"sleep 1"'
+R0=$(jq_ 'd["id"]')
+curl -s -N -H "Authorization: Bearer $STOKEN" "${SURL}api/runs/$R0/live" >"$T/sse0"
+wait_run "$R0"
+/usr/bin/python3 - "$T/sse0" "$(jq_ 'd["rows"]')" <<'EOS' || fail "a 1 ms run's stream"
+import json, sys
+msgs = [json.loads(l[6:]) for l in open(sys.argv[1]) if l.startswith('data: {"from"')]
+rows = int(sys.argv[2])
+assert rows > 200, rows
+assert [m["from"] for m in msgs] == [sum(len(p["t"]) for p in msgs[:i]) for i in range(len(msgs))]
+assert sum(len(m["t"]) for m in msgs) == rows, (sum(len(m["t"]) for m in msgs), rows)
+assert len(msgs) < rows / 4, f"{len(msgs)} messages for {rows} rows"
+EOS
+expect 204 DELETE "/api/runs/$R0"
+
 # A record run: the hot function, the flame graph, the record file.
 cc -O1 -g -o "$T/hot" "$VELES_SRCDIR/tests/cli/serve_hot.c" || fail "cc"
 run "\"tool\":\"record\",\"events\":[],\"freq\":2000,\"callgraph\":true,\"command\":\"$T/hot 300000000\""

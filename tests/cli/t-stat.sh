@@ -151,7 +151,7 @@ f=$(find .veles/jobs -name '*.perf')
 /usr/bin/python3 - "$(json_of "$f")" <<'EOS' || fail "bad stat profile"
 import json, sys
 p = json.load(open(sys.argv[1]))
-assert p["header"]["type"] == "counters" and p["collector_info"]["name"] == "stat", p["header"]
+assert p["header"]["veles_type"] == "counters" and p["collector_info"]["name"] == "stat", p["header"]
 pf = p["resources"]["page-faults#0"]
 assert len(pf["amount"]) == 1 and pf["amount"][0] > 100, pf
 assert pf["running-ns"][0] > 0 and pf["enabled-ns"][0] >= pf["running-ns"][0], pf

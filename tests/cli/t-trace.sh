@@ -42,9 +42,10 @@ assert p["header"]["type"] == "mixed", p["header"]
 assert p["header"]["units"] == {"mixed(time delta)": "us"}, p["header"]
 assert p["collector_info"]["name"] == "trace"
 t = p["resource_type_map"]["SLList_search#0"]
-assert t == {"uid": "SLList_search", "type": "mixed", "subtype": "time delta"}, t
+assert t == {"uid": "SLList_search", "type": "mixed", "subtype": "time delta",
+             "location": "ds_driver"}, t
 for k, r in p["resources"].items():
-    assert set(r) >= {"amount", "exclusive", "order", "thread", "pid", "depth"}, r.keys()
+    assert set(r) >= {"amount", "exclusive", "order", "tid", "pid", "depth", "call-order"}, r.keys()
     for a, e in zip(r["amount"], r["exclusive"]):
         assert 0 <= e <= a, (k, a, e)
 main = p["resources"]["main#0"]
@@ -92,7 +93,7 @@ $py - "$(json_of "$(newest)")" <<'PY' || fail "threads"
 import json, sys, collections
 p = json.load(open(sys.argv[1]))
 assert sorted(p["resources"]) == ["SLList_insert#0", "SLList_search#0"], p["resources"].keys()
-per = collections.Counter(p["resources"]["SLList_insert#0"]["thread"])
+per = collections.Counter(p["resources"]["SLList_insert#0"]["tid"])
 assert len(per) == 4 and set(per.values()) == {100}, per
 assert len(p["resources"]["SLList_search#0"]["amount"]) == 40
 PY
@@ -150,7 +151,7 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["resources"]["SLList_insert#0"]
 assert r["calls"] == [100, 100], r
-assert len(set(r["thread"])) == 2
+assert len(set(r["tid"])) == 2
 s = p["resources"]["SLList_search#0"]
 assert s["calls"] == [30, 30] and all(a >= e > 0 for a, e in zip(s["amount"], s["exclusive"])), s
 assert p["collector_info"]["params"]["aggregate"] is True

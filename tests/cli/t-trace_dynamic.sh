@@ -38,7 +38,7 @@ import json, sys, collections
 p = json.load(open(sys.argv[1]))
 r = p["resources"]
 assert p["collector_info"]["params"]["dynamic"] is True
-assert collections.Counter(r["SLList_insert#0"]["thread"]).most_common()[0][1] == 120
+assert collections.Counter(r["SLList_insert#0"]["tid"]).most_common()[0][1] == 120
 assert len(r["SLList_insert#0"]["amount"]) == 720 and len(r["SLList_search#0"]["amount"]) == 180
 assert len(r["SLList_destroy#0"]["amount"]) == 6 and len(set(r["SLList_destroy#0"]["pid"])) == 2
 for a, e in zip(r["SLList_search#0"]["amount"], r["SLList_search#0"]["exclusive"]):

@@ -60,7 +60,7 @@ $py - "$(json_of "$(newest)")" <<'PY' || fail "usdt layout"
 import json, sys
 p = json.load(open(sys.argv[1]))
 t = p["resource_type_map"]["sort#0"]
-assert t == {"uid": "sort", "type": "mixed", "subtype": "time delta"}, t
+assert t == {"uid": "sort", "type": "mixed", "subtype": "time delta", "location": "ds_usdt"}, t
 # Sorting 2000 keys takes longer than sorting 100: the pair spans the sort.
 a = p["resources"]["sort#0"]["amount"]
 assert a[-1] > 5 * a[0], a

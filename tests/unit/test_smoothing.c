@@ -224,6 +224,51 @@ static void test_kpoints(void **state)
 	kpoints_free(&k);
 }
 
+/* Perun's kernel-ridge: numpy.arange's grid, and the leave-one-out error
+ * worked by hand for x = 0, 0, 1 and y = 1, 3, 5. */
+static void test_kernel_ridge(void **state)
+{
+	const double x[] = {0, 0, 1}, y[] = {1, 3, 5}, far[] = {0, 1000};
+	double *grid, g = 0.5, a = exp(-g), e1, e2, e3;
+	struct kpoints k;
+
+	UNUSED(state);
+	assert_int_equal(kernel_ridge_grid(1e-5, 1e-4, 1e-5, &grid), 9); /* as numpy */
+	assert_near(grid[8], 9e-5);
+	free(grid);
+	assert_int_equal(kernel_ridge_grid(0.1, 0.4, 0.1, &grid), 4); /* 0.3/0.1 > 3 */
+	free(grid);
+	kpoints_build(x, y, 3, &k);
+	e1 = (3 + 5 * a) / (1 + a) - 1; /* without (0, 1): (0, 3) weighs 1, (1, 5) a */
+	e2 = (1 + 5 * a) / (1 + a) - 3;
+	e3 = (1 * a + 3 * a) / (2 * a) - 5;
+	assert_near(kernel_ridge_loo_mse(&k, g), (e1 * e1 + e2 * e2 + e3 * e3) / 3);
+	/* Far neighbours weigh little, but not nothing: e^-50 is no rounding
+	 * error beside the point's own weight, which never enters. */
+	a = exp(-50.0);
+	e3 = (1 * a + 3 * a) / (2 * a) - 5;
+	e1 = (3 + 5 * a) / (1 + a) - 1;
+	e2 = (1 + 5 * a) / (1 + a) - 3;
+	assert_near(kernel_ridge_loo_mse(&k, 50), (e1 * e1 + e2 * e2 + e3 * e3) / 3);
+	{
+		double gs[] = {1e6, 0.5, 1e-9};
+
+		/* 1e6: e^-1e6 is 0, so (1, 5) is alone, no fit without it: NaN,
+		 * never chosen */
+		assert_true(isnan(kernel_ridge_loo_mse(&k, 1e6)));
+		assert_true(kernel_ridge_gamma(&k, gs, 3) != 1e6);
+	}
+	kpoints_free(&k);
+	kpoints_build(far, y, 2, &k);
+	{
+		double gs[] = {1, 2};
+
+		/* every gamma leaves a point alone: the first is Perun's choice */
+		assert_true(kernel_ridge_gamma(&k, gs, 2) == 1);
+	}
+	kpoints_free(&k);
+}
+
 static void test_r_square(void **state)
 {
 	const double y[] = {1, 2, 3}, same[] = {2, 2, 2}, gap[] = {1, NAN, 3}, off[] = {2, 2, 3};
@@ -251,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_regressogram_edges),
 		cmocka_unit_test(test_kernel),
 		cmocka_unit_test(test_kpoints),
+		cmocka_unit_test(test_kernel_ridge),
 		cmocka_unit_test(test_r_square),
 	};
 	/* clang-format on */

@@ -125,6 +125,18 @@ export class TimePlot {
     this.draw(true);
   }
 
+  /* The columns' units, once known (a live run's come with its first
+   * rows): the labels say them, the data stays. */
+  setUnits(units) {
+    if (this.names.every((_, i) => (units[i] || '') === (this.units[i] || ''))) return;
+    this.units = this.names.map((_, i) => units[i] || '');
+    this.names.forEach((_, i) => {
+      this.u.delSeries(i + 1);
+      this.u.addSeries(this.seriesOf(i), i + 1);
+    });
+    this.draw(!this.userZoom);
+  }
+
   /* Appends rows: t[k] with v[c][k] for column c. */
   append(t, v) {
     for (let k = 0; k < t.length; k++) this.t.push(t[k]);

@@ -171,10 +171,12 @@ export class RunView {
     es.addEventListener('rows', (e) => {
       const now = Date.now(), d = JSON.parse(e.data);
       if (d.from !== this.rowsSeen) return; // already have them
+      if (d.units) this.plot.setUnits(d.units);
       for (const t of d.t) this.latency.push(now - (d.start_ms + t * 1000));
       this.rowsSeen += d.t.length;
       if (run.streaming || this.plotOnly) this.plot.append(d.t, d.v);
-      if (now - (this.described || 0) > 250) { // the count, four times a second
+      // The count once a second: a new status line costs the page a layout.
+      if (now - (this.described || 0) > 1000) {
         this.described = now;
         this.describe(run, `${this.rowsSeen} rows`);
       }

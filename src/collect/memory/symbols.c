@@ -6,82 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/libdw-lazy.h"
 #include "collect/memory/symbols.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/strpool.h"
 #include "util/xalloc.h"
 
-/* The libdw functions we call, resolved from libdw.so.1. */
-static struct {
-	bool tried, ok;
-	Dwfl *(*begin)(const Dwfl_Callbacks *);
-	void (*end)(Dwfl *);
-	void (*report_begin)(Dwfl *);
-	int (*report_end)(Dwfl *, void *, void *);
-	int (*maps_report)(Dwfl *, FILE *);
-	Dwfl_Module *(*addrmodule)(Dwfl *, Dwarf_Addr);
-	const char *(*addrname)(Dwfl_Module *, GElf_Addr);
-	Dwfl_Line *(*getsrc)(Dwfl_Module *, Dwarf_Addr);
-	const char *(*lineinfo)(Dwfl_Line *, Dwarf_Addr *, int *, int *, Dwarf_Word *,
-				Dwarf_Word *);
-	const char *(*module_info)(Dwfl_Module *, void ***, Dwarf_Addr *, Dwarf_Addr *,
-				   Dwarf_Addr *, Dwarf_Addr *, const char **, const char **);
-	/* For inlined frames: the scopes at an address and their attributes. */
-	Dwarf_Die *(*addrdie)(Dwfl_Module *, Dwarf_Addr, Dwarf_Addr *);
-	int (*getscopes)(Dwarf_Die *, Dwarf_Addr, Dwarf_Die **);
-	int (*getscopes_die)(Dwarf_Die *, Dwarf_Die **);
-	int (*tag)(Dwarf_Die *);
-	Dwarf_Attribute *(*attr)(Dwarf_Die *, unsigned int, Dwarf_Attribute *);
-	Dwarf_Attribute *(*attr_integrate)(Dwarf_Die *, unsigned int, Dwarf_Attribute *);
-	const char *(*formstring)(Dwarf_Attribute *);
-	int (*formudata)(Dwarf_Attribute *, Dwarf_Word *);
-	int (*getsrcfiles)(Dwarf_Die *, Dwarf_Files **, size_t *);
-	const char *(*filesrc)(Dwarf_Files *, size_t, Dwarf_Word *, Dwarf_Word *);
-	Dwfl_Callbacks callbacks;
-} dw;
+static const struct libdw *dw;
 
-#define DW_SYM(field, name)                                                                        \
-	do {                                                                                       \
-		*(void **)&dw.field = dlsym(h, name);                                              \
-		ok = ok && dw.field;                                                               \
-	} while (0)
-
+/* Whether libdw is there (loaded on first use). */
 static bool dw_load(void)
 {
-	void *h;
-	bool ok = true;
-
-	if (dw.tried)
-		return dw.ok;
-	dw.tried = true;
-	h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	DW_SYM(begin, "dwfl_begin");
-	DW_SYM(end, "dwfl_end");
-	DW_SYM(report_begin, "dwfl_report_begin");
-	DW_SYM(report_end, "dwfl_report_end");
-	DW_SYM(maps_report, "dwfl_linux_proc_maps_report");
-	DW_SYM(addrmodule, "dwfl_addrmodule");
-	DW_SYM(addrname, "dwfl_module_addrname");
-	DW_SYM(getsrc, "dwfl_module_getsrc");
-	DW_SYM(lineinfo, "dwfl_lineinfo");
-	DW_SYM(module_info, "dwfl_module_info");
-	DW_SYM(addrdie, "dwfl_module_addrdie");
-	DW_SYM(getscopes, "dwarf_getscopes");
-	DW_SYM(getscopes_die, "dwarf_getscopes_die");
-	DW_SYM(tag, "dwarf_tag");
-	DW_SYM(attr, "dwarf_attr");
-	DW_SYM(attr_integrate, "dwarf_attr_integrate");
-	DW_SYM(formstring, "dwarf_formstring");
-	DW_SYM(formudata, "dwarf_formudata");
-	DW_SYM(getsrcfiles, "dwarf_getsrcfiles");
-	DW_SYM(filesrc, "dwarf_filesrc");
-	DW_SYM(callbacks.find_elf, "dwfl_linux_proc_find_elf");
-	DW_SYM(callbacks.find_debuginfo, "dwfl_standard_find_debuginfo");
-	dw.ok = ok;
-	return ok;
+	if (!dw)
+		dw = libdw_get();
+	return dw != NULL;
 }
 
 char *sym_demangle(const char *name)
@@ -135,15 +74,15 @@ int sym_open(const char *maps, struct symbolizer **out)
 	s->pool = strpool_new();
 	s->cap = 1024;
 	s->tab = xcalloc(s->cap, sizeof(*s->tab));
-	s->dwfl = dw.begin(&dw.callbacks);
+	s->dwfl = dw->dwfl_begin(&dw->proc_callbacks);
 	if (s->dwfl && maps) {
 		in = fmemopen((void *)maps, strlen(maps), "r");
-		dw.report_begin(s->dwfl);
+		dw->dwfl_report_begin(s->dwfl);
 		if (in) {
-			dw.maps_report(s->dwfl, in);
+			dw->dwfl_linux_proc_maps_report(s->dwfl, in);
 			fclose(in);
 		}
-		dw.report_end(s->dwfl, NULL, NULL);
+		dw->dwfl_report_end(s->dwfl, NULL, NULL);
 	}
 	*out = s;
 	return 0;
@@ -161,9 +100,11 @@ static const char *die_name(Dwarf_Die *die)
 	static const unsigned int keys[] = {DW_AT_linkage_name, DW_AT_MIPS_linkage_name,
 					    DW_AT_name};
 
+	/* The string is libdw's, not in @a. */
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (dw.attr_integrate(die, keys[i], &a)) /* the string is libdw's */
-			return dw.formstring(&a); /* cppcheck-suppress returnDanglingLifetime */
+		if (dw->dwarf_attr_integrate(die, keys[i], &a))
+			// cppcheck-suppress returnDanglingLifetime
+			return dw->dwarf_formstring(&a);
 	return NULL;
 }
 
@@ -175,13 +116,13 @@ static bool call_site(Dwarf_Die *cu, Dwarf_Die *die, const char **src, int *line
 	Dwarf_Files *files;
 	size_t nfiles;
 
-	if (!dw.attr(die, DW_AT_call_line, &a) || dw.formudata(&a, &no) != 0)
+	if (!dw->dwarf_attr(die, DW_AT_call_line, &a) || dw->dwarf_formudata(&a, &no) != 0)
 		return false;
 	*line = (int)no;
 	*src = NULL;
-	if (dw.attr(die, DW_AT_call_file, &a) && dw.formudata(&a, &file) == 0 &&
-	    dw.getsrcfiles(cu, &files, &nfiles) == 0 && file < nfiles)
-		*src = dw.filesrc(files, file, NULL, NULL);
+	if (dw->dwarf_attr(die, DW_AT_call_file, &a) && dw->dwarf_formudata(&a, &file) == 0 &&
+	    dw->dwarf_getsrcfiles(cu, &files, &nfiles) == 0 && file < nfiles)
+		*src = dw->dwarf_filesrc(files, file, NULL, NULL);
 	return true;
 }
 
@@ -204,25 +145,25 @@ static void expand_inlined(struct symbolizer *s, Dwfl_Module *mod, Dwarf_Addr at
 			   struct sym_frame *f)
 {
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dw.addrdie(mod, at, &bias), *scopes = NULL, *nest = NULL;
-	int n = cu ? dw.getscopes(cu, at - bias, &scopes) : -1;
+	Dwarf_Die *cu = dw->dwfl_module_addrdie(mod, at, &bias), *scopes = NULL, *nest = NULL;
+	int n = cu ? dw->dwarf_getscopes(cu, at - bias, &scopes) : -1;
 	struct sym_frame *last = f, outer = *f;
 
 	/* getscopes goes on from an inlined instance through its abstract
 	 * definition; the instances' own nesting is getscopes_die's. */
 	if (n > 0) {
-		n = dw.getscopes_die(&scopes[0], &nest);
+		n = dw->dwarf_getscopes_die(&scopes[0], &nest);
 		free(scopes);
 		scopes = nest;
 	}
 	const char *src = f->source, *name;
 	int line = f->line, inlined = 0;
 
-	for (int i = 0; i < n && dw.tag(&scopes[i]) != DW_TAG_subprogram; i++) {
+	for (int i = 0; i < n && dw->dwarf_tag(&scopes[i]) != DW_TAG_subprogram; i++) {
 		const char *csrc;
 		int cline;
 
-		if (dw.tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+		if (dw->dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			continue;
 		name = die_name(&scopes[i]);
 		if (!name || !call_site(cu, &scopes[i], &csrc, &cline))
@@ -253,7 +194,7 @@ static void resolve(struct symbolizer *s, uint64_t pc, struct sym_frame *f)
 {
 	/* A return address points after the call: look up the call itself. */
 	Dwarf_Addr at = pc - 1;
-	Dwfl_Module *mod = s->dwfl ? dw.addrmodule(s->dwfl, at) : NULL;
+	Dwfl_Module *mod = s->dwfl ? dw->dwfl_addrmodule(s->dwfl, at) : NULL;
 	const char *modname = NULL, *name = NULL;
 	Dwarf_Addr base = 0;
 	Dwfl_Line *line;
@@ -264,10 +205,11 @@ static void resolve(struct symbolizer *s, uint64_t pc, struct sym_frame *f)
 	f->runtime = false;
 	f->next = NULL;
 	if (mod) {
-		modname = dw.module_info(mod, NULL, &base, NULL, NULL, NULL, NULL, NULL);
-		name = dw.addrname(mod, at);
-		line = dw.getsrc(mod, at);
-		const char *src = line ? dw.lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+		modname = dw->dwfl_module_info(mod, NULL, &base, NULL, NULL, NULL, NULL, NULL);
+		name = dw->dwfl_module_addrname(mod, at);
+		line = dw->dwfl_module_getsrc(mod, at);
+		const char *src =
+			line ? dw->dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
 		if (src) {
 			f->source = intern(s, src);
 			f->line = lineno;
@@ -332,7 +274,7 @@ void sym_close(struct symbolizer *s)
 	if (!s)
 		return;
 	if (s->dwfl)
-		dw.end(s->dwfl);
+		dw->dwfl_end(s->dwfl);
 	for (size_t i = 0; i < s->cap; i++) {
 		const struct sym_frame *f = s->tab[i].pc ? s->tab[i].f.next : NULL;
 

@@ -1,6 +1,5 @@
 /* DWARF member offsets for --size (see trace-dwarf.h). */
 #include <asm/perf_regs.h>
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -9,62 +8,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/libdw-lazy.h"
 #include "collect/trace/trace-dwarf.h"
 #include "util/common.h"
 
-/* The libdw functions used, resolved from libdw.so.1 on first use, so a
- * veles that never reads DWARF never loads it. */
-static struct {
-	bool tried, ok;
-	Dwarf *(*begin)(int, Dwarf_Cmd);
-	int (*end)(Dwarf *);
-	int (*nextcu)(Dwarf *, Dwarf_Off, Dwarf_Off *, size_t *, Dwarf_Off *, uint8_t *, uint8_t *);
-	Dwarf_Die *(*offdie)(Dwarf *, Dwarf_Off, Dwarf_Die *);
-	int (*child)(Dwarf_Die *, Dwarf_Die *);
-	int (*siblingof)(Dwarf_Die *, Dwarf_Die *);
-	int (*tag)(Dwarf_Die *);
-	const char *(*diename)(Dwarf_Die *);
-	Dwarf_Attribute *(*attr_integrate)(Dwarf_Die *, unsigned int, Dwarf_Attribute *);
-	Dwarf_Die *(*formref_die)(Dwarf_Attribute *, Dwarf_Die *);
-	int (*formudata)(Dwarf_Attribute *, Dwarf_Word *);
-	int (*peel_type)(Dwarf_Die *, Dwarf_Die *);
-	int (*bytesize)(Dwarf_Die *);
-	int (*hasattr)(Dwarf_Die *, unsigned int);
-} dw;
+static const struct libdw *dw;
 
-#define DW_SYM(field, name)                                                                        \
-	do {                                                                                       \
-		*(void **)&dw.field = dlsym(h, name);                                              \
-		ok = ok && dw.field;                                                               \
-	} while (0)
-
+/* Whether libdw is there (loaded on first use). */
 static bool dw_load(void)
 {
-	void *h;
-	bool ok = true;
-
-	if (dw.tried)
-		return dw.ok;
-	dw.tried = true;
-	h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	DW_SYM(begin, "dwarf_begin");
-	DW_SYM(end, "dwarf_end");
-	DW_SYM(nextcu, "dwarf_nextcu");
-	DW_SYM(offdie, "dwarf_offdie");
-	DW_SYM(child, "dwarf_child");
-	DW_SYM(siblingof, "dwarf_siblingof");
-	DW_SYM(tag, "dwarf_tag");
-	DW_SYM(diename, "dwarf_diename");
-	DW_SYM(attr_integrate, "dwarf_attr_integrate");
-	DW_SYM(formref_die, "dwarf_formref_die");
-	DW_SYM(formudata, "dwarf_formudata");
-	DW_SYM(peel_type, "dwarf_peel_type");
-	DW_SYM(bytesize, "dwarf_bytesize");
-	DW_SYM(hasattr, "dwarf_hasattr");
-	dw.ok = ok;
-	return ok;
+	if (!dw)
+		dw = libdw_get();
+	return dw != NULL;
 }
 
 static const int arg_regs[] = {PERF_REG_X86_DI, PERF_REG_X86_SI, PERF_REG_X86_DX,
@@ -72,7 +27,7 @@ static const int arg_regs[] = {PERF_REG_X86_DI, PERF_REG_X86_SI, PERF_REG_X86_DX
 
 static bool named(Dwarf_Die *die, const char *name)
 {
-	const char *n = dw.diename(die);
+	const char *n = dw->dwarf_diename(die);
 
 	return n && strcmp(n, name) == 0;
 }
@@ -83,10 +38,10 @@ static bool find_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *
 {
 	int n = 0;
 
-	if (dw.child(parent, out) != 0)
+	if (dw->dwarf_child(parent, out) != 0)
 		return false;
 	do {
-		if (dw.tag(out) != tag)
+		if (dw->dwarf_tag(out) != tag)
 			continue;
 		if (!name || named(out, name)) {
 			if (index)
@@ -94,7 +49,7 @@ static bool find_child(Dwarf_Die *parent, int tag, const char *name, Dwarf_Die *
 			return true;
 		}
 		n++;
-	} while (dw.siblingof(out, out) == 0);
+	} while (dw->dwarf_siblingof(out, out) == 0);
 	return false;
 }
 
@@ -105,12 +60,12 @@ static bool find_function(Dwarf *dbg, const char *func, Dwarf_Die *out)
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
-	while (dw.nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+	while (dw->dwarf_nextcu(dbg, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, p;
 
-		if (dw.offdie(dbg, off + hsize, &cu) &&
+		if (dw->dwarf_offdie(dbg, off + hsize, &cu) &&
 		    find_child(&cu, DW_TAG_subprogram, func, out, NULL) &&
-		    !dw.hasattr(out, DW_AT_declaration) &&
+		    !dw->dwarf_hasattr(out, DW_AT_declaration) &&
 		    find_child(out, DW_TAG_formal_parameter, NULL, &p, NULL))
 			return true;
 		off = next;
@@ -124,8 +79,8 @@ static bool type_of(Dwarf_Die *die, Dwarf_Die *out)
 	Dwarf_Attribute at;
 	Dwarf_Die t;
 
-	return dw.attr_integrate(die, DW_AT_type, &at) && dw.formref_die(&at, &t) &&
-	       dw.peel_type(&t, out) == 0;
+	return dw->dwarf_attr_integrate(die, DW_AT_type, &at) && dw->dwarf_formref_die(&at, &t) &&
+	       dw->dwarf_peel_type(&t, out) == 0;
 }
 
 /* Walks "a.b.c" from structure @st, adding the members' offsets. */
@@ -139,14 +94,15 @@ static int walk_members(Dwarf_Die *st, const char *path, struct usdt_arg *a, Dwa
 		Dwarf_Word off = 0;
 		Dwarf_Die mem;
 
-		if ((dw.tag(st) != DW_TAG_structure_type && dw.tag(st) != DW_TAG_union_type) ||
+		if ((dw->dwarf_tag(st) != DW_TAG_structure_type &&
+		     dw->dwarf_tag(st) != DW_TAG_union_type) ||
 		    !find_child(st, DW_TAG_member, m, &mem, NULL)) {
 			ret = err_set(ERR_INVALID, "collect trace: --size: no member '%s' in %s", m,
 				      path);
 			break;
 		}
-		if (dw.attr_integrate(&mem, DW_AT_data_member_location, &at))
-			dw.formudata(&at, &off);
+		if (dw->dwarf_attr_integrate(&mem, DW_AT_data_member_location, &at))
+			dw->dwarf_formudata(&at, &off);
 		a->value += (int64_t)off;
 		*last = mem;
 		if (!type_of(&mem, st))
@@ -162,7 +118,7 @@ static int member_width(Dwarf_Die *type, const char *member, struct usdt_arg *a)
 {
 	Dwarf_Attribute at;
 	Dwarf_Word enc = 0;
-	int tag = dw.tag(type), bytes = dw.bytesize(type);
+	int tag = dw->dwarf_tag(type), bytes = dw->dwarf_bytesize(type);
 
 	if (tag == DW_TAG_pointer_type)
 		bytes = 8;
@@ -173,8 +129,8 @@ static int member_width(Dwarf_Die *type, const char *member, struct usdt_arg *a)
 			       "collect trace: --size: member '%s' is not an integer of 1, 2, 4 "
 			       "or 8 bytes",
 			       member);
-	if (tag == DW_TAG_base_type && dw.attr_integrate(type, DW_AT_encoding, &at))
-		dw.formudata(&at, &enc);
+	if (tag == DW_TAG_base_type && dw->dwarf_attr_integrate(type, DW_AT_encoding, &at))
+		dw->dwarf_formudata(&at, &enc);
 	a->bytes = bytes;
 	a->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 	return 0;
@@ -196,7 +152,7 @@ static int locate(Dwarf *dbg, const char *path, const char *func, const char *ar
 		return err_set(ERR_INVALID,
 			       "collect trace: --size: '%s' is past %s's sixth parameter", arg,
 			       func);
-	if (!type_of(&param, &type) || dw.tag(&type) != DW_TAG_pointer_type ||
+	if (!type_of(&param, &type) || dw->dwarf_tag(&type) != DW_TAG_pointer_type ||
 	    !type_of(&type, &type))
 		return err_set(ERR_INVALID,
 			       "collect trace: --size: %s's '%s' is not a pointer to "
@@ -220,7 +176,7 @@ int trace_dwarf_member(const char *path, const char *func, const char *arg, cons
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set(ERR_IO, "cannot open %s: %s", path, strerror(errno));
-	dbg = dw.begin(fd, DWARF_C_READ);
+	dbg = dw->dwarf_begin(fd, DWARF_C_READ);
 	if (!dbg)
 		ret = err_set(
 			ERR_INVALID,
@@ -229,7 +185,7 @@ int trace_dwarf_member(const char *path, const char *func, const char *arg, cons
 	else
 		ret = locate(dbg, path, func, arg, member, a);
 	if (dbg)
-		dw.end(dbg);
+		dw->dwarf_end(dbg);
 	close(fd);
 	return ret;
 }

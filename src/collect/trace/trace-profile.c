@@ -2,7 +2,10 @@
  * The trace profile (the seed's layout): resources keyed "FUNC#0" of type
  * "mixed", subtype "time delta", amounts in microseconds, each call with
  * its exclusive time, call order, thread, process and depth; in aggregate
- * mode each function's sums on a thread, with its histogram.
+ * mode each function's sums on a thread, with its histogram. Each type
+ * also names its object ("location"), and a call's thread is "tid" and
+ * its number among its function's calls "call-order", the names Perun's
+ * trace collector gives them, so Perun's trace tools (eto) read it.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -22,6 +25,9 @@
 struct fn_slot {
 	uint64_t addr;
 	int pid;
+	int tid;	     /* the thread whose calls nth counts */
+	uint64_t nth;	     /* that thread's calls of the function so far */
+	uint64_t last_order; /* the entry number of the last of them */
 	bool used;
 	bool kept;   /* passes the -f rules */
 	long sample; /* keep every sample-th call */
@@ -34,15 +40,30 @@ struct fn_map {
 	size_t mask, used;
 };
 
-enum { C_AMOUNT, C_EXCL, C_MIN, C_MAX, C_ORDER, C_THREAD, C_PID, C_DEPTH, C_CALLS, C_SIZE, NCOLS };
+enum {
+	C_AMOUNT,
+	C_EXCL,
+	C_MIN,
+	C_MAX,
+	C_ORDER,
+	C_TID,
+	C_PID,
+	C_DEPTH,
+	C_CALLS,
+	C_SIZE,
+	C_CALL_ORDER,
+	NCOLS
+};
 
 struct builder {
 	struct profile *p;
 	const struct trace_data *d;
 	const struct trace_opts *o;
 	struct sym_cache *syms;
+	const char *cmd;
 	struct fn_map map;
 	struct column *col[NCOLS];
+	uint64_t *nth; /* per call: its "call-order" */
 };
 
 static size_t slot_hash(uint64_t addr, int pid, size_t mask)
@@ -60,6 +81,34 @@ static const struct trace_rule *find_rule(const struct trace_opts *o, const char
 		if (strcmp(o->usdts[i].func, name) == 0)
 			return &o->usdts[i];
 	return NULL;
+}
+
+/* A path's last component. */
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path ? path : "";
+}
+
+/*
+ * The object a function is in, by file name as Perun's trace collector
+ * gives it (its eto check sums exclusive time per location): the loaded
+ * object around the address, or for a probe by name its rule's library,
+ * else the traced binary.
+ */
+static const char *slot_location(const struct builder *b, const struct trace_call *c,
+				 const struct trace_rule *r)
+{
+	const struct trace_proc *proc = trace_proc_find(b->d, c->pid);
+
+	if (!(c->addr & TRACE_NAMED))
+		for (size_t i = 0; proc && i < proc->nobjs; i++)
+			if (c->addr >= proc->objs[i].lo && c->addr < proc->objs[i].hi)
+				return base_name(proc->objs[i].path);
+	if (r && r->lib)
+		return base_name(r->lib);
+	return base_name(b->o->binary ? b->o->binary : b->cmd);
 }
 
 /* Names a function the first time one of its calls comes by. */
@@ -90,6 +139,7 @@ static void slot_fill(struct builder *b, struct fn_slot *s, const struct trace_c
 			{.name = "uid", .kind = COL_STR, .s = name},
 			{.name = "type", .kind = COL_STR, .s = "mixed"},
 			{.name = "subtype", .kind = COL_STR, .s = "time delta"},
+			{.name = "location", .kind = COL_STR, .s = slot_location(b, c, r)},
 		};
 		s->type = profile_type_add(b->p, a, ARRAY_SIZE(a));
 	}
@@ -180,7 +230,7 @@ static void add_call(struct builder *b, size_t i, double ns_per_tick)
 	row = profile_res_add(b->p, s->type);
 	col_set_f64(&b->p->res, b->col[C_AMOUNT], row, to_us(c->incl, ns_per_tick));
 	col_set_f64(&b->p->res, b->col[C_EXCL], row, to_us(c->excl, ns_per_tick));
-	col_set_i64(&b->p->res, b->col[C_THREAD], row, c->tid);
+	col_set_i64(&b->p->res, b->col[C_TID], row, c->tid);
 	col_set_i64(&b->p->res, b->col[C_PID], row, c->pid);
 	if (b->d->aggregate) {
 		const struct trace_agg *g = &b->d->aggs[i];
@@ -192,6 +242,7 @@ static void add_call(struct builder *b, size_t i, double ns_per_tick)
 		return;
 	}
 	col_set_i64(&b->p->res, b->col[C_ORDER], row, (int64_t)c->order);
+	col_set_i64(&b->p->res, b->col[C_CALL_ORDER], row, (int64_t)b->nth[i]);
 	col_set_i64(&b->p->res, b->col[C_DEPTH], row, c->depth);
 	/* The seed's default size is 0: every call has one, so the views that
 	 * plot against it (scatter, flow) draw any trace profile. */
@@ -201,8 +252,8 @@ static void add_call(struct builder *b, size_t i, double ns_per_tick)
 static void make_columns(struct builder *b)
 {
 	static const char *const names[NCOLS] = {
-		"amount", "exclusive", "min",	"max",	 "order",
-		"thread", "pid",       "depth", "calls", "structure-unit-size"};
+		"amount", "exclusive",		 "min",	      "max", "order", "tid", "pid", "depth",
+		"calls",  "structure-unit-size", "call-order"};
 
 	/* Create every column before taking pointers: adding one may move them. */
 	for (int k = 0; k < NCOLS; k++)
@@ -323,10 +374,83 @@ static int check_symbols(struct sym_cache *syms, const struct trace_data *d, con
 		       cmd);
 }
 
+struct call_key {
+	uint64_t addr, order;
+	int pid, tid;
+	size_t call;
+};
+
+static int cmp_call_key(const void *x, const void *y)
+{
+	const struct call_key *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Every call's place among its function's calls in its thread, by entry: a
+ * recursive function's calls return innermost first. */
+static void nth_by_sorting(struct builder *b)
+{
+	const struct trace_data *d = b->d;
+	struct call_key *k = xmalloc((d->ncalls + 1) * sizeof(*k));
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < d->ncalls; i++)
+		k[i] = (struct call_key){d->calls[i].addr, d->calls[i].order, d->calls[i].pid,
+					 d->calls[i].tid, i};
+	qsort(k, d->ncalls, sizeof(*k), cmp_call_key);
+	for (size_t i = 0; i < d->ncalls; i++) {
+		bool same = i && k[i].pid == k[i - 1].pid && k[i].tid == k[i - 1].tid &&
+			    k[i].addr == k[i - 1].addr;
+
+		n = same ? n + 1 : 0;
+		b->nth[k[i].call] = n;
+	}
+	free(k);
+}
+
+/*
+ * Perun's "call-order": how many calls of the same function its thread
+ * made before this one (sampled-out ones too). A thread's calls come in
+ * the order they returned, which is the order they were entered unless a
+ * function recursed; only then are they sorted.
+ */
+static void number_calls(struct builder *b)
+{
+	const struct trace_data *d = b->d;
+	bool recursed = false;
+
+	b->nth = xcalloc(d->ncalls + 1, sizeof(*b->nth));
+	for (size_t i = 0; i < d->ncalls && !d->aggregate; i++) {
+		const struct trace_call *c = &d->calls[i];
+		struct fn_slot *s;
+
+		if (!trace_proc_find(d, c->pid))
+			continue;
+		s = slot_get(b, c);
+		if (s->tid != c->tid || !s->nth) {
+			s->tid = c->tid;
+			s->nth = 0;
+		} else if (c->order < s->last_order) {
+			recursed = true;
+		}
+		s->last_order = c->order;
+		b->nth[i] = s->nth++;
+	}
+	if (recursed)
+		nth_by_sorting(b);
+}
+
 struct profile *trace_build_profile(const struct trace_data *d, const struct trace_opts *o,
 				    struct sym_cache *syms, const char *cmd)
 {
-	struct builder b = {.d = d, .o = o, .syms = syms};
+	struct builder b = {.d = d, .o = o, .syms = syms, .cmd = cmd};
 
 	if (check_symbols(syms, d, cmd) < 0)
 		return NULL;
@@ -339,6 +463,7 @@ struct profile *trace_build_profile(const struct trace_data *d, const struct tra
 	b.p->collector_params = params_json(o);
 	make_columns(&b);
 	map_grow(&b.map);
+	number_calls(&b);
 	for (size_t i = 0; i < d->ncalls; i++) {
 		const struct trace_proc *proc = trace_proc_find(d, d->calls[i].pid);
 
@@ -347,5 +472,6 @@ struct profile *trace_build_profile(const struct trace_data *d, const struct tra
 			add_call(&b, i, proc->ns_per_tick);
 	}
 	free(b.map.slots);
+	free(b.nth);
 	return b.p;
 }

@@ -9,6 +9,7 @@
 #include "collect/memory/symbols.h"
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
+#include "perf/elfsym.h"
 #include "util/common.h"
 
 static int cmp_sym(const void *a, const void *b)
@@ -37,54 +38,24 @@ static int hook_of(const char *name)
 	return 0;
 }
 
-/* The defined functions of one symbol table section, and the hooks it imports. */
-static void read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct sym_file *f)
+/* A function of the file, or a trace hook it imports. */
+static void add_func(const GElf_Sym *s, const char *name, void *arg)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct sym_file *f = arg;
 
-	for (size_t i = 0; data && i < n; i++) {
-		GElf_Sym s;
-		const char *name;
-
-		if (!gelf_getsym(data, (int)i, &s))
-			continue;
-		name = elf_strptr(elf, sh->sh_link, s.st_name);
-		if (!name || !*name)
-			continue;
-		if (s.st_shndx == SHN_UNDEF)
-			f->hooks |= hook_of(name);
-		if (GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
-		    s.st_value == 0)
-			continue;
-		f->syms = xrealloc(f->syms, (f->nsyms + 1) * sizeof(*f->syms));
-		f->syms[f->nsyms++] =
-			(struct sym){s.st_value, s.st_size, xstrdup(name), sym_demangle(name)};
-	}
+	if (s->st_shndx == SHN_UNDEF)
+		f->hooks |= hook_of(name);
+	if (!elfsym_is_func(s, false))
+		return;
+	f->syms = xrealloc(f->syms, (f->nsyms + 1) * sizeof(*f->syms));
+	f->syms[f->nsyms++] =
+		(struct sym){s->st_value, s->st_size, xstrdup(name), sym_demangle(name)};
 }
 
 /* .symtab when the file has one (it names static functions), else .dynsym. */
 static void read_file_syms(Elf *elf, struct sym_file *f)
 {
-	Elf_Scn *scn = NULL, *dyn = NULL, *tab = NULL;
-	GElf_Shdr sh, dyn_sh, tab_sh;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
-			tab = scn;
-			tab_sh = sh;
-		} else if (sh.sh_type == SHT_DYNSYM) {
-			dyn = scn;
-			dyn_sh = sh;
-		}
-	}
-	f->stripped = !tab;
-	if (tab)
-		read_symtab(elf, tab, &tab_sh, f);
-	else if (dyn)
-		read_symtab(elf, dyn, &dyn_sh, f);
+	f->stripped = elfsym_each(elf, true, add_func, f) != ELFSYM_SYMTAB;
 }
 
 static void load_file(struct sym_file *f)
