@@ -9,7 +9,7 @@ build=$(cd "$build" && pwd)
 status=0
 sh "$here/../scripts/deps.sh"
 for b in profile_load log collect_time run_matrix detect regression smoothing trace stat record \
-	memory monitor script regex bounds python_load fuzz faults serve; do
+	memory monitor script regex bounds python_load fuzz faults serve runners; do
 	echo "== $b"
 	bash "$here/$b.sh" "$build" || status=1
 done

@@ -30,6 +30,9 @@ PKGS="$PKGS libclang-rt-14-dev"
 # (read back by h5py and pandas in the tests), wrk for its benchmark.
 PKGS="$PKGS libmicrohttpd-dev libsqlite3-dev libhdf5-dev python3-h5py python3-pandas
 python3-tables wrk"
+# A team's database: PostgreSQL through libpq; the server itself for the
+# tests and bench/runners.sh (initdb, pg_ctl).
+PKGS="$PKGS libpq-dev postgresql"
 
 # npm builds the HTML views' chart library (web/): Debian's nodejs and npm,
 # unless an npm is already there.

@@ -72,6 +72,7 @@ int cmd_record(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_script(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_serve(struct cli_ctx *ctx, int argc, char **argv);
+int cmd_runner(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv);
 
 /* A boolean setting, from .veles/config.yml, else the user config, else @def. */

@@ -57,6 +57,7 @@ static const struct cli_command commands[] = {
 	{"monitor", cmd_monitor, 0, "sample the system (cpu, disks, memory, network...)"},
 	{"script", cmd_script, 0, "run Python handlers over a tracepoint recording"},
 	{"serve", cmd_serve, 0, "the web front end: live plots of stat and record runs"},
+	{"runner", cmd_runner, 0, "execute runs from a team database's queue (no pages)"},
 	{"fuzz", cmd_fuzz, 0, "mutate a program's inputs to find the costliest ones"},
 };
 

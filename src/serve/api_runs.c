@@ -7,6 +7,7 @@
 #include "perf/perf.h"
 #include "serve/api.h"
 #include "serve/exec.h"
+#include "serve/queue.h"
 #include "serve/util.h"
 #include "util/error.h"
 #include "util/fsutil.h"
@@ -69,6 +70,8 @@ void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b)
 	else
 		buf_adds(b, ",\"exit_status\":null");
 	add_str(b, "error", run->error);
+	add_str(b, "runner", run->runner[0] ? run->runner : NULL);
+	buf_addf(b, ",\"attempts\":%lld", (long long)run->attempts);
 	buf_addf(b, ",\"rows\":%lld,\"samples\":%lld,\"position\":%lld", (long long)rows,
 		 (long long)samples, (long long)pos);
 	buf_addf(b, ",\"screen\":%s", run->screen && *run->screen ? run->screen : "{}");
@@ -209,8 +212,17 @@ static int cancel(struct serve *s, const char *id)
 		srv_log(s, "run %s: canceled before it started", id);
 		return 0;
 	}
-	if (exec_cancel(s, id) && !stopped(s, id))
-		return err_set(ERR_CONFLICT, "run %s does not stop", id);
+	if (exec_cancel(s, id)) {
+		if (!stopped(s, id))
+			return err_set(ERR_CONFLICT, "run %s does not stop", id);
+		return 0;
+	}
+	/* Running elsewhere (a runner of the same database): its runner
+	 * stops it when its lease is no longer its own. */
+	if (queue_cancel_running(s->db, id, srv_now_ms()) == 0) {
+		live_finish(&s->live, id, "canceled");
+		srv_log(s, "run %s: canceled; its runner stops it", id);
+	}
 	return 0;
 }
 

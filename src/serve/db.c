@@ -23,11 +23,12 @@ int db_open(const char *url, struct db **out)
 
 	if (strncmp(url, "sqlite:", 7) == 0) {
 		target = url + 7;
-	} else if (strncmp(url, "postgresql:", 11) == 0 || strncmp(url, "postgres:", 9) == 0) {
-		return err_set(ERR_INVALID,
-			       "--db %s: PostgreSQL is not supported yet (use sqlite:PATH)", url);
+	} else if (strncmp(url, "postgresql://", 13) == 0 || strncmp(url, "postgres://", 11) == 0) {
+		be = &db_pg; /* libpq reads the whole URI */
 	} else if (strstr(url, "://")) {
-		return err_set(ERR_INVALID, "--db %s: unknown database (use sqlite:PATH)", url);
+		return err_set(ERR_INVALID,
+			       "--db %s: unknown database (use sqlite:PATH or postgresql://...)",
+			       url);
 	}
 	if (!*target)
 		return err_set(ERR_INVALID, "--db: no database path");
@@ -57,6 +58,16 @@ void db_close(struct db *db)
 const char *db_backend_name(const struct db *db)
 {
 	return db->be->name;
+}
+
+const char *db_lock_rows(const struct db *db)
+{
+	return db->be->lock_rows ? db->be->lock_rows : "";
+}
+
+const char *db_migrate_lock(const struct db *db)
+{
+	return db->be->migrate_lock ? db->be->migrate_lock : "";
 }
 
 int db_exec(struct db *db, const char *sql, const struct db_val *p, size_t np, int64_t *changes)

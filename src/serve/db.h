@@ -1,10 +1,11 @@
 /*
  * The server's metadata database behind one small interface: open by URL,
- * execute, query row by row, transactions. SQLite is the backend today;
- * PostgreSQL (the same schema, schema.c) plugs in as a second
- * struct db_backend. SQL given here is portable: `?` placeholders, no
- * backend-only syntax. Every call is serialised by the handle's lock, so
- * threads may share one handle.
+ * execute, query row by row, transactions. Two backends: SQLite (one
+ * machine) and PostgreSQL (a team's servers and runners on one database).
+ * SQL given here is portable: `?` placeholders, no backend-only syntax;
+ * where the dialects must differ the backend names its part (lock_rows,
+ * migrate_lock). Every call is serialised by the handle's lock, so threads
+ * may share one handle.
  */
 #ifndef SERVE_DB_H
 #define SERVE_DB_H
@@ -36,7 +37,7 @@ struct db_row {
 typedef int (*db_row_fn)(void *arg, const struct db_row *row);
 
 struct db_backend {
-	const char *name; /* "sqlite" */
+	const char *name; /* "sqlite", "postgresql" */
 	int (*open)(const char *target, void **h);
 	void (*close)(void *h);
 	/* One statement with parameters; *@changes gets the rows it changed. */
@@ -45,20 +46,30 @@ struct db_backend {
 		     void *arg);
 	/* Several statements without parameters (migrations). */
 	int (*script)(void *h, const char *sql);
+	/* Ends a SELECT that claims rows for this transaction, skipping those
+	 * another holds (NULL: the backend's writers exclude each other). */
+	const char *lock_rows;
+	/* Run first in the migrations' transaction, so that two servers
+	 * starting at once migrate one after the other (NULL: none needed). */
+	const char *migrate_lock;
 };
 
-extern const struct db_backend db_sqlite;
+extern const struct db_backend db_sqlite, db_pg;
 
 struct db;
 
 /*
  * Opens @url: "sqlite:PATH" or a plain PATH (SQLite, created when missing,
- * its directory too); "postgresql://..." is refused with a message until
- * that backend exists.
+ * its directory too), or "postgresql://..." / "postgres://..." (libpq's
+ * connection URI: user, password, host or a socket folder, port, database
+ * and parameters).
  */
 int db_open(const char *url, struct db **out);
 void db_close(struct db *db);
 const char *db_backend_name(const struct db *db);
+/* The backend's dialect parts above, "" for none. */
+const char *db_lock_rows(const struct db *db);
+const char *db_migrate_lock(const struct db *db);
 
 /* Runs @sql; the number of rows changed into *@changes (may be NULL). */
 int db_exec(struct db *db, const char *sql, const struct db_val *p, size_t np, int64_t *changes);

@@ -197,4 +197,13 @@ static int sq_script(void *h, const char *sql)
 	return 0;
 }
 
-const struct db_backend db_sqlite = {"sqlite", sq_open, sq_close, sq_exec, sq_query, sq_script};
+/* One writer at a time: a claim's single statement needs no row lock, and
+ * a migration's transaction none more. */
+const struct db_backend db_sqlite = {
+	.name = "sqlite",
+	.open = sq_open,
+	.close = sq_close,
+	.exec = sq_exec,
+	.query = sq_query,
+	.script = sq_script,
+};

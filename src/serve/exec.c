@@ -13,19 +13,22 @@
 #include "serve/exec.h"
 #include "serve/job.h"
 #include "serve/model.h"
+#include "serve/queue.h"
 #include "serve/util.h"
 #include "util/error.h"
 #include "util/fsutil.h"
 #include "util/xalloc.h"
 
 struct exec {
-	pthread_t th;
+	pthread_t th, renew_th;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool wake, quit;
+	pthread_cond_t cv, renew_cv;
+	bool wake, quit, renewing;
 	struct job *job; /* the running one, or NULL */
 	int lock_fd;	 /* the machine's run lock (see take_machine) */
 };
+
+static void stop_job(struct job *j);
 
 /*
  * One run at a time on the machine: every veles serve of this user holds
@@ -33,17 +36,33 @@ struct exec {
  * servers on one database also see each other's running run there).
  * Waits, still answering a stop, until the lock is ours; false on stop.
  */
-static bool take_machine(struct serve *s, struct exec *e)
+static int open_machine_lock(void)
 {
 	const char *dir = getenv("XDG_RUNTIME_DIR");
+	char *path = xasprintf("%s/veles-serve-runs-%u.lock", dir && *dir ? dir : "/tmp",
+			       (unsigned)getuid());
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	free(path);
+	return fd;
+}
+
+bool exec_machine_idle(void)
+{
+	int fd = open_machine_lock();
+	bool idle = fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0;
+
+	if (fd >= 0)
+		close(fd); /* and the lock with it */
+	return idle;
+}
+
+static bool take_machine(struct serve *s, struct exec *e)
+{
 	bool said = false;
 
 	if (e->lock_fd < 0) {
-		char *path = xasprintf("%s/veles-serve-runs-%u.lock", dir && *dir ? dir : "/tmp",
-				       (unsigned)getuid());
-
-		e->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		free(path);
+		e->lock_fd = open_machine_lock();
 		if (e->lock_fd < 0)
 			return true; /* no lock to take: this server alone */
 	}
@@ -173,7 +192,7 @@ static void file_end(struct serve *s, struct job *j, int ret)
 		snprintf(r->state, sizeof(r->state), "%s",
 			 j->canceled && !attached ? "canceled" : "done");
 	}
-	if (model_run_finish(s->db, r) < 0)
+	if (queue_finish(s->db, r, s->runner) < 0)
 		srv_log(s, "run %s: %s", r->id, err_msg());
 	live_finish(&s->live, r->id, r->state);
 	srv_log(s, "run %s: %s%s%s", r->id, r->state, r->error ? ": " : "",
@@ -187,12 +206,11 @@ static void run_one(struct serve *s, struct exec *e, struct srv_run *r)
 	int ret;
 
 	pthread_mutex_init(&j.mu, NULL);
-	j.dir = srv_run_dir(s, r->id);
-	if (model_run_start(s->db, r->id, srv_now_ms()) < 0) {
-		job_release(&j);
-		return; /* cancelled meanwhile */
-	}
-	snprintf(r->state, sizeof(r->state), "running");
+	j.dir = srv_run_dir(s, r->id); /* claimed: queue_claim made it running */
+	/* Claimed again (the last runner of it went silent): what that one
+	 * left here is not this run's. */
+	if (r->attempts > 1 && path_exists(j.dir) && rm_rf(j.dir) < 0)
+		srv_log(s, "run %s: cannot clear %s: %s", r->id, j.dir, err_msg());
 	j.live = live_get(&s->live, r->id);
 	if (j.live)
 		live_set_state(j.live, "running");
@@ -209,6 +227,44 @@ static void run_one(struct serve *s, struct exec *e, struct srv_run *r)
 	job_release(&j);
 	file_end(s, &j, ret);
 	live_put(j.live);
+	if (s->run_ended)
+		s->run_ended(s->run_ended_arg, r->id, r->state);
+}
+
+/* Leases whose runner went silent: their runs back to the queue. Every
+ * server does it, runner or not, so one is enough for a team to recover. */
+static void expire(struct serve *s)
+{
+	size_t back, failed;
+
+	if (queue_expire(s->db, srv_now_ms(), &back, &failed) < 0)
+		srv_log(s, "queue: %s", err_msg());
+	else if (back + failed)
+		srv_log(s, "queue: %zu lease(s) expired: %zu run(s) back in the queue, %zu failed",
+			back + failed, back, failed);
+}
+
+/* As a runner: the first queued run, claimed once the machine is ours. */
+static void take_next(struct serve *s, struct exec *e)
+{
+	struct srv_run r;
+	bool found = false;
+
+	if (model_run_next(s->db, &r, &found) < 0)
+		srv_log(s, "queue: %s", err_msg());
+	srv_run_clear(&r);
+	if (!found || !take_machine(s, e))
+		return;
+	if (queue_claim(s->db, s->runner, srv_now_ms(), s->lease_ms, &r, &found) < 0)
+		srv_log(s, "queue: %s", err_msg());
+	if (found) {
+		srv_log(s, "run %s: claimed by %s (claim %lld)", r.id, s->runner,
+			(long long)r.attempts);
+		run_one(s, e, &r);
+		exec_wake(s); /* the next one, at once */
+	}
+	flock(e->lock_fd, LOCK_UN);
+	srv_run_clear(&r);
 }
 
 static void *worker(void *arg)
@@ -217,9 +273,6 @@ static void *worker(void *arg)
 	struct exec *e = s->exec;
 
 	for (;;) {
-		struct srv_run r;
-		bool found = false;
-
 		pthread_mutex_lock(&e->mu);
 		while (!e->quit && !e->wake) {
 			struct timespec t;
@@ -236,15 +289,52 @@ static void *worker(void *arg)
 			break;
 		}
 		pthread_mutex_unlock(&e->mu);
-		if (model_run_next(s->db, &r, &found) < 0)
-			srv_log(s, "queue: %s", err_msg());
-		if (found && take_machine(s, e)) {
-			run_one(s, e, &r);
-			flock(e->lock_fd, LOCK_UN);
-			exec_wake(s); /* the next one, at once */
-		}
-		srv_run_clear(&r);
+		expire(s);
+		if (s->runner)
+			take_next(s, e);
 	}
+	return NULL;
+}
+
+/*
+ * The lease of the running run, renewed at a third of its length. When it
+ * is lost (this runner was stalled longer than the lease, and another took
+ * the run again; or the run was deleted), the run stops here: it is
+ * another's now.
+ */
+static void *renewer(void *arg)
+{
+	struct serve *s = arg;
+	struct exec *e = s->exec;
+
+	pthread_mutex_lock(&e->mu);
+	while (!e->quit) {
+		struct timespec t;
+		int64_t step = s->lease_ms / 3;
+		char id[SRV_ID_LEN + 1];
+
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_sec += step / 1000;
+		t.tv_nsec += (step % 1000) * 1000000;
+		if (t.tv_nsec >= 1000000000) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&e->renew_cv, &e->mu, &t);
+		if (e->quit || !e->job)
+			continue;
+		snprintf(id, sizeof(id), "%s", e->job->run->id);
+		pthread_mutex_unlock(&e->mu);
+		int ret = queue_renew(s->db, id, s->runner, srv_now_ms() + s->lease_ms);
+		pthread_mutex_lock(&e->mu);
+		if (ret == ERR_CONFLICT && e->job && strcmp(e->job->run->id, id) == 0) {
+			srv_log(s, "run %s: %s: stopping it", id, err_msg());
+			stop_job(e->job);
+		} else if (ret < 0) {
+			srv_log(s, "run %s: cannot renew its lease: %s", id, err_msg());
+		}
+	}
+	pthread_mutex_unlock(&e->mu);
 	return NULL;
 }
 
@@ -254,6 +344,7 @@ int exec_start(struct serve *s)
 
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
+	pthread_cond_init(&e->renew_cv, NULL);
 	e->wake = true;
 	e->lock_fd = -1;
 	s->exec = e;
@@ -262,6 +353,10 @@ int exec_start(struct serve *s)
 		free(e);
 		return err_set(ERR_GENERIC, "cannot start the run queue's thread");
 	}
+	if (s->runner && pthread_create(&e->renew_th, NULL, renewer, s) == 0)
+		e->renewing = true;
+	else if (s->runner)
+		srv_log(s, "queue: cannot start the lease's thread: leases will expire");
 	return 0;
 }
 
@@ -329,12 +424,16 @@ void exec_stop(struct serve *s)
 	if (e->job)
 		stop_job(e->job);
 	pthread_cond_signal(&e->cv);
+	pthread_cond_signal(&e->renew_cv);
 	pthread_mutex_unlock(&e->mu);
 	pthread_join(e->th, NULL);
+	if (e->renewing)
+		pthread_join(e->renew_th, NULL);
 	if (e->lock_fd >= 0)
 		close(e->lock_fd);
 	pthread_mutex_destroy(&e->mu);
 	pthread_cond_destroy(&e->cv);
+	pthread_cond_destroy(&e->renew_cv);
 	free(e);
 	s->exec = NULL;
 }

@@ -18,6 +18,10 @@ void exec_wake(struct serve *s);
 bool exec_cancel(struct serve *s, const char *id);
 /* The running run's id into @id; false when none runs. */
 bool exec_current(struct serve *s, char id[37]);
+/* Whether no process of this user on this machine runs a run now (the
+ * machine's run lock is free): runs this machine's runner holds in the
+ * database are then left over from one that died. */
+bool exec_machine_idle(void);
 /* Stops the running run and the worker (server shutdown). */
 void exec_stop(struct serve *s);
 

@@ -183,7 +183,7 @@ int model_session_delete(struct db *db, const char *id)
 #define RUN_COLS                                                                                   \
 	"id, session_id, seq, created, started, ended, state, tool, events, streaming, "           \
 	"interval_ms, freq, callgraph, command, env, pid, tid, exit_status, error, rows_count, "   \
-	"samples, screen"
+	"samples, screen, runner, attempts"
 
 static void run_of(const struct db_row *row, struct srv_run *r)
 {
@@ -213,6 +213,8 @@ static void run_of(const struct db_row *row, struct srv_run *r)
 	r->rows = num(&v[19]);
 	r->samples = num(&v[20]);
 	r->screen = xstrdup(v[21].type == DB_TEXT ? v[21].s : "{}");
+	snprintf(r->runner, sizeof(r->runner), "%s", text(&v[22]));
+	r->attempts = num(&v[23]);
 }
 
 static int insert_events(struct db *db, const struct srv_run *r)

@@ -12,7 +12,7 @@
 
 #include "serve/db.h"
 
-enum { SRV_ID_LEN = 36 };
+enum { SRV_ID_LEN = 36, SRV_RUNNER_LEN = 63 };
 
 struct srv_session {
 	char id[SRV_ID_LEN + 1];
@@ -37,6 +37,8 @@ struct srv_run {
 	char *error;
 	int64_t rows, samples;
 	char *screen; /* the benchmark screen's state, JSON as the page sent it */
+	char runner[SRV_RUNNER_LEN + 1]; /* who runs or ran it ("": none yet) */
+	int64_t attempts;		 /* how many times it was claimed */
 };
 
 void srv_session_clear(struct srv_session *s);

@@ -1,5 +1,7 @@
-/* Migrations of the server's database (schema.h). Portable SQL: the same
- * statements run on SQLite and PostgreSQL (BIGINT, TEXT, no AUTOINCREMENT). */
+/* Migrations of the server's database (schema.h). One description for
+ * both backends: portable SQL that runs as it is on SQLite and PostgreSQL
+ * (BIGINT, TEXT, no AUTOINCREMENT, one column per ALTER TABLE); where the
+ * dialects must differ, the backend gives its part (db.h). */
 #include <stdio.h>
 
 #include "serve/schema.h"
@@ -44,6 +46,14 @@ static const char *const migrations[] = {
 	"  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	"  event TEXT NOT NULL,"
 	"  PRIMARY KEY (run_id, event));",
+	/* 2: the queue shared by several machines: who runs a run (the
+	 * runner's name), until when its lease holds (renewed while it runs;
+	 * an expired one puts the run back in the queue), and how many times
+	 * it was claimed. */
+	"ALTER TABLE runs ADD COLUMN runner TEXT;"
+	"ALTER TABLE runs ADD COLUMN lease_until BIGINT;"
+	"ALTER TABLE runs ADD COLUMN attempts BIGINT NOT NULL DEFAULT 0;"
+	"CREATE INDEX runs_by_runner ON runs(runner, state);",
 };
 
 int schema_latest(void)
@@ -51,43 +61,58 @@ int schema_latest(void)
 	return (int)ARRAY_SIZE(migrations);
 }
 
+/* Within schema_migrate's transaction. */
 static int apply(struct db *db, int v)
 {
+	int ret = db_script(db, migrations[v]);
+
+	if (ret == 0)
+		ret = db_exec(db, "UPDATE schema_version SET version = ?", &DB_INT(v + 1), 1, NULL);
+	if (ret < 0)
+		return err_prefix(ret, "cannot migrate the database to schema %d", v + 1);
+	return 0;
+}
+
+/* The version the database is at, made 0 where it is new. */
+static int version(struct db *db, int64_t *v)
+{
+	int ret = 0;
+
+	if (*db_migrate_lock(db))
+		ret = db_exec(db, db_migrate_lock(db), NULL, 0, NULL);
+	if (ret == 0)
+		ret = db_script(
+			db, "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)");
+	if (ret == 0)
+		ret = db_query_int(db, "SELECT version FROM schema_version", NULL, 0, -1, v);
+	if (ret == 0 && *v < 0) {
+		ret = db_exec(db, "INSERT INTO schema_version (version) VALUES (0)", NULL, 0, NULL);
+		*v = 0;
+	}
+	return ret;
+}
+
+/* One transaction: a server that starts while another migrates waits for
+ * it (the backend's migrate_lock), then finds nothing left to do. */
+int schema_migrate(struct db *db, int *from)
+{
+	int64_t v = 0;
 	int ret = db_begin(db);
 
 	if (ret < 0)
 		return ret;
-	ret = db_script(db, migrations[v]);
-	if (ret == 0)
-		ret = db_exec(db, "UPDATE schema_version SET version = ?", &DB_INT(v + 1), 1, NULL);
-	if (ret < 0) {
-		db_rollback(db);
-		return err_prefix(ret, "cannot migrate the database to schema %d", v + 1);
-	}
-	return db_commit(db);
-}
-
-int schema_migrate(struct db *db, int *from)
-{
-	int64_t v;
-	int ret;
-
-	ret = db_script(db, "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)");
-	if (ret == 0)
-		ret = db_query_int(db, "SELECT version FROM schema_version", NULL, 0, -1, &v);
-	if (ret == 0 && v < 0) {
-		ret = db_exec(db, "INSERT INTO schema_version (version) VALUES (0)", NULL, 0, NULL);
-		v = 0;
-	}
-	if (ret < 0)
-		return ret;
-	*from = (int)v;
-	if (v > schema_latest())
-		return err_set(ERR_INVALID,
-			       "the database is at schema %lld, from a newer veles (this one knows "
-			       "up to %d)",
-			       (long long)v, schema_latest());
+	ret = version(db, &v);
+	if (ret == 0 && v > schema_latest())
+		ret = err_set(ERR_INVALID,
+			      "the database is at schema %lld, from a newer veles (this one knows "
+			      "up to %d)",
+			      (long long)v, schema_latest());
 	for (int i = (int)v; i < schema_latest() && ret == 0; i++)
 		ret = apply(db, i);
-	return ret;
+	if (ret < 0) {
+		db_rollback(db);
+		return ret;
+	}
+	*from = (int)v;
+	return db_commit(db);
 }

@@ -1,7 +1,7 @@
 /*
  * The server's database schema and its migrations. The table
  * schema_version holds the version a database is at; opening it applies,
- * each in a transaction, the migrations it lacks. A database from a newer
+ * in one transaction, the migrations it lacks. A database from a newer
  * Veles is refused rather than misread.
  */
 #ifndef SERVE_SCHEMA_H

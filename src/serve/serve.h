@@ -14,10 +14,21 @@
 
 struct serve_opts {
 	const char *listen;   /* ADDR:PORT, [IPv6]:PORT (port 0: any free one) */
-	const char *db_url;   /* sqlite:PATH or PATH; NULL: DATA/serve.db */
+	const char *db_url;   /* sqlite:PATH, PATH or postgresql://...; NULL:
+			       * DATA/serve.db */
 	const char *data_dir; /* the runs' files go to DATA/runs/ */
 	const char *token;    /* NULL: a new random one (unless no_token) */
 	bool no_token;	      /* loopback only: no token asked */
+	/* Execute runs from the queue. A server on SQLite always does (one
+	 * machine); on PostgreSQL only runners do (queue.h). */
+	bool runner;
+	const char *runner_name; /* NULL: the host's name */
+	int lease_s;		 /* how long a claim holds unrenewed (0: 30 s) */
+	bool no_http;		 /* a runner without pages (veles runner) */
+	/* Called from the queue's thread after each run executed here ends
+	 * (its id and final state); NULL: nothing. */
+	void (*run_ended)(void *arg, const char *id, const char *state);
+	void *run_ended_arg;
 	/* Where the server's log lines go (NULL: nowhere). */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
@@ -27,9 +38,12 @@ struct serve;
 
 /* Opens the database (migrating it), binds, starts the worker. Runs'
  * commands start in the current directory. */
+#define SERVE_DEFAULT_LEASE_S 30
 int serve_start(const struct serve_opts *o, struct serve **out);
-/* "http://HOST:PORT/" as a browser reaches it. */
+/* "http://HOST:PORT/" as a browser reaches it (NULL with no_http). */
 const char *serve_url(const struct serve *s);
+/* Its name as a runner, or NULL when it executes no run. */
+const char *serve_runner(const struct serve *s);
 /* The token, or NULL without one. */
 const char *serve_token(const struct serve *s);
 /* Stops the running run (its data kept), closes connections, frees. */

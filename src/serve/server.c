@@ -8,6 +8,7 @@
 #include "serve/exec.h"
 #include "serve/http.h"
 #include "serve/model.h"
+#include "serve/queue.h"
 #include "serve/schema.h"
 #include "serve/srv.h"
 #include "serve/util.h"
@@ -58,17 +59,23 @@ static int set_token(struct serve *s, const struct serve_opts *o)
 	return srv_random_hex(s->token, 24);
 }
 
-/* What a previous server left: runs it was running failed; the queued
- * ones wait for this one. */
+/* What a previous server left: as a runner, the runs it held go back to
+ * the queue (those of other runners wait for their leases), unless
+ * another process on this machine runs one now (then it may be one of
+ * them: their leases decide); the queued ones wait for a runner. */
 static int recover(struct serve *s)
 {
 	struct srv_run *v;
-	size_t n, abandoned;
-	int ret = model_runs_abandoned(s->db, srv_now_ms(), &abandoned);
+	size_t n, back = 0, failed = 0;
+	int ret = s->runner && exec_machine_idle()
+			  ? queue_recover(s->db, s->runner, srv_now_ms(), &back, &failed)
+			  : 0;
 
-	if (ret == 0 && abandoned)
-		srv_log(s, "%zu run(s) were running when the last server stopped: marked failed",
-			abandoned);
+	if (ret == 0 && back + failed)
+		srv_log(s,
+			"%zu run(s) were running when the last server stopped: %zu back in the "
+			"queue, %zu failed (claimed %d times)",
+			back + failed, back, failed, QUEUE_ATTEMPTS);
 	if (ret == 0)
 		ret = model_runs_list(s->db, NULL, "queued", &v, &n);
 	if (ret < 0)
@@ -76,6 +83,28 @@ static int recover(struct serve *s)
 	for (size_t i = 0; i < n; i++)
 		live_add(&s->live, v[i].id);
 	srv_runs_free(v, n);
+	return 0;
+}
+
+/* Whether and as whom this server executes runs. */
+static int set_runner(struct serve *s, const struct serve_opts *o)
+{
+	char host[256];
+
+	s->lease_ms = 1000 * (int64_t)(o->lease_s > 0 ? o->lease_s : SERVE_DEFAULT_LEASE_S);
+	if (!o->runner && !o->no_http && strcmp(db_backend_name(s->db), "sqlite") != 0)
+		return 0;
+	if (o->runner_name) {
+		if (!*o->runner_name || strlen(o->runner_name) > SRV_RUNNER_LEN)
+			return err_set(ERR_INVALID, "a runner's name has 1 to %d characters",
+				       SRV_RUNNER_LEN);
+		s->runner = xstrdup(o->runner_name);
+		return 0;
+	}
+	if (gethostname(host, sizeof(host)) < 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[SRV_RUNNER_LEN] = '\0';
+	s->runner = xstrdup(host);
 	return 0;
 }
 
@@ -87,7 +116,7 @@ static int open_db(struct serve *s, const struct serve_opts *o)
 	if (ret == 0 && (ret = schema_migrate(s->db, &from)) == 0 && from && from < schema_latest())
 		srv_log(s, "database migrated from schema %d to %d", from, schema_latest());
 	free(url);
-	return ret;
+	return ret < 0 ? ret : set_runner(s, o);
 }
 
 static int start(struct serve *s, const struct serve_opts *o)
@@ -97,15 +126,18 @@ static int start(struct serve *s, const struct serve_opts *o)
 	int port, ret;
 
 	/* Refused before anything is written or bound. */
-	if ((ret = http_parse_listen(listen, &host, &port)) < 0)
+	if (!o->no_http && (ret = http_parse_listen(listen, &host, &port)) < 0)
 		return ret;
-	free(host);
-	if ((ret = set_token(s, o)) < 0)
+	if (!o->no_http)
+		free(host);
+	if (!o->no_http && (ret = set_token(s, o)) < 0)
 		return ret;
 	if (mkdir_p(s->runs_dir) < 0)
 		return err_prefix(ERR_IO, "cannot make %s", s->runs_dir);
 	if ((ret = open_db(s, o)) < 0 || (ret = recover(s)) < 0)
 		return ret;
+	if (o->no_http)
+		return exec_start(s);
 	if ((ret = http_start(s, listen)) < 0)
 		return ret;
 	if (!s->loopback && !s->token_on)
@@ -127,6 +159,8 @@ int serve_start(const struct serve_opts *o, struct serve **out)
 	s->runs_dir = xasprintf("%s/runs", o->data_dir);
 	s->log = o->log;
 	s->log_arg = o->log_arg;
+	s->run_ended = o->run_ended;
+	s->run_ended_arg = o->run_ended_arg;
 	live_registry_init(&s->live);
 	pthread_mutex_init(&s->perf_mu, NULL);
 	ret = start(s, o);
@@ -136,6 +170,11 @@ int serve_start(const struct serve_opts *o, struct serve **out)
 	}
 	*out = s;
 	return 0;
+}
+
+const char *serve_runner(const struct serve *s)
+{
+	return s->runner;
 }
 
 const char *serve_url(const struct serve *s)
@@ -164,5 +203,6 @@ void serve_stop(struct serve *s)
 	free(s->runs_dir);
 	free(s->host);
 	free(s->url);
+	free(s->runner);
 	free(s);
 }

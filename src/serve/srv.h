@@ -25,6 +25,8 @@ struct serve {
 	char *url;
 	struct live_registry live;
 	struct exec *exec;
+	char *runner;	  /* its name in the queue; NULL: it executes no run */
+	int64_t lease_ms; /* a claim's lease, renewed at a third of it */
 	struct MHD_Daemon *mhd;
 	volatile int stopping;
 	/* Naming events sets libpfm4 and tracefs up on first use, which is not
@@ -34,6 +36,8 @@ struct serve {
 	char *events_json;
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
+	void (*run_ended)(void *arg, const char *id, const char *state);
+	void *run_ended_arg;
 };
 
 /* A line in the server's log (printf-style). */

@@ -15,8 +15,8 @@ has "$T/err" 'use ADDRESS:PORT'
 fails 1 veles serve --listen 0.0.0.0:0 --no-token --data "$T/x"
 has "$T/err" 'needs a token'
 fails 1 veles serve --token-file "$T/no-such-file" --data "$T/x"
-fails 1 veles serve --db postgresql://db.example/veles --data "$T/x"
-has "$T/err" 'PostgreSQL is not supported yet'
+fails 1 veles serve --db 'postgresql://veles@/veles?host=/nonexistent/veles' --data "$T/x"
+has "$T/err" 'cannot connect to postgresql://veles@/veles'
 fails 2 veles serve extra-argument
 echo short >"$T/short-token"
 fails 1 veles serve --listen 127.0.0.1:0 --token-file "$T/short-token" --data "$T/x"
@@ -344,8 +344,9 @@ expect 204 DELETE "/api/sessions/$S"
 expect 404 GET "/api/runs/$R2"
 expect 404 GET "/api/sessions/$S"
 
-# A run the last server left running is failed at the next start; a
-# database from a newer veles is refused.
+# A run the last server left running (killed, its machine lost) goes back
+# to the queue at the next start and runs again; a database from a newer
+# veles is refused.
 expect 201 POST /api/sessions '{"title":"again"}'
 S=$(jq_ 'd["id"]')
 run '"events":["task-clock"],"command":"true"'
@@ -353,10 +354,18 @@ R6=$(jq_ 'd["id"]')
 wait_run "$R6"
 serve_stop
 sqlite3 "$T/data/serve.db" "UPDATE runs SET state = 'running' WHERE id = '$R6'"
-[ "$(sqlite3 "$T/data/serve.db" 'SELECT version FROM schema_version')" = 1 ] || fail "schema version"
+[ "$(sqlite3 "$T/data/serve.db" 'SELECT version FROM schema_version')" = 2 ] || fail "schema version"
+serve_start
+wait_run "$R6"
+[ "$(jq_ 'd["state"], d["attempts"]')" = "done 2" ] || fail "abandoned run: $(cat "$T/body")"
+has "$T/serve.log" 'were running when the last server stopped: 1 back in the queue'
+serve_stop
+# Claimed thrice and lost each time: failed.
+sqlite3 "$T/data/serve.db" "UPDATE runs SET state = 'running', attempts = 3 WHERE id = '$R6'"
 serve_start
 expect 200 GET "/api/runs/$R6"
-[ "$(jq_ 'd["state"], d["error"]')" = "failed the server stopped during the run" ] || fail "abandoned run"
+[ "$(jq_ 'd["state"], d["error"]')" = "failed its runner stopped answering, each time it was claimed" ] ||
+	fail "abandoned run: $(cat "$T/body")"
 serve_stop
 sqlite3 "$T/data/serve.db" 'UPDATE schema_version SET version = 99'
 fails 1 veles serve --listen 127.0.0.1:0 --data "$T/data"

@@ -1,7 +1,11 @@
 /* src/serve without a network: request parsing, the run and session
  * bodies, workload environments, series files and their summaries, the
- * database schema and its model of sessions and runs. */
+ * database schema, its model of sessions and runs and the shared run queue.
+ * The database tests run on SQLite, and again on PostgreSQL when
+ * VELES_TEST_PG names a database (tests/unit/serve-pg.sh starts a server
+ * and sets it; without it they are skipped here). */
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +20,7 @@
 #include "serve/db.h"
 #include "serve/env.h"
 #include "serve/model.h"
+#include "serve/queue.h"
 #include "serve/request.h"
 #include "serve/schema.h"
 #include "serve/series.h"
@@ -247,16 +252,45 @@ static int count_rows(void *arg, const struct db_row *row)
 	return 0;
 }
 
+static bool on_pg(void **state)
+{
+	return strcmp(*state, "pg") == 0;
+}
+
+/* An empty database on the test's backend: on SQLite the file @name in the
+ * test's folder (its URL begins with @prefix), on PostgreSQL VELES_TEST_PG
+ * with its tables dropped. */
+static struct db *fresh_db(void **state, const char *prefix, const char *name)
+{
+	struct db *db;
+
+	if (on_pg(state)) {
+		const char *url = getenv("VELES_TEST_PG");
+
+		if (!url || !*url)
+			skip();
+		assert_int_equal(db_open(url, &db), 0);
+		assert_int_equal(db_script(db, "DROP TABLE IF EXISTS run_events, runs, sessions, "
+					       "schema_version CASCADE"),
+				 0);
+	} else {
+		char *url = xasprintf("%s%s/%s", prefix, tmp_base, name);
+
+		unlink(strchr(url, '/'));
+		assert_int_equal(db_open(url, &db), 0);
+		free(url);
+	}
+	return db;
+}
+
 static void test_schema(void **state)
 {
-	char *path = xasprintf("sqlite:%s/db/serve.db", tmp_base);
-	struct db *db;
+	struct db *db = fresh_db(state, "sqlite:", "db/serve.db");
+	const char *title = "it's";
 	int from, n = 0;
 	int64_t v;
 
-	UNUSED(state);
-	assert_int_equal(db_open(path, &db), 0);
-	assert_string_equal(db_backend_name(db), "sqlite");
+	assert_string_equal(db_backend_name(db), on_pg(state) ? "postgresql" : "sqlite");
 	assert_int_equal(schema_migrate(db, &from), 0);
 	assert_int_equal(from, 0);
 	assert_int_equal(schema_migrate(db, &from), 0); /* again: nothing to do */
@@ -278,10 +312,23 @@ static void test_schema(void **state)
 	assert_int_equal(schema_migrate(db, &from), ERR_INVALID);
 	assert_non_null(strstr(err_msg(), "schema 42, from a newer veles"));
 	assert_int_equal(db_exec(db, "SELECT nonsense FROM nowhere", NULL, 0, NULL), ERR_IO);
+	/* The handle still works after an error; a ? in quotes is text, not a
+	 * parameter. */
+	assert_int_equal(db_exec(db,
+				 "INSERT INTO sessions (id, title, created) VALUES (?, 'a ? b', 1)",
+				 &DB_TEXT(title), 1, NULL),
+			 0);
+	assert_int_equal(
+		db_query_int(db, "SELECT COUNT(*) FROM sessions WHERE title = 'a ? b' AND id = ?",
+			     &DB_TEXT(title), 1, -1, &v),
+		0);
+	assert_int_equal(v, 1);
 	db_close(db);
-	assert_int_equal(db_open("postgresql://x/y", &db), ERR_INVALID);
+	assert_int_equal(db_open("postgresql://veles@/veles?host=/nonexistent/veles", &db), ERR_IO);
+	assert_non_null(strstr(err_msg(), "cannot connect to postgresql://veles@/veles"));
+	assert_int_equal(db_open("postgresql://me:secret@/x?host=/nonexistent/veles", &db), ERR_IO);
+	assert_null(strstr(err_msg(), "secret")); /* a password is never shown */
 	assert_int_equal(db_open("mysql://x/y", &db), ERR_INVALID);
-	free(path);
 }
 
 static void use(void *arg, const char *event, int64_t uses)
@@ -292,8 +339,7 @@ static void use(void *arg, const char *event, int64_t uses)
 
 static void test_model(void **state)
 {
-	char *path = xasprintf("%s/model.db", tmp_base);
-	struct db *db;
+	struct db *db = fresh_db(state, "", "model.db");
 	struct srv_session s, *ss;
 	struct srv_run r = {0}, r2 = {0}, got, *rs;
 	size_t n;
@@ -301,8 +347,6 @@ static void test_model(void **state)
 	bool found;
 	int64_t pos, uses = 0;
 
-	UNUSED(state);
-	assert_int_equal(db_open(path, &db), 0);
 	assert_int_equal(schema_migrate(db, &from), 0);
 	assert_int_equal(model_session_create(db, "Loops 100%_done", &s), 0);
 	assert_true(srv_is_uuid(s.id));
@@ -367,15 +411,242 @@ static void test_model(void **state)
 	srv_run_clear(&r2);
 	srv_session_clear(&s);
 	db_close(db);
-	free(path);
 }
+
+/* A queued run of @session running @command. */
+static void queue_run(struct db *db, const char *session, const char *command, char id[37])
+{
+	struct srv_run r = {0};
+
+	memcpy(r.session, session, sizeof(r.session));
+	snprintf(r.tool, sizeof(r.tool), "stat");
+	r.events = xstrdup("task-clock");
+	r.command = xstrdup(command);
+	r.env = xstrdup("");
+	r.screen = xstrdup("{}");
+	assert_int_equal(model_run_insert(db, &r), 0);
+	memcpy(id, r.id, 37);
+	srv_run_clear(&r);
+}
+
+static void expect_state(struct db *db, const char *id, const char *state)
+{
+	struct srv_run got;
+
+	assert_int_equal(model_run_get(db, id, &got), 0);
+	assert_string_equal(got.state, state);
+	srv_run_clear(&got);
+}
+
+/* Claims as @runner at @now; the run's id into @id ("" when none). */
+static void claim(struct db *db, const char *runner, int64_t now, char id[37])
+{
+	struct srv_run r;
+	bool found;
+
+	assert_int_equal(queue_claim(db, runner, now, 1000, &r, &found), 0);
+	snprintf(id, 37, "%s", found ? r.id : "");
+	if (found)
+		assert_string_equal(r.state, "running");
+	srv_run_clear(&r);
+}
+
+static void test_queue(void **state)
+{
+	struct db *db = fresh_db(state, "sqlite:", "queue.db");
+	struct srv_session s;
+	char r1[37], r2[37], r3[37], got[37];
+	struct srv_run fin = {0};
+	size_t back, failed;
+	int from;
+
+	assert_int_equal(schema_migrate(db, &from), 0);
+	assert_int_equal(model_session_create(db, "queue", &s), 0);
+	queue_run(db, s.id, "echo 1", r1);
+	queue_run(db, s.id, "echo 2", r2);
+	queue_run(db, s.id, "echo 3", r3);
+	/* First come, first claimed; a runner holds one run at a time. */
+	claim(db, "a", 100, got);
+	assert_string_equal(got, r1);
+	claim(db, "a", 100, got);
+	assert_string_equal(got, "");
+	claim(db, "b", 100, got);
+	assert_string_equal(got, r2);
+	/* Only the holder renews. */
+	assert_int_equal(queue_renew(db, r1, "b", 5000), ERR_CONFLICT);
+	assert_int_equal(queue_renew(db, r1, "a", 5000), 0);
+	/* b went silent: its lease (until 1100) expires, a's does not. */
+	assert_int_equal(queue_expire(db, 2000, &back, &failed), 0);
+	assert_int_equal(back, 1);
+	assert_int_equal(failed, 0);
+	expect_state(db, r2, "queued");
+	expect_state(db, r1, "running");
+	/* b's late end is refused: the run is the queue's again. */
+	memcpy(fin.id, r2, 37);
+	snprintf(fin.state, sizeof(fin.state), "done");
+	fin.ended = 2100;
+	assert_int_equal(queue_finish(db, &fin, "b"), ERR_CONFLICT);
+	memcpy(fin.id, r1, 37);
+	assert_int_equal(queue_finish(db, &fin, "a"), 0);
+	expect_state(db, r1, "done");
+	assert_int_equal(queue_finish(db, &fin, "a"), ERR_CONFLICT); /* once */
+	/* r2 again (its second claim), then lost twice more: failed. */
+	for (int k = 0; k < QUEUE_ATTEMPTS - 1; k++) {
+		claim(db, "c", 3000 + k, got);
+		assert_string_equal(got, r2);
+		assert_int_equal(queue_expire(db, 9000 + k, &back, &failed), 0);
+		assert_int_equal(back + failed, 1);
+		assert_int_equal(failed, k == QUEUE_ATTEMPTS - 2);
+	}
+	expect_state(db, r2, "failed");
+	/* A runner that restarts gives back at once what it held. */
+	claim(db, "c", 20000, got);
+	assert_string_equal(got, r3);
+	assert_int_equal(queue_recover(db, "d", 20001, &back, &failed), 0);
+	assert_int_equal(back + failed, 0);
+	assert_int_equal(queue_recover(db, "c", 20001, &back, &failed), 0);
+	assert_int_equal(back, 1);
+	expect_state(db, r3, "queued");
+	srv_session_clear(&s);
+	db_close(db);
+}
+
+enum { CLAIMERS = 4, CLAIMED_RUNS = 60 };
+
+struct claimer {
+	const char *url;
+	char name[8];
+	char ids[CLAIMED_RUNS][37];
+	size_t n;
+	int err;
+};
+
+/* One runner of many on its own connection: claims and finishes until the
+ * queue is empty. */
+static void *claimer(void *arg)
+{
+	struct claimer *c = arg;
+	struct db *db;
+
+	if ((c->err = db_open(c->url, &db)) < 0)
+		return NULL;
+	for (;;) {
+		struct srv_run r;
+		bool found;
+
+		if ((c->err = queue_claim(db, c->name, srv_now_ms(), 60000, &r, &found)) < 0 ||
+		    !found)
+			break;
+		snprintf(r.state, sizeof(r.state), "done");
+		c->err = queue_finish(db, &r, c->name);
+		if (c->err == 0 && c->n < CLAIMED_RUNS)
+			memcpy(c->ids[c->n++], r.id, 37);
+		srv_run_clear(&r);
+		if (c->err < 0)
+			break;
+	}
+	db_close(db);
+	return NULL;
+}
+
+/* Runners racing on one queue: each run done once, none left. */
+static void test_queue_race(void **state)
+{
+	struct db *db = fresh_db(state, "sqlite:", "race.db");
+	char *url = on_pg(state) ? xstrdup(getenv("VELES_TEST_PG"))
+				 : xasprintf("sqlite:%s/race.db", tmp_base);
+	static struct claimer c[CLAIMERS];
+	pthread_t th[CLAIMERS];
+	struct srv_session s;
+	char ids[CLAIMED_RUNS][37];
+	size_t total = 0;
+	int from;
+	int64_t left;
+
+	assert_int_equal(schema_migrate(db, &from), 0);
+	assert_int_equal(model_session_create(db, "race", &s), 0);
+	for (int i = 0; i < CLAIMED_RUNS; i++)
+		queue_run(db, s.id, "true", ids[i]);
+	for (int k = 0; k < CLAIMERS; k++) {
+		memset(&c[k], 0, sizeof(c[k]));
+		c[k].url = url;
+		snprintf(c[k].name, sizeof(c[k].name), "r%d", k);
+		assert_int_equal(pthread_create(&th[k], NULL, claimer, &c[k]), 0);
+	}
+	for (int k = 0; k < CLAIMERS; k++) {
+		pthread_join(th[k], NULL);
+		assert_int_equal(c[k].err, 0);
+		total += c[k].n;
+	}
+	assert_int_equal(total, CLAIMED_RUNS);
+	for (int i = 0; i < CLAIMED_RUNS; i++) {
+		int seen = 0;
+
+		for (int k = 0; k < CLAIMERS; k++)
+			for (size_t j = 0; j < c[k].n; j++)
+				seen += strcmp(c[k].ids[j], ids[i]) == 0;
+		assert_int_equal(seen, 1);
+	}
+	assert_int_equal(db_query_int(db, "SELECT COUNT(*) FROM runs WHERE state <> 'done'", NULL,
+				      0, -1, &left),
+			 0);
+	assert_int_equal(left, 0);
+	srv_session_clear(&s);
+	db_close(db);
+	free(url);
+}
+
+/* PostgreSQL: a row another transaction holds is skipped, not waited for. */
+static void test_queue_skip_locked(void **state)
+{
+	struct db *a = fresh_db(state, NULL, NULL), *b;
+	struct srv_session s;
+	char r1[37], r2[37], got[37];
+	const char *first = r1;
+	int from;
+
+	assert_int_equal(schema_migrate(a, &from), 0);
+	assert_int_equal(db_open(getenv("VELES_TEST_PG"), &b), 0);
+	assert_int_equal(model_session_create(a, "locks", &s), 0);
+	queue_run(a, s.id, "echo 1", r1);
+	queue_run(a, s.id, "echo 2", r2);
+	assert_int_equal(db_begin(a), 0);
+	assert_int_equal(
+		db_exec(a, "SELECT id FROM runs WHERE id = ? FOR UPDATE", &DB_TEXT(first), 1, NULL),
+		0);
+	claim(b, "b", 100, got);
+	assert_string_equal(got, r2);
+	db_rollback(a);
+	claim(b, "c", 100, got);
+	assert_string_equal(got, r1);
+	srv_session_clear(&s);
+	db_close(b);
+	db_close(a);
+}
+
+/* A test on one backend, named after both. */
+#define ON(f, backend)                                                                             \
+	{                                                                                          \
+#f " on " backend, f, NULL, NULL, backend                                          \
+	}
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_request), cmocka_unit_test(test_run_body),
-		cmocka_unit_test(test_env),	cmocka_unit_test(test_series),
-		cmocka_unit_test(test_schema),	cmocka_unit_test(test_model),
+		cmocka_unit_test(test_request),
+		cmocka_unit_test(test_run_body),
+		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_series),
+		/* Each database test on both backends. */
+		ON(test_schema, "sqlite"),
+		ON(test_schema, "pg"),
+		ON(test_model, "sqlite"),
+		ON(test_model, "pg"),
+		ON(test_queue, "sqlite"),
+		ON(test_queue, "pg"),
+		ON(test_queue_race, "sqlite"),
+		ON(test_queue_race, "pg"),
+		ON(test_queue_skip_locked, "pg"),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
