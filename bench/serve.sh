@@ -30,9 +30,22 @@ done
 [ -x "$veles" ] || { echo "serve: build $veles first" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/veles-bench-serve.XXXXXX")
 pids=()
+# Each process gets 5 s to stop after SIGTERM, then SIGKILL: a server
+# still holding a page's stream must not keep the bench from ending.
 cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+	local status=$?
+
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do
+		for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+		if kill -0 "$p" 2>/dev/null; then
+			echo "serve: $(ps -o args= -p "$p" | cut -c1-60) did not stop on SIGTERM" >&2
+			kill -9 "$p" 2>/dev/null || true
+		fi
+		wait "$p" 2>/dev/null || true
+	done
 	rm -rf "$tmp"
+	exit "$status"
 }
 trap cleanup EXIT
 

@@ -23,7 +23,7 @@
 #include "util/xalloc.h"
 
 enum {
-	SEND_GAP_MS = 5,
+	SEND_GAP_MS = 20,
 	MAX_ROWS_PER_EVENT = 2000,
 	MAX_OUTPUT_PER_EVENT = 32 * 1024,
 	KEEPALIVE_S = 15,

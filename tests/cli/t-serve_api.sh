@@ -204,7 +204,7 @@ hasnt "$T/sse2" '^event: (rows|output)$'
 has "$T/sse2" '^event: end$'
 
 # A run every millisecond, followed live from its queueing: every row
-# once, in order; rows closer than the stream's gap (5 ms) go together.
+# once, in order; rows closer than the stream's gap (20 ms) go together.
 run '"events":["task-clock"],"interval_ms":1,"command":"sleep 1"'
 R0=$(jq_ 'd["id"]')
 curl -s -N -H "Authorization: Bearer $STOKEN" "${SURL}api/runs/$R0/live" >"$T/sse0"
