@@ -1,0 +1,176 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "util/optparse.h"
+
+struct vals {
+	bool quiet, verbose;
+	long repeat;
+	double timeout;
+	const char *out;
+	int seen;
+	char last[32];
+};
+
+static int note(void *ctx, const struct opt *o, const char *arg)
+{
+	struct vals *v = ctx;
+
+	UNUSED(o);
+	v->seen++;
+	snprintf(v->last, sizeof(v->last), "%s", arg ? arg : "(none)");
+	return strcmp(v->last, "bad") == 0 ? err_set(ERR_INVALID, "x: bad is bad") : 0;
+}
+
+#define TABLE(v, common)                                                                           \
+	struct opt common[] = {                                                                    \
+		OPT_GROUP("Common options:"),                                                      \
+		OPT_BOOL('q', "quiet", &(v).quiet, "no summary"),                                  \
+		OPT_HELP_LINE(),                                                                   \
+		OPT_END(),                                                                         \
+	};                                                                                         \
+	struct opt opts[] = {                                                                      \
+		OPT_LONG('r', "repeat", &(v).repeat, "N", 1, "measured runs\nat least one"),       \
+		OPT_DOUBLE(0, "timeout", &(v).timeout, "S", 0, "stop after S seconds"),            \
+		OPT_STRING('o', "output", &(v).out, "FILE", "where to write"),                     \
+		OPT_BOOL('v', "verbose", &(v).verbose, NULL),                                      \
+		OPT_CALLBACK(0, "report", "KIND", note, "a callback"),                             \
+		OPT_INCLUDE(common),                                                               \
+		OPT_END(),                                                                         \
+	};                                                                                         \
+	struct optparse p = {.name = "collect time",                                               \
+			     .usage = "veles collect time [OPTIONS] CMD",                          \
+			     .opts = opts,                                                         \
+			     .ctx = &(v)}
+
+static int parse(struct optparse *p, int flags, char **argv, int *nop)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	p->flags = flags;
+	return opt_parse(p, argc, argv, nop);
+}
+
+static void test_forms(void **state)
+{
+	struct vals v = {0};
+	TABLE(v, common);
+	char *argv[] = {"time",	    "-qv", "a",	 "-r5",	   "--timeout=1.5",
+			"b",	    "-o",  "f",	 "--repe", "7",
+			"--repo=x", "--",  "-c", NULL};
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, 0, argv, &n), 0);
+	assert_true(v.quiet && v.verbose);
+	assert_int_equal(v.repeat, 7); /* --repe: the one option it begins */
+	assert_true(v.timeout == 1.5);
+	assert_string_equal(v.out, "f");
+	assert_int_equal(v.seen, 1);
+	assert_string_equal(v.last, "x");
+	/* Operands in order, wherever they stood; "--" ends the options. */
+	assert_int_equal(n, 3);
+	assert_string_equal(argv[1], "a");
+	assert_string_equal(argv[2], "b");
+	assert_string_equal(argv[3], "-c");
+	assert_null(argv[4]);
+}
+
+static void test_stop_at_operand(void **state)
+{
+	struct vals v = {0};
+	TABLE(v, common);
+	char *argv[] = {"time", "-r", "3", "./prog", "-q", "--repeat", "9", NULL};
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, OPTP_STOP_AT_OPERAND, argv, &n), 0);
+	assert_int_equal(v.repeat, 3);
+	assert_false(v.quiet);
+	assert_int_equal(n, 4);
+	assert_string_equal(argv[1], "./prog");
+	assert_string_equal(argv[4], "9");
+}
+
+static void test_errors(void **state)
+{
+	struct vals v = {0};
+	TABLE(v, common);
+	char *unknown[] = {"t", "--repaet=2", NULL}, *ambiguous[] = {"t", "--re", "1", NULL},
+	     *small[] = {"t", "-r", "0", NULL}, *missing[] = {"t", "a", "--output", NULL},
+	     *flagval[] = {"t", "--quiet=1", NULL}, *neg[] = {"t", "--timeout", "-1", NULL},
+	     *cb[] = {"t", "--report", "bad", NULL}, *shortx[] = {"t", "-qx", NULL};
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, 0, unknown, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect time: unknown option '--repaet=2'");
+	assert_int_equal(parse(&p, 0, ambiguous, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect time: ambiguous option '--re'");
+	assert_int_equal(parse(&p, 0, small, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect time: -r needs a whole number >= 1, not '0'");
+	assert_int_equal(parse(&p, 0, missing, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect time: option '--output' needs a value");
+	assert_int_equal(parse(&p, 0, flagval, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect time: option '--quiet' takes no value");
+	assert_int_equal(parse(&p, 0, neg, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect time: --timeout needs a positive number, not '-1'");
+	assert_int_equal(parse(&p, 0, cb, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "x: bad is bad");
+	assert_int_equal(parse(&p, 0, shortx, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect time: unknown option '-x'");
+	/* The argv is left as it was on an error. */
+	assert_string_equal(missing[1], "a");
+}
+
+static void test_help(void **state)
+{
+	struct vals v = {0};
+	TABLE(v, common);
+	char *h[] = {"t", "-r", "2", "--help", "-r", "0", NULL}, *hs[] = {"t", "-h", NULL};
+	struct buf b = BUF_INIT;
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, 0, h, &n), OPT_HELP);
+	assert_int_equal(parse(&p, OPTP_NO_HELP, hs, &n), OPT_HELP); /* listed: still help */
+	p.about = "Runs CMD.";
+	opt_help(&p, &b);
+	assert_string_equal(buf_str(&b), "usage: veles collect time [OPTIONS] CMD\n"
+					 "\n"
+					 "Runs CMD.\n"
+					 "\n"
+					 "  -r, --repeat N     measured runs\n"
+					 "                     at least one\n"
+					 "      --timeout S    stop after S seconds\n"
+					 "  -o, --output FILE  where to write\n"
+					 "      --report KIND  a callback\n"
+					 "\n"
+					 "Common options:\n"
+					 "  -q, --quiet        no summary\n"
+					 "  -h, --help         this help\n");
+	buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_forms),
+		cmocka_unit_test(test_stop_at_operand),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_help),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
