@@ -6,6 +6,7 @@
 
 #include "analyze/samples.h"
 #include "cli/bisect-job.h"
+#include "cli/cli.h"
 #include "profile/profile.h"
 #include "run/run.h"
 #include "util/buf.h"
@@ -204,6 +205,7 @@ int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *v
 		.logs_dir = logs_dir,
 		.origin = version,
 		.quiet_collectors = true,
+		.message = cli_collect_message,
 	};
 	size_t added = 0;
 	int ret = 0;

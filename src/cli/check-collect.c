@@ -166,6 +166,7 @@ static int collect_recipe(struct cli_ctx *ctx, const struct profile *target, con
 		.transform = replay_postprocessors,
 		.transform_arg = target->postprocessors,
 		.out_path = &written,
+		.message = cli_collect_message,
 	};
 	char **argv = NULL;
 	size_t argc = 0;
@@ -201,6 +202,7 @@ static int collect_job(struct cli_ctx *ctx, const struct run_matrix *m, const st
 		.origin = parent,
 		.store = ctx->store,
 		.quiet_collectors = true,
+		.message = cli_collect_message,
 	};
 	struct run_step col = *job->collector;
 	struct run_job j = *job;

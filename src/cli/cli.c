@@ -68,6 +68,20 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_collect_message(void *arg, enum collect_msg kind, const char *text)
+{
+	UNUSED(arg);
+	if (kind == COLLECT_MSG_OUT) {
+		fputs(text, stdout);
+		return;
+	}
+	fflush(stdout);
+	if (kind == COLLECT_MSG_PROGRESS)
+		fprintf(stderr, "\r%s\033[K", text);
+	else
+		fprintf(stderr, "%s\n", text);
+}
+
 bool cli_wants_help(int argc, char **argv)
 {
 	int i;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "collect/collector.h"
 #include "project/project.h"
 
 enum cmd_flags {
@@ -104,6 +105,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* The usage error for the option getopt just rejected; returns 2. */
 int cli_bad_option(const char *cmd, char **argv);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A collector's messages (collect_env.message): output to stdout, lines
+ * and progress to stderr. */
+void cli_collect_message(void *arg, enum collect_msg kind, const char *text);
 
 /* Finds the project around the current directory (the nearest directory
  * here or above with .veles/, or else at the top of a git work tree) and

@@ -164,6 +164,7 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 	env.jobs_dir = ctx->jobs_dir;
 	env.logs_dir = ctx->logs_dir;
 	env.progress = ctx->stderr_tty;
+	env.message = cli_collect_message;
 	if (!cli_wants_help(argc, argv) && collect_origin(ctx, head, &env.origin) < 0)
 		return 2;
 	if (!env.name_template && !env.profile_name)

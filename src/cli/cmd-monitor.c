@@ -314,6 +314,7 @@ static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
 	env.jobs_dir = ctx->jobs_dir;
 	env.logs_dir = ctx->logs_dir;
 	env.cmd_status = &status;
+	env.message = cli_collect_message;
 	if (cli_head(ctx, head))
 		env.origin = head;
 	ret = collect_main(&env, (int)(k + nargs), args);

@@ -292,6 +292,7 @@ static int run_jobs(struct run_cli *r, const char *version, const struct run_job
 		.store = r->m->register_after_run ? r->ctx->store : NULL,
 		.quiet_collectors = true,
 		.name_template = r->name_template,
+		.message = cli_collect_message,
 	};
 	int ret = run_pre_run(r->m), done;
 

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 #include "util/spawn.h"
 #include "util/tmpdir.h"
 
@@ -126,6 +128,90 @@ int collect_option(struct collect_ctx *c, const char *name, int opt, char **argv
 	default:
 		return err_set(ERR_INVALID, "collect %s: unknown option '%s'", name, text);
 	}
+}
+
+static int check_timeout(const char *name, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (errno || end == arg || *end || !(*out > 0) || !isfinite(*out))
+		return err_set(ERR_INVALID,
+			       "collect %s: --timeout needs a positive number of seconds, not '%s'",
+			       name, arg);
+	return 0;
+}
+
+static void make_help(struct collect_ctx *c, const struct optparse *p)
+{
+	struct buf b = BUF_INIT;
+
+	opt_help(p, &b);
+	free(c->help_text);
+	c->help_text = buf_detach(&b, NULL);
+	c->help = true;
+}
+
+int collect_parse_options(struct collect_ctx *c, const char *name, const struct collect_options *o,
+			  int argc, char **argv)
+{
+	const struct opt common[] = {
+		OPT_INCLUDE(o->opts),
+		OPT_GROUP("Common options:"),
+		OPT_STRING('o', "output-handling", &c->output_arg, "MODE",
+			   "default: the command writes to the terminal;\n"
+			   "capture: also to .veles/logs/NAME.log;\n"
+			   "suppress: to /dev/null"),
+		OPT_STRING(0, "timeout", &c->timeout_arg, "S",
+			   "stop a run after S seconds (SIGTERM, then SIGKILL)"),
+		OPT_STRING(0, "workload", &c->workload, "TEXT",
+			   "header.workload (default: the command's arguments)"),
+		OPT_BOOL('q', "quiet", &c->quiet, "no summary and no \"profile written\" line"),
+		OPT_HELP_LINE(),
+		OPT_END(),
+	};
+	char *prefix = xasprintf("collect %s", name);
+	struct optparse p = {.name = prefix,
+			     .usage = o->usage,
+			     .about = o->about,
+			     .opts = common,
+			     .ctx = o->ctx,
+			     .flags = OPTP_STOP_AT_OPERAND};
+	int nop = 0, ret = opt_parse(&p, argc, argv, &nop);
+
+	if (ret == OPT_HELP) {
+		make_help(c, &p);
+		ret = 0;
+	} else if (ret == 0 && c->output_arg) {
+		ret = parse_output(name, c->output_arg, &c->output);
+	}
+	if (ret == 0 && !c->help && c->timeout_arg)
+		ret = check_timeout(name, c->timeout_arg, &c->timeout);
+	free(prefix);
+	if (ret < 0 || c->help)
+		return ret;
+	if (nop == 0)
+		return err_set(ERR_INVALID,
+			       "collect %s: no command to profile (veles collect %s -- CMD...)",
+			       name, name);
+	c->argv = argv + 1;
+	c->argc = nop;
+	return 0;
+}
+
+void collect_say(const struct collect_ctx *c, enum collect_msg kind, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	if (!c->env || !c->env->message)
+		return;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	c->env->message(c->env->message_arg, kind, buf_str(&b));
+	buf_release(&b);
 }
 
 int collect_take_command(struct collect_ctx *c, const char *name, int argc, char **argv)
@@ -365,10 +451,8 @@ static int write_one(struct collect_ctx *c, const struct collector *col, char **
 		*path = NULL;
 		return ret;
 	}
-	if (!c->quiet) {
-		fflush(stdout);
-		fprintf(stderr, "profile written to %s\n", display_path(*path));
-	}
+	if (!c->quiet)
+		collect_say(c, COLLECT_MSG_ERR, "profile written to %s", display_path(*path));
 	return 0;
 }
 
@@ -469,6 +553,7 @@ int collect_check_options(int argc, char **argv)
 		ret = err_set(ERR_INVALID, "collect %s: --help is not an option here", col->name);
 	if (col->release)
 		col->release(&c);
+	free(c.help_text);
 	free(full);
 	return ret;
 }
@@ -490,7 +575,10 @@ int collect_main(const struct collect_env *env, int argc, char **argv)
 	opterr = 0;
 	ret = col->parse(&c, argc, argv);
 	if (ret == 0 && c.help) {
-		col->usage();
+		if (col->usage)
+			col->usage();
+		else
+			collect_say(&c, COLLECT_MSG_OUT, "%s", c.help_text);
 		goto out;
 	}
 	if (ret == 0 && !c.argv)
@@ -525,5 +613,6 @@ out:
 	free(c.name);
 	free(c.log_path);
 	free(c.profile_path);
+	free(c.help_text);
 	return ret;
 }

@@ -20,6 +20,15 @@ enum output_handling {
 };
 
 struct collect_ctx;
+struct opt;
+
+/* What a collector tells the user, through the front end (library code
+ * never prints). */
+enum collect_msg {
+	COLLECT_MSG_OUT,      /* text for standard output: a summary, the help */
+	COLLECT_MSG_ERR,      /* a whole line for standard error: a note, a warning */
+	COLLECT_MSG_PROGRESS, /* a transient status line ("Collecting 4/10 ..."); "" clears it */
+};
 
 /* What the caller (the CLI, or the job runner) knows about the project. */
 struct collect_env {
@@ -47,6 +56,10 @@ struct collect_env {
 	 * NULL: BIN-COLLECTOR-WORKLOAD-TIMESTAMP. */
 	const char *profile_name;
 	const char *name_template;
+	/* Receives what the collector says (see enum collect_msg); NULL:
+	 * nothing is shown. */
+	void (*message)(void *arg, enum collect_msg kind, const char *text);
+	void *message_arg;
 };
 
 /* One collection in progress, shared by the phases. */
@@ -70,16 +83,19 @@ struct collect_ctx {
 	int last_status;    /* wait status of the last run of the command */
 	char *profile_path; /* where the profile was written */
 	bool quiet;	    /* env->quiet or -q */
-	bool help;	    /* parse() printed the usage: nothing to collect */
-	char *name;	    /* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
-	char *log_path;	    /* env->logs_dir/NAME.log, for --output-handling capture */
+	bool help;	    /* -h came: nothing to collect; help_text says how to use it */
+	char *help_text;    /* the collector's usage, made by collect_parse_options() */
+	const char *output_arg, *timeout_arg; /* the common options, checked after parsing */
+	char *name;	/* BIN-COLLECTOR-WORKLOAD-TIMESTAMP, no suffix; set before before() */
+	char *log_path; /* env->logs_dir/NAME.log, for --output-handling capture */
 	double load_before, load_after; /* 1-minute load averages around the phases */
 };
 
 struct collector {
 	const char *name;
 	const char *summary; /* one line for `veles collect --help` */
-	/* Prints the collector's usage (its own options and the common ones). */
+	/* Prints the collector's usage (its own options and the common ones);
+	 * NULL for a collector that parses with collect_parse_options(). */
 	void (*usage)(void);
 	/* Parses the collector's options from @argv (argv[0] is the collector
 	 * name) and sets c->argv to the command after "--" or the first
@@ -90,6 +106,26 @@ struct collector {
 	int (*after)(struct collect_ctx *c); /* may be NULL */
 	void (*release)(struct collect_ctx *c);
 };
+
+/*
+ * Parses a collector's options from its table @o->opts (util/optparse.h)
+ * followed by the common ones, as "collect NAME": the options end at the
+ * command (after "--" or at the first operand), which becomes c->argv.
+ * With -h, sets c->help and c->help_text from @o's usage, about and the
+ * tables. Returns 0 or ERR_INVALID with a message naming the option.
+ */
+struct collect_options {
+	const char *usage; /* "veles collect time [OPTIONS] -- COMMAND [ARGS...]" */
+	const char *about; /* what the collector does, for the help */
+	const struct opt *opts;
+	void *ctx; /* given to the table's callbacks */
+};
+int collect_parse_options(struct collect_ctx *c, const char *name, const struct collect_options *o,
+			  int argc, char **argv);
+
+/* Formats a message and gives it to c->env->message, if set. */
+void collect_say(const struct collect_ctx *c, enum collect_msg kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * The options every collector accepts, for its getopt_long tables: put

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collect/collector.h"
+
 struct config;
 struct postproc;
 struct profile;
@@ -126,6 +128,10 @@ struct run_env {
 	/* How profiles are named (format.output_profile_template), or NULL:
 	 * BIN-COLLECTOR-WORKLOAD-TIMESTAMP. */
 	const char *name_template;
+	/* Where the collectors' summaries, notes and progress go (see
+	 * collect/collector.h); NULL: nowhere. */
+	void (*message)(void *arg, enum collect_msg kind, const char *text);
+	void *message_arg;
 };
 
 struct run_result {

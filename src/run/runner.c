@@ -210,6 +210,8 @@ static int collect_once(const struct run_env *env, const struct run_job *job, co
 		.transform_arg = st,
 		.out_path = &written,
 		.name_template = env->name_template,
+		.message = env->message,
+		.message_arg = env->message_arg,
 	};
 	char **argv;
 	size_t argc;

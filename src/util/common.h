@@ -12,6 +12,9 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define UNUSED(x) ((void)(x))
+/* A macro's value as a string literal: "default " STR(LIMIT). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* True when the @n bytes at @s are ASCII digits, and there is one at least
  * (an index, a pid, a count). */

@@ -29,7 +29,7 @@ static const struct opt *find_short(const struct opt *t, int c)
 	for (; t->kind != OPT_KIND_END; t++) {
 		const struct opt *in;
 
-		if (t->kind == OPT_KIND_INCLUDE && (in = find_short(t->value, c)))
+		if (t->kind == OPT_KIND_INCLUDE && (in = find_short(t->include, c)))
 			return in;
 		if (is_option(t) && t->short_name == c)
 			return t;
@@ -44,7 +44,8 @@ static const struct opt *find_long(const struct opt *t, const char *name, size_t
 	for (; t->kind != OPT_KIND_END; t++) {
 		const struct opt *in;
 
-		if (t->kind == OPT_KIND_INCLUDE && (in = find_long(t->value, name, len, prefix, n)))
+		if (t->kind == OPT_KIND_INCLUDE &&
+		    (in = find_long(t->include, name, len, prefix, n)))
 			return in;
 		if (!is_option(t) || !t->long_name || strncmp(t->long_name, name, len) != 0)
 			continue;
@@ -160,10 +161,15 @@ static int parse_short(const struct optparse *p, int argc, char **argv, int *i)
 
 	for (const char *s = arg + 1; *s; s++) {
 		const struct opt *o = find_short(p->opts, (unsigned char)*s);
-		char text[3] = {'-', *s, '\0'};
+		char text[128];
 
 		if (!o)
 			return err_set(ERR_INVALID, "%s: unknown option '-%c'", p->name, *s);
+		/* Messages name the option by its long name, which says more. */
+		if (o->long_name)
+			snprintf(text, sizeof(text), "--%s", o->long_name);
+		else
+			snprintf(text, sizeof(text), "-%c", *s);
 		if (!takes_arg(o)) {
 			int ret = apply(p, o, text, NULL);
 
@@ -246,7 +252,7 @@ static size_t column_width(const struct opt *t, size_t w)
 		struct buf b = BUF_INIT;
 
 		if (t->kind == OPT_KIND_INCLUDE)
-			w = column_width(t->value, w);
+			w = column_width(t->include, w);
 		if (!is_option(t) || (t->flags & OPT_HIDDEN) || !t->help)
 			continue;
 		left_column(t, &b);
@@ -277,7 +283,7 @@ static void help_table(const struct opt *t, size_t col, struct buf *b)
 		size_t start = b->len;
 
 		if (t->kind == OPT_KIND_INCLUDE) {
-			help_table(t->value, col, b);
+			help_table(t->include, col, b);
 			continue;
 		}
 		if (t->kind == OPT_KIND_GROUP) {

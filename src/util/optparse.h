@@ -25,7 +25,7 @@ struct opt;
 enum opt_kind {
 	OPT_KIND_END,
 	OPT_KIND_GROUP,	   /* a heading or a paragraph in the help, after a blank line */
-	OPT_KIND_INCLUDE,  /* the options of another table (value: its struct opt *) */
+	OPT_KIND_INCLUDE,  /* the options of another table (include) */
 	OPT_KIND_BOOL,	   /* sets *(bool *)value */
 	OPT_KIND_STRING,   /* *(const char **)value = the argument (argv's string) */
 	OPT_KIND_LONG,	   /* *(long *)value, a whole number >= min */
@@ -53,6 +53,7 @@ struct opt {
 	long min; /* OPT_KIND_LONG: the least value; OPT_KIND_DOUBLE: values must exceed it */
 	opt_cb cb;
 	int flags;
+	const struct opt *include; /* OPT_KIND_INCLUDE: the table */
 };
 
 #define OPT_END()                                                                                  \
@@ -69,7 +70,7 @@ struct opt {
 	}
 #define OPT_INCLUDE(table)                                                                         \
 	{                                                                                          \
-		.kind = OPT_KIND_INCLUDE, .value = (table)                                         \
+		.kind = OPT_KIND_INCLUDE, .include = (table)                                       \
 	}
 #define OPT_BOOL(s, l, v, h)                                                                       \
 	{                                                                                          \

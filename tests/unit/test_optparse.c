@@ -119,7 +119,7 @@ static void test_errors(void **state)
 	assert_int_equal(parse(&p, 0, ambiguous, &n), ERR_INVALID);
 	assert_string_equal(err_msg(), "collect time: ambiguous option '--re'");
 	assert_int_equal(parse(&p, 0, small, &n), ERR_INVALID);
-	assert_string_equal(err_msg(), "collect time: -r needs a whole number >= 1, not '0'");
+	assert_string_equal(err_msg(), "collect time: --repeat needs a whole number >= 1, not '0'");
 	assert_int_equal(parse(&p, 0, missing, &n), ERR_INVALID);
 	assert_string_equal(err_msg(), "collect time: option '--output' needs a value");
 	assert_int_equal(parse(&p, 0, flagval, &n), ERR_INVALID);

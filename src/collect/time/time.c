@@ -12,7 +12,6 @@
  * run, so Veles adds nothing per run that a bare posix_spawn + wait4 loop
  * does not (bench/collect_time.sh checks that).
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/human.h"
+#include "util/optparse.h"
 #include "util/spawn.h"
 
 /* Progress appears once a collection has run this long, redrawn this often. */
@@ -55,29 +55,6 @@ struct time_state {
 
 static const char *const metrics[] = {"real", "user", "sys", "cpu", "instructions", "cycles"};
 
-static void time_usage(void)
-{
-	printf("usage: veles collect time [-w N] [-r N] [OPTIONS] -- COMMAND [ARGS...]\n"
-	       "\n"
-	       "Runs COMMAND (directly, no shell) N times after the warm-up runs and records\n"
-	       "each run's wall-clock (real), user and system time in seconds, its peak\n"
-	       "resident set size and its exit status. Prints a summary like hyperfine's.\n"
-	       "\n"
-	       "Where the kernel allows, each run's CPU time from the per-task clock\n"
-	       "(cpu, exact to the ns) is recorded too, and its instructions and cycles\n"
-	       "where the PMU counts them.\n"
-	       "\n"
-	       "  -w, --warmup N  runs before measuring, not recorded (default %d)\n"
-	       "  -r, --repeat N  measured runs (default %d)\n"
-	       "  --metric M      fail unless M is measured: real, user, sys, cpu,\n"
-	       "                  instructions or cycles; instructions without a PMU are\n"
-	       "                  counted by valgrind's cachegrind (exact, slower: then\n"
-	       "                  only the instructions are recorded)\n"
-	       "\n",
-	       TIME_DEFAULT_WARMUP, TIME_DEFAULT_REPEAT);
-	collect_common_usage();
-}
-
 static int parse_metric(struct time_state *st, const char *arg)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(metrics); i++) {
@@ -92,37 +69,53 @@ static int parse_metric(struct time_state *st, const char *arg)
 		       arg);
 }
 
+static int metric_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	UNUSED(o);
+	return parse_metric(ctx, arg);
+}
+
 static int time_parse(struct collect_ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"warmup", required_argument, NULL, 'w'},
-		{"repeat", required_argument, NULL, 'r'},
-		{"metric", required_argument, NULL, 'M'},
-		COLLECT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
 	struct time_state *st = xcalloc(1, sizeof(*st));
-	int opt, ret = 0;
+	const struct opt opts[] = {
+		OPT_LONG('w', "warmup", &st->warmup, "N", 0,
+			 "runs before measuring, not recorded (default " STR(
+				 TIME_DEFAULT_WARMUP) ")"),
+		OPT_LONG('r', "repeat", &st->repeat, "N", 1,
+			 "measured runs (default " STR(TIME_DEFAULT_REPEAT) ")"),
+		OPT_CALLBACK(0, "metric", "M", metric_opt,
+			     "fail unless M is measured: real, user, sys, cpu,\n"
+			     "instructions or cycles; instructions without a PMU are\n"
+			     "counted by valgrind's cachegrind (exact, slower: then\n"
+			     "only the instructions are recorded)"),
+		OPT_END(),
+	};
+	const struct collect_options o = {
+		.usage = "veles collect time [-w N] [-r N] [OPTIONS] -- COMMAND [ARGS...]",
+		.about = "Runs COMMAND (directly, no shell) N times after the warm-up runs and "
+			 "records\n"
+			 "each run's wall-clock (real), user and system time in seconds, its peak\n"
+			 "resident set size and its exit status. Prints a summary like "
+			 "hyperfine's.\n"
+			 "\n"
+			 "Where the kernel allows, each run's CPU time from the per-task clock\n"
+			 "(cpu, exact to the ns) is recorded too, and its instructions and cycles\n"
+			 "where the PMU counts them.",
+		.opts = opts,
+		.ctx = st,
+	};
+	int ret;
 
 	st->repeat = TIME_DEFAULT_REPEAT;
 	st->warmup = TIME_DEFAULT_WARMUP;
 	c->state = st;
-	while (ret == 0 && !c->help &&
-	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "w:r:", longopts, NULL)) != -1) {
-		if (opt == 'w')
-			ret = collect_parse_count("time", "--warmup", optarg, 0, &st->warmup);
-		else if (opt == 'r')
-			ret = collect_parse_count("time", "--repeat", optarg, 1, &st->repeat);
-		else if (opt == 'M')
-			ret = parse_metric(st, optarg);
-		else
-			ret = collect_option(c, "time", opt, argv);
-	}
+	ret = collect_parse_options(c, "time", &o, argc, argv);
 	if (ret < 0 || c->help)
 		return ret;
 	if (st->repeat > TIME_MAX_RUNS || st->warmup > TIME_MAX_RUNS)
 		return err_set(ERR_INVALID, "collect time: at most %d runs", TIME_MAX_RUNS);
-	return collect_take_command(c, "time", argc, argv);
+	return 0;
 }
 
 /* --metric M when the kernel gives no M: cachegrind for instructions, else
@@ -149,10 +142,10 @@ static int metric_fallback(struct collect_ctx *c, struct time_state *st)
 	st->use_cg = true;
 	perf_runcount_close(&st->tc);
 	st->tc_open = false;
-	fflush(stdout);
-	fprintf(stderr, "collect time: no PMU counts instructions here: counting them with "
-			"valgrind's cachegrind (exact; runs are slower, so only instructions are "
-			"recorded)\n");
+	collect_say(c, COLLECT_MSG_ERR,
+		    "collect time: no PMU counts instructions here: counting them with "
+		    "valgrind's cachegrind (exact; runs are slower, so only instructions are "
+		    "recorded)");
 	return 0;
 }
 
@@ -185,10 +178,10 @@ static int time_before(struct collect_ctx *c)
 
 /* ---- progress ---- */
 
-static void progress_clear(struct time_state *st)
+static void progress_clear(struct collect_ctx *c, struct time_state *st)
 {
 	if (st->drawn)
-		fputs("\r\033[K", stderr);
+		collect_say(c, COLLECT_MSG_PROGRESS, "%s", "");
 	st->drawn = false;
 }
 
@@ -199,8 +192,8 @@ static void progress_draw(struct collect_ctx *c, struct time_state *st, long i, 
 	if (!c->env->progress || c->quiet || now - st->first_start < PROGRESS_AFTER ||
 	    now - st->last_draw < PROGRESS_EVERY)
 		return;
-	fprintf(stderr, "\r%s %ld/%ld ...\033[K", warm ? "Warming up" : "Collecting", i + 1,
-		warm ? st->warmup : st->repeat);
+	collect_say(c, COLLECT_MSG_PROGRESS, "%s %ld/%ld ...", warm ? "Warming up" : "Collecting",
+		    i + 1, warm ? st->warmup : st->repeat);
 	st->last_draw = now;
 	st->drawn = true;
 }
@@ -216,7 +209,7 @@ static int time_run(struct collect_ctx *c, struct time_state *st, long i, bool w
 
 	/* The command's own output starts on a clean line. */
 	if (st->drawn && c->output != OUTPUT_SUPPRESS)
-		progress_clear(st);
+		progress_clear(c, st);
 	if (st->tc_open)
 		perf_runcount_begin(&st->tc);
 	ret = spawner_run(&st->sp, r);
@@ -234,7 +227,7 @@ static int time_run(struct collect_ctx *c, struct time_state *st, long i, bool w
 		st->first_start = r->start;
 	c->last_status = r->status;
 	if (r->timed_out) {
-		progress_clear(st);
+		progress_clear(c, st);
 		return err_set(ERR_CHILD,
 			       "collect time: '%s' timed out after %g s in %s run %ld of %ld (%s): "
 			       "no profile written",
@@ -261,7 +254,7 @@ static int time_collect(struct collect_ctx *c)
 		if (ret == 0)
 			st->done = i + 1;
 	}
-	progress_clear(st);
+	progress_clear(c, st);
 	if (ret == 0 && !spawn_interrupted())
 		time_build(c, st);
 	return ret;
@@ -396,7 +389,7 @@ static long self_maxrss_kib(void)
 }
 
 /* The exact metrics' means: "CPU (task-clock): 12.1 ms ± 0.2 ms". */
-static void counters_summary(const struct time_state *st, double ref)
+static void counters_summary(const struct time_state *st, double ref, struct buf *out)
 {
 	static const char *const label[RC_N] = {"CPU (task-clock):", "Instructions:", "Cycles:"};
 	double *v = xmalloc((size_t)st->done * sizeof(*v));
@@ -411,12 +404,12 @@ static void counters_summary(const struct time_state *st, double ref)
 			continue;
 		stats_compute(v, (size_t)st->done, &s);
 		if (k == RC_CPU)
-			printf("  %-20s %s ± %s\n", label[k],
-			       time_format(s.mean, ref, a, sizeof(a)),
-			       time_format(s.stddev, ref, b, sizeof(b)));
+			buf_addf(out, "  %-20s %s ± %s\n", label[k],
+				 time_format(s.mean, ref, a, sizeof(a)),
+				 time_format(s.stddev, ref, b, sizeof(b)));
 		else
-			printf("  %-20s %.0f ± %.0f%s\n", label[k], s.mean, s.stddev,
-			       st->use_cg ? " (cachegrind)" : "");
+			buf_addf(out, "  %-20s %.0f ± %.0f%s\n", label[k], s.mean, s.stddev,
+				 st->use_cg ? " (cachegrind)" : "");
 	}
 	free(v);
 }
@@ -427,6 +420,7 @@ static void time_summary(struct collect_ctx *c, struct time_state *st, const str
 	double user, sys, m = real->mean;
 	long maxrss = 0;
 	char a[48], b[48];
+	struct buf out = BUF_INIT;
 
 	for (long i = 0; i < st->done; i++)
 		v[i] = st->runs[i].user;
@@ -438,23 +432,27 @@ static void time_summary(struct collect_ctx *c, struct time_state *st, const str
 	}
 	sys = stats_mean(v, (size_t)st->done);
 	free(v);
-	printf("Benchmark:");
+	buf_adds(&out, "Benchmark:");
 	for (int i = 0; i < c->argc; i++)
-		printf(c->argv[i][strcspn(c->argv[i], " \t'\"\\$`|&;<>()*?")] ? " '%s'" : " %s",
-		       c->argv[i]);
+		buf_addf(&out,
+			 c->argv[i][strcspn(c->argv[i], " \t'\"\\$`|&;<>()*?")] ? " '%s'" : " %s",
+			 c->argv[i]);
 	/* hyperfine's layout, so its users read it at a glance. */
-	printf("\n  Time (mean ± σ):     %s ± %s", time_cell(m, m, 8, a, sizeof(a)),
-	       time_cell(real->stddev, m, 8, b, sizeof(b)));
-	printf("    [User: %s, System: %s]\n", time_format(user, m, a, sizeof(a)),
-	       time_format(sys, m, b, sizeof(b)));
-	printf("  Range (min … max):   %s … %s", time_cell(real->min, m, 8, a, sizeof(a)),
-	       time_cell(real->max, m, 8, b, sizeof(b)));
-	printf("    %zu run%s\n", real->n, real->n == 1 ? "" : "s");
-	printf("  Median: %s   Peak RSS: %s%s\n", time_format(real->median, m, a, sizeof(a)),
-	       maxrss <= self_maxrss_kib() ? "≤ " : "",
-	       human_num(b, sizeof(b), (double)maxrss * 1024, (double)maxrss * 1024, HUMAN_BYTES,
-			 1));
-	counters_summary(st, m);
+	buf_addf(&out, "\n  Time (mean ± σ):     %s ± %s", time_cell(m, m, 8, a, sizeof(a)),
+		 time_cell(real->stddev, m, 8, b, sizeof(b)));
+	buf_addf(&out, "    [User: %s, System: %s]\n", time_format(user, m, a, sizeof(a)),
+		 time_format(sys, m, b, sizeof(b)));
+	buf_addf(&out, "  Range (min … max):   %s … %s", time_cell(real->min, m, 8, a, sizeof(a)),
+		 time_cell(real->max, m, 8, b, sizeof(b)));
+	buf_addf(&out, "    %zu run%s\n", real->n, real->n == 1 ? "" : "s");
+	buf_addf(&out, "  Median: %s   Peak RSS: %s%s\n",
+		 time_format(real->median, m, a, sizeof(a)),
+		 maxrss <= self_maxrss_kib() ? "≤ " : "",
+		 human_num(b, sizeof(b), (double)maxrss * 1024, (double)maxrss * 1024, HUMAN_BYTES,
+			   1));
+	counters_summary(st, m, &out);
+	collect_say(c, COLLECT_MSG_OUT, "%s", buf_str(&out));
+	buf_release(&out);
 }
 
 /* "command exited with status 3 in 2 of 10 runs", when any run failed. */
@@ -476,12 +474,13 @@ static void time_warn_status(struct collect_ctx *c, struct time_state *st)
 	if (!failed)
 		return;
 	spawn_status_str(first, what, sizeof(what));
-	fflush(stdout);
 	if (same == failed)
-		fprintf(stderr, "Warning: command %s in %ld of %ld runs\n", what, failed, st->done);
+		collect_say(c, COLLECT_MSG_ERR, "Warning: command %s in %ld of %ld runs", what,
+			    failed, st->done);
 	else
-		fprintf(stderr, "Warning: command failed in %ld of %ld runs (the first %s)\n",
-			failed, st->done, what);
+		collect_say(c, COLLECT_MSG_ERR,
+			    "Warning: command failed in %ld of %ld runs (the first %s)", failed,
+			    st->done, what);
 }
 
 static int time_after(struct collect_ctx *c)
@@ -498,13 +497,12 @@ static int time_after(struct collect_ctx *c)
 		time_summary(c, st, &s);
 	/* A failing command is measured all the same, but the user must know. */
 	time_warn_status(c, st);
-	if (!c->quiet && s.noutliers) {
-		fflush(stdout);
-		fprintf(stderr,
+	if (!c->quiet && s.noutliers)
+		collect_say(
+			c, COLLECT_MSG_ERR,
 			"Warning: Statistical outliers were detected (%zu of %zu runs). Consider "
-			"re-running on a quiet system, or with more --warmup runs.\n",
+			"re-running on a quiet system, or with more --warmup runs.",
 			s.noutliers, s.n);
-	}
 	return 0;
 }
 
@@ -528,7 +526,6 @@ static void time_release(struct collect_ctx *c)
 const struct collector time_collector = {
 	.name = "time",
 	.summary = "wall, user and system time of a command, run N times",
-	.usage = time_usage,
 	.parse = time_parse,
 	.before = time_before,
 	.collect = time_collect,
