@@ -13,9 +13,11 @@
 #include "project/project_local.h"
 #include "run/batch.h"
 #include "store/store.h"
+#include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 #include "vcs/vcs.h"
 
 int cli_error(const char *fmt, ...)
@@ -54,6 +56,26 @@ int cli_bad_option(const char *cmd, char **argv)
 	if (optopt && optopt != '?')
 		return cli_usage_error(cmd, "unknown option or missing value: -%c", optopt);
 	return cli_usage_error(cmd, "unknown option or missing value: %s", argv[optind - 1]);
+}
+
+int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop)
+{
+	int ret = opt_parse(p, argc, argv, nop);
+
+	if (ret == OPT_HELP) {
+		struct buf b = BUF_INIT;
+
+		opt_help(p, &b);
+		fputs(buf_str(&b), stdout);
+		buf_release(&b);
+		return -1;
+	}
+	if (ret < 0) {
+		fflush(stdout);
+		fprintf(stderr, "veles %s (see `veles %s --help`)\n", err_msg(), p->name);
+		return 2;
+	}
+	return 0;
 }
 
 void cli_warn(const char *fmt, ...)

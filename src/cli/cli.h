@@ -104,6 +104,14 @@ int cli_fail(void);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The usage error for the option getopt just rejected; returns 2. */
 int cli_bad_option(const char *cmd, char **argv);
+/*
+ * Parses a command's options from its table (util/optparse.h; @p->name is
+ * the command, "status"). Returns 0 with the *@nop operands in argv[1..];
+ * on -h or --help prints the help and returns -1 (the command then exits
+ * 0); on a bad option prints it with a pointer to --help and returns 2.
+ */
+struct optparse;
+int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A collector's messages (collect_env.message): output to stdout, lines
  * and progress to stderr. */

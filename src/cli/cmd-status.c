@@ -1,5 +1,4 @@
 /* veles status: the current version, its profiles and the pending ones. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,21 +12,8 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/optparse.h"
 #include "vcs/vcs.h"
-
-static const char status_usage[] =
-	"usage: veles status [-s|--short] [--sort-by KEY] [--format text|json]\n"
-	"\n"
-	"Shows the current version (HEAD), the profiles registered to it (N@i)\n"
-	"and the pending profiles in .veles/jobs/ (N@p), numbered the way other\n"
-	"commands accept them.\n"
-	"\n"
-	"  -s, --short     the version and the number of profiles of each type\n"
-	"  --sort-by KEY   number profiles by KEY from now on, descending as Perun\n"
-	"                  does: time, type, cmd, workload, collector, source,\n"
-	"                  realpath or checksum (sets format.sort_profiles_by in\n"
-	"                  .veles/config.yml; -sb is Perun's spelling)\n"
-	"  --format FMT    text (default) or json\n";
 
 struct pending_info {
 	char *name;
@@ -226,46 +212,45 @@ static int set_sort_key(struct cli_ctx *ctx, const char *key)
 
 int cmd_status(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"short", no_argument, NULL, 's'},
-		{"sort-by", required_argument, NULL, 'S'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	enum out_format fmt = FORMAT_TEXT;
 	bool brief = false;
+	const char *format = NULL, *sort_key = NULL;
+	const struct opt opts[] = {
+		OPT_BOOL('s', "short", &brief,
+			 "the version and the number of profiles of each type"),
+		OPT_STRING(0, "sort-by", &sort_key, "KEY",
+			   "number profiles by KEY from now on, descending as Perun\n"
+			   "does: time, type, cmd, workload, collector, source,\n"
+			   "realpath or checksum (sets format.sort_profiles_by in\n"
+			   ".veles/config.yml; -sb is Perun's spelling)"),
+		OPT_STRING(0, "format", &format, "FMT", "text (default) or json"),
+		OPT_END(),
+	};
+	const struct optparse p = {
+		.name = "status",
+		.usage = "veles status [-s|--short] [--sort-by KEY] [--format text|json]",
+		.about = "Shows the current version (HEAD), the profiles registered to it (N@i)\n"
+			 "and the pending profiles in .veles/jobs/ (N@p), numbered the way other\n"
+			 "commands accept them.",
+		.opts = opts,
+	};
 	struct vcs_version info = {0};
 	struct store_entry *e = NULL;
-	struct pending_info *p;
+	struct pending_info *pend;
 	size_t ne = 0, np;
 	char head[41];
 	bool has_head, dirty = false;
-	int c, ret;
+	int nop, ret;
 
 	cli_perun_short_opts(argc, argv, (const char *const[]){"-sb", "--sort-by", NULL});
-	while ((c = getopt_long(argc, argv, "hs", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (cli_parse_format("status", optarg, &fmt) < 0)
-				return 2;
-			break;
-		case 's':
-			brief = true;
-			break;
-		case 'S':
-			if ((ret = set_sort_key(ctx, optarg)) != 0)
-				return ret;
-			break;
-		case 'h':
-			fputs(status_usage, stdout);
-			return 0;
-		default:
-			return cli_bad_option("status", argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error("status", "unexpected argument '%s'", argv[optind]);
+	if ((ret = cli_parse_options(&p, argc, argv, &nop)) != 0)
+		return ret < 0 ? 0 : ret;
+	if (nop)
+		return cli_usage_error("status", "unexpected argument '%s'", argv[1]);
+	if (format && cli_parse_format("status", format, &fmt) < 0)
+		return 2;
+	if (sort_key && (ret = set_sort_key(ctx, sort_key)) != 0)
+		return ret;
 	ret = vcs_head(ctx->vcs, head);
 	if (ret < 0 && ret != ERR_NOTFOUND)
 		return cli_fail();
@@ -275,12 +260,12 @@ int cmd_status(struct cli_ctx *ctx, int argc, char **argv)
 	     store_list(ctx->store, head, &e, &ne) < 0 || vcs_is_dirty(ctx->vcs, &dirty) < 0))
 		return cli_fail();
 	order_stored(&ctx->project, e, ne);
-	load_pending(ctx, &p, &np);
+	load_pending(ctx, &pend, &np);
 	if (fmt == FORMAT_JSON)
-		print_json(has_head ? head : NULL, &info, dirty, e, ne, p, np);
+		print_json(has_head ? head : NULL, &info, dirty, e, ne, pend, np);
 	else
-		print_text(ctx, has_head ? head : NULL, &info, dirty, e, ne, p, np, brief);
+		print_text(ctx, has_head ? head : NULL, &info, dirty, e, ne, pend, np, brief);
 	store_entries_free(e, ne);
-	free_pending(p, np);
+	free_pending(pend, np);
 	return 0;
 }
