@@ -4,6 +4,11 @@
 import { get } from './api.js';
 import { h, clear } from './widgets.js';
 
+// Actions a version's page offers (run the matrix there, remeasure, bisect):
+// each is fn(el, version, ctx) appending its controls to el; parts that
+// offer one push it here when their module loads.
+export const versionActions = [];
+
 // What /api/project said, fetched once per page load.
 let info = null;
 
