@@ -26,6 +26,7 @@ struct serve_cli {
 	bool open, quiet;
 	const char *cmd;  /* "serve" or "runner" */
 	const char *push; /* --push REMOTE */
+	const char *export_dir;
 	struct cli_ctx *ctx;
 };
 
@@ -91,6 +92,9 @@ static int parse_table(struct serve_cli *c, int argc, char **argv, int *nop)
 			 "pages and API only read: whatever would change something\n"
 			 "(a run, a session) is refused, for sharing"),
 		OPT_BOOL(0, "open", &c->open, "open the address in a browser (xdg-open)"),
+		OPT_STRING(0, "export", &c->export_dir, "DIR",
+			   "write the project's pages into DIR as a static site (for\n"
+			   "GitHub Pages or any file server) and exit, serving nothing"),
 		OPT_BOOL(0, "runner", &c->o.runner,
 			 "on PostgreSQL, also execute runs from the shared queue\n"
 			 "(on SQLite a server always does)"),
@@ -127,7 +131,7 @@ static int parse_table(struct serve_cli *c, int argc, char **argv, int *nop)
 				   "             [--lease SECONDS] [--push REMOTE] [--quiet]"
 				 : "veles serve [--listen ADDR:PORT] [--data DIR] [--db URL]\n"
 				   "            [--token-file FILE | --no-token] [--read-only]\n"
-				   "            [--open] [--quiet]\n"
+				   "            [--open] [--quiet] [--export DIR]\n"
 				   "            [--runner [--name NAME] [--lease SECONDS] [--push "
 				   "REMOTE]]",
 		.about = c->o.no_http ? RUNNER_ABOUT : SERVE_ABOUT,
@@ -155,6 +159,8 @@ static int parse(struct serve_cli *c, int argc, char **argv)
 		return cli_usage_error("runner", "--db URL: the queue's database");
 	if ((c->o.runner_name || c->o.lease_s || c->push) && !runner && !c->o.runner)
 		return cli_usage_error("serve", "--name, --lease and --push go with --runner");
+	if (c->export_dir && (c->o.runner || c->push))
+		return cli_usage_error("serve", "--export writes files: no --runner or --push");
 	if (c->token && c->o.no_token)
 		return cli_usage_error("serve", "--token-file and --no-token exclude each other");
 	c->o.token = c->token;
@@ -247,6 +253,30 @@ static void announce(const struct serve_cli *c, struct serve *s)
 	}
 }
 
+/* --export DIR: the project's pages as files, then exit. */
+static int export_site(struct cli_ctx *ctx, struct serve_cli *c)
+{
+	struct serve *s;
+	size_t files = 0;
+	int ret;
+
+	if (cli_find_root(ctx) < 0)
+		return cli_error("serve --export: %s", err_msg());
+	c->o.project_dir = ctx->root;
+	c->o.no_http = true;
+	c->o.export_only = true;
+	if (serve_start(&c->o, &s) < 0)
+		return cli_fail();
+	ret = serve_export(s, c->export_dir, &files);
+	serve_stop(s);
+	if (ret < 0)
+		return cli_fail();
+	if (!c->quiet)
+		fprintf(stderr, "veles serve: %zu answers and the pages written to %s\n", files,
+			c->export_dir);
+	return 0;
+}
+
 static int serve_main(struct cli_ctx *ctx, struct serve_cli *cp, int argc, char **argv)
 {
 	struct serve_cli c = *cp;
@@ -264,6 +294,13 @@ static int serve_main(struct cli_ctx *ctx, struct serve_cli *cp, int argc, char 
 		c.o.run_ended_arg = &c;
 	}
 	choose_data(ctx, &c);
+	if (c.export_dir) {
+		ret = export_site(ctx, &c);
+		free(c.token);
+		free(c.data);
+		free(c.db);
+		return ret;
+	}
 	/* In a project, the pages show its versions and profiles too. */
 	if (!c.o.no_http && cli_find_root(ctx) == 0)
 		c.o.project_dir = ctx->root;

@@ -46,8 +46,16 @@ static const struct project_route {
 	const char *name;   /* /api/project/NAME[/...]; "" for /api/project */
 	const char *method; /* GET, POST, ... (HEAD goes with GET) */
 	project_handler handler;
-} routes[] = {
-	{"", "GET", project_info},
+} routes[] =
+	{
+		{"", "GET", project_info},
+},
+  exact_routes[] = {
+	  /* Only /api/project/NAME itself: what lies below it (versions/ID)
+	   * goes on to the table above. */
+	  {"versions", "GET", api_project_versions},
+	  {"metrics", "GET", api_project_metrics},
+	  {"history", "GET", api_project_history},
 };
 
 static bool method_is(const struct req *r, const char *method)
@@ -63,6 +71,17 @@ void api_project(struct serve *s, const struct req *r, struct resp *out)
 
 	if (!s->proj) {
 		resp_error(out, 404, "this server shows no project (run veles serve in one)");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(exact_routes) && r->nsegs <= 3; i++) {
+		if (strcmp(exact_routes[i].name, name) != 0)
+			continue;
+		known = true;
+		if (!method_is(r, exact_routes[i].method))
+			continue;
+		pthread_mutex_lock(&s->proj_mu);
+		exact_routes[i].handler(s, r, out);
+		pthread_mutex_unlock(&s->proj_mu);
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(routes); i++) {

@@ -11,4 +11,9 @@
 
 typedef void (*project_handler)(struct serve *s, const struct req *r, struct resp *out);
 
+/* api_history.c: the history from the store index (store_index.h). */
+void api_project_versions(struct serve *s, const struct req *r, struct resp *out);
+void api_project_metrics(struct serve *s, const struct req *r, struct resp *out);
+void api_project_history(struct serve *s, const struct req *r, struct resp *out);
+
 #endif

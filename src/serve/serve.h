@@ -35,6 +35,9 @@ struct serve_opts {
 	/* Pages and API only read: every request that would change something
 	 * is refused (403), for sharing. */
 	bool read_only;
+	/* Open the database and the project only (no worker, no HTTP, the
+	 * queue left as it is): for serve_export(). */
+	bool export_only;
 	/* Where the server's log lines go (NULL: nowhere). */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
@@ -52,6 +55,10 @@ const char *serve_url(const struct serve *s);
 const char *serve_runner(const struct serve *s);
 /* The token, or NULL without one. */
 const char *serve_token(const struct serve *s);
+/* Writes the project's pages as a static site into @dir (docs/serve.md):
+ * the app, and the answer of every GET address they read as a file;
+ * *@files gets how many answers. */
+int serve_export(struct serve *s, const char *dir, size_t *files);
 /* Stops the running run (its data kept), closes connections, frees. */
 void serve_stop(struct serve *s);
 

@@ -141,10 +141,12 @@ static int start(struct serve *s, const struct serve_opts *o)
 		return ret;
 	if (mkdir_p(s->runs_dir) < 0)
 		return err_prefix(ERR_IO, "cannot make %s", s->runs_dir);
-	if ((ret = open_db(s, o)) < 0 || (ret = recover(s)) < 0)
+	if ((ret = open_db(s, o)) < 0 || (!o->export_only && (ret = recover(s)) < 0))
 		return ret;
 	if (o->project_dir && (ret = open_project(s, o->project_dir)) < 0)
 		return ret;
+	if (o->export_only)
+		return 0;
 	if (o->no_http)
 		return exec_start(s);
 	if ((ret = http_start(s, listen)) < 0)
@@ -212,6 +214,7 @@ void serve_stop(struct serve *s)
 	if (s->proj)
 		project_release(s->proj);
 	free(s->proj);
+	free(s->ix_stamp);
 	pthread_mutex_destroy(&s->proj_mu);
 	free(s->events_json);
 	free(s->data_dir);

@@ -9,6 +9,7 @@
 #include "serve/db.h"
 #include "serve/live.h"
 #include "serve/serve.h"
+#include "serve/store_index.h"
 
 struct exec;
 struct project;
@@ -41,6 +42,10 @@ struct serve {
 	struct project *proj;
 	bool read_only;
 	pthread_mutex_t proj_mu;
+	/* What the store index was last made from, and what that did
+	 * (store_index.h); under proj_mu. */
+	char *ix_stamp;
+	struct store_index_stats ix_last;
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
 	void (*run_ended)(void *arg, const char *id, const char *state);

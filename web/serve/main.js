@@ -3,7 +3,7 @@
 // (/plot/RUN), the project's pages (/p/...). Built with esbuild into one file, served by the binary.
 import 'uplot/dist/uPlot.min.css';
 import './app.css';
-import { get } from './api.js';
+import { get, staticSite } from './api.js';
 import { h, clear } from './widgets.js';
 import { sessionsScreen } from './sessions.js';
 import { benchScreen } from './bench.js';
@@ -36,7 +36,9 @@ async function plotScreen(root, id) {
 
 async function route() {
   const root = document.getElementById('app');
-  const p = location.pathname.split('/').filter(Boolean);
+  // A static export routes by the #fragment: a file server knows no /p/...
+  const where = staticSite ? (location.hash.slice(1).split('?')[0] || '/p/') : location.pathname;
+  const p = where.split('/').filter(Boolean);
   if (app.cleanup) app.cleanup();
   app.cleanup = null;
   document.body.classList.toggle('full', p[0] === 'plot');
@@ -48,9 +50,14 @@ async function route() {
 }
 
 function go(path) {
+  if (staticSite) {
+    location.hash = path; // hashchange routes
+    return;
+  }
   history.pushState(null, '', path);
   route();
 }
 
 window.addEventListener('popstate', route);
+if (staticSite) window.addEventListener('hashchange', route);
 document.addEventListener('DOMContentLoaded', route);

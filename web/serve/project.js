@@ -1,8 +1,9 @@
 // The project's pages under /p/ (veles serve run in a project): a bar with
 // the project's name and its parts, and each part's screen, chosen by the
 // first path segment after /p/ in the table below.
-import { get } from './api.js';
+import { get, staticSite } from './api.js';
 import { h, clear } from './widgets.js';
+import { historyScreen } from './history.js';
 
 // Actions a version's page offers (run the matrix there, remeasure, bisect):
 // each is fn(el, version, ctx) appending its controls to el; parts that
@@ -13,22 +14,17 @@ export const versionActions = [];
 let info = null;
 
 export async function projectInfo() {
-  if (!info) info = await get('/api/project');
+  if (!info) {
+    info = await get('/api/project');
+    // A static export only shows: nothing there can change anything.
+    if (staticSite) info.read_only = true;
+  }
   return info;
-}
-
-async function overview(root, go, ctx) {
-  const head = ctx.info.head;
-  root.append(h('section', { class: 'project-overview' },
-    h('p', {}, 'Current version: ',
-      head ? h('span', { class: 'mono' }, head.short) : 'none yet',
-      head ? ` ${head.summary}` : '')));
-  return null;
 }
 
 // [segment, title in the bar (or null: not listed), screen(root, go, ctx)]
 const parts = [
-  ['', 'Overview', overview],
+  ['', 'History', historyScreen],
 ];
 
 export async function projectScreen(root, go, path) {

@@ -1,0 +1,205 @@
+/* The store index: when to refresh it, and one refresh (store_index.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "project/project.h"
+#include "project/settings.h"
+#include "serve/db.h"
+#include "serve/srv.h"
+#include "serve/store_index.h"
+#include "serve/store_index_priv.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "vcs/git_lazy.h"
+#include "vcs/vcs.h"
+
+static void add_oid(struct buf *b, const char *name, const git_oid *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	buf_addf(b, "%s=%s\n", name, hex);
+}
+
+static void add_refs(struct buf *b, git_repository *repo, const char *glob)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+
+	if (git_reference_iterator_glob_new(&it, repo, glob) < 0)
+		return;
+	while (git_reference_next(&ref, it) == 0) {
+		const git_oid *id = git_reference_target(ref);
+
+		if (id)
+			add_oid(b, git_reference_name(ref), id);
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+}
+
+/*
+ * What the index depends on, cheaply: the ledger's head (the profiles),
+ * HEAD and the branches and tags (the versions). A few ref reads, no
+ * object: this is what every request pays when nothing changed.
+ */
+static void stamp(struct project *p, struct buf *b)
+{
+	git_repository *repo = vcs_store_repo(p->vcs);
+	char head[41];
+	git_oid id;
+
+	if (git_reference_name_to_id(&id, repo, "refs/veles/ledger") == 0)
+		add_oid(b, "ledger", &id);
+	if (vcs_head(p->vcs, head) == 0)
+		buf_addf(b, "HEAD=%s\n", head);
+	add_refs(b, repo, "refs/heads/*");
+	add_refs(b, repo, "refs/tags/*");
+	err_clear();
+}
+
+static int load_series(void *arg, const struct db_row *row)
+{
+	struct ix_run *x = arg;
+	bool added;
+	size_t i = strmap_intern(&x->series, row->v[1].s, &added);
+
+	XGROW(x->series_id, i + 1, x->series_cap);
+	x->series_id[i] = row->v[0].i;
+	return 0;
+}
+
+static int take_text(void *arg, const struct db_row *row)
+{
+	if (row->n && row->v[0].type == DB_TEXT)
+		buf_adds(arg, row->v[0].s);
+	return 1;
+}
+
+static int state_read(struct db *db, const char *name, struct buf *out)
+{
+	int ret = db_query(db, "SELECT value FROM ix_state WHERE name = ?", &DB_TEXT(name), 1,
+			   take_text, out);
+
+	return ret > 0 ? 0 : ret; /* take_text stops at the first row */
+}
+
+static int state_write(struct db *db, const char *name, const char *value)
+{
+	struct db_val v[2] = {DB_TEXT(name), DB_TEXT(value)};
+	int ret = db_exec(db, "DELETE FROM ix_state WHERE name = ?", v, 1, NULL);
+
+	return ret < 0 ? ret
+		       : db_exec(db, "INSERT INTO ix_state (name, value) VALUES (?, ?)", v, 2,
+				 NULL);
+}
+
+/* The ledger's head as the stamp names it, "" without a ledger. */
+static void ledger_of(const char *stamp_text, char hex[41])
+{
+	hex[0] = '\0';
+	if (strncmp(stamp_text, "ledger=", 7) == 0)
+		snprintf(hex, 41, "%.40s", stamp_text + 7);
+}
+
+static int run_init(struct ix_run *x, struct serve *s)
+{
+	memset(x, 0, sizeof(*x));
+	x->db = s->db;
+	x->p = s->proj;
+	check_params_default(&x->opts.cp);
+	/* The verdicts are check's as configured for the project; a broken
+	 * configuration falls back to the defaults rather than hiding the
+	 * history. */
+	if (check_strategies_load(s->proj, &x->strategies) < 0)
+		err_clear();
+	x->opts.strategies = &x->strategies;
+	int ret = db_query_int(x->db, "SELECT MAX(seq) FROM ix_versions", NULL, 0, 0, &x->max_seq);
+
+	if (ret == 0)
+		ret = db_query_int(x->db, "SELECT MAX(id) FROM ix_series", NULL, 0, 0,
+				   &x->max_series);
+	if (ret == 0)
+		ret = db_query(x->db, "SELECT id, skey FROM ix_series", NULL, 0, load_series, x);
+	return ret;
+}
+
+static void run_free(struct ix_run *x)
+{
+	strmap_free(&x->series);
+	free(x->series_id);
+	check_strategies_free(&x->strategies);
+}
+
+static int update(struct serve *s, const char *now)
+{
+	struct buf old = BUF_INIT;
+	char old_ledger[41], new_ledger[41];
+	struct ix_run x;
+	int ret = db_begin(s->db);
+
+	if (ret < 0)
+		return ret;
+	ret = run_init(&x, s);
+	if (ret == 0)
+		ret = state_read(s->db, "stamp", &old);
+	ledger_of(buf_str(&old), old_ledger);
+	ledger_of(now, new_ledger);
+	if (ret == 0 && strcmp(buf_str(&old), now) != 0)
+		ret = ix_refs_update(&x);
+	if (ret == 0 && strcmp(old_ledger, new_ledger) != 0)
+		ret = ix_profiles_update(&x, old_ledger);
+	if (ret == 0)
+		ret = state_write(s->db, "stamp", now);
+	if (ret == 0) {
+		ret = db_commit(s->db);
+	} else {
+		db_rollback(s->db);
+	}
+	if (ret == 0)
+		s->ix_last = x.stats;
+	run_free(&x);
+	buf_release(&old);
+	return ret < 0 ? err_prefix(ret, "cannot index the project's store") : 0;
+}
+
+int store_index_refresh(struct serve *s)
+{
+	struct buf now = BUF_INIT;
+	int ret = 0;
+
+	stamp(s->proj, &now);
+	if (!s->ix_stamp || strcmp(s->ix_stamp, buf_str(&now)) != 0) {
+		ret = update(s, buf_str(&now));
+		if (ret == 0) {
+			free(s->ix_stamp);
+			s->ix_stamp = buf_detach(&now, NULL);
+		}
+	} else {
+		memset(&s->ix_last, 0, sizeof(s->ix_last));
+	}
+	buf_release(&now);
+	return ret;
+}
+
+const struct store_index_stats *store_index_last(const struct serve *s)
+{
+	return &s->ix_last;
+}
+
+int store_index_class_rank(const char *cls)
+{
+	static const char *const order[] = {
+		"NotInBaseline",      "NotInTarget",	   "Unknown",
+		"NoChange",	      "MaybeOptimization", "Optimization",
+		"SevereOptimization", "TotalOptimization", "MaybeDegradation",
+		"Degradation",	      "SevereDegradation", "TotalDegradation",
+	};
+
+	for (size_t i = 0; cls && i < ARRAY_SIZE(order); i++)
+		if (strcmp(cls, order[i]) == 0)
+			return (int)i + 1;
+	return 0;
+}

@@ -1,0 +1,482 @@
+/*
+ * The store index's profiles: which versions' profiles changed between
+ * two ledgers (one tree diff, or a comparison of every version's list when
+ * the old ledger is gone), each read again into its rows, points and
+ * verdict, and the verdicts of its children, which compare against it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/degrade.h"
+#include "analyze/history.h"
+#include "analyze/profile_config.h"
+#include "profile/profile.h"
+#include "project/project.h"
+#include "project/version_profiles.h"
+#include "serve/db.h"
+#include "serve/store_index_priv.h"
+#include "store/store.h"
+#include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "vcs/git_lazy.h"
+#include "vcs/vcs.h"
+
+struct changed {
+	struct strmap set;
+	struct ix_run *x;
+};
+
+static void mark(struct changed *c, const char *id)
+{
+	strmap_intern(&c->set, id, NULL);
+}
+
+/* "versions/ab/cdef.../type/name" -> "abcdef..." */
+static void mark_path(struct changed *c, const char *path)
+{
+	char id[41];
+
+	if (!path || strncmp(path, "versions/", 9) != 0 || strlen(path) < 9 + 2 + 1 + 38)
+		return;
+	memcpy(id, path + 9, 2);
+	memcpy(id + 2, path + 12, 38);
+	id[40] = '\0';
+	mark(c, id);
+}
+
+static int commit_tree(git_repository *repo, const char *hex, git_tree **out)
+{
+	git_commit *c = NULL;
+	git_oid id;
+	int ret = hex ? git_oid_fromstr(&id, hex)
+		      : git_reference_name_to_id(&id, repo, "refs/veles/ledger");
+
+	if (ret == 0)
+		ret = git_commit_lookup(&c, repo, &id);
+	if (ret == 0)
+		ret = git_commit_tree(out, c);
+	git_commit_free(c);
+	return ret;
+}
+
+/* The versions whose profiles differ between ledger @old and now; 1 when
+ * the old ledger cannot be read here (compare every version then). */
+static int diff_ledgers(struct changed *c, const char *old)
+{
+	git_repository *repo = vcs_store_repo(c->x->p->vcs);
+	git_tree *a = NULL, *b = NULL;
+	git_diff *diff = NULL;
+	int ret;
+
+	if (!*old || commit_tree(repo, old, &a) < 0)
+		return 1;
+	if (commit_tree(repo, NULL, &b) < 0) {
+		git_tree_free(a);
+		return 1;
+	}
+	ret = git_diff_tree_to_tree(&diff, repo, a, b, NULL);
+	for (size_t i = 0; ret == 0 && i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		mark_path(c, d->old_file.path);
+		mark_path(c, d->new_file.path);
+	}
+	git_diff_free(diff);
+	git_tree_free(a);
+	git_tree_free(b);
+	return ret < 0 ? 1 : 0;
+}
+
+/* What a version's list of profiles is, to see whether it changed. */
+static void signature(const struct store_entry *e, size_t n, struct buf *out)
+{
+	for (size_t i = 0; i < n; i++)
+		buf_addf(out, "%.12s", e[i].blob);
+}
+
+struct sig_check {
+	struct changed *c;
+	struct buf sig, have;
+	int ret;
+};
+
+static int take_text(void *arg, const struct db_row *row)
+{
+	if (row->n && row->v[0].type == DB_TEXT)
+		buf_adds(arg, row->v[0].s);
+	return 1;
+}
+
+static int compare_one(const char *version, const struct store_entry *e, size_t n, void *arg)
+{
+	struct sig_check *sc = arg;
+
+	buf_reset(&sc->sig);
+	buf_reset(&sc->have);
+	signature(e, n, &sc->sig);
+	sc->ret = db_query(sc->c->x->db, "SELECT sig FROM ix_versions WHERE id = ?",
+			   &DB_TEXT(version), 1, take_text, &sc->have);
+	if (sc->ret > 0)
+		sc->ret = 0; /* take_text stops at the first row */
+	if (sc->ret < 0)
+		return 1;
+	if (strcmp(buf_str(&sc->sig), buf_str(&sc->have)) != 0)
+		mark(sc->c, version);
+	return 0;
+}
+
+static int mark_row(void *arg, const struct db_row *row)
+{
+	mark(arg, row->v[0].s);
+	return 0;
+}
+
+/* Every version whose list differs from the index's, and every indexed
+ * one with profiles (those the store no longer has come out empty). */
+static int compare_all(struct changed *c)
+{
+	struct sig_check sc = {c, BUF_INIT, BUF_INIT, 0};
+	int ret = store_each_version(c->x->p->store, compare_one, &sc);
+
+	if (ret == 0)
+		ret = sc.ret;
+	if (ret == 0)
+		ret = db_query(c->x->db, "SELECT id FROM ix_versions WHERE profiles > 0", NULL, 0,
+			       mark_row, c);
+	buf_release(&sc.sig);
+	buf_release(&sc.have);
+	return ret;
+}
+
+/* The configuration of a series, as the metrics list describes it. */
+static int64_t series_id(struct ix_run *x, const struct profile *p, const char *key,
+			 const struct history_series *hs, int *ret)
+{
+	char *skey = xasprintf("%s\x1f%s", key, hs->location);
+	bool added;
+	size_t i = strmap_intern(&x->series, skey, &added);
+
+	if (added) {
+		size_t npp = 0;
+		char **pp = profile_config_postprocessors(p, &npp);
+		struct buf names = BUF_INIT;
+
+		for (size_t k = 0; k < npp; k++) {
+			buf_addf(&names, "%s%s", k ? ", " : "", pp[k]);
+			free(pp[k]);
+		}
+		free(pp);
+		XGROW(x->series_id, i + 1, x->series_cap);
+		x->series_id[i] = ++x->max_series;
+		struct db_val v[] = {DB_INT(x->series_id[i]),
+				     DB_TEXT(skey),
+				     DB_TEXT(key),
+				     DB_TEXT(hs->title),
+				     DB_TEXT(hs->title_full),
+				     DB_TEXT(hs->location),
+				     DB_TEXT(hs->unit),
+				     DB_TEXT(p->type ? p->type : ""),
+				     DB_TEXT(p->cmd ? p->cmd : ""),
+				     DB_TEXT(p->workload ? p->workload : ""),
+				     DB_TEXT(p->collector ? p->collector : ""),
+				     DB_TEXT(buf_str(&names))};
+		*ret = db_exec(x->db,
+			       "INSERT INTO ix_series (id, skey, config_key, config, config_full, "
+			       "location, unit, type, cmd, workload, collector, postprocessors) "
+			       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       v, ARRAY_SIZE(v), NULL);
+		buf_release(&names);
+	}
+	free(skey);
+	return x->series_id[i];
+}
+
+/* The points of profile @i of @vp (the newest of its configuration). */
+static int add_points(struct ix_run *x, const char *version, const struct version_profiles *vp,
+		      size_t i)
+{
+	struct history h = {0};
+	int ret;
+
+	history_add_version(&h, version, "", 0, "");
+	ret = history_add_profile(&h, 0, vp->p[i], "", NULL, NULL);
+	for (size_t k = 0; k < h.ns && ret == 0; k++) {
+		const struct history_point *pt = &h.s[k].pts[0];
+		int64_t id = series_id(x, vp->p[i], vp->key[i], &h.s[k], &ret);
+		struct db_val v[] = {
+			DB_INT(id),	 DB_TEXT(version), IX_REAL(pt->median),	  IX_REAL(pt->q1),
+			IX_REAL(pt->q3), DB_INT(pt->n),	   DB_TEXT(vp->e[i].blob)};
+
+		if (ret == 0)
+			ret = db_exec(x->db,
+				      "INSERT INTO ix_points (series, version, median, q1, q3, n, "
+				      "blob) VALUES (?, ?, ?, ?, ?, ?, ?)",
+				      v, ARRAY_SIZE(v), NULL);
+	}
+	history_free(&h);
+	return ret;
+}
+
+static bool newest_of_key(const struct version_profiles *vp, size_t i)
+{
+	return vp->key[i] && version_profiles_find(vp, vp->key[i]) == (ssize_t)i;
+}
+
+/* The rows of version @id from its profiles @vp. */
+static int write_version(struct ix_run *x, const char *id, const struct version_profiles *vp)
+{
+	struct buf sig = BUF_INIT;
+	int ret = 0;
+	static const char *const clear[] = {
+		"DELETE FROM ix_profiles WHERE version = ?",
+		"DELETE FROM ix_points WHERE version = ?",
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(clear) && ret == 0; k++)
+		ret = db_exec(x->db, clear[k], &DB_TEXT(id), 1, NULL);
+	for (size_t i = 0; i < vp->n && ret == 0; i++) {
+		char *title = profile_config_title(vp->p[i]);
+		struct db_val v[] = {DB_TEXT(id),
+				     DB_TEXT(vp->e[i].type),
+				     DB_TEXT(vp->e[i].name),
+				     DB_TEXT(vp->e[i].blob),
+				     DB_TEXT(vp->key[i]),
+				     DB_TEXT(title)};
+
+		ret = db_exec(x->db,
+			      "INSERT INTO ix_profiles (version, type, name, blob, config_key, "
+			      "config) VALUES (?, ?, ?, ?, ?, ?)",
+			      v, ARRAY_SIZE(v), NULL);
+		free(title);
+		if (ret == 0 && newest_of_key(vp, i))
+			ret = add_points(x, id, vp, i);
+	}
+	signature(vp->e, vp->n, &sig);
+	if (ret == 0) {
+		struct db_val v[] = {DB_INT(vp->n), DB_TEXT(buf_str(&sig)), DB_TEXT(id)};
+
+		ret = db_exec(x->db, "UPDATE ix_versions SET profiles = ?, sig = ? WHERE id = ?", v,
+			      3, NULL);
+	}
+	buf_release(&sig);
+	x->stats.versions_read++;
+	return ret;
+}
+
+struct worst {
+	const char *cls;
+	double rel, lo, hi;
+};
+
+static void consider(struct worst *w, const struct change *c)
+{
+	const char *name = change_class_name(c->cls);
+	int a = store_index_class_rank(name), b = store_index_class_rank(w->cls);
+
+	if (a > b || (a == b && isfinite(c->rel_change) &&
+		      (!isfinite(w->rel) || fabs(c->rel_change) > fabs(w->rel)))) {
+		*w = (struct worst){name, c->rel_change, c->ci_low, c->ci_high};
+	}
+}
+
+static int store_changes(struct ix_run *x, const char *id, const char *key,
+			 const struct change_list *cl, struct worst *w)
+{
+	int ret = 0;
+
+	for (size_t k = 0; k < cl->n && ret == 0; k++) {
+		const struct change *c = &cl->v[k];
+		struct db_val v[] = {DB_TEXT(id),
+				     DB_TEXT(key),
+				     DB_TEXT(c->location),
+				     DB_TEXT(c->method ? c->method : ""),
+				     DB_TEXT(change_class_name(c->cls)),
+				     IX_REAL(c->rel_change),
+				     IX_REAL(c->ci_low),
+				     IX_REAL(c->ci_high)};
+
+		consider(w, c);
+		ret = db_exec(x->db,
+			      "DELETE FROM ix_verdicts WHERE version = ? AND config_key = ? AND "
+			      "location = ? AND method = ?",
+			      v, 4, NULL);
+		if (ret == 0)
+			ret = db_exec(
+				x->db,
+				"INSERT INTO ix_verdicts (version, config_key, location, method, "
+				"class, change_rel, ci_low, ci_high) VALUES (?, ?, ?, ?, ?, ?, ?, "
+				"?)",
+				v, ARRAY_SIZE(v), NULL);
+	}
+	return ret;
+}
+
+/* check's verdict of version @id (profiles @vp) against its parent's @pp. */
+static int verdict(struct ix_run *x, const char *id, const struct version_profiles *vp,
+		   const struct version_profiles *pp)
+{
+	struct worst w = {NULL, NAN, NAN, NAN};
+	int ret =
+		db_exec(x->db, "DELETE FROM ix_verdicts WHERE version = ?", &DB_TEXT(id), 1, NULL);
+
+	for (size_t i = 0; i < vp->n && ret == 0; i++) {
+		struct change_list cl = {0};
+		ssize_t j;
+
+		if (!newest_of_key(vp, i) || (j = version_profiles_find(pp, vp->key[i])) < 0)
+			continue;
+		/* A pair check cannot compare (a metric one side lacks) has no
+		 * verdict; the rest of the history still shows. */
+		if (check_compare_pair(&x->opts, pp->p[j], pp->e[j].name, vp->p[i], vp->e[i].name,
+				       &cl) < 0)
+			err_clear();
+		else
+			ret = store_changes(x, id, vp->key[i], &cl, &w);
+		change_list_free(&cl);
+	}
+	if (ret == 0) {
+		struct db_val v[] = {DB_TEXT(w.cls), IX_REAL(w.rel), IX_REAL(w.lo), IX_REAL(w.hi),
+				     DB_TEXT(id)};
+
+		ret = db_exec(x->db,
+			      "UPDATE ix_versions SET verdict = ?, change_rel = ?, ci_low = ?, "
+			      "ci_high = ? WHERE id = ?",
+			      v, ARRAY_SIZE(v), NULL);
+	}
+	x->stats.verdicts++;
+	return ret;
+}
+
+/* One loaded version kept for the next, whose parent it usually is. */
+struct loaded {
+	char id[41];
+	struct version_profiles vp;
+};
+
+static int load(struct ix_run *x, const char *id, struct loaded *cache, struct version_profiles *vp,
+		bool *owned)
+{
+	*owned = false;
+	if (*id && strcmp(cache->id, id) == 0) {
+		*vp = cache->vp;
+		return 0;
+	}
+	*owned = true;
+	memset(vp, 0, sizeof(*vp));
+	return *id ? version_profiles_load(x->p->store, id, vp) : 0;
+}
+
+static int take_parent(void *arg, const struct db_row *row)
+{
+	snprintf(arg, 41, "%s", row->v[0].type == DB_TEXT ? row->v[0].s : "");
+	return 1;
+}
+
+struct kids {
+	char (*id)[41];
+	size_t n, cap;
+};
+
+static int take_kid(void *arg, const struct db_row *row)
+{
+	struct kids *k = arg;
+
+	XGROW(k->id, k->n + 1, k->cap);
+	snprintf(k->id[k->n++], 41, "%s", row->v[0].s);
+	return 0;
+}
+
+/* The children of @id not read again in this refresh compare against it. */
+static int redo_children(struct ix_run *x, struct changed *c, const char *id,
+			 const struct version_profiles *vp)
+{
+	struct kids k = {0};
+	int ret = db_query(x->db, "SELECT id FROM ix_versions WHERE parent = ? AND profiles > 0",
+			   &DB_TEXT(id), 1, take_kid, &k);
+
+	for (size_t i = 0; i < k.n && ret == 0; i++) {
+		struct version_profiles kv = {0};
+
+		if (strmap_get(&c->set, k.id[i]) != SIZE_MAX)
+			continue;
+		ret = version_profiles_load(x->p->store, k.id[i], &kv);
+		if (ret == 0)
+			ret = verdict(x, k.id[i], &kv, vp);
+		version_profiles_free(&kv);
+	}
+	free(k.id);
+	return ret;
+}
+
+static int reindex(struct ix_run *x, struct changed *c, const char *id, struct loaded *cache)
+{
+	struct version_profiles vp = {0}, pp;
+	char parent[41] = "";
+	bool own_parent = false;
+	int ret = db_query(x->db, "SELECT parent FROM ix_versions WHERE id = ?", &DB_TEXT(id), 1,
+			   take_parent, parent);
+
+	if (ret > 0)
+		ret = 0; /* take_parent stops at the first row */
+	if (ret == 0)
+		ret = version_profiles_load(x->p->store, id, &vp);
+	if (ret == 0)
+		ret = write_version(x, id, &vp);
+	if (ret == 0)
+		ret = load(x, parent, cache, &pp, &own_parent);
+	if (ret == 0)
+		ret = verdict(x, id, &vp, &pp);
+	if (ret == 0)
+		ret = redo_children(x, c, id, &vp);
+	if (own_parent)
+		version_profiles_free(&pp);
+	version_profiles_free(&cache->vp);
+	snprintf(cache->id, sizeof(cache->id), "%s", id);
+	cache->vp = vp;
+	return ret;
+}
+
+struct order {
+	const char *id;
+	int64_t seq;
+};
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int ix_profiles_update(struct ix_run *x, const char *old_hex)
+{
+	struct changed c = {.x = x};
+	struct loaded cache = {0};
+	struct order *o = NULL;
+	int ret = diff_ledgers(&c, old_hex);
+
+	if (ret == 1)
+		ret = compare_all(&c);
+	o = xcalloc(c.set.n ? c.set.n : 1, sizeof(*o));
+	for (size_t i = 0, k = 0; i < c.set.cap && ret == 0; i++) {
+		if (!c.set.keys[i])
+			continue;
+		o[k].id = c.set.keys[i];
+		ret = ix_version_ensure(x, o[k].id);
+		if (ret == 0)
+			ret = db_query_int(x->db, "SELECT seq FROM ix_versions WHERE id = ?",
+					   &DB_TEXT(o[k].id), 1, 0, &o[k].seq);
+		k++;
+	}
+	/* Oldest first: a parent is read before its children, which reuse it. */
+	qsort(o, c.set.n, sizeof(*o), by_seq);
+	for (size_t i = 0; i < c.set.n && ret == 0; i++)
+		ret = reindex(x, &c, o[i].id, &cache);
+	version_profiles_free(&cache.vp);
+	free(o);
+	strmap_free(&c.set);
+	return ret;
+}
