@@ -183,7 +183,7 @@ static int write_page(const char *dir)
 	end = p + a->len;
 	for (const char *m; (m = strstr(p, "\"/assets/")) && m < end; p = m + 2) {
 		buf_add(&b, p, (size_t)(m - p) + 1);
-		buf_adds(&b, ".");
+		buf_adds(&b, "./");
 	}
 	buf_add(&b, p, (size_t)(end - p));
 	p = strstr(buf_str(&b), "<head>");
