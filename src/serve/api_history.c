@@ -131,6 +131,9 @@ static int take_version(void *arg, const struct db_row *row)
 	} else {
 		buf_adds(o->b, "null");
 	}
+	/* Still to make (the background makes it): null is not "none". */
+	if (v[11].type == DB_INT && v[11].i)
+		buf_adds(o->b, ",\"verdict_pending\":true");
 	buf_addc(o->b, '}');
 	snprintf(o->last, sizeof(o->last), "%s", v[0].s);
 	return 0;
@@ -175,7 +178,8 @@ void api_project_versions(struct serve *s, const struct req *r, struct resp *out
 		ret = db_query(
 			s->db,
 			"SELECT id, parents, label, time, author, summary, profiles, verdict, "
-			"change_rel, ci_low, ci_high FROM ix_versions WHERE seq < ? ORDER BY "
+			"change_rel, ci_low, ci_high, verdict_due FROM ix_versions WHERE seq < ? "
+			"ORDER BY "
 			"seq DESC LIMIT ?",
 			p, 2, take_version, &o);
 	}

@@ -58,7 +58,8 @@ static const char *const migrations[] = {
 	 * in history order with their parents and the refs at them, each
 	 * version's profiles, the series they make (configuration x
 	 * location) with a point per version, and check's verdicts against
-	 * the parent. ix_state says which ledger and refs it reflects. */
+	 * the parent (verdict_due: to be made again). ix_state says which
+	 * ledger and refs it reflects. */
 	"CREATE TABLE ix_state (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"CREATE TABLE ix_versions ("
 	"  id TEXT PRIMARY KEY,"
@@ -71,12 +72,14 @@ static const char *const migrations[] = {
 	"  summary TEXT NOT NULL,"
 	"  profiles BIGINT NOT NULL DEFAULT 0,"
 	"  sig TEXT NOT NULL DEFAULT '',"
+	"  verdict_due BIGINT NOT NULL DEFAULT 0,"
 	"  verdict TEXT,"
 	"  change_rel DOUBLE PRECISION,"
 	"  ci_low DOUBLE PRECISION,"
 	"  ci_high DOUBLE PRECISION);"
 	"CREATE INDEX ix_versions_seq ON ix_versions(seq);"
 	"CREATE INDEX ix_versions_parent ON ix_versions(parent);"
+	"CREATE INDEX ix_versions_due ON ix_versions(verdict_due, seq);"
 	"CREATE TABLE ix_refs (name TEXT PRIMARY KEY, version TEXT NOT NULL, target TEXT NOT NULL);"
 	"CREATE TABLE ix_profiles ("
 	"  version TEXT NOT NULL,"

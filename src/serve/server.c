@@ -208,6 +208,7 @@ void serve_stop(struct serve *s)
 	exec_stop(s);
 	live_wake_all(&s->live);
 	http_stop(s);
+	store_index_stop(s);
 	live_registry_free(&s->live);
 	db_close(s->db);
 	pthread_mutex_destroy(&s->perf_mu);

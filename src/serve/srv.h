@@ -46,6 +46,10 @@ struct serve {
 	 * (store_index.h); under proj_mu. */
 	char *ix_stamp;
 	struct store_index_stats ix_last;
+	int64_t ix_due;	 /* versions whose verdict is still to make */
+	bool ix_busy;	 /* the verdicts' thread works on them */
+	bool ix_started; /* ix_thread is to be joined */
+	pthread_t ix_thread;
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
 	void (*run_ended)(void *arg, const char *id, const char *state);

@@ -1,7 +1,9 @@
 /* The store index: when to refresh it, and one refresh (store_index.h). */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "project/project.h"
 #include "project/settings.h"
@@ -9,6 +11,7 @@
 #include "serve/srv.h"
 #include "serve/store_index.h"
 #include "serve/store_index_priv.h"
+#include "serve/util.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -133,6 +136,10 @@ static void run_free(struct ix_run *x)
 	check_strategies_free(&x->strategies);
 }
 
+/* What a request spends on verdicts, and a background slice. */
+#define REQUEST_BUDGET_S 0.02
+#define SLICE_S 0.1
+
 static int update(struct serve *s, const char *now)
 {
 	struct buf old = BUF_INIT;
@@ -153,6 +160,10 @@ static int update(struct serve *s, const char *now)
 		ret = ix_profiles_update(&x, old_ledger);
 	if (ret == 0)
 		ret = state_write(s->db, "stamp", now);
+	/* The verdicts of a version or two come with this answer; a long
+	 * history's wait for the background (start_verdicts). */
+	if (ret == 0)
+		ret = ix_verdicts_work(&x, srv_mono() + REQUEST_BUDGET_S, srv_mono, &s->ix_due);
 	if (ret == 0) {
 		ret = db_commit(s->db);
 	} else {
@@ -163,6 +174,64 @@ static int update(struct serve *s, const char *now)
 	run_free(&x);
 	buf_release(&old);
 	return ret < 0 ? err_prefix(ret, "cannot index the project's store") : 0;
+}
+
+/* One slice of the verdicts still due, in a transaction of its own. */
+static int verdicts_slice(struct serve *s)
+{
+	struct ix_run x;
+	int ret = db_begin(s->db);
+
+	if (ret < 0)
+		return ret;
+	ret = run_init(&x, s);
+	if (ret == 0)
+		ret = ix_verdicts_work(&x, srv_mono() + SLICE_S, srv_mono, &s->ix_due);
+	if (ret == 0)
+		ret = db_commit(s->db);
+	else
+		db_rollback(s->db);
+	run_free(&x);
+	return ret;
+}
+
+/* The verdicts due, a slice at a time with the project's lock taken
+ * for each, so that requests go on between them. */
+static void *verdicts_thread(void *arg)
+{
+	struct serve *s = arg;
+	bool more = true;
+
+	while (more && !s->stopping) {
+		pthread_mutex_lock(&s->proj_mu);
+		if (verdicts_slice(s) < 0) {
+			srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
+			s->ix_due = 0;
+		}
+		more = s->ix_due > 0;
+		if (!more)
+			s->ix_busy = false;
+		pthread_mutex_unlock(&s->proj_mu);
+		usleep(10000);
+	}
+	return NULL;
+}
+
+static void start_verdicts(struct serve *s)
+{
+	if (s->ix_due <= 0 || s->ix_busy || s->stopping)
+		return;
+	if (s->ix_started)
+		pthread_join(s->ix_thread, NULL); /* it has ended: ix_busy is false */
+	s->ix_started = pthread_create(&s->ix_thread, NULL, verdicts_thread, s) == 0;
+	s->ix_busy = s->ix_started;
+}
+
+void store_index_stop(struct serve *s)
+{
+	if (s->ix_started)
+		pthread_join(s->ix_thread, NULL);
+	s->ix_started = false;
 }
 
 int store_index_refresh(struct serve *s)
@@ -181,6 +250,7 @@ int store_index_refresh(struct serve *s)
 		memset(&s->ix_last, 0, sizeof(s->ix_last));
 	}
 	buf_release(&now);
+	start_verdicts(s);
 	return ret;
 }
 

@@ -19,8 +19,13 @@
 
 struct serve;
 
-/* Brings the index of s->proj up to date (s->proj_mu held). */
+/* Brings the index of s->proj up to date (s->proj_mu held). The
+ * verdicts of a version or two are made then; more (a first index, a
+ * pull of many versions) by a thread in the background, newest first,
+ * their versions marked verdict_due until then. */
 int store_index_refresh(struct serve *s);
+/* Waits for that thread to end (s->stopping set first). */
+void store_index_stop(struct serve *s);
 
 /* Where the index stands: what the last refresh did. */
 struct store_index_stats {

@@ -37,6 +37,10 @@ int ix_refs_update(struct ix_run *x);
  * version) to the ledger now, with their verdicts and their children's. */
 int ix_profiles_update(struct ix_run *x, const char *old_hex);
 
+/* Makes the verdicts due (newest first) until now() passes @until; *@left
+ * gets how many remain due. */
+int ix_verdicts_work(struct ix_run *x, double until, double (*now)(void), int64_t *left);
+
 /* A double for the database: NaN and infinities as NULL. */
 #define IX_REAL(x) (isfinite(x) ? DB_REAL(x) : (struct db_val){.type = DB_NULL})
 

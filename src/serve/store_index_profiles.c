@@ -369,73 +369,82 @@ static int load(struct ix_run *x, const char *id, struct loaded *cache, struct v
 	return *id ? version_profiles_load(x->p->store, id, vp) : 0;
 }
 
-static int take_parent(void *arg, const struct db_row *row)
+/* Its verdict and its children's (they compare against it) are made
+ * again, by ix_verdicts_work(): check's statistics cost far more than
+ * reading a profile, and a first index of a long history must not wait
+ * for thousands of them. */
+static int reindex(struct ix_run *x, const char *id)
 {
-	snprintf(arg, 41, "%s", row->v[0].type == DB_TEXT ? row->v[0].s : "");
-	return 1;
-}
+	struct version_profiles vp = {0};
+	int ret = version_profiles_load(x->p->store, id, &vp);
 
-struct kids {
-	char (*id)[41];
-	size_t n, cap;
-};
-
-static int take_kid(void *arg, const struct db_row *row)
-{
-	struct kids *k = arg;
-
-	XGROW(k->id, k->n + 1, k->cap);
-	snprintf(k->id[k->n++], 41, "%s", row->v[0].s);
-	return 0;
-}
-
-/* The children of @id not read again in this refresh compare against it. */
-static int redo_children(struct ix_run *x, struct changed *c, const char *id,
-			 const struct version_profiles *vp)
-{
-	struct kids k = {0};
-	int ret = db_query(x->db, "SELECT id FROM ix_versions WHERE parent = ? AND profiles > 0",
-			   &DB_TEXT(id), 1, take_kid, &k);
-
-	for (size_t i = 0; i < k.n && ret == 0; i++) {
-		struct version_profiles kv = {0};
-
-		if (strmap_get(&c->set, k.id[i]) != SIZE_MAX)
-			continue;
-		ret = version_profiles_load(x->p->store, k.id[i], &kv);
-		if (ret == 0)
-			ret = verdict(x, k.id[i], &kv, vp);
-		version_profiles_free(&kv);
-	}
-	free(k.id);
-	return ret;
-}
-
-static int reindex(struct ix_run *x, struct changed *c, const char *id, struct loaded *cache)
-{
-	struct version_profiles vp = {0}, pp;
-	char parent[41] = "";
-	bool own_parent = false;
-	int ret = db_query(x->db, "SELECT parent FROM ix_versions WHERE id = ?", &DB_TEXT(id), 1,
-			   take_parent, parent);
-
-	if (ret > 0)
-		ret = 0; /* take_parent stops at the first row */
-	if (ret == 0)
-		ret = version_profiles_load(x->p->store, id, &vp);
 	if (ret == 0)
 		ret = write_version(x, id, &vp);
 	if (ret == 0)
-		ret = load(x, parent, cache, &pp, &own_parent);
+		ret = db_exec(
+			x->db,
+			"UPDATE ix_versions SET verdict_due = 1 WHERE id = ? OR (parent = ? AND "
+			"profiles > 0)",
+			(struct db_val[]){DB_TEXT(id), DB_TEXT(id)}, 2, NULL);
+	version_profiles_free(&vp);
+	return ret;
+}
+
+struct due {
+	char (*id)[41];
+	char (*parent)[41];
+	size_t n, cap, pcap;
+};
+
+static int take_due(void *arg, const struct db_row *row)
+{
+	struct due *d = arg;
+
+	XGROW(d->id, d->n + 1, d->cap);
+	XGROW(d->parent, d->n + 1, d->pcap);
+	snprintf(d->id[d->n], 41, "%s", row->v[0].s);
+	snprintf(d->parent[d->n], 41, "%s", row->v[1].type == DB_TEXT ? row->v[1].s : "");
+	d->n++;
+	return 0;
+}
+
+int ix_verdicts_work(struct ix_run *x, double until, double (*now)(void), int64_t *left)
+{
+	struct loaded cache = {0};
+	struct due d = {0};
+	/* Newest first: the versions a page shows first. */
+	int ret = db_query(x->db,
+			   "SELECT id, parent FROM ix_versions WHERE verdict_due = 1 ORDER BY seq "
+			   "DESC LIMIT 256",
+			   NULL, 0, take_due, &d);
+
+	for (size_t i = 0; i < d.n && ret == 0 && now() < until; i++) {
+		struct version_profiles vp, pp;
+		bool own_vp, own_pp;
+
+		ret = load(x, d.id[i], &cache, &vp, &own_vp);
+		if (ret == 0)
+			ret = load(x, d.parent[i], &cache, &pp, &own_pp);
+		if (ret == 0)
+			ret = verdict(x, d.id[i], &vp, &pp);
+		if (ret == 0)
+			ret = db_exec(x->db, "UPDATE ix_versions SET verdict_due = 0 WHERE id = ?",
+				      &DB_TEXT(d.id[i]), 1, NULL);
+		/* Its parent is usually the next one due (newest first): kept. */
+		if (own_vp)
+			version_profiles_free(&vp);
+		if (own_pp) {
+			version_profiles_free(&cache.vp);
+			snprintf(cache.id, sizeof(cache.id), "%s", d.parent[i]);
+			cache.vp = pp;
+		}
+	}
+	version_profiles_free(&cache.vp);
+	free(d.id);
+	free(d.parent);
 	if (ret == 0)
-		ret = verdict(x, id, &vp, &pp);
-	if (ret == 0)
-		ret = redo_children(x, c, id, &vp);
-	if (own_parent)
-		version_profiles_free(&pp);
-	version_profiles_free(&cache->vp);
-	snprintf(cache->id, sizeof(cache->id), "%s", id);
-	cache->vp = vp;
+		ret = db_query_int(x->db, "SELECT COUNT(*) FROM ix_versions WHERE verdict_due = 1",
+				   NULL, 0, 0, left);
 	return ret;
 }
 
@@ -454,7 +463,6 @@ static int by_seq(const void *a, const void *b)
 int ix_profiles_update(struct ix_run *x, const char *old_hex)
 {
 	struct changed c = {.x = x};
-	struct loaded cache = {0};
 	struct order *o = NULL;
 	int ret = diff_ledgers(&c, old_hex);
 
@@ -474,8 +482,7 @@ int ix_profiles_update(struct ix_run *x, const char *old_hex)
 	/* Oldest first: a parent is read before its children, which reuse it. */
 	qsort(o, c.set.n, sizeof(*o), by_seq);
 	for (size_t i = 0; i < c.set.n && ret == 0; i++)
-		ret = reindex(x, &c, o[i].id, &cache);
-	version_profiles_free(&cache.vp);
+		ret = reindex(x, o[i].id);
 	free(o);
 	strmap_free(&c.set);
 	return ret;

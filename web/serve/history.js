@@ -129,11 +129,12 @@ class HistoryChart {
     const p = d.history.points[i];
     const v = d.versions[i];
     const verdict = d.verdicts[v.id];
-    clear(this.tip).append(
+    clear(this.tip).append(...[
       h('div', {}, h('strong', { class: 'mono' }, v.label), ' ', v.summary),
       h('div', {}, `median ${fmtNum(p.median)}${d.unit ? ` ${d.unit}` : ''} (q1 ${fmtNum(p.q1)}, q3 ${fmtNum(p.q3)}, n ${p.n})`),
       p.change_point ? h('div', { class: 'verdict-bad' }, `change point: ${pct(p.shift)}`) : null,
-      verdict ? h('div', { class: verdictClass(verdict.class) }, verdictText(verdict)) : null);
+      verdict ? h('div', { class: verdictClass(verdict.class) }, verdictText(verdict)) : null,
+    ].filter(Boolean));
     this.tip.dataset.version = v.id;
     this.tip.hidden = false;
     const w = this.box.getBoundingClientRect().width;
@@ -188,7 +189,9 @@ function versionRow(v, go) {
     h('td', { class: 'muted' }, v.author),
     h('td', { class: 'muted' }, v.time ? new Date(v.time * 1000).toISOString().slice(0, 10) : ''),
     h('td', { class: 'num' }, v.profiles || ''),
-    h('td', { class: verdictClass(v.verdict && v.verdict.class) }, verdictText(v.verdict)));
+    v.verdict_pending
+      ? h('td', { class: 'muted' }, 'being checked…')
+      : h('td', { class: verdictClass(v.verdict && v.verdict.class) }, verdictText(v.verdict)));
 }
 
 // The list, a page at a time: 10,000 versions are not one table at once.

@@ -1,0 +1,56 @@
+#!/bin/bash
+# The project's history page of veles serve in headless Chromium (see
+# serve-history.mjs): find the planted slowdown on the chart, hover shows
+# its commit, a click opens its version page, Shift+click two points opens
+# their diff; the versions list with the slowdown's verdict; and the same
+# page from `veles serve --export` on a plain file server. Skipped (77)
+# without chromium, node or web/node_modules.
+: "${VELES:?}" "${VELES_SRCDIR:?}"
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
+	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
+	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
+	exit 77
+fi
+. "$VELES_SRCDIR/tests/cli/lib.sh"
+. "$VELES_SRCDIR/tests/cli/serve-lib.sh"
+new_git_project p
+for v in $(seq 1 12); do
+	commit_change "version $v: <b>tweak</b>"
+	python3 - "$T/p.perf" "$v" <<'PY'
+import json, random, sys
+v = int(sys.argv[2])
+r = random.Random(v)
+base = 0.010 if v < 8 else 0.0135
+res = [{"uid": "./prog", "type": "time", "subtype": sub, "order": k,
+        "amount": base * f * (1 + r.gauss(0, 0.01))}
+       for sub, f in (("real", 1.0), ("user", 0.8)) for k in range(9)]
+json.dump({"header": {"type": "time", "cmd": "./prog", "units": {"time": "s"}},
+           "collector_info": {"name": "time"}, "global": {"resources": res}},
+          open(sys.argv[1], "w"))
+PY
+	"$VELES" add -q --force "$T/p.perf" || fail "add"
+done
+slow=$(git rev-parse HEAD~4)
+serve_start
+# check's verdicts made (in the background when a request has not the time).
+for _ in $(seq 300); do
+	expect 200 GET /api/project/versions
+	grep -q verdict_pending "$T/body" || break
+	sleep 0.1
+done
+export VELES_SRCDIR CHROMIUM SURL STOKEN SLOW="$slow" BEFORE="$(git rev-parse HEAD~5)"
+node "$VELES_SRCDIR/tests/browser/serve-history.mjs" server >"$T/result" || { cat "$T/result"; fail "browser"; }
+cat "$T/result"
+serve_stop
+
+# The static export, served by a plain file server.
+ok veles serve --export "$T/site"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$T/site" >"$T/http.log" 2>&1 &
+HPID=$!
+trap 'kill $HPID 2>/dev/null; wait $HPID 2>/dev/null; rm -rf "$T"' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/index.html" >/dev/null && break; sleep 0.1; done
+SURL="http://127.0.0.1:$port/" node "$VELES_SRCDIR/tests/browser/serve-history.mjs" static >"$T/result" ||
+	{ cat "$T/result"; fail "browser, static"; }
+cat "$T/result"
