@@ -73,10 +73,11 @@ static bool plain_char(char c)
 	       c == '.' || c == '-';
 }
 
-static void escaped(struct buf *b, const char *s, size_t n, bool keep_slash)
+/* In the path, dots are escaped too: no ".." segment ever. */
+static void escaped(struct buf *b, const char *s, size_t n, bool path)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (plain_char(s[i]) || (keep_slash && s[i] == '/'))
+		if (path ? s[i] == '/' || (plain_char(s[i]) && s[i] != '.') : plain_char(s[i]))
 			buf_addc(b, s[i]);
 		else
 			buf_addf(b, "_%02x", (unsigned char)s[i]);

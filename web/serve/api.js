@@ -12,11 +12,11 @@ export class ApiError extends Error {
 // export_file_name() names them, and nothing is sent anywhere.
 export const staticSite = !!document.querySelector('meta[name="veles-static"]');
 
-function escaped(s, keepSlash) {
+function escaped(s, path) {
   let out = '';
   for (const c of new TextEncoder().encode(s)) {
     const ch = String.fromCharCode(c);
-    if (/[A-Za-z0-9.-]/.test(ch) || (keepSlash && ch === '/')) out += ch;
+    if (path ? /[A-Za-z0-9/-]/.test(ch) : /[A-Za-z0-9.-]/.test(ch)) out += ch;
     else out += `_${c.toString(16).padStart(2, '0')}`;
   }
   return out;
