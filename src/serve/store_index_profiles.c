@@ -420,7 +420,7 @@ int ix_verdicts_work(struct ix_run *x, double until, double (*now)(void), int64_
 
 	for (size_t i = 0; i < d.n && ret == 0 && now() < until; i++) {
 		struct version_profiles vp, pp;
-		bool own_vp, own_pp;
+		bool own_vp = false, own_pp = false;
 
 		ret = load(x, d.id[i], &cache, &vp, &own_vp);
 		if (ret == 0)

@@ -31,7 +31,8 @@ static void test_export_names(void **state)
 	name_is("/api/project/history?limit=3&series=12", "api/project/history@series_3d12.json");
 	name_is("/api/project/diff?a=ab&b=cd", "api/project/diff@a_3dab&b_3dcd.json");
 	/* Nothing leaves the folder or names something odd. */
-	name_is("/api/project/x?q=../../etc/passwd", "api/project/x@q_3d.._2f.._2fetc_2fpasswd.json");
+	name_is("/api/project/x?q=../../etc/passwd",
+		"api/project/x@q_3d.._2f.._2fetc_2fpasswd.json");
 	name_is("/api/project/a b", "api/project/a_20b.json");
 	name_is("/api/project/../x.perf", "api/project/_2e_2e/x_2eperf.json");
 	name_is("/api/project/x?", "api/project/x.json");
