@@ -232,8 +232,7 @@ static int take_metric(void *arg, const struct db_row *row)
 
 #define SERIES_SELECT                                                                              \
 	"SELECT s.id, s.config, s.config_full, s.location, s.unit, s.type, s.cmd, s.workload, "    \
-	"s.collector, s.postprocessors, (SELECT COUNT(*) FROM ix_points p WHERE p.series = "       \
-	"s.id), s.config_key FROM ix_series s"
+	"s.collector, s.postprocessors, s.points, s.config_key FROM ix_series s"
 
 void api_project_metrics(struct serve *s, const struct req *r, struct resp *out)
 {
@@ -249,8 +248,7 @@ void api_project_metrics(struct serve *s, const struct req *r, struct resp *out)
 		return;
 	buf_adds(&b, "{\"metrics\":[");
 	ret = db_query(s->db,
-		       SERIES_SELECT " WHERE EXISTS (SELECT 1 FROM ix_points p WHERE p.series = "
-				     "s.id) ORDER BY s.config, s.location",
+		       SERIES_SELECT " WHERE s.points > 0 ORDER BY s.config, s.location",
 		       NULL, 0, take_metric, &o);
 	buf_adds(&b, "]}\n");
 	if (ret < 0) {
@@ -340,46 +338,73 @@ static void series_out_free(struct series_out *o)
 	free(o->location);
 }
 
+/* The series' history but its verdicts: "{id, ..., profiles: [...]". */
+static int history_body(struct serve *s, long long id, struct series_out *o, struct buf *b)
+{
+	struct buf pts = BUF_INIT;
+	int ret = db_query(s->db,
+			   "SELECT v.id, v.label, v.time, v.summary, p.median, p.q1, p.q3, p.n, "
+			   "p.blob FROM ix_points p JOIN ix_versions v ON v.id = p.version "
+			   "WHERE p.series = ? ORDER BY v.seq",
+			   &DB_INT(id), 1, take_point, o);
+
+	if (ret == 0) {
+		/* The change points as `log --perf` finds them. */
+		history_finish(&o->h);
+		history_series_json(&o->h, &pts);
+		/* One series: its object without the array around it. */
+		buf_addf(b, "{%s,\"history\":%.*s,\"versions\":", buf_str(&o->meta),
+			 (int)(pts.len - 2), pts.data + 1);
+		history_versions_json(&o->h, b);
+		buf_addf(b, ",\"profiles\":[%s]", buf_str(&o->blobs));
+	}
+	buf_release(&pts);
+	return ret;
+}
+
+static struct store_index_cached *cached(struct serve *s, long long id)
+{
+	for (size_t i = 0; i < STORE_INDEX_CACHED; i++)
+		if (s->ix_cache[i].text && s->ix_cache[i].series == id &&
+		    s->ix_cache[i].gen == s->ix_gen)
+			return &s->ix_cache[i];
+	return NULL;
+}
+
+static void remember(struct serve *s, long long id, const struct buf *b)
+{
+	struct store_index_cached *c = &s->ix_cache[s->ix_cache_next++ % STORE_INDEX_CACHED];
+
+	free(c->text);
+	*c = (struct store_index_cached){id, s->ix_gen, xstrdup(buf_str(b))};
+}
+
 static int history_json(struct serve *s, long long id, struct buf *b)
 {
 	struct series_out o = {.meta = BUF_INIT, .blobs = BUF_INIT, .verdicts = BUF_INIT};
-	struct buf pts = BUF_INIT;
+	const struct store_index_cached *c;
 	int ret = db_query(s->db, SERIES_SELECT " WHERE s.id = ?", &DB_INT(id), 1, take_series, &o);
 
 	if (ret > 0)
 		ret = 0; /* take_series stops at the first row */
-
 	if (ret == 0 && !o.h.s)
 		ret = err_set(ERR_NOTFOUND,
 			      "series=%lld: no such series (see /api/project/metrics)", id);
-	if (ret == 0)
-		ret = db_query(
-			s->db,
-			"SELECT v.id, v.label, v.time, v.summary, p.median, p.q1, p.q3, p.n, "
-			"p.blob FROM ix_points p JOIN ix_versions v ON v.id = p.version "
-			"WHERE p.series = ? ORDER BY v.seq",
-			&DB_INT(id), 1, take_point, &o);
 	if (ret == 0) {
 		struct db_val p[] = {DB_TEXT(o.key), DB_TEXT(o.location)};
 
-		ret = db_query(
-			s->db,
-			"SELECT version, class, change_rel, ci_low, ci_high FROM ix_verdicts "
-			"WHERE config_key = ? AND location = ?",
-			p, 2, take_verdict, &o);
+		ret = db_query(s->db,
+			       "SELECT version, class, change_rel, ci_low, ci_high FROM ix_verdicts "
+			       "WHERE config_key = ? AND location = ?",
+			       p, 2, take_verdict, &o);
 	}
-	if (ret == 0) {
-		/* The change points as `log --perf` finds them. */
-		history_finish(&o.h);
-		history_series_json(&o.h, &pts);
-		/* One series: its object without the array around it. */
-		buf_addf(b, "{%s,\"history\":%.*s,\"versions\":", buf_str(&o.meta),
-			 (int)(pts.len - 2), pts.data + 1);
-		history_versions_json(&o.h, b);
-		buf_addf(b, ",\"profiles\":[%s],\"verdicts\":{%s}}\n", buf_str(&o.blobs),
-			 buf_str(&o.verdicts));
+	if (ret == 0 && (c = cached(s, id))) {
+		buf_adds(b, c->text);
+	} else if (ret == 0 && (ret = history_body(s, id, &o, b)) == 0) {
+		remember(s, id, b);
 	}
-	buf_release(&pts);
+	if (ret == 0)
+		buf_addf(b, ",\"verdicts\":{%s}}\n", buf_str(&o.verdicts));
 	series_out_free(&o);
 	return ret;
 }

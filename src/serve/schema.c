@@ -101,7 +101,8 @@ static const char *const migrations[] = {
 	"  cmd TEXT NOT NULL,"
 	"  workload TEXT NOT NULL,"
 	"  collector TEXT NOT NULL,"
-	"  postprocessors TEXT NOT NULL);"
+	"  postprocessors TEXT NOT NULL,"
+	"  points BIGINT NOT NULL DEFAULT 0);"
 	"CREATE TABLE ix_points ("
 	"  series BIGINT NOT NULL,"
 	"  version TEXT NOT NULL,"
@@ -121,7 +122,8 @@ static const char *const migrations[] = {
 	"  change_rel DOUBLE PRECISION,"
 	"  ci_low DOUBLE PRECISION,"
 	"  ci_high DOUBLE PRECISION,"
-	"  PRIMARY KEY (version, config_key, location, method));",
+	"  PRIMARY KEY (version, config_key, location, method));"
+	"CREATE INDEX ix_verdicts_series ON ix_verdicts(config_key, location);",
 };
 
 int schema_latest(void)

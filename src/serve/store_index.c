@@ -7,6 +7,7 @@
 
 #include "project/project.h"
 #include "project/settings.h"
+#include "project/version_profiles.h"
 #include "serve/db.h"
 #include "serve/srv.h"
 #include "serve/store_index.h"
@@ -136,10 +137,6 @@ static void run_free(struct ix_run *x)
 	check_strategies_free(&x->strategies);
 }
 
-/* What a request spends on verdicts, and a background slice. */
-#define REQUEST_BUDGET_S 0.02
-#define SLICE_S 0.1
-
 static int update(struct serve *s, const char *now)
 {
 	struct buf old = BUF_INIT;
@@ -160,10 +157,9 @@ static int update(struct serve *s, const char *now)
 		ret = ix_profiles_update(&x, old_ledger);
 	if (ret == 0)
 		ret = state_write(s->db, "stamp", now);
-	/* The verdicts of a version or two come with this answer; a long
-	 * history's wait for the background (start_verdicts). */
+	/* check's verdicts are made in the background (start_verdicts). */
 	if (ret == 0)
-		ret = ix_verdicts_work(&x, srv_mono() + REQUEST_BUDGET_S, srv_mono, &s->ix_due);
+		ret = ix_due_count(&x, &s->ix_due);
 	if (ret == 0) {
 		ret = db_commit(s->db);
 	} else {
@@ -171,49 +167,75 @@ static int update(struct serve *s, const char *now)
 	}
 	if (ret == 0)
 		s->ix_last = x.stats;
+	/* Points may have changed here, or by another server on the same
+	 * database: the cached histories are made again. */
+	if (ret == 0)
+		s->ix_gen++;
 	run_free(&x);
 	buf_release(&old);
 	return ret < 0 ? err_prefix(ret, "cannot index the project's store") : 0;
 }
 
-/* One slice of the verdicts still due, in a transaction of its own. */
-static int verdicts_slice(struct serve *s)
+/* One verdict due: false when there is none left (or an error). */
+static bool verdict_step(struct serve *s, struct ix_run *x, struct ix_due_list *due, size_t *at)
 {
-	struct ix_run x;
-	int ret = db_begin(s->db);
+	struct version_profiles vp, pp;
+	int ret = 0;
 
-	if (ret < 0)
-		return ret;
-	ret = run_init(&x, s);
-	if (ret == 0)
-		ret = ix_verdicts_work(&x, srv_mono() + SLICE_S, srv_mono, &s->ix_due);
-	if (ret == 0)
-		ret = db_commit(s->db);
-	else
-		db_rollback(s->db);
-	run_free(&x);
-	return ret;
+	pthread_mutex_lock(&s->proj_mu);
+	if (*at >= due->n) {
+		*at = 0;
+		ret = ix_due_batch(x, due);
+	}
+	if (ret == 0 && due->n)
+		ret = ix_verdict_load(x, &due->v[*at], &vp, &pp);
+	if (ret < 0 || !due->n) {
+		if (ret < 0)
+			srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
+		s->ix_busy = false;
+		pthread_mutex_unlock(&s->proj_mu);
+		return false;
+	}
+	pthread_mutex_unlock(&s->proj_mu);
+	/* check's statistics without the lock: requests go on meanwhile. */
+	ret = ix_verdict_make(x, &due->v[(*at)++], &vp, &pp);
+	version_profiles_free(&vp);
+	version_profiles_free(&pp);
+	if (ret < 0) {
+		srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
+		pthread_mutex_lock(&s->proj_mu);
+		s->ix_busy = false;
+		pthread_mutex_unlock(&s->proj_mu);
+		return false;
+	}
+	return true;
 }
 
-/* The verdicts due, a slice at a time with the project's lock taken
- * for each, so that requests go on between them. */
+/* The verdicts due, newest first, one at a time. */
 static void *verdicts_thread(void *arg)
 {
 	struct serve *s = arg;
-	bool more = true;
+	struct ix_due_list due = {0};
+	size_t at = 0;
+	struct ix_run x;
+	int ret;
 
-	while (more && !s->stopping) {
-		pthread_mutex_lock(&s->proj_mu);
-		if (verdicts_slice(s) < 0) {
-			srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
-			s->ix_due = 0;
-		}
-		more = s->ix_due > 0;
-		if (!more)
-			s->ix_busy = false;
-		pthread_mutex_unlock(&s->proj_mu);
-		usleep(10000);
+	pthread_mutex_lock(&s->proj_mu);
+	ret = run_init(&x, s);
+	if (ret < 0) {
+		s->ix_busy = false;
+		srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
 	}
+	pthread_mutex_unlock(&s->proj_mu);
+	while (ret == 0 && !s->stopping && verdict_step(s, &x, &due, &at))
+		;
+	if (s->stopping) {
+		pthread_mutex_lock(&s->proj_mu);
+		s->ix_busy = false;
+		pthread_mutex_unlock(&s->proj_mu);
+	}
+	free(due.v);
+	run_free(&x);
 	return NULL;
 }
 
@@ -221,6 +243,7 @@ static void start_verdicts(struct serve *s)
 {
 	if (s->ix_due <= 0 || s->ix_busy || s->stopping)
 		return;
+	s->ix_due = 0; /* the thread makes them all, those due later too */
 	if (s->ix_started)
 		pthread_join(s->ix_thread, NULL); /* it has ended: ix_busy is false */
 	s->ix_started = pthread_create(&s->ix_thread, NULL, verdicts_thread, s) == 0;
@@ -232,6 +255,9 @@ void store_index_stop(struct serve *s)
 	if (s->ix_started)
 		pthread_join(s->ix_thread, NULL);
 	s->ix_started = false;
+	for (size_t i = 0; i < STORE_INDEX_CACHED; i++)
+		free(s->ix_cache[i].text);
+	memset(s->ix_cache, 0, sizeof(s->ix_cache));
 }
 
 int store_index_refresh(struct serve *s)

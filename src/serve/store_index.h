@@ -24,7 +24,8 @@ struct serve;
  * pull of many versions) by a thread in the background, newest first,
  * their versions marked verdict_due until then. */
 int store_index_refresh(struct serve *s);
-/* Waits for that thread to end (s->stopping set first). */
+/* Waits for that thread to end (s->stopping set first); frees the
+ * cached histories. */
 void store_index_stop(struct serve *s);
 
 /* Where the index stands: what the last refresh did. */
@@ -34,6 +35,15 @@ struct store_index_stats {
 	size_t verdicts;       /* versions whose verdict was made again */
 };
 const struct store_index_stats *store_index_last(const struct serve *s);
+
+/* The history of a series as api_history.c made it last, kept while the
+ * index's points stay as they were (s->ix_gen): change points over 10,000
+ * versions take longer than the page may wait at each opening. */
+#define STORE_INDEX_CACHED 8
+struct store_index_cached {
+	int64_t series, gen;
+	char *text;
+};
 
 /* The ix_versions/ix_verdicts spelling of a change class's severity: the
  * higher, the worse (0: no verdict). */

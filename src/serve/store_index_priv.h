@@ -37,9 +37,27 @@ int ix_refs_update(struct ix_run *x);
  * version) to the ledger now, with their verdicts and their children's. */
 int ix_profiles_update(struct ix_run *x, const char *old_hex);
 
-/* Makes the verdicts due (newest first) until now() passes @until; *@left
- * gets how many remain due. */
-int ix_verdicts_work(struct ix_run *x, double until, double (*now)(void), int64_t *left);
+/* store_index_verdicts.c: a version whose verdict is due (verdict_due
+ * was @mark when read). */
+struct ix_due {
+	char id[41], parent[41];
+	int64_t mark;
+};
+struct ix_due_list {
+	struct ix_due *v;
+	size_t n, cap;
+};
+struct version_profiles;
+/* The next few due, newest first (the project's lock not needed). */
+int ix_due_batch(struct ix_run *x, struct ix_due_list *d);
+int ix_due_count(struct ix_run *x, int64_t *n);
+/* Loads the profiles of @d's version and its parent: the project's lock
+ * held. */
+int ix_verdict_load(struct ix_run *x, const struct ix_due *d, struct version_profiles *vp,
+		    struct version_profiles *pp);
+/* check of @vp against @pp, written as @d's verdict: without the lock. */
+int ix_verdict_make(struct ix_run *x, const struct ix_due *d, const struct version_profiles *vp,
+		    const struct version_profiles *pp);
 
 /* A double for the database: NaN and infinities as NULL. */
 #define IX_REAL(x) (isfinite(x) ? DB_REAL(x) : (struct db_val){.type = DB_NULL})

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/degrade.h"
 #include "analyze/history.h"
 #include "analyze/profile_config.h"
 #include "profile/profile.h"
@@ -215,6 +214,9 @@ static int add_points(struct ix_run *x, const char *version, const struct versio
 				      "INSERT INTO ix_points (series, version, median, q1, q3, n, "
 				      "blob) VALUES (?, ?, ?, ?, ?, ?, ?)",
 				      v, ARRAY_SIZE(v), NULL);
+		if (ret == 0)
+			ret = db_exec(x->db, "UPDATE ix_series SET points = points + 1 WHERE id = ?",
+				      &DB_INT(id), 1, NULL);
 	}
 	history_free(&h);
 	return ret;
@@ -232,6 +234,9 @@ static int write_version(struct ix_run *x, const char *id, const struct version_
 	int ret = 0;
 	static const char *const clear[] = {
 		"DELETE FROM ix_profiles WHERE version = ?",
+		/* Each series counts its points, for the metrics list. */
+		"UPDATE ix_series SET points = points - 1 WHERE id IN (SELECT series FROM "
+		"ix_points WHERE version = ?)",
 		"DELETE FROM ix_points WHERE version = ?",
 	};
 
@@ -266,111 +271,8 @@ static int write_version(struct ix_run *x, const char *id, const struct version_
 	return ret;
 }
 
-struct worst {
-	const char *cls;
-	double rel, lo, hi;
-};
-
-static void consider(struct worst *w, const struct change *c)
-{
-	const char *name = change_class_name(c->cls);
-	int a = store_index_class_rank(name), b = store_index_class_rank(w->cls);
-
-	if (a > b || (a == b && isfinite(c->rel_change) &&
-		      (!isfinite(w->rel) || fabs(c->rel_change) > fabs(w->rel)))) {
-		*w = (struct worst){name, c->rel_change, c->ci_low, c->ci_high};
-	}
-}
-
-static int store_changes(struct ix_run *x, const char *id, const char *key,
-			 const struct change_list *cl, struct worst *w)
-{
-	int ret = 0;
-
-	for (size_t k = 0; k < cl->n && ret == 0; k++) {
-		const struct change *c = &cl->v[k];
-		struct db_val v[] = {DB_TEXT(id),
-				     DB_TEXT(key),
-				     DB_TEXT(c->location),
-				     DB_TEXT(c->method ? c->method : ""),
-				     DB_TEXT(change_class_name(c->cls)),
-				     IX_REAL(c->rel_change),
-				     IX_REAL(c->ci_low),
-				     IX_REAL(c->ci_high)};
-
-		consider(w, c);
-		ret = db_exec(x->db,
-			      "DELETE FROM ix_verdicts WHERE version = ? AND config_key = ? AND "
-			      "location = ? AND method = ?",
-			      v, 4, NULL);
-		if (ret == 0)
-			ret = db_exec(
-				x->db,
-				"INSERT INTO ix_verdicts (version, config_key, location, method, "
-				"class, change_rel, ci_low, ci_high) VALUES (?, ?, ?, ?, ?, ?, ?, "
-				"?)",
-				v, ARRAY_SIZE(v), NULL);
-	}
-	return ret;
-}
-
-/* check's verdict of version @id (profiles @vp) against its parent's @pp. */
-static int verdict(struct ix_run *x, const char *id, const struct version_profiles *vp,
-		   const struct version_profiles *pp)
-{
-	struct worst w = {NULL, NAN, NAN, NAN};
-	int ret =
-		db_exec(x->db, "DELETE FROM ix_verdicts WHERE version = ?", &DB_TEXT(id), 1, NULL);
-
-	for (size_t i = 0; i < vp->n && ret == 0; i++) {
-		struct change_list cl = {0};
-		ssize_t j;
-
-		if (!newest_of_key(vp, i) || (j = version_profiles_find(pp, vp->key[i])) < 0)
-			continue;
-		/* A pair check cannot compare (a metric one side lacks) has no
-		 * verdict; the rest of the history still shows. */
-		if (check_compare_pair(&x->opts, pp->p[j], pp->e[j].name, vp->p[i], vp->e[i].name,
-				       &cl) < 0)
-			err_clear();
-		else
-			ret = store_changes(x, id, vp->key[i], &cl, &w);
-		change_list_free(&cl);
-	}
-	if (ret == 0) {
-		struct db_val v[] = {DB_TEXT(w.cls), IX_REAL(w.rel), IX_REAL(w.lo), IX_REAL(w.hi),
-				     DB_TEXT(id)};
-
-		ret = db_exec(x->db,
-			      "UPDATE ix_versions SET verdict = ?, change_rel = ?, ci_low = ?, "
-			      "ci_high = ? WHERE id = ?",
-			      v, ARRAY_SIZE(v), NULL);
-	}
-	x->stats.verdicts++;
-	return ret;
-}
-
-/* One loaded version kept for the next, whose parent it usually is. */
-struct loaded {
-	char id[41];
-	struct version_profiles vp;
-};
-
-static int load(struct ix_run *x, const char *id, struct loaded *cache, struct version_profiles *vp,
-		bool *owned)
-{
-	*owned = false;
-	if (*id && strcmp(cache->id, id) == 0) {
-		*vp = cache->vp;
-		return 0;
-	}
-	*owned = true;
-	memset(vp, 0, sizeof(*vp));
-	return *id ? version_profiles_load(x->p->store, id, vp) : 0;
-}
-
 /* Its verdict and its children's (they compare against it) are made
- * again, by ix_verdicts_work(): check's statistics cost far more than
+ * again, in the background (store_index_verdicts.c): check's statistics cost far more than
  * reading a profile, and a first index of a long history must not wait
  * for thousands of them. */
 static int reindex(struct ix_run *x, const char *id)
@@ -387,64 +289,6 @@ static int reindex(struct ix_run *x, const char *id)
 			"profiles > 0)",
 			(struct db_val[]){DB_TEXT(id), DB_TEXT(id)}, 2, NULL);
 	version_profiles_free(&vp);
-	return ret;
-}
-
-struct due {
-	char (*id)[41];
-	char (*parent)[41];
-	size_t n, cap, pcap;
-};
-
-static int take_due(void *arg, const struct db_row *row)
-{
-	struct due *d = arg;
-
-	XGROW(d->id, d->n + 1, d->cap);
-	XGROW(d->parent, d->n + 1, d->pcap);
-	snprintf(d->id[d->n], 41, "%s", row->v[0].s);
-	snprintf(d->parent[d->n], 41, "%s", row->v[1].type == DB_TEXT ? row->v[1].s : "");
-	d->n++;
-	return 0;
-}
-
-int ix_verdicts_work(struct ix_run *x, double until, double (*now)(void), int64_t *left)
-{
-	struct loaded cache = {0};
-	struct due d = {0};
-	/* Newest first: the versions a page shows first. */
-	int ret = db_query(x->db,
-			   "SELECT id, parent FROM ix_versions WHERE verdict_due = 1 ORDER BY seq "
-			   "DESC LIMIT 256",
-			   NULL, 0, take_due, &d);
-
-	for (size_t i = 0; i < d.n && ret == 0 && now() < until; i++) {
-		struct version_profiles vp, pp;
-		bool own_vp = false, own_pp = false;
-
-		ret = load(x, d.id[i], &cache, &vp, &own_vp);
-		if (ret == 0)
-			ret = load(x, d.parent[i], &cache, &pp, &own_pp);
-		if (ret == 0)
-			ret = verdict(x, d.id[i], &vp, &pp);
-		if (ret == 0)
-			ret = db_exec(x->db, "UPDATE ix_versions SET verdict_due = 0 WHERE id = ?",
-				      &DB_TEXT(d.id[i]), 1, NULL);
-		/* Its parent is usually the next one due (newest first): kept. */
-		if (own_vp)
-			version_profiles_free(&vp);
-		if (own_pp) {
-			version_profiles_free(&cache.vp);
-			snprintf(cache.id, sizeof(cache.id), "%s", d.parent[i]);
-			cache.vp = pp;
-		}
-	}
-	version_profiles_free(&cache.vp);
-	free(d.id);
-	free(d.parent);
-	if (ret == 0)
-		ret = db_query_int(x->db, "SELECT COUNT(*) FROM ix_versions WHERE verdict_due = 1",
-				   NULL, 0, 0, left);
 	return ret;
 }
 
