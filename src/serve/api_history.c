@@ -247,8 +247,7 @@ void api_project_metrics(struct serve *s, const struct req *r, struct resp *out)
 	if (!fresh(s, out))
 		return;
 	buf_adds(&b, "{\"metrics\":[");
-	ret = db_query(s->db,
-		       SERIES_SELECT " WHERE s.points > 0 ORDER BY s.config, s.location",
+	ret = db_query(s->db, SERIES_SELECT " WHERE s.points > 0 ORDER BY s.config, s.location",
 		       NULL, 0, take_metric, &o);
 	buf_adds(&b, "]}\n");
 	if (ret < 0) {
@@ -344,8 +343,8 @@ static int history_body(struct serve *s, long long id, struct series_out *o, str
 	struct buf pts = BUF_INIT;
 	int ret = db_query(s->db,
 			   "SELECT v.id, v.label, v.time, v.summary, p.median, p.q1, p.q3, p.n, "
-			   "p.blob FROM ix_points p JOIN ix_versions v ON v.id = p.version "
-			   "WHERE p.series = ? ORDER BY v.seq",
+			   "p.blob FROM ix_points p JOIN ix_versions v ON v.seq = p.vseq "
+			   "WHERE p.series = ? ORDER BY p.vseq",
 			   &DB_INT(id), 1, take_point, o);
 
 	if (ret == 0) {
@@ -393,10 +392,11 @@ static int history_json(struct serve *s, long long id, struct buf *b)
 	if (ret == 0) {
 		struct db_val p[] = {DB_TEXT(o.key), DB_TEXT(o.location)};
 
-		ret = db_query(s->db,
-			       "SELECT version, class, change_rel, ci_low, ci_high FROM ix_verdicts "
-			       "WHERE config_key = ? AND location = ?",
-			       p, 2, take_verdict, &o);
+		ret = db_query(
+			s->db,
+			"SELECT version, class, change_rel, ci_low, ci_high FROM ix_verdicts "
+			"WHERE config_key = ? AND location = ?",
+			p, 2, take_verdict, &o);
 	}
 	if (ret == 0 && (c = cached(s, id))) {
 		buf_adds(b, c->text);

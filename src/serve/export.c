@@ -52,9 +52,8 @@ static int history_uris(struct serve *s, struct uris *u)
 	add(u, xstrdup("/api/project/versions?limit=100000"));
 	add(u, xstrdup("/api/project/metrics"));
 	if (ret == 0)
-		ret = db_query(s->db,
-			       "SELECT id FROM ix_series WHERE points > 0 ORDER BY id",
-			       NULL, 0, take_id, u);
+		ret = db_query(s->db, "SELECT id FROM ix_series WHERE points > 0 ORDER BY id", NULL,
+			       0, take_id, u);
 	return ret;
 }
 

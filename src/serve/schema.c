@@ -58,7 +58,8 @@ static const char *const migrations[] = {
 	 * in history order with their parents and the refs at them, each
 	 * version's profiles, the series they make (configuration x
 	 * location) with a point per version, and check's verdicts against
-	 * the parent (verdict_due: to be made again). ix_state says which
+	 * the parent (verdict_due: to be made again). Points name their
+	 * version by its seq: a first index appends them in order. ix_state says which
 	 * ledger and refs it reflects. */
 	"CREATE TABLE ix_state (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 	"CREATE TABLE ix_versions ("
@@ -105,14 +106,14 @@ static const char *const migrations[] = {
 	"  points BIGINT NOT NULL DEFAULT 0);"
 	"CREATE TABLE ix_points ("
 	"  series BIGINT NOT NULL,"
-	"  version TEXT NOT NULL,"
+	"  vseq BIGINT NOT NULL,"
 	"  median DOUBLE PRECISION,"
 	"  q1 DOUBLE PRECISION,"
 	"  q3 DOUBLE PRECISION,"
 	"  n BIGINT NOT NULL,"
 	"  blob TEXT NOT NULL,"
-	"  PRIMARY KEY (series, version));"
-	"CREATE INDEX ix_points_version ON ix_points(version);"
+	"  PRIMARY KEY (series, vseq));"
+	"CREATE INDEX ix_points_vseq ON ix_points(vseq);"
 	"CREATE TABLE ix_verdicts ("
 	"  version TEXT NOT NULL,"
 	"  config_key TEXT NOT NULL,"

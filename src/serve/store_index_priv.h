@@ -24,6 +24,7 @@ struct ix_run {
 	struct check_strategies strategies;
 	struct check_opts opts;
 	struct store_index_stats stats;
+	bool recount; /* series' point counts made at the end */
 };
 
 /* store_index_versions.c: the version @id, added (seq after every other)

@@ -194,8 +194,8 @@ static int64_t series_id(struct ix_run *x, const struct profile *p, const char *
 }
 
 /* The points of profile @i of @vp (the newest of its configuration). */
-static int add_points(struct ix_run *x, const char *version, const struct version_profiles *vp,
-		      size_t i)
+static int add_points(struct ix_run *x, const char *version, int64_t seq,
+		      const struct version_profiles *vp, size_t i)
 {
 	struct history h = {0};
 	int ret;
@@ -206,16 +206,17 @@ static int add_points(struct ix_run *x, const char *version, const struct versio
 		const struct history_point *pt = &h.s[k].pts[0];
 		int64_t id = series_id(x, vp->p[i], vp->key[i], &h.s[k], &ret);
 		struct db_val v[] = {
-			DB_INT(id),	 DB_TEXT(version), IX_REAL(pt->median),	  IX_REAL(pt->q1),
-			IX_REAL(pt->q3), DB_INT(pt->n),	   DB_TEXT(vp->e[i].blob)};
+			DB_INT(id),	 DB_INT(seq),	IX_REAL(pt->median),   IX_REAL(pt->q1),
+			IX_REAL(pt->q3), DB_INT(pt->n), DB_TEXT(vp->e[i].blob)};
 
 		if (ret == 0)
 			ret = db_exec(x->db,
-				      "INSERT INTO ix_points (series, version, median, q1, q3, n, "
+				      "INSERT INTO ix_points (series, vseq, median, q1, q3, n, "
 				      "blob) VALUES (?, ?, ?, ?, ?, ?, ?)",
 				      v, ARRAY_SIZE(v), NULL);
-		if (ret == 0)
-			ret = db_exec(x->db, "UPDATE ix_series SET points = points + 1 WHERE id = ?",
+		if (ret == 0 && !x->recount)
+			ret = db_exec(x->db,
+				      "UPDATE ix_series SET points = points + 1 WHERE id = ?",
 				      &DB_INT(id), 1, NULL);
 	}
 	history_free(&h);
@@ -228,20 +229,23 @@ static bool newest_of_key(const struct version_profiles *vp, size_t i)
 }
 
 /* The rows of version @id from its profiles @vp. */
-static int write_version(struct ix_run *x, const char *id, const struct version_profiles *vp)
+static int write_version(struct ix_run *x, const char *id, int64_t seq,
+			 const struct version_profiles *vp)
 {
 	struct buf sig = BUF_INIT;
 	int ret = 0;
 	static const char *const clear[] = {
-		"DELETE FROM ix_profiles WHERE version = ?",
 		/* Each series counts its points, for the metrics list. */
 		"UPDATE ix_series SET points = points - 1 WHERE id IN (SELECT series FROM "
-		"ix_points WHERE version = ?)",
-		"DELETE FROM ix_points WHERE version = ?",
+		"ix_points WHERE vseq = ?)",
+		"DELETE FROM ix_points WHERE vseq = ?",
 	};
 
-	for (size_t k = 0; k < ARRAY_SIZE(clear) && ret == 0; k++)
-		ret = db_exec(x->db, clear[k], &DB_TEXT(id), 1, NULL);
+	for (size_t k = x->recount ? 1 : 0; k < ARRAY_SIZE(clear) && ret == 0; k++)
+		ret = db_exec(x->db, clear[k], &DB_INT(seq), 1, NULL);
+	if (ret == 0)
+		ret = db_exec(x->db, "DELETE FROM ix_profiles WHERE version = ?", &DB_TEXT(id), 1,
+			      NULL);
 	for (size_t i = 0; i < vp->n && ret == 0; i++) {
 		char *title = profile_config_title(vp->p[i]);
 		struct db_val v[] = {DB_TEXT(id),
@@ -257,7 +261,7 @@ static int write_version(struct ix_run *x, const char *id, const struct version_
 			      v, ARRAY_SIZE(v), NULL);
 		free(title);
 		if (ret == 0 && newest_of_key(vp, i))
-			ret = add_points(x, id, vp, i);
+			ret = add_points(x, id, seq, vp, i);
 	}
 	signature(vp->e, vp->n, &sig);
 	if (ret == 0) {
@@ -275,13 +279,13 @@ static int write_version(struct ix_run *x, const char *id, const struct version_
  * again, in the background (store_index_verdicts.c): check's statistics cost far more than
  * reading a profile, and a first index of a long history must not wait
  * for thousands of them. */
-static int reindex(struct ix_run *x, const char *id)
+static int reindex(struct ix_run *x, const char *id, int64_t seq)
 {
 	struct version_profiles vp = {0};
 	int ret = version_profiles_load(x->p->store, id, &vp);
 
 	if (ret == 0)
-		ret = write_version(x, id, &vp);
+		ret = write_version(x, id, seq, &vp);
 	if (ret == 0)
 		ret = db_exec(
 			x->db,
@@ -323,10 +327,18 @@ int ix_profiles_update(struct ix_run *x, const char *old_hex)
 					   &DB_TEXT(o[k].id), 1, 0, &o[k].seq);
 		k++;
 	}
-	/* Oldest first: a parent is read before its children, which reuse it. */
 	qsort(o, c.set.n, sizeof(*o), by_seq);
+	/* Many versions (a first index, a big pull): the series' counts made
+	 * once at the end rather than point by point. */
+	x->recount = c.set.n > 100;
 	for (size_t i = 0; i < c.set.n && ret == 0; i++)
-		ret = reindex(x, o[i].id);
+		ret = reindex(x, o[i].id, o[i].seq);
+	if (ret == 0 && x->recount)
+		ret = db_exec(
+			x->db,
+			"UPDATE ix_series SET points = (SELECT COUNT(*) FROM ix_points p WHERE "
+			"p.series = ix_series.id)",
+			NULL, 0, NULL);
 	free(o);
 	strmap_free(&c.set);
 	return ret;

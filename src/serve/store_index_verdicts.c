@@ -28,8 +28,7 @@ static int take_due(void *arg, const struct db_row *row)
 	XGROW(d->v, d->n + 1, d->cap);
 	e = &d->v[d->n++];
 	snprintf(e->id, sizeof(e->id), "%s", row->v[0].s);
-	snprintf(e->parent, sizeof(e->parent), "%s",
-		 row->v[1].type == DB_TEXT ? row->v[1].s : "");
+	snprintf(e->parent, sizeof(e->parent), "%s", row->v[1].type == DB_TEXT ? row->v[1].s : "");
 	e->mark = row->v[2].i;
 	return 0;
 }
@@ -100,11 +99,12 @@ static int store_changes(struct ix_run *x, const char *id, const char *key,
 			      "location = ? AND method = ?",
 			      v, 4, NULL);
 		if (ret == 0)
-			ret = db_exec(x->db,
-				      "INSERT INTO ix_verdicts (version, config_key, location, method, "
-				      "class, change_rel, ci_low, ci_high) VALUES (?, ?, ?, ?, ?, ?, ?, "
-				      "?)",
-				      v, ARRAY_SIZE(v), NULL);
+			ret = db_exec(
+				x->db,
+				"INSERT INTO ix_verdicts (version, config_key, location, method, "
+				"class, change_rel, ci_low, ci_high) VALUES (?, ?, ?, ?, ?, ?, ?, "
+				"?)",
+				v, ARRAY_SIZE(v), NULL);
 	}
 	return ret;
 }
@@ -131,8 +131,8 @@ static int write(struct ix_run *x, const struct ix_due *d, const struct version_
 			ret = store_changes(x, d->id, vp->key[i], &cl[i]);
 	}
 	if (ret == 0) {
-		struct db_val v[] = {DB_TEXT(w.cls),   IX_REAL(w.rel),	 IX_REAL(w.lo), IX_REAL(w.hi),
-				     DB_INT(d->mark),  DB_TEXT(d->id)};
+		struct db_val v[] = {DB_TEXT(w.cls), IX_REAL(w.rel),  IX_REAL(w.lo),
+				     IX_REAL(w.hi),  DB_INT(d->mark), DB_TEXT(d->id)};
 
 		ret = db_exec(x->db,
 			      "UPDATE ix_versions SET verdict = ?, change_rel = ?, ci_low = ?, "
