@@ -226,6 +226,8 @@ int serve_export(struct serve *s, const char *dir, size_t *files)
 	for (size_t i = 0; i < ARRAY_SIZE(parts) && ret == 0; i++)
 		ret = parts[i].uris(s, &u);
 	pthread_mutex_unlock(&s->proj_mu);
+	/* A site is not updated later: every verdict in it. */
+	store_index_settle(s);
 	if (ret == 0)
 		ret = write_page(dir);
 	for (size_t i = 0; i < u.n && ret == 0; i++, ++*files)

@@ -250,6 +250,20 @@ static void start_verdicts(struct serve *s)
 	s->ix_busy = s->ix_started;
 }
 
+void store_index_settle(struct serve *s)
+{
+	for (;;) {
+		bool busy;
+
+		pthread_mutex_lock(&s->proj_mu);
+		busy = s->ix_busy;
+		pthread_mutex_unlock(&s->proj_mu);
+		if (!busy || s->stopping)
+			return;
+		usleep(20000);
+	}
+}
+
 void store_index_stop(struct serve *s)
 {
 	if (s->ix_started)

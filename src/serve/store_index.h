@@ -24,6 +24,8 @@ struct serve;
  * pull of many versions) by a thread in the background, newest first,
  * their versions marked verdict_due until then. */
 int store_index_refresh(struct serve *s);
+/* Waits until every verdict due is made (s->proj_mu not held). */
+void store_index_settle(struct serve *s);
 /* Waits for that thread to end (s->stopping set first); frees the
  * cached histories. */
 void store_index_stop(struct serve *s);

@@ -135,5 +135,8 @@ done
 grep -q 'name="veles-static"' "$T/site/index.html" || fail "the static mark"
 grep -q 'src="./assets/app.js"' "$T/site/index.html" || fail "relative assets"
 [ "$(jq_ 'len(d["versions"])' "$T/site/api/project/versions.json")" = 8 ] || fail "all versions"
+# Its index was made here from nothing (the server had its own --data):
+# the export waited for every verdict.
+hasnt "$T/site/api/project/versions.json" verdict_pending
 fails 2 veles serve --export "$T/x" --runner
 echo ok
