@@ -271,6 +271,8 @@ static struct db *fresh_db(void **state, const char *prefix, const char *name)
 			skip();
 		assert_int_equal(db_open(url, &db), 0);
 		assert_int_equal(db_script(db, "DROP TABLE IF EXISTS run_events, runs, sessions, "
+					       "ix_state, ix_versions, ix_refs, ix_profiles, "
+					       "ix_series, ix_points, ix_verdicts, "
 					       "schema_version CASCADE"),
 				 0);
 	} else {
