@@ -354,7 +354,7 @@ R6=$(jq_ 'd["id"]')
 wait_run "$R6"
 serve_stop
 sqlite3 "$T/data/serve.db" "UPDATE runs SET state = 'running' WHERE id = '$R6'"
-[ "$(sqlite3 "$T/data/serve.db" 'SELECT version FROM schema_version')" = 2 ] || fail "schema version"
+[ "$(sqlite3 "$T/data/serve.db" 'SELECT version FROM schema_version')" = 3 ] || fail "schema version"
 serve_start
 wait_run "$R6"
 [ "$(jq_ 'd["state"], d["attempts"]')" = "done 2" ] || fail "abandoned run: $(cat "$T/body")"
