@@ -149,10 +149,6 @@ void api_project_versions(struct serve *s, const struct req *r, struct resp *out
 	int64_t total = 0, from = INT64_MAX;
 	int ret = 0;
 
-	if (r->nsegs > 3) {
-		resp_error(out, 404, "no such API address");
-		return;
-	}
 	if (!req_param_int(r, "limit", 1, 100000, 200, &limit)) {
 		resp_error(out, 400, err_msg());
 		return;
@@ -240,10 +236,6 @@ void api_project_metrics(struct serve *s, const struct req *r, struct resp *out)
 	struct metrics_out o = {&b, 0};
 	int ret;
 
-	if (r->nsegs > 3) {
-		resp_error(out, 404, "no such API address");
-		return;
-	}
 	if (!fresh(s, out))
 		return;
 	buf_adds(&b, "{\"metrics\":[");
@@ -415,10 +407,6 @@ void api_project_history(struct serve *s, const struct req *r, struct resp *out)
 	long long id;
 	int ret;
 
-	if (r->nsegs > 3) {
-		resp_error(out, 404, "no such API address");
-		return;
-	}
 	if (!req_param(r, "series")) {
 		resp_error(out, 400, "history needs ?series=ID (see /api/project/metrics)");
 		return;
