@@ -176,33 +176,61 @@ static int update(struct serve *s, const char *now)
 	return ret < 0 ? err_prefix(ret, "cannot index the project's store") : 0;
 }
 
+/* The thread's verdicts made and not yet written. */
+#define VERDICTS_PER_WRITE 16
+
+struct verdicts_work {
+	struct ix_run x;
+	struct ix_due_list due;
+	size_t at; /* the next of due */
+	struct ix_verdict made[VERDICTS_PER_WRITE];
+	size_t nmade;
+};
+
+static int flush(struct verdicts_work *w)
+{
+	int ret = ix_verdicts_write(&w->x, w->made, w->nmade);
+
+	for (size_t i = 0; i < w->nmade; i++)
+		ix_verdict_free(&w->made[i]);
+	w->nmade = 0;
+	return ret;
+}
+
+static void verdicts_failed(struct serve *s)
+{
+	srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
+}
+
 /* One verdict due: false when there is none left (or an error). */
-static bool verdict_step(struct serve *s, struct ix_run *x, struct ix_due_list *due, size_t *at)
+static bool verdict_step(struct serve *s, struct verdicts_work *w)
 {
 	struct version_profiles vp, pp;
 	int ret = 0;
 
+	/* Those made are written before the due are read again. */
+	if (w->at >= w->due.n && (ret = flush(w)) < 0)
+		verdicts_failed(s);
 	pthread_mutex_lock(&s->proj_mu);
-	if (*at >= due->n) {
-		*at = 0;
-		ret = ix_due_batch(x, due);
+	if (ret == 0 && w->at >= w->due.n) {
+		w->at = 0;
+		if ((ret = ix_due_batch(&w->x, &w->due)) < 0)
+			verdicts_failed(s);
 	}
-	if (ret == 0 && due->n)
-		ret = ix_verdict_load(x, &due->v[*at], &vp, &pp);
-	if (ret < 0 || !due->n) {
-		if (ret < 0)
-			srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
+	if (ret == 0 && w->due.n && (ret = ix_verdict_load(&w->x, &w->due.v[w->at], &vp, &pp)) < 0)
+		verdicts_failed(s);
+	if (ret < 0 || !w->due.n) {
 		s->ix_busy = false;
 		pthread_mutex_unlock(&s->proj_mu);
 		return false;
 	}
 	pthread_mutex_unlock(&s->proj_mu);
 	/* check's statistics without the lock: requests go on meanwhile. */
-	ret = ix_verdict_make(x, &due->v[(*at)++], &vp, &pp);
+	ix_verdict_make(&w->x, &w->due.v[w->at++], &vp, &pp, &w->made[w->nmade++]);
 	version_profiles_free(&vp);
 	version_profiles_free(&pp);
-	if (ret < 0) {
-		srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
+	if (w->nmade == VERDICTS_PER_WRITE && (ret = flush(w)) < 0) {
+		verdicts_failed(s);
 		pthread_mutex_lock(&s->proj_mu);
 		s->ix_busy = false;
 		pthread_mutex_unlock(&s->proj_mu);
@@ -215,27 +243,28 @@ static bool verdict_step(struct serve *s, struct ix_run *x, struct ix_due_list *
 static void *verdicts_thread(void *arg)
 {
 	struct serve *s = arg;
-	struct ix_due_list due = {0};
-	size_t at = 0;
-	struct ix_run x;
+	struct verdicts_work *w = xcalloc(1, sizeof(*w));
 	int ret;
 
 	pthread_mutex_lock(&s->proj_mu);
-	ret = run_init(&x, s);
+	ret = run_init(&w->x, s);
 	if (ret < 0) {
 		s->ix_busy = false;
-		srv_log(s, "store index: cannot make check's verdicts: %s", err_msg());
+		verdicts_failed(s);
 	}
 	pthread_mutex_unlock(&s->proj_mu);
-	while (ret == 0 && !s->stopping && verdict_step(s, &x, &due, &at))
+	while (ret == 0 && !s->stopping && verdict_step(s, w))
 		;
+	if (flush(w) < 0)
+		verdicts_failed(s);
 	if (s->stopping) {
 		pthread_mutex_lock(&s->proj_mu);
 		s->ix_busy = false;
 		pthread_mutex_unlock(&s->proj_mu);
 	}
-	free(due.v);
-	run_free(&x);
+	free(w->due.v);
+	run_free(&w->x);
+	free(w);
 	return NULL;
 }
 

@@ -56,9 +56,19 @@ int ix_due_count(struct ix_run *x, int64_t *n);
  * held. */
 int ix_verdict_load(struct ix_run *x, const struct ix_due *d, struct version_profiles *vp,
 		    struct version_profiles *pp);
-/* check of @vp against @pp, written as @d's verdict: without the lock. */
-int ix_verdict_make(struct ix_run *x, const struct ix_due *d, const struct version_profiles *vp,
-		    const struct version_profiles *pp);
+/* check of @vp against @pp for @d, in memory: without the lock. */
+struct change_list;
+struct ix_verdict {
+	struct ix_due d;
+	size_t n; /* @d's profiles: their configuration keys and changes */
+	char **key;
+	struct change_list *cl;
+};
+void ix_verdict_make(struct ix_run *x, const struct ix_due *d, const struct version_profiles *vp,
+		     const struct version_profiles *pp, struct ix_verdict *out);
+/* Writes @n verdicts in one transaction. */
+int ix_verdicts_write(struct ix_run *x, const struct ix_verdict *v, size_t n);
+void ix_verdict_free(struct ix_verdict *v);
 
 /* A double for the database: NaN and infinities as NULL. */
 #define IX_REAL(x) (isfinite(x) ? DB_REAL(x) : (struct db_val){.type = DB_NULL})

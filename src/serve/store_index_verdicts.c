@@ -3,8 +3,9 @@
  * parent, made in the background (store_index.c's thread). A version to
  * judge has verdict_due > 0, raised each time its or its parent's profiles
  * change; its profiles are loaded with the project's lock held (libgit2),
- * check's statistics run without it, and the verdict is written in one
- * transaction that clears verdict_due only if nothing raised it meanwhile.
+ * check's statistics run without it, and a few verdicts are written in one
+ * transaction (a commit is a disk sync) that clears each verdict_due only
+ * if nothing raised it meanwhile.
  */
 #include <math.h>
 #include <stdio.h>
@@ -114,62 +115,79 @@ static bool newest_of_key(const struct version_profiles *vp, size_t i)
 	return vp->key[i] && version_profiles_find(vp, vp->key[i]) == (ssize_t)i;
 }
 
-/* Writes what was compared, and the worst change as the version's. */
-static int write(struct ix_run *x, const struct ix_due *d, const struct version_profiles *vp,
-		 const struct change_list *cl)
+/* One version's verdict, in its transaction's part. */
+static int write_one(struct ix_run *x, const struct ix_verdict *v)
 {
 	struct worst w = {NULL, NAN, NAN, NAN};
-	int ret = db_begin(x->db);
+	int ret = db_exec(x->db, "DELETE FROM ix_verdicts WHERE version = ?", &DB_TEXT(v->d.id), 1,
+			  NULL);
 
-	if (ret < 0)
-		return ret;
-	ret = db_exec(x->db, "DELETE FROM ix_verdicts WHERE version = ?", &DB_TEXT(d->id), 1, NULL);
-	for (size_t i = 0; i < vp->n && ret == 0; i++) {
-		for (size_t k = 0; k < cl[i].n; k++)
-			consider(&w, &cl[i].v[k]);
-		if (cl[i].n)
-			ret = store_changes(x, d->id, vp->key[i], &cl[i]);
+	for (size_t i = 0; i < v->n && ret == 0; i++) {
+		for (size_t k = 0; k < v->cl[i].n; k++)
+			consider(&w, &v->cl[i].v[k]);
+		if (v->cl[i].n)
+			ret = store_changes(x, v->d.id, v->key[i], &v->cl[i]);
 	}
 	if (ret == 0) {
-		struct db_val v[] = {DB_TEXT(w.cls), IX_REAL(w.rel),  IX_REAL(w.lo),
-				     IX_REAL(w.hi),  DB_INT(d->mark), DB_TEXT(d->id)};
+		struct db_val p[] = {DB_TEXT(w.cls), IX_REAL(w.rel),	IX_REAL(w.lo),
+				     IX_REAL(w.hi),  DB_INT(v->d.mark), DB_TEXT(v->d.id)};
 
+		/* Cleared only if no change raised it since it was read. */
 		ret = db_exec(x->db,
 			      "UPDATE ix_versions SET verdict = ?, change_rel = ?, ci_low = ?, "
 			      "ci_high = ?, verdict_due = CASE WHEN verdict_due = ? THEN 0 ELSE "
 			      "verdict_due END WHERE id = ?",
-			      v, ARRAY_SIZE(v), NULL);
+			      p, ARRAY_SIZE(p), NULL);
 	}
+	return ret;
+}
+
+int ix_verdicts_write(struct ix_run *x, const struct ix_verdict *v, size_t n)
+{
+	int ret = n ? db_begin(x->db) : 0;
+
+	if (ret < 0 || !n)
+		return ret;
+	for (size_t i = 0; i < n && ret == 0; i++)
+		ret = write_one(x, &v[i]);
 	if (ret == 0)
 		return db_commit(x->db);
 	db_rollback(x->db);
 	return ret;
 }
 
-int ix_verdict_make(struct ix_run *x, const struct ix_due *d, const struct version_profiles *vp,
-		    const struct version_profiles *pp)
+void ix_verdict_free(struct ix_verdict *v)
 {
-	struct change_list *cl = xcalloc(vp->n ? vp->n : 1, sizeof(*cl));
-	int ret;
+	for (size_t i = 0; i < v->n; i++) {
+		change_list_free(&v->cl[i]);
+		free(v->key[i]);
+	}
+	free(v->cl);
+	free(v->key);
+	memset(v, 0, sizeof(*v));
+}
 
+void ix_verdict_make(struct ix_run *x, const struct ix_due *d, const struct version_profiles *vp,
+		     const struct version_profiles *pp, struct ix_verdict *out)
+{
+	out->d = *d;
+	out->n = vp->n;
+	out->cl = xcalloc(vp->n ? vp->n : 1, sizeof(*out->cl));
+	out->key = xcalloc(vp->n ? vp->n : 1, sizeof(*out->key));
 	for (size_t i = 0; i < vp->n; i++) {
 		ssize_t j;
 
+		out->key[i] = xstrdup(vp->key[i] ? vp->key[i] : "");
 		if (!newest_of_key(vp, i) || (j = version_profiles_find(pp, vp->key[i])) < 0)
 			continue;
 		/* A pair check cannot compare (a metric one side lacks) has no
 		 * verdict; the rest of the history still shows. */
 		if (check_compare_pair(&x->opts, pp->p[j], pp->e[j].name, vp->p[i], vp->e[i].name,
-				       &cl[i]) < 0) {
+				       &out->cl[i]) < 0) {
 			err_clear();
-			change_list_free(&cl[i]);
-			memset(&cl[i], 0, sizeof(cl[i]));
+			change_list_free(&out->cl[i]);
+			memset(&out->cl[i], 0, sizeof(out->cl[i]));
 		}
 	}
-	ret = write(x, d, vp, cl);
-	for (size_t i = 0; i < vp->n; i++)
-		change_list_free(&cl[i]);
-	free(cl);
 	x->stats.verdicts++;
-	return ret;
 }
