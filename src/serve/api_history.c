@@ -362,18 +362,20 @@ static struct store_index_cached *cached(struct serve *s, long long id)
 	return NULL;
 }
 
-static void remember(struct serve *s, long long id, const struct buf *b)
+static struct store_index_cached *remember(struct serve *s, long long id, const struct buf *body)
 {
 	struct store_index_cached *c = &s->ix_cache[s->ix_cache_next++ % STORE_INDEX_CACHED];
 
 	free(c->text);
-	*c = (struct store_index_cached){id, s->ix_gen, xstrdup(buf_str(b))};
+	*c = (struct store_index_cached){id, s->ix_gen, -1, xstrdup(buf_str(body)), body->len};
+	return c;
 }
 
 static int history_json(struct serve *s, long long id, struct buf *b)
 {
 	struct series_out o = {.meta = BUF_INIT, .blobs = BUF_INIT, .verdicts = BUF_INIT};
-	const struct store_index_cached *c;
+	int64_t vgen = __atomic_load_n(&s->ix_vgen, __ATOMIC_ACQUIRE);
+	struct store_index_cached *c;
 	int ret = db_query(s->db, SERIES_SELECT " WHERE s.id = ?", &DB_INT(id), 1, take_series, &o);
 
 	if (ret > 0)
@@ -381,6 +383,12 @@ static int history_json(struct serve *s, long long id, struct buf *b)
 	if (ret == 0 && !o.h.s)
 		ret = err_set(ERR_NOTFOUND,
 			      "series=%lld: no such series (see /api/project/metrics)", id);
+	c = ret == 0 ? cached(s, id) : NULL;
+	if (c && c->vgen == vgen) {
+		buf_add(b, c->text, strlen(c->text));
+		series_out_free(&o);
+		return 0;
+	}
 	if (ret == 0) {
 		struct db_val p[] = {DB_TEXT(o.key), DB_TEXT(o.location)};
 
@@ -390,13 +398,18 @@ static int history_json(struct serve *s, long long id, struct buf *b)
 			"WHERE config_key = ? AND location = ?",
 			p, 2, take_verdict, &o);
 	}
-	if (ret == 0 && (c = cached(s, id))) {
-		buf_adds(b, c->text);
+	if (ret == 0 && c) {
+		buf_add(b, c->text, c->body_len);
 	} else if (ret == 0 && (ret = history_body(s, id, &o, b)) == 0) {
-		remember(s, id, b);
+		c = remember(s, id, b);
 	}
-	if (ret == 0)
+	if (ret == 0) {
 		buf_addf(b, ",\"verdicts\":{%s}}\n", buf_str(&o.verdicts));
+		/* The whole answer, while neither points nor verdicts change. */
+		free(c->text);
+		c->text = xstrdup(buf_str(b));
+		c->vgen = vgen;
+	}
 	series_out_free(&o);
 	return ret;
 }

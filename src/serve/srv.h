@@ -50,7 +50,8 @@ struct serve {
 	bool ix_busy;	 /* the verdicts' thread works on them */
 	bool ix_started; /* ix_thread is to be joined */
 	pthread_t ix_thread;
-	int64_t ix_gen; /* moves on whenever points change */
+	int64_t ix_gen;	 /* moves on whenever points change */
+	int64_t ix_vgen; /* whenever verdicts are written (atomic) */
 	struct store_index_cached ix_cache[STORE_INDEX_CACHED];
 	size_t ix_cache_next; /* the entry to reuse next */
 	void (*log)(void *arg, const char *line);

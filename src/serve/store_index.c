@@ -187,10 +187,12 @@ struct verdicts_work {
 	size_t nmade;
 };
 
-static int flush(struct verdicts_work *w)
+static int flush(struct serve *s, struct verdicts_work *w)
 {
 	int ret = ix_verdicts_write(&w->x, w->made, w->nmade);
 
+	if (w->nmade)
+		__atomic_add_fetch(&s->ix_vgen, 1, __ATOMIC_RELEASE);
 	for (size_t i = 0; i < w->nmade; i++)
 		ix_verdict_free(&w->made[i]);
 	w->nmade = 0;
@@ -209,7 +211,7 @@ static bool verdict_step(struct serve *s, struct verdicts_work *w)
 	int ret = 0;
 
 	/* Those made are written before the due are read again. */
-	if (w->at >= w->due.n && (ret = flush(w)) < 0)
+	if (w->at >= w->due.n && (ret = flush(s, w)) < 0)
 		verdicts_failed(s);
 	pthread_mutex_lock(&s->proj_mu);
 	if (ret == 0 && w->at >= w->due.n) {
@@ -229,7 +231,7 @@ static bool verdict_step(struct serve *s, struct verdicts_work *w)
 	ix_verdict_make(&w->x, &w->due.v[w->at++], &vp, &pp, &w->made[w->nmade++]);
 	version_profiles_free(&vp);
 	version_profiles_free(&pp);
-	if (w->nmade == VERDICTS_PER_WRITE && (ret = flush(w)) < 0) {
+	if (w->nmade == VERDICTS_PER_WRITE && (ret = flush(s, w)) < 0) {
 		verdicts_failed(s);
 		pthread_mutex_lock(&s->proj_mu);
 		s->ix_busy = false;
@@ -255,7 +257,7 @@ static void *verdicts_thread(void *arg)
 	pthread_mutex_unlock(&s->proj_mu);
 	while (ret == 0 && !s->stopping && verdict_step(s, w))
 		;
-	if (flush(w) < 0)
+	if (flush(s, w) < 0)
 		verdicts_failed(s);
 	if (s->stopping) {
 		pthread_mutex_lock(&s->proj_mu);

@@ -39,12 +39,15 @@ struct store_index_stats {
 const struct store_index_stats *store_index_last(const struct serve *s);
 
 /* The history of a series as api_history.c made it last, kept while the
- * index's points stay as they were (s->ix_gen): change points over 10,000
- * versions take longer than the page may wait at each opening. */
+ * index's points stay as they were (s->ix_gen), with its verdicts while
+ * they stay (s->ix_vgen): change points over 10,000 versions take longer
+ * than the page may wait at each opening. */
 #define STORE_INDEX_CACHED 8
 struct store_index_cached {
 	int64_t series, gen;
-	char *text;
+	int64_t vgen;	 /* the verdicts' (s->ix_vgen) in text, or -1 */
+	char *text;	 /* the answer, its verdicts after body_len */
+	size_t body_len; /* what depends on the points alone */
 };
 
 /* The ix_versions/ix_verdicts spelling of a change class's severity: the
