@@ -19,10 +19,9 @@
 
 struct serve;
 
-/* Brings the index of s->proj up to date (s->proj_mu held). The
- * verdicts of a version or two are made then; more (a first index, a
- * pull of many versions) by a thread in the background, newest first,
- * their versions marked verdict_due until then. */
+/* Brings the index of s->proj up to date (s->proj_mu held). check's
+ * verdicts of the versions that changed are made by a thread in the
+ * background, newest first, their versions marked verdict_due until then. */
 int store_index_refresh(struct serve *s);
 /* Waits until every verdict due is made (s->proj_mu not held). */
 void store_index_settle(struct serve *s);
@@ -34,7 +33,7 @@ void store_index_stop(struct serve *s);
 struct store_index_stats {
 	size_t versions_added; /* new to the refs */
 	size_t versions_read;  /* whose profiles were read again */
-	size_t verdicts;       /* versions whose verdict was made again */
+	size_t verdicts;       /* verdicts made (by the background thread) */
 };
 const struct store_index_stats *store_index_last(const struct serve *s);
 
