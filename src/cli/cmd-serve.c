@@ -260,7 +260,8 @@ static int export_site(struct cli_ctx *ctx, struct serve_cli *c)
 	size_t files = 0;
 	int ret;
 
-	if (cli_find_root(ctx) < 0)
+	/* choose_data() found it already, when there is one. */
+	if (!ctx->root && cli_find_root(ctx) < 0)
 		return cli_error("serve --export: %s", err_msg());
 	c->o.project_dir = ctx->root;
 	c->o.no_http = true;

@@ -88,7 +88,8 @@ static int insert(struct ix_run *x, struct found *f)
 {
 	int ret = 0;
 
-	qsort(f->v, f->n, sizeof(*f->v), by_time_desc);
+	if (f->n)
+		qsort(f->v, f->n, sizeof(*f->v), by_time_desc);
 	for (size_t i = 0; i < f->n && ret == 0; i++) {
 		struct ver *v = &f->v[i];
 		char first[41];
