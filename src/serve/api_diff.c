@@ -12,6 +12,7 @@
 
 #include "profile/profile.h"
 #include "project/project.h"
+#include "project/select.h"
 #include "project/version_profiles.h"
 #include "serve/api.h"
 #include "serve/api_project.h"
@@ -165,11 +166,18 @@ static int diff_profiles(const struct proj_profile *a, const struct proj_profile
 static void flame_page(const struct proj_profile *a, const struct proj_profile *b, const char *of,
 		       struct resp *out)
 {
-	char *title = xasprintf("%s -> %s", a->e.name, b->e.name);
-	struct flame_opts fo = {.of = of, .title = title};
-	int ret = flamegraph_page(a->p, b->p, &fo, &out->body);
+	struct buf la = BUF_INIT, lb = BUF_INIT;
+	char *title;
+	int ret;
 
+	/* Titled as `veles diff A B flamegraph` titles it. */
+	profile_ref_label(&la, a->e.blob, a->e.name, a->version);
+	profile_ref_label(&lb, b->e.blob, b->e.name, b->version);
+	title = xasprintf("%s -> %s", buf_str(&la), buf_str(&lb));
+	ret = flamegraph_page(a->p, b->p, &(struct flame_opts){.of = of, .title = title}, &out->body);
 	free(title);
+	buf_release(&la);
+	buf_release(&lb);
 	if (ret < 0) {
 		buf_reset(&out->body);
 		resp_error(out, ret == ERR_INVALID ? 404 : 500, err_msg());
