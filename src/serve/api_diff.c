@@ -51,8 +51,8 @@ static void pair_json(const struct store_entry *ea, const char *va, const struct
 	side_json(ea, va, a, out);
 	buf_adds(out, ",\"target\":");
 	side_json(eb, vb, b, out);
-	buf_addf(out, ",\"flamegraph\":%s,\"error\":",
-		 has_trace(a) || has_trace(b) ? "true" : "false");
+	buf_addf(out,
+		 ",\"flamegraph\":%s,\"error\":", has_trace(a) || has_trace(b) ? "true" : "false");
 	if (ret < 0)
 		buf_add_json_str(out, err_msg(), strlen(err_msg()));
 	else
@@ -152,8 +152,8 @@ static int resolve(struct project *pr, const char *x, struct proj_profile *pp, c
 	return err_set(ERR_NOTFOUND, "'%s' names no profile and no version", x);
 }
 
-static int diff_profiles(const struct proj_profile *a, const struct proj_profile *b,
-			 const char *of, struct buf *out)
+static int diff_profiles(const struct proj_profile *a, const struct proj_profile *b, const char *of,
+			 struct buf *out)
 {
 	buf_adds(out, "{\"a\":{\"kind\":\"profile\",\"id\":");
 	buf_addf(out, "\"%s\"},\"b\":{\"kind\":\"profile\",\"id\":\"%s\"},\"pairs\":[", a->e.blob,
@@ -174,7 +174,8 @@ static void flame_page(const struct proj_profile *a, const struct proj_profile *
 	profile_ref_label(&la, a->e.blob, a->e.name, a->version);
 	profile_ref_label(&lb, b->e.blob, b->e.name, b->version);
 	title = xasprintf("%s -> %s", buf_str(&la), buf_str(&lb));
-	ret = flamegraph_page(a->p, b->p, &(struct flame_opts){.of = of, .title = title}, &out->body);
+	ret = flamegraph_page(a->p, b->p, &(struct flame_opts){.of = of, .title = title},
+			      &out->body);
 	free(title);
 	buf_release(&la);
 	buf_release(&lb);

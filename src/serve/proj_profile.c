@@ -126,8 +126,8 @@ void proj_profile_json(const struct store_entry *e, const char *version, const s
 }
 
 /* Appends the refs matching @glob whose commit is @id. */
-static void refs_matching(git_repository *repo, const char *glob, const char *kind,
-			  const char *id, bool *first, struct buf *b)
+static void refs_matching(git_repository *repo, const char *glob, const char *kind, const char *id,
+			  bool *first, struct buf *b)
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
@@ -142,7 +142,8 @@ static void refs_matching(git_repository *repo, const char *glob, const char *ki
 
 		/* Tags may be annotated: their commit is the peeled object. */
 		snprintf(spec, sizeof(spec), "%s^{commit}", name);
-		if (strlen(name) < sizeof(spec) - 10 && git_revparse_single(&obj, repo, spec) == 0) {
+		if (strlen(name) < sizeof(spec) - 10 &&
+		    git_revparse_single(&obj, repo, spec) == 0) {
 			git_oid_tostr(hex, sizeof(hex), git_object_id(obj));
 			if (strcmp(hex, id) == 0) {
 				buf_adds(b, *first ? "{\"name\":" : ",{\"name\":");

@@ -18,13 +18,16 @@
 #include "view/diff_table.h"
 
 #define BASE                                                                                       \
-	"{\"header\":{\"type\":\"time\",\"units\":{\"time\":\"s\"}},\"global\":{\"resources\":["     \
-	"{\"uid\":\"a\",\"type\":\"time\",\"amount\":1},{\"uid\":\"a\",\"type\":\"time\",\"amount\":3}," \
-	"{\"uid\":\"a\",\"type\":\"time\",\"amount\":2},{\"uid\":\"b\",\"type\":\"time\",\"amount\":10}," \
+	"{\"header\":{\"type\":\"time\",\"units\":{\"time\":\"s\"}},\"global\":{\"resources\":["   \
+	"{\"uid\":\"a\",\"type\":\"time\",\"amount\":1},{\"uid\":\"a\",\"type\":\"time\","         \
+	"\"amount\":3},"                                                                           \
+	"{\"uid\":\"a\",\"type\":\"time\",\"amount\":2},{\"uid\":\"b\",\"type\":\"time\","         \
+	"\"amount\":10},"                                                                          \
 	"{\"uid\":\"gone\",\"type\":\"time\",\"amount\":5}]}}"
 #define TARGET                                                                                     \
-	"{\"header\":{\"type\":\"time\",\"units\":{\"time\":\"s\"}},\"global\":{\"resources\":["     \
-	"{\"uid\":\"a\",\"type\":\"time\",\"amount\":2.2},{\"uid\":\"b\",\"type\":\"time\",\"amount\":5}," \
+	"{\"header\":{\"type\":\"time\",\"units\":{\"time\":\"s\"}},\"global\":{\"resources\":["   \
+	"{\"uid\":\"a\",\"type\":\"time\",\"amount\":2.2},{\"uid\":\"b\",\"type\":\"time\","       \
+	"\"amount\":5},"                                                                           \
 	"{\"uid\":\"new\",\"type\":\"time\",\"amount\":7}]}}"
 
 static void test_rows(void **state)
