@@ -4,7 +4,8 @@
  * (view_render into a buffer: the same code, the same scripts inline),
  * served to a sandboxed frame; the memory report and the heap map are
  * JSON the page draws (view_json.c). Which views a profile has is decided
- * by rendering it: a view applies when its renderer accepts the profile.
+ * by its keys, and for a profile of up to PROBE_MAX resources by drawing
+ * it: a view applies when its renderer accepts the profile.
  */
 #include <string.h>
 
@@ -15,6 +16,10 @@
 #include "util/common.h"
 #include "util/error.h"
 #include "view/view.h"
+
+/* Drawing every view of a profile of 200,000 resources to list them takes
+ * seconds; up to this many, a fraction of one. */
+enum { PROBE_MAX = 20000 };
 
 /* `show`'s flow of a memory profile: the mean amount per allocation site
  * over the snapshots, stacked, not accumulated (cmd-show.c's defaults). */
@@ -67,22 +72,102 @@ static int resources(const struct profile *p, struct buf *out)
 
 static int models(const struct profile *p, struct buf *out)
 {
-	if (!p->models || strcmp(p->models, "[]") == 0)
-		return err_set(ERR_INVALID, "the profile has no models (postprocess it first)");
 	return graph(p, VIEW_TABLE_MODELS, out);
 }
 
+/* ---- whether a view applies, from the profile's keys: what each
+ * renderer checks first, said as it says it ---- */
+
+static bool has_key(const struct profile *p, const char *key)
+{
+	return strcmp(key, "uid") == 0 || table_col(&p->res, key) || table_col(&p->types, key);
+}
+
+static int need_key(const struct profile *p, const char *key)
+{
+	return has_key(p, key) ? 0 : err_set(ERR_NOTFOUND, "the profile has no key '%s'", key);
+}
+
+static bool is_memory(const struct profile *p)
+{
+	return p->type && strcmp(p->type, "memory") == 0;
+}
+
+static int any(const struct profile *p)
+{
+	UNUSED(p);
+	return 0;
+}
+
+static int sized(const struct profile *p)
+{
+	return need_key(p, "structure-unit-size");
+}
+
+static int amounts(const struct profile *p)
+{
+	return need_key(p, "amount");
+}
+
+static int flowing(const struct profile *p)
+{
+	return is_memory(p) ? need_key(p, "snapshot") : sized(p);
+}
+
+static int stacks(const struct profile *p)
+{
+	if (has_key(p, "trace"))
+		return 0;
+	return err_set(ERR_INVALID, "no resource has a call stack (\"trace\") to draw");
+}
+
+static int memory(const struct profile *p)
+{
+	return is_memory(p) ? 0 : err_set(ERR_INVALID, "the memory view is for memory profiles");
+}
+
+static int heapmap(const struct profile *p)
+{
+	if (is_memory(p))
+		return 0;
+	return err_set(ERR_INVALID, "the heapmap view needs a memory profile, not %s",
+		       p->type ? p->type : "this one");
+}
+
+static int histograms(const struct profile *p)
+{
+	if (table_col(&p->res, "histogram"))
+		return 0;
+	return err_set(ERR_INVALID, "the histogram view needs histograms: collect with `veles "
+				    "collect trace --instrumented --aggregate`");
+}
+
+static int aggregate(const struct profile *p)
+{
+	if (table_col(&p->res, "histogram") && table_col(&p->res, "calls"))
+		return 0;
+	return err_set(ERR_INVALID, "the trace summary is for aggregate trace profiles (veles "
+				    "collect trace --instrumented --aggregate)");
+}
+
+static int has_models(const struct profile *p)
+{
+	if (p->models && strcmp(p->models, "[]") != 0)
+		return 0;
+	return err_set(ERR_INVALID, "the profile has no models (postprocess it first)");
+}
+
 static const struct proj_view views[] = {
-	{"scatter", "Scatter with models", true, scatter},
-	{"bars", "Bars", true, bars},
-	{"flow", "Flow", true, flow},
-	{"flamegraph", "Flame graph", true, flame},
-	{"memory", "Memory", false, view_json_memory},
-	{"heapmap", "Heap map", false, view_json_heapmap},
-	{"trace", "Trace summary", false, view_json_trace},
-	{"histogram", "Histogram", true, histogram},
-	{"models", "Models", true, models},
-	{"resources", "Resources", true, resources},
+	{"scatter", "Scatter with models", true, sized, scatter},
+	{"bars", "Bars", true, amounts, bars},
+	{"flow", "Flow", true, flowing, flow},
+	{"flamegraph", "Flame graph", true, stacks, flame},
+	{"memory", "Memory", false, memory, view_json_memory},
+	{"heapmap", "Heap map", false, heapmap, view_json_heapmap},
+	{"trace", "Trace summary", false, aggregate, view_json_trace},
+	{"histogram", "Histogram", true, histograms, histogram},
+	{"models", "Models", true, has_models, models},
+	{"resources", "Resources", true, any, resources},
 };
 
 const struct proj_view *proj_view_find(const char *name)
@@ -102,7 +187,10 @@ void proj_views_json(const struct profile *p, struct buf *b)
 	for (size_t i = 0; i < ARRAY_SIZE(views); i++) {
 		buf_reset(&scratch);
 		err_clear();
-		if (views[i].render(p, &scratch) < 0) {
+		/* The keys decide; a profile small enough is also drawn, which
+		 * catches what the keys cannot tell (a key with no number). */
+		if (views[i].applies(p) < 0 ||
+		    (profile_nres(p) <= PROBE_MAX && views[i].render(p, &scratch) < 0)) {
 			buf_addf(&no, "%s{\"name\":\"%s\",\"reason\":", no.len ? "," : "",
 				 views[i].name);
 			buf_add_json_str(&no, err_msg(), strlen(err_msg()));
@@ -121,7 +209,10 @@ void proj_views_json(const struct profile *p, struct buf *b)
 
 void proj_view_send(const struct proj_view *v, const struct profile *p, struct resp *out)
 {
-	int ret = v->render(p, &out->body);
+	int ret = v->applies(p);
+
+	if (ret == 0)
+		ret = v->render(p, &out->body);
 
 	if (ret < 0) {
 		buf_reset(&out->body);

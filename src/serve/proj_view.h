@@ -17,6 +17,9 @@ struct profile;
 struct proj_view {
 	const char *name, *title;
 	bool html; /* a page for a sandboxed frame; else JSON */
+	/* 0 when the profile has what the view needs (its keys, its type);
+	 * else ERR_INVALID or ERR_NOTFOUND saying what it lacks. Cheap. */
+	int (*applies)(const struct profile *p);
 	/* Appends the view of @p to @out; ERR_INVALID (with why) when the
 	 * view does not apply to it. */
 	int (*render)(const struct profile *p, struct buf *out);
