@@ -104,6 +104,26 @@ done
 expect 200 GET "/api/project/profiles/$trace"
 tnames=$(jq_ '" ".join(v["name"] for v in d["views"])')
 case " $tnames " in *" flamegraph "* | *" histogram "*) ;; *) fail "trace views: $tnames" ;; esac
+# An aggregate trace profile's summary: show's figures, function by function.
+case " $tnames " in *" trace "*)
+	expect 200 GET "/api/project/profiles/$trace/views/trace"
+	cp "$T/body" "$T/trace.json"
+	ok veles show "$trace" --format json
+	$py - "$T/trace.json" "$T/out" <<'PY' || fail "trace summary differs from show"
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert a["unit"] == b["unit"], (a["unit"], b["unit"])
+fa = {f["uid"]: f for f in a["functions"]}
+fb = {f["uid"]: f for f in b["functions"]}
+assert fa.keys() == fb.keys() and fa, (fa.keys(), fb.keys())
+for u, f in fb.items():
+    for k in ("calls", "total", "p50", "p99"):
+        assert f[k] is None and fa[u][k] is None or abs(fa[u][k] - f[k]) <= 1e-9 * max(1, abs(f[k])), (u, k)
+PY
+	expect 200 GET "/api/project/profiles/$trace/views/histogram"
+	has "$T/body" 'VELES_FIGURE'
+	;;
+esac
 
 # A graphical view is the page show -o x.html writes, sandboxed.
 expect 200 GET "/api/project/profiles/$mem/views/flamegraph" "" -D "$T/headers"
