@@ -8,6 +8,7 @@
 
 #include "project/project.h"
 #include "serve/api.h"
+#include "serve/api_jobs.h"
 #include "serve/api_project.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -48,6 +49,8 @@ static const struct project_route {
 	project_handler handler;
 } routes[] = {
 	{"", "GET", project_info},
+	{"jobs", "GET", api_jobs_get},
+	{"jobs", "POST", api_jobs_post},
 };
 
 static bool method_is(const struct req *r, const char *method)

@@ -220,7 +220,9 @@ static void run_one(struct serve *s, struct exec *e, struct srv_run *r)
 	pthread_mutex_unlock(&e->mu);
 	ret = job_prepare(&j);
 	if (ret == 0)
-		ret = strcmp(r->tool, "record") == 0 ? job_record(&j) : job_stat(&j);
+		ret = strcmp(r->tool, "record") == 0 ? job_record(&j)
+		      : strcmp(r->tool, "job") == 0  ? job_veles(&j)
+						     : job_stat(&j);
 	pthread_mutex_lock(&e->mu);
 	e->job = NULL;
 	pthread_mutex_unlock(&e->mu);
