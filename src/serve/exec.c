@@ -257,7 +257,9 @@ static void take_next(struct serve *s, struct exec *e)
 	srv_run_clear(&r);
 	if (!found || !take_machine(s, e))
 		return;
-	if (queue_claim(s->db, s->runner, srv_now_ms(), s->lease_ms, &r, &found) < 0)
+	/* Project jobs only where the project is (exec_job.c). */
+	if (queue_claim_for(s->db, s->runner, srv_now_ms(), s->lease_ms, s->proj != NULL, &r,
+			    &found) < 0)
 		srv_log(s, "queue: %s", err_msg());
 	if (found) {
 		srv_log(s, "run %s: claimed by %s (claim %lld)", r.id, s->runner,

@@ -3,11 +3,13 @@
 // first path segment after /p/ in the table below.
 import { get } from './api.js';
 import { h, clear } from './widgets.js';
+import { jobsScreen, jobsVersionAction } from './jobs.js';
 
 // Actions a version's page offers (run the matrix there, remeasure, bisect):
 // each is fn(el, version, ctx) appending its controls to el; parts that
 // offer one push it here when their module loads.
 export const versionActions = [];
+versionActions.push(jobsVersionAction);
 
 // What /api/project said, fetched once per page load.
 let info = null;
@@ -29,6 +31,7 @@ async function overview(root, go, ctx) {
 // [segment, title in the bar (or null: not listed), screen(root, go, ctx)]
 const parts = [
   ['', 'Overview', overview],
+  ['jobs', 'Jobs', jobsScreen],
 ];
 
 export async function projectScreen(root, go, path) {
