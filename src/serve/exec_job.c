@@ -4,8 +4,8 @@
  * -C ROOT run matrix -m V`, `check head V --remeasure`, `bisect`), so the
  * CLI's guarantees hold (temporary worktrees removed, the store written
  * atomically, a Ctrl-C -- here a cancel's SIGTERM -- handled). Its output
- * goes to the run's logs and to live readers; its progress ("ok 3/8",
- * "round 5:") is read from that output. A matrix job then registers the
+ * goes to the run's logs and to live readers; its progress ("ok 3/8", a
+ * remeasured job's "12 rounds, both versions...") is read from that output. A matrix job then registers the
  * profiles it made with the version (`veles add -m V`), so the store and
  * the history pages have them when the job is done.
  */
@@ -65,7 +65,6 @@ static void matrix_line(struct jobrun *jr, bool err, const char *line)
 static void whole_line(struct job *j, struct jobrun *jr, bool err, const char *line)
 {
 	const char *at;
-	size_t k;
 
 	while (*line == ' ')
 		line++;
@@ -77,8 +76,8 @@ static void whole_line(struct job *j, struct jobrun *jr, bool err, const char *l
 	case JOB_MATRIX:
 		matrix_line(jr, err, line);
 		break;
-	case JOB_REMEASURE: /* "check: ./prog · time on real: round 4: ..." */
-		if (err && strstr(line, "round ") && sscanf(strstr(line, "round "), "round %zu:", &k))
+	case JOB_REMEASURE: /* "check: ./prog a · time on cpu: 5 rounds, both versions..." */
+		if (err && strstr(line, " rounds, both versions once a round"))
 			jr->done++;
 		break;
 	case JOB_BISECT:

@@ -22,13 +22,15 @@ function versionLink(job, go) {
   }, job.short || (job.version || '').slice(0, 7));
 }
 
-// Where it is: "2/3 jobs", "4 rounds", "3 steps".
+const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+// Where it is: "2/3 jobs", "1 job remeasured", "3 steps".
 export function progressText(job) {
   const p = job.progress || {};
   if (job.state === 'queued') return job.position ? `queued, ${job.position} before it` : 'queued';
   if (job.kind === 'matrix' && p.total) return `${p.done}/${p.total} jobs`;
-  if (job.kind === 'remeasure' && p.done) return `${p.done} rounds`;
-  if (job.kind === 'bisect' && p.done) return `${p.done} steps`;
+  if (job.kind === 'remeasure' && p.done) return `${plural(p.done, 'job')} remeasured`;
+  if (job.kind === 'bisect' && p.done) return plural(p.done, 'step');
   return job.state === 'running' ? 'starting' : '';
 }
 
@@ -133,11 +135,14 @@ class JobView {
     this.go = go;
     this.onChange = onChange;
     this.head = h('div', { class: 'job-head' });
-    this.out = h('pre', { class: 'output job-output' });
+    // Its output and its messages (progress, warnings) apart: each comes
+    // in order, the two not with each other.
+    this.out = { stdout: h('pre', { class: 'output job-output' }), stderr: h('pre', { class: 'output job-messages' }) };
     this.result = h('div', { class: 'job-result' });
     this.cancelBtn = h('button', { type: 'button', hidden: true, onclick: () => this.cancel() }, 'Cancel');
     this.readOnly = readOnly;
-    this.el = h('section', { class: 'job' }, this.head, this.cancelBtn, this.result, this.out);
+    this.el = h('section', { class: 'job' }, this.head, this.cancelBtn, this.result,
+      h('h4', {}, 'Output'), this.out.stdout, h('h4', {}, 'Messages'), this.out.stderr);
   }
 
   async load() {
@@ -195,8 +200,10 @@ class JobView {
     this.es = es;
     es.addEventListener('output', (e) => {
       const d = JSON.parse(e.data);
-      this.out.append(h('span', { class: d.stream }, d.text));
-      this.out.scrollTop = this.out.scrollHeight;
+      const pre = this.out[d.stream];
+      if (!pre) return;
+      pre.append(d.text);
+      pre.scrollTop = pre.scrollHeight;
       this.refresh();
     });
     es.addEventListener('state', () => this.refresh());
