@@ -36,7 +36,8 @@ static int jobs_session(struct serve *s, bool create, char id[SRV_ID_LEN + 1])
 		if (strcmp(v[i].title, title) == 0)
 			snprintf(id, SRV_ID_LEN + 1, "%s", v[i].id);
 	srv_sessions_free(v, n);
-	if (ret == 0 && !id[0] && create && (ret = model_session_create(s->db, title, &made)) == 0) {
+	if (ret == 0 && !id[0] && create &&
+	    (ret = model_session_create(s->db, title, &made)) == 0) {
 		snprintf(id, SRV_ID_LEN + 1, "%s", made.id);
 		srv_session_clear(&made);
 	}
@@ -120,7 +121,8 @@ static void job_json(struct serve *s, const struct srv_run *run, struct buf *b)
 	buf_addf(b, "},\"spec\":%s", run->screen && *run->screen ? run->screen : "{}");
 	buf_addf(b,
 		 ",\"links\":{\"live\":\"/api/runs/%s/live\",\"cancel\":\"/api/runs/%s/cancel\","
-		 "\"stdout\":\"/api/runs/%s/output?stream=stdout\",\"stderr\":\"/api/runs/%s/output?stream=stderr\","
+		 "\"stdout\":\"/api/runs/%s/output?stream=stdout\",\"stderr\":\"/api/runs/%s/"
+		 "output?stream=stderr\","
 		 "\"page\":\"/p/jobs/%s\"}}",
 		 run->id, run->id, run->id, run->id, run->id);
 	free(line);

@@ -4,10 +4,11 @@
  * -C ROOT run matrix -m V`, `check head V --remeasure`, `bisect`), so the
  * CLI's guarantees hold (temporary worktrees removed, the store written
  * atomically, a Ctrl-C -- here a cancel's SIGTERM -- handled). Its output
- * goes to the run's logs and to live readers; its progress ("ok 3/8", a
- * remeasured job's "12 rounds, both versions...") is read from that output. A matrix job then registers the
- * profiles it made with the version (`veles add -m V`), so the store and
- * the history pages have them when the job is done.
+ * goes to the run's logs and to live readers; its progress ("ok 3/8",
+ * a remeasured job's "12 rounds, both versions...") is read from that
+ * output. A matrix job then registers the profiles it made with the
+ * version (`veles add -m V`), so the store and the history pages have
+ * them when the job is done.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +50,8 @@ static void matrix_line(struct jobrun *jr, bool err, const char *line)
 		jr->total = n;
 		jr->ok++;
 		if ((p = strstr(line, "  .veles/jobs/"))) {
-			jr->profiles = xreallocarray(jr->profiles, jr->nprofiles + 1, sizeof(char *));
+			jr->profiles =
+				xreallocarray(jr->profiles, jr->nprofiles + 1, sizeof(char *));
 			jr->profiles[jr->nprofiles++] = xstrdup(p + 2);
 		} else if (strstr(line, "  registered")) {
 			jr->registered++;
@@ -192,8 +194,7 @@ static int self_exe(char out[PATH_MAX])
 }
 
 /* Matrix: the profiles it left pending, registered with the version. */
-static int register_profiles(struct job *j, struct jobrun *jr, const char *veles,
-			     const char *root)
+static int register_profiles(struct job *j, struct jobrun *jr, const char *veles, const char *root)
 {
 	char **argv = xcalloc(jr->nprofiles + 8, sizeof(char *));
 	size_t n = 0;
@@ -241,11 +242,15 @@ static void file_result(struct job *j, struct jobrun *jr, int status)
 		break;
 	case JOB_REMEASURE:
 		buf_addf(&b, ",\"verdict\":\"%s\"",
-			 status == 0 ? "no degradation" : status == 1 ? "degradation" : "error");
+			 status == 0   ? "no degradation"
+			 : status == 1 ? "degradation"
+				       : "error");
 		break;
 	case JOB_BISECT:
 		buf_addf(&b, ",\"verdict\":\"%s\"",
-			 status == 0 ? "found" : status == 1 ? "cannot tell" : "error");
+			 status == 0   ? "found"
+			 : status == 1 ? "cannot tell"
+				       : "error");
 		if (jr->first_slow[0])
 			buf_addf(&b, ",\"first_slow\":\"%s\"", jr->first_slow);
 		break;
@@ -270,8 +275,7 @@ static int judge(struct job *j, struct jobrun *jr, int status)
 	j->run->exit_status = status;
 	if (j->canceled || status <= 1)
 		return 0;
-	return err_set(ERR_GENERIC, "%s",
-		       jr->last[1] ? jr->last[1] : "veles exited with an error");
+	return err_set(ERR_GENERIC, "%s", jr->last[1] ? jr->last[1] : "veles exited with an error");
 }
 
 static void jobrun_free(struct jobrun *jr)

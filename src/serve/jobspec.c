@@ -90,8 +90,7 @@ static int get_kind(yajl_val obj, enum jobspec_kind *out)
 			*out = (enum jobspec_kind)i;
 			return 0;
 		}
-	return err_set(ERR_PARSE, "no job kind '%.40s': matrix, remeasure or bisect",
-		       v->u.string);
+	return err_set(ERR_PARSE, "no job kind '%.40s': matrix, remeasure or bisect", v->u.string);
 }
 
 /* Every member, whatever the kind; what a kind does not use is refused

@@ -19,9 +19,9 @@ enum jobspec_kind { JOB_MATRIX, JOB_REMEASURE, JOB_BISECT };
 struct jobspec {
 	enum jobspec_kind kind;
 	/* Revisions as the page named them, full ids once resolved. */
-	char *version; /* matrix, remeasure: that version; bisect: bad */
-	char *base;    /* remeasure: its parent (the only base it knows) */
-	char *good;    /* bisect */
+	char *version;		  /* matrix, remeasure: that version; bisect: bad */
+	char *base;		  /* remeasure: its parent (the only base it knows) */
+	char *good;		  /* bisect */
 	char *short_id, *summary; /* of the version, for the lists */
 	char *command;		  /* bisect: what is timed (sh -c), or NULL */
 	char *job;		  /* bisect: --job SPEC, or NULL */

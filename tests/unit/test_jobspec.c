@@ -107,8 +107,8 @@ static void test_argv(void **state)
 	assert_string_equal(s, "veles|-C|/p|run|matrix|-m|abc");
 	free(s);
 	jobspec_free(&js);
-	assert_int_equal(parse("{\"kind\":\"remeasure\",\"version\":\"abc\",\"max_rounds\":5}", &js),
-			 0);
+	assert_int_equal(
+		parse("{\"kind\":\"remeasure\",\"version\":\"abc\",\"max_rounds\":5}", &js), 0);
 	s = joined(jobspec_argv(&js, "veles", "/p"));
 	assert_string_equal(s, "veles|-C|/p|check|head|abc|--remeasure|--max-rounds|5");
 	free(s);
