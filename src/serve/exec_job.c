@@ -292,29 +292,32 @@ static void jobrun_free(struct jobrun *jr)
 
 int job_veles(struct job *j)
 {
-	struct jobrun jr = {.part = {BUF_INIT, BUF_INIT}};
+	/* On the heap: the capture's thread reads it through the job. */
+	struct jobrun *jr = xcalloc(1, sizeof(*jr));
 	char veles[PATH_MAX], *root = NULL, **argv = NULL;
-	int status = 0, ret = jobspec_from_json(j->run->screen, &jr.js);
+	int status = 0, ret = jobspec_from_json(j->run->screen, &jr->js);
 
 	if (ret == 0)
-		ret = project_ready(j->srv, &jr.js, &root);
+		ret = project_ready(j->srv, &jr->js, &root);
 	if (ret == 0)
 		ret = self_exe(veles);
 	if (ret == 0) {
-		argv = jobspec_argv(&jr.js, veles, root);
+		argv = jobspec_argv(&jr->js, veles, root);
 		j->on_output = on_output;
-		j->on_output_arg = &jr;
+		j->on_output_arg = jr;
 		ret = spawn(j, argv, &status);
 	}
-	if (ret == 0 && jr.js.kind == JOB_MATRIX && jr.nprofiles && !j->canceled)
-		ret = register_profiles(j, &jr, veles, root);
+	if (ret == 0 && jr->js.kind == JOB_MATRIX && jr->nprofiles && !j->canceled)
+		ret = register_profiles(j, jr, veles, root);
 	if (ret == 0)
-		ret = judge(j, &jr, status);
+		ret = judge(j, jr, status);
 	j->on_output = NULL;
+	j->on_output_arg = NULL;
 	if (ret == 0)
-		file_result(j, &jr, status);
+		file_result(j, jr, status);
 	jobspec_argv_free(argv);
 	free(root);
-	jobrun_free(&jr);
+	jobrun_free(jr);
+	free(jr);
 	return ret;
 }
