@@ -261,7 +261,12 @@ export async function jobsScreen(root, go, ctx) {
       render(jobs);
       if (!selected && jobs.length) selected = jobs[0].id;
       if (selected && !view) {
-        view = new JobView(selected, ro, go, null);
+        // Its end shows in the list at once, not at the next look.
+        view = new JobView(selected, ro, go, (job) => {
+          if (!FINAL.includes(job.state) || closed) return;
+          clearTimeout(timer);
+          refresh();
+        });
         detail.append(view.el);
         view.load();
       }
