@@ -8,6 +8,7 @@
 
 #include "project/project.h"
 #include "serve/api.h"
+#include "serve/api_jobs.h"
 #include "serve/api_project.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -54,6 +55,8 @@ static const struct project_route {
 	{"versions", "GET", api_project_version, 4},
 	{"profiles", "GET", api_project_profile, 0},
 	{"diff", "GET", api_project_diff, 0},
+	{"jobs", "GET", api_jobs_get, 0},
+	{"jobs", "POST", api_jobs_post, 0},
 };
 
 static bool method_is(const struct req *r, const char *method)
