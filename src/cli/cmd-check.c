@@ -346,9 +346,9 @@ static int compare_into(struct check_report *r, const struct check_cli *o,
 
 static int finish(struct check_report *r, const struct check_cli *o, bool colour)
 {
-	size_t failing, unjudged = 0;
-	const char *note = NULL;
-	struct buf why = BUF_INIT;
+	size_t failing, unjudged;
+	const char *note;
+	struct buf why = BUF_INIT, out = BUF_INIT;
 
 	/* Two sides without a location in common compared nothing: not a pass. */
 	for (size_t i = 0; i < r->n; i++) {
@@ -362,11 +362,10 @@ static int finish(struct check_report *r, const struct check_cli *o, bool colour
 	r->fail_from = o->fail_from;
 	r->verbose = o->verbose;
 	r->max_chars = o->max_chars;
-	check_print(stdout, r, o->fmt, colour);
-	for (size_t i = 0; i < r->n; i++)
-		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
-			if (r->pairs[i].changes.v[j].note)
-				note = r->pairs[i].changes.v[j].note, unjudged++;
+	check_render(&out, r, o->fmt, colour);
+	fwrite(out.data, 1, out.len, stdout);
+	buf_release(&out);
+	unjudged = check_report_unjudged(r, &note);
 	/* On stderr too, where a CI log shows it even beside --format junit. */
 	if (unjudged)
 		cli_warn("%zu result%s could not be judged (%s)", unjudged,
