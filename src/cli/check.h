@@ -44,4 +44,26 @@ int check_collect_missing(struct cli_ctx *ctx, struct check_collect *cc,
 			  const char *parent);
 void check_collect_release(struct check_collect *cc);
 
+/* What the command line asked for. */
+struct check_cli {
+	const char *method;		    /* --method, or NULL: degradation.strategies decide */
+	struct check_strategies strategies; /* when no --method */
+	bool collect_missing;
+	struct check_collect *collect; /* --collect-missing: what may run */
+	enum change_class fail_from;   /* --fail-on, --strict */
+	bool force, verbose;
+	const char *on; /* --on, or NULL: the most stable metric both have */
+	bool strict_env, remeasure, seeded;
+	unsigned long max_rounds;
+	double max_seconds;
+	bool quiet_progress;
+	size_t max_chars; /* --max-chars */
+	enum check_format fmt;
+	struct check_params cp;
+};
+
+/* Parses the options (check-opts.c) as cli_parse_options() does: 0 with
+ * the *@nop operands in argv[1..], -1 after --help, or 2. */
+int check_parse_args(int argc, char **argv, struct check_cli *o, int *nop);
+
 #endif

@@ -26,6 +26,8 @@ static int run_on_head(struct run_cli *r, struct run_jobs_opts *o)
 	char head[41];
 	bool have_head = cli_head(r->ctx, head), dirty = false;
 
+	if (run_jobs_any(r->m) < 0)
+		return ERR_INVALID;
 	if (!have_head && r->m->register_after_run)
 		return err_set(ERR_INVALID, "no version yet to register the profiles with");
 	if (!have_head)

@@ -101,6 +101,18 @@ static int in_checkout(const struct run_checkout *co, void *arg)
 	return run_here(arg, co->id);
 }
 
+int run_jobs_any(const struct run_matrix *m)
+{
+	struct run_job *jobs;
+	size_t n = run_matrix_expand(m, &jobs);
+
+	free(jobs);
+	if (n == 0)
+		return err_set(ERR_INVALID, "no jobs: the matrix needs cmds and collectors "
+					    "(.veles/config.yml or veles.yml, see docs/config.md)");
+	return 0;
+}
+
 int run_jobs_all(const struct run_matrix *m, char *const *ids, size_t nids, const char *head,
 		 const struct run_jobs_opts *o, struct run_tally *t)
 {
@@ -114,8 +126,7 @@ int run_jobs_all(const struct run_matrix *m, char *const *ids, size_t nids, cons
 	r.jobs = jobs;
 	if (t->njobs == 0) {
 		free(jobs);
-		return err_set(ERR_INVALID, "no jobs: the matrix needs cmds and collectors "
-					    "(.veles/config.yml or veles.yml, see docs/config.md)");
+		return run_jobs_any(m);
 	}
 	/* What a run killed before left: its worktrees and their branches. */
 	if (o->repo)

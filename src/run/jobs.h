@@ -69,6 +69,8 @@ struct run_jobs_opts {
 	void *arg;
 };
 
+/* 0, or ERR_INVALID when @m makes no job (it lacks cmds or collectors). */
+int run_jobs_any(const struct run_matrix *m);
 /*
  * Runs every job of @m on each version of @ids (full ids), each checked
  * out in a temporary worktree; with @nids 0 on @head (a full id, or NULL:
