@@ -121,7 +121,9 @@ static int check_operands(struct bisect *b, int nop, char **ops)
 	if (b->runs < 3 || b->max_runs < b->runs)
 		return cli_usage_error("bisect",
 				       "--runs wants at least 3, and --max-runs at least --runs");
-	b->cmd = ops;
+	/* A NULL-terminated command line: the options follow the operands. */
+	b->cmd = xcalloc((size_t)nop + 1, sizeof(*b->cmd));
+	memcpy(b->cmd, ops, (size_t)nop * sizeof(*ops));
 	return 0;
 }
 
@@ -262,8 +264,10 @@ int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	b.arg = &b;
-	if ((ret = parse_args(argc, argv, &b)) != 0)
+	if ((ret = parse_args(argc, argv, &b)) != 0) {
+		free(b.cmd);
 		return ret < 0 ? 0 : ret;
+	}
 	perf_runcount_open(&b.rc);
 	/* The exact CPU time where the kernel gives it; tick-sampled user time
 	 * where not. */
@@ -281,5 +285,6 @@ int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
 		ret = bisect_run(ctx, &b);
 	bisect_job_free(b.job);
 	perf_runcount_close(&b.rc);
+	free(b.cmd);
 	return ret;
 }
