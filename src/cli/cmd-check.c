@@ -83,7 +83,7 @@ static int finish(struct check_report *r, const struct check_cli *o, bool colour
 	r->verbose = o->verbose;
 	r->max_chars = o->max_chars;
 	check_render(&out, r, o->fmt, colour);
-	fwrite(out.data, 1, out.len, stdout);
+	fwrite(buf_str(&out), 1, out.len, stdout);
 	buf_release(&out);
 	unjudged = check_report_unjudged(r, &note);
 	/* On stderr too, where a CI log shows it even beside --format junit. */

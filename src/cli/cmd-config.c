@@ -76,7 +76,7 @@ static int get_or_list(const char *const *paths, size_t n, const char *key)
 	struct buf out = BUF_INIT;
 	int ret = project_config_lookup(paths, n, key, &out);
 
-	fwrite(out.data, 1, out.len, stdout);
+	fwrite(buf_str(&out), 1, out.len, stdout);
 	buf_release(&out);
 	return ret < 0 ? cli_fail() : 0;
 }

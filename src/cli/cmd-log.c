@@ -30,7 +30,7 @@ static int show_version(const struct vcs_version *v, void *arg)
 	log_view_version(&st->out, &st->lv, v, s);
 	/* Flush in blocks: one write per version would dominate on long logs. */
 	if (st->out.len > 1 << 16) {
-		fwrite(st->out.data, 1, st->out.len, stdout);
+		fwrite(buf_str(&st->out), 1, st->out.len, stdout);
 		buf_reset(&st->out);
 	}
 	return 0;

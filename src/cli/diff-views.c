@@ -30,7 +30,7 @@ int diff_flamegraph(const struct diff_opts *o, struct profile *p[2], const char 
 	if (ret == 0 && o->output)
 		ret = file_write_atomic(o->output, b.data, b.len);
 	else if (ret == 0)
-		fwrite(b.data, 1, b.len, stdout);
+		fwrite(buf_str(&b), 1, b.len, stdout);
 	buf_release(&b);
 	free(title);
 	if (ret < 0)
@@ -61,7 +61,7 @@ int diff_report(const struct diff_opts *o, struct profile *p[2], const char *nam
 	int ret = diff_report_html(p[0], p[1], &ro, &b);
 
 	if (ret == 0 && o->output && strcmp(o->output, "-") == 0) {
-		fwrite(b.data, 1, b.len, stdout);
+		fwrite(buf_str(&b), 1, b.len, stdout);
 		buf_release(&b);
 		return 0;
 	}
@@ -89,7 +89,7 @@ int diff_loaded(const struct diff_opts *o, struct profile *p[2], const char *nam
 	if (diff_join(p[0], p[1], &o->jo, &rows) < 0)
 		return cli_fail();
 	diff_table_render(&b, &rows, o->fmt, o->jo.group_by, names[0], names[1]);
-	fwrite(b.data, 1, b.len, stdout);
+	fwrite(buf_str(&b), 1, b.len, stdout);
 	buf_release(&b);
 	diff_rows_free(&rows);
 	return 0;
@@ -100,6 +100,6 @@ void diff_bounds(const struct diff_opts *o, struct profile *p[2], const char *na
 	struct buf b = BUF_INIT;
 
 	diff_bounds_render(&b, p, names, (int)o->fmt, (unsigned long)o->top);
-	fwrite(b.data, 1, b.len, stdout);
+	fwrite(buf_str(&b), 1, b.len, stdout);
 	buf_release(&b);
 }

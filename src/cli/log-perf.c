@@ -108,7 +108,7 @@ int log_perf(struct cli_ctx *ctx, const char *from, size_t limit, const char *ke
 	}
 	if (fmt != FORMAT_JSON)
 		history_text(&out, &h);
-	fwrite(out.data, 1, out.len, stdout);
+	fwrite(buf_str(&out), 1, out.len, stdout);
 	buf_release(&out);
 	history_free(&h);
 	return 0;
