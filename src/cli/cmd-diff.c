@@ -1,7 +1,7 @@
 /*
  * veles diff BASE TARGET [table]: two profiles side by side, one row per
  * location (or per value of --group-by), with the aggregated amounts and
- * the change, biggest changes first (analyze/diff_join.h, view/diff_table.h).
+ * the change, biggest changes first (analyze/diff_join.h, view/diff_rows.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -88,7 +88,7 @@ int diff_loaded(const struct diff_opts *o, struct profile *p[2], const char *nam
 
 	if (diff_join(p[0], p[1], &o->jo, &rows) < 0)
 		return cli_fail();
-	diff_table_render(&b, &rows, o->fmt, o->jo.group_by, names[0], names[1]);
+	diff_rows_render(&b, &rows, o->fmt, o->jo.group_by, names[0], names[1]);
 	fwrite(buf_str(&b), 1, b.len, stdout);
 	buf_release(&b);
 	diff_rows_free(&rows);

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "analyze/diff_join.h"
-#include "view/diff_table.h"
+#include "view/diff_rows.h"
 
 struct profile;
 

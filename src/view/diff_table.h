@@ -1,17 +1,30 @@
-/* `veles diff`'s table of joined rows (analyze/diff_join.h) as text,
- * JSON, CSV or markdown. */
+/*
+ * The table of `veles diff BASE TARGET`: for each location (uid
+ * [subtype]) the median of each profile's values and the relative change,
+ * largest changes first (either way: halving is as big as doubling), for
+ * front ends that show it as data (the project's pages of veles serve).
+ */
 #ifndef VIEW_DIFF_TABLE_H
 #define VIEW_DIFF_TABLE_H
 
-#include "analyze/diff_join.h"
+#include <stddef.h>
 
-struct buf;
+struct profile;
 
-enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_CSV, DIFF_MARKDOWN };
+struct diff_table_row {
+	char *name;
+	double base, target; /* medians; NaN where the profile lacks the location */
+	double rel;	     /* target / base - 1; NaN when either is missing or base is 0 */
+};
 
-/* Appends @rows to @out; the text table's first column is called
- * @group_by (NULL: "location") and it ends naming the two sides. */
-void diff_table_render(struct buf *out, const struct diff_rows *rows, enum diff_format fmt,
-		       const char *group_by, const char *bname, const char *tname);
+struct diff_table {
+	struct diff_table_row *rows;
+	size_t n;
+};
+
+/* ERR_INVALID when neither profile has a numeric @of (NULL: "amount"). */
+int diff_table_build(const struct profile *base, const struct profile *target, const char *of,
+		     struct diff_table *out);
+void diff_table_free(struct diff_table *t);
 
 #endif

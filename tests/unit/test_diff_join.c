@@ -17,7 +17,7 @@
 #include "analyze/samples.h"
 #include "util/buf.h"
 #include "util/common.h"
-#include "view/diff_table.h"
+#include "view/diff_rows.h"
 
 /* A set of groups "name", with values, in name order (as built sets are). */
 static void group(struct sample_set *s, const char *name, const double *v, size_t n)
@@ -122,16 +122,16 @@ static void test_filter_and_table(void **state)
 	make_sets(&a, &b);
 	diff_join_sets(&a, &b, &o, &r);
 	assert_int_equal(r.n, 2);
-	diff_table_render(&out, &r, DIFF_CSV, NULL, "a", "b");
+	diff_rows_render(&out, &r, DIFF_CSV, NULL, "a", "b");
 	assert_string_equal(buf_str(&out), "name,baseline,target,change\n"
 					   "\"alloc\",20,40,1\n"
 					   "\"new\",,7,\n");
 	buf_reset(&out);
-	diff_table_render(&out, &r, DIFF_TEXT, NULL, "a", "b");
+	diff_rows_render(&out, &r, DIFF_TEXT, NULL, "a", "b");
 	assert_non_null(strstr(buf_str(&out), "+100.0%\n"));
 	assert_non_null(strstr(buf_str(&out), "new\n(a -> b)\n"));
 	buf_reset(&out);
-	diff_table_render(&out, &r, DIFF_JSON, NULL, "a", "b");
+	diff_rows_render(&out, &r, DIFF_JSON, NULL, "a", "b");
 	assert_non_null(strstr(buf_str(&out), "{\"name\":\"new\",\"baseline\":null,\"target\":7"));
 	buf_release(&out);
 	diff_rows_free(&r);
