@@ -251,6 +251,32 @@ int veles_check_profiles(veles_check *c, const veles_profile *base, const veles_
  */
 int veles_check_versions(veles_check *c, const char *base, const char *target, veles_table **out);
 
+/* ---- diffs and histories ---- */
+
+/*
+ * Two profiles side by side (`veles diff`): the values of @of ("amount"
+ * when NULL) grouped by location (or by attribute @group_by), each group
+ * aggregated by @agg ("sum", "mean", "median" (NULL), "min", "max",
+ * "count"), one row per group of either side: name, baseline, target
+ * (without a value where that side lacks the group) and rel_change
+ * (target / baseline - 1), the largest changes either way first.
+ * VELES_ERR_INVALID when @of is no numeric value of either profile.
+ */
+int veles_diff_profiles(const veles_profile *base, const veles_profile *target, const char *of,
+			const char *group_by, const char *agg, veles_table **out);
+/*
+ * A metric's history (`veles log --perf KEY`): for every location matching
+ * @match (exactly or as a substring) in the profiles of the versions
+ * reachable from @rev (NULL: HEAD; at most @limit of them, 0: all), one
+ * series per configuration and location, one row per point, oldest first:
+ * series (its number), title, location, unit, version (full id), label,
+ * median, q1, q3, n, change (1 where a change point starts a new
+ * segment) and shift (the relative step there). VELES_ERR_NOTFOUND when
+ * no location matches.
+ */
+int veles_history(veles_project *pr, const char *rev, size_t limit, const char *match,
+		  veles_table **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-/* veles bisect: is bad slower, and is a version like good or like bad
+/* bisect: is bad slower, and is a version like good or like bad
  * (bisect.h)? */
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "analyze/hypo.h"
 #include "analyze/stats.h"
-#include "cli/bisect.h"
+#include "run/bisect.h"
 #include "run/rmit.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -104,9 +104,10 @@ static int bracket_rounds(struct bisect *b, struct side *good, struct side *bad,
 		*slower = r.look.verdict == SEQ_ABOVE && r.look.est >= log1p(b->cp.min_effect);
 	}
 	if (ret == 0 && !*slower)
-		printf("%.7s is not slower than %.7s (%+.1f%% .. %+.1f%% after %zu rounds): "
-		       "nothing to bisect\n",
-		       bad->id, good->id, 100 * expm1(r.look.lo), 100 * expm1(r.look.hi), r.n);
+		bisect_say(b, BISECT_RESULT,
+			   "%.7s is not slower than %.7s (%+.1f%% .. %+.1f%% after %zu rounds): "
+			   "nothing to bisect",
+			   bad->id, good->id, 100 * expm1(r.look.lo), 100 * expm1(r.look.hi), r.n);
 	free(r.d);
 	free(r.vs_good);
 	return ret;
@@ -159,9 +160,11 @@ static int bracket_blocks(struct bisect *b, struct side *good, struct side *bad,
 		if (*slower)
 			return 0;
 		if (bad->n >= b->max_runs) {
-			printf("%.7s is not slower than %.7s (%s, %+.1f%% after %zu runs): nothing "
-			       "to bisect\n",
-			       bad->id, good->id, change_class_name(c), 100 * rel, bad->n);
+			bisect_say(b, BISECT_RESULT,
+				   "%.7s is not slower than %.7s (%s, %+.1f%% after %zu runs): "
+				   "nothing "
+				   "to bisect",
+				   bad->id, good->id, change_class_name(c), 100 * rel, bad->n);
 			return 0;
 		}
 		ret = side_measure_block(b, good, b->runs);

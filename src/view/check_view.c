@@ -1,214 +1,16 @@
-/* Printing check results: terminal tree, JSON, markdown and JUnit. */
+/* A check report rendered: terminal tree, JSON and JUnit (check_view.h);
+ * markdown is check_markdown.c. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/check.h"
-#include "cli/select.h"
+#include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
-#include "util/strmap.h"
-
-struct check_pair *check_report_add(struct check_report *r)
-{
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 8;
-		r->pairs = xrealloc(r->pairs, r->cap * sizeof(*r->pairs));
-	}
-	memset(&r->pairs[r->n], 0, sizeof(r->pairs[0]));
-	return &r->pairs[r->n++];
-}
-
-void check_report_unmatched(struct check_report *r, const char *name, const char *config,
-			    const char *version)
-{
-	struct check_unmatched *u;
-
-	if (r->without_baseline == r->unmatched_cap) {
-		r->unmatched_cap = r->unmatched_cap ? 2 * r->unmatched_cap : 4;
-		r->unmatched = xrealloc(r->unmatched, r->unmatched_cap * sizeof(*r->unmatched));
-	}
-	u = &r->unmatched[r->without_baseline++];
-	u->name = xstrdup(name);
-	u->config = xstrdup(config);
-	snprintf(u->version, sizeof(u->version), "%s", version ? version : "");
-}
-
-void check_report_free(struct check_report *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->pairs[i].baseline_name);
-		free(r->pairs[i].target_name);
-		free(r->pairs[i].config);
-		free(r->pairs[i].config_full);
-		free(r->pairs[i].config_key);
-		change_list_free(&r->pairs[i].changes);
-	}
-	free(r->pairs);
-	for (size_t i = 0; i < r->without_baseline; i++) {
-		free(r->unmatched[i].name);
-		free(r->unmatched[i].config);
-	}
-	free(r->unmatched);
-	memset(r, 0, sizeof(*r));
-}
-
-static const struct {
-	const char *name;
-	enum change_class from;
-} fail_levels[] = {
-	{"maybe", CH_MAYBE_DEGRADATION},
-	{"degradation", CH_DEGRADATION},
-	{"severe", CH_SEVERE_DEGRADATION},
-};
-
-int check_parse_fail_on(const char *arg, enum change_class *out)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(fail_levels); i++) {
-		if (strcmp(arg, fail_levels[i].name) == 0) {
-			*out = fail_levels[i].from;
-			return 0;
-		}
-	}
-	return err_set(ERR_INVALID, "--fail-on wants maybe, degradation or severe, not '%s'", arg);
-}
-
-const char *check_fail_on_name(enum change_class c)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(fail_levels); i++)
-		if (fail_levels[i].from == c)
-			return fail_levels[i].name;
-	return "degradation";
-}
-
-/* The degradation classes run from Total (0) to Maybe: a class fails when
- * it is at least as bad as the mildest failing one. */
-bool check_fails(const struct check_report *r, enum change_class c)
-{
-	return change_is_degradation(c) && c <= r->fail_from;
-}
-
-size_t check_report_failing(const struct check_report *r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->n; i++)
-		for (size_t j = 0; j < r->pairs[i].changes.n; j++)
-			n += check_fails(r, r->pairs[i].changes.v[j].cls);
-	return n;
-}
-
-void check_report_counts(const struct check_report *r, struct check_counts *n)
-{
-	memset(n, 0, sizeof(*n));
-	for (size_t i = 0; i < r->n; i++) {
-		for (size_t j = 0; j < r->pairs[i].changes.n; j++) {
-			enum change_class c = r->pairs[i].changes.v[j].cls;
-
-			if (c == CH_MAYBE_DEGRADATION)
-				n->maybe++;
-			else if (change_is_degradation(c))
-				n->degradations++;
-			else if (change_is_optimization(c))
-				n->optimizations++;
-			else
-				n->other++;
-			n->failing += check_fails(r, c);
-		}
-	}
-}
-
-static const char *plural(size_t n, const char *s)
-{
-	return n == 1 ? "" : s;
-}
-
-void check_summary(struct buf *b, const struct check_report *r)
-{
-	struct check_counts n;
-
-	check_report_counts(r, &n);
-	buf_addf(b,
-		 "%zu degradation%s, %zu maybe degradation%s, %zu optimization%s, %zu other "
-		 "result%s",
-		 n.degradations, plural(n.degradations, "s"), n.maybe, plural(n.maybe, "s"),
-		 n.optimizations, plural(n.optimizations, "s"), n.other, plural(n.other, "s"));
-	if (r->without_baseline)
-		buf_addf(b, "; %zu profile%s had no baseline", r->without_baseline,
-			 plural(r->without_baseline, "s"));
-	if (n.failing)
-		buf_addf(b, "; %zu fail%s the check", n.failing, n.failing == 1 ? "s" : "");
-	else
-		buf_adds(b, "; none fails the check");
-	buf_addf(b, " (--fail-on %s)", check_fail_on_name(r->fail_from));
-}
-
-bool check_pair_disjoint(const struct check_pair *p, struct buf *b)
-{
-	const char *sep[2] = {"", ""};
-	struct buf side[2] = {BUF_INIT, BUF_INIT};
-	size_t shown[2] = {0, 0}, total[2] = {0, 0};
-
-	for (size_t i = 0; i < p->changes.n; i++) {
-		enum change_class c = p->changes.v[i].cls;
-
-		if (c != CH_NOT_IN_BASELINE && c != CH_NOT_IN_TARGET)
-			return false;
-	}
-	for (size_t i = 0; i < p->changes.n; i++) {
-		int k = p->changes.v[i].cls == CH_NOT_IN_TARGET ? 0 : 1;
-
-		if (total[k]++ < 3) {
-			buf_addf(&side[k], "%s%s", sep[k], p->changes.v[i].location);
-			sep[k] = ", ";
-			shown[k]++;
-		}
-	}
-	for (int k = 0; k < 2; k++)
-		if (total[k] > shown[k])
-			buf_addf(&side[k], ", ... (%zu)", total[k]);
-	buf_addf(b, "%s and %s share no location: the baseline has %s, the target %s",
-		 p->baseline_name, p->target_name, total[0] ? buf_str(&side[0]) : "none",
-		 total[1] ? buf_str(&side[1]) : "none");
-	buf_release(&side[0]);
-	buf_release(&side[1]);
-	return true;
-}
-
-const char **check_pair_titles(const struct check_report *r)
-{
-	const char **t = xcalloc(r->n + 1, sizeof(*t));
-	size_t *first = xcalloc(r->n + 1, sizeof(*first));
-	bool *clash = xcalloc(r->n + 1, sizeof(*clash));
-	struct strmap seen = {0};
-	size_t *id = xcalloc(r->n + 1, sizeof(*id));
-
-	/* Two configurations whose brief titles read alike (the same
-	 * postprocessors with other parameters) are both named in full. */
-	for (size_t i = 0; i < r->n; i++) {
-		const struct check_pair *p = &r->pairs[i];
-		bool added;
-
-		id[i] = strmap_intern(&seen, p->config, &added);
-		if (added)
-			first[id[i]] = i;
-		else if (p->config_key && r->pairs[first[id[i]]].config_key &&
-			 strcmp(p->config_key, r->pairs[first[id[i]]].config_key) != 0)
-			clash[id[i]] = true;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		const struct check_pair *p = &r->pairs[i];
-
-		t[i] = (r->verbose || clash[id[i]]) && p->config_full ? p->config_full : p->config;
-	}
-	strmap_free(&seen);
-	free(first);
-	free(clash);
-	free(id);
-	return t;
-}
+#include "view/check_view.h"
 
 int check_parse_format(const char *arg, enum check_format *out)
 {
@@ -252,31 +54,41 @@ static size_t used_sizes(const struct change *c)
 }
 
 /* --verbose: a location compared size by size, one line per size. */
-static void print_sizes(FILE *f, const struct change *c, const char *rail)
+static void print_sizes(struct buf *out, const struct change *c, const char *rail)
 {
-	fprintf(f, "  %s    %12s  %7s  %12s  %12s  %8s  %s\n", rail, "size", "n", "baseline",
-		"target", "change", "p");
+	buf_addf(out, "  %s    %12s  %7s  %12s  %12s  %8s  %s\n", rail, "size", "n", "baseline",
+		 "target", "change", "p");
 	for (size_t i = 0; i < c->nsizes; i++) {
 		const struct change_size *z = &c->sizes[i];
 		char n[32];
 
 		snprintf(n, sizeof(n), "%zu/%zu", z->n_baseline, z->n_target);
-		fprintf(f, "  %s    %12.6g  %7s  ", rail, z->size, n);
+		buf_addf(out, "  %s    %12.6g  %7s  ", rail, z->size, n);
 		if (!z->used) {
-			fprintf(f, "%12s  %12s  %8s  (too few values on a side: not counted)\n", "",
-				"", "");
+			buf_addf(out, "%12s  %12s  %8s  (too few values on a side: not counted)\n",
+				 "", "", "");
 			continue;
 		}
-		fprintf(f, "%12.6g  %12.6g  ", z->baseline, z->target);
+		buf_addf(out, "%12.6g  %12.6g  ", z->baseline, z->target);
 		if (z->baseline > 0)
-			fprintf(f, "%+7.1f%%  ", 100 * (z->target / z->baseline - 1));
+			buf_addf(out, "%+7.1f%%  ", 100 * (z->target / z->baseline - 1));
 		else
-			fprintf(f, "%8s  ", "n/a");
+			buf_addf(out, "%8s  ", "n/a");
 		if (isnan(z->p))
-			fputs("\n", f);
+			buf_addc(out, '\n');
 		else
-			fprintf(f, "%.2g\n", z->p);
+			buf_addf(out, "%.2g\n", z->p);
 	}
+}
+
+/* "1a2b3c4d name @abcdef0": a profile, its id and its version. */
+static void add_label(struct buf *b, const char *id, const char *name, const char *version)
+{
+	if (id && *id)
+		buf_addf(b, "%.8s ", id);
+	buf_adds(b, name);
+	if (version && *version)
+		buf_addf(b, " @%.7s", version);
 }
 
 /* One result as the terminal shows it, after the class. */
@@ -334,16 +146,16 @@ static size_t *by_location(const struct check_pair *p)
 }
 
 /* One pair as a tree: a branch per location, a leaf per method's verdict. */
-static void print_pair(FILE *f, const struct check_pair *p, const char *title, bool colour,
+static void print_pair(struct buf *out, const struct check_pair *p, const char *title, bool colour,
 		       bool verbose, struct buf *b)
 {
 	size_t *ord = by_location(p), n = p->changes.n;
 
 	buf_reset(b);
-	ref_label(b, p->baseline_id, p->baseline_name, p->baseline_version);
+	add_label(b, p->baseline_id, p->baseline_name, p->baseline_version);
 	buf_adds(b, " -> ");
-	ref_label(b, p->target_id, p->target_name, p->target_version);
-	fprintf(f, "%s\n  %s\n", title, buf_str(b));
+	add_label(b, p->target_id, p->target_name, p->target_version);
+	buf_addf(out, "%s\n  %s\n", title, buf_str(b));
 	for (size_t k = 0; k < n;) {
 		const char *loc = p->changes.v[ord[k]].location;
 		size_t end = k;
@@ -352,36 +164,36 @@ static void print_pair(FILE *f, const struct check_pair *p, const char *title, b
 		while (end < n && strcmp(p->changes.v[ord[end]].location, loc) == 0)
 			end++;
 		last = end == n;
-		fprintf(f, "  %s %s\n", last ? "└─" : "├─", loc);
+		buf_addf(out, "  %s %s\n", last ? "└─" : "├─", loc);
 		for (; k < end; k++) {
 			const struct change *c = &p->changes.v[ord[k]];
 			const char *col = colour ? class_colour(c->cls) : "";
 
 			buf_reset(b);
 			add_details(b, c);
-			fprintf(f, "  %s  %s%s%s  %s\n", last ? " " : "│", col,
-				change_class_name(c->cls), *col ? "\033[0m" : "", buf_str(b));
+			buf_addf(out, "  %s  %s%s%s  %s\n", last ? " " : "│", col,
+				 change_class_name(c->cls), *col ? "\033[0m" : "", buf_str(b));
 			if (verbose && c->nsizes)
-				print_sizes(f, c, last ? " " : "│");
+				print_sizes(out, c, last ? " " : "│");
 		}
 	}
 	free(ord);
 }
 
-static void print_text(FILE *f, const struct check_report *r, bool colour)
+static void print_text(struct buf *out, const struct check_report *r, bool colour)
 {
 	struct buf b = BUF_INIT;
 	const char **titles = check_pair_titles(r);
 
 	for (size_t i = 0; i < r->n; i++) {
 		if (i)
-			fputc('\n', f);
-		print_pair(f, &r->pairs[i], titles[i], colour, r->verbose, &b);
+			buf_addc(out, '\n');
+		print_pair(out, &r->pairs[i], titles[i], colour, r->verbose, &b);
 	}
 	free(titles);
 	buf_reset(&b);
 	check_summary(&b, r);
-	fprintf(f, "%s%s\n", r->n ? "\n" : "", buf_str(&b));
+	buf_addf(out, "%s%s\n", r->n ? "\n" : "", buf_str(&b));
 	buf_release(&b);
 }
 
@@ -449,7 +261,7 @@ static void json_change(struct buf *b, const struct check_pair *p, const struct 
 	buf_addc(b, '}');
 }
 
-static void print_json(FILE *f, const struct check_report *r)
+static void print_json(struct buf *out, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
 	struct check_counts n;
@@ -481,7 +293,7 @@ static void print_json(FILE *f, const struct check_report *r)
 		 "\"fail_on\":\"%s\"}}\n",
 		 n.degradations, n.maybe, n.optimizations, n.other, r->without_baseline, n.failing,
 		 check_fail_on_name(r->fail_from));
-	fwrite(b.data, 1, b.len, f);
+	buf_add(out, b.data, b.len);
 	buf_release(&b);
 }
 
@@ -516,7 +328,7 @@ static void junit_case(struct buf *b, const struct check_report *r, const char *
 	buf_release(&msg);
 }
 
-static void print_junit(FILE *f, const struct check_report *r)
+static void print_junit(struct buf *out, const struct check_report *r)
 {
 	struct buf b = BUF_INIT;
 	size_t skipped = r->without_baseline;
@@ -547,25 +359,25 @@ static void print_junit(FILE *f, const struct check_report *r)
 			     "configuration\"/>\n  </testcase>\n");
 	}
 	buf_adds(&b, "</testsuite>\n");
-	fwrite(b.data, 1, b.len, f);
+	buf_add(out, b.data, b.len);
 	buf_release(&b);
 	free(titles);
 }
 
-void check_print(FILE *f, const struct check_report *r, enum check_format fmt, bool colour)
+void check_render(struct buf *out, const struct check_report *r, enum check_format fmt, bool colour)
 {
 	switch (fmt) {
 	case CHECK_TEXT:
-		print_text(f, r, colour);
+		print_text(out, r, colour);
 		break;
 	case CHECK_JSON:
-		print_json(f, r);
+		print_json(out, r);
 		break;
 	case CHECK_MARKDOWN:
-		check_print_markdown(f, r);
+		check_render_markdown(out, r);
 		break;
 	case CHECK_JUNIT:
-		print_junit(f, r);
+		print_junit(out, r);
 		break;
 	}
 }

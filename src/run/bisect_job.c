@@ -5,9 +5,8 @@
 #include <unistd.h>
 
 #include "analyze/samples.h"
-#include "cli/bisect-job.h"
-#include "cli/cli.h"
 #include "profile/profile.h"
+#include "run/bisect_job.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -21,7 +20,17 @@ struct bisect_job {
 	char *cmd, *args;
 	char *location, *fallback; /* asked for, or NULL */
 	char *chosen;		   /* what the first measurement settled on */
+	void (*message)(void *arg, enum collect_msg kind, const char *text);
+	void *message_arg;
 };
+
+void bisect_job_set_message(struct bisect_job *j,
+			    void (*fn)(void *arg, enum collect_msg kind, const char *text),
+			    void *arg)
+{
+	j->message = fn;
+	j->message_arg = arg;
+}
 
 /* @w as one shell word: run_job_run splits the arguments again. */
 static void add_quoted(struct buf *b, const char *w)
@@ -205,7 +214,8 @@ int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *v
 		.logs_dir = logs_dir,
 		.origin = version,
 		.quiet_collectors = true,
-		.message = cli_collect_message,
+		.message = j->message,
+		.message_arg = j->message_arg,
 	};
 	size_t added = 0;
 	int ret = 0;

@@ -3,10 +3,12 @@
  * `veles run job` runs one, instead of timing a bare command. What the
  * search compares are the values of one location of the job's profiles.
  */
-#ifndef CLI_BISECT_JOB_H
-#define CLI_BISECT_JOB_H
+#ifndef RUN_BISECT_JOB_H
+#define RUN_BISECT_JOB_H
 
 #include <stddef.h>
+
+#include "collect/collector.h"
 
 struct bisect_job;
 
@@ -28,6 +30,11 @@ void bisect_job_free(struct bisect_job *j);
  */
 int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *version, size_t want,
 		       double **v, size_t *n);
+
+/* Where the collectors' messages go (collect/collector.h); none by default. */
+void bisect_job_set_message(struct bisect_job *j,
+			    void (*fn)(void *arg, enum collect_msg kind, const char *text),
+			    void *arg);
 
 /* The job's command (its program), as given. */
 const char *bisect_job_cmd(const struct bisect_job *j);

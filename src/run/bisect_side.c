@@ -7,29 +7,27 @@
 #include <sys/wait.h>
 
 #include "analyze/stats.h"
-#include "cli/bisect-job.h"
-#include "cli/bisect.h"
-#include "cli/cli.h"
-#include "cli/envcheck.h"
 #include "collect/machine.h"
 #include "perf/runcount.h"
+#include "run/bisect.h"
+#include "run/bisect_job.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 #include "util/spawn.h"
-#include "vcs/vcs.h"
 
-void bisect_progress(const struct bisect *b, const char *fmt, ...)
+void bisect_say(const struct bisect *b, enum bisect_say kind, const char *fmt, ...)
 {
 	va_list ap;
+	struct buf text = BUF_INIT;
 
-	if (b->quiet)
+	if (!b->say || (kind == BISECT_PROGRESS && b->quiet))
 		return;
-	fputs("bisect: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vaddf(&text, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	b->say(b->arg, kind, buf_str(&text));
+	buf_release(&text);
 }
 
 const char *bisect_on_name(enum on_time on)
@@ -53,7 +51,7 @@ static int check_env(struct bisect *b, struct side *s)
 		return 0;
 	}
 	snprintf(name, sizeof(name), "%.7s", s->id);
-	ret = cli_env_check_info(&b->good_env, "the good version", &e, name, b->strict_env);
+	ret = b->env_check ? b->env_check(b->arg, &b->good_env, &e, name) : 0;
 	env_info_release(&e);
 	return ret;
 }
@@ -66,7 +64,7 @@ int side_open(struct bisect *b, struct side *s)
 
 	if (s->open)
 		return 0;
-	ret = run_checkout_open(vcs_store_repo(b->ctx->vcs), b->ctx->root, s->id, &build, &s->co);
+	ret = run_checkout_open(b->repo, b->root, s->id, &build, &s->co);
 	if (ret < 0)
 		return ret;
 	s->open = true;
@@ -84,7 +82,7 @@ int side_open(struct bisect *b, struct side *s)
 void side_close(struct bisect *b, struct side *s)
 {
 	if (s->open)
-		run_checkout_close(vcs_store_repo(b->ctx->vcs), &s->co);
+		run_checkout_close(b->repo, &s->co);
 	s->open = false;
 	free(s->v);
 	s->v = NULL;
@@ -131,7 +129,7 @@ static int measure_here(struct bisect *b, const char *id, double *value)
 
 	if (!b->job)
 		return run_command(b, id, value);
-	ret = bisect_job_measure(b->job, b->ctx->logs_dir, id, 1, &v, &n);
+	ret = bisect_job_measure(b->job, b->logs_dir, id, 1, &v, &n);
 	if (ret == 0)
 		*value = stats_median_sort(v, n);
 	free(v);
@@ -169,7 +167,7 @@ int side_measure_block(struct bisect *b, struct side *s, size_t n)
 		ret = measure_here(b, s->id, &scratch);
 	if (b->job) {
 		if (ret == 0)
-			ret = bisect_job_measure(b->job, b->ctx->logs_dir, s->id, n, &s->v, &s->n);
+			ret = bisect_job_measure(b->job, b->logs_dir, s->id, n, &s->v, &s->n);
 	} else {
 		s->v = xrealloc(s->v, (s->n + n) * sizeof(*s->v));
 		for (size_t i = 0; i < n && ret == 0; i++)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/check.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "view/check_view.h"
 
 /* Rows of changed results shown above the fold; the rest are folded. */
 #define MD_CHANGED_ROWS 30
@@ -258,7 +258,7 @@ static void fit(const struct buf *heads, const struct buf *folds, size_t n, size
 	}
 }
 
-void check_print_markdown(FILE *f, const struct check_report *r)
+void check_render_markdown(struct buf *dst, const struct check_report *r)
 {
 	const char **titles = check_pair_titles(r);
 	size_t *ord = section_order(r), n = r->n;
@@ -299,7 +299,7 @@ void check_print_markdown(FILE *f, const struct check_report *r)
 	buf_add(&out, tail.data, tail.len);
 	if (cut.details || cut.sections)
 		cut_note(&out, r, &cut);
-	fwrite(out.data, 1, out.len, f);
+	buf_add(dst, out.data, out.len);
 	for (size_t k = 0; k < n; k++) {
 		buf_release(&heads[k]);
 		buf_release(&folds[k]);

@@ -11,10 +11,10 @@
 
 #include "analyze/bound_expr.h"
 #include "analyze/bound_items.h"
-#include "cli/diff-bounds.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "view/bounds_diff.h"
 
 enum change { CH_CLASS_UP, CH_UP, CH_NEW, CH_GONE, CH_DOWN, CH_CLASS_DOWN, CH_SAME };
 
@@ -212,14 +212,13 @@ static void print_other(const struct row *r, size_t n, int fmt, struct buf *b)
 		buf_adds(b, "\n]\n");
 }
 
-void diff_bounds_print(struct profile *const p[2], const char *const names[2], int fmt,
-		       unsigned long top)
+void diff_bounds_render(struct buf *out, struct profile *const p[2], const char *const names[2],
+			int fmt, unsigned long top)
 {
 	struct bound_item *a, *b;
 	struct bound_pair *pairs;
 	struct row *rows;
 	size_t na, nb, n;
-	struct buf out = BUF_INIT;
 
 	bound_items(p[0], &a, &na);
 	bound_items(p[1], &b, &nb);
@@ -232,11 +231,9 @@ void diff_bounds_print(struct profile *const p[2], const char *const names[2], i
 	if (top && n > top)
 		n = top;
 	if (fmt == 0)
-		print_text(rows, n, names, &out);
+		print_text(rows, n, names, out);
 	else
-		print_other(rows, n, fmt, &out);
-	fwrite(out.data, 1, out.len, stdout);
-	buf_release(&out);
+		print_other(rows, n, fmt, out);
 	free(rows);
 	free(pairs);
 	bound_items_free(a, na);

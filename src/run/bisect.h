@@ -1,8 +1,10 @@
 /*
- * veles bisect, shared by its files: cmd-bisect.c (options, the search,
- * the report), bisect-side.c (a version checked out, built and measured)
- * and bisect-decide.c (whether bad is slower, and whether a version is
- * like good or like bad).
+ * veles bisect below the command line: bisect.c (the first-parent line
+ * and the search over it), bisect_side.c (a version checked out, built
+ * and measured) and bisect_decide.c (whether bad is slower, and whether a
+ * version is like good or like bad). The search itself is
+ * analyze/bisect_search.h; the front end parses, resolves the two
+ * versions and prints what the callbacks say.
  *
  * By default every decision measures the versions it compares now, in
  * interleaved rounds (src/run/rmit.h): bad against good at the start, and
@@ -12,8 +14,8 @@
  * candidate later against those numbers (how bisect worked before; kept
  * so bench/drift.sh can show the difference).
  */
-#ifndef CLI_BISECT_H
-#define CLI_BISECT_H
+#ifndef RUN_BISECT_H
+#define RUN_BISECT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,12 +28,26 @@
 #include "run/run.h"
 
 struct bisect_job;
-struct cli_ctx;
+struct git_repository;
+struct vcs;
 
 enum on_time { ON_CPU, ON_USER, ON_REAL, ON_SYS };
 
+/* What the search says: a progress line, or a result line (why it ends
+ * without a first slow commit). */
+enum bisect_say { BISECT_PROGRESS, BISECT_RESULT };
+
 struct bisect {
-	struct cli_ctx *ctx;
+	struct vcs *vcs;
+	struct git_repository *repo;
+	const char *root, *logs_dir; /* the project's, absolute */
+	/* Lines for the user; progress only without @quiet. */
+	void (*say)(void *arg, enum bisect_say kind, const char *text);
+	/* A version's environment held to good's: 0, or an error that stops
+	 * the search (--strict-env). NULL: not looked at. */
+	int (*env_check)(void *arg, const struct env_info *good, const struct env_info *e,
+			 const char *name);
+	void *arg;
 	const char *good_rev, *bad_rev, *build;
 	const char *job_spec, *location;
 	struct bisect_job *job; /* --job, or NULL: COMMAND is timed */
@@ -61,8 +77,9 @@ struct side {
 	bool have_vs_good;
 };
 
-void bisect_progress(const struct bisect *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void bisect_say(const struct bisect *b, enum bisect_say kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define bisect_progress(b, ...) bisect_say((b), BISECT_PROGRESS, __VA_ARGS__)
 /* "cpu", "user", "real", "sys". */
 const char *bisect_on_name(enum on_time on);
 
@@ -91,5 +108,23 @@ int bisect_classify(struct bisect *b, struct side *good, struct side *bad, struc
  * change, and how many values each side had. */
 enum change_class bisect_judge(const struct bisect *b, const struct side *good,
 			       const struct side *s, double *rel, size_t *ngood, size_t *ns);
+
+/* What a search found. */
+struct bisect_outcome {
+	bool found;	       /* the first slow version is @first */
+	char first[41];	       /* found: its full id */
+	enum change_class cls; /* found: how it compares with good */
+	double rel;
+	size_t ngood, nfirst; /* the values each side had */
+};
+
+/*
+ * The search from b->good_id to @bad (full ids): checks out and builds
+ * good and bad, makes sure bad is slower, then bisects the versions after
+ * good up to bad on bad's first-parent line. 0 with @out filled (found,
+ * or not: a BISECT_RESULT line said why), 1 when a version could not be
+ * told apart, or an error. b->home is where it comes back to.
+ */
+int bisect_find(struct bisect *b, const char *bad, struct bisect_outcome *out);
 
 #endif
