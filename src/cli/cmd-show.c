@@ -130,8 +130,6 @@ static int show_view(struct cli_ctx *ctx, const struct profile *p, const char *n
 	o->a.vo.color = ctx->stdout_tty && !o->output && !getenv("NO_COLOR");
 	o->a.read_source = show_read_source;
 	o->a.source_arg = &src;
-	if (strcmp(o->view->name, "flow") == 0)
-		view_memory_flow_defaults(p, &o->a, o->given);
 	if (strcmp(o->view->name, "raw") == 0 && !o->output)
 		return show_raw(p, o);
 	if (strcmp(o->view->name, "heapmap") == 0 && ctx->stdout_tty && !o->text && !o->output)

@@ -40,23 +40,23 @@ static int opt_given(void *ctx, const struct opt *opt, const char *arg)
 	char msg[256];
 
 	if (strcmp(n, "of") == 0)
-		vo->of = arg, o->given |= VIEW_GIVEN_OF;
+		vo->of = arg, o->a.given |= VIEW_GIVEN_OF;
 	else if (strcmp(n, "per") == 0)
-		vo->per = arg, o->given |= VIEW_GIVEN_PER;
+		vo->per = arg, o->a.given |= VIEW_GIVEN_PER;
 	else if (strcmp(n, "by") == 0)
-		vo->by = arg, o->given |= VIEW_GIVEN_BY;
+		vo->by = arg, o->a.given |= VIEW_GIVEN_BY;
 	else if (strcmp(n, "aggregation") == 0) {
-		o->given |= VIEW_GIVEN_AGG;
+		o->a.given |= VIEW_GIVEN_AGG;
 		if (view_parse_agg(arg, &vo->agg) < 0) {
 			snprintf(msg, sizeof(msg), "%s", err_msg());
 			return err_set(ERR_INVALID, "show: %s", msg);
 		}
 	} else if (strcmp(n, "accumulate") == 0 || strcmp(n, "no-accumulate") == 0) {
 		vo->accumulate = n[0] == 'a';
-		o->given |= VIEW_GIVEN_ACC;
+		o->a.given |= VIEW_GIVEN_ACC;
 	} else {
 		vo->stacked = n[0] == 's';
-		o->given |= VIEW_GIVEN_STACKING;
+		o->a.given |= VIEW_GIVEN_STACKING;
 		o->stacked_given |= vo->stacked;
 		o->grouped_given |= !vo->stacked;
 		if (o->stacked_given && o->grouped_given)
@@ -182,9 +182,12 @@ static bool is_tableof(const struct show_opts *o)
 /* A figure view's options start from its defaults. */
 static void set_view(struct show_opts *o, const struct view_def *v)
 {
+	int given = o->a.given;
+
 	o->view = v;
 	if (v->flags & VIEW_FIGURE)
 		view_args_init(&o->a, v);
+	o->a.given = given;
 }
 
 /* tableof's subject, right after its name: resources (default) or models. */

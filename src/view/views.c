@@ -147,10 +147,39 @@ static int render_as(const struct profile *p, const struct view_args *a, enum vi
 		return render_as(p, a, t, out, kind);                                              \
 	}
 FIGURE(render_bars, VIEW_BARS)
-FIGURE(render_flow, VIEW_FLOW)
 FIGURE(render_scatter, VIEW_SCATTER)
 FIGURE(render_flamegraph, VIEW_FLAMEGRAPH)
 FIGURE(render_histogram, VIEW_HISTOGRAM)
+
+/* The flow of a memory profile, the seed's: the mean amount per allocation
+ * site over the snapshots, stacked, not accumulated, for each of those
+ * options left out. A memory profile has no structure-unit-size. */
+static void memory_flow_defaults(struct view_opts *vo, int given)
+{
+	if (!(given & VIEW_GIVEN_OF))
+		vo->of = "amount";
+	if (!(given & VIEW_GIVEN_PER))
+		vo->per = "snapshot";
+	if (!(given & VIEW_GIVEN_BY))
+		vo->by = "uid";
+	if (!(given & VIEW_GIVEN_AGG))
+		vo->agg = AGG_MEAN;
+	if (!(given & VIEW_GIVEN_STACKING))
+		vo->stacked = true;
+	if (!(given & VIEW_GIVEN_ACC))
+		vo->accumulate = false;
+}
+
+static int render_flow(const struct profile *p, const struct view_args *a, enum view_target t,
+		       struct buf *out)
+{
+	struct view_opts o = a->vo;
+
+	o.kind = VIEW_FLOW;
+	if (is_memory(p))
+		memory_flow_defaults(&o, a->given);
+	return view_render(p, &o, t, out);
+}
 
 static int render_tableof(const struct profile *p, const struct view_args *a, enum view_target t,
 			  struct buf *out)
@@ -264,24 +293,4 @@ void view_args_init(struct view_args *a, const struct view_def *v)
 	if (v && v->render == render_tableof)
 		a->vo.kind = VIEW_TABLE_RES;
 	a->snapshot = -1;
-}
-
-void view_memory_flow_defaults(const struct profile *p, struct view_args *a, int given)
-{
-	struct view_opts *vo = &a->vo;
-
-	if (!is_memory(p))
-		return;
-	if (!(given & VIEW_GIVEN_OF))
-		vo->of = "amount";
-	if (!(given & VIEW_GIVEN_PER))
-		vo->per = "snapshot";
-	if (!(given & VIEW_GIVEN_BY))
-		vo->by = "uid";
-	if (!(given & VIEW_GIVEN_AGG))
-		vo->agg = AGG_MEAN;
-	if (!(given & VIEW_GIVEN_STACKING))
-		vo->stacked = true;
-	if (!(given & VIEW_GIVEN_ACC))
-		vo->accumulate = false;
 }

@@ -32,6 +32,9 @@ struct view_args {
 	 * file system as named. A negative return: not found. */
 	int (*read_source)(const char *path, struct buf *out, void *arg);
 	void *source_arg;
+	int given; /* VIEW_GIVEN_*: the figure options set, which a memory
+		    * profile's flow leaves as they are */
+	char filter_keys[VIEW_MAX_FILTERS][64]; /* view_args_set's filter keys */
 };
 
 enum {
@@ -63,9 +66,19 @@ void view_names(struct buf *out);
 void view_help(struct buf *out);
 /* @a with the defaults of view @v (NULL: summary). */
 void view_args_init(struct view_args *a, const struct view_def *v);
-/* The flow of a memory profile as the seed draws it (--of amount --per
- * snapshot --by uid -a mean --stacked --no-accumulate); @given says which
- * options the user set (VIEW_GIVEN_*), left as they are. */
+/*
+ * Sets option @key of a view to @value (kept by reference): of, per, by,
+ * aggregation, stacked, accumulate, headers (one per call), filter-by
+ * (KEY=VALUE), sort-by, descending, subject (tableof: resources or
+ * models), format (text, json; tableof: plain, markdown, csv), title,
+ * limit, snapshot, rows, width, verbose, compact. ERR_INVALID for an
+ * unknown key or a bad value.
+ */
+int view_args_set(struct view_args *a, const char *key, const char *value);
+
+/* The figure options set (view_args.given); a memory profile's flow is by
+ * default the seed's (--of amount --per snapshot --by uid -a mean
+ * --stacked --no-accumulate) in the others. */
 enum {
 	VIEW_GIVEN_OF = 1,
 	VIEW_GIVEN_PER = 2,
@@ -74,7 +87,6 @@ enum {
 	VIEW_GIVEN_STACKING = 16,
 	VIEW_GIVEN_ACC = 32,
 };
-void view_memory_flow_defaults(const struct profile *p, struct view_args *a, int given);
 
 /* ---- the views' renderers (summary_view.c, trace_summary.c, mem_text.c,
  * heapmap_view.c) ---- */
