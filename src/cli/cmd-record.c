@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/record.h"
+#include "collect/perf/perf_profile.h"
 #include "collect/perf/psample.h"
 #include "util/error.h"
 #include "util/xalloc.h"

@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/perun-opts.h"
-#include "cli/record.h"
+#include "collect/perf/perf_profile.h"
 #include "cli/select.h"
 #include "cli/show.h"
 #include "collect/monitor/monitor.h"

@@ -1,7 +1,7 @@
 /*
  * veles stat, split by concern: cmd-stat.c runs the target and the clock,
  * stat-print.c formats counts and derived ratios (text, CSV, JSON),
- * stat-profile.c saves them as a Veles profile.
+ * collect/perf/stat_profile.c saves them as a Veles profile.
  */
 #ifndef CLI_STAT_H
 #define CLI_STAT_H
@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "collect/perf/pcount.h"
+#include "collect/perf/perf_profile.h"
 #include "perf/counters.h"
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
@@ -31,27 +32,5 @@ void stat_print_interval_header(const struct stat_out *o);
  */
 void stat_print(const struct stat_out *o, const struct pcount_value *samples, double span_ns,
 		double t);
-
-/* Everything one run measured, for --profile. */
-struct stat_record {
-	double t; /* interval end (s), or the elapsed time for totals */
-	size_t counter;
-	struct pcount_value s;
-};
-
-struct stat_run {
-	char **argv; /* the command, or NULL */
-	int argc;
-	const char *label; /* "pid-N" or "system-wide" without a command */
-	const char *events;
-	unsigned long interval_ms;
-	double elapsed;
-	struct stat_record *recs;
-	size_t nrecs, cap;
-};
-
-/* Writes @run as a profile into @jobs_dir; its path into *@path. */
-int stat_save_profile(const struct stat_run *run, const struct perf_counters *cs,
-		      const char *jobs_dir, const char *origin, char **path);
 
 #endif
