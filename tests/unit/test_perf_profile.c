@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "collect/perf/perf_profile.h"
+#include "collect/perf/stat_text.h"
 #include "perf/counters.h"
 #include "perf/datafile.h"
 #include "profile/profile.h"
@@ -171,6 +172,39 @@ static void test_no_jobs_dir(void **state)
 	free(dir);
 }
 
+/* The layouts of `veles stat`: perf's text, CSV with a separator, JSON. */
+static void test_stat_text(void **state)
+{
+	struct pcount_value v[] = {{300, 200, 10, 5}, {0, 0, 10, 0}};
+	struct stat_out o = {STAT_CSV, ";", &counters};
+	struct buf b = BUF_INIT;
+
+	UNUSED(state);
+	stat_text(&o, v, 1e9, -1, &b);
+	assert_string_equal(buf_str(&b),
+			    "300;;cycles;5;50.00;;\n<not counted>;msec;task-clock;0;0.00;;\n");
+	buf_reset(&b);
+	o.fmt = STAT_JSON;
+	stat_text(&o, v, 1e9, 0.5, &b);
+	assert_non_null(
+		strstr(buf_str(&b),
+		       "{\"interval\":0.500000000,\"event\":\"cycles\",\"counter-value\":300,"));
+	assert_non_null(strstr(
+		buf_str(&b), "\"event\":\"task-clock\",\"counter-value\":null,\"supported\":true"));
+	buf_reset(&b);
+	o.fmt = STAT_TEXT;
+	stat_text(&o, v, 1e9, -1, &b);
+	assert_non_null(strstr(buf_str(&b), "cycles"));
+	assert_non_null(strstr(buf_str(&b), "  (50.00%)\n"));
+	buf_reset(&b);
+	stat_text_title(run_argv, 3, 0, false, &b);
+	assert_string_equal(buf_str(&b), "\n Performance counter stats for './prog -n 3':\n\n");
+	buf_reset(&b);
+	stat_text_title(NULL, 0, 42, false, &b);
+	assert_string_equal(buf_str(&b), "\n Performance counter stats for process id '42':\n\n");
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_saved),
 		cmocka_unit_test(test_failed_save_leaves_nothing),
 		cmocka_unit_test(test_no_jobs_dir),
+		cmocka_unit_test(test_stat_text),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
