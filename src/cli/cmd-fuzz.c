@@ -131,6 +131,7 @@ int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv)
 	ret = fuzz_parse_args(&a, argc, argv);
 	if (ret) {
 		free(a.inputs);
+		free(a.o.argv);
 		return ret < 0 ? 0 : ret;
 	}
 	a.o.inputs = a.inputs;
@@ -139,6 +140,7 @@ int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv)
 	err_clear();
 	if (!a.o.out_dir && !in_project) {
 		free(a.inputs);
+		free(a.o.argv);
 		return cli_usage_error("fuzz", "not in a Veles project: give the output directory "
 					       "with -o DIR");
 	}
@@ -149,5 +151,6 @@ int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv)
 	ret = run(ctx, &a, in_project);
 	free(out);
 	free(a.inputs);
+	free(a.o.argv);
 	return ret;
 }

@@ -91,7 +91,7 @@ static int record_parse(struct record_opts *o, int argc, char **argv)
 		return ret;
 	if (o->pid > 0x3fffffff)
 		return cli_usage_error("record", "bad process id '%ld'", o->pid);
-	o->argv = argv + 1;
+	o->argv = cli_argv_dup(argv + 1, n);
 	o->argc = n;
 	if (o->pid && o->argc)
 		return cli_usage_error("record", "-p takes no command");
@@ -224,5 +224,6 @@ int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
 	int ret = record_main(ctx, &o, &p, argc, argv);
 
 	psample_free(&p);
+	free(o.argv);
 	return ret;
 }

@@ -10,10 +10,10 @@
 
 #include "cli/cli.h"
 #include "cli/perun-opts.h"
-#include "collect/perf/perf_profile.h"
 #include "cli/select.h"
 #include "cli/show.h"
 #include "collect/monitor/monitor.h"
+#include "collect/perf/perf_profile.h"
 #include "monitor/record.h"
 #include "profile/profile.h"
 #include "util/buf.h"

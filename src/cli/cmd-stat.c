@@ -129,7 +129,7 @@ static int parse_opts(struct stat_opts *o, int argc, char **argv)
 		return ret;
 	if (o->pid > 0x3fffffff)
 		return cli_usage_error("stat", "bad process id '%ld'", o->pid);
-	o->argv = argv + 1;
+	o->argv = cli_argv_dup(argv + 1, n);
 	o->argc = n;
 	if (o->pid && (o->system_wide || o->argc))
 		return cli_usage_error("stat", "-p takes no command and no -a");
@@ -275,6 +275,7 @@ static void release(struct stat_ctx *s)
 		fclose(s->o.f);
 	pcount_free(&s->c);
 	free(s->o.events);
+	free(s->o.argv);
 	free(s->run.recs);
 }
 

@@ -180,7 +180,7 @@ int fuzz_parse_args(struct fuzz_args *a, int argc, char **argv)
 	if (!n)
 		return cli_usage_error("fuzz",
 				       "no command to fuzz (veles fuzz -i SEEDS -- CMD...)");
-	a->o.argv = argv + 1;
+	a->o.argv = cli_argv_dup(argv + 1, n);
 	if (!a->o.time_limit && !a->o.run_limit)
 		a->o.time_limit = 30 * 60;
 	if (a->o.max_size && (a->o.max_size_ratio > 0 || a->o.max_size_increase_set))

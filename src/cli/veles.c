@@ -127,7 +127,8 @@ static int opt_chdir(void *ctx, const struct opt *o, const char *dir)
 }
 
 /* The options before the command; 1 after --help or --version, 2 after
- * an error said on stderr. Moves argv past them. */
+ * an error said on stderr. *@argv becomes a NULL-terminated copy of the
+ * command and its arguments (the caller frees it). */
 static int main_options(int *argc, char ***argv)
 {
 	bool version = false;
@@ -155,18 +156,17 @@ static int main_options(int *argc, char ***argv)
 		return 2;
 	}
 	*argc = n;
-	*argv += 1;
+	*argv = cli_argv_dup(*argv + 1, n);
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command @argv[0] with its arguments. */
+static int run(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 	struct cli_ctx ctx = {0};
-	int ret = main_options(&argc, &argv);
+	int ret;
 
-	if (ret)
-		return ret == 1 ? 0 : 2;
 	/* Commands that still parse with getopt report bad options
 	 * themselves, in one line. */
 	opterr = 0;
@@ -208,5 +208,16 @@ int main(int argc, char **argv)
 			cli_error("cannot write output: %s", strerror(errno));
 		return ret ? ret : 1;
 	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = main_options(&argc, &argv);
+
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	ret = run(argc, argv);
+	free(argv);
 	return ret;
 }
