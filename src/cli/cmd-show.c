@@ -62,7 +62,7 @@ static int check_format(struct show_opts *o)
 
 	if (!o->format)
 		return 0;
-	if (figure && !strcmp(o->view->name, "tableof") == 0)
+	if (figure && strcmp(o->view->name, "tableof") != 0)
 		return cli_usage_error("show",
 				       "--format is for tables: the %s view writes -o FILE.svg or "
 				       "FILE.html",
@@ -81,7 +81,7 @@ static int finish(struct show_opts *o)
 	if (!o->view)
 		o->view = view_find("summary");
 	if (o->limit && (o->view->flags & VIEW_FIGURE)) {
-		if (!strcmp(o->view->name, "tableof") == 0 &&
+		if (strcmp(o->view->name, "tableof") != 0 &&
 		    strcmp(o->view->name, "histogram") != 0)
 			return cli_usage_error("show", "--limit is for tables, not the %s view",
 					       o->view->name);
@@ -137,7 +137,7 @@ static int show_view(struct cli_ctx *ctx, const struct profile *p, const char *n
 	ret = o->view->render(p, &o->a, t, &out);
 	if (ret == 0 && o->output)
 		ret = file_write_atomic(o->output, out.data, out.len);
-	else if (ret == 0)
+	else if (ret == 0 && out.len)
 		fwrite(out.data, 1, out.len, stdout);
 	buf_release(&out);
 	if (ret < 0 && !figure) {

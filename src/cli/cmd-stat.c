@@ -162,7 +162,8 @@ static void keep_records(struct stat_ctx *s, const struct pcount_value *v, doubl
 /* @b written to the counts' stream, then emptied. */
 static void put(struct stat_ctx *s, struct buf *b)
 {
-	fwrite(b->data, 1, b->len, s->o.f);
+	if (b->len)
+		fwrite(b->data, 1, b->len, s->o.f);
 	fflush(s->o.f);
 	buf_reset(b);
 }
