@@ -78,6 +78,15 @@ int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop)
 	return 0;
 }
 
+char **cli_argv_dup(char **argv, int n)
+{
+	char **v = xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*v));
+
+	if (n > 0)
+		memcpy(v, argv, (size_t)n * sizeof(*v));
+	return v;
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;

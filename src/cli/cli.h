@@ -112,6 +112,9 @@ int cli_bad_option(const char *cmd, char **argv);
  */
 struct optparse;
 int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop);
+/* @argv[0..@n) and a NULL after them, for a command line to run: after
+ * cli_parse_options() the options follow the operands. Free with free(). */
+char **cli_argv_dup(char **argv, int n);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A collector's messages (collect_env.message): output to stdout, lines
  * and progress to stderr. */

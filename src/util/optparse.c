@@ -143,6 +143,28 @@ static bool wants_help(const struct optparse *p, const char *arg)
 	return strcmp(arg, "--help") == 0 && !find_long(p->opts, "help", 4, &prefix, &n);
 }
 
+/* An OPT_ARG2 option's second value, argv[*i + 1], given to its callback
+ * after the first; *i moves past it. */
+static int second_arg(const struct optparse *p, const struct opt *o, const char *text, int argc,
+		      char **argv, int *i)
+{
+	if (!(o->flags & OPT_ARG2))
+		return 0;
+	if (*i + 1 >= argc)
+		return err_set(ERR_INVALID, "%s: option '%s' needs two values", p->name, text);
+	(*i)++;
+	return apply(p, o, text, argv[*i]);
+}
+
+/* Applies @o's value @arg, then an OPT_ARG2 option's second value. */
+static int apply_args(const struct optparse *p, const struct opt *o, const char *text,
+		      const char *arg, int argc, char **argv, int *i)
+{
+	int ret = apply(p, o, text, arg);
+
+	return ret ? ret : second_arg(p, o, text, argc, argv, i);
+}
+
 /* "--name", "--name=VALUE" or "--name VALUE" at argv[*i]; *i moves past it. */
 static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
 {
@@ -165,11 +187,11 @@ static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
 		return apply(p, o, text, NULL);
 	}
 	if (eq || (o->flags & OPT_OPTARG))
-		return apply(p, o, text, eq ? eq + 1 : NULL);
+		return apply_args(p, o, text, eq ? eq + 1 : NULL, argc, argv, i);
 	if (*i + 1 >= argc)
 		return err_set(ERR_INVALID, "%s: option '%s' needs a value", p->name, text);
 	(*i)++;
-	return apply(p, o, text, argv[*i]);
+	return apply_args(p, o, text, argv[*i], argc, argv, i);
 }
 
 /* "-x", "-xVALUE", "-x VALUE" or flags together ("-qv") at argv[*i]. */
@@ -196,13 +218,13 @@ static int parse_short(const struct optparse *p, int argc, char **argv, int *i)
 			continue;
 		}
 		if (s[1])
-			return apply(p, o, text, s + 1);
+			return apply_args(p, o, text, s + 1, argc, argv, i);
 		if (o->flags & OPT_OPTARG)
 			return apply(p, o, text, NULL);
 		if (*i + 1 >= argc)
 			return err_set(ERR_INVALID, "%s: option '-%c' needs a value", p->name, *s);
 		(*i)++;
-		return apply(p, o, text, argv[*i]);
+		return apply_args(p, o, text, argv[*i], argc, argv, i);
 	}
 	return 0;
 }

@@ -38,6 +38,8 @@ enum {
 	OPT_NOARG = 1,	/* a callback option that takes no argument */
 	OPT_OPTARG = 2, /* the argument is optional: only as --name=VALUE */
 	OPT_HIDDEN = 4, /* accepted, not listed in the help */
+	OPT_ARG2 = 8,	/* a callback option with two arguments ("--filter-by KEY VALUE"):
+			 * the callback is called with each in turn */
 };
 
 /* Returns 0, or a negative error with err_set()'s one-line message. */

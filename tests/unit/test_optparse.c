@@ -106,6 +106,38 @@ static void test_stop_at_operand(void **state)
 	assert_string_equal(argv[4], "9");
 }
 
+/* OPT_ARG2: the callback takes each of the two values in turn. */
+static void test_two_values(void **state)
+{
+	struct vals v = {0};
+	struct opt opts[] = {
+		{.kind = OPT_KIND_CALLBACK,
+		 .short_name = 'f',
+		 .long_name = "filter-by",
+		 .argh = "KEY VALUE",
+		 .cb = note,
+		 .flags = OPT_ARG2,
+		 .help = "two values"},
+		OPT_END(),
+	};
+	struct optparse p = {.name = "show", .usage = "veles show", .opts = opts, .ctx = &v};
+	char *argv[] = {"show", "--filter-by", "uid", "main", "x", "-f", "k", "v", NULL};
+	char *eq[] = {"show", "--filter=uid", "main", NULL}, *one[] = {"show", "-f", "k", NULL};
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, 0, argv, &n), 0);
+	assert_int_equal(v.seen, 4);
+	assert_string_equal(v.last, "v");
+	assert_int_equal(n, 1);
+	assert_string_equal(argv[1], "x");
+	assert_int_equal(parse(&p, 0, eq, &n), 0);
+	assert_int_equal(v.seen, 6);
+	assert_string_equal(v.last, "main");
+	assert_int_equal(parse(&p, 0, one, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "show: option '--filter-by' needs two values");
+}
+
 static void test_errors(void **state)
 {
 	struct vals v = {0};
@@ -211,9 +243,9 @@ static void test_restated(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_forms),	 cmocka_unit_test(test_stop_at_operand),
-		cmocka_unit_test(test_errors),	 cmocka_unit_test(test_help),
-		cmocka_unit_test(test_restated),
+		cmocka_unit_test(test_forms),	   cmocka_unit_test(test_stop_at_operand),
+		cmocka_unit_test(test_two_values), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_help),	   cmocka_unit_test(test_restated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

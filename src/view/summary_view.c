@@ -1,18 +1,21 @@
-/* The table and summary views of `veles show`. */
+/*
+ * The table and summary views (docs/cli/show.md), rendered into a buffer:
+ * the table gives a row per resource, the summary the header and per
+ * resource type the statistics of the amounts.
+ */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/envinfo.h"
 #include "analyze/profile_config.h"
 #include "analyze/stats.h"
-#include "cli/show.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 #include "view/view.h"
+#include "view/views.h"
 
 /* A cell as text: numbers shortest-first, strings as they are. */
 static void cell(const struct profile *p, const struct column *c, size_t row, struct buf *out)
@@ -68,37 +71,36 @@ static void table_cell(const struct profile *p, const struct tcol *t, size_t row
 	}
 }
 
-void show_table(const struct profile *p, const struct show_opts *o)
+void view_resource_table(const struct profile *p, size_t limit, bool json, struct buf *out)
 {
 	struct tcol cols[64];
-	struct buf v = BUF_INIT, scratch = BUF_INIT, out = BUF_INIT;
+	struct buf v = BUF_INIT, scratch = BUF_INIT;
 	size_t n = table_columns(p, cols, ARRAY_SIZE(cols));
 	size_t rows = profile_nres(p), i, j;
 
-	if (o->limit && o->limit < rows)
-		rows = o->limit;
-	if (o->fmt == FORMAT_JSON) {
-		buf_adds(&out, "[");
+	if (limit && limit < rows)
+		rows = limit;
+	if (json) {
+		buf_adds(out, "[");
 		for (i = 0; i < rows; i++) {
-			buf_adds(&out, i ? ",\n{" : "\n{");
+			buf_adds(out, i ? ",\n{" : "\n{");
 			for (j = 0; j < n; j++) {
 				const struct column *c = cols[j].col;
 
 				table_cell(p, &cols[j], i, &v, &scratch);
-				buf_addf(&out, "%s\"%s\":", j ? "," : "", cols[j].name);
+				buf_addf(out, "%s\"%s\":", j ? "," : "", cols[j].name);
 				if (c && (c->kind == COL_I64 || c->kind == COL_F64) && v.len)
-					buf_add(&out, v.data, v.len);
+					buf_add(out, v.data, v.len);
 				else if (c && c->kind == COL_JSON && v.len)
-					buf_add(&out, v.data, v.len);
+					buf_add(out, v.data, v.len);
 				else if (v.len || !c)
-					buf_add_json_str(&out, buf_str(&v), v.len);
+					buf_add_json_str(out, buf_str(&v), v.len);
 				else
-					buf_adds(&out, "null");
+					buf_adds(out, "null");
 			}
-			buf_adds(&out, "}");
+			buf_adds(out, "}");
 		}
-		buf_adds(&out, "\n]\n");
-		fwrite(out.data, 1, out.len, stdout);
+		buf_adds(out, "\n]\n");
 		goto done;
 	}
 	/* Widths from the first rows only: a million-row table should start
@@ -110,20 +112,19 @@ void show_table(const struct profile *p, const struct show_opts *o)
 				cols[j].width = v.len > 60 ? 60 : (int)v.len;
 		}
 	for (j = 0; j < n; j++)
-		printf("%-*s%s", cols[j].width, cols[j].name, j + 1 < n ? "  " : "\n");
+		buf_addf(out, "%-*s%s", cols[j].width, cols[j].name, j + 1 < n ? "  " : "\n");
 	for (i = 0; i < rows; i++)
 		for (j = 0; j < n; j++) {
 			bool num = cols[j].col &&
 				   (cols[j].col->kind == COL_I64 || cols[j].col->kind == COL_F64);
 
 			table_cell(p, &cols[j], i, &v, &scratch);
-			printf(num ? "%*s%s" : "%-*s%s", cols[j].width, buf_str(&v),
-			       j + 1 < n ? "  " : "\n");
+			buf_addf(out, num ? "%*s%s" : "%-*s%s", cols[j].width, buf_str(&v),
+				 j + 1 < n ? "  " : "\n");
 		}
 done:
 	buf_release(&v);
 	buf_release(&scratch);
-	buf_release(&out);
 }
 
 /* One line of the summary: the amounts of one resource type. */
@@ -203,116 +204,97 @@ static const char *type_uid(const struct profile *p, const struct group *g, stru
 	return type_text(p, "uid", g->type);
 }
 
-/* Where the profile was measured (header.environment). */
-static void show_environment(const struct profile *p)
-{
-	struct env_info e;
-	struct buf b = BUF_INIT;
-
-	env_info_get(p, &e);
-	env_info_describe(&e, &b);
-	fputs(buf_str(&b), stdout);
-	buf_release(&b);
-	env_info_release(&e);
-}
-
 /* The postprocessors by name ("regression-analysis, normalizer"), the
  * whole records with --verbose (or when they are not a list of records). */
-static void print_postprocessors(const struct profile *p, bool verbose)
+static void postprocessors(const struct profile *p, bool verbose, struct buf *out)
 {
 	size_t n;
 	char **names = profile_config_postprocessors(p, &n);
 	const char *raw = p->postprocessors;
 	bool none = !raw || strcmp(raw, "[]") == 0 || strcmp(raw, "null") == 0;
 
-	printf("Postprocessors: ");
+	buf_adds(out, "Postprocessors: ");
 	if (verbose || (!n && !none))
-		fputs(raw ? raw : "[]", stdout);
+		buf_adds(out, raw ? raw : "[]");
 	else if (!n)
-		fputs("(none)", stdout);
+		buf_adds(out, "(none)");
 	for (size_t i = 0; !verbose && i < n; i++)
-		printf("%s%s", i ? ", " : "", names[i]);
-	putchar('\n');
+		buf_addf(out, "%s%s", i ? ", " : "", names[i]);
+	buf_addc(out, '\n');
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 }
 
-void show_summary_header(const struct profile *p, const char *name, size_t ngroups, bool verbose)
+void view_summary_header(const struct profile *p, const char *name, size_t ngroups, bool verbose,
+			 struct buf *out)
 {
 	struct buf models = BUF_INIT;
-	size_t nmodels = 0;
+	struct env_info e;
+	size_t nmodels = 0, i;
 
-	size_t i;
-
-	printf("Profile:        %s\n", name);
-	printf("Type:           %s\n", p->type);
-	printf("Command:        %s\n", p->cmd ? p->cmd : "");
+	buf_addf(out, "Profile:        %s\n", name);
+	buf_addf(out, "Type:           %s\n", p->type);
+	buf_addf(out, "Command:        %s\n", p->cmd ? p->cmd : "");
 	if (p->args && *p->args)
-		printf("Arguments:      %s\n", p->args);
+		buf_addf(out, "Arguments:      %s\n", p->args);
 	if (p->workload && *p->workload)
-		printf("Workload:       %s\n", p->workload);
+		buf_addf(out, "Workload:       %s\n", p->workload);
 	if (p->collector)
-		printf("Collector:      %s %s\n", p->collector,
-		       p->collector_params ? p->collector_params : "");
-	printf("Origin:         %s\n", p->origin ? p->origin : "(none)");
-	show_environment(p);
-	printf("Units:          ");
+		buf_addf(out, "Collector:      %s %s\n", p->collector,
+			 p->collector_params ? p->collector_params : "");
+	buf_addf(out, "Origin:         %s\n", p->origin ? p->origin : "(none)");
+	env_info_get(p, &e); /* where the profile was measured */
+	env_info_describe(&e, out);
+	env_info_release(&e);
+	buf_adds(out, "Units:          ");
 	for (i = 0; i < p->nunits; i++)
-		printf("%s%s: %s", i ? ", " : "", p->units[i].key, p->units[i].value);
-	printf("%s\n", p->nunits ? "" : "(none)");
-	printf("Resources:      %zu in %zu type%s\n", profile_nres(p), ngroups,
-	       ngroups == 1 ? "" : "s");
-	print_postprocessors(p, verbose);
+		buf_addf(out, "%s%s: %s", i ? ", " : "", p->units[i].key, p->units[i].value);
+	buf_addf(out, "%s\n", p->nunits ? "" : "(none)");
+	buf_addf(out, "Resources:      %zu in %zu type%s\n", profile_nres(p), ngroups,
+		 ngroups == 1 ? "" : "s");
+	postprocessors(p, verbose, out);
 	if (verbose || view_models_table(p->models, &models, &nmodels) < 0)
-		printf("Models:         %s\n\n", p->models ? p->models : "[]");
+		buf_addf(out, "Models:         %s\n\n", p->models ? p->models : "[]");
 	else
-		printf("Models:         %zu\n\n", nmodels);
-	err_clear();
-	buf_release(&models);
-}
-
-/* The models as a table after the summary's (unless --verbose showed them). */
-static void print_models(const struct profile *p, bool verbose)
-{
-	struct buf models = BUF_INIT;
-	size_t n;
-
-	if (!verbose && view_models_table(p->models, &models, &n) == 0 && n)
-		printf("\nModels:\n%s", buf_str(&models));
+		buf_addf(out, "Models:         %zu\n\n", nmodels);
 	err_clear();
 	buf_release(&models);
 }
 
 static void summary_text(const struct profile *p, const char *name, const struct group *g, size_t n,
-			 bool verbose)
+			 bool verbose, struct buf *out)
 {
 	struct buf uid = BUF_INIT, scratch = BUF_INIT;
 	int w = 3;
 	size_t i;
 
-	show_summary_header(p, name, n, verbose);
+	view_summary_header(p, name, n, verbose, out);
 	for (i = 0; i < n; i++) {
 		int len = (int)strlen(type_uid(p, &g[i], &uid));
 
 		if (len > w)
 			w = len > 50 ? 50 : len;
 	}
-	printf("%-*s  %-12s %8s %12s %12s %12s %12s %12s  %s\n", w, "uid", "subtype", "count",
-	       "mean", "sd", "median", "min", "max", "unit");
+	buf_addf(out, "%-*s  %-12s %8s %12s %12s %12s %12s %12s  %s\n", w, "uid", "subtype",
+		 "count", "mean", "sd", "median", "min", "max", "unit");
 	for (i = 0; i < n; i++) {
 		const char *sub = type_text(p, "subtype", g[i].type);
 		const struct stats *s = &g[i].st;
 
-		printf("%-*s  %-12s %8zu", w, type_uid(p, &g[i], &uid), sub, s->n);
+		buf_addf(out, "%-*s  %-12s %8zu", w, type_uid(p, &g[i], &uid), sub, s->n);
 		if (s->n)
-			printf(" %12.6g %12.6g %12.6g %12.6g %12.6g", s->mean, s->stddev, s->median,
-			       s->min, s->max);
+			buf_addf(out, " %12.6g %12.6g %12.6g %12.6g %12.6g", s->mean, s->stddev,
+				 s->median, s->min, s->max);
 		else
-			printf(" %12s %12s %12s %12s %12s", "-", "-", "-", "-", "-");
-		printf("  %s\n", unit_of(p, type_text(p, "type", g[i].type), sub, &scratch));
+			buf_addf(out, " %12s %12s %12s %12s %12s", "-", "-", "-", "-", "-");
+		buf_addf(out, "  %s\n", unit_of(p, type_text(p, "type", g[i].type), sub, &scratch));
 	}
-	print_models(p, verbose);
+	/* The models as a table after the summary's (unless verbose gave them). */
+	buf_reset(&scratch);
+	if (!verbose && view_models_table(p->models, &scratch, &i) == 0 && i)
+		buf_addf(out, "\nModels:\n%s", buf_str(&scratch));
+	err_clear();
 	buf_release(&uid);
 	buf_release(&scratch);
 }
@@ -332,71 +314,72 @@ static void json_field(struct buf *b, const char *key, const char *value, bool f
 		buf_adds(b, "null");
 }
 
-static void summary_json(const struct profile *p, const char *name, const struct group *g, size_t n)
+static void json_group(const struct profile *p, const struct group *g, bool first, struct buf *b,
+		       struct buf *scratch)
 {
-	struct buf b = BUF_INIT, uid = BUF_INIT, scratch = BUF_INIT;
+	const struct stats *s = &g->st;
+	const char *sub = type_text(p, "subtype", g->type);
+
+	buf_adds(b, first ? "{" : ",{");
+	json_field(b, "uid", type_uid(p, g, scratch), true);
+	json_field(b, "subtype", sub, false);
+	json_field(b, "unit", unit_of(p, type_text(p, "type", g->type), sub, scratch), false);
+	buf_addf(b, ",\"count\":%zu", s->n);
+	if (s->n)
+		buf_addf(b,
+			 ",\"mean\":%.17g,\"stddev\":%.17g,\"median\":%.17g,\"min\":%.17g,"
+			 "\"max\":%.17g",
+			 s->mean, s->stddev, s->median, s->min, s->max);
+	buf_addc(b, '}');
+}
+
+static void summary_json(const struct profile *p, const char *name, const struct group *g, size_t n,
+			 struct buf *b)
+{
+	struct buf scratch = BUF_INIT;
 	size_t i;
 
-	buf_addc(&b, '{');
-	json_field(&b, "name", name, true);
-	json_field(&b, "type", p->type, false);
-	json_field(&b, "cmd", p->cmd, false);
-	json_field(&b, "args", p->args, false);
-	json_field(&b, "workload", p->workload, false);
-	json_field(&b, "collector", p->collector, false);
-	json_field(&b, "origin", p->origin, false);
-	json_raw(&b, "collector_params", p->collector_params);
-	json_raw(&b, "postprocessors", p->postprocessors);
-	json_raw(&b, "models", p->models);
+	buf_addc(b, '{');
+	json_field(b, "name", name, true);
+	json_field(b, "type", p->type, false);
+	json_field(b, "cmd", p->cmd, false);
+	json_field(b, "args", p->args, false);
+	json_field(b, "workload", p->workload, false);
+	json_field(b, "collector", p->collector, false);
+	json_field(b, "origin", p->origin, false);
+	json_raw(b, "collector_params", p->collector_params);
+	json_raw(b, "postprocessors", p->postprocessors);
+	json_raw(b, "models", p->models);
 	for (i = 0; i < p->nheader_extra; i++)
 		if (strcmp(p->header_extra[i].key, "environment") == 0)
-			buf_addf(&b, ",\"environment\":%s", p->header_extra[i].value);
-	buf_addf(&b, ",\"resources\":%zu,\"groups\":[", profile_nres(p));
-	for (i = 0; i < n; i++) {
-		const struct stats *s = &g[i].st;
-		const char *sub = type_text(p, "subtype", g[i].type);
-
-		buf_adds(&b, i ? ",{" : "{");
-		json_field(&b, "uid", type_uid(p, &g[i], &uid), true);
-		json_field(&b, "subtype", sub, false);
-		json_field(&b, "unit", unit_of(p, type_text(p, "type", g[i].type), sub, &scratch),
-			   false);
-		buf_addf(&b, ",\"count\":%zu", s->n);
-		if (s->n)
-			buf_addf(&b,
-				 ",\"mean\":%.17g,\"stddev\":%.17g,\"median\":%.17g,\"min\":%.17g,"
-				 "\"max\":%.17g",
-				 s->mean, s->stddev, s->median, s->min, s->max);
-		buf_addc(&b, '}');
-	}
-	buf_adds(&b, "]}\n");
-	fputs(buf_str(&b), stdout);
-	buf_release(&b);
-	buf_release(&uid);
+			buf_addf(b, ",\"environment\":%s", p->header_extra[i].value);
+	buf_addf(b, ",\"resources\":%zu,\"groups\":[", profile_nres(p));
+	for (i = 0; i < n; i++)
+		json_group(p, &g[i], i == 0, b, &scratch);
+	buf_adds(b, "]}\n");
 	buf_release(&scratch);
 }
 
-void show_summary(const struct profile *p, const char *name, const struct show_opts *o)
+void view_summary(const struct profile *p, const char *name, bool verbose, bool json, size_t limit,
+		  struct buf *out)
 {
 	size_t n;
 	struct group *g;
 
-	if (show_is_trace_aggregate(p)) {
-		show_trace_summary(p, name, o);
+	if (view_is_trace_aggregate(p)) {
+		view_trace_summary(p, name, json, out);
 		return;
 	}
 	/* A bounds profile has bounds, not amounts to take statistics of. */
-	if (o->fmt != FORMAT_JSON && p->type && strcmp(p->type, "bound") == 0 &&
-	    table_col(&p->types, "bound")) {
-		show_summary_header(p, name, p->types.nrows, o->verbose);
-		show_table(p, o);
+	if (!json && p->type && strcmp(p->type, "bound") == 0 && table_col(&p->types, "bound")) {
+		view_summary_header(p, name, p->types.nrows, verbose, out);
+		view_resource_table(p, limit, false, out);
 		return;
 	}
 	g = group_amounts(p, &n);
-
-	if (o->fmt == FORMAT_JSON)
-		summary_json(p, name, g, n);
+	if (json)
+		summary_json(p, name, g, n, out);
 	else
-		summary_text(p, name, g, n, o->verbose);
+		summary_text(p, name, g, n, verbose, out);
 	free(g);
 }

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/stat.h"
-#include "collect/collector.h"
+#include "collect/perf/perf_profile.h"
+#include "perf/counters.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -85,22 +85,24 @@ static void fill_header(struct profile *p, const struct stat_run *run, const cha
 	p->timestamp = run->elapsed;
 }
 
-int stat_save_profile(const struct stat_run *run, const struct perf_counters *cs,
-		      const char *jobs_dir, const char *origin, char **path)
+struct profile *stat_profile(const struct stat_run *run, const struct perf_counters *cs,
+			     const char *origin)
 {
 	struct profile *p = profile_new();
 	uint32_t *types = add_types(p, cs);
-	char *name;
-	int ret;
 
 	fill_header(p, run, origin);
 	add_rows(p, run, types, cs);
-	name = collect_profile_name(p->cmd, "stat", p->workload);
-	ret = collect_claim_path(jobs_dir, name, path);
-	if (ret == 0)
-		ret = profile_save_compact(p, *path);
-	free(name);
 	free(types);
+	return p;
+}
+
+int stat_save_profile(const struct stat_run *run, const struct perf_counters *cs,
+		      const char *jobs_dir, const char *origin, char **path)
+{
+	struct profile *p = stat_profile(run, cs, origin);
+	int ret = perf_profile_save(p, jobs_dir, "stat", path);
+
 	profile_free(p);
 	return ret;
 }

@@ -1,9 +1,12 @@
-/* How `veles stat` prints counts: perf's layouts, plus the derived ratios. */
+/* How `veles stat` writes counts: perf's layouts, plus the derived ratios. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
-#include "cli/stat.h"
+#include "collect/perf/stat_text.h"
+#include "perf/counters.h"
 #include "perf/metrics.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
@@ -48,8 +51,8 @@ static double pct_running(const struct pcount_value *s)
 		       : 100.0;
 }
 
-static void print_text_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
-			    const struct perf_metric *m, double t)
+static void text_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
+		      const struct perf_metric *m, double t, struct buf *out)
 {
 	const struct perf_counter *c = &o->cs->v[i];
 	const char *unit;
@@ -66,12 +69,13 @@ static void print_text_line(const struct stat_out *o, const struct pcount_value 
 		buf_addf(&line, "  (%.2f%%)", pct_running(&s[i]));
 	while (line.len && line.data[line.len - 1] == ' ')
 		line.data[--line.len] = '\0';
-	fprintf(o->f, "%s\n", line.data);
+	buf_add(out, line.data, line.len);
+	buf_addc(out, '\n');
 	buf_release(&line);
 }
 
-static void print_csv_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
-			   const struct perf_metric *m, double t)
+static void csv_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
+		     const struct perf_metric *m, double t, struct buf *out)
 {
 	const struct perf_counter *c = &o->cs->v[i];
 	const char *unit, *sep = o->sep;
@@ -79,64 +83,84 @@ static void print_csv_line(const struct stat_out *o, const struct pcount_value *
 	const char *v = value_text(c, &s[i], buf, sizeof(buf), &unit);
 
 	if (t >= 0)
-		fprintf(o->f, "%.9f%s", t, sep);
-	fprintf(o->f, "%s%s%s%s%s%s%llu%s%.2f%s", v, sep, unit, sep, c->name, sep,
-		(unsigned long long)s[i].running, sep, pct_running(&s[i]), sep);
+		buf_addf(out, "%.9f%s", t, sep);
+	buf_addf(out, "%s%s%s%s%s%s%llu%s%.2f%s", v, sep, unit, sep, c->name, sep,
+		 (unsigned long long)s[i].running, sep, pct_running(&s[i]), sep);
 	if (m->unit)
-		fprintf(o->f, "%.3f%s%s\n", m->value, sep, m->unit);
+		buf_addf(out, "%.3f%s%s\n", m->value, sep, m->unit);
 	else
-		fprintf(o->f, "%s\n", sep);
+		buf_addf(out, "%s\n", sep);
 }
 
-static void print_json_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
-			    const struct perf_metric *m, double t)
+static void json_line(const struct stat_out *o, const struct pcount_value *s, size_t i,
+		      const struct perf_metric *m, double t, struct buf *b)
 {
 	const struct perf_counter *c = &o->cs->v[i];
 	const char *unit;
 	char buf[64];
-	struct buf b = BUF_INIT;
 
 	value_text(c, &s[i], buf, sizeof(buf), &unit);
-	buf_adds(&b, "{");
+	buf_adds(b, "{");
 	if (t >= 0)
-		buf_addf(&b, "\"interval\":%.9f,", t);
-	buf_adds(&b, "\"event\":");
-	buf_add_json_str(&b, c->name, strlen(c->name));
+		buf_addf(b, "\"interval\":%.9f,", t);
+	buf_adds(b, "\"event\":");
+	buf_add_json_str(b, c->name, strlen(c->name));
 	if (c->unsupported || !s[i].running)
-		buf_addf(&b, ",\"counter-value\":null,\"supported\":%s",
+		buf_addf(b, ",\"counter-value\":null,\"supported\":%s",
 			 c->unsupported ? "false" : "true");
 	else
-		buf_addf(&b, ",\"counter-value\":%.10g,\"supported\":true",
+		buf_addf(b, ",\"counter-value\":%.10g,\"supported\":true",
 			 perf_is_clock(c) ? s[i].value / 1e6 : s[i].value);
-	buf_addf(&b,
+	buf_addf(b,
 		 ",\"unit\":\"%s\",\"raw-value\":%llu,\"enabled-ns\":%llu,\"running-ns\":%llu"
 		 ",\"pcnt-running\":%.2f",
 		 unit, (unsigned long long)s[i].raw, (unsigned long long)s[i].enabled,
 		 (unsigned long long)s[i].running, pct_running(&s[i]));
 	if (m->unit && isfinite(m->value))
-		buf_addf(&b, ",\"metric-value\":%.6g,\"metric-unit\":\"%s\"", m->value, m->unit);
-	buf_adds(&b, "}\n");
-	fwrite(b.data, 1, b.len, o->f);
-	buf_release(&b);
+		buf_addf(b, ",\"metric-value\":%.6g,\"metric-unit\":\"%s\"", m->value, m->unit);
+	buf_adds(b, "}\n");
 }
 
-void stat_print_interval_header(const struct stat_out *o)
+void stat_text_interval_header(const struct stat_out *o, struct buf *out)
 {
 	if (o->fmt == STAT_TEXT)
-		fprintf(o->f, "#           time             counts unit events\n");
+		buf_adds(out, "#           time             counts unit events\n");
 }
 
-void stat_print(const struct stat_out *o, const struct pcount_value *samples, double span_ns,
-		double t)
+void stat_text(const struct stat_out *o, const struct pcount_value *samples, double span_ns,
+	       double t, struct buf *out)
 {
 	for (size_t i = 0; i < o->cs->n; i++) {
 		struct perf_metric m = metric_of(o, samples, i, span_ns);
 
 		if (o->fmt == STAT_CSV)
-			print_csv_line(o, samples, i, &m, t);
+			csv_line(o, samples, i, &m, t, out);
 		else if (o->fmt == STAT_JSON)
-			print_json_line(o, samples, i, &m, t);
+			json_line(o, samples, i, &m, t, out);
 		else
-			print_text_line(o, samples, i, &m, t);
+			text_line(o, samples, i, &m, t, out);
 	}
+}
+
+void stat_text_title(char **argv, int argc, int pid, bool system_wide, struct buf *out)
+{
+	buf_adds(out, "\n Performance counter stats for ");
+	if (pid)
+		buf_addf(out, "process id '%d'", pid);
+	else if (system_wide)
+		buf_adds(out, "'system wide'");
+	else
+		for (int i = 0; i < argc; i++)
+			buf_addf(out, "%s%s%s", i ? " " : "'", argv[i], i + 1 == argc ? "'" : "");
+	buf_adds(out, ":\n\n");
+}
+
+void stat_text_times(double elapsed, const struct rusage *ru, struct buf *out)
+{
+	buf_addf(out, "\n%18.9f seconds time elapsed\n", elapsed);
+	if (ru)
+		buf_addf(out, "\n%18.9f seconds user\n%18.9f seconds sys\n",
+			 (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
+			 (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+	buf_addc(out, '\n');
 }

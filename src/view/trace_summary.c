@@ -5,15 +5,14 @@
  * its histograms give (docs/views.md).
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/show.h"
 #include "profile/hist.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "view/views.h"
 
 static const double quantiles[] = {0.5, 0.9, 0.99};
 #define NQ ARRAY_SIZE(quantiles)
@@ -42,7 +41,7 @@ static bool trace_cols(const struct profile *p, struct trace_cols *c)
 	return c->calls && c->amount && c->hist && c->hist->kind == COL_JSON;
 }
 
-bool show_is_trace_aggregate(const struct profile *p)
+bool view_is_trace_aggregate(const struct profile *p)
 {
 	struct trace_cols c;
 
@@ -120,33 +119,35 @@ static const char *unit(const struct profile *p)
 	return u ? u : p->nunits == 1 ? p->units[0].value : "";
 }
 
-static void print_num(double v, int w)
+static void add_num(struct buf *out, double v, int w)
 {
 	if (isnan(v))
-		printf(" %*s", w, "-");
+		buf_addf(out, " %*s", w, "-");
 	else
-		printf(" %*.4g", w, v);
+		buf_addf(out, " %*.4g", w, v);
 }
 
-static void print_text(const struct profile *p, const char *name, const struct fn_sum *f, size_t n)
+static void text(const struct profile *p, const char *name, const struct fn_sum *f, size_t n,
+		 struct buf *out)
 {
 	static const char *const heads[] = {"calls", "total", "mean", "excl total", "excl mean",
 					    "p50",   "p90",   "p99",  "min",	    "max"};
 	struct buf uid = BUF_INIT;
 	int w = 8;
 
-	show_summary_header(p, name, n, false);
+	view_summary_header(p, name, n, false, out);
 	for (size_t i = 0; i < n; i++) {
 		int len = (int)strlen(profile_uid(p, f[i].row, &uid));
 
 		w = len > w ? (len > 40 ? 40 : len) : w;
 	}
-	printf("Times in %s; percentiles estimated from the histograms (`veles show PROFILE "
-	       "histogram`)\n\n%-*s",
-	       unit(p), w, "function");
+	buf_addf(out,
+		 "Times in %s; percentiles estimated from the histograms (`veles show PROFILE "
+		 "histogram`)\n\n%-*s",
+		 unit(p), w, "function");
 	for (size_t i = 0; i < ARRAY_SIZE(heads); i++)
-		printf(" %*s", i ? 10 : 9, heads[i]);
-	putchar('\n');
+		buf_addf(out, " %*s", i ? 10 : 9, heads[i]);
+	buf_addc(out, '\n');
 	for (size_t i = 0; i < n; i++) {
 		const struct fn_sum *s = &f[i];
 		double v[] = {s->incl, s->incl / s->calls,
@@ -155,10 +156,10 @@ static void print_text(const struct profile *p, const char *name, const struct f
 			      s->q[2], s->min,
 			      s->max};
 
-		printf("%-*.*s %9.0f", w, w, profile_uid(p, s->row, &uid), s->calls);
+		buf_addf(out, "%-*.*s %9.0f", w, w, profile_uid(p, s->row, &uid), s->calls);
 		for (size_t k = 0; k < ARRAY_SIZE(v); k++)
-			print_num(v[k], 10);
-		putchar('\n');
+			add_num(out, v[k], 10);
+		buf_addc(out, '\n');
 	}
 	buf_release(&uid);
 }
@@ -171,49 +172,48 @@ static void json_num(struct buf *b, const char *key, double v)
 		buf_addf(b, ",\"%s\":%.17g", key, v);
 }
 
-static void print_json(const struct profile *p, const char *name, const struct fn_sum *f, size_t n)
+static void json(const struct profile *p, const char *name, const struct fn_sum *f, size_t n,
+		 struct buf *b)
 {
-	struct buf b = BUF_INIT, uid = BUF_INIT;
+	struct buf uid = BUF_INIT;
 	const char *u = unit(p);
 
-	buf_adds(&b, "{\"name\":");
-	buf_add_json_str(&b, name, strlen(name));
-	buf_adds(&b, ",\"unit\":");
-	buf_add_json_str(&b, u, strlen(u));
-	buf_addf(&b, ",\"resources\":%zu,\"functions\":[", profile_nres(p));
+	buf_adds(b, "{\"name\":");
+	buf_add_json_str(b, name, strlen(name));
+	buf_adds(b, ",\"unit\":");
+	buf_add_json_str(b, u, strlen(u));
+	buf_addf(b, ",\"resources\":%zu,\"functions\":[", profile_nres(p));
 	for (size_t i = 0; i < n; i++) {
 		const struct fn_sum *s = &f[i];
 		const char *id = profile_uid(p, s->row, &uid);
 
-		buf_adds(&b, i ? ",{\"uid\":" : "{\"uid\":");
-		buf_add_json_str(&b, id, strlen(id));
-		buf_addf(&b, ",\"calls\":%.0f", s->calls);
-		json_num(&b, "total", s->incl);
-		json_num(&b, "mean", s->incl / s->calls);
-		json_num(&b, "exclusive_total", s->excl);
-		json_num(&b, "exclusive_mean", s->excl / s->calls);
-		json_num(&b, "p50", s->q[0]);
-		json_num(&b, "p90", s->q[1]);
-		json_num(&b, "p99", s->q[2]);
-		json_num(&b, "min", s->min);
-		json_num(&b, "max", s->max);
-		buf_addc(&b, '}');
+		buf_adds(b, i ? ",{\"uid\":" : "{\"uid\":");
+		buf_add_json_str(b, id, strlen(id));
+		buf_addf(b, ",\"calls\":%.0f", s->calls);
+		json_num(b, "total", s->incl);
+		json_num(b, "mean", s->incl / s->calls);
+		json_num(b, "exclusive_total", s->excl);
+		json_num(b, "exclusive_mean", s->excl / s->calls);
+		json_num(b, "p50", s->q[0]);
+		json_num(b, "p90", s->q[1]);
+		json_num(b, "p99", s->q[2]);
+		json_num(b, "min", s->min);
+		json_num(b, "max", s->max);
+		buf_addc(b, '}');
 	}
-	buf_adds(&b, "]}\n");
-	fputs(buf_str(&b), stdout);
-	buf_release(&b);
+	buf_adds(b, "]}\n");
 	buf_release(&uid);
 }
 
-void show_trace_summary(const struct profile *p, const char *name, const struct show_opts *o)
+void view_trace_summary(const struct profile *p, const char *name, bool as_json, struct buf *out)
 {
 	size_t n;
 	struct fn_sum *f = sum_functions(p, &n);
 
-	if (o->fmt == FORMAT_JSON)
-		print_json(p, name, f, n);
+	if (as_json)
+		json(p, name, f, n, out);
 	else
-		print_text(p, name, f, n);
+		text(p, name, f, n, out);
 	for (size_t i = 0; i < n; i++)
 		hist_release(&f[i].h);
 	free(f);

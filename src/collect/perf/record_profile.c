@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/record.h"
-#include "collect/collector.h"
+#include "collect/perf/perf_profile.h"
 #include "perf/datafile.h"
 #include "perf/session.h"
 #include "profile/profile.h"
@@ -164,16 +163,12 @@ int record_load_profile(const struct record_info *ri, struct profile **out)
 int record_save_profile(const struct record_info *ri, const char *jobs_dir, char **path)
 {
 	struct profile *p;
-	char *name;
 	int ret = record_load_profile(ri, &p);
 
+	*path = NULL;
 	if (ret < 0)
 		return ret;
-	name = collect_profile_name(p->cmd, "record", p->workload);
-	ret = collect_claim_path(jobs_dir, name, path);
-	if (ret == 0)
-		ret = profile_save_compact(p, *path);
-	free(name);
+	ret = perf_profile_save(p, jobs_dir, "record", path);
 	profile_free(p);
 	return ret;
 }
