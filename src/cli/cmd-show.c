@@ -560,7 +560,7 @@ static int show_recording(struct cli_ctx *ctx, struct show_opts *o)
 	struct profile *p;
 	int ret;
 
-	if (monitor_recording_profile(o->spec, &p) < 0)
+	if (monitor_recording_profile(o->spec, cli_collect_message, NULL, &p) < 0)
 		return cli_fail();
 	if (!o->vo.per && (o->vo.kind == VIEW_FLOW || o->vo.kind == VIEW_SCATTER))
 		o->vo.per = "time";
