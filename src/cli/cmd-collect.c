@@ -169,34 +169,31 @@ static int naming_options(int argc, char **argv, struct collect_env *env, int *n
 	return 0;
 }
 
-int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
+/* `veles collect COLLECTOR ARGS...` with its naming options parsed. */
+static int collect(struct cli_ctx *ctx, struct collect_env *env, int argc, char **argv)
 {
-	struct collect_env env = {0};
 	char head[41], *tmpl = NULL;
-	int nop = 0, ret = naming_options(argc, argv, &env, &nop);
+	int ret;
 
-	if (ret != 0)
-		return ret < 0 ? 0 : ret;
-	/* The collector's name and what follows, as operands. */
-	argc = nop + 1;
 	if (argc < 2)
 		return cli_usage_error("collect", "name a collector and a command "
 						  "(veles collect COLLECTOR -- CMD...)");
 	if (!collector_find(argv[1]))
 		return run_external_collector(ctx, argc - 1, argv + 1);
-	env.jobs_dir = ctx->jobs_dir;
-	env.logs_dir = ctx->logs_dir;
-	env.progress = ctx->stderr_tty;
-	env.message = cli_collect_message;
-	if (!cli_wants_help(argc, argv) && collect_origin(ctx, head, &env.origin) < 0)
+	env->jobs_dir = ctx->jobs_dir;
+	env->logs_dir = ctx->logs_dir;
+	env->progress = ctx->stderr_tty;
+	env->message = cli_collect_message;
+	if (!cli_wants_help(argc, argv) && collect_origin(ctx, head, &env->origin) < 0)
 		return 2;
-	if (!env.name_template && !env.profile_name)
-		env.name_template = tmpl = cli_config_string(ctx, "format.output_profile_template");
+	if (!env->name_template && !env->profile_name)
+		env->name_template = tmpl =
+			cli_config_string(ctx, "format.output_profile_template");
 	if (tmpl && collect_template_check(tmpl) < 0) {
 		free(tmpl);
 		return cli_fail(), 1;
 	}
-	ret = collect_main(&env, argc - 1, argv + 1);
+	ret = collect_main(env, argc - 1, argv + 1);
 	free(tmpl);
 	if (ret < 0) {
 		cli_fail();
@@ -207,4 +204,22 @@ int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
 		return ret == ERR_INVALID ? 2 : 1;
 	}
 	return 0;
+}
+
+int cmd_collect(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct collect_env env = {0};
+	char **args;
+	int nop = 0, ret = naming_options(argc, argv, &env, &nop);
+
+	if (ret != 0)
+		return ret < 0 ? 0 : ret;
+	/* The collector's name and what follows (the operands), NULL-ended:
+	 * the naming options were moved after them. */
+	args = xcalloc((size_t)nop + 2, sizeof(*args));
+	args[0] = argv[0];
+	memcpy(args + 1, argv + 1, (size_t)nop * sizeof(*args));
+	ret = collect(ctx, &env, nop + 1, args);
+	free(args);
+	return ret;
 }

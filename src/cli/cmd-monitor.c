@@ -197,8 +197,11 @@ static int parse_args(int argc, char **argv, struct mon_run_opts *o)
 	if (nop && strcmp(argv[1], "--") != 0)
 		return cli_usage_error(
 			"monitor", "unexpected argument '%s' (a command goes after --)", argv[1]);
-	if (nop > 1)
-		o->cmd = argv + 2;
+	/* The command ends where the options (moved after it) begin. */
+	if (nop > 1) {
+		o->cmd = xcalloc((size_t)nop, sizeof(*o->cmd));
+		memcpy(o->cmd, argv + 2, (size_t)(nop - 1) * sizeof(*o->cmd));
+	}
 	if (mon_opts_check(o) < 0)
 		return cli_usage_error("monitor", "%s", err_msg());
 	return 0;
@@ -248,23 +251,31 @@ static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+static int run(struct mon_run_opts *o)
+{
+	struct sigaction sa = {.sa_handler = on_signal};
+	int status = 0;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	o->cmd_status = &status;
+	if (mon_run(o) < 0)
+		return cli_fail();
+	if (!o->cmd)
+		return 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct mon_run_opts o = {
 		.letters = NULL, .interval = 1, .count = -1, .sep = ' ', .out = stdout, .say = say};
-	struct sigaction sa = {.sa_handler = on_signal};
-	int status = 0, rc = parse_args(argc, argv, &o);
+	int rc = parse_args(argc, argv, &o);
 
-	if (rc)
-		return rc == 1 ? 0 : rc;
-	if (o.profile)
-		return monitor_profile(ctx, &o);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	o.cmd_status = &status;
-	if (mon_run(&o) < 0)
-		return cli_fail();
-	if (!o.cmd)
-		return 0;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (rc == 0)
+		rc = o.profile ? monitor_profile(ctx, &o) : run(&o);
+	else if (rc == 1)
+		rc = 0;
+	free(o.cmd);
+	return rc;
 }
