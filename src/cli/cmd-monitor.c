@@ -251,27 +251,28 @@ static int monitor_profile(struct cli_ctx *ctx, const struct mon_run_opts *o)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* The loops, until -c, Ctrl-C or the command's end; CMD's exit status. */
 static int run(struct mon_run_opts *o)
 {
 	struct sigaction sa = {.sa_handler = on_signal};
-	int status = 0;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	o->cmd_status = &status;
 	if (mon_run(o) < 0)
 		return cli_fail();
 	if (!o->cmd)
 		return 0;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return WIFEXITED(*o->cmd_status) ? WEXITSTATUS(*o->cmd_status)
+					 : 128 + WTERMSIG(*o->cmd_status);
 }
 
 int cmd_monitor(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct mon_run_opts o = {
 		.letters = NULL, .interval = 1, .count = -1, .sep = ' ', .out = stdout, .say = say};
-	int rc = parse_args(argc, argv, &o);
+	int status = 0, rc = parse_args(argc, argv, &o);
 
+	o.cmd_status = &status;
 	if (rc == 0)
 		rc = o.profile ? monitor_profile(ctx, &o) : run(&o);
 	else if (rc == 1)
