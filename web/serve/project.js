@@ -3,11 +3,16 @@
 // first path segment after /p/ in the table below.
 import { get } from './api.js';
 import { h, clear } from './widgets.js';
+import { versionScreen } from './version.js';
+import { profileScreen } from './profile.js';
+import { diffScreen } from './diff.js';
+import { jobsScreen, jobsVersionAction } from './jobs.js';
 
 // Actions a version's page offers (run the matrix there, remeasure, bisect):
 // each is fn(el, version, ctx) appending its controls to el; parts that
 // offer one push it here when their module loads.
 export const versionActions = [];
+versionActions.push(jobsVersionAction);
 
 // What /api/project said, fetched once per page load.
 let info = null;
@@ -29,6 +34,10 @@ async function overview(root, go, ctx) {
 // [segment, title in the bar (or null: not listed), screen(root, go, ctx)]
 const parts = [
   ['', 'Overview', overview],
+  ['v', null, versionScreen],
+  ['profile', null, profileScreen],
+  ['diff', 'Diff', diffScreen],
+  ['jobs', 'Jobs', jobsScreen],
 ];
 
 export async function projectScreen(root, go, path) {
@@ -55,5 +64,5 @@ export async function projectScreen(root, go, path) {
     body.append(h('p', { class: 'msg' }, 'There is no such page here.'));
     return null;
   }
-  return part[2](body, go, { info: data, path: path.slice(1) });
+  return part[2](body, go, { info: data, path: path.slice(1), go });
 }
