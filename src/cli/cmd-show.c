@@ -155,7 +155,7 @@ static int show_recording(struct cli_ctx *ctx, struct show_opts *o)
 	struct profile *p;
 	int ret;
 
-	if (monitor_recording_profile(o->spec, &p) < 0)
+	if (monitor_recording_profile(o->spec, cli_collect_message, NULL, &p) < 0)
 		return cli_fail();
 	if (!o->a.vo.per &&
 	    (strcmp(o->view->name, "flow") == 0 || strcmp(o->view->name, "scatter") == 0))

@@ -191,7 +191,7 @@ int collect_parse_options(struct collect_ctx *c, const char *name, const struct 
 	free(prefix);
 	if (ret < 0 || c->help)
 		return ret;
-	if (nop == 0)
+	if (nop == 0 && !o->command_optional)
 		return err_set(ERR_INVALID,
 			       "collect %s: no command to profile (veles collect %s -- CMD...)",
 			       name, name);

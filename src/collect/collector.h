@@ -120,6 +120,9 @@ struct collect_options {
 	const char *about; /* what the collector does, for the help */
 	const struct opt *opts;
 	void *ctx; /* given to the table's callbacks */
+	/* No command is needed (collect bounds reads source): c->argv may
+	 * then hold no words (c->argc 0). */
+	bool command_optional;
 };
 int collect_parse_options(struct collect_ctx *c, const char *name, const struct collect_options *o,
 			  int argc, char **argv);
