@@ -10,6 +10,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 #include "util/strpool.h"
 
 void series_keys_init(struct series_keys *k)
@@ -24,15 +25,36 @@ void series_keys_free(struct series_keys *k)
 	free(k->per);
 }
 
-bool series_keys_option(struct series_keys *k, int opt, const char *arg)
+void series_keys_table(struct series_keys *k, struct opt *t)
 {
-	char **slot = opt == 'O' ? &k->of : opt == 'P' ? &k->per : NULL;
+	const struct opt opts[SERIES_KEYS_NOPTS] = {
+		OPT_STRING(0, "of", &k->of_arg, "KEY", "the value fitted (default: amount)"),
+		OPT_STRING(0, "per", &k->per_arg, "KEY",
+			   "the independent variable (default: structure-unit-size);\n"
+			   "--depending-on is the same"),
+		OPT_STRING(0, "depending-on", &k->per_arg, NULL, NULL),
+		OPT_ALIAS("of-key", "of"),
+		OPT_ALIAS("per-key", "per"),
+		OPT_DASH_ALIAS("of", "of"),
+		OPT_DASH_ALIAS("per", "per"),
+		OPT_DASH_ALIAS("dp", "depending-on"),
+		OPT_END(),
+	};
 
-	if (!slot)
-		return false;
-	free(*slot);
-	*slot = xstrdup(arg);
-	return true;
+	memcpy(t, opts, sizeof(opts));
+}
+
+void series_keys_take(struct series_keys *k)
+{
+	if (k->of_arg) {
+		free(k->of);
+		k->of = xstrdup(k->of_arg);
+	}
+	if (k->per_arg) {
+		free(k->per);
+		k->per = xstrdup(k->per_arg);
+	}
+	k->of_arg = k->per_arg = NULL;
 }
 
 void series_keys_json(const struct series_keys *k, struct buf *b, bool *first)
