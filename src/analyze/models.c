@@ -195,6 +195,53 @@ int models_load(const struct profile *p, struct model_set *out)
 	return 0;
 }
 
+/* p->models without the whitespace around it, *@len bytes. */
+static const char *models_text(const struct profile *p, size_t *len)
+{
+	const char *s = p->models ? p->models : "";
+	size_t n;
+
+	s += strspn(s, " \t\r\n");
+	n = strlen(s);
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	*len = n;
+	return s;
+}
+
+bool models_none(const struct profile *p)
+{
+	size_t n;
+	const char *s = models_text(p, &n);
+
+	if (n == 0 || (n == 4 && memcmp(s, "null", 4) == 0))
+		return true;
+	return s[0] == '[' && s[n - 1] == ']' && strspn(s + 1, " \t\r\n") == n - 2;
+}
+
+int models_append(struct profile *p, const char *items, size_t len)
+{
+	struct buf all = BUF_INIT;
+	size_t n;
+	const char *old = models_text(p, &n);
+
+	if (len == 0)
+		return 0;
+	if (models_none(p)) {
+		buf_addc(&all, '[');
+	} else if (n >= 2 && old[0] == '[' && old[n - 1] == ']') {
+		buf_add(&all, old, n - 1);
+		buf_addc(&all, ',');
+	} else {
+		return err_set(ERR_PARSE, "the profile's models are not a JSON array");
+	}
+	buf_add(&all, items, len);
+	buf_addc(&all, ']');
+	free(p->models);
+	p->models = buf_detach(&all, NULL);
+	return 0;
+}
+
 void models_free(struct model_set *s)
 {
 	for (size_t i = 0; i < s->n; i++) {

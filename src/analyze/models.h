@@ -59,6 +59,16 @@ struct model_set {
 int models_load(const struct profile *p, struct model_set *out);
 void models_free(struct model_set *s);
 
+/* Whether p->models lists no model: absent, null or an empty list. */
+bool models_none(const struct profile *p);
+/*
+ * Appends @len bytes of models (JSON objects separated by commas, as a
+ * postprocessor writes them) to p->models, the one place that writes
+ * that list: the models already there are kept as they are. ERR_PARSE
+ * when p->models is not a JSON list.
+ */
+int models_append(struct profile *p, const char *items, size_t len);
+
 bool model_is_parametric(const struct model *m);
 /* "linear", "moving_average", ... */
 const char *model_kind_name(enum model_kind k);

@@ -8,10 +8,10 @@
 #include "util/common.h"
 #include "util/error.h"
 
-static void value_free(struct pp_value *v)
+void pp_value_free(struct pp_value *v)
 {
 	for (size_t i = 0; i < v->n; i++) {
-		value_free(&v->items[i]);
+		pp_value_free(&v->items[i]);
 		if (v->keys)
 			free(v->keys[i]);
 	}
@@ -103,7 +103,7 @@ void pp_records_free(struct pp_records *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->v[i].name);
-		value_free(&r->v[i].params);
+		pp_value_free(&r->v[i].params);
 	}
 	free(r->v);
 	memset(r, 0, sizeof(*r));
@@ -126,6 +126,38 @@ int pp_records_add(struct pp_records *r, const char *name, const char *params_js
 	value_read(params, &rec->params);
 	yajl_tree_free(params);
 	return 0;
+}
+
+int pp_params_read(const char *json, struct pp_value *out)
+{
+	yajl_val v;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = PPV_MAP;
+	if (!json)
+		return 0;
+	if (!(v = parse(json, "the parameters")))
+		return ERR_PARSE;
+	if (!YAJL_IS_OBJECT(v) && !YAJL_IS_NULL(v)) {
+		yajl_tree_free(v);
+		return err_set(ERR_PARSE, "the parameters are not a JSON object");
+	}
+	if (YAJL_IS_OBJECT(v))
+		value_read(v, out);
+	yajl_tree_free(v);
+	return 0;
+}
+
+const struct pp_value *pp_value_find(const struct pp_value *v, const char *key)
+{
+	const struct pp_value *r = NULL;
+
+	for (size_t i = 0; v->keys && i < v->n; i++)
+		if (strcmp(v->keys[i], key) == 0)
+			return &v->items[i];
+	for (size_t i = 0; !r && i < v->n; i++)
+		r = pp_value_find(&v->items[i], key);
+	return r;
 }
 
 static void value_json(const struct pp_value *v, struct buf *b)

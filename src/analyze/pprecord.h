@@ -66,6 +66,14 @@ const struct pp_value *pp_record_param(const struct pp_record *rec, const char *
 char **pp_record_argv(const struct pp_record *rec, int *argc);
 void pp_argv_free(char **argv);
 
+/* A JSON object of parameters (collector_info.params), typed: NULL and
+ * null are an empty map; ERR_PARSE when @json is no object. */
+int pp_params_read(const char *json, struct pp_value *out);
+void pp_value_free(struct pp_value *v);
+/* The first value of @key in map @v, else anywhere inside it, depth first
+ * (Perun's all_key_values_of: %UNIT.PARAM% finds nested parameters). */
+const struct pp_value *pp_value_find(const struct pp_value *v, const char *key);
+
 /* A value as a reader writes it: 3, full, [a, b], {k: v}. */
 void pp_value_text(const struct pp_value *v, struct buf *out);
 /* "(k=v, k2=[a, b])", or nothing when the record has no parameters. */

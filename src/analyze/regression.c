@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/models.h"
 #include "analyze/postproc.h"
 #include "analyze/reggroup.h"
 #include "analyze/regmodels.h"
@@ -589,17 +590,6 @@ static size_t fit_groups(const struct profile *p, const struct reg_opts *o, cons
 	return a.nmodels + b.nmodels;
 }
 
-/* p->models without its closing ']', to append to. */
-static void open_models(const struct profile *p, struct buf *b)
-{
-	const char *old = p->models;
-
-	if (old && strcmp(old, "[]") != 0)
-		buf_add(b, old, strlen(old) - 1);
-	else
-		buf_addc(b, '[');
-}
-
 static int reg_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	const struct reg_opts *o = opts;
@@ -614,7 +604,7 @@ static int reg_run(struct profile *p, const void *opts, const struct postproc_en
 		ret = find_source(p, o->of, &y);
 	if (ret < 0)
 		return ret;
-	open_models(p, &models);
+	buf_addc(&models, '['); /* write_model() puts a comma after anything else */
 	if (fit_groups(p, o, &x, &y, &models, &why, env) == 0) {
 		ret = err_set(ERR_INVALID,
 			      PFX "no requested model can be fitted to '%s' depending on '%s'%s",
@@ -624,10 +614,9 @@ static int reg_run(struct profile *p, const void *opts, const struct postproc_en
 		return ret;
 	}
 	buf_release(&why);
-	buf_addc(&models, ']');
-	free(p->models);
-	p->models = buf_detach(&models, NULL);
-	return 0;
+	ret = models_append(p, models.data + 1, models.len - 1);
+	buf_release(&models);
+	return ret;
 }
 
 const struct postproc pp_regression_analysis = {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/models.h"
 #include "analyze/postproc.h"
 #include "analyze/series.h"
 #include "profile/profile.h"
@@ -268,25 +269,6 @@ void model_end(struct buf *models, struct buf *b, const double *x, const double 
 	buf_adds(models, buf_str(b));
 }
 
-void models_commit(struct profile *p, struct buf *models)
-{
-	struct buf all = BUF_INIT;
-	const char *old = p->models;
-
-	if (!models->len)
-		return;
-	if (old && strcmp(old, "[]") != 0) {
-		buf_add(&all, old, strlen(old) - 1);
-		buf_addc(&all, ',');
-	} else {
-		buf_addc(&all, '[');
-	}
-	buf_add(&all, models->data, models->len);
-	buf_addc(&all, ']');
-	free(p->models);
-	p->models = buf_detach(&all, NULL);
-}
-
 static int dbl_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -311,7 +293,7 @@ int series_run_each(struct profile *p, const struct series_keys *k, const char *
 	for (size_t i = 0; i < set.n && ret == 0; i++)
 		ret = one(opts, &set.s[i], &models, &scratch);
 	if (ret == 0)
-		models_commit(p, &models);
+		ret = models_append(p, models.data, models.len);
 	buf_release(&models);
 	buf_release(&scratch);
 	series_set_free(&set);

@@ -66,14 +66,14 @@ double series_r_square(const double *y, const double *fit, size_t n);
  * "x_start","x_end"; the caller adds its settings with pp_json_*();
  * model_end adds x_values, bucket_stats (points whose value is NaN left
  * out) and r_square, closes the object and adds it to the comma-separated
- * list @models; models_commit appends that list to p->models at once (a
- * profile of thousands of uids would copy p->models once per model).
+ * list @models; models_append() (analyze/models.h) adds that list to
+ * p->models at once (a profile of thousands of uids would copy p->models
+ * once per model).
  */
 void model_begin(struct buf *b, const struct series *s, const struct series_keys *k,
 		 const char *model, const char *method, double x_start, double x_end);
 void model_end(struct buf *models, struct buf *b, const double *x, const double *y, size_t n,
 	       double r_square);
-void models_commit(struct profile *p, struct buf *models);
 
 /*
  * The run of a smoothing postprocessor: collects the series of @k, calls

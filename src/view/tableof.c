@@ -41,6 +41,21 @@ static void tbl_release(struct tbl *t)
 	free(t->names);
 }
 
+/* Whether a model names a subtype (only those of a uid with several do). */
+static bool models_name_subtypes(const struct profile *p)
+{
+	struct vmodel *m;
+	size_t n;
+	bool has = false;
+
+	if (view_models_parse(p->models, &m, &n) < 0)
+		return false; /* fill_models() says why */
+	for (size_t i = 0; i < n && !has; i++)
+		has = m[i].subtype != NULL;
+	view_models_free(m, n);
+	return has;
+}
+
 /* --headers, or the default columns of the view. */
 static void tbl_columns(const struct profile *p, const struct view_opts *o, struct tbl *t)
 {
@@ -56,7 +71,7 @@ static void tbl_columns(const struct profile *p, const struct view_opts *o, stru
 		for (i = 0; i < ARRAY_SIZE(models); i++) {
 			t->names[t->ncols++] = models[i];
 			/* Only models of a uid with several subtypes name one. */
-			if (i == 0 && p->models && strstr(p->models, "\"subtype\":"))
+			if (i == 0 && models_name_subtypes(p))
 				t->names[t->ncols++] = "subtype";
 		}
 	} else {
