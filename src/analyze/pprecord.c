@@ -240,11 +240,11 @@ static void argv_add(char ***argv, int *argc, char *s)
 }
 
 /* --key=value for one scalar (--key, --no-key for a flag); false: none. */
-static bool option_of(const char *key, const struct pp_value *v, struct buf *b)
+static bool option_of(const char *key, const struct pp_value *v, bool negate, struct buf *b)
 {
 	buf_reset(b);
 	if (v->kind != PPV_STRING && v->kind != PPV_NUMBER && v->kind != PPV_TRUE &&
-	    v->kind != PPV_FALSE)
+	    !(v->kind == PPV_FALSE && negate))
 		return false;
 	buf_addf(b, "--%s%s", v->kind == PPV_FALSE ? "no-" : "", key);
 	for (char *c = b->data; *c; c++)
@@ -256,18 +256,23 @@ static bool option_of(const char *key, const struct pp_value *v, struct buf *b)
 
 char **pp_record_argv(const struct pp_record *rec, int *argc)
 {
-	const struct pp_value *p = &rec->params;
+	return pp_params_argv(rec->name, &rec->params, true, argc);
+}
+
+char **pp_params_argv(const char *name, const struct pp_value *p, bool negate, int *argc)
+{
 	struct buf b = BUF_INIT;
 	char **argv = NULL;
 
 	*argc = 0;
-	argv_add(&argv, argc, xstrdup(rec->name));
+	argv_add(&argv, argc, xstrdup(name));
 	for (size_t i = 0; p->keys && i < p->n; i++) {
 		const struct pp_value *v = &p->items[i];
 		size_t count = v->kind == PPV_LIST ? v->n : 1;
 
 		for (size_t k = 0; k < count; k++)
-			if (option_of(p->keys[i], v->kind == PPV_LIST ? &v->items[k] : v, &b))
+			if (option_of(p->keys[i], v->kind == PPV_LIST ? &v->items[k] : v, negate,
+				      &b))
 				argv_add(&argv, argc, buf_detach(&b, NULL));
 	}
 	buf_release(&b);

@@ -64,6 +64,10 @@ const struct pp_value *pp_record_param(const struct pp_record *rec, const char *
  * NULL-terminated argv, *@argc its length; free with pp_argv_free().
  */
 char **pp_record_argv(const struct pp_record *rec, int *argc);
+/* The same for any map of @params after @name; a false value gives
+ * --no-KEY with @negate, else no option (a collector's parameters: its
+ * flags are off unless given). */
+char **pp_params_argv(const char *name, const struct pp_value *params, bool negate, int *argc);
 void pp_argv_free(char **argv);
 
 /* A JSON object of parameters (collector_info.params), typed: NULL and

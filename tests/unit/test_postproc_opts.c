@@ -245,6 +245,11 @@ static void test_record_argv(void **state)
 	assert_string_equal(argv[5], "--of=a b");
 	assert_null(argv[6]);
 	pp_argv_free(argv);
+	/* A collector's parameters: a false flag is no option. */
+	argv = pp_params_argv("time", &r.v[0].params, false, &argc);
+	assert_int_equal(argc, 5);
+	assert_string_equal(argv[1], "--on");
+	pp_argv_free(argv);
 	pp_record_params_text(&r.v[0], &t);
 	assert_string_equal(buf_str(&t), "(window_width=null, center=false, on=true, "
 					 "gamma_range=[1e-5, 2], of=a b, m={x: 1})");
