@@ -1,6 +1,5 @@
 /* veles serve: the web front end (src/serve/), and veles runner: its run
  * queue's executor alone; options, then wait. */
-#include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -13,75 +12,17 @@
 #include "serve/serve.h"
 #include "store/store.h"
 #include "util/buf.h"
+#include "util/common.h"
 #include "util/error.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 #include "util/xalloc.h"
-
-static const char serve_usage[] =
-	"usage: veles serve [--listen ADDR:PORT] [--data DIR] [--db URL]\n"
-	"                   [--token-file FILE | --no-token] [--open] [--quiet]\n"
-	"                   [--runner [--name NAME] [--lease SECONDS] [--push REMOTE]]\n"
-	"\n"
-	"Serves the web front end to counting and sampling: sessions of runs of\n"
-	"`veles stat` and `veles record` on commands (or attached to a PID/TID),\n"
-	"queued and run one at a time in the background, with live plots, the\n"
-	"hot functions and a flame graph, histograms, the program's output, and\n"
-	"downloads as CSV, record files and HDF5 (see docs/serve.md).\n"
-	"\n"
-	"  --listen ADDR:PORT  where to listen (default " SERVE_DEFAULT_LISTEN "; port 0: any\n"
-	"                      free one). Any address but a loopback one needs a token\n"
-	"  --data DIR          where sessions and runs are kept (default: .veles/ of the\n"
-	"                      project here, else ~/.local/share/veles/serve)\n"
-	"  --db URL            the metadata database: sqlite:PATH or PATH (default\n"
-	"                      serve.db beside the data), or a team's PostgreSQL\n"
-	"                      database, postgresql://[USER@]HOST[:PORT]/DBNAME, shared\n"
-	"                      by several servers and runners (see docs/team.md)\n"
-	"  --runner            on PostgreSQL, also execute runs from the shared queue\n"
-	"                      (on SQLite a server always does)\n"
-	"  --name NAME         this runner's name in the queue (default: the host's name;\n"
-	"                      one per machine)\n"
-	"  --lease SECONDS     how long a claimed run stays this runner's unrenewed\n"
-	"                      (default 30): a runner killed mid-run gives it back then\n"
-	"  --push REMOTE       after each run done here, share the project's profiles\n"
-	"                      with REMOTE as veles pull + veles push do (in a project)\n"
-	"  --token-file FILE   the token to ask for, from FILE's first line (default: a\n"
-	"                      new random one, printed in the address to open)\n"
-	"  --no-token          ask for no token (loopback addresses only)\n"
-	"  --open              open the address in a browser (xdg-open)\n"
-	"  --quiet             print the address only, no log of requests and runs\n"
-	"\n"
-	"Runs' commands start in the current directory, through /bin/sh. Stops on\n"
-	"Ctrl-C or SIGTERM (a running run is stopped, its data kept).\n";
-
-static const char runner_usage[] =
-	"usage: veles runner --db postgresql://... [--data DIR] [--name NAME]\n"
-	"                    [--lease SECONDS] [--push REMOTE] [--quiet]\n"
-	"\n"
-	"Executes runs from the queue of a team's database, one at a time, as\n"
-	"`veles serve --runner` does, without serving pages: a benchmark machine.\n"
-	"Each run is claimed by one runner only; a runner renews its lease while\n"
-	"the run goes on, and when one dies (kill -9, a lost machine) its run\n"
-	"goes back to the queue once the lease expires (see docs/team.md).\n"
-	"\n"
-	"  --db URL            the database (postgresql://... or sqlite:PATH)\n"
-	"  --data DIR          where the runs' files go (as for veles serve)\n"
-	"  --name NAME         this runner's name (default: the host's name; one per\n"
-	"                      machine)\n"
-	"  --lease SECONDS     the lease's length (default 30)\n"
-	"  --push REMOTE       after each run done, share the profiles of the project\n"
-	"                      here with REMOTE (a git remote, path or URL) as veles\n"
-	"                      pull + veles push do: what runs added to the store\n"
-	"  --quiet             no log of the runs\n"
-	"\n"
-	"Runs' commands start in the current directory, through /bin/sh. Stops on\n"
-	"Ctrl-C or SIGTERM (a running run is stopped, its data kept).\n";
-
-enum { OPT_DATA = 0x100, OPT_DB, OPT_TOKEN_FILE, OPT_NO_TOKEN, OPT_OPEN, OPT_QUIET };
-enum { OPT_RUNNER = 0x200, OPT_NAME, OPT_LEASE, OPT_PUSH };
 
 struct serve_cli {
 	struct serve_opts o;
 	char *token, *data, *db;
+	const char *token_file;
+	long lease;
 	bool open, quiet;
 	const char *cmd;  /* "serve" or "runner" */
 	const char *push; /* --push REMOTE */
@@ -117,70 +58,99 @@ static int read_token(struct serve_cli *c, const char *path)
 	return 0;
 }
 
+#define SERVE_ABOUT                                                                                \
+	"Serves the web front end: in a project, its versions, profiles and the\n"                 \
+	"history of every metric across versions (under /p/); and counting and\n"                  \
+	"sampling: sessions of runs of `veles stat` and `veles record` on commands\n"              \
+	"(or attached to a PID/TID), queued and run one at a time in the\n"                        \
+	"background, with live plots, the hot functions and a flame graph,\n"                      \
+	"histograms, the program's output, and downloads as CSV, record files and\n"               \
+	"HDF5 (see docs/serve.md)."
+#define SERVE_END                                                                                  \
+	"Runs' commands start in the current directory, through /bin/sh. Stops on\n"               \
+	"Ctrl-C or SIGTERM (a running run is stopped, its data kept)."
+#define RUNNER_ABOUT                                                                               \
+	"Executes runs from the queue of a team's database, one at a time, as\n"                   \
+	"`veles serve --runner` does, without serving pages: a benchmark machine.\n"               \
+	"Each run is claimed by one runner only; a runner renews its lease while\n"                \
+	"the run goes on, and when one dies (kill -9, a lost machine) its run\n"                   \
+	"goes back to the queue once the lease expires (see docs/team.md)."
+
+static int parse_table(struct serve_cli *c, int argc, char **argv, int *nop)
+{
+	const struct opt server_only[] = {
+		OPT_STRING(0, "listen", &c->o.listen, "ADDR:PORT",
+			   "where to listen (default " SERVE_DEFAULT_LISTEN "; port 0: any\n"
+			   "free one). Any address but a loopback one needs a token"),
+		OPT_STRING(0, "token-file", &c->token_file, "FILE",
+			   "the token to ask for, from FILE's first line (default: a\n"
+			   "new random one, printed in the address to open)"),
+		OPT_BOOL(0, "no-token", &c->o.no_token,
+			 "ask for no token (loopback addresses only)"),
+		OPT_BOOL(0, "read-only", &c->o.read_only,
+			 "pages and API only read: whatever would change something\n"
+			 "(a run, a session) is refused, for sharing"),
+		OPT_BOOL(0, "open", &c->open, "open the address in a browser (xdg-open)"),
+		OPT_BOOL(0, "runner", &c->o.runner,
+			 "on PostgreSQL, also execute runs from the shared queue\n"
+			 "(on SQLite a server always does)"),
+		OPT_END(),
+	};
+	const struct opt opts[] = {
+		OPT_INCLUDE(c->o.no_http ? server_only + ARRAY_SIZE(server_only) - 1 : server_only),
+		OPT_STRING(0, "data", &c->o.data_dir, "DIR",
+			   "where sessions and runs are kept (default: .veles/ of the\n"
+			   "project here, else ~/.local/share/veles/serve)"),
+		OPT_STRING(0, "db", &c->o.db_url, "URL",
+			   "the metadata database: sqlite:PATH or PATH (default\n"
+			   "serve.db beside the data), or a team's PostgreSQL\n"
+			   "database, postgresql://[USER@]HOST[:PORT]/DBNAME, shared\n"
+			   "by several servers and runners (see docs/team.md)"),
+		OPT_STRING(0, "name", &c->o.runner_name, "NAME",
+			   "this runner's name in the queue (default: the host's name;\n"
+			   "one per machine)"),
+		OPT_LONG(0, "lease", &c->lease, "SECONDS", 3,
+			 "how long a claimed run stays this runner's unrenewed\n"
+			 "(default 30): a runner killed mid-run gives it back then"),
+		OPT_STRING(0, "push", &c->push, "REMOTE",
+			   "after each run done here, share the project's profiles\n"
+			   "with REMOTE as veles pull + veles push do (in a project)"),
+		OPT_BOOL(0, "quiet", &c->quiet,
+			 "print the address only, no log of requests and runs"),
+		OPT_GROUP(SERVE_END),
+		OPT_END(),
+	};
+	const struct optparse p = {
+		.name = c->cmd,
+		.usage = c->o.no_http
+				 ? "veles runner --db postgresql://... [--data DIR] [--name NAME]\n"
+				   "             [--lease SECONDS] [--push REMOTE] [--quiet]"
+				 : "veles serve [--listen ADDR:PORT] [--data DIR] [--db URL]\n"
+				   "            [--token-file FILE | --no-token] [--read-only]\n"
+				   "            [--open] [--quiet]\n"
+				   "            [--runner [--name NAME] [--lease SECONDS] [--push "
+				   "REMOTE]]",
+		.about = c->o.no_http ? RUNNER_ABOUT : SERVE_ABOUT,
+		.opts = opts,
+	};
+
+	return cli_parse_options(&p, argc, argv, nop);
+}
+
 static int parse(struct serve_cli *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"listen", required_argument, NULL, 'l'},
-		{"data", required_argument, NULL, OPT_DATA},
-		{"db", required_argument, NULL, OPT_DB},
-		{"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-		{"no-token", no_argument, NULL, OPT_NO_TOKEN},
-		{"open", no_argument, NULL, OPT_OPEN},
-		{"quiet", no_argument, NULL, OPT_QUIET},
-		{"runner", no_argument, NULL, OPT_RUNNER},
-		{"name", required_argument, NULL, OPT_NAME},
-		{"lease", required_argument, NULL, OPT_LEASE},
-		{"push", required_argument, NULL, OPT_PUSH},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	bool runner = c->o.no_http;
-	int ch;
+	int nop, ret = parse_table(c, argc, argv, &nop);
 
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (runner && (ch == 'l' || ch == OPT_TOKEN_FILE || ch == OPT_NO_TOKEN ||
-			       ch == OPT_OPEN || ch == OPT_RUNNER))
-			return cli_usage_error("runner",
-					       "--listen, --token-file, --no-token, --open "
-					       "and --runner are veles serve's");
-		if (ch == 'h') {
-			fputs(runner ? runner_usage : serve_usage, stdout);
-			return -1;
-		} else if (ch == OPT_RUNNER) {
-			c->o.runner = true;
-		} else if (ch == OPT_PUSH) {
-			c->push = optarg;
-		} else if (ch == OPT_NAME) {
-			c->o.runner_name = optarg;
-		} else if (ch == OPT_LEASE) {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (end == optarg || *end || v < 3 || v > 86400)
-				return cli_usage_error(
-					c->cmd, "--lease: 3 to 86400 seconds, not '%s'", optarg);
-			c->o.lease_s = (int)v;
-		} else if (ch == 'l') {
-			c->o.listen = optarg;
-		} else if (ch == OPT_DATA) {
-			c->o.data_dir = optarg;
-		} else if (ch == OPT_DB) {
-			c->o.db_url = optarg;
-		} else if (ch == OPT_TOKEN_FILE) {
-			if (c->token || read_token(c, optarg) != 0)
-				return c->token ? cli_usage_error("serve", "one --token-file") : 1;
-		} else if (ch == OPT_NO_TOKEN) {
-			c->o.no_token = true;
-		} else if (ch == OPT_OPEN) {
-			c->open = true;
-		} else if (ch == OPT_QUIET) {
-			c->quiet = true;
-		} else {
-			return cli_bad_option(c->cmd, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error(c->cmd, "unexpected argument '%s'", argv[optind]);
+	if (ret != 0)
+		return ret;
+	if (c->lease > 86400)
+		return cli_usage_error(c->cmd, "--lease: 3 to 86400 seconds, not '%ld'", c->lease);
+	c->o.lease_s = (int)c->lease;
+	if (c->token_file && read_token(c, c->token_file) != 0)
+		return 1;
+	if (nop)
+		return cli_usage_error(c->cmd, "unexpected argument '%s'", argv[1]);
 	if (runner && !c->o.db_url)
 		return cli_usage_error("runner", "--db URL: the queue's database");
 	if ((c->o.runner_name || c->o.lease_s || c->push) && !runner && !c->o.runner)
@@ -294,6 +264,10 @@ static int serve_main(struct cli_ctx *ctx, struct serve_cli *cp, int argc, char 
 		c.o.run_ended_arg = &c;
 	}
 	choose_data(ctx, &c);
+	/* In a project, the pages show its versions and profiles too. */
+	if (!c.o.no_http && cli_find_root(ctx) == 0)
+		c.o.project_dir = ctx->root;
+	err_clear();
 	if (!c.quiet)
 		c.o.log = log_line;
 	/* Blocked here, so every thread inherits the mask and sigwait below

@@ -195,7 +195,10 @@ int collect_parse_options(struct collect_ctx *c, const char *name, const struct 
 		return err_set(ERR_INVALID,
 			       "collect %s: no command to profile (veles collect %s -- CMD...)",
 			       name, name);
-	c->argv = argv + 1;
+	/* opt_parse() put the options after the command: a copy ends it. */
+	c->argv_copy = xcalloc((size_t)nop + 1, sizeof(*c->argv_copy));
+	memcpy(c->argv_copy, argv + 1, (size_t)nop * sizeof(*argv));
+	c->argv = c->argv_copy;
 	c->argc = nop;
 	return 0;
 }
@@ -554,6 +557,7 @@ int collect_check_options(int argc, char **argv)
 	if (col->release)
 		col->release(&c);
 	free(c.help_text);
+	free(c.argv_copy);
 	free(full);
 	return ret;
 }
@@ -614,5 +618,6 @@ out:
 	free(c.log_path);
 	free(c.profile_path);
 	free(c.help_text);
+	free(c.argv_copy);
 	return ret;
 }

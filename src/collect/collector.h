@@ -65,7 +65,8 @@ struct collect_env {
 /* One collection in progress, shared by the phases. */
 struct collect_ctx {
 	const struct collect_env *env;
-	char **argv; /* the profiled command, NULL-terminated */
+	char **argv;	  /* the profiled command, NULL-terminated */
+	char **argv_copy; /* what argv points to when collect_parse_options() made it */
 	int argc;
 	const char *workload; /* header.workload; default: the arguments */
 	double timeout;	      /* seconds, 0 = none */

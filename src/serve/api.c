@@ -66,11 +66,14 @@ static void send_asset(const struct serve_asset *a, struct resp *out)
 	buf_add(&out->body, a->data, a->len);
 }
 
-/* The page's own addresses: /, /s/ID, /s/ID/r/RUN, /plot/RUN. */
-static bool page_route(const struct req *r)
+/* The page's own addresses: /, /s/ID, /s/ID/r/RUN, /plot/RUN, and the
+ * project's pages under /p/ when the server shows one. */
+static bool page_route(const struct serve *s, const struct req *r)
 {
 	if (r->nsegs == 0)
 		return true;
+	if (strcmp(r->segs[0], "p") == 0)
+		return s->proj != NULL;
 	if (strcmp(r->segs[0], "s") == 0 && r->nsegs >= 2 && srv_is_uuid(r->segs[1]))
 		return r->nsegs == 2 ||
 		       (r->nsegs == 4 && strcmp(r->segs[2], "r") == 0 && srv_is_uuid(r->segs[3]));
@@ -89,7 +92,7 @@ static void page(struct serve *s, const struct req *r, struct resp *out)
 		send_asset(a, out);
 		return;
 	}
-	if (!page_route(r) || !(a = asset("index.html"))) {
+	if (!page_route(s, r) || !(a = asset("index.html"))) {
 		resp_error_page(out, 404, "There is no such page here.");
 		return;
 	}
@@ -311,7 +314,9 @@ static void api(struct serve *s, const struct req *r, struct resp *out)
 	const char *id = r->nsegs > 2 ? r->segs[2] : NULL;
 	const char *what = r->nsegs > 3 ? r->segs[3] : NULL;
 
-	if (r->nsegs > 4 || (id && !srv_is_uuid(id))) {
+	if (strcmp(part, "project") == 0) {
+		api_project(s, r, out);
+	} else if (r->nsegs > 4 || (id && !srv_is_uuid(id))) {
 		resp_error(out, 404, "no such API address");
 	} else if (strcmp(part, "events") == 0 && !id) {
 		if (is(r, "GET"))
@@ -347,6 +352,10 @@ void api_dispatch(struct serve *s, const struct req *r, struct resp *out)
 	err_clear();
 	if (auth_check(s, r, is_api, out) < 0)
 		return;
+	if (is_api && s->read_only && !is(r, "GET")) {
+		resp_error(out, 403, "this server is read-only (--read-only)");
+		return;
+	}
 	if (is_api) {
 		api(s, r, out);
 		return;

@@ -24,6 +24,9 @@ void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b);
 /* Stops and removes a run with its files (409 when it will not stop). */
 int api_run_remove(struct serve *s, const char *id);
 
+/* api_project.c: /api/project/..., the project's store (404 without one) */
+void api_project(struct serve *s, const struct req *r, struct resp *out);
+
 /* api_data.c: a finished or running run's data and downloads */
 void api_run_data(struct serve *s, const struct req *r, const struct srv_run *run, const char *what,
 		  struct resp *out);

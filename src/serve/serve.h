@@ -29,6 +29,12 @@ struct serve_opts {
 	 * (its id and final state); NULL: nothing. */
 	void (*run_ended)(void *arg, const char *id, const char *state);
 	void *run_ended_arg;
+	/* A project (a directory in it) whose versions and profiles the
+	 * pages show under /p/ and /api/project/; NULL: none. */
+	const char *project_dir;
+	/* Pages and API only read: every request that would change something
+	 * is refused (403), for sharing. */
+	bool read_only;
 	/* Where the server's log lines go (NULL: nowhere). */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "project/project.h"
 #include "serve/exec.h"
 #include "serve/http.h"
 #include "serve/model.h"
@@ -119,6 +120,12 @@ static int open_db(struct serve *s, const struct serve_opts *o)
 	return ret < 0 ? ret : set_runner(s, o);
 }
 
+static int open_project(struct serve *s, const char *dir)
+{
+	s->proj = xcalloc(1, sizeof(*s->proj));
+	return project_open(dir, s->proj);
+}
+
 static int start(struct serve *s, const struct serve_opts *o)
 {
 	const char *listen = o->listen ? o->listen : SERVE_DEFAULT_LISTEN;
@@ -135,6 +142,8 @@ static int start(struct serve *s, const struct serve_opts *o)
 	if (mkdir_p(s->runs_dir) < 0)
 		return err_prefix(ERR_IO, "cannot make %s", s->runs_dir);
 	if ((ret = open_db(s, o)) < 0 || (ret = recover(s)) < 0)
+		return ret;
+	if (o->project_dir && (ret = open_project(s, o->project_dir)) < 0)
 		return ret;
 	if (o->no_http)
 		return exec_start(s);
@@ -156,6 +165,7 @@ int serve_start(const struct serve_opts *o, struct serve **out)
 	int ret;
 
 	s->data_dir = xstrdup(o->data_dir);
+	s->read_only = o->read_only;
 	s->runs_dir = xasprintf("%s/runs", o->data_dir);
 	s->log = o->log;
 	s->log_arg = o->log_arg;
@@ -163,6 +173,7 @@ int serve_start(const struct serve_opts *o, struct serve **out)
 	s->run_ended_arg = o->run_ended_arg;
 	live_registry_init(&s->live);
 	pthread_mutex_init(&s->perf_mu, NULL);
+	pthread_mutex_init(&s->proj_mu, NULL);
 	ret = start(s, o);
 	if (ret < 0) {
 		serve_stop(s);
@@ -198,6 +209,10 @@ void serve_stop(struct serve *s)
 	live_registry_free(&s->live);
 	db_close(s->db);
 	pthread_mutex_destroy(&s->perf_mu);
+	if (s->proj)
+		project_release(s->proj);
+	free(s->proj);
+	pthread_mutex_destroy(&s->proj_mu);
 	free(s->events_json);
 	free(s->data_dir);
 	free(s->runs_dir);

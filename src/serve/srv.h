@@ -11,6 +11,7 @@
 #include "serve/serve.h"
 
 struct exec;
+struct project;
 struct MHD_Daemon;
 
 struct serve {
@@ -34,6 +35,12 @@ struct serve {
 	 * guards the events of `veles list` as JSON, made on first use. */
 	pthread_mutex_t perf_mu;
 	char *events_json;
+	/* The project the pages show (serve_opts.project_dir), or NULL.
+	 * libgit2 objects are not shared between threads: hold proj_mu
+	 * while using it. */
+	struct project *proj;
+	bool read_only;
+	pthread_mutex_t proj_mu;
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
 	void (*run_ended)(void *arg, const char *id, const char *state);

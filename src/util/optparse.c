@@ -241,9 +241,26 @@ static int parse_short(const struct optparse *p, int argc, char **argv, int *i)
 	return 0;
 }
 
+/* Operands first, in order, then every other argument: none is lost, so a
+ * caller that owns argv's strings can still free them all. */
+static void operands_first(int argc, char **argv, const bool *is_op)
+{
+	char **order = xcalloc((size_t)argc, sizeof(*order));
+	int n = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (is_op[i])
+			order[n++] = argv[i];
+	for (int i = 1; i < argc; i++)
+		if (!is_op[i])
+			order[n++] = argv[i];
+	memcpy(argv + 1, order, (size_t)n * sizeof(*argv));
+	free(order);
+}
+
 int opt_parse(const struct optparse *p, int argc, char **argv, int *nop)
 {
-	char **ops = xcalloc(argc > 0 ? (size_t)argc : 1, sizeof(*ops));
+	bool *is_op = xcalloc(argc > 0 ? (size_t)argc : 1, sizeof(*is_op));
 	const struct opt *o;
 	int n = 0, i, ret = 0;
 
@@ -252,16 +269,16 @@ int opt_parse(const struct optparse *p, int argc, char **argv, int *nop)
 
 		if (strcmp(arg, "--") == 0) {
 			if (p->flags & OPTP_KEEP_DASHDASH)
-				ops[n++] = argv[i];
+				is_op[i] = true;
 			for (i++; i < argc; i++)
-				ops[n++] = argv[i];
+				is_op[i] = true;
 			break;
 		}
 		if (arg[0] != '-' || arg[1] == '\0') {
-			ops[n++] = argv[i];
+			is_op[i] = true;
 			if (p->flags & OPTP_STOP_AT_OPERAND) {
 				for (i++; i < argc; i++)
-					ops[n++] = argv[i];
+					is_op[i] = true;
 				break;
 			}
 			continue;
@@ -275,14 +292,12 @@ int opt_parse(const struct optparse *p, int argc, char **argv, int *nop)
 		else
 			ret = parse_short(p, argc, argv, &i);
 	}
-	if (ret == 0) {
-		for (i = 0; i < n; i++)
-			argv[i + 1] = ops[i];
-		if (n + 1 < argc)
-			argv[n + 1] = NULL;
-	}
+	for (i = 1; i < argc; i++)
+		n += is_op[i];
+	if (ret == 0)
+		operands_first(argc, argv, is_op);
 	*nop = ret == 0 ? n : 0;
-	free(ops);
+	free(is_op);
 	return ret;
 }
 

@@ -143,8 +143,10 @@ enum { OPT_HELP = 1 };
  * to a prefix no other option shares; -h and --help ask for the help
  * unless the table gives those names to options of its own. Operands (and, with
  * OPTP_STOP_AT_OPERAND, everything from the first operand on) are moved,
- * in order, to argv[1..], *@nop of them; argv[*@nop + 1] is set to NULL
- * when it lies before argv[argc]. Returns 0, OPT_HELP when -h or --help
+ * in order, to argv[1..*@nop]; the other arguments follow them (argv is
+ * permuted, no string lost), so argv[*@nop + 1] is not NULL unless all
+ * were operands: take a copy for a NULL-terminated command line. Returns
+ * 0, OPT_HELP when -h or --help
  * came (parsing stops there), or ERR_INVALID with a message such as
  * "collect time: unknown option '--x'".
  */

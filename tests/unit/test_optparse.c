@@ -84,7 +84,10 @@ static void test_forms(void **state)
 	assert_string_equal(argv[1], "a");
 	assert_string_equal(argv[2], "b");
 	assert_string_equal(argv[3], "-c");
-	assert_null(argv[4]);
+	/* The options follow, in order: argv still holds every string. */
+	assert_string_equal(argv[4], "-qv");
+	assert_string_equal(argv[12], "--");
+	assert_null(argv[13]);
 }
 
 static void test_stop_at_operand(void **state)

@@ -1,6 +1,6 @@
 // veles serve's page: the sessions screen (/), a session's benchmark
 // screen (/s/ID, /s/ID/r/RUN with that run reloaded), a run's plot alone
-// (/plot/RUN). Built with esbuild into one file, served by the binary.
+// (/plot/RUN), the project's pages (/p/...). Built with esbuild into one file, served by the binary.
 import 'uplot/dist/uPlot.min.css';
 import './app.css';
 import { get } from './api.js';
@@ -8,6 +8,7 @@ import { h, clear } from './widgets.js';
 import { sessionsScreen } from './sessions.js';
 import { benchScreen } from './bench.js';
 import { RunView } from './runview.js';
+import { projectScreen } from './project.js';
 
 const app = { view: null, cleanup: null };
 window.velesApp = app;
@@ -41,6 +42,7 @@ async function route() {
   document.body.classList.toggle('full', p[0] === 'plot');
   if (p[0] === 's' && p[1]) app.cleanup = await benchScreen(root, go, p[1], p[2] === 'r' ? p[3] : null);
   else if (p[0] === 'plot' && p[1]) app.cleanup = await plotScreen(root, p[1]);
+  else if (p[0] === 'p') app.cleanup = await projectScreen(root, go, p.slice(1));
   else await sessionsScreen(root, go);
   app.ready = true;
 }
