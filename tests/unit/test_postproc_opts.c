@@ -301,6 +301,58 @@ static void test_models_append(void **state)
 	profile_free(p);
 }
 
+/* The one reader of p->models: as written, strict for the views,
+ * skipping what it cannot read for the checks. */
+static void test_model_recs(void **state)
+{
+	const char *json =
+		"[{\"uid\":\"f\",\"subtype\":\"real\",\"model\":\"linear\",\"r_square\":0.5,"
+		"\"r_square_perun\":0.25,\"coeffs\":[{\"name\":\"b0\",\"value\":1},"
+		"{\"name\":\"b1\",\"value\":null}]},"
+		"{\"uid\":\"g\",\"model\":\"regressogram\",\"x_values\":[0,1,2],"
+		"\"bucket_stats\":[5,6],\"x_start\":0,\"x_end\":3},"
+		"{\"model\":\"constant\"},"
+		"{\"uid\":\"h\",\"model\":\"linear\",\"r_square\":\"high\"}]";
+	struct profile *p = profile_new();
+	struct model_rec *m;
+	struct model_set set;
+	size_t n;
+
+	UNUSED(state);
+	assert_true(model_recs_read(json, 0, &m, &n) < 0);
+	assert_string_equal(err_msg(), "models: a model without uid or model");
+	assert_int_equal(model_recs_read(json, MODELS_SKIP_BAD, &m, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(m[0].subtype, "real");
+	assert_true(m[0].r_square == 0.5 && m[0].r_square_perun == 0.25);
+	assert_int_equal(m[0].ncoeffs, 2);
+	assert_true(isnan(m[0].coeffs[1]));
+	assert_true(isnan(m[0].x_start));
+	/* Three x, two values: two points. */
+	assert_int_equal(m[1].nxs, 3);
+	assert_int_equal(m[1].nys, 2);
+	assert_int_equal(m[1].n, 2);
+	model_recs_free(m, n);
+	assert_int_equal(model_recs_read(" null", 0, &m, &n), 0);
+	assert_int_equal(n, 0);
+	assert_true(model_recs_read("[1]", 0, &m, &n) < 0);
+	assert_int_equal(model_recs_read("[1]", MODELS_SKIP_BAD, &m, &n), 0);
+	assert_int_equal(n, 0);
+	/* The checks' models come from the same records. */
+	p->models = xstrdup(json);
+	assert_int_equal(models_load(p, &set), 0);
+	assert_int_equal(set.n, 2);
+	assert_string_equal(set.v[0].uid, "f [real]");
+	assert_true(set.v[0].rank == 0.25 && set.v[0].b[0] == 1 && set.v[0].b[1] == 0);
+	assert_true(set.v[0].x_start == -INFINITY);
+	assert_int_equal(set.v[1].npts, 2);
+	models_free(&set);
+	free(p->models);
+	p->models = xstrdup("{\"not\": \"a list\"}");
+	assert_int_equal(models_load(p, &set), ERR_PARSE);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_record_argv),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_models_append),
+		cmocka_unit_test(test_model_recs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
