@@ -46,8 +46,14 @@ static const struct project_route {
 	const char *name;   /* /api/project/NAME[/...]; "" for /api/project */
 	const char *method; /* GET, POST, ... (HEAD goes with GET) */
 	project_handler handler;
+	/* The address's parts this row answers (/api/project/NAME is 3), 0
+	 * for any: a row for NAME/ID goes before one for NAME alone. */
+	size_t nsegs;
 } routes[] = {
-	{"", "GET", project_info},
+	{"", "GET", project_info, 0},
+	{"versions", "GET", api_project_version, 4},
+	{"profiles", "GET", api_project_profile, 0},
+	{"diff", "GET", api_project_diff, 0},
 };
 
 static bool method_is(const struct req *r, const char *method)
@@ -65,8 +71,12 @@ void api_project(struct serve *s, const struct req *r, struct resp *out)
 		resp_error(out, 404, "this server shows no project (run veles serve in one)");
 		return;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(routes); i++) {
-		if (strcmp(routes[i].name, name) != 0)
+	/* Rows for this many parts first, then rows for any. */
+	for (size_t k = 0; k < 2 * ARRAY_SIZE(routes); k++) {
+		size_t i = k % ARRAY_SIZE(routes);
+
+		if (strcmp(routes[i].name, name) != 0 ||
+		    (k < ARRAY_SIZE(routes) ? routes[i].nsegs != r->nsegs : routes[i].nsegs != 0))
 			continue;
 		known = true;
 		if (!method_is(r, routes[i].method))

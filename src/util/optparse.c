@@ -37,7 +37,12 @@ static const struct opt *find_short(const struct opt *t, int c)
 	return NULL;
 }
 
-/* Exact name, else every option @name is a prefix of: counted in *@n. */
+/*
+ * Exact name, else every option @name is a prefix of: the first in
+ * *@prefix, and *@n counts those of other names. A name given twice is
+ * the first option's: a table may restate an included option (its own
+ * help, a short name) without making its prefixes ambiguous.
+ */
 static const struct opt *find_long(const struct opt *t, const char *name, size_t len,
 				   const struct opt **prefix, int *n)
 {
@@ -51,10 +56,23 @@ static const struct opt *find_long(const struct opt *t, const char *name, size_t
 			continue;
 		if (t->long_name[len] == '\0')
 			return t;
+		if (*prefix && strcmp((*prefix)->long_name, t->long_name) == 0)
+			continue;
 		(*n)++;
-		*prefix = t;
+		if (!*prefix)
+			*prefix = t;
 	}
 	return NULL;
+}
+
+/* An option that an earlier one of the same long name in @root restates. */
+static bool shadowed(const struct opt *root, const struct opt *o)
+{
+	const struct opt *prefix = NULL;
+	int n = 0;
+
+	return o->long_name &&
+	       find_long(root, o->long_name, strlen(o->long_name), &prefix, &n) != o;
 }
 
 static int set_long(const struct optparse *p, const struct opt *o, const char *text,
@@ -316,14 +334,14 @@ static void left_column(const struct opt *o, struct buf *b)
 		buf_addf(b, (o->flags & OPT_OPTARG) ? "[=%s]" : " %s", o->argh);
 }
 
-static size_t column_width(const struct opt *t, size_t w)
+static size_t column_width(const struct opt *root, const struct opt *t, size_t w)
 {
 	for (; t->kind != OPT_KIND_END; t++) {
 		struct buf b = BUF_INIT;
 
 		if (t->kind == OPT_KIND_INCLUDE)
-			w = column_width(t->include, w);
-		if (!is_option(t) || (t->flags & OPT_HIDDEN) || !t->help)
+			w = column_width(root, t->include, w);
+		if (!is_option(t) || (t->flags & OPT_HIDDEN) || !t->help || shadowed(root, t))
 			continue;
 		left_column(t, &b);
 		if (b.len <= HELP_COLUMN_MAX && b.len > w)
@@ -347,13 +365,13 @@ static void help_text(struct buf *b, const char *help, size_t col)
 	}
 }
 
-static void help_table(const struct opt *t, size_t col, struct buf *b)
+static void help_table(const struct opt *root, const struct opt *t, size_t col, struct buf *b)
 {
 	for (; t->kind != OPT_KIND_END; t++) {
 		size_t start = b->len;
 
 		if (t->kind == OPT_KIND_INCLUDE) {
-			help_table(t->include, col, b);
+			help_table(root, t->include, col, b);
 			continue;
 		}
 		if (t->kind == OPT_KIND_GROUP) {
@@ -362,7 +380,7 @@ static void help_table(const struct opt *t, size_t col, struct buf *b)
 			help_text(b, t->help, 0);
 			continue;
 		}
-		if ((t->flags & OPT_HIDDEN) || !t->help)
+		if ((t->flags & OPT_HIDDEN) || !t->help || shadowed(root, t))
 			continue;
 		left_column(t, b);
 		if (b->len - start > col - 2) {
@@ -395,5 +413,5 @@ void opt_help(const struct optparse *p, struct buf *out)
 			buf_addc(out, '\n');
 	}
 	buf_addc(out, '\n');
-	help_table(p->opts, column_width(p->opts, 0) + 2, out);
+	help_table(p->opts, p->opts, column_width(p->opts, p->opts, 0) + 2, out);
 }

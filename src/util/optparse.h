@@ -141,7 +141,10 @@ enum { OPT_HELP = 1 };
 /*
  * Parses argv[1..argc) against @p's table. Long options may be shortened
  * to a prefix no other option shares; -h and --help ask for the help
- * unless the table gives those names to options of its own. Operands (and, with
+ * unless the table gives those names to options of its own. An option whose
+ * long name an earlier one has already (a collector restating a common
+ * option with its own help or a short name) is that earlier one, in the
+ * parsing and in the help. Operands (and, with
  * OPTP_STOP_AT_OPERAND, everything from the first operand on) are moved,
  * in order, to argv[1..*@nop]; the other arguments follow them (argv is
  * permuted, no string lost), so argv[*@nop + 1] is not NULL unless all

@@ -205,12 +205,54 @@ static void test_aliases(void **state)
 	buf_release(&h);
 }
 
+/* A table may restate an included option: its own short name and help. */
+static void test_restated(void **state)
+{
+	struct vals v = {0};
+	bool own = false;
+	struct opt common[] = {
+		OPT_GROUP("Common options:"),
+		OPT_DOUBLE(0, "timeout", &v.timeout, "S", 0, "stop a run after S seconds"),
+		OPT_BOOL(0, "tick", &v.verbose, "a tick"),
+		OPT_END(),
+	};
+	struct opt opts[] = {
+		OPT_DOUBLE('t', "timeout", &v.timeout, "S", 0, "stop COMMAND after S seconds"),
+		OPT_BOOL(0, "own", &own, "its own"),
+		OPT_INCLUDE(common),
+		OPT_END(),
+	};
+	struct optparse p = {.name = "collect trace", .usage = "u", .opts = opts};
+	char *a[] = {"t", "-t", "2", NULL}, *b[] = {"t", "--time=3", NULL},
+	     *c[] = {"t", "--ti", "1", NULL};
+	struct buf h = BUF_INIT;
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, 0, a, &n), 0);
+	assert_true(v.timeout == 2);
+	/* --time names one option, though two entries spell it. */
+	assert_int_equal(parse(&p, 0, b, &n), 0);
+	assert_true(v.timeout == 3);
+	assert_int_equal(parse(&p, 0, c, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect trace: ambiguous option '--ti'");
+	opt_help(&p, &h);
+	assert_string_equal(buf_str(&h), "usage: u\n"
+					 "\n"
+					 "  -t, --timeout S  stop COMMAND after S seconds\n"
+					 "      --own        its own\n"
+					 "\n"
+					 "Common options:\n"
+					 "      --tick       a tick\n");
+	buf_release(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_forms),	cmocka_unit_test(test_stop_at_operand),
-		cmocka_unit_test(test_errors),	cmocka_unit_test(test_help),
-		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_forms),	 cmocka_unit_test(test_stop_at_operand),
+		cmocka_unit_test(test_errors),	 cmocka_unit_test(test_help),
+		cmocka_unit_test(test_restated), cmocka_unit_test(test_aliases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

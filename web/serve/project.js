@@ -3,6 +3,9 @@
 // first path segment after /p/ in the table below.
 import { get } from './api.js';
 import { h, clear } from './widgets.js';
+import { versionScreen } from './version.js';
+import { profileScreen } from './profile.js';
+import { diffScreen } from './diff.js';
 
 // Actions a version's page offers (run the matrix there, remeasure, bisect):
 // each is fn(el, version, ctx) appending its controls to el; parts that
@@ -29,6 +32,9 @@ async function overview(root, go, ctx) {
 // [segment, title in the bar (or null: not listed), screen(root, go, ctx)]
 const parts = [
   ['', 'Overview', overview],
+  ['v', null, versionScreen],
+  ['profile', null, profileScreen],
+  ['diff', 'Diff', diffScreen],
 ];
 
 export async function projectScreen(root, go, path) {
