@@ -165,20 +165,38 @@ static int apply_args(const struct optparse *p, const struct opt *o, const char 
 	return ret ? ret : second_arg(p, o, text, argc, argv, i);
 }
 
-/* "--name", "--name=VALUE" or "--name VALUE" at argv[*i]; *i moves past it. */
-static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
+/* The alias spelled exactly @name (@len chars) with one dash or two. */
+static const struct opt *find_alias(const struct opt *t, const char *name, size_t len,
+				    bool one_dash)
 {
-	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct opt *o, *prefix = NULL;
-	char text[128];
+	for (; t->kind != OPT_KIND_END; t++) {
+		const struct opt *in;
+
+		if (t->kind == OPT_KIND_INCLUDE &&
+		    (in = find_alias(t->include, name, len, one_dash)))
+			return in;
+		if (t->kind == OPT_KIND_ALIAS && !(t->flags & OPT_ONE_DASH) == !one_dash &&
+		    strlen(t->long_name) == len && strncmp(t->long_name, name, len) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+/* The option an alias stands for (its exact long name). */
+static const struct opt *resolve(const struct optparse *p, const struct opt *a)
+{
+	const struct opt *prefix = NULL;
 	int n = 0;
 
-	o = find_long(p->opts, name, len, &prefix, &n);
-	if (!o && n > 1)
-		return err_set(ERR_INVALID, "%s: ambiguous option '%s'", p->name, arg);
-	if (!o && !(o = prefix))
-		return err_set(ERR_INVALID, "%s: unknown option '%s'", p->name, arg);
+	return a ? find_long(p->opts, a->alias_of, strlen(a->alias_of), &prefix, &n) : NULL;
+}
+
+/* Option @o's value: after '=' (@eq), or the next argument; *i moves past it. */
+static int take(const struct optparse *p, const struct opt *o, const char *eq, int argc,
+		char **argv, int *i)
+{
+	char text[128];
+
 	snprintf(text, sizeof(text), "--%s", o->long_name);
 	if (!takes_arg(o)) {
 		if (eq)
@@ -192,6 +210,40 @@ static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
 		return err_set(ERR_INVALID, "%s: option '%s' needs a value", p->name, text);
 	(*i)++;
 	return apply_args(p, o, text, argv[*i], argc, argv, i);
+}
+
+/* "--name", "--name=VALUE" or "--name VALUE" at argv[*i]; *i moves past it. */
+static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct opt *o, *prefix = NULL;
+	char key[128];
+	int n = 0;
+
+	if (len >= sizeof(key))
+		return err_set(ERR_INVALID, "%s: unknown option '%s'", p->name, arg);
+	memcpy(key, name, len);
+	key[len] = '\0';
+	for (char *c = key; (p->flags & OPTP_UNDERSCORES) && *c; c++)
+		*c = *c == '_' ? '-' : *c;
+	o = find_long(p->opts, key, len, &prefix, &n);
+	if (!o)
+		o = resolve(p, find_alias(p->opts, key, len, false));
+	if (!o && n > 1)
+		return err_set(ERR_INVALID, "%s: ambiguous option '%s'", p->name, arg);
+	if (!o && !(o = prefix))
+		return err_set(ERR_INVALID, "%s: unknown option '%s'", p->name, arg);
+	return take(p, o, eq, argc, argv, i);
+}
+
+/* A one-dash alias ("-bn", "-bn=5") at argv[*i], or NULL. */
+static const struct opt *dash_alias(const struct optparse *p, const char *arg)
+{
+	const char *eq = strchr(arg + 1, '=');
+	size_t len = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1);
+
+	return resolve(p, find_alias(p->opts, arg + 1, len, true));
 }
 
 /* "-x", "-xVALUE", "-x VALUE" or flags together ("-qv") at argv[*i]. */
@@ -249,6 +301,7 @@ static void operands_first(int argc, char **argv, const bool *is_op)
 int opt_parse(const struct optparse *p, int argc, char **argv, int *nop)
 {
 	bool *is_op = xcalloc(argc > 0 ? (size_t)argc : 1, sizeof(*is_op));
+	const struct opt *o;
 	int n = 0, i, ret = 0;
 
 	for (i = 1; i < argc && ret == 0; i++) {
@@ -274,6 +327,8 @@ int opt_parse(const struct optparse *p, int argc, char **argv, int *nop)
 			ret = OPT_HELP;
 		else if (arg[1] == '-')
 			ret = parse_long(p, argc, argv, &i);
+		else if ((o = dash_alias(p, arg)))
+			ret = take(p, o, strchr(arg, '='), argc, argv, &i);
 		else
 			ret = parse_short(p, argc, argv, &i);
 	}

@@ -198,6 +198,45 @@ static void test_help(void **state)
 	buf_release(&b);
 }
 
+/* Perun's spellings: one-dash multi-letter names, --long_with_underscores,
+ * other long names; none of them in the help, none matched as a prefix. */
+static void test_aliases(void **state)
+{
+	struct vals v = {0};
+	struct opt opts[] = {
+		OPT_LONG('r', "repeat-count", &v.repeat, "N", 1, "runs"),
+		OPT_STRING('o', "output", &v.out, "FILE", "where"),
+		OPT_DASH_ALIAS("rc", "repeat-count"),
+		OPT_DASH_ALIAS("of", "output"),
+		OPT_ALIAS("output-file", "output"),
+		OPT_BOOL('q', "quiet", &v.quiet, "quiet"),
+		OPT_END(),
+	};
+	struct optparse p = {.name = "pp", .usage = "pp", .opts = opts};
+	char *a[] = {"pp", "-rc", "4", "-of=x", "--repeat_count=5", "-qo", "y", NULL};
+	char *b[] = {"pp", "--output-file", "z", "-rc6", NULL};
+	char *c[] = {"pp", "--output-f", "z", NULL}, *d[] = {"pp", "--repeat_count=1", NULL};
+	struct buf h = BUF_INIT;
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, OPTP_UNDERSCORES, a, &n), 0);
+	assert_int_equal(v.repeat, 5);
+	assert_string_equal(v.out, "y");
+	assert_true(v.quiet);
+	assert_int_equal(parse(&p, 0, b, &n), ERR_INVALID); /* -rc6 is -r c6 */
+	assert_string_equal(err_msg(), "pp: --repeat-count needs a whole number >= 1, not 'c6'");
+	assert_string_equal(v.out, "z");
+	assert_int_equal(parse(&p, 0, c, &n), ERR_INVALID); /* aliases are not prefixes */
+	assert_string_equal(err_msg(), "pp: unknown option '--output-f'");
+	assert_int_equal(parse(&p, 0, d, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "pp: unknown option '--repeat_count=1'");
+	opt_help(&p, &h);
+	assert_null(strstr(buf_str(&h), "rc"));
+	assert_null(strstr(buf_str(&h), "output-file"));
+	buf_release(&h);
+}
+
 /* A table may restate an included option: its own short name and help. */
 static void test_restated(void **state)
 {
@@ -246,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_forms),	   cmocka_unit_test(test_stop_at_operand),
 		cmocka_unit_test(test_two_values), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_help),	   cmocka_unit_test(test_restated),
+		cmocka_unit_test(test_aliases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
