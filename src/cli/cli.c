@@ -140,8 +140,12 @@ static void project_warning(const char *msg, void *data)
 
 int cli_find_root(struct cli_ctx *ctx)
 {
-	int ret = project_find(NULL, &ctx->project);
+	int ret;
 
+	/* Found already (and maybe opened): finding it again would drop that. */
+	if (ctx->project.root)
+		return 0;
+	ret = project_find(NULL, &ctx->project);
 	ctx->project.warn = project_warning;
 	ctx->implicit = ctx->project.implicit;
 	return ret;
