@@ -1,6 +1,5 @@
 /* What every command shares: error lines, finding the project, options. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -49,13 +48,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (see `veles%s%s --help`)\n", *cmd ? " " : "", cmd);
 	return 2;
-}
-
-int cli_bad_option(const char *cmd, char **argv)
-{
-	if (optopt && optopt != '?')
-		return cli_usage_error(cmd, "unknown option or missing value: -%c", optopt);
-	return cli_usage_error(cmd, "unknown option or missing value: %s", argv[optind - 1]);
 }
 
 int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop)

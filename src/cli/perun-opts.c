@@ -14,7 +14,7 @@ void cli_perun_short_opts(int argc, char **argv, const char *const *pairs)
 			if (strncmp(argv[i], p[0], n) != 0 ||
 			    (argv[i][n] != '\0' && argv[i][n] != '='))
 				continue;
-			/* getopt reorders argv, never writes its strings. */
+			/* The option parser reorders argv, never writes its strings. */
 			argv[i] = argv[i][n] ? xasprintf("%s%s", p[1], argv[i] + n) : (char *)p[1];
 			break;
 		}

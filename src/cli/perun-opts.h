@@ -1,6 +1,6 @@
 /*
  * Perun's multi-letter short options (-sb, -ot, -pn, -gr, ...), which
- * getopt would read as bundled single letters: each is rewritten in place
+ * an option parser would read as bundled single letters: each is rewritten in place
  * to its long form before a command parses its options. (A command that
  * parses with util/optparse.h lists them in its table as OPT_DASH_ALIAS
  * instead, as the postprocessors do.)

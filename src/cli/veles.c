@@ -5,7 +5,6 @@
  * in any language.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,9 +166,6 @@ static int run(int argc, char **argv)
 	struct cli_ctx ctx = {0};
 	int ret;
 
-	/* Commands that still parse with getopt report bad options
-	 * themselves, in one line. */
-	opterr = 0;
 	if (argc == 0)
 		return cli_error("no command given; see `veles --help`"), 2;
 	if (strcmp(argv[0], "help") == 0) {
@@ -189,8 +185,6 @@ static int run(int argc, char **argv)
 	ctx.stderr_tty = isatty(2);
 	ctx.stdout_tty = isatty(1);
 	cli_guard_terminal();
-	/* getopt in the commands that still use it starts afresh. */
-	optind = 0;
 	ctx.read_only = cmd->flags & CMD_READ_ONLY;
 	if ((cmd->flags & (CMD_NEEDS_PROJECT | CMD_NEEDS_ROOT)) && !cli_wants_help(argc, argv)) {
 		if ((cmd->flags & CMD_NEEDS_PROJECT ? cli_open_project(&ctx)
