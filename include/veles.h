@@ -187,6 +187,35 @@ const veles_table *veles_profile_resources(veles_profile *p);
  */
 int veles_profile_folded(const veles_profile *p, const char *of, char **out, size_t *len);
 
+/* ---- views: what `veles show` draws ---- */
+
+/*
+ * The views that apply to @p (NULL: every view), in `veles show --help`
+ * order, one row each: name, about (a line or a few), picture (1 when the
+ * view draws SVG and HTML, not only text). The caller frees the table.
+ */
+int veles_views(const veles_profile *p, veles_table **out);
+
+enum veles_view_target {
+	VELES_VIEW_TEXT = 0, /* what `veles show` prints on a terminal */
+	VELES_VIEW_SVG = 1,  /* a standalone SVG picture */
+	VELES_VIEW_HTML = 2, /* a self-contained, interactive page */
+};
+/*
+ * Renders view @name (NULL: "summary") of @p for @target into *@out (free
+ * with veles_free(), *@len bytes), as `veles show PROFILE VIEW` would.
+ * @options, NULL or a NULL-terminated list, are "key=value" strings (a
+ * bare "key" is "key=true"), named as the show options are: of, per, by,
+ * aggregation, stacked, accumulate, headers (one column each), filter-by
+ * ("filter-by=uid=main"), sort-by, descending, subject (tableof:
+ * resources or models), format (text or json; tableof: plain, markdown,
+ * csv or json), title, limit, snapshot, rows, width (terminal columns,
+ * default 80), verbose, compact. VELES_ERR_NOTFOUND for an unknown view,
+ * VELES_ERR_INVALID for a bad option or a target the view cannot draw.
+ */
+int veles_render_view(const veles_profile *p, const char *name, int target,
+		      const char *const *options, char **out, size_t *len);
+
 /* ---- queries ---- */
 
 typedef struct veles_query veles_query;
@@ -250,6 +279,32 @@ int veles_check_profiles(veles_check *c, const veles_profile *base, const veles_
  * match is a warning. Needs the project given to veles_check_new().
  */
 int veles_check_versions(veles_check *c, const char *base, const char *target, veles_table **out);
+
+/* ---- diffs and histories ---- */
+
+/*
+ * Two profiles side by side (`veles diff`): the values of @of ("amount"
+ * when NULL) grouped by location (or by attribute @group_by), each group
+ * aggregated by @agg ("sum", "mean", "median" (NULL), "min", "max",
+ * "count"), one row per group of either side: name, baseline, target
+ * (without a value where that side lacks the group) and rel_change
+ * (target / baseline - 1), the largest changes either way first.
+ * VELES_ERR_INVALID when @of is no numeric value of either profile.
+ */
+int veles_diff_profiles(const veles_profile *base, const veles_profile *target, const char *of,
+			const char *group_by, const char *agg, veles_table **out);
+/*
+ * A metric's history (`veles log --perf KEY`): for every location matching
+ * @match (exactly or as a substring) in the profiles of the versions
+ * reachable from @rev (NULL: HEAD; at most @limit of them, 0: all), one
+ * series per configuration and location, one row per point, oldest first:
+ * series (its number), title, location, unit, version (full id), label,
+ * median, q1, q3, n, change (1 where a change point starts a new
+ * segment) and shift (the relative step there). VELES_ERR_NOTFOUND when
+ * no location matches.
+ */
+int veles_history(veles_project *pr, const char *rev, size_t limit, const char *match,
+		  veles_table **out);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@ tsan=${3:-build-tsan}
 # The threads: util/bgio.c (test_bgio, and the profile writer's in
 # test_profile_write), profile/read_split.c (test_profile_fast),
 # collect/memory/ticker.c (test_ticker, cli-collect_memory), the progress
-# line of cli/cmd-run.c (cli-run, on a terminal), analyze/regression.c
+# line of cli/run-report.c (cli-run, on a terminal), analyze/regression.c
 # (test_regression). Only what they need is built there.
 tsan_units="test_bgio test_profile_fast test_profile_write test_regression test_ticker"
 tsan_cli="cli-run cli-collect_memory"

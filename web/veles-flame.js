@@ -10,7 +10,7 @@
   'use strict';
   const NS = 'http://www.w3.org/2000/svg', XHTML = 'http://www.w3.org/1999/xhtml';
 
-  /* ---- values as src/view/vfmt.c writes them ---- */
+  /* ---- values as human_value() in src/util/human.c writes them ---- */
   const TIME = { ns: 1e-9, us: 1e-6, '\u00b5s': 1e-6, ms: 1e-3, s: 1, sec: 1 };
   const BYTES = { B: 1, bytes: 1, byte: 1, KiB: 1024, MiB: 1048576, GiB: 1073741824 };
   function sig4(v) {

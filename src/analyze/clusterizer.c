@@ -12,7 +12,6 @@
  *                   rises above its top (height: above the cluster's first
  *                   amount by a fixed step, or by a share of it).
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 #include "util/strmap.h"
 
 #define NAME "clusterizer"
@@ -39,46 +39,10 @@ struct cl_opts {
 	bool height_abs; /* Perun's "absolute" height measure */
 };
 
-static void cl_usage(void)
-{
-	printf("usage: veles postprocess PROFILE clusterizer [--strategy S] [WINDOW OPTIONS]\n"
-	       "\n"
-	       "Gives every resource without a structure-unit-size a cluster number as its\n"
-	       "structure-unit-size (and as \"cluster\"), per type, subtype and uid, over\n"
-	       "the amounts sorted ascending, so that regression analysis and the scatter\n"
-	       "view work on profiles that carry no size.\n"
-	       "\n"
-	       "  --strategy S             sort-order (default): the rank, 1, 2, 3, ...;\n"
-	       "                           sliding-window: a new cluster when the window is\n"
-	       "                           full or an amount rises above its top\n"
-	       "  --window-width W         how many resources a window holds (default 0.01)\n"
-	       "  --width-measure M        relative (default): W is a share of the group's\n"
-	       "                           resources; absolute: W resources\n"
-	       "  --window-height H        how far above a cluster's first amount the window\n"
-	       "                           reaches (default 0.01)\n"
-	       "  --height-measure M       relative (default): H is a share of that amount;\n"
-	       "                           absolute: H in the amount's unit\n"
-	       "\n"
-	       "Perun's flags are taken too: --relative-window-width, --fixed-window-width,\n"
-	       "--relative-window-height, --fixed-window-height.\n");
-}
-
 static void cl_free(void *opts)
 {
 	free(opts);
 }
-
-enum {
-	OPT_STRATEGY = 0x100,
-	OPT_WIDTH,
-	OPT_HEIGHT,
-	OPT_WIDTH_MEASURE,
-	OPT_HEIGHT_MEASURE,
-	OPT_REL_WIDTH,
-	OPT_FIXED_WIDTH,
-	OPT_REL_HEIGHT,
-	OPT_FIXED_HEIGHT,
-};
 
 /* relative or absolute; Perun lists "weighted" for the width but never
  * computed it (its sliding window refuses it), so neither do we. */
@@ -108,77 +72,88 @@ static int size_option(const char *opt, const char *arg, bool positive, double *
 	return 0;
 }
 
-static int cl_option(struct cl_opts *o, int opt, char **argv)
+/* One callback for every option, told apart by name. */
+static int cl_option(void *ctx, const struct opt *opt, const char *arg)
 {
-	switch (opt) {
-	case OPT_STRATEGY:
-		if (strcmp(optarg, "sort-order") == 0 || strcmp(optarg, "sort_order") == 0)
+	struct cl_opts *o = ctx;
+	const char *name = opt->long_name;
+
+	if (strcmp(name, "strategy") == 0) {
+		if (strcmp(arg, "sort-order") == 0 || strcmp(arg, "sort_order") == 0)
 			o->window = false;
-		else if (strcmp(optarg, "sliding-window") == 0 ||
-			 strcmp(optarg, "sliding_window") == 0)
+		else if (strcmp(arg, "sliding-window") == 0 || strcmp(arg, "sliding_window") == 0)
 			o->window = true;
 		else
 			return err_set(ERR_INVALID,
 				       "postprocess " NAME
 				       ": --strategy is sort-order or sliding-window, not '%s'",
-				       optarg);
+				       arg);
 		return 0;
-	case OPT_WIDTH:
-		return size_option("--window-width", optarg, true, &o->width);
-	case OPT_HEIGHT:
-		return size_option("--window-height", optarg, false, &o->height);
-	case OPT_WIDTH_MEASURE:
-		return measure("--width-measure", optarg, &o->width_abs);
-	case OPT_HEIGHT_MEASURE:
-		return measure("--height-measure", optarg, &o->height_abs);
-	case OPT_REL_WIDTH:
-	case OPT_FIXED_WIDTH:
-		o->width_abs = opt == OPT_FIXED_WIDTH;
-		return 0;
-	case OPT_REL_HEIGHT:
-	case OPT_FIXED_HEIGHT:
-		o->height_abs = opt == OPT_FIXED_HEIGHT;
-		return 0;
-	default:
-		return pp_bad_option(NAME, opt, argv);
 	}
+	if (strcmp(name, "window-width") == 0)
+		return size_option("--window-width", arg, true, &o->width);
+	if (strcmp(name, "window-height") == 0)
+		return size_option("--window-height", arg, false, &o->height);
+	if (strcmp(name, "width-measure") == 0)
+		return measure("--width-measure", arg, &o->width_abs);
+	if (strcmp(name, "height-measure") == 0)
+		return measure("--height-measure", arg, &o->height_abs);
+	/* Perun's flags: --relative-window-width, --fixed-window-height, ... */
+	if (strstr(name, "width"))
+		o->width_abs = name[0] == 'f';
+	else
+		o->height_abs = name[0] == 'f';
+	return 0;
 }
 
-static int cl_parse(int argc, char **argv, void **out)
+static int cl_parse(int argc, char **argv, void **out, char **help)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"strategy", required_argument, NULL, OPT_STRATEGY},
-		{"window-width", required_argument, NULL, OPT_WIDTH},
-		{"window-height", required_argument, NULL, OPT_HEIGHT},
-		{"width-measure", required_argument, NULL, OPT_WIDTH_MEASURE},
-		{"height-measure", required_argument, NULL, OPT_HEIGHT_MEASURE},
-		{"relative-window-width", no_argument, NULL, OPT_REL_WIDTH},
-		{"fixed-window-width", no_argument, NULL, OPT_FIXED_WIDTH},
-		{"relative-window-height", no_argument, NULL, OPT_REL_HEIGHT},
-		{"fixed-window-height", no_argument, NULL, OPT_FIXED_HEIGHT},
-		{NULL, 0, NULL, 0},
-	};
 	struct cl_opts *o = xcalloc(1, sizeof(*o));
-	int opt, ret = 0;
+	const struct opt opts[] = {
+		OPT_CALLBACK(0, "strategy", "S", cl_option,
+			     "sort-order (default): the rank, 1, 2, 3, ...;\n"
+			     "sliding-window: a new cluster when the window is\n"
+			     "full or an amount rises above its top"),
+		OPT_CALLBACK(0, "window-width", "W", cl_option,
+			     "how many resources a window holds (default 0.01)"),
+		OPT_CALLBACK(0, "width-measure", "M", cl_option,
+			     "relative (default): W is a share of the group's\n"
+			     "resources; absolute: W resources"),
+		OPT_CALLBACK(0, "window-height", "H", cl_option,
+			     "how far above a cluster's first amount the window\n"
+			     "reaches (default 0.01)"),
+		OPT_CALLBACK(0, "height-measure", "M", cl_option,
+			     "relative (default): H is a share of that amount;\n"
+			     "absolute: H in the amount's unit"),
+		OPT_GROUP("Perun's flags are taken too:"),
+		OPT_FLAG_CALLBACK(0, "relative-window-width", cl_option,
+				  "--width-measure relative"),
+		OPT_FLAG_CALLBACK(0, "fixed-window-width", cl_option, "--width-measure absolute"),
+		OPT_FLAG_CALLBACK(0, "relative-window-height", cl_option,
+				  "--height-measure relative"),
+		OPT_FLAG_CALLBACK(0, "fixed-window-height", cl_option, "--height-measure absolute"),
+		OPT_END(),
+	};
+	const struct postproc_options po = {
+		.usage = "veles postprocess PROFILE clusterizer [--strategy S] [WINDOW OPTIONS]",
+		.about = "Gives every resource without a structure-unit-size a cluster number as "
+			 "its\n"
+			 "structure-unit-size (and as \"cluster\"), per type, subtype and uid, "
+			 "over\n"
+			 "the amounts sorted ascending, so that regression analysis and the "
+			 "scatter\n"
+			 "view work on profiles that carry no size.",
+		.opts = opts,
+		.ctx = o,
+	};
+	int nop, ret;
 
 	o->width = DEFAULT_WIDTH;
 	o->height = DEFAULT_HEIGHT;
 	*out = NULL;
-	optind = 1;
-	opterr = 0;
-	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			cl_usage();
-			cl_free(o);
-			return 0;
-		}
-		ret = cl_option(o, opt, argv);
-	}
-	if (ret == 0 && optind < argc)
-		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
-			      argv[optind]);
-	if (ret < 0) {
+	*help = NULL;
+	ret = postproc_parse_options(NAME, &po, argc, argv, &nop, help);
+	if (ret < 0 || *help) {
 		cl_free(o);
 		return ret;
 	}
@@ -286,13 +261,14 @@ static size_t gather(const struct profile *p, struct point *pt)
 	return n;
 }
 
-static int cl_run(struct profile *p, const void *opts)
+static int cl_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	size_t nres = profile_nres(p), n;
 	struct point *pt = xmalloc((nres + 1) * sizeof(*pt));
 	int64_t *cluster = xmalloc((nres + 1) * sizeof(*cluster));
 	struct column *size, *cl;
 
+	UNUSED(env);
 	n = gather(p, pt);
 	if (n == 0) {
 		free(pt);
@@ -323,7 +299,6 @@ static int cl_run(struct profile *p, const void *opts)
 const struct postproc pp_clusterizer = {
 	.name = NAME,
 	.summary = "number the resources without a size by cluster, as their size",
-	.usage = cl_usage,
 	.parse = cl_parse,
 	.params_json = cl_params,
 	.run = cl_run,

@@ -3,8 +3,6 @@
  * 'subtype=malloc' or 'uid~^SLList_' and drops the rest
  * (docs/postprocess/filter.md).
  */
-#include <getopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +12,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 
 #define NAME "filter"
 
@@ -22,21 +21,6 @@ struct filter_opts {
 	size_t n;
 	bool any;
 };
-
-static void filter_usage(void)
-{
-	printf("usage: veles postprocess PROFILE filter --where COND... [--any]\n"
-	       "\n"
-	       "Keeps the resources that satisfy every COND (any one with --any) and drops\n"
-	       "the others. COND is KEY OP VALUE, OP one of = != < <= > >= ~ !~ (~ matches\n"
-	       "a POSIX extended regular expression anywhere in the value). Both sides are\n"
-	       "compared as numbers when both are numbers, else as text. A resource without\n"
-	       "KEY fails the condition. 'uid' is the uid as `veles show` prints it.\n"
-	       "\n"
-	       "  --where COND   a condition, e.g. 'amount>100', 'uid~^SLList_' (repeatable)\n"
-	       "  --any          keep resources satisfying at least one condition\n"
-	       "  --no-any       every condition (the default)\n");
-}
 
 static void filter_free(void *opts)
 {
@@ -50,44 +34,59 @@ static void filter_free(void *opts)
 	free(o);
 }
 
-static int filter_parse(int argc, char **argv, void **out)
+static int filter_where(void *ctx, const struct opt *opt, const char *arg)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"where", required_argument, NULL, 'w'},
-		{"any", no_argument, NULL, 'a'},
-		{"no-any", no_argument, NULL, 'A'},
-		{NULL, 0, NULL, 0},
-	};
+	struct filter_opts *o = ctx;
+
+	UNUSED(opt);
+	o->c = xrealloc(o->c, (o->n + 1) * sizeof(*o->c));
+	/* freed with @o either way */
+	return where_parse(arg, "postprocess " NAME ": --where", &o->c[o->n++]);
+}
+
+static int filter_any(void *ctx, const struct opt *opt, const char *arg)
+{
+	struct filter_opts *o = ctx;
+
+	UNUSED(arg);
+	o->any = strcmp(opt->long_name, "any") == 0;
+	return 0;
+}
+
+static int filter_parse(int argc, char **argv, void **out, char **help)
+{
 	struct filter_opts *o = xcalloc(1, sizeof(*o));
-	int opt, ret = 0;
+	const struct opt opts[] = {
+		OPT_CALLBACK(0, "where", "COND", filter_where,
+			     "a condition, e.g. 'amount>100', 'uid~^SLList_' (repeatable)"),
+		OPT_FLAG_CALLBACK(0, "any", filter_any,
+				  "keep resources satisfying at least one condition"),
+		OPT_FLAG_CALLBACK(0, "no-any", filter_any, "every condition (the default)"),
+		OPT_END(),
+	};
+	const struct postproc_options po = {
+		.usage = "veles postprocess PROFILE filter --where COND... [--any]",
+		.about = "Keeps the resources that satisfy every COND (any one with --any) and "
+			 "drops\n"
+			 "the others. COND is KEY OP VALUE, OP one of = != < <= > >= ~ !~ (~ "
+			 "matches\n"
+			 "a POSIX extended regular expression anywhere in the value). Both sides "
+			 "are\n"
+			 "compared as numbers when both are numbers, else as text. A resource "
+			 "without\n"
+			 "KEY fails the condition. 'uid' is the uid as `veles show` prints it.",
+		.opts = opts,
+		.ctx = o,
+	};
+	int nop, ret;
 
 	*out = NULL;
-	optind = 1;
-	opterr = 0;
-	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			filter_usage();
-			filter_free(o);
-			return 0;
-		}
-		if (opt == 'a' || opt == 'A') {
-			o->any = opt == 'a';
-		} else if (opt == 'w') {
-			o->c = xrealloc(o->c, (o->n + 1) * sizeof(*o->c));
-			ret = where_parse(optarg, "postprocess " NAME ": --where",
-					  &o->c[o->n++]); /* freed with @o either way */
-		} else {
-			ret = pp_bad_option(NAME, opt, argv);
-		}
-	}
-	if (ret == 0 && optind < argc)
-		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
-			      argv[optind]);
-	if (ret == 0 && o->n == 0)
+	*help = NULL;
+	ret = postproc_parse_options(NAME, &po, argc, argv, &nop, help);
+	if (ret == 0 && !*help && o->n == 0)
 		ret = err_set(ERR_INVALID,
 			      "postprocess " NAME ": give at least one --where KEY OP VALUE");
-	if (ret < 0) {
+	if (ret < 0 || *help) {
 		filter_free(o);
 		return ret;
 	}
@@ -114,13 +113,14 @@ static char *filter_params(const void *opts)
 	return buf_detach(&b, NULL);
 }
 
-static int filter_run(struct profile *p, const void *opts)
+static int filter_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	const struct filter_opts *o = opts;
 	size_t n = profile_nres(p);
 	bool *keep = xmalloc(n + 1);
 	struct buf scratch = BUF_INIT;
 
+	UNUSED(env);
 	for (size_t r = 0; r < n; r++) {
 		size_t i;
 
@@ -139,7 +139,6 @@ static int filter_run(struct profile *p, const void *opts)
 const struct postproc pp_filter = {
 	.name = NAME,
 	.summary = "keep only the resources that match conditions (uid~REGEX, amount>100, ...)",
-	.usage = filter_usage,
 	.parse = filter_parse,
 	.params_json = filter_params,
 	.run = filter_run,

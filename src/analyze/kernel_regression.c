@@ -4,7 +4,6 @@
  * Perun's kernel-ridge mode (kernel_ridge.c), written as a "kernel" model
  * (docs/postprocess/kernel-regression.md).
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +18,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 
 /*
  * Kernel regression at given points: Nadaraya-Watson (a kernel-weighted
@@ -297,30 +297,6 @@ struct kr_opts {
 	double gamma_step;
 };
 
-static void kr_usage(void)
-{
-	printf("usage: veles postprocess PROFILE kernel-regression [OPTIONS]\n"
-	       "\n"
-	       "Fits each uid's points with a kernel-weighted estimator and writes the\n"
-	       "curve at the distinct x (or at 1000 evenly spaced x when there are more).\n"
-	       "\n"
-	       "  --estimator E     local-linear (default) or nadaraya-watson\n"
-	       "  --bandwidth B     scott (default), silverman, cv (leave-one-out least\n"
-	       "                    squares) or a positive number\n"
-	       "  --kernel K        normal (default), epanechnikov or tricube\n"
-	       "  --of KEY          the fitted value (default: amount)\n"
-	       "  --per KEY         the independent variable (default: structure-unit-size);\n"
-	       "                    --depending-on is the same\n"
-	       "\n"
-	       "usage: veles postprocess PROFILE kernel-regression kernel-ridge\n"
-	       "                         [--gamma-range LO HI] [--gamma-step S]\n"
-	       "\n"
-	       "Perun's kernel-ridge mode: Nadaraya-Watson with the Gaussian kernel\n"
-	       "exp(-gamma d^2), gamma the one of LO, LO+S, ... below HI whose fit has the\n"
-	       "least mean squared leave-one-out error (Perun's -gr and -gs; defaults\n"
-	       "1e-5 1e-4 and 1e-5; --kernel-mode kernel-ridge is the same mode).\n");
-}
-
 static void kr_free(void *opts)
 {
 	struct kr_opts *o = opts;
@@ -367,83 +343,75 @@ static int kr_gamma_range(struct kr_opts *o, const char *arg)
 	return ret;
 }
 
-static int kr_option(struct kr_opts *o, int opt, char **argv)
+/* One callback for the options that need checking, told apart by name. */
+static int kr_option(void *ctx, const struct opt *opt, const char *arg)
 {
-	switch (opt) {
-	case 'g':
+	struct kr_opts *o = ctx;
+	const char *name = opt->long_name;
+	int i;
+
+	if (strcmp(name, "gamma-range") == 0) {
+		if (o->ngamma == 2)
+			o->ngamma = 0; /* a later range replaces an earlier one */
 		o->ridge = true;
-		return kr_gamma_range(o, optarg);
-	case 's':
+		return kr_gamma_range(o, arg);
+	}
+	if (strcmp(name, "gamma-step") == 0) {
 		o->ridge = true;
-		return pp_parse_double(NAME, "--gamma-step", optarg, &o->gamma_step);
-	case 'm':
-		if (strcmp(optarg, "kernel-ridge") != 0)
+		return pp_parse_double(NAME, "--gamma-step", arg, &o->gamma_step);
+	}
+	if (strcmp(name, "kernel-mode") == 0) {
+		if (strcmp(arg, "kernel-ridge") != 0)
 			return err_set(ERR_INVALID,
 				       "postprocess " NAME ": --kernel-mode: only kernel-ridge is "
 				       "Perun's mode we have (the others are --estimator, "
 				       "--bandwidth and --kernel), not '%s'",
-				       optarg);
+				       arg);
 		o->ridge = true;
 		return 0;
-	case 'e':
-		if (strcmp(optarg, "local-linear") != 0 && strcmp(optarg, "nadaraya-watson") != 0)
+	}
+	if (strcmp(name, "estimator") == 0) {
+		if (strcmp(arg, "local-linear") != 0 && strcmp(arg, "nadaraya-watson") != 0)
 			return err_set(ERR_INVALID,
 				       "postprocess " NAME ": unknown --estimator '%s' "
 				       "(local-linear, nadaraya-watson)",
-				       optarg);
-		o->local_linear = strcmp(optarg, "local-linear") == 0;
+				       arg);
+		o->local_linear = strcmp(arg, "local-linear") == 0;
 		return 0;
-	case 'b':
-		return kr_bandwidth(o, optarg);
-	case 'k':
-		for (int i = 0; kernel_names[i]; i++) {
-			if (strcmp(kernel_names[i], optarg) == 0) {
-				o->kern = (enum kernel)i;
-				return 0;
-			}
-		}
+	}
+	if (strcmp(name, "bandwidth") == 0)
+		return kr_bandwidth(o, arg);
+	for (i = 0; kernel_names[i] && strcmp(kernel_names[i], arg) != 0; i++)
+		;
+	if (!kernel_names[i])
 		return err_set(ERR_INVALID,
 			       "postprocess " NAME
 			       ": unknown --kernel '%s' (normal, epanechnikov, tricube)",
-			       optarg);
-	default:
-		if (series_keys_option(&o->keys, opt, optarg))
-			return 0;
-		return pp_bad_option(NAME, opt, argv);
-	}
+			       arg);
+	o->kern = (enum kernel)i;
+	return 0;
 }
 
-/*
- * Perun's spellings, made getopt's: "--gamma-range LO HI" (and -gr) as
- * "--gamma-range=LO,HI", -gs as --gamma-step. A new argv (@argv's strings
- * and the joined ones, freed by the caller), @argc updated.
- */
-static char **kr_perun_argv(int *argc, char **argv, char ***made, size_t *nmade)
+/* Perun's words: the mode (kernel-regression kernel-ridge) and the second
+ * value of --gamma-range LO HI. */
+static int kr_operands(struct kr_opts *o, int nop, char **ops)
 {
-	char **v = xcalloc((size_t)*argc + 1, sizeof(*v));
-	int n = 0;
-
-	*made = xcalloc((size_t)*argc + 1, sizeof(**made));
-	*nmade = 0;
-	for (int i = 0; i < *argc; i++) {
-		bool range = strcmp(argv[i], "--gamma-range") == 0 || strcmp(argv[i], "-gr") == 0;
+	for (int i = 0; i < nop; i++) {
 		char *end;
 
-		if (range && i + 2 < *argc && argv[i + 2][0] != '-' &&
-		    (strtod(argv[i + 2], &end), end != argv[i + 2] && !*end)) {
-			v[n++] = (*made)[(*nmade)++] =
-				xasprintf("--gamma-range=%s,%s", argv[i + 1], argv[i + 2]);
-			i += 2;
-		} else if (range) {
-			v[n++] = "--gamma-range";
-		} else if (strcmp(argv[i], "-gs") == 0) {
-			v[n++] = "--gamma-step";
-		} else {
-			v[n++] = argv[i];
+		if (strcmp(ops[i], "kernel-ridge") == 0) {
+			o->ridge = true;
+			continue;
 		}
+		if (o->ngamma == 1 && (strtod(ops[i], &end), end != ops[i] && !*end)) {
+			if (kr_gamma_range(o, ops[i]) < 0)
+				return ERR_INVALID;
+			continue;
+		}
+		return err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
+			       ops[i]);
 	}
-	*argc = n;
-	return v;
+	return 0;
 }
 
 static int kr_check_ridge(struct kr_opts *o)
@@ -463,26 +431,48 @@ static int kr_check_ridge(struct kr_opts *o)
 	return 0;
 }
 
-static int kr_parse(int argc, char **argv, void **out)
+static int kr_parse(int argc, char **argv, void **out, char **help)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"gamma-range", required_argument, NULL, 'g'},
-		{"gamma-step", required_argument, NULL, 's'},
-		{"kernel-mode", required_argument, NULL, 'm'},
-		{"estimator", required_argument, NULL, 'e'},
-		{"bandwidth", required_argument, NULL, 'b'},
-		{"kernel", required_argument, NULL, 'k'},
-		{"of", required_argument, NULL, 'O'},
-		{"per", required_argument, NULL, 'P'},
-		{"depending-on", required_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0},
-	};
 	struct kr_opts *o = xcalloc(1, sizeof(*o));
-	char **made, **args = kr_perun_argv(&argc, argv, &made, &(size_t){0});
-	int opt, ret = 0;
+	struct opt keys[SERIES_KEYS_NOPTS];
+	const struct opt opts[] = {
+		OPT_CALLBACK(0, "estimator", "E", kr_option,
+			     "local-linear (default) or nadaraya-watson"),
+		OPT_CALLBACK(0, "bandwidth", "B", kr_option,
+			     "scott (default), silverman, cv (leave-one-out least\n"
+			     "squares) or a positive number"),
+		OPT_CALLBACK(0, "kernel", "K", kr_option,
+			     "normal (default), epanechnikov or tricube"),
+		OPT_INCLUDE(keys),
+		OPT_GROUP("Perun's kernel-ridge mode (the word kernel-ridge after the name, or\n"
+			  "--kernel-mode kernel-ridge): Nadaraya-Watson with the Gaussian kernel\n"
+			  "exp(-gamma d^2), gamma the one of LO, LO+S, ... below HI whose fit has "
+			  "the\n"
+			  "least mean squared leave-one-out error:"),
+		OPT_CALLBACK(0, "gamma-range", "LO,HI", kr_option,
+			     "the range of gamma (default 1e-5,1e-4);\n"
+			     "Perun's -gr LO HI works too"),
+		OPT_CALLBACK(0, "gamma-step", "S", kr_option, "its step (default 1e-5)"),
+		OPT_CALLBACK(0, "kernel-mode", "kernel-ridge", kr_option, "this mode"),
+		OPT_DASH_ALIAS("gr", "gamma-range"),
+		OPT_DASH_ALIAS("gs", "gamma-step"),
+		OPT_END(),
+	};
+	const struct postproc_options po = {
+		.usage = "veles postprocess PROFILE kernel-regression [OPTIONS]\n"
+			 "veles postprocess PROFILE kernel-regression kernel-ridge\n"
+			 "                         [--gamma-range LO HI] [--gamma-step S]",
+		.about =
+			"Fits each uid's points with a kernel-weighted estimator and writes the\n"
+			"curve at the distinct x (or at 1000 evenly spaced x when there are more).",
+		.opts = opts,
+		.ctx = o,
+		.operands = true,
+	};
+	int nop, ret;
 
 	series_keys_init(&o->keys);
+	series_keys_table(&o->keys, keys);
 	o->local_linear = true;
 	o->kern = KERNEL_NORMAL;
 	o->bw_rule = "scott";
@@ -490,39 +480,17 @@ static int kr_parse(int argc, char **argv, void **out)
 	o->gamma[1] = RIDGE_HI;
 	o->gamma_step = RIDGE_STEP;
 	*out = NULL;
-	/* 0, not 1: getopt starts afresh, permuting so the mode word may come
-	 * first, whatever ordering an earlier caller's optstring asked for. */
-	optind = 0;
-	opterr = 0;
-	while (ret == 0 && (opt = getopt_long(argc, args, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			kr_usage();
-			kr_free(o);
-			o = NULL;
-			break;
-		}
-		if (opt == 'g' && o->ngamma == 2)
-			o->ngamma = 0; /* a later range replaces an earlier one */
-		ret = kr_option(o, opt, args);
-	}
-	/* Perun's mode is a word after the name. */
-	if (ret == 0 && o && optind < argc && strcmp(args[optind], "kernel-ridge") == 0) {
-		o->ridge = true;
-		optind++;
-	}
-	if (ret == 0 && o && optind < argc)
-		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
-			      args[optind]);
-	if (ret == 0 && o && o->ridge)
+	*help = NULL;
+	ret = postproc_parse_options(NAME, &po, argc, argv, &nop, help);
+	if (ret == 0 && !*help)
+		ret = kr_operands(o, nop, argv + 1);
+	if (ret == 0 && !*help && o->ridge)
 		ret = kr_check_ridge(o);
-	for (size_t i = 0; made[i]; i++)
-		free(made[i]);
-	free(made);
-	free(args);
-	if (ret < 0) {
+	if (ret < 0 || *help) {
 		kr_free(o);
 		return ret;
 	}
+	series_keys_take(&o->keys);
 	*out = o;
 	return 0;
 }
@@ -696,10 +664,11 @@ static int kr_one(const void *opts, const struct series *s, struct buf *models, 
 	return 0;
 }
 
-static int kr_run(struct profile *p, const void *opts)
+static int kr_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	const struct kr_opts *o = opts;
 
+	UNUSED(env);
 	return series_run_each(p, &o->keys, NAME, kr_one, opts);
 }
 
@@ -707,7 +676,6 @@ const struct postproc pp_kernel_regression = {
 	.name = NAME,
 	.summary = "fit each uid's points by kernel regression (local linear, Nadaraya-Watson, "
 		   "or Perun's kernel-ridge)",
-	.usage = kr_usage,
 	.parse = kr_parse,
 	.params_json = kr_params,
 	.run = kr_run,

@@ -2,7 +2,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_tree.h>
 
 #include "analyze/models.h"
 #include "profile/profile.h"
@@ -38,31 +37,17 @@ static int kind_of(const char *name)
 	return -1;
 }
 
-static yajl_val member(yajl_val obj, const char *key)
+/* b0..b2 by name ("b1"), else by place; a missing value is 0. */
+static void read_coeffs(const struct model_rec *r, struct model *m)
 {
-	const char *path[] = {key, NULL};
-
-	return yajl_tree_get(obj, path, yajl_t_any);
-}
-
-static double number(yajl_val obj, const char *key, double def)
-{
-	yajl_val v = member(obj, key);
-
-	return YAJL_IS_NUMBER(v) ? YAJL_GET_DOUBLE(v) : def;
-}
-
-static void read_coeffs(yajl_val arr, struct model *m)
-{
-	for (size_t i = 0; YAJL_IS_ARRAY(arr) && i < arr->u.array.len; i++) {
-		yajl_val c = arr->u.array.values[i];
-		const char *name = YAJL_GET_STRING(member(c, "name"));
-		size_t k = name && name[0] == 'b' && name[1] >= '0' && name[1] <= '2' && !name[2]
+	for (size_t i = 0; i < r->ncoeffs; i++) {
+		const char *name = r->coeff_names[i];
+		size_t k = name[0] == 'b' && name[1] >= '0' && name[1] <= '2' && !name[2]
 				   ? (size_t)(name[1] - '0')
 				   : i;
 
 		if (k < 3)
-			m->b[k] = number(c, "value", 0);
+			m->b[k] = isnan(r->coeffs[i]) ? 0 : r->coeffs[i];
 	}
 }
 
@@ -94,63 +79,42 @@ static void drop_nan_points(struct model *m)
 	m->npts = k;
 }
 
-static double *read_numbers(yajl_val arr, size_t *n)
+/* A model the checks can use from one record; false when it is none. */
+static bool from_rec(const struct model_rec *r, struct model *m)
 {
-	double *v;
+	int kind = kind_of(r->kind);
 
-	*n = YAJL_IS_ARRAY(arr) ? arr->u.array.len : 0;
-	v = xcalloc(*n ? *n : 1, sizeof(*v));
-	for (size_t i = 0; i < *n; i++) {
-		yajl_val x = arr->u.array.values[i];
-
-		v[i] = YAJL_IS_NUMBER(x) ? YAJL_GET_DOUBLE(x) : NAN;
-	}
-	return v;
-}
-
-/* Fills @m from one model object; false when it is not one we can use. */
-static bool read_model(yajl_val obj, struct model *m)
-{
-	const char *uid = YAJL_GET_STRING(member(obj, "uid"));
-	const char *subtype = YAJL_GET_STRING(member(obj, "subtype"));
-	const char *name = YAJL_GET_STRING(member(obj, "model"));
-	int kind = kind_of(name);
-	size_t ny = 0;
-
-	if (!uid || kind < 0)
+	if (kind < 0)
 		return false;
 	memset(m, 0, sizeof(*m));
-	if (subtype) {
+	if (r->subtype) {
 		struct buf label = BUF_INIT;
 
 		/* real, user and sys of one command are compared each with its own. */
-		profile_group_label(&label, uid, subtype);
+		profile_group_label(&label, r->uid, r->subtype);
 		m->uid = buf_detach(&label, NULL);
 	} else {
-		m->uid = xstrdup(uid);
+		m->uid = xstrdup(r->uid);
 	}
-	m->name = xstrdup(name);
+	m->name = xstrdup(r->kind);
 	m->kind = (enum model_kind)kind;
-	m->r_square = number(obj, "r_square", NAN);
-	m->rank = number(obj, "r_square_perun", m->r_square);
-	m->x_start = number(obj, "x_start", -INFINITY);
-	m->x_end = number(obj, "x_end", INFINITY);
+	m->r_square = r->r_square;
+	m->rank = isnan(r->r_square_perun) ? r->r_square : r->r_square_perun;
+	m->x_start = isnan(r->x_start) ? -INFINITY : r->x_start;
+	m->x_end = isnan(r->x_end) ? INFINITY : r->x_end;
 	if (model_is_parametric(m)) {
-		read_coeffs(member(obj, "coeffs"), m);
+		read_coeffs(r, m);
 		return true;
 	}
-	/* kernel_stats: what Perun's kernel regression once wrote. */
-	m->ys = read_numbers(YAJL_IS_ARRAY(member(obj, "bucket_stats"))
-				     ? member(obj, "bucket_stats")
-				     : member(obj, "kernel_stats"),
-			     &ny);
-	if (YAJL_IS_ARRAY(member(obj, "x_values"))) {
-		m->xs = read_numbers(member(obj, "x_values"), &m->npts);
-		if (ny < m->npts)
-			m->npts = ny;
+	m->ys = xmalloc((r->nys + 1) * sizeof(*m->ys));
+	memcpy(m->ys, r->ys, r->nys * sizeof(*m->ys));
+	if (r->xs) {
+		m->npts = r->n;
+		m->xs = xmalloc((r->n + 1) * sizeof(*m->xs));
+		memcpy(m->xs, r->xs, r->n * sizeof(*m->xs));
 	} else {
-		m->xs = even_xs(m, ny);
-		m->npts = ny;
+		m->xs = even_xs(m, r->nys);
+		m->npts = r->nys;
 	}
 	drop_nan_points(m);
 	return m->npts > 0;
@@ -175,23 +139,65 @@ static int cmp_models(const void *x, const void *y)
 
 int models_load(const struct profile *p, struct model_set *out)
 {
-	char errbuf[256];
-	yajl_val root;
+	struct model_rec *r;
+	size_t n;
 
 	memset(out, 0, sizeof(*out));
-	if (!p->models)
+	if (model_recs_read(p->models, MODELS_SKIP_BAD, &r, &n) < 0)
+		return err_set(ERR_PARSE, "the profile's models are not a JSON array");
+	out->v = xcalloc(n + 1, sizeof(*out->v));
+	for (size_t i = 0; i < n; i++)
+		if (from_rec(&r[i], &out->v[out->n]))
+			out->n++;
+	model_recs_free(r, n);
+	qsort(out->v, out->n, sizeof(*out->v), cmp_models);
+	return 0;
+}
+
+/* p->models without the whitespace around it, *@len bytes. */
+static const char *models_text(const struct profile *p, size_t *len)
+{
+	const char *s = p->models ? p->models : "";
+	size_t n;
+
+	s += strspn(s, " \t\r\n");
+	n = strlen(s);
+	while (n && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	*len = n;
+	return s;
+}
+
+bool models_none(const struct profile *p)
+{
+	size_t n;
+	const char *s = models_text(p, &n);
+
+	if (n == 0 || (n == 4 && memcmp(s, "null", 4) == 0))
+		return true;
+	return s[0] == '[' && s[n - 1] == ']' && strspn(s + 1, " \t\r\n") == n - 2;
+}
+
+int models_append(struct profile *p, const char *items, size_t len)
+{
+	struct buf all = BUF_INIT;
+	size_t n;
+	const char *old = models_text(p, &n);
+
+	if (len == 0)
 		return 0;
-	root = yajl_tree_parse(p->models, errbuf, sizeof(errbuf));
-	if (!YAJL_IS_ARRAY(root)) {
-		yajl_tree_free(root);
+	if (models_none(p)) {
+		buf_addc(&all, '[');
+	} else if (n >= 2 && old[0] == '[' && old[n - 1] == ']') {
+		buf_add(&all, old, n - 1);
+		buf_addc(&all, ',');
+	} else {
 		return err_set(ERR_PARSE, "the profile's models are not a JSON array");
 	}
-	out->v = xcalloc(root->u.array.len + 1, sizeof(*out->v));
-	for (size_t i = 0; i < root->u.array.len; i++)
-		if (read_model(root->u.array.values[i], &out->v[out->n]))
-			out->n++;
-	yajl_tree_free(root);
-	qsort(out->v, out->n, sizeof(*out->v), cmp_models);
+	buf_add(&all, items, len);
+	buf_addc(&all, ']');
+	free(p->models);
+	p->models = buf_detach(&all, NULL);
 	return 0;
 }
 

@@ -27,6 +27,34 @@ enum model_kind {
 #define MODELS_PARAMETRIC ((1u << MODEL_MOVING_AVERAGE) - 1)
 #define MODELS_ANY ((1u << (MODEL_KERNEL + 1)) - 1)
 
+/*
+ * One model object of p->models as written (docs/models.md): strings
+ * NULL and numbers NaN where the model has none.
+ */
+struct model_rec {
+	char *uid, *kind, *method, *of_key, *per_key; /* kind: the "model" member */
+	char *subtype; /* NULL: the model covers every subtype of its uid */
+	double r_square, r_square_perun, x_start, x_end;
+	size_t ncoeffs;
+	char *coeff_names[4];
+	double coeffs[4];
+	double *xs, *ys; /* x_values; bucket_stats (or Perun's kernel_stats) */
+	size_t nxs, nys;
+	size_t n; /* the points: min(nxs, nys) with x_values, else nys */
+};
+
+enum { MODELS_SKIP_BAD = 1 };
+
+/*
+ * The one reader of p->models (analyze/model_read.c): every model into
+ * *@out, *@n of them; NULL and null are none. A malformed list is an
+ * error with a one-line message; so is a model without uid or model, or
+ * with members of the wrong type, unless @flags has MODELS_SKIP_BAD,
+ * which leaves such models out.
+ */
+int model_recs_read(const char *json, int flags, struct model_rec **out, size_t *n);
+void model_recs_free(struct model_rec *m, size_t n);
+
 struct model {
 	char *uid;  /* with " [subtype]" when the model names a subtype */
 	char *name; /* "linear", ... as written */
@@ -48,7 +76,8 @@ struct model_set {
 };
 
 /*
- * Reads p->models; unknown kinds are skipped. Non-parametric models
+ * Reads p->models (model_recs_read(), skipping bad models); unknown kinds
+ * are skipped. Non-parametric models
  * without x_values (Perun writes none) have their points spread evenly
  * over [x_start, x_end], as Perun's checks place them: a regressogram's
  * buckets of equal width, a moving average's or kernel regression's
@@ -58,6 +87,16 @@ struct model_set {
  */
 int models_load(const struct profile *p, struct model_set *out);
 void models_free(struct model_set *s);
+
+/* Whether p->models lists no model: absent, null or an empty list. */
+bool models_none(const struct profile *p);
+/*
+ * Appends @len bytes of models (JSON objects separated by commas, as a
+ * postprocessor writes them) to p->models, the one place that writes
+ * that list: the models already there are kept as they are. ERR_PARSE
+ * when p->models is not a JSON list.
+ */
+int models_append(struct profile *p, const char *items, size_t len);
 
 bool model_is_parametric(const struct model *m);
 /* "linear", "moving_average", ... */

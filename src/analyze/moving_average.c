@@ -4,7 +4,6 @@
  * (ema), as pandas' rolling() and ewm() compute them, and writes the curve
  * as a "moving_average" model (docs/postprocess/moving-average.md).
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 
 /* ---- window weights, as scipy.signal.windows defines them (symmetric) ---- */
 
@@ -267,29 +267,6 @@ struct ma_opts {
 	double decay_value; /* NAN: the window width as a span */
 };
 
-static void ma_usage(void)
-{
-	printf("usage: veles postprocess PROFILE moving-average [OPTIONS]\n"
-	       "\n"
-	       "Smooths the points of each uid, sorted by --per, with a moving average.\n"
-	       "\n"
-	       "  --method sma|smm|ema   rolling mean, rolling median or exponentially\n"
-	       "                         weighted mean (default: sma)\n"
-	       "  --window-width N       points per window (sma, smm; default: a tenth of\n"
-	       "                         the uid's points, at least 3)\n"
-	       "  --center, --no-center  centre the window on its point (default) or end it there\n"
-	       "  --min-periods N        fewer points in a window give no value (default: 1)\n"
-	       "  --window-type T        sma weights: boxcar (default), triang, blackman,\n"
-	       "                         hamming, bartlett, parzen, bohman, blackmanharris,\n"
-	       "                         nuttall, barthann\n"
-	       "  --decay com|span|halflife|alpha\n"
-	       "                         how --decay-value gives ema's alpha (default: span)\n"
-	       "  --decay-value V        (default: the window width as a span)\n"
-	       "  --of KEY               the smoothed value (default: amount)\n"
-	       "  --per KEY              the independent variable (default: structure-unit-size);\n"
-	       "                         --depending-on is the same\n");
-}
-
 static void ma_free(void *opts)
 {
 	struct ma_opts *o = opts;
@@ -329,33 +306,49 @@ static int ma_choice(const char *opt, const char *arg, const char *const *allowe
 static const char *const methods[] = {"sma", "smm", "ema", NULL};
 static const char *const decays[] = {"com", "span", "halflife", "alpha", NULL};
 
-static int ma_option(struct ma_opts *o, int opt, char **argv)
+/* One callback for the options that need checking, told apart by name. */
+static int ma_option(void *ctx, const struct opt *opt, const char *arg)
 {
-	switch (opt) {
-	case 'm':
-		return ma_choice("--method", optarg, methods, o->method, sizeof(o->method));
-	case 'w':
-		return ma_size("--window-width", optarg, 1, &o->width);
-	case 'c':
-		o->center = true;
+	struct ma_opts *o = ctx;
+	const char *name = opt->long_name;
+
+	if (strcmp(name, "method") == 0)
+		return ma_choice("--method", arg, methods, o->method, sizeof(o->method));
+	if (strcmp(name, "window-width") == 0)
+		return ma_size("--window-width", arg, 1, &o->width);
+	if (strcmp(name, "center") == 0 || strcmp(name, "no-center") == 0) {
+		o->center = name[0] == 'c';
 		return 0;
-	case 'C':
-		o->center = false;
-		return 0;
-	case 'p':
-		return ma_size("--min-periods", optarg, 0, &o->min_periods);
-	case 't':
-		return ma_choice("--window-type", optarg, window_types, o->window_type,
-				 sizeof(o->window_type));
-	case 'd':
-		return ma_choice("--decay", optarg, decays, o->decay, sizeof(o->decay));
-	case 'v':
-		return pp_parse_double(NAME, "--decay-value", optarg, &o->decay_value);
-	default:
-		if (series_keys_option(&o->keys, opt, optarg))
-			return 0;
-		return pp_bad_option(NAME, opt, argv);
 	}
+	if (strcmp(name, "min-periods") == 0)
+		return ma_size("--min-periods", arg, 0, &o->min_periods);
+	if (strcmp(name, "window-type") == 0)
+		return ma_choice("--window-type", arg, window_types, o->window_type,
+				 sizeof(o->window_type));
+	if (strcmp(name, "decay") == 0)
+		return ma_choice("--decay", arg, decays, o->decay, sizeof(o->decay));
+	return pp_parse_double(NAME, "--decay-value", arg, &o->decay_value);
+}
+
+/* Perun's words: the method (moving_average ema) and --decay KIND VALUE's
+ * value. */
+static int ma_operands(struct ma_opts *o, bool decay, int nop, char **ops)
+{
+	for (int i = 0; i < nop; i++) {
+		char *end;
+
+		if (ma_choice("method", ops[i], methods, o->method, sizeof(o->method)) == 0)
+			continue;
+		if (decay && isnan(o->decay_value) &&
+		    (strtod(ops[i], &end), end != ops[i] && !*end)) {
+			if (pp_parse_double(NAME, "--decay", ops[i], &o->decay_value) < 0)
+				return ERR_INVALID;
+			continue;
+		}
+		return err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
+			       ops[i]);
+	}
+	return 0;
 }
 
 /* alpha from the decay, with pandas' bounds on each parameter. */
@@ -394,49 +387,64 @@ static int ma_check(const struct ma_opts *o)
 	return 0;
 }
 
-static int ma_parse(int argc, char **argv, void **out)
+static int ma_parse(int argc, char **argv, void **out, char **help)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"method", required_argument, NULL, 'm'},
-		{"window-width", required_argument, NULL, 'w'},
-		{"center", no_argument, NULL, 'c'},
-		{"no-center", no_argument, NULL, 'C'},
-		{"min-periods", required_argument, NULL, 'p'},
-		{"window-type", required_argument, NULL, 't'},
-		{"decay", required_argument, NULL, 'd'},
-		{"decay-value", required_argument, NULL, 'v'},
-		{"of", required_argument, NULL, 'O'},
-		{"per", required_argument, NULL, 'P'},
-		{"depending-on", required_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0},
-	};
 	struct ma_opts *o = xcalloc(1, sizeof(*o));
-	int opt, ret = 0;
+	struct opt keys[SERIES_KEYS_NOPTS];
+	const struct opt opts[] = {
+		OPT_CALLBACK(0, "method", "sma|smm|ema", ma_option,
+			     "rolling mean, rolling median or exponentially\n"
+			     "weighted mean (default: sma); the word alone works too"),
+		OPT_CALLBACK(0, "window-width", "N", ma_option,
+			     "points per window (sma, smm; default: a tenth of\n"
+			     "the uid's points, at least 3)"),
+		OPT_FLAG_CALLBACK(0, "center", ma_option,
+				  "centre the window on its point (the default)"),
+		OPT_FLAG_CALLBACK(0, "no-center", ma_option, "end the window at its point"),
+		OPT_CALLBACK(0, "min-periods", "N", ma_option,
+			     "fewer points in a window give no value (default: 1)"),
+		OPT_CALLBACK(0, "window-type", "T", ma_option,
+			     "sma weights: boxcar (default), triang, blackman,\n"
+			     "hamming, bartlett, parzen, bohman, blackmanharris,\n"
+			     "nuttall, barthann"),
+		OPT_CALLBACK('d', "decay", "com|span|halflife|alpha", ma_option,
+			     "how --decay-value gives ema's alpha (default: span);\n"
+			     "Perun's --decay KIND VALUE works too"),
+		OPT_CALLBACK(0, "decay-value", "V", ma_option,
+			     "(default: the window width as a span)"),
+		OPT_INCLUDE(keys),
+		OPT_DASH_ALIAS("ww", "window-width"),
+		OPT_DASH_ALIAS("wt", "window-type"),
+		OPT_DASH_ALIAS("mp", "min-periods"),
+		OPT_END(),
+	};
+	const struct postproc_options po = {
+		.usage = "veles postprocess PROFILE moving-average [OPTIONS]",
+		.about = "Smooths the points of each uid, sorted by --per, with a moving average.",
+		.opts = opts,
+		.ctx = o,
+		.operands = true,
+	};
+	int nop, ret;
 
 	series_keys_init(&o->keys);
+	series_keys_table(&o->keys, keys);
 	snprintf(o->method, sizeof(o->method), "sma");
 	snprintf(o->window_type, sizeof(o->window_type), "boxcar");
-	snprintf(o->decay, sizeof(o->decay), "span");
 	o->center = true;
 	o->decay_value = NAN;
 	*out = NULL;
-	optind = 1;
-	opterr = 0;
-	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			ma_usage();
-			ma_free(o);
-			return 0;
-		}
-		ret = ma_option(o, opt, argv);
-	}
-	if (ret == 0 && optind < argc)
-		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
-			      argv[optind]);
-	if (ret == 0)
+	*help = NULL;
+	ret = postproc_parse_options(NAME, &po, argc, argv, &nop, help);
+	if (ret == 0 && !*help)
+		ret = ma_operands(o, o->decay[0] != 0, nop, argv + 1);
+	if (!o->decay[0])
+		snprintf(o->decay, sizeof(o->decay), "span");
+	if (ret == 0 && !*help) {
+		series_keys_take(&o->keys);
 		ret = ma_check(o);
-	if (ret < 0) {
+	}
+	if (ret < 0 || *help) {
 		ma_free(o);
 		return ret;
 	}
@@ -512,17 +520,17 @@ static int ma_one(const void *opts, const struct series *s, struct buf *models, 
 	return 0;
 }
 
-static int ma_run(struct profile *p, const void *opts)
+static int ma_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	const struct ma_opts *o = opts;
 
+	UNUSED(env);
 	return series_run_each(p, &o->keys, NAME, ma_one, opts);
 }
 
 const struct postproc pp_moving_average = {
 	.name = NAME,
 	.summary = "smooth each uid's points with a moving average (sma, smm, ema)",
-	.usage = ma_usage,
 	.parse = ma_parse,
 	.params_json = ma_params,
 	.run = ma_run,

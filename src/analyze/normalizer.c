@@ -4,9 +4,7 @@
  * profile has snapshots), so profiles of different scales can be compared
  * and plotted together. A group whose values are all zero stays zero.
  */
-#include <getopt.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +13,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 #include "util/strmap.h"
 
 #define NAME "normalizer"
@@ -23,18 +22,6 @@ struct norm_opts {
 	char *of; /* the value normalised */
 	char *by; /* the attribute that groups, or NULL for the whole profile */
 };
-
-static void norm_usage(void)
-{
-	printf("usage: veles postprocess PROFILE normalizer [--of KEY] [--by KEY|--by none]\n"
-	       "\n"
-	       "Divides each value by the largest magnitude in its group, so every group\n"
-	       "ends up in [-1, 1]. Resources of different snapshots never share a group.\n"
-	       "\n"
-	       "  --of KEY   the value to normalise (default: amount)\n"
-	       "  --by KEY   the attribute that forms groups (default: type);\n"
-	       "             'none' normalises the whole profile at once\n");
-}
 
 static void norm_free(void *opts)
 {
@@ -47,46 +34,46 @@ static void norm_free(void *opts)
 	free(o);
 }
 
-static int norm_parse(int argc, char **argv, void **out)
+static int norm_by(void *ctx, const struct opt *opt, const char *arg)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"of", required_argument, NULL, 'O'},
-		{"by", required_argument, NULL, 'B'},
-		{NULL, 0, NULL, 0},
-	};
-	struct norm_opts *o = xcalloc(1, sizeof(*o));
-	int opt;
+	struct norm_opts *o = ctx;
 
-	o->of = xstrdup("amount");
+	UNUSED(opt);
+	free(o->by);
+	o->by = strcmp(arg, "none") == 0 ? NULL : xstrdup(arg);
+	return 0;
+}
+
+static int norm_parse(int argc, char **argv, void **out, char **help)
+{
+	struct norm_opts *o = xcalloc(1, sizeof(*o));
+	const char *of = NULL;
+	const struct opt opts[] = {
+		OPT_STRING(0, "of", &of, "KEY", "the value to normalise (default: amount)"),
+		OPT_CALLBACK(0, "by", "KEY", norm_by,
+			     "the attribute that forms groups (default: type);\n"
+			     "'none' normalises the whole profile at once"),
+		OPT_END(),
+	};
+	const struct postproc_options po = {
+		.usage = "veles postprocess PROFILE normalizer [--of KEY] [--by KEY|--by none]",
+		.about =
+			"Divides each value by the largest magnitude in its group, so every group\n"
+			"ends up in [-1, 1]. Resources of different snapshots never share a group.",
+		.opts = opts,
+		.ctx = o,
+	};
+	int nop, ret;
+
 	o->by = xstrdup("type");
 	*out = NULL;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			norm_usage();
-			norm_free(o);
-			return 0;
-		case 'O':
-			free(o->of);
-			o->of = xstrdup(optarg);
-			break;
-		case 'B':
-			free(o->by);
-			o->by = strcmp(optarg, "none") == 0 ? NULL : xstrdup(optarg);
-			break;
-		default:
-			norm_free(o);
-			return pp_bad_option(NAME, opt, argv);
-		}
-	}
-	if (optind < argc) {
+	*help = NULL;
+	ret = postproc_parse_options(NAME, &po, argc, argv, &nop, help);
+	if (ret < 0 || *help) {
 		norm_free(o);
-		return err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
-			       argv[optind]);
+		return ret;
 	}
+	o->of = xstrdup(of ? of : "amount");
 	*out = o;
 	return 0;
 }
@@ -131,7 +118,7 @@ static void group_key(const struct profile *p, size_t row, const char *by, struc
 	}
 }
 
-static int norm_run(struct profile *p, const void *opts)
+static int norm_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	const struct norm_opts *o = opts;
 	size_t n = profile_nres(p);
@@ -142,6 +129,7 @@ static int norm_run(struct profile *p, const void *opts)
 	struct buf key = BUF_INIT;
 	struct column *c = table_col(&p->res, o->of);
 
+	UNUSED(env);
 	if (n == 0)
 		return 0;
 	if (!c)
@@ -183,7 +171,6 @@ static int norm_run(struct profile *p, const void *opts)
 const struct postproc pp_normalizer = {
 	.name = NAME,
 	.summary = "scale values into [-1, 1] per resource type (and snapshot)",
-	.usage = norm_usage,
 	.parse = norm_parse,
 	.params_json = norm_params,
 	.run = norm_run,

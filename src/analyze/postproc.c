@@ -1,6 +1,5 @@
 /* The postprocessor table, the record each run leaves, and option helpers. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,10 +7,12 @@
 #include <string.h>
 
 #include "analyze/postproc.h"
+#include "analyze/pprecord.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 
 extern const struct postproc pp_normalizer;
 extern const struct postproc pp_regression_analysis;
@@ -42,29 +43,82 @@ const struct postproc *const *postproc_list(void)
 
 const struct postproc *postproc_find(const char *name)
 {
-	for (const struct postproc *const *p = table; *p; p++)
-		if (strcmp((*p)->name, name) == 0)
+	for (const struct postproc *const *p = table; *p; p++) {
+		size_t i;
+
+		/* Perun's regression_analysis is our regression-analysis. */
+		for (i = 0; name[i] &&
+			    (name[i] == (*p)->name[i] || (name[i] == '_' && (*p)->name[i] == '-'));
+		     i++)
+			;
+		if (!name[i] && !(*p)->name[i])
 			return *p;
+	}
 	return NULL;
 }
 
-/* Appends {"name":NAME,"params":PARAMS} to the compact JSON array. */
-static void record_run(struct profile *p, const char *name, const char *params)
+int postproc_parse_options(const char *name, const struct postproc_options *o, int argc,
+			   char **argv, int *nop, char **help)
 {
-	struct buf b = BUF_INIT;
-	const char *old = p->postprocessors;
+	const struct opt all[] = {
+		OPT_INCLUDE(o->opts),
+		OPT_HELP_LINE(),
+		OPT_END(),
+	};
+	char *prefix = xasprintf("postprocess %s", name);
+	struct optparse p = {.name = prefix,
+			     .usage = o->usage,
+			     .about = o->about,
+			     .opts = help ? all : o->opts,
+			     .ctx = o->ctx,
+			     .flags = OPTP_UNDERSCORES | (help ? 0 : OPTP_NO_HELP)};
+	int ret = opt_parse(&p, argc, argv, nop);
 
-	if (old && strcmp(old, "[]") != 0) {
-		buf_add(&b, old, strlen(old) - 1); /* drop the closing ']' */
-		buf_addc(&b, ',');
-	} else {
-		buf_addc(&b, '[');
+	if (ret == OPT_HELP) {
+		struct buf b = BUF_INIT;
+
+		opt_help(&p, &b);
+		*help = buf_detach(&b, NULL);
+		ret = 0;
+	} else if (ret == 0 && *nop && !o->operands) {
+		ret = err_set(ERR_INVALID, "postprocess %s: unexpected argument '%s'", name,
+			      argv[1]);
 	}
-	buf_adds(&b, "{\"name\":");
-	buf_add_json_str(&b, name, strlen(name));
-	buf_addf(&b, ",\"params\":%s}]", params ? params : "{}");
-	free(p->postprocessors);
-	p->postprocessors = buf_detach(&b, NULL);
+	free(prefix);
+	return ret;
+}
+
+int postproc_parse(const struct postproc *pp, int argc, char **argv, void **opts, char **help)
+{
+	char *h = NULL;
+	int ret;
+
+	*opts = NULL;
+	if (help)
+		*help = NULL;
+	ret = pp->parse(argc, argv, opts, help ? help : &h);
+	if (ret == 0 && h) {
+		free(h);
+		return err_set(ERR_INVALID, "postprocess %s: --help is not an option here",
+			       pp->name);
+	}
+	return ret;
+}
+
+/* Appends {"name":NAME,"params":PARAMS} to the profile's records. */
+static int record_run(struct profile *p, const char *name, const char *params)
+{
+	struct pp_records r;
+	int ret = pp_records_read(p->postprocessors, &r);
+
+	if (ret == 0)
+		ret = pp_records_add(&r, name, params ? params : "{}");
+	if (ret == 0) {
+		free(p->postprocessors);
+		p->postprocessors = pp_records_json(&r);
+	}
+	pp_records_free(&r);
+	return ret;
 }
 
 static void (*notify_fn)(const char *msg);
@@ -74,49 +128,66 @@ void postproc_set_notify(void (*fn)(const char *msg))
 	notify_fn = fn;
 }
 
-void pp_notify(const char *fmt, ...)
+void pp_say(const struct postproc_env *env, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
 
-	if (!notify_fn)
+	if (!(env && env->message) && !notify_fn)
 		return;
 	va_start(ap, fmt);
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	notify_fn(buf_str(&b));
+	if (env && env->message)
+		env->message(env->message_arg, buf_str(&b));
+	else
+		notify_fn(buf_str(&b));
 	buf_release(&b);
 }
 
-int postproc_apply(const struct postproc *pp, const void *opts, struct profile *p)
+int postproc_run(const struct postproc *pp, const void *opts, struct profile *p,
+		 const struct postproc_env *env)
 {
-	int ret = pp->run(p, opts);
+	int ret = pp->run(p, opts, env);
 	char *params;
 
 	if (ret < 0)
 		return ret;
 	params = pp->params_json(opts);
-	record_run(p, pp->name, params);
+	ret = record_run(p, pp->name, params);
 	free(params);
-	return 0;
+	return ret;
 }
 
-int postproc_run_argv(struct profile *p, int argc, char **argv)
+int postproc_apply(const struct postproc *pp, const void *opts, struct profile *p)
+{
+	return postproc_run(pp, opts, p, NULL);
+}
+
+int postproc_run_argv_env(struct profile *p, int argc, char **argv, const struct postproc_env *env,
+			  char **help)
 {
 	const struct postproc *pp = argc > 0 ? postproc_find(argv[0]) : NULL;
+	char *h = NULL;
 	void *opts = NULL;
 	int ret;
 
 	if (!pp)
 		return err_set(ERR_INVALID, "unknown postprocessor '%s'", argc > 0 ? argv[0] : "");
-	ret = pp->parse(argc, argv, &opts);
+	ret = pp->parse(argc, argv, &opts, help ? help : &h);
+	free(h);
 	if (ret < 0)
 		return ret;
 	if (!opts)
 		return 1;
-	ret = postproc_apply(pp, opts, p);
+	ret = postproc_run(pp, opts, p, env);
 	pp->free_opts(opts);
 	return ret;
+}
+
+int postproc_run_argv(struct profile *p, int argc, char **argv)
+{
+	return postproc_run_argv_env(p, argc, argv, NULL, NULL);
 }
 
 static void json_key(struct buf *b, bool *first, const char *key)
@@ -166,13 +237,18 @@ int pp_parse_double(const char *pp, const char *opt, const char *arg, double *ou
 	return 0;
 }
 
-int pp_bad_option(const char *pp, int opt, char **argv)
+int pp_choice(const char *pp, const char *opt, const char *arg, const char *const *allowed)
 {
-	const char *arg = argv[optind - 1];
+	struct buf list = BUF_INIT;
+	int ret;
 
-	if (opt == ':')
-		return err_set(ERR_INVALID, "postprocess %s: option %s needs a value", pp, arg);
-	if (optopt && optopt != '?')
-		return err_set(ERR_INVALID, "postprocess %s: unknown option -%c", pp, optopt);
-	return err_set(ERR_INVALID, "postprocess %s: unknown option %s", pp, arg);
+	for (int i = 0; allowed[i]; i++)
+		if (strcmp(allowed[i], arg) == 0)
+			return i;
+	for (int i = 0; allowed[i]; i++)
+		buf_addf(&list, "%s%s", i ? ", " : "", allowed[i]);
+	ret = err_set(ERR_INVALID, "postprocess %s: unknown %s '%s' (%s)", pp, opt, arg,
+		      buf_str(&list));
+	buf_release(&list);
+	return ret;
 }

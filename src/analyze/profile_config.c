@@ -2,8 +2,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_tree.h>
 
+#include "analyze/pprecord.h"
 #include "analyze/profile_config.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -39,75 +39,11 @@ char *profile_config_key(const struct profile *p)
 			 *pp ? " " : "", pp);
 }
 
-static yajl_val parse_list(const struct profile *p)
-{
-	char err[128];
-	const char *text = ran_postprocessors(p);
-	yajl_val v = text ? yajl_tree_parse(text, err, sizeof(err)) : NULL;
-
-	if (v && !YAJL_IS_ARRAY(v)) {
-		yajl_tree_free(v);
-		return NULL;
-	}
-	return v;
-}
-
-/* A record's name, or "?" for one without. */
-static const char *record_name(yajl_val rec)
-{
-	const char *path[] = {"name", NULL};
-	yajl_val v = yajl_tree_get(rec, path, yajl_t_string);
-
-	return v ? YAJL_GET_STRING(v) : "?";
-}
-
-/* A parameter's value as a reader writes it: 3, full, [a, b], {k: v}. */
-static void add_value(struct buf *b, yajl_val v)
-{
-	if (YAJL_IS_STRING(v)) {
-		buf_adds(b, YAJL_GET_STRING(v));
-	} else if (YAJL_IS_NUMBER(v)) {
-		buf_adds(b, v->u.number.r);
-	} else if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v)) {
-		buf_adds(b, YAJL_IS_TRUE(v) ? "true" : "false");
-	} else if (YAJL_IS_ARRAY(v)) {
-		buf_addc(b, '[');
-		for (size_t i = 0; i < v->u.array.len; i++) {
-			buf_adds(b, i ? ", " : "");
-			add_value(b, v->u.array.values[i]);
-		}
-		buf_addc(b, ']');
-	} else if (YAJL_IS_OBJECT(v)) {
-		buf_addc(b, '{');
-		for (size_t i = 0; i < v->u.object.len; i++) {
-			buf_addf(b, "%s%s: ", i ? ", " : "", v->u.object.keys[i]);
-			add_value(b, v->u.object.values[i]);
-		}
-		buf_addc(b, '}');
-	} else {
-		buf_adds(b, "null");
-	}
-}
-
-static void add_params(struct buf *b, yajl_val rec)
-{
-	const char *path[] = {"params", NULL};
-	yajl_val params = yajl_tree_get(rec, path, yajl_t_object);
-
-	if (!params || !params->u.object.len)
-		return;
-	buf_addc(b, '(');
-	for (size_t i = 0; i < params->u.object.len; i++) {
-		buf_addf(b, "%s%s=", i ? ", " : "", params->u.object.keys[i]);
-		add_value(b, params->u.object.values[i]);
-	}
-	buf_addc(b, ')');
-}
-
 static char *title(const struct profile *p, bool full)
 {
 	struct buf b = BUF_INIT;
-	yajl_val list = parse_list(p);
+	struct pp_records r;
+	bool listed = pp_records_read(ran_postprocessors(p), &r) == 0;
 
 	buf_adds(&b, p->cmd ? p->cmd : "?");
 	if (p->args && *p->args)
@@ -115,16 +51,16 @@ static char *title(const struct profile *p, bool full)
 	if (p->workload && *p->workload && (!p->args || strcmp(p->args, p->workload) != 0))
 		buf_addf(&b, " (workload %s)", p->workload);
 	buf_addf(&b, " · %s", p->collector ? p->collector : p->type ? p->type : "?");
-	for (size_t i = 0; list && i < list->u.array.len; i++) {
+	for (size_t i = 0; listed && i < r.n; i++) {
 		buf_adds(&b, i ? ", " : " + ");
-		buf_adds(&b, record_name(list->u.array.values[i]));
+		buf_adds(&b, r.v[i].name);
 		if (full)
-			add_params(&b, list->u.array.values[i]);
+			pp_record_params_text(&r.v[i], &b);
 	}
 	/* Not a list of records: shown as it is rather than hidden. */
-	if (!list && ran_postprocessors(p))
+	if (!listed)
 		buf_addf(&b, " + %s", p->postprocessors);
-	yajl_tree_free(list);
+	pp_records_free(&r);
 	return buf_detach(&b, NULL);
 }
 
@@ -140,13 +76,15 @@ char *profile_config_title_full(const struct profile *p)
 
 char **profile_config_postprocessors(const struct profile *p, size_t *n)
 {
-	yajl_val list = parse_list(p);
-	size_t count = list ? list->u.array.len : 0;
-	char **names = xcalloc(count + 1, sizeof(*names));
+	struct pp_records r;
+	char **names;
 
-	for (size_t i = 0; i < count; i++)
-		names[i] = xstrdup(record_name(list->u.array.values[i]));
-	*n = count;
-	yajl_tree_free(list);
+	if (pp_records_read(ran_postprocessors(p), &r) < 0)
+		memset(&r, 0, sizeof(r));
+	names = xcalloc(r.n + 1, sizeof(*names));
+	for (size_t i = 0; i < r.n; i++)
+		names[i] = xstrdup(r.v[i].name);
+	*n = r.n;
+	pp_records_free(&r);
 	return names;
 }

@@ -6,13 +6,13 @@
  * options, the grouping of rows by uid and the JSON of each model.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/models.h"
 #include "analyze/postproc.h"
 #include "analyze/reggroup.h"
 #include "analyze/regmodels.h"
@@ -21,6 +21,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 #include "util/strpool.h"
 
 #define NAME "regression-analysis"
@@ -33,27 +34,6 @@ struct reg_opts {
 	char *of, *per;
 };
 
-static void reg_usage(void)
-{
-	printf("usage: veles postprocess PROFILE " NAME " [-m METHOD] [-r MODEL]... [-s N]\n"
-	       "           [--of KEY] [--depending-on KEY]\n"
-	       "\n"
-	       "Fits regression models of one resource value against another for every uid\n"
-	       "and adds them to the profile's models.\n"
-	       "\n"
-	       "  -m, --method METHOD     full (default), iterative, interval, initial_guess\n"
-	       "                          or bisection\n"
-	       "  -r, --regression-models MODEL\n"
-	       "                          constant, linear, logarithmic, quadratic, power,\n"
-	       "                          exponential or all (default); repeat for several\n"
-	       "  -s, --steps N           parts for iterative, interval and initial_guess\n"
-	       "                          (default 3)\n"
-	       "      --of KEY, --of-key KEY\n"
-	       "                          the dependent value (default: amount)\n"
-	       "      --depending-on KEY, --per KEY, --per-key KEY\n"
-	       "                          the independent value (default: structure-unit-size)\n");
-}
-
 static void reg_free(void *opts)
 {
 	struct reg_opts *o = opts;
@@ -65,10 +45,12 @@ static void reg_free(void *opts)
 	free(o);
 }
 
-static int parse_models(struct reg_opts *o, const char *arg)
+static int parse_models(void *ctx, const struct opt *opt, const char *arg)
 {
+	struct reg_opts *o = ctx;
 	int m = reg_model_from_name(arg);
 
+	UNUSED(opt);
 	if (strcmp(arg, "all") == 0) {
 		o->mask = REG_ALL_MODELS;
 		return 0;
@@ -82,11 +64,13 @@ static int parse_models(struct reg_opts *o, const char *arg)
 	return 0;
 }
 
-static int parse_steps(struct reg_opts *o, const char *arg)
+static int parse_steps(void *ctx, const struct opt *opt, const char *arg)
 {
+	struct reg_opts *o = ctx;
 	char *end;
 	long v;
 
+	UNUSED(opt);
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (end == arg || *end || errno || v < 1 || v > 1000000)
@@ -98,73 +82,71 @@ static int parse_steps(struct reg_opts *o, const char *arg)
 	return 0;
 }
 
-static int parse_one(struct reg_opts *o, int opt, char **argv)
+static int parse_method(void *ctx, const struct opt *opt, const char *arg)
 {
-	switch (opt) {
-	case 'm':
-		if (reg_method_from_name(optarg) < 0)
-			return err_set(ERR_INVALID,
-				       PFX "unknown method '%s' (full, iterative, "
-					   "interval, initial_guess or bisection)",
-				       optarg);
-		o->method = reg_method_from_name(optarg);
-		return 0;
-	case 'r':
-		return parse_models(o, optarg);
-	case 's':
-		return parse_steps(o, optarg);
-	case 'O':
-		free(o->of);
-		o->of = xstrdup(optarg);
-		return 0;
-	case 'P':
-		free(o->per);
-		o->per = xstrdup(optarg);
-		return 0;
-	default:
-		return pp_bad_option(NAME, opt, argv);
-	}
+	struct reg_opts *o = ctx;
+
+	UNUSED(opt);
+	if (reg_method_from_name(arg) < 0)
+		return err_set(ERR_INVALID,
+			       PFX "unknown method '%s' (full, iterative, "
+				   "interval, initial_guess or bisection)",
+			       arg);
+	o->method = reg_method_from_name(arg);
+	return 0;
 }
 
-static int reg_parse(int argc, char **argv, void **out)
+static int reg_parse(int argc, char **argv, void **out, char **help)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"method", required_argument, NULL, 'm'},
-		{"regression-models", required_argument, NULL, 'r'},
-		{"steps", required_argument, NULL, 's'},
-		{"of", required_argument, NULL, 'O'},
-		{"depending-on", required_argument, NULL, 'P'},
-		{"per", required_argument, NULL, 'P'},
-		/* Perun's spellings, and the names its records use. */
-		{"of-key", required_argument, NULL, 'O'},
-		{"per-key", required_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0},
-	};
 	struct reg_opts *o = xcalloc(1, sizeof(*o));
-	int opt, ret = 0;
+	const char *of = "amount", *per = "structure-unit-size";
+	const struct opt opts[] = {
+		OPT_CALLBACK('m', "method", "METHOD", parse_method,
+			     "full (default), iterative, interval, initial_guess\n"
+			     "or bisection"),
+		OPT_CALLBACK('r', "regression-models", "MODEL", parse_models,
+			     "constant, linear, logarithmic, quadratic, power,\n"
+			     "exponential or all (default); repeat for several"),
+		OPT_CALLBACK('s', "steps", "N", parse_steps,
+			     "parts for iterative, interval and initial_guess\n"
+			     "(default 3)"),
+		OPT_STRING('o', "of", &of, "KEY",
+			   "the dependent value (default: amount);\n"
+			   "--of-key and -of are the same"),
+		OPT_STRING(0, "depending-on", &per, "KEY",
+			   "the independent value (default: structure-unit-size);\n"
+			   "--per, --per-key, -dp and -per are the same"),
+		OPT_STRING(0, "per", &per, NULL, NULL),
+		/* Perun's spellings, and the names its records use. */
+		OPT_ALIAS("of-key", "of"),
+		OPT_ALIAS("per-key", "per"),
+		OPT_DASH_ALIAS("of", "of"),
+		OPT_DASH_ALIAS("per", "per"),
+		OPT_DASH_ALIAS("dp", "depending-on"),
+		OPT_END(),
+	};
+	const struct postproc_options po = {
+		.usage = "veles postprocess PROFILE " NAME " [-m METHOD] [-r MODEL]... [-s N]\n"
+			 "           [--of KEY] [--depending-on KEY]",
+		.about = "Fits regression models of one resource value against another for every "
+			 "uid\n"
+			 "and adds them to the profile's models.",
+		.opts = opts,
+		.ctx = o,
+	};
+	int nop, ret;
 
 	o->method = REG_FULL;
 	o->steps = 3;
-	o->of = xstrdup("amount");
-	o->per = xstrdup("structure-unit-size");
 	*out = NULL;
-	optind = 1;
-	opterr = 0;
-	while (ret == 0 && (opt = getopt_long(argc, argv, ":hm:r:s:", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			reg_usage();
-			reg_free(o);
-			return 0;
-		}
-		ret = parse_one(o, opt, argv);
-	}
-	if (ret == 0 && optind < argc)
-		ret = err_set(ERR_INVALID, PFX "unexpected argument '%s'", argv[optind]);
-	if (ret < 0) {
+	*help = NULL;
+	ret = postproc_parse_options(NAME, &po, argc, argv, &nop, help);
+	if (ret < 0 || *help) {
 		reg_free(o);
 		return ret;
 	}
+	o->of = xstrdup(of);
+	o->per = xstrdup(per);
 	if (!o->mask)
 		o->mask = REG_ALL_MODELS;
 	*out = o;
@@ -457,7 +439,7 @@ static void group_notes(const struct reg_opts *o, const struct reg_groups *g, si
  * once that only the constant could be fitted, and why.
  */
 static void report_skipped(const struct reg_opts *o, const struct reg_groups *g,
-			   const struct group_info *info)
+			   const struct group_info *info, const struct postproc_env *env)
 {
 	struct skip_note *v = NULL;
 	size_t n = 0;
@@ -472,15 +454,15 @@ static void report_skipped(const struct reg_opts *o, const struct reg_groups *g,
 					   : "";
 
 		if (i < MAX_NOTES && v[i].groups == 1)
-			pp_notify(PFX "%s: %s%s", v[i].label, v[i].text, hint);
+			pp_say(env, PFX "%s: %s%s", v[i].label, v[i].text, hint);
 		else if (i < MAX_NOTES)
-			pp_notify(PFX "%s and %zu more: %s%s", v[i].label, v[i].groups - 1,
-				  v[i].text, hint);
+			pp_say(env, PFX "%s and %zu more: %s%s", v[i].label, v[i].groups - 1,
+			       v[i].text, hint);
 		free(v[i].text);
 		free(v[i].label);
 	}
 	if (n > MAX_NOTES)
-		pp_notify(PFX "%zu more kinds of model not fitted", n - MAX_NOTES);
+		pp_say(env, PFX "%zu more kinds of model not fitted", n - MAX_NOTES);
 	free(v);
 }
 
@@ -567,7 +549,8 @@ static size_t middle_group(const struct reg_groups *g, size_t nrows)
 /* Fits every group; returns the number of models appended to @out. When
  * there are none, @why gets the reason for the error message. */
 static size_t fit_groups(const struct profile *p, const struct reg_opts *o, const struct source *x,
-			 const struct source *y, struct buf *out, struct buf *why)
+			 const struct source *y, struct buf *out, struct buf *why,
+			 const struct postproc_env *env)
 {
 	struct reg_groups g;
 	struct kept kept = {0};
@@ -599,7 +582,7 @@ static size_t fit_groups(const struct profile *p, const struct reg_opts *o, cons
 	}
 	free(kept.v);
 	if (a.nmodels + b.nmodels)
-		report_skipped(o, &g, a.info);
+		report_skipped(o, &g, a.info, env);
 	else
 		first_reason(o, &g, a.info, why);
 	free(a.info);
@@ -607,18 +590,7 @@ static size_t fit_groups(const struct profile *p, const struct reg_opts *o, cons
 	return a.nmodels + b.nmodels;
 }
 
-/* p->models without its closing ']', to append to. */
-static void open_models(const struct profile *p, struct buf *b)
-{
-	const char *old = p->models;
-
-	if (old && strcmp(old, "[]") != 0)
-		buf_add(b, old, strlen(old) - 1);
-	else
-		buf_addc(b, '[');
-}
-
-static int reg_run(struct profile *p, const void *opts)
+static int reg_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	const struct reg_opts *o = opts;
 	struct source x, y;
@@ -632,8 +604,8 @@ static int reg_run(struct profile *p, const void *opts)
 		ret = find_source(p, o->of, &y);
 	if (ret < 0)
 		return ret;
-	open_models(p, &models);
-	if (fit_groups(p, o, &x, &y, &models, &why) == 0) {
+	buf_addc(&models, '['); /* write_model() puts a comma after anything else */
+	if (fit_groups(p, o, &x, &y, &models, &why, env) == 0) {
 		ret = err_set(ERR_INVALID,
 			      PFX "no requested model can be fitted to '%s' depending on '%s'%s",
 			      o->of, o->per, buf_str(&why));
@@ -642,16 +614,14 @@ static int reg_run(struct profile *p, const void *opts)
 		return ret;
 	}
 	buf_release(&why);
-	buf_addc(&models, ']');
-	free(p->models);
-	p->models = buf_detach(&models, NULL);
-	return 0;
+	ret = models_append(p, models.data + 1, models.len - 1);
+	buf_release(&models);
+	return ret;
 }
 
 const struct postproc pp_regression_analysis = {
 	.name = NAME,
 	.summary = "fit regression models of a value per uid (constant ... exponential)",
-	.usage = reg_usage,
 	.parse = reg_parse,
 	.params_json = reg_params,
 	.run = reg_run,

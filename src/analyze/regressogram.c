@@ -4,7 +4,6 @@
  * median of y in each, a step function written as a "regressogram" model
  * (docs/postprocess/regressogram.md).
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 
 /* ---- buckets, with numpy.histogram_bin_edges' estimators ---- */
 
@@ -134,22 +134,6 @@ struct rg_opts {
 	bool median;
 };
 
-static void rg_usage(void)
-{
-	printf("usage: veles postprocess PROFILE regressogram [OPTIONS]\n"
-	       "\n"
-	       "Splits the x range of each uid into equal buckets and fits a constant per\n"
-	       "bucket: a step function. Empty buckets get 0.\n"
-	       "\n"
-	       "  --bucket-method M          auto (default), doane, fd, rice, scott, sqrt or\n"
-	       "                             sturges, as numpy.histogram_bin_edges\n"
-	       "  --bucket-number N          N equal buckets instead\n"
-	       "  --statistic-function F     mean (default) or median\n"
-	       "  --of KEY                   the fitted value (default: amount)\n"
-	       "  --per KEY                  the independent variable (default:\n"
-	       "                             structure-unit-size); --depending-on is the same\n");
-}
-
 static void rg_free(void *opts)
 {
 	struct rg_opts *o = opts;
@@ -160,81 +144,79 @@ static void rg_free(void *opts)
 	free(o);
 }
 
-static int rg_option(struct rg_opts *o, int opt, char **argv)
+static int rg_option(void *ctx, const struct opt *opt, const char *arg)
 {
+	struct rg_opts *o = ctx;
 	double v;
 
-	switch (opt) {
-	case 'b':
+	if (strcmp(opt->long_name, "bucket-method") == 0) {
 		for (const char *const *m = bucket_methods; *m; m++) {
-			if (strcmp(*m, optarg) == 0) {
+			if (strcmp(*m, arg) == 0) {
 				o->method = *m;
 				return 0;
 			}
 		}
 		return err_set(ERR_INVALID, "postprocess " NAME ": unknown --bucket-method '%s'",
-			       optarg);
-	case 'n':
-		if (pp_parse_double(NAME, "--bucket-number", optarg, &v) < 0)
+			       arg);
+	}
+	if (strcmp(opt->long_name, "bucket-number") == 0) {
+		if (pp_parse_double(NAME, "--bucket-number", arg, &v) < 0)
 			return ERR_INVALID;
 		if (v != floor(v) || v < 1 || v > REGRESSOGRAM_MAX_BUCKETS)
 			return err_set(ERR_INVALID,
 				       "postprocess " NAME
 				       ": --bucket-number wants a whole number >= 1, not '%s'",
-				       optarg);
+				       arg);
 		o->nbuckets = (size_t)v;
 		o->method = NULL;
 		return 0;
-	case 's':
-		if (strcmp(optarg, "mean") != 0 && strcmp(optarg, "median") != 0)
-			return err_set(ERR_INVALID,
-				       "postprocess " NAME
-				       ": unknown --statistic-function '%s' (mean, median)",
-				       optarg);
-		o->median = strcmp(optarg, "median") == 0;
-		return 0;
-	default:
-		if (series_keys_option(&o->keys, opt, optarg))
-			return 0;
-		return pp_bad_option(NAME, opt, argv);
 	}
+	if (strcmp(arg, "mean") != 0 && strcmp(arg, "median") != 0)
+		return err_set(ERR_INVALID,
+			       "postprocess " NAME
+			       ": unknown --statistic-function '%s' (mean, median)",
+			       arg);
+	o->median = strcmp(arg, "median") == 0;
+	return 0;
 }
 
-static int rg_parse(int argc, char **argv, void **out)
+static int rg_parse(int argc, char **argv, void **out, char **help)
 {
-	static const struct option longopts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"bucket-method", required_argument, NULL, 'b'},
-		{"bucket-number", required_argument, NULL, 'n'},
-		{"statistic-function", required_argument, NULL, 's'},
-		{"of", required_argument, NULL, 'O'},
-		{"per", required_argument, NULL, 'P'},
-		{"depending-on", required_argument, NULL, 'P'},
-		{NULL, 0, NULL, 0},
-	};
 	struct rg_opts *o = xcalloc(1, sizeof(*o));
-	int opt, ret = 0;
+	struct opt keys[SERIES_KEYS_NOPTS];
+	const struct opt opts[] = {
+		OPT_CALLBACK(0, "bucket-method", "M", rg_option,
+			     "auto (default), doane, fd, rice, scott, sqrt or\n"
+			     "sturges, as numpy.histogram_bin_edges"),
+		OPT_CALLBACK(0, "bucket-number", "N", rg_option, "N equal buckets instead"),
+		OPT_CALLBACK(0, "statistic-function", "F", rg_option, "mean (default) or median"),
+		OPT_INCLUDE(keys),
+		OPT_DASH_ALIAS("bm", "bucket-method"),
+		OPT_DASH_ALIAS("bn", "bucket-number"),
+		OPT_DASH_ALIAS("sf", "statistic-function"),
+		OPT_END(),
+	};
+	const struct postproc_options po = {
+		.usage = "veles postprocess PROFILE regressogram [OPTIONS]",
+		.about = "Splits the x range of each uid into equal buckets and fits a constant "
+			 "per\n"
+			 "bucket: a step function. Empty buckets get 0.",
+		.opts = opts,
+		.ctx = o,
+	};
+	int nop, ret;
 
 	series_keys_init(&o->keys);
+	series_keys_table(&o->keys, keys);
 	o->method = "auto";
 	*out = NULL;
-	optind = 1;
-	opterr = 0;
-	while (ret == 0 && (opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			rg_usage();
-			rg_free(o);
-			return 0;
-		}
-		ret = rg_option(o, opt, argv);
-	}
-	if (ret == 0 && optind < argc)
-		ret = err_set(ERR_INVALID, "postprocess " NAME ": unexpected argument '%s'",
-			      argv[optind]);
-	if (ret < 0) {
+	*help = NULL;
+	ret = postproc_parse_options(NAME, &po, argc, argv, &nop, help);
+	if (ret < 0 || *help) {
 		rg_free(o);
 		return ret;
 	}
+	series_keys_take(&o->keys);
 	*out = o;
 	return 0;
 }
@@ -307,17 +289,17 @@ static int rg_one(const void *opts, const struct series *s, struct buf *models, 
 	return 0;
 }
 
-static int rg_run(struct profile *p, const void *opts)
+static int rg_run(struct profile *p, const void *opts, const struct postproc_env *env)
 {
 	const struct rg_opts *o = opts;
 
+	UNUSED(env);
 	return series_run_each(p, &o->keys, NAME, rg_one, opts);
 }
 
 const struct postproc pp_regressogram = {
 	.name = NAME,
 	.summary = "fit a step function: the mean or median of each uid's points per bucket",
-	.usage = rg_usage,
 	.parse = rg_parse,
 	.params_json = rg_params,
 	.run = rg_run,

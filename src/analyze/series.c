@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/models.h"
 #include "analyze/postproc.h"
 #include "analyze/series.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 #include "util/strpool.h"
 
 void series_keys_init(struct series_keys *k)
@@ -24,15 +26,36 @@ void series_keys_free(struct series_keys *k)
 	free(k->per);
 }
 
-bool series_keys_option(struct series_keys *k, int opt, const char *arg)
+void series_keys_table(struct series_keys *k, struct opt *t)
 {
-	char **slot = opt == 'O' ? &k->of : opt == 'P' ? &k->per : NULL;
+	const struct opt opts[SERIES_KEYS_NOPTS] = {
+		OPT_STRING(0, "of", &k->of_arg, "KEY", "the value fitted (default: amount)"),
+		OPT_STRING(0, "per", &k->per_arg, "KEY",
+			   "the independent variable (default: structure-unit-size);\n"
+			   "--depending-on is the same"),
+		OPT_STRING(0, "depending-on", &k->per_arg, NULL, NULL),
+		OPT_ALIAS("of-key", "of"),
+		OPT_ALIAS("per-key", "per"),
+		OPT_DASH_ALIAS("of", "of"),
+		OPT_DASH_ALIAS("per", "per"),
+		OPT_DASH_ALIAS("dp", "depending-on"),
+		OPT_END(),
+	};
 
-	if (!slot)
-		return false;
-	free(*slot);
-	*slot = xstrdup(arg);
-	return true;
+	memcpy(t, opts, sizeof(opts));
+}
+
+void series_keys_take(struct series_keys *k)
+{
+	if (k->of_arg) {
+		free(k->of);
+		k->of = xstrdup(k->of_arg);
+	}
+	if (k->per_arg) {
+		free(k->per);
+		k->per = xstrdup(k->per_arg);
+	}
+	k->of_arg = k->per_arg = NULL;
 }
 
 void series_keys_json(const struct series_keys *k, struct buf *b, bool *first)
@@ -246,25 +269,6 @@ void model_end(struct buf *models, struct buf *b, const double *x, const double 
 	buf_adds(models, buf_str(b));
 }
 
-void models_commit(struct profile *p, struct buf *models)
-{
-	struct buf all = BUF_INIT;
-	const char *old = p->models;
-
-	if (!models->len)
-		return;
-	if (old && strcmp(old, "[]") != 0) {
-		buf_add(&all, old, strlen(old) - 1);
-		buf_addc(&all, ',');
-	} else {
-		buf_addc(&all, '[');
-	}
-	buf_add(&all, models->data, models->len);
-	buf_addc(&all, ']');
-	free(p->models);
-	p->models = buf_detach(&all, NULL);
-}
-
 static int dbl_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -289,7 +293,7 @@ int series_run_each(struct profile *p, const struct series_keys *k, const char *
 	for (size_t i = 0; i < set.n && ret == 0; i++)
 		ret = one(opts, &set.s[i], &models, &scratch);
 	if (ret == 0)
-		models_commit(p, &models);
+		ret = models_append(p, models.data, models.len);
 	buf_release(&models);
 	buf_release(&scratch);
 	series_set_free(&set);

@@ -29,15 +29,22 @@ struct series_set {
 
 /* The --of and --per options every smoothing postprocessor takes. */
 struct series_keys {
-	char *of;  /* y: "amount" by default */
-	char *per; /* x: "structure-unit-size" by default */
+	char *of;		      /* y: "amount" by default */
+	char *per;		      /* x: "structure-unit-size" by default */
+	const char *of_arg, *per_arg; /* as parsed, until series_keys_take() */
 };
 
 void series_keys_init(struct series_keys *k);
 void series_keys_free(struct series_keys *k);
-/* Handles getopt value @opt ('O' for --of, 'P' for --per/--depending-on);
- * returns false for any other option. */
-bool series_keys_option(struct series_keys *k, int opt, const char *arg);
+/*
+ * The options for @k in a postprocessor's table (OPT_INCLUDE it): --of,
+ * --per and --depending-on, with Perun's --of-key, --per-key, -of, -per
+ * and -dp. After parsing, series_keys_take() keeps what they gave.
+ */
+#define SERIES_KEYS_NOPTS 9
+struct opt;
+void series_keys_table(struct series_keys *k, struct opt *t);
+void series_keys_take(struct series_keys *k);
 /* Adds "of" and "per" to an open params object. */
 void series_keys_json(const struct series_keys *k, struct buf *b, bool *first);
 
@@ -59,14 +66,14 @@ double series_r_square(const double *y, const double *fit, size_t n);
  * "x_start","x_end"; the caller adds its settings with pp_json_*();
  * model_end adds x_values, bucket_stats (points whose value is NaN left
  * out) and r_square, closes the object and adds it to the comma-separated
- * list @models; models_commit appends that list to p->models at once (a
- * profile of thousands of uids would copy p->models once per model).
+ * list @models; models_append() (analyze/models.h) adds that list to
+ * p->models at once (a profile of thousands of uids would copy p->models
+ * once per model).
  */
 void model_begin(struct buf *b, const struct series *s, const struct series_keys *k,
 		 const char *model, const char *method, double x_start, double x_end);
 void model_end(struct buf *models, struct buf *b, const double *x, const double *y, size_t n,
 	       double r_square);
-void models_commit(struct profile *p, struct buf *models);
 
 /*
  * The run of a smoothing postprocessor: collects the series of @k, calls

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "analyze/metric.h"
+#include "analyze/models.h"
+#include "analyze/pprecord.h"
 #include "analyze/strategy.h"
 #include "profile/profile.h"
 #include "util/common.h"
@@ -27,31 +29,15 @@ static bool glob_or_equal(const char *pattern, const char *value)
 	return value && (strcmp(pattern, value) == 0 || fnmatch(pattern, value, 0) == 0);
 }
 
-/* Postprocessor names compare with '_' and '-' alike: Perun's
- * regression_analysis is our regression-analysis. */
-static bool same_name(const char *a, size_t alen, const char *b)
-{
-	size_t i;
-
-	for (i = 0; i < alen && b[i]; i++)
-		if (a[i] != b[i] && !(strchr("_-", a[i]) && strchr("_-", b[i])))
-			return false;
-	return i == alen && !b[i];
-}
-
-/* Whether the profile ran postprocessor @name (its "postprocessors" list). */
+/* Whether the profile ran postprocessor @name (its "postprocessors"
+ * records; Perun's regression_analysis is our regression-analysis). */
 static bool ran_postprocessor(const struct profile *p, const char *name)
 {
-	const char *at = p->postprocessors;
+	struct pp_records r;
+	bool ran = pp_records_read(p->postprocessors, &r) == 0 && pp_records_ran(&r, name);
 
-	while (at && (at = strstr(at, "\"name\":\""))) {
-		const char *v = at + 8, *end = strchr(v, '"');
-
-		if (end && same_name(v, (size_t)(end - v), name))
-			return true;
-		at = v;
-	}
-	return false;
+	pp_records_free(&r);
+	return ran;
 }
 
 /* A type matches ours or the one Perun sees (a monitor profile is mixed). */
@@ -88,7 +74,7 @@ const char *check_method_canonical(const char *name)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(long_names); i++)
-		if (same_name(long_names[i][0], strlen(long_names[i][0]), name))
+		if (pp_name_equal(long_names[i][0], name))
 			name = long_names[i][1];
 	for (const char *const *m = check_method_names(); *m; m++)
 		if (strcmp(*m, name) == 0)
@@ -109,7 +95,7 @@ void check_strategies_free(struct check_strategies *s)
  * bounds on the loop bounds of a bounds profile. */
 static const char *default_method(const struct profile *p)
 {
-	bool has_models = p->models && strcmp(p->models, "[]") != 0;
+	bool has_models = !models_none(p);
 	bool is_time = p->type && strcmp(p->type, "time") == 0;
 
 	if (p->type && strcmp(p->type, "bound") == 0)

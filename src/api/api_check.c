@@ -10,8 +10,8 @@
 #include "analyze/strategy.h"
 #include "api/api.h"
 #include "profile/profile.h"
+#include "project/check_versions.h"
 #include "project/settings.h"
-#include "project/version_profiles.h"
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -299,38 +299,53 @@ int veles_check_profiles(veles_check *c, const veles_profile *base, const veles_
 	return finish(t, compare(c, s, t), out);
 }
 
+static int run_env_check(void *arg, const struct profile *a, const char *an,
+			 const struct profile *b, const char *bn)
+{
+	return env_check(arg, a, an, b, bn);
+}
+
+/* A compared pair's rows, as compare() adds them. */
+static void add_pair_rows(veles_table *t, const struct check_pair *p)
+{
+	const struct side s[2] = {
+		{NULL, p->baseline_name, p->baseline_id, p->baseline_version},
+		{NULL, p->target_name, p->target_id, p->target_version},
+	};
+
+	for (size_t i = 0; i < p->changes.n; i++) {
+		add_row(t, s, p->config, &p->changes.v[i]);
+		if (p->changes.v[i].note)
+			api_log(VELES_LOG_WARNING, "%s in %s could not be judged (%s)",
+				p->changes.v[i].location, p->target_name, p->changes.v[i].note);
+	}
+}
+
+/* The same orchestration as `veles check head` (project/check_versions.h),
+ * with @base in place of the parents. */
 int veles_check_versions(veles_check *c, const char *base, const char *target, veles_table **out)
 {
-	struct version_profiles v[2];
+	struct check_run run = {.co = c->o, .env_check = run_env_check, .arg = c};
+	struct check_report r = {0};
 	char id[2][41];
 	veles_table *t = results_new();
 	int ret = 0;
 
 	*out = NULL;
-	memset(v, 0, sizeof(v));
 	if (!c->pr)
 		ret = err_set(ERR_INVALID, "checking versions needs a project (veles_check_new)");
 	for (int i = 0; i < 2 && ret == 0; i++)
 		ret = project_version(&c->pr->pr, i ? target : base, id[i]);
-	for (int i = 0; i < 2 && ret == 0; i++)
-		ret = version_profiles_load(c->pr->pr.store, id[i], &v[i]);
-	if (ret == 0 && v[1].n == 0)
+	if (ret == 0)
+		ret = check_run_version(&run, c->pr->pr.store, id[1], &id[0], 1, &r);
+	if (ret == 0 && r.n == 0 && r.without_baseline == 0)
 		ret = err_set(ERR_NOTFOUND,
 			      "no profile registered to version %.7s: nothing to check", id[1]);
-	for (size_t i = 0; i < v[1].n && ret == 0; i++) {
-		ssize_t j = version_profiles_find(&v[0], v[1].key[i]);
-
-		if (j < 0) {
-			api_log(VELES_LOG_WARNING, "%s has no baseline in version %.7s",
-				v[1].e[i].name, id[0]);
-			continue;
-		}
-		const struct side s[2] = {{v[0].p[j], v[0].e[j].name, v[0].e[j].blob, id[0]},
-					  {v[1].p[i], v[1].e[i].name, v[1].e[i].blob, id[1]}};
-
-		ret = compare(c, s, t);
-	}
-	version_profiles_free(&v[0]);
-	version_profiles_free(&v[1]);
+	for (size_t i = 0; i < r.without_baseline && ret == 0; i++)
+		api_log(VELES_LOG_WARNING, "%s has no baseline in version %.7s",
+			r.unmatched[i].name, id[0]);
+	for (size_t i = 0; i < r.n && ret == 0; i++)
+		add_pair_rows(t, &r.pairs[i]);
+	check_report_free(&r);
 	return finish(t, ret, out);
 }

@@ -102,6 +102,7 @@ int check_remeasure(struct cli_ctx *ctx, const struct check_remeasure_args *a, c
 			.jobs_dir = ctx->jobs_dir,
 			.logs_dir = ctx->logs_dir,
 			.progress = a->quiet ? NULL : progress,
+			.message = cli_collect_message,
 		};
 
 		if (!a->quiet)

@@ -1,6 +1,5 @@
 /* What every command shares: error lines, finding the project, options. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -51,13 +50,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
-int cli_bad_option(const char *cmd, char **argv)
-{
-	if (optopt && optopt != '?')
-		return cli_usage_error(cmd, "unknown option or missing value: -%c", optopt);
-	return cli_usage_error(cmd, "unknown option or missing value: %s", argv[optind - 1]);
-}
-
 int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop)
 {
 	int ret = opt_parse(p, argc, argv, nop);
@@ -76,6 +68,15 @@ int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop)
 		return 2;
 	}
 	return 0;
+}
+
+char **cli_argv_dup(char **argv, int n)
+{
+	char **v = xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*v));
+
+	if (n > 0)
+		memcpy(v, argv, (size_t)n * sizeof(*v));
+	return v;
 }
 
 void cli_warn(const char *fmt, ...)
@@ -131,8 +132,12 @@ static void project_warning(const char *msg, void *data)
 
 int cli_find_root(struct cli_ctx *ctx)
 {
-	int ret = project_find(NULL, &ctx->project);
+	int ret;
 
+	/* Found already (and maybe opened): finding it again would drop that. */
+	if (ctx->project.root)
+		return 0;
+	ret = project_find(NULL, &ctx->project);
 	ctx->project.warn = project_warning;
 	ctx->implicit = ctx->project.implicit;
 	return ret;

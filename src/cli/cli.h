@@ -102,8 +102,6 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_fail(void);
 /* "veles CMD: MSG" plus a hint to --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The usage error for the option getopt just rejected; returns 2. */
-int cli_bad_option(const char *cmd, char **argv);
 /*
  * Parses a command's options from its table (util/optparse.h; @p->name is
  * the command, "status"). Returns 0 with the *@nop operands in argv[1..];
@@ -112,6 +110,9 @@ int cli_bad_option(const char *cmd, char **argv);
  */
 struct optparse;
 int cli_parse_options(const struct optparse *p, int argc, char **argv, int *nop);
+/* @argv[0..@n) and a NULL after them, for a command line to run: after
+ * cli_parse_options() the options follow the operands. Free with free(). */
+char **cli_argv_dup(char **argv, int n);
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A collector's messages (collect_env.message): output to stdout, lines
  * and progress to stderr. */

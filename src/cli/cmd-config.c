@@ -1,6 +1,5 @@
 /* veles config: read and write .veles/config.yml and the user's config. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,20 +8,16 @@
 
 #include "cli/cli.h"
 #include "config/config.h"
+#include "project/config_edit.h"
 #include "project/project_config.h"
 #include "project/settings.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 
-static const char config_usage[] =
-	"usage: veles config [--local | --tracked | --user] get KEY\n"
-	"       veles config [--local | --tracked | --user] set KEY VALUE\n"
-	"       veles config [--local | --tracked | --user] list\n"
-	"       veles config [--local | --tracked | --user] edit\n"
-	"       veles config [--local | --tracked | --user] reset [TEMPLATE]\n"
-	"\n"
+static const char config_about[] =
 	"Keys are dotted paths into the YAML file (collect.warn_dirty). `get` and\n"
 	"`list` look in the project's .veles/config.yml first, then in the tracked\n"
 	"file (veles.yml at the project's root, or matrix.file), then in the\n"
@@ -36,11 +31,7 @@ static const char config_usage[] =
 	"config.yml.old): master (the default: everything commented out),\n"
 	"developer (make before each collection; check collects what a baseline\n"
 	"lacks) or user (developer, with the programs in build/, _build/ or dist/\n"
-	"timed on the files in workload/, examples/, payload/ ...); docs/config.md.\n"
-	"\n"
-	"  --local   only the project's file (.veles/config.yml)\n"
-	"  --tracked only the tracked file, committed with the code (veles.yml)\n"
-	"  --user    only the user's file ($XDG_CONFIG_HOME/veles/config.yml)\n";
+	"timed on the files in workload/, examples/, payload/ ...); docs/config.md.";
 
 enum scope { SCOPE_ANY, SCOPE_LOCAL, SCOPE_USER, SCOPE_TRACKED };
 
@@ -80,95 +71,32 @@ bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
 	return project_setting_bool(&ctx->project, key, def);
 }
 
-static void print_item(const char *key, const char *value, void *arg)
-{
-	struct buf *seen = arg;
-	char *marker = xasprintf("\n%s\n", key);
-
-	/* list shows each key once, nearest file first. */
-	if (!strstr(buf_str(seen), marker)) {
-		printf("%s=%s\n", key, value);
-		buf_adds(seen, marker + 1);
-		buf_addc(seen, '\n');
-	}
-	free(marker);
-}
-
-struct below {
-	const char *key;
-	size_t len;
-};
-
-/* `get` of a section or list: every value below it, as `list` prints. */
-static void print_below(const char *key, const char *value, void *arg)
-{
-	const struct below *b = arg;
-
-	if (strncmp(key, b->key, b->len) == 0 && key[b->len] == '.')
-		printf("%s=%s\n", key, value);
-}
-
 static int get_or_list(const char *const *paths, size_t n, const char *key)
 {
-	struct buf seen = BUF_INIT;
-	size_t i;
-	int ret = key ? 1 : 0;
+	struct buf out = BUF_INIT;
+	int ret = project_config_lookup(paths, n, key, &out);
 
-	buf_addc(&seen, '\n');
-	for (i = 0; i < n; i++) {
-		struct config *c = NULL;
-
-		if (!paths[i])
-			continue;
-		if (config_load(paths[i], &c) < 0 || config_validate(c) < 0) {
-			config_free(c);
-			buf_release(&seen);
-			return cli_fail();
-		}
-		if (key && ret && config_get(c, key)) {
-			printf("%s\n", config_get(c, key));
-			ret = 0;
-		} else if (key && ret && config_has(c, key)) {
-			struct below b = {key, strlen(key)};
-
-			config_each(c, print_below, &b);
-			ret = 0;
-		} else if (!key) {
-			config_each(c, print_item, &seen);
-		}
-		config_free(c);
-	}
-	buf_release(&seen);
-	if (ret)
-		cli_error("%s is not set", key);
-	return ret;
+	fwrite(buf_str(&out), 1, out.len, stdout);
+	buf_release(&out);
+	return ret < 0 ? cli_fail() : 0;
 }
 
 static int edit_file(const char *path)
 {
 	const char *editor = getenv("VISUAL");
 	char *cmd;
-	int status, ret;
+	int status;
+	pid_t pid;
 
 	if (!editor || !*editor)
 		editor = getenv("EDITOR");
 	if (!editor || !*editor)
 		editor = "vi";
-	if (!path_exists(path)) {
-		char *dir = xstrdup(path);
-
-		*strrchr(dir, '/') = '\0';
-		if (mkdir_p(dir) < 0 ||
-		    file_write_atomic(path, config_template, strlen(config_template)) < 0) {
-			free(dir);
-			return cli_fail();
-		}
-		free(dir);
-	}
+	if (project_config_ensure(path) < 0)
+		return cli_fail();
 	/* Through the shell, so EDITOR may carry arguments ("code -w"). */
 	cmd = xasprintf("%s \"$1\"", editor);
-	pid_t pid = fork();
-
+	pid = fork();
 	if (pid == 0) {
 		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
 		_exit(127);
@@ -179,13 +107,7 @@ static int edit_file(const char *path)
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return cli_error("the editor (%s) failed; %s is as the editor left it", editor,
 				 path);
-	struct config *c;
-
-	if (config_load(path, &c) < 0)
-		return cli_fail();
-	ret = config_validate(c) < 0 ? cli_fail() : 0;
-	config_free(c);
-	return ret;
+	return project_config_check_file(path) < 0 ? cli_fail() : 0;
 }
 
 /* Perun's `config reset`: the file as a template makes it, the old one kept
@@ -193,40 +115,21 @@ static int edit_file(const char *path)
  * own file, the current directory) for programs and workloads. */
 static int reset_file(struct cli_ctx *ctx, const char *path, const char *tmpl, bool user)
 {
-	char *dir, *text, *old;
-	int ret = 0;
+	bool kept;
 
 	if (!config_template_known(tmpl))
 		return cli_usage_error("config",
 				       "reset: no configuration template '%s' (master, "
 				       "developer, user)",
 				       tmpl);
-	dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	text = config_template_text(tmpl, user || !ctx->root ? "." : ctx->root);
-	old = xasprintf("%s.old", path);
-	if (path_exists(path) && rename(path, old) < 0)
-		ret = cli_error("cannot keep %s as %s: %s", path, old, strerror(errno));
-	if (ret == 0 && (mkdir_p(dir) < 0 || file_write_atomic(path, text, strlen(text)) < 0))
-		ret = cli_fail();
-	if (ret == 0 && path_exists(old))
-		printf("%s reset to the %s template (the old file is %s)\n", path, tmpl,
-		       strrchr(old, '/') ? strrchr(old, '/') + 1 : old);
-	else if (ret == 0)
+	if (project_config_reset(path, tmpl, user || !ctx->root ? "." : ctx->root, &kept) < 0)
+		return cli_fail();
+	if (kept)
+		printf("%s reset to the %s template (the old file is %s.old)\n", path, tmpl,
+		       strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	else
 		printf("%s reset to the %s template\n", path, tmpl);
-	free(old);
-	free(text);
-	free(dir);
-	return ret;
-}
-
-/* Refuses a key that no part of Veles reads: a typo would otherwise be
- * silently ignored. */
-static int set_key(const char *path, const char *key, const char *value)
-{
-	if (!config_key_known(key))
-		return cli_error("unknown key '%s' (docs/config.md lists the keys)", key);
-	return config_set_file(path, key, value) < 0 ? cli_fail() : 0;
+	return 0;
 }
 
 /* The files @scope reads (@all) or writes; -1 when the scope needs a
@@ -294,7 +197,7 @@ static int config_verb(struct cli_ctx *ctx, enum scope scope, const char *verb, 
 	if (ret == 0 && reads)
 		ret = get_or_list(paths, n, nargs ? args[0] : NULL);
 	else if (ret == 0 && strcmp(verb, "set") == 0)
-		ret = set_key(paths[0], args[0], args[1]);
+		ret = project_config_set_key(paths[0], args[0], args[1]) < 0 ? cli_fail() : 0;
 	else if (ret == 0 && strcmp(verb, "edit") == 0)
 		ret = edit_file(paths[0]);
 	else if (ret == 0)
@@ -303,37 +206,47 @@ static int config_verb(struct cli_ctx *ctx, enum scope scope, const char *verb, 
 	return ret;
 }
 
+/* --local, --tracked, --user: the last one given wins. */
+static int set_scope(void *ctx, const struct opt *o, const char *arg)
+{
+	enum scope *scope = ctx;
+
+	UNUSED(arg);
+	*scope = o->long_name[0] == 'l'	  ? SCOPE_LOCAL
+		 : o->long_name[0] == 't' ? SCOPE_TRACKED
+					  : SCOPE_USER;
+	return 0;
+}
+
 int cmd_config(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"local", no_argument, NULL, 'l'},
-		{"user", no_argument, NULL, 'u'},
-		{"tracked", no_argument, NULL, 't'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	enum scope scope = SCOPE_ANY;
-	int c;
+	const struct opt opts[] = {
+		OPT_FLAG_CALLBACK(0, "local", set_scope,
+				  "only the project's file (.veles/config.yml)"),
+		OPT_FLAG_CALLBACK(0, "tracked", set_scope,
+				  "only the tracked file, committed with the code (veles.yml)"),
+		OPT_FLAG_CALLBACK(0, "user", set_scope,
+				  "only the user's file ($XDG_CONFIG_HOME/veles/config.yml)"),
+		OPT_END(),
+	};
+	const struct optparse p = {
+		.name = "config",
+		.usage = "veles config [--local | --tracked | --user] get KEY\n"
+			 "veles config [--local | --tracked | --user] set KEY VALUE\n"
+			 "veles config [--local | --tracked | --user] list\n"
+			 "veles config [--local | --tracked | --user] edit\n"
+			 "veles config [--local | --tracked | --user] reset [TEMPLATE]",
+		.about = config_about,
+		.opts = opts,
+		.ctx = &scope,
+		.flags = OPTP_STOP_AT_OPERAND,
+	};
+	int nop, ret = cli_parse_options(&p, argc, argv, &nop);
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			scope = SCOPE_LOCAL;
-			break;
-		case 'u':
-			scope = SCOPE_USER;
-			break;
-		case 't':
-			scope = SCOPE_TRACKED;
-			break;
-		case 'h':
-			fputs(config_usage, stdout);
-			return 0;
-		default:
-			return cli_bad_option("config", argv);
-		}
-	}
-	if (optind >= argc)
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (nop == 0)
 		return cli_usage_error("config", "say get, set, list, edit or reset");
-	return config_verb(ctx, scope, argv[optind], argc - optind - 1, argv + optind + 1);
+	return config_verb(ctx, scope, argv[1], nop - 1, argv + 2);
 }

@@ -1,7 +1,6 @@
 /* veles export: a profile as Perun's JSON, whatever form it is kept in. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,61 +12,45 @@
 #include "profile/profile.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 
-static const char export_usage[] =
-	"usage: veles export [-m REV] [-o FILE] [-i] PROFILE\n"
-	"\n"
+static const char export_about[] =
 	"Writes PROFILE as JSON in Perun's format, whether it is kept in the\n"
 	"compact form (the store, .veles/jobs/) or as JSON. PROFILE is chosen as\n"
 	"for `veles show`: N or N@i (registered with the version), N@p (pending),\n"
 	"a profile's name or id, or a path to a profile file (also outside any\n"
-	"project).\n"
-	"\n"
-	"  -m, --minor REV    the version PROFILE belongs to (default: HEAD)\n"
-	"  -o, --output FILE  write FILE (atomically) instead of standard output\n"
-	"  -i, --indent       indent by two spaces (default: compact, one line)\n";
+	"project).";
 
 struct export_opts {
 	const char *rev, *output, *spec;
 	bool indent;
 };
 
+/* 0, 1 after --help, -1 after a usage error. */
 static int parse_export(int argc, char **argv, struct export_opts *o)
 {
-	static const struct option opts[] = {
-		{"minor", required_argument, NULL, 'm'},
-		{"output", required_argument, NULL, 'o'},
-		{"indent", no_argument, NULL, 'i'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	struct opt opts[] = {
+		OPT_STRING('m', "minor", &o->rev, "REV",
+			   "the version PROFILE belongs to (default: HEAD)"),
+		OPT_STRING('o', "output", &o->output, "FILE",
+			   "write FILE (atomically) instead of standard output"),
+		OPT_BOOL('i', "indent", &o->indent,
+			 "indent by two spaces (default: compact, one line)"),
+		OPT_HELP_LINE(),
+		OPT_END(),
 	};
-	int c;
+	struct optparse p = {"export",	   "veles export [-m REV] [-o FILE] [-i] PROFILE",
+			     export_about, opts,
+			     NULL,	   0};
+	int n, ret = cli_parse_options(&p, argc, argv, &n);
 
-	while ((c = getopt_long(argc, argv, "m:o:ih", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->rev = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'i':
-			o->indent = true;
-			break;
-		case 'h':
-			fputs(export_usage, stdout);
-			return 1;
-		default:
-			cli_bad_option("export", argv);
-			return -1;
-		}
-	}
-	if (optind + 1 != argc) {
-		cli_usage_error("export",
-				optind >= argc ? "name one profile" : "name one profile only");
+	if (ret)
+		return ret < 0 ? 1 : -1;
+	if (n != 1) {
+		cli_usage_error("export", n == 0 ? "name one profile" : "name one profile only");
 		return -1;
 	}
-	o->spec = argv[optind];
+	o->spec = argv[1];
 	return 0;
 }
 

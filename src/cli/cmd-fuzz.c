@@ -3,9 +3,6 @@
  * of a program's input (docs/cli/fuzz.md). The options, the signals and
  * the profile's place; the fuzzing itself is src/fuzz/.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,74 +10,12 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/fuzz-args.h"
 #include "cli/fuzz-print.h"
 #include "fuzz/fuzz.h"
 #include "util/common.h"
+#include "util/error.h"
 #include "vcs/vcs.h"
-
-#define FUZZ_USAGE "usage: veles fuzz [OPTIONS] -i SEEDS [-i SEEDS...] -- COMMAND [ARGS...]"
-
-static void fuzz_usage(void)
-{
-	printf(FUZZ_USAGE
-	       "\n\n"
-	       "Performance fuzzing: mutates the seed inputs, runs COMMAND on each mutant,\n"
-	       "keeps the mutants that cost more or reach new code, and reports the\n"
-	       "costliest inputs found, their cost against the seeds' and how the cost\n"
-	       "grows with the input's length (a profile in .veles/jobs/ for\n"
-	       "`veles postprocess PROFILE regression-analysis`).\n"
-	       "\n"
-	       "The input is a file: `@@` in an argument (or an argument `%%s`) is its\n"
-	       "path; without one it is COMMAND's stdin. The cost is instructions:u where\n"
-	       "the PMU counts them, else the task-clock CPU time. A program built with\n"
-	       "`clang $(veles cflags fuzz --link)` also reports its edge counts, and\n"
-	       "mutants that pass an edge more often than any before are kept (PerfFuzz).\n"
-	       "\n"
-	       "  -i, --input PATH          a seed file, or a directory of them (repeat)\n"
-	       "  -o, --output-dir DIR      corpus/, worst/, crashes/, hangs/ and the state;\n"
-	       "                            default .veles/fuzz/PROGRAM; an existing one is\n"
-	       "                            resumed (then -i may be left out)\n"
-	       "  -t, --time DURATION       fuzz this long: 90, 90s, 15m, 2h (default 30m)\n"
-	       "  -n, --runs N              stop after N runs of COMMAND\n"
-	       "      --timeout S           a run longer than S seconds is a hang (default\n"
-	       "                            50 times the slowest seed's time, at least 1 s)\n"
-	       "      --seed N              the random seed: the same one makes the same\n"
-	       "                            mutants (default: a fresh one, shown)\n"
-	       "      --dict FILE           tokens to insert (AFL's format, or one a line)\n"
-	       "  -N, --max-size BYTES      no mutant longer than this; default 4 times the\n"
-	       "                            largest seed (and 1024 bytes more at least)\n"
-	       "      --max-size-ratio R    ... the largest seed times R instead\n"
-	       "      --max-size-increase B ... the largest seed plus B bytes instead\n"
-	       "  -m, --metric NAME         auto, instructions, task-clock, rusage, or hits\n"
-	       "                            (edges passed, from an instrumented build)\n"
-	       "      --no-feedback         plain random mutation of the seeds: nothing is\n"
-	       "                            kept (a baseline to compare with)\n"
-	       "      --no-coverage         ignore the edge counts of an instrumented build\n"
-	       "      --no-profile          write no profile to .veles/jobs/\n"
-	       "      --format FMT          the report as text (default) or json\n"
-	       "  -q, --quiet               no progress on stderr\n"
-	       "  -h, --help                this help\n");
-}
-
-enum {
-	OPT_TIMEOUT = 0x100,
-	OPT_SEED,
-	OPT_DICT,
-	OPT_RATIO,
-	OPT_INCREASE,
-	OPT_NO_FEEDBACK,
-	OPT_NO_COVERAGE,
-	OPT_NO_PROFILE,
-	OPT_FORMAT,
-};
-
-struct fuzz_args {
-	struct fz_options o;
-	const char **inputs;
-	size_t ninputs;
-	enum out_format format;
-	bool quiet, no_profile;
-};
 
 static volatile sig_atomic_t stop_flag;
 static struct timespec stop_time;
@@ -99,182 +34,6 @@ static void on_signal(int sig)
 		stop_time = now;
 		stop_flag = sig;
 	}
-}
-
-/* "90", "90s", "1.5m", "2h" into seconds; -1 when it is none of those. */
-static double parse_duration(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !(v > 0) || !isfinite(v))
-		return -1;
-	if (*end == 'm')
-		v *= 60, end++;
-	else if (*end == 'h')
-		v *= 3600, end++;
-	else if (*end == 's')
-		end++;
-	return *end ? -1 : v;
-}
-
-static int parse_bytes(const char *opt, const char *v, size_t *out)
-{
-	unsigned long n;
-
-	if (cli_parse_uint("fuzz", opt, v, &n) < 0)
-		return -1;
-	if (n == 0)
-		return cli_usage_error("fuzz", "%s needs at least 1 byte, not '%s'", opt, v), -1;
-	*out = n;
-	return 0;
-}
-
-static int parse_option(struct fuzz_args *a, int c, char **argv)
-{
-	struct fz_options *o = &a->o;
-	unsigned long n;
-	char *end;
-	double d;
-	int m;
-
-	switch (c) {
-	case 'i':
-		a->inputs = xrealloc(a->inputs, (a->ninputs + 1) * sizeof(*a->inputs));
-		a->inputs[a->ninputs++] = optarg;
-		return 0;
-	case 'o':
-		o->out_dir = optarg;
-		return 0;
-	case 't':
-		o->time_limit = parse_duration(optarg);
-		return o->time_limit > 0 ? 0
-					 : cli_usage_error("fuzz",
-							   "--time needs a duration such as "
-							   "90, 90s, 15m or 2h, not '%s'",
-							   optarg);
-	case 'n':
-		if (cli_parse_uint("fuzz", "--runs", optarg, &n) < 0)
-			return 2;
-		if (!n)
-			return cli_usage_error("fuzz", "--runs needs at least 1, not '%s'", optarg);
-		o->run_limit = n;
-		return 0;
-	case OPT_TIMEOUT:
-		d = parse_duration(optarg);
-		if (!(d > 0))
-			return cli_usage_error("fuzz",
-					       "--timeout needs a positive number of "
-					       "seconds, not '%s'",
-					       optarg);
-		o->timeout = d;
-		return 0;
-	case OPT_SEED:
-		if (cli_parse_uint("fuzz", "--seed", optarg, &n) < 0)
-			return 2;
-		o->seed = n;
-		o->seed_set = true;
-		return 0;
-	case OPT_DICT:
-		o->dict_path = optarg;
-		return 0;
-	case 'N':
-		return parse_bytes("--max-size", optarg, &o->max_size) < 0 ? 2 : 0;
-	case OPT_RATIO:
-		errno = 0;
-		o->max_size_ratio = strtod(optarg, &end);
-		if (errno || end == optarg || *end || !(o->max_size_ratio >= 1) ||
-		    !isfinite(o->max_size_ratio))
-			return cli_usage_error("fuzz",
-					       "--max-size-ratio needs a number of at "
-					       "least 1, not '%s'",
-					       optarg);
-		return 0;
-	case OPT_INCREASE:
-		if (cli_parse_uint("fuzz", "--max-size-increase", optarg, &n) < 0)
-			return 2;
-		o->max_size_increase = n;
-		o->max_size_increase_set = true;
-		return 0;
-	case 'm':
-		m = fz_metric_from_name(optarg);
-		if (m < 0)
-			return cli_usage_error("fuzz",
-					       "--metric is auto, instructions, task-clock, "
-					       "rusage or hits, not '%s'",
-					       optarg);
-		o->metric = (enum fz_metric)m;
-		return 0;
-	case OPT_NO_FEEDBACK:
-		o->feedback = false;
-		return 0;
-	case OPT_NO_COVERAGE:
-		o->coverage = false;
-		return 0;
-	case OPT_NO_PROFILE:
-		a->no_profile = true;
-		return 0;
-	case OPT_FORMAT:
-		return cli_parse_format("fuzz", optarg, &a->format) < 0 ? 2 : 0;
-	case 'q':
-		a->quiet = true;
-		return 0;
-	default:
-		return cli_bad_option("fuzz", argv);
-	}
-}
-
-static int parse_args(struct fuzz_args *a, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"input", required_argument, NULL, 'i'},
-		{"input-sample", required_argument, NULL, 'i'},
-		{"output-dir", required_argument, NULL, 'o'},
-		{"time", required_argument, NULL, 't'},
-		{"runs", required_argument, NULL, 'n'},
-		{"timeout", required_argument, NULL, OPT_TIMEOUT},
-		{"hang-timeout", required_argument, NULL, OPT_TIMEOUT},
-		{"seed", required_argument, NULL, OPT_SEED},
-		{"dict", required_argument, NULL, OPT_DICT},
-		{"max-size", required_argument, NULL, 'N'},
-		{"max-size-ratio", required_argument, NULL, OPT_RATIO},
-		{"max-size-increase", required_argument, NULL, OPT_INCREASE},
-		{"metric", required_argument, NULL, 'm'},
-		{"no-feedback", no_argument, NULL, OPT_NO_FEEDBACK},
-		{"no-coverage", no_argument, NULL, OPT_NO_COVERAGE},
-		{"no-profile", no_argument, NULL, OPT_NO_PROFILE},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"quiet", no_argument, NULL, 'q'},
-		{NULL, 0, NULL, 0},
-	};
-	int c, ret;
-
-	a->o.feedback = true;
-	a->o.coverage = true;
-	a->o.metric = FZ_METRIC_AUTO;
-	while ((c = getopt_long(argc, argv, "+hi:o:t:n:N:m:q", opts, NULL)) != -1) {
-		if (c == 'h')
-			continue;
-		ret = parse_option(a, c, argv);
-		if (ret)
-			return ret;
-	}
-	if (optind >= argc)
-		return cli_usage_error("fuzz",
-				       "no command to fuzz (veles fuzz -i SEEDS -- CMD...)");
-	a->o.argv = argv + optind;
-	if (!a->o.time_limit && !a->o.run_limit)
-		a->o.time_limit = 30 * 60;
-	if (a->o.max_size && (a->o.max_size_ratio > 0 || a->o.max_size_increase_set))
-		return cli_usage_error("fuzz", "--max-size, --max-size-ratio and "
-					       "--max-size-increase exclude each other");
-	if (a->o.max_size_ratio > 0 && a->o.max_size_increase_set)
-		return cli_usage_error("fuzz", "--max-size-ratio and --max-size-increase exclude "
-					       "each other");
-	return 0;
 }
 
 /* .veles/fuzz/PROGRAM: the program's base name, made safe for a path. */
@@ -368,15 +127,12 @@ int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv)
 	bool in_project;
 	int ret;
 
-	if (cli_wants_help(argc, argv)) {
-		fuzz_usage();
-		return 0;
-	}
 	memset(&a, 0, sizeof(a));
-	ret = parse_args(&a, argc, argv);
+	ret = fuzz_parse_args(&a, argc, argv);
 	if (ret) {
 		free(a.inputs);
-		return ret;
+		free(a.o.argv);
+		return ret < 0 ? 0 : ret;
 	}
 	a.o.inputs = a.inputs;
 	a.o.ninputs = a.ninputs;
@@ -384,6 +140,7 @@ int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv)
 	err_clear();
 	if (!a.o.out_dir && !in_project) {
 		free(a.inputs);
+		free(a.o.argv);
 		return cli_usage_error("fuzz", "not in a Veles project: give the output directory "
 					       "with -o DIR");
 	}
@@ -394,5 +151,6 @@ int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv)
 	ret = run(ctx, &a, in_project);
 	free(out);
 	free(a.inputs);
+	free(a.o.argv);
 	return ret;
 }

@@ -2,7 +2,6 @@
  * matrix on every new commit, in the background, logging to .veles/logs/. */
 #include "vcs/git_lazy.h"
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,18 +12,14 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 #include "vcs/vcs.h"
 
-static const char hook_usage[] =
-	"usage: veles hook install [-f]\n"
-	"       veles hook uninstall\n"
-	"\n"
+static const char hook_about[] =
 	"`install` writes the git post-commit hook: after each commit it starts\n"
 	"`veles run matrix -m COMMIT` in the background (in a temporary worktree,\n"
 	"so your working tree is never touched) and logs to\n"
-	".veles/logs/hook-COMMIT.log. `uninstall` removes it.\n"
-	"\n"
-	"  -f, --force   replace a post-commit hook that Veles did not write\n";
+	".veles/logs/hook-COMMIT.log. `uninstall` removes it.";
 
 /* The line that tells our hook from the user's own. */
 #define HOOK_MARK "# veles: run the job matrix on each commit"
@@ -123,33 +118,29 @@ static int hook_uninstall(const char *path)
 
 int cmd_hook(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"force", no_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	bool force = false;
+	struct opt opts[] = {
+		OPT_BOOL('f', "force", &force,
+			 "replace a post-commit hook that Veles did not write"),
+		OPT_HELP_LINE(),
+		OPT_END(),
+	};
+	struct optparse p = {
+		"hook", "veles hook install [-f]\nveles hook uninstall", hook_about, opts, NULL, 0};
 	char *path;
-	int c, ret;
+	int n, ret;
 
-	while ((c = getopt_long(argc, argv, "fh", opts, NULL)) != -1) {
-		if (c == 'f')
-			force = true;
-		else if (c == 'h')
-			return fputs(hook_usage, stdout), 0;
-		else
-			return cli_bad_option("hook", argv);
-	}
-	if (optind + 1 != argc ||
-	    (strcmp(argv[optind], "install") != 0 && strcmp(argv[optind], "uninstall") != 0))
+	if ((ret = cli_parse_options(&p, argc, argv, &n)))
+		return ret < 0 ? 0 : ret;
+	if (n != 1 || (strcmp(argv[1], "install") != 0 && strcmp(argv[1], "uninstall") != 0))
 		return cli_usage_error("hook", "say install or uninstall");
 	if (vcs_kind(ctx->vcs) != VCS_GIT)
 		return cli_error("hooks need a git project (this one is plain)");
 	path = hook_path(ctx);
 	if (!path)
 		return cli_error("cannot find the repository's hooks directory");
-	ret = strcmp(argv[optind], "install") == 0 ? hook_install(ctx, path, force)
-						   : hook_uninstall(path);
+	ret = strcmp(argv[1], "install") == 0 ? hook_install(ctx, path, force)
+					      : hook_uninstall(path);
 	free(path);
 	return ret;
 }

@@ -1,6 +1,5 @@
 /* veles init: create .veles/ (idempotent) and the version context. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,66 +10,59 @@
 #include "config/config.h"
 #include "project/project_local.h"
 #include "util/common.h"
+#include "util/error.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 #include "vcs/vcs.h"
 
-static const char init_usage[] =
-	"usage: veles init [-q] [-t TEMPLATE] [DIR]\n"
-	"\n"
+static const char init_about[] =
 	"Creates .veles/ in DIR (default: the current directory): jobs/ for pending\n"
 	"profiles, logs/, and a commented config.yml. In a git work tree profiles\n"
 	"are kept in the project's own object database under refs/veles/; in any\n"
 	"other directory in .veles/store.git, with versions made by `veles commit`.\n"
-	"Running it again is safe: it adds only what is missing.\n"
-	"\n"
-	"  -t, --config-template T  config.yml as template T makes it: master (the\n"
-	"                           default: everything commented out), developer or\n"
-	"                           user (see `veles config reset`)\n"
-	"  -q, --quiet              print nothing on success\n";
+	"Running it again is safe: it adds only what is missing.";
+
+static int opt_template(void *ctx, const struct opt *opt, const char *arg)
+{
+	UNUSED(opt);
+	if (!config_template_known(arg))
+		return err_set(ERR_INVALID,
+			       "init: no configuration template '%s' (master, developer, user)",
+			       arg);
+	*(const char **)ctx = arg;
+	return 0;
+}
 
 int cmd_init(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"quiet", no_argument, NULL, 'q'},
-		{"config-template", required_argument, NULL, 't'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	char root[PATH_MAX];
-	struct vcs *v = NULL;
 	const char *tmpl = NULL;
 	bool quiet = false, fresh, kept;
+	struct opt opts[] = {
+		OPT_CALLBACK('t', "config-template", "T", opt_template,
+			     "config.yml as template T makes it: master (the\n"
+			     "default: everything commented out), developer or\n"
+			     "user (see `veles config reset`)"),
+		OPT_BOOL('q', "quiet", &quiet, "print nothing on success"),
+		OPT_HELP_LINE(),
+		OPT_END(),
+	};
+	struct optparse p = {"init", "veles init [-q] [-t TEMPLATE] [DIR]", init_about, opts, &tmpl,
+			     0};
+	char root[PATH_MAX];
+	struct vcs *v = NULL;
 	char *text;
-	int c, ret;
+	int n, ret;
 
 	UNUSED(ctx);
-	while ((c = getopt_long(argc, argv, "qt:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = true;
-			break;
-		case 't':
-			tmpl = optarg;
-			if (!config_template_known(tmpl))
-				return cli_usage_error("init",
-						       "no configuration template '%s' (master, "
-						       "developer, user)",
-						       tmpl);
-			break;
-		case 'h':
-			fputs(init_usage, stdout);
-			return 0;
-		default:
-			return cli_bad_option("init", argv);
-		}
-	}
-	if (argc - optind > 1)
+	if ((ret = cli_parse_options(&p, argc, argv, &n)))
+		return ret < 0 ? 0 : ret;
+	if (n > 1)
 		return cli_usage_error("init", "takes at most one directory");
-	if (optind < argc) {
-		if (mkdir_p(argv[optind]) < 0)
+	if (n == 1) {
+		if (mkdir_p(argv[1]) < 0)
 			return cli_fail();
-		if (chdir(argv[optind]) < 0)
-			return cli_error("cannot enter %s: %s", argv[optind], strerror(errno));
+		if (chdir(argv[1]) < 0)
+			return cli_error("cannot enter %s: %s", argv[1], strerror(errno));
 	}
 	if (!getcwd(root, sizeof(root)))
 		return cli_error("cannot get the current directory: %s", strerror(errno));

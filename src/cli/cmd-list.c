@@ -1,22 +1,19 @@
 /* veles list: the events this machine can count, searchable. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "perf/perf.h"
 #include "util/buf.h"
+#include "util/common.h"
+#include "util/optparse.h"
 
-static const char list_usage[] =
-	"usage: veles list [PATTERN] [--format text|json]\n"
-	"\n"
+static const char list_about[] =
 	"Lists the events `veles stat` can count: generic hardware, software and\n"
 	"cache events, kernel tracepoints (from tracefs), the PMU's own events\n"
 	"(libpfm4 tables) and raw rNNN codes. PATTERN keeps the events whose name\n"
 	"or description contains it (case-insensitive). Each event is tried with\n"
-	"perf_event_open; those the kernel rejects are marked \"not supported\".\n"
-	"\n"
-	"  --format FMT   text (default) or json\n";
+	"perf_event_open; those the kernel rejects are marked \"not supported\".";
 
 static void print_text(const struct perf_event_info *v, size_t n)
 {
@@ -47,32 +44,27 @@ static void print_json(const struct perf_event_info *v, size_t n)
 
 int cmd_list(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	const char *format = NULL;
+	struct opt opts[] = {
+		OPT_STRING(0, "format", &format, "FMT", "text (default) or json"),
+		OPT_HELP_LINE(),
+		OPT_END(),
 	};
+	struct optparse p = {
+		"list", "veles list [PATTERN] [--format text|json]", list_about, opts, NULL, 0};
 	enum out_format fmt = FORMAT_TEXT;
 	struct perf_event_info *v;
 	size_t n;
-	int c;
+	int nop, ret;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (cli_parse_format("list", optarg, &fmt) < 0)
-				return 2;
-			break;
-		case 'h':
-			fputs(list_usage, stdout);
-			return 0;
-		default:
-			return cli_bad_option("list", argv);
-		}
-	}
-	if (argc - optind > 1)
-		return cli_usage_error("list", "unexpected argument '%s'", argv[optind + 1]);
-	if (perf_event_list(optind < argc ? argv[optind] : NULL, &v, &n) < 0)
+	UNUSED(ctx);
+	if ((ret = cli_parse_options(&p, argc, argv, &nop)))
+		return ret < 0 ? 0 : ret;
+	if (format && cli_parse_format("list", format, &fmt) < 0)
+		return 2;
+	if (nop > 1)
+		return cli_usage_error("list", "unexpected argument '%s'", argv[2]);
+	if (perf_event_list(nop ? argv[1] : NULL, &v, &n) < 0)
 		return cli_fail();
 	if (fmt == FORMAT_JSON)
 		print_json(v, n);

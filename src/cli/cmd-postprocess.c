@@ -3,7 +3,6 @@
  * postprocessor over a profile and writes the result as a new pending
  * profile, so the original stays as it was.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,98 +10,109 @@
 
 #include "analyze/postproc.h"
 #include "cli/cli.h"
-#include "cli/perun-opts.h"
 #include "cli/select.h"
 #include "collect/collector.h"
 #include "profile/profile.h"
+#include "util/buf.h"
 #include "util/common.h"
+#include "util/error.h"
 #include "util/fsutil.h"
-
-static void postprocess_usage(void)
-{
-	const struct postproc *const *pp;
-
-	printf("usage: veles postprocess [-m REV] [-o FILE | -ot TEMPLATE] PROFILE NAME [OPTIONS]\n"
-	       "       veles postprocess NAME --help\n"
-	       "\n"
-	       "Runs postprocessor NAME over PROFILE and writes the result as a new pending\n"
-	       "profile in .veles/jobs/ (named after its command, NAME and workload), with\n"
-	       "NAME and its options appended to the profile's \"postprocessors\" list.\n"
-	       "PROFILE is N@p or a bare N (the Nth pending profile), N@i (the Nth profile\n"
-	       "of the version), a path, a profile name, or a prefix of a profile's id.\n"
-	       "\n"
-	       "  -m, --minor REV    look PROFILE up in version REV (default: HEAD)\n"
-	       "  -o, --output FILE  write the result to FILE instead of .veles/jobs/\n"
-	       "  -ot, --output-filename-template T\n"
-	       "                     name the result by T (default: the setting\n"
-	       "                     format.output_profile_template; see veles collect)\n"
-	       "\n"
-	       "Postprocessors (`veles postprocess NAME --help` for each):\n");
-	for (pp = postproc_list(); *pp; pp++)
-		printf("  %-20s %s\n", (*pp)->name, (*pp)->summary);
-}
+#include "util/optparse.h"
 
 struct pp_cli {
 	const char *rev;
 	const char *output;
 	const char *name_template;
 	const char *spec;
+	const struct postproc *pp;
 	int pp_argc;
 	char **pp_argv;
 };
 
-/* Returns 1 after --help, 0 to go on, or the exit status of an error. */
+static int check_template(void *ctx, const struct opt *o, const char *arg)
+{
+	char *why;
+	int ret;
+
+	UNUSED(o);
+	*(const char **)ctx = arg;
+	if (collect_template_check(arg) == 0)
+		return 0;
+	why = xstrdup(err_msg());
+	ret = err_set(ERR_INVALID, "postprocess: %s", why);
+	free(why);
+	return ret;
+}
+
+/* What the command does, and the postprocessors there are. */
+static void about(struct buf *b)
+{
+	buf_adds(b, "Runs postprocessor NAME over PROFILE and writes the result as a new pending\n"
+		    "profile in .veles/jobs/ (named after its command, NAME and workload), with\n"
+		    "NAME and its options appended to the profile's \"postprocessors\" list.\n"
+		    "PROFILE is N@p or a bare N (the Nth pending profile), N@i (the Nth profile\n"
+		    "of the version), a path, a profile name, or a prefix of a profile's id.\n"
+		    "\n"
+		    "Postprocessors (`veles postprocess NAME --help` for each):\n");
+	for (const struct postproc *const *pp = postproc_list(); *pp; pp++)
+		buf_addf(b, "  %-20s %s\n", (*pp)->name, (*pp)->summary);
+}
+
+/* Returns -1 after --help, 0 to go on, or the exit status of an error. */
 static int parse_args(int argc, char **argv, struct pp_cli *o)
 {
-	static const struct option opts[] = {
-		{"minor", required_argument, NULL, 'm'},
-		{"output", required_argument, NULL, 'o'},
-		{"output-filename-template", required_argument, NULL, 'T'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	const struct opt opts[] = {
+		OPT_GROUP("Options (before PROFILE):"),
+		OPT_STRING('m', "minor", &o->rev, "REV",
+			   "look PROFILE up in version REV (default: HEAD)"),
+		OPT_STRING('o', "output", &o->output, "FILE",
+			   "write the result to FILE instead of .veles/jobs/"),
+		{.kind = OPT_KIND_CALLBACK,
+		 .long_name = "output-filename-template",
+		 .argh = "T",
+		 .cb = check_template,
+		 .help = "name the result by T (default: the setting\n"
+			 "format.output_profile_template; see veles collect);\n"
+			 "-ot is the same"},
+		OPT_DASH_ALIAS("ot", "output-filename-template"),
+		OPT_HELP_LINE(),
+		OPT_END(),
 	};
-	int c;
+	struct buf text = BUF_INIT;
+	struct optparse p = {
+		.name = "postprocess",
+		.usage = "veles postprocess [-m REV] [-o FILE | -ot TEMPLATE] PROFILE NAME "
+			 "[OPTIONS]\n"
+			 "veles postprocess NAME --help",
+		.opts = opts,
+		.ctx = &o->name_template,
+		/* The postprocessor's options come after its name. */
+		.flags = OPTP_STOP_AT_OPERAND,
+	};
+	int nop, ret;
 
-	/* Only our own options: a postprocessor's come after its name. */
-	for (c = 1; c < argc && !postproc_find(argv[c]); c++)
-		;
-	cli_perun_short_opts(c, argv,
-			     (const char *const[]){"-ot", "--output-filename-template", NULL});
-	while ((c = getopt_long(argc, argv, "+m:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			o->rev = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'T':
-			o->name_template = optarg;
-			if (collect_template_check(optarg) < 0)
-				return cli_fail() + 1;
-			break;
-		case 'h':
-			postprocess_usage();
-			return 1;
-		default:
-			return cli_bad_option("postprocess", argv);
-		}
-	}
-	/* NAME --help: the postprocessor's own usage, no profile needed. */
-	if (argc - optind >= 1 && postproc_find(argv[optind]) &&
-	    (argc - optind < 2 || !postproc_find(argv[optind + 1])) &&
-	    cli_wants_help(argc - optind, argv + optind)) {
-		o->pp_argc = argc - optind;
-		o->pp_argv = argv + optind;
+	about(&text);
+	p.about = buf_str(&text);
+	ret = cli_parse_options(&p, argc, argv, &nop);
+	buf_release(&text);
+	if (ret)
+		return ret;
+	/* NAME --help: the postprocessor's own help, no profile needed. */
+	if (nop >= 1 && postproc_find(argv[1]) && (nop < 2 || !postproc_find(argv[2])) &&
+	    cli_wants_help(nop, argv + 1)) {
+		o->pp = postproc_find(argv[1]);
+		o->pp_argc = nop;
+		o->pp_argv = argv + 1;
 		return 0;
 	}
-	if (argc - optind < 2)
+	if (nop < 2)
 		return cli_usage_error("postprocess", "name a profile and a postprocessor");
-	o->spec = argv[optind];
-	o->pp_argc = argc - optind - 1;
-	o->pp_argv = argv + optind + 1;
-	if (!postproc_find(o->pp_argv[0]))
-		return cli_usage_error("postprocess", "unknown postprocessor '%s'", o->pp_argv[0]);
+	o->spec = argv[1];
+	o->pp = postproc_find(argv[2]);
+	o->pp_argc = nop - 1;
+	o->pp_argv = argv + 2;
+	if (!o->pp)
+		return cli_usage_error("postprocess", "unknown postprocessor '%s'", argv[2]);
 	return 0;
 }
 
@@ -148,88 +158,70 @@ static int save_result(struct cli_ctx *ctx, const struct profile *p, const char 
 	return 0;
 }
 
-static int show_pp_usage(const struct pp_cli *o)
+/* NAME --help: the postprocessor's help, from its table. */
+static int show_pp_help(const struct pp_cli *o)
 {
-	const struct postproc *pp = postproc_find(o->pp_argv[0]);
 	void *opts = NULL;
+	char *help = NULL;
 
-	if (pp->parse(o->pp_argc, o->pp_argv, &opts) < 0)
+	if (o->pp->parse(o->pp_argc, o->pp_argv, &opts, &help) < 0)
 		return cli_fail();
 	if (opts)
-		pp->free_opts(opts);
+		o->pp->free_opts(opts);
+	if (help)
+		fputs(help, stdout);
+	free(help);
 	return 0;
 }
 
-static int postprocess(struct cli_ctx *ctx, struct pp_cli *o_in);
-
-/* Perun's name of a postprocessor, regression_analysis, is ours with
- * hyphens: found as such wherever it is. */
-static void perun_names(int argc, char **argv)
+static void warn_note(void *arg, const char *text)
 {
-	for (int i = 1; i < argc; i++) {
-		char *h;
-
-		if (!strchr(argv[i], '_') || argv[i][0] == '-')
-			continue;
-		h = xstrdup(argv[i]);
-		for (char *c = h; *c; c++)
-			if (*c == '_')
-				*c = '-';
-		if (postproc_find(h))
-			argv[i] = (char *)postproc_find(h)->name;
-		free(h);
-	}
+	UNUSED(arg);
+	cli_warn("%s", text);
 }
 
-int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
+static int postprocess(struct cli_ctx *ctx, const struct pp_cli *o)
 {
-	struct pp_cli o = {0};
-	char **pp_argv;
-	int ret;
-
-	perun_names(argc, argv);
-	ret = parse_args(argc, argv, &o);
-	if (ret)
-		return ret == 1 ? 0 : ret;
-	pp_argv = cli_perun_pp_argv(&o.pp_argc, o.pp_argv);
-	o.pp_argv = pp_argv;
-	ret = postprocess(ctx, &o);
-	cli_perun_argv_free(pp_argv);
-	return ret;
-}
-
-static int postprocess(struct cli_ctx *ctx, struct pp_cli *o_in)
-{
-	struct pp_cli o = *o_in;
+	const struct postproc_env env = {.message = warn_note};
 	struct profile_ref ref;
 	struct profile *p;
 	int ret;
 
 	/* NAME --help needs no project and no profile (and veles.c opened
 	 * neither, seeing --help). */
-	if (cli_wants_help(o.pp_argc, o.pp_argv))
-		return show_pp_usage(&o);
+	if (cli_wants_help(o->pp_argc, o->pp_argv))
+		return show_pp_help(o);
 	/* A profile file in, a file out: no project to open (its repository
 	 * and store would cost more memory than many a profile). */
-	if (o.output && !o.rev && access(o.spec, F_OK) == 0) {
-		if (profile_load(o.spec, &p) < 0)
+	if (o->output && !o->rev && access(o->spec, F_OK) == 0) {
+		if (profile_load(o->spec, &p) < 0)
 			return cli_fail();
 	} else {
 		if (cli_open_project(ctx) < 0) {
 			cli_fail();
 			return 2;
 		}
-		if (ref_open(ctx, o.spec, o.rev, REF_DEFAULT_PENDING, &ref, &p) < 0)
+		if (ref_open(ctx, o->spec, o->rev, REF_DEFAULT_PENDING, &ref, &p) < 0)
 			return cli_fail();
 		ref_release(&ref);
 	}
-	ret = postproc_run_argv(p, o.pp_argc, o.pp_argv);
+	ret = postproc_run_argv_env(p, o->pp_argc, o->pp_argv, &env, NULL);
 	if (ret == 0)
-		ret = save_result(ctx, p, o.pp_argv[0], o.output, o.name_template);
+		ret = save_result(ctx, p, o->pp->name, o->output, o->name_template);
 	else if (ret == 1)
 		ret = 0;
 	else
 		ret = cli_fail();
 	profile_free(p);
 	return ret;
+}
+
+int cmd_postprocess(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct pp_cli o = {0};
+	int ret = parse_args(argc, argv, &o);
+
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	return postprocess(ctx, &o);
 }

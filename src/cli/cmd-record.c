@@ -1,6 +1,5 @@
 /* veles record: sample a command or a process into a record file. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,43 +8,28 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/record.h"
+#include "collect/perf/perf_profile.h"
 #include "collect/perf/psample.h"
 #include "util/error.h"
+#include "util/optparse.h"
 #include "util/xalloc.h"
 
 static const char record_usage[] =
-	"usage: veles record [-e EV] [-F HZ | -c PERIOD] [-g] [-o FILE] [--profile]\n"
-	"                    [-p PID | -a [[--] CMD...] | [--] CMD...]\n"
-	"\n"
+	"veles record [-e EV] [-F HZ | -c PERIOD] [-g] [-o FILE] [--profile]\n"
+	"             [-p PID | -a [[--] CMD...] | [--] CMD...]";
+
+static const char record_about[] =
 	"Samples CMD and its children (or the running process PID, until it exits\n"
 	"or Ctrl-C) through the kernel's ring buffers, keeping for each sample the\n"
 	"instruction pointer, PID/TID, CPU, time and period (and the call chain\n"
 	"with -g), with the mmap and comm records needed to name functions later\n"
-	"(`veles report`). The file format is docs/perf-data.md.\n"
-	"\n"
-	"  -e, --event EV      the event to sample (default: cycles, or cpu-clock\n"
-	"                      where there is no hardware PMU); tracepoints keep\n"
-	"                      their raw fields, every event by default, and may be\n"
-	"                      several: -e sched:sched_wakeup,sched:sched_switch\n"
-	"  -F, --freq HZ       samples per second (default 4000)\n"
-	"  -c, --count N       a sample every N events instead\n"
-	"  -g, --call-graph    record call chains\n"
-	"  -o, --output FILE   where to write (default veles.data in the current\n"
-	"                      directory; a FILE there before becomes FILE.old)\n"
-	"  -p, --pid PID       sample a running process\n"
-	"  -a, --all-cpus      sample every process on every CPU (root or\n"
-	"                      perf_event_paranoid <= 0), while CMD runs or until\n"
-	"                      Ctrl-C\n"
-	"  --profile           also save the samples as a profile in .veles/jobs/\n";
-
-enum { OPT_RECORD_PROFILE = 0x100 };
+	"(`veles report`). The file format is docs/perf-data.md.";
 
 struct record_opts {
 	const char *event, *out;
 	unsigned long freq, period;
 	bool callchain, profile, freq_given, all;
-	pid_t pid;
+	long pid;
 	char **argv;
 	int argc;
 };
@@ -58,76 +42,57 @@ static void on_sigint(int sig)
 	record_sigint = 1;
 }
 
-static int record_option(int c, struct record_opts *o, char **argv)
+/* -F HZ or -c PERIOD: the last one given counts. */
+static int opt_rate(void *ctx, const struct opt *opt, const char *arg)
 {
-	unsigned long v;
+	struct record_opts *o = ctx;
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
 
-	switch (c) {
-	case 'e':
-		o->event = optarg;
-		return 0;
-	case 'F':
-	case 'c':
-		if (cli_parse_uint("record", c == 'F' ? "-F" : "-c", optarg, &v) < 0)
-			return 2;
-		if (v < 1)
-			return cli_usage_error("record", "-%c needs at least 1", c);
-		o->freq = c == 'F' ? v : 0;
-		o->freq_given = c == 'F';
-		o->period = c == 'c' ? v : 0;
-		return 0;
-	case 'g':
-		o->callchain = true;
-		return 0;
-	case 'a':
-		o->all = true;
-		return 0;
-	case 'o':
-		o->out = optarg;
-		return 0;
-	case OPT_RECORD_PROFILE:
-		o->profile = true;
-		return 0;
-	case 'p':
-		if (cli_parse_uint("record", "-p", optarg, &v) < 0)
-			return 2;
-		if (v < 1 || v > 0x3fffffff)
-			return cli_usage_error("record", "bad process id '%s'", optarg);
-		o->pid = (pid_t)v;
-		return 0;
-	default:
-		return cli_bad_option("record", argv);
-	}
+	if (end == arg || *end || arg[0] == '-' || v < 1)
+		return err_set(ERR_INVALID, "record: -%c needs a whole number of at least 1",
+			       opt->short_name);
+	o->freq_given = opt->short_name == 'F';
+	o->freq = o->freq_given ? v : 0;
+	o->period = o->freq_given ? 0 : v;
+	return 0;
 }
 
 static int record_parse(struct record_opts *o, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"event", required_argument, NULL, 'e'},
-		{"freq", required_argument, NULL, 'F'},
-		{"count", required_argument, NULL, 'c'},
-		{"call-graph", no_argument, NULL, 'g'},
-		{"output", required_argument, NULL, 'o'},
-		{"pid", required_argument, NULL, 'p'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"profile", no_argument, NULL, OPT_RECORD_PROFILE},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	struct opt opts[] = {
+		OPT_STRING('e', "event", &o->event, "EV",
+			   "the event to sample (default: cycles, or cpu-clock\n"
+			   "where there is no hardware PMU); tracepoints keep\n"
+			   "their raw fields, every event by default, and may be\n"
+			   "several: -e sched:sched_wakeup,sched:sched_switch"),
+		OPT_CALLBACK('F', "freq", "HZ", opt_rate, "samples per second (default 4000)"),
+		OPT_CALLBACK('c', "count", "N", opt_rate, "a sample every N events instead"),
+		OPT_BOOL('g', "call-graph", &o->callchain, "record call chains"),
+		OPT_STRING('o', "output", &o->out, "FILE",
+			   "where to write (default veles.data in the current\n"
+			   "directory; a FILE there before becomes FILE.old)"),
+		OPT_LONG('p', "pid", &o->pid, "PID", 1, "sample a running process"),
+		OPT_BOOL('a', "all-cpus", &o->all,
+			 "sample every process on every CPU (root or\n"
+			 "perf_event_paranoid <= 0), while CMD runs or until\n"
+			 "Ctrl-C"),
+		OPT_BOOL(0, "profile", &o->profile,
+			 "also save the samples as a profile in .veles/jobs/"),
+		OPT_HELP_LINE(),
+		OPT_END(),
 	};
-	int c, ret;
+	struct optparse p = {"record", record_usage, record_about, opts, o, OPTP_STOP_AT_OPERAND};
+	int ret, n;
 
 	o->out = "veles.data";
 	o->freq = 4000;
-	while ((c = getopt_long(argc, argv, "+he:F:c:go:p:a", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(record_usage, stdout);
-			return -1;
-		}
-		if ((ret = record_option(c, o, argv)) != 0)
-			return ret;
-	}
-	o->argv = argv + optind;
-	o->argc = argc - optind;
+	if ((ret = cli_parse_options(&p, argc, argv, &n)))
+		return ret;
+	if (o->pid > 0x3fffffff)
+		return cli_usage_error("record", "bad process id '%ld'", o->pid);
+	o->argv = cli_argv_dup(argv + 1, n);
+	o->argc = n;
 	if (o->pid && o->argc)
 		return cli_usage_error("record", "-p takes no command");
 	if (o->pid && o->all)
@@ -201,7 +166,7 @@ static int record_sample(struct record_opts *o, struct psample *p)
 	/* Ctrl-C ends what has no end of its own; a command gets it too. */
 	struct ptarget_spec spec = {.argv = o->argc ? o->argv : NULL,
 				    .argc = o->argc,
-				    .pid = o->pid,
+				    .pid = (pid_t)o->pid,
 				    .system_wide = o->all,
 				    .stop = o->argc ? NULL : &record_sigint,
 				    .stop_fd = -1};
@@ -259,5 +224,6 @@ int cmd_record(struct cli_ctx *ctx, int argc, char **argv)
 	int ret = record_main(ctx, &o, &p, argc, argv);
 
 	psample_free(&p);
+	free(o.argv);
 	return ret;
 }

@@ -1,5 +1,4 @@
 /* veles report: a flat profile of a recording, with callers under -g. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,24 +7,16 @@
 #include "perf/report.h"
 #include "perf/session.h"
 #include "util/buf.h"
+#include "util/common.h"
+#include "util/error.h"
+#include "util/optparse.h"
 
-static const char report_usage[] =
-	"usage: veles report [-i FILE] [-g] [--min PERCENT] [--format text|json] [--folded]\n"
-	"\n"
+static const char report_about[] =
 	"Reads a recording of `veles record` and prints where the samples fell:\n"
 	"one line per command, object file and function, by share of the sampled\n"
 	"period, functions named from the files' symbol tables (libelf), their\n"
 	"separate debug files (by build-id or .gnu_debuglink, under\n"
-	"$VELES_DEBUGINFO_PATH, default /usr/lib/debug) and /proc/kallsyms.\n"
-	"\n"
-	"  -i, --input FILE   the recording (default veles.data)\n"
-	"  -g, --call-graph   under each function, its most frequent callers\n"
-	"                     (needs a recording made with -g)\n"
-	"  --min PERCENT      leave out lines below PERCENT (default 0.5)\n"
-	"  --format FMT       text (default) or json\n"
-	"  --folded           one line per distinct stack, COMM;outer;...;inner COUNT:\n"
-	"                     the input of flame graph tools (needs -g recordings\n"
-	"                     for more than the sampled function)\n";
+	"$VELES_DEBUGINFO_PATH, default /usr/lib/debug) and /proc/kallsyms.";
 
 enum { CALLERS_SHOWN = 5 };
 
@@ -127,58 +118,72 @@ static void print_json(const struct perf_report *r, const char *event, double mi
 	buf_release(&b);
 }
 
-static int report_parse(int argc, char **argv, const char **in, bool *graph, double *min,
-			enum out_format *fmt, bool *folded)
-{
-	static const struct option opts[] = {
-		{"input", required_argument, NULL, 'i'},
-		{"call-graph", no_argument, NULL, 'g'},
-		{"min", required_argument, NULL, 'm'},
-		{"format", required_argument, NULL, 'f'},
-		{"folded", no_argument, NULL, 'F'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	char *end;
-	int c;
+struct report_opts {
+	const char *in, *format;
+	bool graph, folded;
+	double min;
+	enum out_format fmt;
+};
 
-	while ((c = getopt_long(argc, argv, "hi:g", opts, NULL)) != -1) {
-		if (c == 'h')
-			return fputs(report_usage, stdout), -1;
-		if (c == 'i')
-			*in = optarg;
-		else if (c == 'g')
-			*graph = true;
-		else if (c == 'F')
-			*folded = true;
-		else if (c == 'f' && cli_parse_format("report", optarg, fmt) < 0)
-			return 2;
-		else if (c == 'm' && ((*min = strtod(optarg, &end)) < 0 || *end || end == optarg))
-			return cli_usage_error("report", "bad --min '%s'", optarg);
-		else if (c != 'f' && c != 'm' && c != 'F')
-			return cli_bad_option("report", argv);
-	}
-	if (optind < argc)
-		return cli_usage_error("report", "unexpected argument '%s'", argv[optind]);
+static int opt_min(void *ctx, const struct opt *opt, const char *arg)
+{
+	struct report_opts *o = ctx;
+	char *end;
+
+	UNUSED(opt);
+	if ((o->min = strtod(arg, &end)) < 0 || *end || end == arg)
+		return err_set(ERR_INVALID, "report: bad --min '%s'", arg);
+	return 0;
+}
+
+static int report_parse(int argc, char **argv, struct report_opts *o)
+{
+	struct opt opts[] = {
+		OPT_STRING('i', "input", &o->in, "FILE", "the recording (default veles.data)"),
+		OPT_BOOL('g', "call-graph", &o->graph,
+			 "under each function, its most frequent callers\n"
+			 "(needs a recording made with -g)"),
+		OPT_CALLBACK(0, "min", "PERCENT", opt_min,
+			     "leave out lines below PERCENT (default 0.5)"),
+		OPT_STRING(0, "format", &o->format, "FMT", "text (default) or json"),
+		OPT_BOOL(0, "folded", &o->folded,
+			 "one line per distinct stack, COMM;outer;...;inner COUNT:\n"
+			 "the input of flame graph tools (needs -g recordings\n"
+			 "for more than the sampled function)"),
+		OPT_HELP_LINE(),
+		OPT_END(),
+	};
+	struct optparse p = {
+		"report",
+		"veles report [-i FILE] [-g] [--min PERCENT] [--format text|json] [--folded]",
+		report_about,
+		opts,
+		o,
+		0};
+	int n, ret = cli_parse_options(&p, argc, argv, &n);
+
+	if (ret)
+		return ret;
+	if (o->format && cli_parse_format("report", o->format, &o->fmt) < 0)
+		return 2;
+	if (n)
+		return cli_usage_error("report", "unexpected argument '%s'", argv[1]);
 	return 0;
 }
 
 int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 {
-	const char *in = "veles.data";
-	bool graph = false, folded = false;
-	double min = 0.5;
-	enum out_format fmt = FORMAT_TEXT;
+	struct report_opts o = {.in = "veles.data", .min = 0.5};
 	struct perf_session *s;
 	struct perf_report r = {0};
 	uint64_t lost;
-	int ret = report_parse(argc, argv, &in, &graph, &min, &fmt, &folded);
+	int ret = report_parse(argc, argv, &o);
 
 	if (ret != 0)
 		return ret < 0 ? 0 : ret;
-	if (perf_session_open(in, &s) < 0)
+	if (perf_session_open(o.in, &s) < 0)
 		return cli_fail();
-	if (folded) {
+	if (o.folded) {
 		if (print_folded(s, &lost) < 0) {
 			perf_session_free(s);
 			return cli_fail();
@@ -195,10 +200,10 @@ int cmd_report(struct cli_ctx *ctx, int argc, char **argv)
 		return cli_fail();
 	}
 	perf_report_sort(&r);
-	if (fmt == FORMAT_JSON)
-		print_json(&r, perf_session_data(s)->event, min, graph);
+	if (o.fmt == FORMAT_JSON)
+		print_json(&r, perf_session_data(s)->event, o.min, o.graph);
 	else
-		print_text(&r, perf_session_data(s)->event, min, graph);
+		print_text(&r, perf_session_data(s)->event, o.min, o.graph);
 	if (lost)
 		cli_warn("%llu samples were lost while recording", (unsigned long long)lost);
 	perf_report_free(&r);

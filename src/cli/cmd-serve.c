@@ -302,8 +302,9 @@ static int serve_main(struct cli_ctx *ctx, struct serve_cli *cp, int argc, char 
 		free(c.db);
 		return ret;
 	}
-	/* In a project, the pages show its versions and profiles too. */
-	if (!c.o.no_http && cli_find_root(ctx) == 0)
+	/* In a project, the pages show its versions and profiles too, and a
+	 * runner there executes jobs on them. */
+	if (cli_find_root(ctx) == 0)
 		c.o.project_dir = ctx->root;
 	err_clear();
 	if (!c.quiet)

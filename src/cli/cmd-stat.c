@@ -1,54 +1,43 @@
 /* veles stat: count events over a command, a running process or all CPUs. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/stat.h"
+#include "collect/perf/perf_profile.h"
+#include "collect/perf/stat_text.h"
+#include "util/buf.h"
+#include "util/common.h"
 #include "util/error.h"
+#include "util/optparse.h"
 #include "util/xalloc.h"
 
 static const char stat_usage[] =
-	"usage: veles stat [-e EV,...] [-I MS] [-x SEP | --format text|csv|json] [-o FILE]\n"
-	"                  [--profile] [-p PID | -a] [--] [CMD [ARGS...]]\n"
-	"\n"
+	"veles stat [-e EV,...] [-I MS] [-x SEP | --format text|csv|json] [-o FILE]\n"
+	"           [--profile] [-p PID | -a] [--] [CMD [ARGS...]]";
+
+static const char stat_about[] =
 	"Counts events (see `veles list`) over CMD and its children, over the\n"
 	"running process PID (until it exits or Ctrl-C), or over every CPU (-a,\n"
 	"during CMD or until Ctrl-C). Counts are scaled when the kernel had to\n"
 	"multiplex them (the share of time counted is shown) and followed by the\n"
 	"usual ratios: CPUs utilized, events per second, IPC, miss rates.\n"
 	"\n"
-	"  -e, --event EV,...  events to count (repeatable); default: task-clock,\n"
-	"                      context-switches, cpu-migrations, page-faults, cycles,\n"
-	"                      instructions, branches, branch-misses; EV:u, :k, :h\n"
-	"                      count only user, kernel, hypervisor; :p, :pp, :ppp\n"
-	"                      ask for precise samples\n"
-	"  -I, --interval MS   print the counts of every MS milliseconds (>= 1), on\n"
-	"                      absolute deadlines so the lines do not drift\n"
-	"  -x SEP              CSV with SEP between fields (same as --format csv, ',')\n"
-	"  --format FMT        text (default), csv or json (one object per line)\n"
-	"  -o, --output FILE   write the counts to FILE instead of stderr\n"
-	"  -p, --pid PID       attach to the running process PID (all its threads)\n"
-	"  -a, --all-cpus      count system-wide (root or perf_event_paranoid <= 0)\n"
-	"  --profile           also save the counts as a profile in .veles/jobs/\n"
-	"\n"
-	"The exit status is CMD's when it fails; see docs/cli/stat.md for privileges.\n";
+	"The exit status is CMD's when it fails; see docs/cli/stat.md for privileges.";
 
 #define DEFAULT_EVENTS                                                                             \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,"     \
 	"branch-misses"
 
-enum { OPT_FORMAT = 0x100, OPT_PROFILE };
-
 struct stat_opts {
 	char *events; /* comma-separated, all -e joined */
-	unsigned long interval_ms;
+	long interval_ms;
 	struct stat_out out;
+	FILE *f; /* where the counts go: stderr or -o FILE */
 	const char *out_path;
-	pid_t pid;
+	long pid;
 	bool system_wide, profile;
 	char **argv;
 	int argc;
@@ -76,95 +65,72 @@ static void catch_signals(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-static void add_events(struct stat_opts *o, const char *list)
+static int opt_events(void *ctx, const struct opt *opt, const char *list)
 {
+	struct stat_opts *o = ctx;
 	char *joined = o->events ? xasprintf("%s,%s", o->events, list) : xstrdup(list);
 
+	UNUSED(opt);
 	free(o->events);
 	o->events = joined;
+	return 0;
 }
 
-static int parse_format(const char *v, struct stat_opts *o)
+/* -x SEP and --format FMT. */
+static int opt_format(void *ctx, const struct opt *opt, const char *v)
 {
-	if (strcmp(v, "text") == 0)
+	struct stat_opts *o = ctx;
+
+	if (opt->short_name == 'x')
+		o->out.fmt = STAT_CSV, o->out.sep = v;
+	else if (strcmp(v, "text") == 0)
 		o->out.fmt = STAT_TEXT;
 	else if (strcmp(v, "csv") == 0)
 		o->out.fmt = STAT_CSV;
 	else if (strcmp(v, "json") == 0)
 		o->out.fmt = STAT_JSON;
 	else
-		return cli_usage_error("stat", "unknown format '%s' (text, csv or json)", v);
+		return err_set(ERR_INVALID, "stat: unknown format '%s' (text, csv or json)", v);
 	return 0;
-}
-
-static int parse_option(int c, struct stat_opts *o, char **argv)
-{
-	unsigned long v;
-
-	switch (c) {
-	case 'e':
-		add_events(o, optarg);
-		return 0;
-	case 'I':
-		if (cli_parse_uint("stat", "-I", optarg, &v) < 0)
-			return 2;
-		if (v < 1)
-			return cli_usage_error("stat", "-I needs at least 1 ms");
-		o->interval_ms = v;
-		return 0;
-	case 'x':
-		o->out.fmt = STAT_CSV;
-		o->out.sep = optarg;
-		return 0;
-	case OPT_FORMAT:
-		return parse_format(optarg, o);
-	case 'o':
-		o->out_path = optarg;
-		return 0;
-	case 'p':
-		if (cli_parse_uint("stat", "-p", optarg, &v) < 0)
-			return 2;
-		if (v < 1 || v > 0x3fffffff)
-			return cli_usage_error("stat", "bad process id '%s'", optarg);
-		o->pid = (pid_t)v;
-		return 0;
-	case 'a':
-		o->system_wide = true;
-		return 0;
-	case OPT_PROFILE:
-		o->profile = true;
-		return 0;
-	default:
-		return cli_bad_option("stat", argv);
-	}
 }
 
 static int parse_opts(struct stat_opts *o, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"event", required_argument, NULL, 'e'},
-		{"interval", required_argument, NULL, 'I'},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"output", required_argument, NULL, 'o'},
-		{"pid", required_argument, NULL, 'p'},
-		{"all-cpus", no_argument, NULL, 'a'},
-		{"profile", no_argument, NULL, OPT_PROFILE},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	struct opt opts[] = {
+		OPT_CALLBACK('e', "event", "EV,...", opt_events,
+			     "events to count (repeatable); default: task-clock,\n"
+			     "context-switches, cpu-migrations, page-faults, cycles,\n"
+			     "instructions, branches, branch-misses; EV:u, :k, :h\n"
+			     "count only user, kernel, hypervisor; :p, :pp, :ppp\n"
+			     "ask for precise samples"),
+		OPT_LONG('I', "interval", &o->interval_ms, "MS", 1,
+			 "print the counts of every MS milliseconds (>= 1), on\n"
+			 "absolute deadlines so the lines do not drift"),
+		OPT_CALLBACK('x', NULL, "SEP", opt_format,
+			     "CSV with SEP between fields (same as --format csv, ',')"),
+		OPT_CALLBACK(0, "format", "FMT", opt_format,
+			     "text (default), csv or json (one object per line)"),
+		OPT_STRING('o', "output", &o->out_path, "FILE",
+			   "write the counts to FILE instead of stderr"),
+		OPT_LONG('p', "pid", &o->pid, "PID", 1,
+			 "attach to the running process PID (all its threads)"),
+		OPT_BOOL('a', "all-cpus", &o->system_wide,
+			 "count system-wide (root or perf_event_paranoid <= 0)"),
+		OPT_BOOL(0, "profile", &o->profile,
+			 "also save the counts as a profile in .veles/jobs/"),
+		OPT_HELP_LINE(),
+		OPT_END(),
 	};
-	int c, ret;
+	struct optparse p = {"stat", stat_usage, stat_about, opts, o, OPTP_STOP_AT_OPERAND};
+	int ret, n;
 
 	o->out.sep = ",";
-	while ((c = getopt_long(argc, argv, "+he:I:x:o:p:a", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(stat_usage, stdout);
-			return -1;
-		}
-		if ((ret = parse_option(c, o, argv)) != 0)
-			return ret;
-	}
-	o->argv = argv + optind;
-	o->argc = argc - optind;
+	if ((ret = cli_parse_options(&p, argc, argv, &n)))
+		return ret;
+	if (o->pid > 0x3fffffff)
+		return cli_usage_error("stat", "bad process id '%ld'", o->pid);
+	o->argv = cli_argv_dup(argv + 1, n);
+	o->argc = n;
 	if (o->pid && (o->system_wide || o->argc))
 		return cli_usage_error("stat", "-p takes no command and no -a");
 	if (!o->pid && !o->system_wide && !o->argc)
@@ -193,44 +159,26 @@ static void keep_records(struct stat_ctx *s, const struct pcount_value *v, doubl
 	}
 }
 
+/* @b written to the counts' stream, then emptied. */
+static void put(struct stat_ctx *s, struct buf *b)
+{
+	if (b->len)
+		fwrite(b->data, 1, b->len, s->o.f);
+	fflush(s->o.f);
+	buf_reset(b);
+}
+
 static void on_interval(void *arg, const struct perf_counters *cs, const struct pcount_value *v,
 			double span_ns, double t)
 {
 	struct stat_ctx *s = arg;
+	struct buf b = BUF_INIT;
 
 	(void)cs;
-	stat_print(&s->o.out, v, span_ns, t);
-	fflush(s->o.out.f);
+	stat_text(&s->o.out, v, span_ns, t, &b);
+	put(s, &b);
+	buf_release(&b);
 	keep_records(s, v, t);
-}
-
-static void print_title(struct stat_ctx *s)
-{
-	FILE *f = s->o.out.f;
-
-	fprintf(f, "\n Performance counter stats for ");
-	if (s->o.pid)
-		fprintf(f, "process id '%d'", (int)s->o.pid);
-	else if (s->o.system_wide)
-		fprintf(f, "'system wide'");
-	else
-		for (int i = 0; i < s->o.argc; i++)
-			fprintf(f, "%s%s%s", i ? " " : "'", s->o.argv[i],
-				i + 1 == s->o.argc ? "'" : "");
-	fprintf(f, ":\n\n");
-}
-
-static void print_times(struct stat_ctx *s)
-{
-	FILE *f = s->o.out.f;
-	const struct rusage *ru = &s->c.target.ru;
-
-	fprintf(f, "\n%18.9f seconds time elapsed\n", s->run.elapsed);
-	if (s->c.target.reaped)
-		fprintf(f, "\n%18.9f seconds user\n%18.9f seconds sys\n",
-			(double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
-			(double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
-	fprintf(f, "\n");
 }
 
 /* The whole run: the command is reaped by now, so its times are known. */
@@ -238,14 +186,18 @@ static void on_totals(void *arg, const struct perf_counters *cs, const struct pc
 		      double span_ns, double t)
 {
 	struct stat_ctx *s = arg;
+	bool text = s->o.out.fmt == STAT_TEXT;
+	struct buf b = BUF_INIT;
 
 	(void)cs;
 	s->run.elapsed = t;
-	if (s->o.out.fmt == STAT_TEXT)
-		print_title(s);
-	stat_print(&s->o.out, v, span_ns, -1);
-	if (s->o.out.fmt == STAT_TEXT)
-		print_times(s);
+	if (text)
+		stat_text_title(s->o.argv, s->o.argc, (int)s->o.pid, s->o.system_wide, &b);
+	stat_text(&s->o.out, v, span_ns, -1, &b);
+	if (text)
+		stat_text_times(t, s->c.target.reaped ? &s->c.target.ru : NULL, &b);
+	put(s, &b);
+	buf_release(&b);
 	keep_records(s, v, t);
 }
 
@@ -264,7 +216,7 @@ static int save_profile(struct cli_ctx *ctx, struct stat_ctx *s)
 	s->run.argv = s->o.argv;
 	s->run.argc = s->o.argc;
 	s->run.events = s->o.events;
-	s->run.interval_ms = s->o.interval_ms;
+	s->run.interval_ms = (unsigned long)s->o.interval_ms;
 	ret = stat_save_profile(&s->run, &s->c.cs, ctx->jobs_dir, cli_head(ctx, head) ? head : NULL,
 				&path);
 	if (ret == 0)
@@ -300,9 +252,15 @@ static int run_stat(struct cli_ctx *ctx, struct stat_ctx *s)
 	catch_signals();
 	if (pcount_start(&s->c) < 0)
 		return cli_fail();
-	if (s->o.interval_ms)
-		stat_print_interval_header(&s->o.out);
-	ret = pcount_run(&s->c, s->o.interval_ms, s->o.interval_ms ? on_interval : on_totals, s);
+	if (s->o.interval_ms) {
+		struct buf b = BUF_INIT;
+
+		stat_text_interval_header(&s->o.out, &b);
+		put(s, &b);
+		buf_release(&b);
+	}
+	ret = pcount_run(&s->c, (unsigned long)s->o.interval_ms,
+			 s->o.interval_ms ? on_interval : on_totals, s);
 	if (s->o.interval_ms)
 		s->run.elapsed = s->c.elapsed;
 	if (ret < 0)
@@ -314,10 +272,11 @@ static int run_stat(struct cli_ctx *ctx, struct stat_ctx *s)
 
 static void release(struct stat_ctx *s)
 {
-	if (s->o.out.f && s->o.out.f != stderr)
-		fclose(s->o.out.f);
+	if (s->o.f && s->o.f != stderr)
+		fclose(s->o.f);
 	pcount_free(&s->c);
 	free(s->o.events);
+	free(s->o.argv);
 	free(s->run.recs);
 }
 
@@ -327,9 +286,9 @@ int cmd_stat(struct cli_ctx *ctx, int argc, char **argv)
 	int ret = parse_opts(&s.o, argc, argv);
 
 	if (ret == 0) {
-		s.o.out.f = s.o.out_path ? fopen(s.o.out_path, "we") : stderr;
+		s.o.f = s.o.out_path ? fopen(s.o.out_path, "we") : stderr;
 		s.o.out.cs = &s.c.cs;
-		if (!s.o.out.f)
+		if (!s.o.f)
 			ret = cli_error("cannot write %s: %s", s.o.out_path, strerror(errno));
 		else
 			ret = run_stat(ctx, &s);

@@ -1,5 +1,4 @@
 /* veles push / veles pull: share the refs under refs/veles/ through a git remote. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,53 +6,42 @@
 #include "store/store.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/optparse.h"
 
-static const char push_usage[] =
-	"usage: veles push [-q] [REMOTE]\n"
-	"\n"
+static const char push_about[] =
 	"Sends the profiles (refs/veles/*) to REMOTE: a remote of the project's\n"
 	"git repository (default: origin), or a path or URL. Your branches are\n"
 	"not touched. If the remote has profiles you do not, run `veles pull`\n"
-	"first.\n"
-	"\n"
-	"  -q, --quiet   print nothing on success\n";
+	"first.";
 
-static const char pull_usage[] =
-	"usage: veles pull [-q] [REMOTE]\n"
-	"\n"
+static const char pull_about[] =
 	"Fetches the profiles (refs/veles/*) from REMOTE (default: origin) and\n"
 	"merges them with yours: profiles added on either side are kept, and a\n"
-	"profile removed on one side stays removed.\n"
-	"\n"
-	"  -q, --quiet   print nothing on success\n";
+	"profile removed on one side stays removed.";
 
 static int sync_main(struct cli_ctx *ctx, int argc, char **argv, bool push)
 {
-	static const struct option opts[] = {
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *cmd = push ? "push" : "pull";
 	struct buf summary = BUF_INIT;
 	bool quiet = false;
-	int c, ret;
+	struct opt opts[] = {
+		OPT_BOOL('q', "quiet", &quiet, "print nothing on success"),
+		OPT_HELP_LINE(),
+		OPT_END(),
+	};
+	struct optparse p = {cmd,
+			     push ? "veles push [-q] [REMOTE]" : "veles pull [-q] [REMOTE]",
+			     push ? push_about : pull_about,
+			     opts,
+			     NULL,
+			     0};
+	int n, ret;
 
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(push ? push_usage : pull_usage, stdout);
-			return 0;
-		default:
-			return cli_bad_option(cmd, argv);
-		}
-	}
-	if (argc - optind > 1)
+	if ((ret = cli_parse_options(&p, argc, argv, &n)))
+		return ret < 0 ? 0 : ret;
+	if (n > 1)
 		return cli_usage_error(cmd, "takes at most one remote");
-	const char *remote = optind < argc ? argv[optind] : "origin";
+	const char *remote = n ? argv[1] : "origin";
 
 	ret = push ? store_push(ctx->store, remote, &summary)
 		   : store_pull(ctx->store, remote, &summary);

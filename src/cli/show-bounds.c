@@ -1,7 +1,7 @@
 /*
- * veles show PROFILE bounds: the bounds view (src/view/bounds_view.c) with
- * the sources read as the profile measured them: from its origin version
- * in a git project, else from the files as named (from here, then from the
+ * veles show PROFILE bounds: the bounds view (src/view/bounds_view.c) reads
+ * the sources as the profile measured them: from its origin version in a
+ * git project, else from the files as named (from here, then from the
  * project's root).
  */
 #include <stdio.h>
@@ -17,12 +17,6 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "vcs/vcs.h"
-#include "view/bounds_view.h"
-
-struct sources {
-	struct cli_ctx *ctx;
-	const char *origin;
-};
 
 /* @path in the tree of version @origin; 0 when found. */
 static int read_at_version(git_repository *repo, const char *origin, const char *path,
@@ -51,9 +45,9 @@ static int read_at_version(git_repository *repo, const char *origin, const char 
 	return ret;
 }
 
-static int read_source(const char *path, struct buf *out, void *arg)
+int show_read_source(const char *path, struct buf *out, void *arg)
 {
-	struct sources *s = arg;
+	struct show_sources *s = arg;
 	struct cli_ctx *ctx = s->ctx;
 	char *at_root;
 	int ret;
@@ -71,22 +65,4 @@ static int read_source(const char *path, struct buf *out, void *arg)
 	ret = file_read_all(at_root, out);
 	free(at_root);
 	return ret;
-}
-
-int show_bounds(struct cli_ctx *ctx, const struct profile *p, int width)
-{
-	struct sources s = {ctx, p->origin};
-	struct bounds_view_opts o = {
-		.width = width,
-		.color = ctx->stdout_tty && !getenv("NO_COLOR"),
-		.read = read_source,
-		.arg = &s,
-	};
-	struct buf out = BUF_INIT;
-	int ret = view_bounds(p, &o, &out);
-
-	if (ret == 0)
-		fwrite(out.data, 1, out.len, stdout);
-	buf_release(&out);
-	return ret < 0 ? cli_fail() : 0;
 }

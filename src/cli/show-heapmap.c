@@ -1,7 +1,7 @@
 /*
- * veles show PROFILE heapmap: a map of the heap's address space at the end
- * of one snapshot, in curses on a terminal (the arrow keys move through the
- * snapshots), else one frame as text (docs/views.md).
+ * veles show PROFILE heapmap on a terminal: the frames of view/heapmap.h
+ * in curses, the arrow keys moving through the snapshots (docs/views.md).
+ * Elsewhere the view is text (view/heapmap_view.c).
  */
 #include <curses.h>
 #include <dlfcn.h>
@@ -15,45 +15,9 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "view/heapmap.h"
+#include "view/views.h"
 
 #define LABEL 20 /* "0x0000555555559000 |" */
-#define TEXT_ROWS 16
-
-static const char level_char[] = " .:+#";
-
-static void frame_header(const struct heapmap *h, int64_t snap, const struct heapmap_frame *f,
-			 struct buf *b)
-{
-	buf_addf(b,
-		 "heapmap of pid %" PRIu64 ", snapshot %" PRId64 " (of %" PRId64 "..%" PRId64
-		 "): %" PRIu64 " B in %zu blocks live\n",
-		 h->pid, snap, h->first, h->last, f->bytes, f->blocks);
-	buf_addf(b,
-		 "one cell: %" PRIu64 " B; %zu address range%s, %" PRIu64
-		 " B in all (gaps over 1 MiB left out)\n",
-		 h->cell, h->nranges, h->nranges == 1 ? "" : "s", h->span);
-}
-
-/* One frame as text: the header, a row of cells per line, the legend. */
-static void frame_text(const struct heapmap *h, int64_t snap, struct buf *b)
-{
-	struct heapmap_frame f;
-
-	heapmap_frame(h, snap, &f);
-	frame_header(h, snap, &f, b);
-	if (h->nranges == 0)
-		buf_adds(b, "no block was allocated: the map is empty\n");
-	for (int r = 0; r < h->rows && h->nranges; r++) {
-		buf_addf(b, "0x%016" PRIx64 " |", heapmap_row_addr(h, r));
-		for (int c = 0; c < h->cols; c++)
-			buf_addc(b, level_char[f.level[(size_t)r * (size_t)h->cols + (size_t)c]]);
-		buf_adds(b, "|\n");
-	}
-	buf_adds(b,
-		 "cells: ' ' empty, '.' up to 1/4 used, ':' up to 1/2, '+' up to 3/4, '#' more\n");
-	free(f.level);
-}
-
 /* ---- curses ----
  *
  * libncursesw is opened when the interactive view starts, not linked: every
@@ -117,7 +81,7 @@ static void draw(WINDOW *w, const struct heapmap *h, int64_t snap)
 
 	heapmap_frame(h, snap, &f);
 	nc.werase_(w);
-	frame_header(h, snap, &f, &line);
+	heapmap_frame_header(h, snap, &f, &line);
 	put_line(w, 0, line.data, line.len);
 	for (int r = 0; r < h->rows; r++) {
 		line.len = 0;
@@ -127,7 +91,7 @@ static void draw(WINDOW *w, const struct heapmap *h, int64_t snap)
 			unsigned char lv = f.level[(size_t)r * (size_t)h->cols + (size_t)c];
 
 			nc.wattrset_(w, color && lv ? (int)COLOR_PAIR(lv) : 0);
-			nc.waddch_(w, (chtype)level_char[lv]);
+			nc.waddch_(w, (chtype)heapmap_level_char[lv]);
 		}
 		nc.wattrset_(w, 0);
 		nc.waddch_(w, '|');
@@ -207,7 +171,7 @@ static int interactive(struct heapmap *h, int64_t snap)
 	return 0;
 }
 
-int show_heapmap(const struct profile *p, const struct show_opts *o, bool tty, int width)
+int show_heapmap_tty(const struct profile *p, const struct show_opts *o)
 {
 	struct heapmap h;
 	int64_t snap;
@@ -217,27 +181,11 @@ int show_heapmap(const struct profile *p, const struct show_opts *o, bool tty, i
 		fprintf(stderr, "veles show: %s\n", err_msg());
 		return -1;
 	}
-	snap = o->snapshot >= 0 ? o->snapshot : heapmap_peak(&h);
-	if (snap < h.first || snap > h.last) {
-		fprintf(stderr,
-			"veles show: heapmap: no snapshot %" PRId64 " (the events are in %" PRId64
-			"..%" PRId64 ")\n",
-			snap, h.first, h.last);
-		heapmap_release(&h);
-		return -1;
-	}
-	if (tty && !o->text) {
+	ret = heapmap_snapshot(&h, o->snapshot, &snap);
+	if (ret == 0)
 		ret = interactive(&h, snap);
-		if (ret < 0)
-			fprintf(stderr, "veles show: %s\n", err_msg());
-	} else {
-		struct buf b = BUF_INIT;
-
-		heapmap_layout(&h, width - LABEL - 1, o->rows ? (int)o->rows : TEXT_ROWS);
-		frame_text(&h, snap, &b);
-		fwrite(b.data, 1, b.len, stdout);
-		buf_release(&b);
-	}
+	if (ret < 0)
+		fprintf(stderr, "veles show: %s\n", err_msg());
 	heapmap_release(&h);
 	return ret < 0 ? -1 : 0;
 }

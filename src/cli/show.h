@@ -1,52 +1,46 @@
-/* The views of `veles show`: terminal renderings of one profile. */
+/* veles show: its arguments (show-args.c) and the views only a terminal
+ * draws (show-heapmap.c) or only a project reads (show-bounds.c). */
 #ifndef CLI_SHOW_H
 #define CLI_SHOW_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "cli/cli.h"
-#include "view/view.h"
+#include "view/views.h"
 
 struct profile;
 
 struct show_opts {
 	const char *rev;
-	const char *view;
 	const char *spec;
-	unsigned long limit;
-	bool compact;
-	bool verbose; /* summary: postprocessors and models as the profile has them */
-	enum out_format fmt;
-	const char *format;  /* --format as given; each view reads it its way */
-	const char *output;  /* -o FILE: .svg or .html (or any name for tableof) */
-	struct view_opts vo; /* tableof, bars, flow, scatter */
-	bool is_graph;	     /* the view is one of those */
-	long long snapshot;  /* heapmap: --snapshot N; -1: the peak's */
-	bool text;	     /* heapmap: one frame as text, even on a terminal */
-	unsigned long rows;  /* heapmap: --rows N of cells as text; 0: 16 */
+	const struct view_def *view;
+	struct view_args a; /* what the view reads */
+	const char *format; /* --format as given; each view reads it its way */
+	const char *output; /* -o FILE: .svg or .html (or any name for tableof) */
+	long limit;	    /* -n */
+	long snapshot;	    /* heapmap: --snapshot N; -1: the peak's */
+	long rows;	    /* heapmap: --rows N */
+	bool text;	    /* heapmap: one frame as text, even on a terminal */
+	bool compact, verbose, desc;
+	const char *sort_by, *title;
+	int given; /* VIEW_GIVEN_*: the figure options the user set */
 	bool stacked_given, grouped_given;
-	/* The flow options given, so a memory profile's defaults fill the rest. */
-	bool of_given, per_given, by_given, agg_given, acc_given;
+	const char *filter_key; /* --filter-by's KEY, until its VALUE comes */
 };
 
-void show_table(const struct profile *p, const struct show_opts *o);
-void show_summary(const struct profile *p, const char *name, const struct show_opts *o);
-/* The summary's lines about the profile as a whole, before its table. */
-void show_summary_header(const struct profile *p, const char *name, size_t ngroups, bool verbose);
-/* An aggregate trace profile: resources with calls and a histogram. */
-bool show_is_trace_aggregate(const struct profile *p);
-/* Its summary: per function calls, times and percentiles (show-trace.c). */
-void show_trace_summary(const struct profile *p, const char *name, const struct show_opts *o);
-/* The heaptrack-style summary of a memory profile; -1 (said on stderr) for another type. */
-int show_memory(const struct profile *p, const char *name, const struct show_opts *o);
+/* Parses `veles show`'s arguments into @o; 0, -1 after --help (exit 0),
+ * or 2 after a usage error said on stderr. */
+int show_parse_args(int argc, char **argv, struct show_opts *o);
 
-/* The heapmap view: curses when @tty (and not --text), else one frame as
- * text @width columns wide; -1 (said on stderr) for another type. */
-int show_heapmap(const struct profile *p, const struct show_opts *o, bool tty, int width);
+/* The heapmap view in curses, on a terminal; -1 after an error said on stderr. */
+int show_heapmap_tty(const struct profile *p, const struct show_opts *o);
 
-/* The bounds view of a bounds profile, @width columns wide; 1 (said on
- * stderr) for another type. */
-int show_bounds(struct cli_ctx *ctx, const struct profile *p, int width);
+/* Reads a source file of a bounds profile as it was measured: from its
+ * origin version in a git project, else from the files as named. */
+int show_read_source(const char *path, struct buf *out, void *arg);
+struct show_sources {
+	struct cli_ctx *ctx;
+	const char *origin;
+};
 
 #endif

@@ -5,7 +5,6 @@
  * in any language.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,8 @@
 #include "cli/cli.h"
 #include "store/store.h"
 #include "util/common.h"
+#include "util/error.h"
+#include "util/optparse.h"
 #include "vcs/vcs.h"
 
 static const struct cli_command commands[] = {
@@ -114,40 +115,57 @@ static void postproc_warn(const char *msg)
 	cli_warn("%s", msg);
 }
 
-int main(int argc, char **argv)
+/* -C DIR: each in turn, as git does. */
+static int opt_chdir(void *ctx, const struct opt *o, const char *dir)
 {
-	static const struct option opts[] = {
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
+	UNUSED(ctx);
+	UNUSED(o);
+	if (chdir(dir) < 0)
+		return err_set(ERR_IO, "veles: cannot change to %s: %s", dir, strerror(errno));
+	return 0;
+}
+
+/* The options before the command; 1 after --help or --version, 2 after
+ * an error said on stderr. *@argv becomes a NULL-terminated copy of the
+ * command and its arguments (the caller frees it). */
+static int main_options(int *argc, char ***argv)
+{
+	bool version = false;
+	struct opt opts[] = {
+		OPT_CALLBACK('C', NULL, "DIR", opt_chdir, "run as if started in DIR"),
+		OPT_BOOL('V', "version", &version, "the version of veles"),
+		OPT_HELP_LINE(),
+		OPT_END(),
 	};
+	/* The command's own options stay its own: the parse stops at its name. */
+	struct optparse p = {"veles", "veles [-C DIR] [--version] [--help] COMMAND [ARGS]",
+			     NULL,    opts,
+			     NULL,    OPTP_STOP_AT_OPERAND};
+	int n, ret = opt_parse(&p, *argc, *argv, &n);
+
+	if (ret == OPT_HELP || (ret == 0 && version)) {
+		if (version)
+			printf("veles %s\n", VELES_VERSION);
+		else
+			usage(stdout);
+		return 1;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "%s (see `veles --help`)\n", err_msg());
+		return 2;
+	}
+	*argc = n;
+	*argv = cli_argv_dup(*argv + 1, n);
+	return 0;
+}
+
+/* The command @argv[0] with its arguments. */
+static int run(int argc, char **argv)
+{
 	const struct cli_command *cmd;
 	struct cli_ctx ctx = {0};
-	int c, ret;
+	int ret;
 
-	/* Commands report bad options themselves, in one line. */
-	opterr = 0;
-	/* '+' stops at the command name so its own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+C:hV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'C':
-			if (chdir(optarg) < 0)
-				return cli_error("cannot change to %s: %s", optarg,
-						 strerror(errno)),
-				       2;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("veles %s\n", VELES_VERSION);
-			return 0;
-		default:
-			return cli_bad_option("", argv);
-		}
-	}
-	argc -= optind;
-	argv += optind;
 	if (argc == 0)
 		return cli_error("no command given; see `veles --help`"), 2;
 	if (strcmp(argv[0], "help") == 0) {
@@ -167,8 +185,6 @@ int main(int argc, char **argv)
 	ctx.stderr_tty = isatty(2);
 	ctx.stdout_tty = isatty(1);
 	cli_guard_terminal();
-	/* getopt in the command starts afresh. */
-	optind = 0;
 	ctx.read_only = cmd->flags & CMD_READ_ONLY;
 	if ((cmd->flags & (CMD_NEEDS_PROJECT | CMD_NEEDS_ROOT)) && !cli_wants_help(argc, argv)) {
 		if ((cmd->flags & CMD_NEEDS_PROJECT ? cli_open_project(&ctx)
@@ -186,5 +202,16 @@ int main(int argc, char **argv)
 			cli_error("cannot write output: %s", strerror(errno));
 		return ret ? ret : 1;
 	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = main_options(&argc, &argv);
+
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	ret = run(argc, argv);
+	free(argv);
 	return ret;
 }

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -92,44 +91,6 @@ static int parse_output(const char *name, const char *arg, enum output_handling 
 	return 0;
 }
 
-int collect_option(struct collect_ctx *c, const char *name, int opt, char **argv)
-{
-	const char *text = optind > 0 ? argv[optind - 1] : "";
-	char *end;
-
-	switch (opt) {
-	case 'h':
-		c->help = true;
-		return 0;
-	case 'q':
-		c->quiet = true;
-		return 0;
-	case 'o':
-		return parse_output(name, optarg, &c->output);
-	case COLLECT_OPT_WORKLOAD:
-		c->workload = optarg;
-		return 0;
-	case COLLECT_OPT_TIMEOUT:
-		errno = 0;
-		c->timeout = strtod(optarg, &end);
-		if (errno || end == optarg || *end || !(c->timeout > 0) || !isfinite(c->timeout))
-			return err_set(ERR_INVALID,
-				       "collect %s: --timeout needs a positive number of seconds, "
-				       "not '%s'",
-				       name, optarg);
-		return 0;
-	case ':':
-		return err_set(ERR_INVALID, "collect %s: option '%s' needs a value", name, text);
-	case '?':
-		if (optopt && optopt < 0x100)
-			return err_set(ERR_INVALID, "collect %s: unknown option '-%c'", name,
-				       optopt);
-		return err_set(ERR_INVALID, "collect %s: unknown option '%s'", name, text);
-	default:
-		return err_set(ERR_INVALID, "collect %s: unknown option '%s'", name, text);
-	}
-}
-
 static int check_timeout(const char *name, const char *arg, double *out)
 {
 	char *end;
@@ -191,7 +152,7 @@ int collect_parse_options(struct collect_ctx *c, const char *name, const struct 
 	free(prefix);
 	if (ret < 0 || c->help)
 		return ret;
-	if (nop == 0)
+	if (nop == 0 && !o->command_optional)
 		return err_set(ERR_INVALID,
 			       "collect %s: no command to profile (veles collect %s -- CMD...)",
 			       name, name);
@@ -215,29 +176,6 @@ void collect_say(const struct collect_ctx *c, enum collect_msg kind, const char 
 	va_end(ap);
 	c->env->message(c->env->message_arg, kind, buf_str(&b));
 	buf_release(&b);
-}
-
-int collect_take_command(struct collect_ctx *c, const char *name, int argc, char **argv)
-{
-	if (optind >= argc)
-		return err_set(ERR_INVALID,
-			       "collect %s: no command to profile (veles collect %s -- CMD...)",
-			       name, name);
-	c->argv = argv + optind;
-	c->argc = argc - optind;
-	return 0;
-}
-
-void collect_common_usage(void)
-{
-	printf("Common options:\n"
-	       "  -o, --output-handling MODE  default: the command writes to the terminal;\n"
-	       "                              capture: also to .veles/logs/NAME.log;\n"
-	       "                              suppress: to /dev/null\n"
-	       "      --timeout S             stop a run after S seconds (SIGTERM, then SIGKILL)\n"
-	       "      --workload TEXT         header.workload (default: the command's arguments)\n"
-	       "  -q, --quiet                 no summary and no \"profile written\" line\n"
-	       "  -h, --help                  this help\n");
 }
 
 void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o)
@@ -549,8 +487,6 @@ int collect_check_options(int argc, char **argv)
 	full[argc + 1] = "true";
 	memset(&c, 0, sizeof(c));
 	c.env = &env;
-	optind = 0;
-	opterr = 0;
 	ret = col->parse(&c, argc + 2, full);
 	if (ret == 0 && c.help)
 		ret = err_set(ERR_INVALID, "collect %s: --help is not an option here", col->name);
@@ -574,19 +510,11 @@ int collect_main(const struct collect_env *env, int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	c.env = env;
 	c.quiet = env->quiet;
-	/* Each call parses afresh (tests and the job runner call us repeatedly). */
-	optind = 0;
-	opterr = 0;
 	ret = col->parse(&c, argc, argv);
 	if (ret == 0 && c.help) {
-		if (col->usage)
-			col->usage();
-		else
-			collect_say(&c, COLLECT_MSG_OUT, "%s", c.help_text);
+		collect_say(&c, COLLECT_MSG_OUT, "%s", c.help_text);
 		goto out;
 	}
-	if (ret == 0 && !c.argv)
-		ret = collect_take_command(&c, col->name, argc, argv);
 	if (ret < 0)
 		goto out;
 	if (!c.workload)

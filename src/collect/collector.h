@@ -95,12 +95,9 @@ struct collect_ctx {
 struct collector {
 	const char *name;
 	const char *summary; /* one line for `veles collect --help` */
-	/* Prints the collector's usage (its own options and the common ones);
-	 * NULL for a collector that parses with collect_parse_options(). */
-	void (*usage)(void);
-	/* Parses the collector's options from @argv (argv[0] is the collector
-	 * name) and sets c->argv to the command after "--" or the first
-	 * operand. Returns 0 or an error. */
+	/* Parses the collector's options from @argv (argv[0] is its name)
+	 * with collect_parse_options(), which sets c->argv to the command.
+	 * Returns 0 or an error. */
 	int (*parse)(struct collect_ctx *c, int argc, char **argv);
 	int (*before)(struct collect_ctx *c); /* may be NULL */
 	int (*collect)(struct collect_ctx *c);
@@ -120,6 +117,9 @@ struct collect_options {
 	const char *about; /* what the collector does, for the help */
 	const struct opt *opts;
 	void *ctx; /* given to the table's callbacks */
+	/* No command is needed (collect bounds reads source): c->argv may
+	 * then hold no words (c->argc 0). */
+	bool command_optional;
 };
 int collect_parse_options(struct collect_ctx *c, const char *name, const struct collect_options *o,
 			  int argc, char **argv);
@@ -128,36 +128,9 @@ int collect_parse_options(struct collect_ctx *c, const char *name, const struct 
 void collect_say(const struct collect_ctx *c, enum collect_msg kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/*
- * The options every collector accepts, for its getopt_long tables: put
- * COLLECT_SHORTOPTS first in the short string (it starts with "+:", so
- * parsing stops at the command and reports a missing argument as ':') and
- * COLLECT_LONGOPTS among the long ones, then hand what the collector does
- * not know to collect_option().
- */
-enum { COLLECT_OPT_TIMEOUT = 0x100, COLLECT_OPT_WORKLOAD };
-#define COLLECT_SHORTOPTS "+:ho:q"
-#define COLLECT_LONGOPTS                                                                           \
-	{"help", no_argument, NULL, 'h'}, {"quiet", no_argument, NULL, 'q'},                       \
-		{"output-handling", required_argument, NULL, 'o'},                                 \
-		{"timeout", required_argument, NULL, COLLECT_OPT_TIMEOUT},                         \
-	{                                                                                          \
-		"workload", required_argument, NULL, COLLECT_OPT_WORKLOAD                          \
-	}
-
-/*
- * Handles a common option (or getopt's '?' and ':') for collector @name;
- * @opt and optarg as getopt_long returned them. Returns 0, or ERR_INVALID
- * with a message naming the option.
- */
-int collect_option(struct collect_ctx *c, const char *name, int opt, char **argv);
-/* Takes the command from argv[optind...]; ERR_INVALID when there is none. */
-int collect_take_command(struct collect_ctx *c, const char *name, int argc, char **argv);
 /* How a collector should run the command: output handling, log, timeout. */
 struct spawn_opts;
 void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o);
-/* The lines of usage for the common options. */
-void collect_common_usage(void);
 /* A whole number of at least @min for option @opt; ERR_INVALID otherwise. */
 int collect_parse_count(const char *name, const char *opt, const char *arg, long min, long *out);
 

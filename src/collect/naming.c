@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <yajl/yajl_tree.h>
 
+#include "analyze/pprecord.h"
 #include "collect/collector.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -44,95 +44,66 @@ static void add_bracketed(struct buf *b, const char *v)
 	buf_addc(b, ']');
 }
 
-/* The first value of @key anywhere inside @v (Perun's all_key_values_of). */
-static yajl_val find_key(yajl_val v, const char *key)
+static void add_scalar(struct buf *b, const struct pp_value *v)
 {
-	if (YAJL_IS_OBJECT(v)) {
-		for (size_t i = 0; i < v->u.object.len; i++)
-			if (strcmp(v->u.object.keys[i], key) == 0)
-				return v->u.object.values[i];
-		for (size_t i = 0; i < v->u.object.len; i++) {
-			yajl_val r = find_key(v->u.object.values[i], key);
-
-			if (r)
-				return r;
-		}
-	} else if (YAJL_IS_ARRAY(v)) {
-		for (size_t i = 0; i < v->u.array.len; i++) {
-			yajl_val r = find_key(v->u.array.values[i], key);
-
-			if (r)
-				return r;
-		}
-	}
-	return NULL;
-}
-
-static void add_scalar(struct buf *b, yajl_val v)
-{
-	if (YAJL_IS_STRING(v))
-		add_value(b, YAJL_GET_STRING(v));
-	else if (YAJL_IS_NUMBER(v))
-		add_value(b, YAJL_GET_NUMBER(v));
-	else if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v))
-		add_value(b, YAJL_IS_TRUE(v) ? "True" : "False");
+	if (v->kind == PPV_STRING || v->kind == PPV_NUMBER)
+		add_value(b, v->text);
+	else if (v->kind == PPV_TRUE || v->kind == PPV_FALSE)
+		add_value(b, v->kind == PPV_TRUE ? "True" : "False");
 	else
 		add_value(b, NULL);
 }
 
 /* The params of unit @unit: the collector's, or a postprocessor's. */
-static yajl_val unit_params(const struct profile *p, yajl_val posts, yajl_val coll,
-			    const char *unit)
+static const struct pp_value *unit_params(const struct profile *p, const struct pp_records *posts,
+					  const struct pp_value *coll, const char *unit)
 {
 	if (p->collector && strcmp(p->collector, unit) == 0)
 		return coll;
-	for (size_t i = 0; YAJL_IS_ARRAY(posts) && i < posts->u.array.len; i++) {
-		yajl_val pp = posts->u.array.values[i];
-		const char *nk[] = {"name", NULL}, *pk[] = {"params", NULL};
-		yajl_val name = yajl_tree_get(pp, nk, yajl_t_string);
-		const char *s = name ? YAJL_GET_STRING(name) : NULL;
-
-		if (s && strcmp(s, unit) == 0)
-			return yajl_tree_get(pp, pk, yajl_t_any);
-	}
+	for (size_t i = 0; i < posts->n; i++)
+		if (strcmp(posts->v[i].name, unit) == 0)
+			return &posts->v[i].params;
 	return NULL;
 }
 
 static void add_param(struct buf *b, const struct profile *p, const char *token)
 {
 	char *unit = xstrdup(token), *param = strchr(unit, '.');
-	yajl_val posts = yajl_tree_parse(p->postprocessors ? p->postprocessors : "[]", NULL, 0);
-	yajl_val coll = yajl_tree_parse(p->collector_params ? p->collector_params : "{}", NULL, 0);
-	yajl_val params, v;
+	struct pp_records posts;
+	struct pp_value coll;
+	const struct pp_value *params, *v;
 
+	/* Unreadable JSON names nothing: the value is "_" then. */
+	if (pp_records_read(p->postprocessors, &posts) < 0)
+		memset(&posts, 0, sizeof(posts));
+	if (pp_params_read(p->collector_params, &coll) < 0)
+		memset(&coll, 0, sizeof(coll));
 	*param++ = '\0';
-	params = unit_params(p, posts, coll, unit);
-	v = params ? find_key(params, param) : NULL;
+	params = unit_params(p, &posts, &coll, unit);
+	v = params ? pp_value_find(params, param) : NULL;
 	if (v)
 		add_scalar(b, v);
 	else
 		add_value(b, NULL);
-	yajl_tree_free(posts);
-	yajl_tree_free(coll);
+	pp_records_free(&posts);
+	pp_value_free(&coll);
 	free(unit);
 }
 
 /* "after-A-and-B" of the postprocessors' names, or "_". */
 static void add_postprocessors(struct buf *b, const struct profile *p)
 {
-	yajl_val posts = yajl_tree_parse(p->postprocessors ? p->postprocessors : "[]", NULL, 0);
-	const char *nk[] = {"name", NULL};
-	size_t n = YAJL_IS_ARRAY(posts) ? posts->u.array.len : 0;
+	struct pp_records posts;
 
-	if (!n)
+	if (pp_records_read(p->postprocessors, &posts) < 0)
+		memset(&posts, 0, sizeof(posts));
+	if (!posts.n)
 		buf_addc(b, '_');
-	for (size_t i = 0; i < n; i++) {
-		yajl_val name = yajl_tree_get(posts->u.array.values[i], nk, yajl_t_string);
-
+	for (size_t i = 0; i < posts.n; i++) {
 		buf_adds(b, i ? "-and-" : "after-");
-		add_value(b, name ? YAJL_GET_STRING(name) : NULL);
+		add_value(b, posts.v[i].name);
 	}
-	yajl_tree_free(posts);
+	pp_records_free(&posts);
 }
 
 static int add_token(struct buf *b, const struct profile *p, const char *tok, size_t len)

@@ -1,10 +1,27 @@
 /* Number and time formatting fast enough for a million lines a second. */
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
 #include "monitor/format.h"
+#include "monitor/monitor.h"
+#include "util/buf.h"
 #include "util/common.h"
+
+void mon_say(mon_say_fn say, void *arg, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+
+	if (!say)
+		return;
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	say(arg, buf_str(&b));
+	buf_release(&b);
+}
 
 static const double scale10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 

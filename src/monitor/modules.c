@@ -38,9 +38,9 @@ static void h_record(struct vmon_ctx *c, const char *line)
 	 * line without the caller's would go to another module, or nowhere. */
 	if (!owns(c, line)) {
 		if (!c->bad_record)
-			fprintf(stderr,
+			mon_say(c->mods->say, c->mods->say_arg,
 				"veles monitor: module %s: record \"%.40s\" does not start with "
-				"its discriminator '%s': dropped\n",
+				"its discriminator '%s': dropped",
 				c->m->name, line, c->disc);
 		c->bad_record = true;
 		return;
@@ -98,13 +98,15 @@ static int h_getexec(struct vmon_ctx *c, const char *cmd, const char *prefix)
 
 static void h_error(struct vmon_ctx *c, const char *fmt, ...)
 {
+	struct buf b = BUF_INIT;
 	va_list ap;
 
-	fprintf(stderr, "veles monitor: module %s: ", c->m ? c->m->name : c->file);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	mon_say(c->mods->say, c->mods->say_arg, "veles monitor: module %s: %s",
+		c->m ? c->m->name : c->file, buf_str(&b));
+	buf_release(&b);
 	c->failed = true;
 }
 
@@ -281,7 +283,8 @@ static int load_one(struct mon_modules *ms, const char *item, size_t n)
 	c->file = find_module(item, fn);
 	rc = c->file ? open_module(c) : ERR_NOTFOUND;
 	if (rc == 0 && (c->m->init(c, &helpers, opts, &c->disc) < 0 || c->failed || !c->disc)) {
-		fprintf(stderr, "veles monitor: module %s did not start: unloaded\n", c->m->name);
+		mon_say(ms->say, ms->say_arg, "veles monitor: module %s did not start: unloaded",
+			c->m->name);
 		c->failed = true;
 		drop(c);
 	} else if (rc == 0 && same_disc(ms, c->disc)) {
@@ -309,7 +312,8 @@ int mon_modules_load(struct mon_modules *ms, const char *spec)
 		int rc = n ? load_one(ms, p, n) : 0;
 
 		if (rc < 0 && ms->skip_unloadable)
-			fprintf(stderr, "veles: %s: its records are left out\n", err_msg());
+			mon_say(ms->say, ms->say_arg, "veles: %s: its records are left out",
+				err_msg());
 		else if (rc < 0)
 			return rc;
 		p += n;
@@ -335,7 +339,8 @@ static void sweep(struct mon_modules *ms)
 
 	for (size_t i = 0; i < ms->n; i++) {
 		if (ms->v[i]->failed) {
-			fprintf(stderr, "veles monitor: module %s unloaded\n", ms->v[i]->m->name);
+			mon_say(ms->say, ms->say_arg, "veles monitor: module %s unloaded",
+				ms->v[i]->m->name);
 			drop(ms->v[i]);
 		} else {
 			ms->v[k++] = ms->v[i];

@@ -29,11 +29,14 @@ struct mon_modules {
 	/* A module that cannot be loaded is skipped with a warning instead of
 	 * failing the load (a recording shown where one of its modules is not). */
 	bool skip_unloadable;
+	/* Where the modules' errors and the warnings about them go. */
+	mon_say_fn say;
+	void *say_arg;
 };
 
 /* Loads "file1,opts:file2" (bare names are looked up in mon_module_dirs()).
- * A module whose init fails is reported on stderr and unloaded; a file that
- * cannot be loaded is an error (a warning with skip_unloadable). */
+ * A module whose init fails is reported through ms->say and unloaded; a
+ * file that cannot be loaded is an error (a warning with skip_unloadable). */
 int mon_modules_load(struct mon_modules *ms, const char *spec);
 /* The directories searched for a bare module name, colon-separated, in
  * order: $VELES_MODULE_PATH, the build tree's plugins (a veles run from its

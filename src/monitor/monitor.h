@@ -18,6 +18,15 @@
 
 #define MON_NAME 32 /* row names: "cpu12", "nvme0n1", "eth0", an irq */
 
+/*
+ * How the monitor tells the user something (a module's error, a damaged
+ * recording): a whole line without its newline, which the front end shows
+ * on stderr. The library never prints; NULL says nothing.
+ */
+typedef void (*mon_say_fn)(void *arg, const char *line);
+/* Formats a line and gives it to @say, if set. */
+void mon_say(mon_say_fn say, void *arg, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 enum mon_tab {
 	MT_CPU,	 /* /proc/stat cpu lines: row "cpu" is the total */
 	MT_STAT, /* /proc/stat: interrupts, context switches, forks, run queue */

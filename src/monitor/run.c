@@ -118,24 +118,30 @@ struct loop {
 	unsigned long n; /* samples taken */
 };
 
-/* -d4: the raw sample, as it is recorded. */
-static void debug_dump(const struct mon_sample *s)
+/* -d4: the raw sample, as it is recorded, a line at a time. */
+static void debug_dump(const struct loop *l, const struct mon_sample *s)
 {
-	fprintf(stderr, ">>> %.3f <<<\n", s->t);
+	struct buf b = BUF_INIT;
+
+	if (!l->o->say)
+		return;
+	mon_say(l->o->say, l->o->say_arg, ">>> %.3f <<<", s->t);
 	for (int t = 0; t < MT_COUNT; t++) {
 		const struct mon_table *tab = &s->tab[t];
 
 		for (size_t r = 0; r < tab->nrows; r++) {
-			fprintf(stderr, "%s %s", mon_tabdefs[t].name, tab->names[r]);
+			buf_reset(&b);
+			buf_addf(&b, "%s %s", mon_tabdefs[t].name, tab->names[r]);
 			for (size_t k = 0; k < mon_tabdefs[t].ncols; k++)
-				fprintf(stderr, " %llu",
-					(unsigned long long)
-						tab->vals[r * mon_tabdefs[t].ncols + k]);
-			fputc('\n', stderr);
+				buf_addf(&b, " %llu",
+					 (unsigned long long)
+						 tab->vals[r * mon_tabdefs[t].ncols + k]);
+			l->o->say(l->o->say_arg, buf_str(&b));
 		}
 	}
 	for (size_t i = 0; i < s->nmod; i++)
-		fprintf(stderr, "%s\n", s->mod[i].line);
+		l->o->say(l->o->say_arg, s->mod[i].line);
+	buf_release(&b);
 }
 
 /* --profile: the interval's values, each line prefixed with its time. */
@@ -181,7 +187,7 @@ static int handle(struct loop *l, const struct mon_sample *prev, const struct mo
 			return rc;
 	}
 	if (l->o->debug >= 4)
-		debug_dump(cur);
+		debug_dump(l, cur);
 	mon_modules_analyze(&l->mods, cur, prev ? cur->t - prev->t : 0);
 	if (show) {
 		int rc = show_interval(l, prev, cur);
@@ -337,7 +343,8 @@ static int live(struct loop *l)
 			timeout_signal(l);
 	}
 	if (o->self && l->n > 1)
-		fprintf(stderr, "veles monitor: %.3f ms of cpu per sample over %lu samples\n",
+		mon_say(o->say, o->say_arg,
+			"veles monitor: %.3f ms of cpu per sample over %lu samples",
 			(cpu_seconds() - cpu0) * 1e3 / (double)(l->n - 1), l->n - 1);
 	mon_reader_close(&r);
 	wait_child(l); /* stopped early (-c, Ctrl-C): wait for the command */
@@ -405,12 +412,13 @@ static int playback(struct loop *l)
 	if (rc >= 0 && p.damaged && !p.nsamples)
 		rc = err_set(ERR_PARSE, "%s is damaged: it holds no whole sample", l->o->playback);
 	else if (rc >= 0 && p.damaged && p.gaps)
-		fprintf(stderr,
+		mon_say(l->o->say, l->o->say_arg,
 			"veles monitor: %s is damaged: played back %lu samples, skipping %u "
-			"damaged part%s\n",
+			"damaged part%s",
 			l->o->playback, p.nsamples, p.gaps, p.gaps == 1 ? "" : "s");
 	else if (rc >= 0 && p.damaged)
-		fprintf(stderr, "veles monitor: %s is damaged: played back its first %lu samples\n",
+		mon_say(l->o->say, l->o->say_arg,
+			"veles monitor: %s is damaged: played back its first %lu samples",
 			l->o->playback, p.nsamples);
 	mon_player_close(&p);
 	return rc < 0 ? rc : 0;
@@ -432,6 +440,8 @@ int mon_run(const struct mon_run_opts *o)
 	l.mods.sep = o->sep;
 	l.mods.per_interval = o->per_interval;
 	l.mods.skip_unloadable = o->imports_optional;
+	l.mods.say = o->say;
+	l.mods.say_arg = o->say_arg;
 	l.out.mods = &l.mods;
 	l.out.batch = o->playback != NULL;
 	/* Without -s: a recording's own subsystems (see playback_setup), else cdn. */
@@ -470,7 +480,8 @@ int mon_run(const struct mon_run_opts *o)
 	if (o->export_spec) /* parsed, opened or not */
 		mon_export_close(&l.exp);
 	mon_out_flush(&l.out);
-	fflush(o->out);
+	if (o->out)
+		fflush(o->out);
 	buf_release(&l.scratch);
 	mon_modules_unload(&l.mods);
 	mon_out_release(&l.out);

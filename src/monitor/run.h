@@ -26,7 +26,7 @@ struct mon_run_opts {
 	unsigned long hr;	 /* headings every N intervals; 0: once */
 	int debug;		 /* -d */
 	bool self;		 /* --self */
-	FILE *out;
+	FILE *out;		 /* the table (or --export lexpr's lines); may be NULL when quiet */
 	/* `veles monitor -- CMD`: run CMD and sample until it exits. */
 	char **cmd;
 	int *cmd_status; /* receives CMD's wait status */
@@ -42,6 +42,11 @@ struct mon_run_opts {
 	struct buf *values;
 	bool quiet;   /* no table output (with values) */
 	bool profile; /* the CLI's --profile: write a Veles profile instead */
+	/* Receives the notes and warnings (a module's error, a damaged
+	 * recording, --self, -d4's samples): whole lines, no newline, for
+	 * the front end to show on stderr. NULL: nothing is shown. */
+	mon_say_fn say;
+	void *say_arg;
 };
 
 int mon_run(const struct mon_run_opts *o);

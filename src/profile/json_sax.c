@@ -1,3 +1,9 @@
+/*
+ * The JSON tokenizer (json_sax.h): its input (memory, a mapped file read a
+ * window at a time, a descriptor), the events of the grammar, and skipping
+ * or capturing a whole value. Strings with escapes are decoded in
+ * json_sax_esc.c, runs of integers taken in json_sax_ints.c.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -5,9 +11,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "profile/json_sax.h"
 #include "profile/json_sax_priv.h"
@@ -108,7 +111,7 @@ void jsax_jump(struct jsax *j, const char *to, uint64_t lines, int64_t line_star
 	}
 }
 
-static int error_at(struct jsax *j, const char *at, const char *what)
+int jsax_error_at(struct jsax *j, const char *at, const char *what)
 {
 	int64_t col = offset_of(j, at) - j->line_start + 1;
 
@@ -118,7 +121,7 @@ static int error_at(struct jsax *j, const char *at, const char *what)
 
 int jsax_error(struct jsax *j, const char *what)
 {
-	return error_at(j, j->tok ? j->tok : j->p, what);
+	return jsax_error_at(j, j->tok ? j->tok : j->p, what);
 }
 
 /* A mapped file's window moves on, and the pages parsed long ago go back
@@ -207,7 +210,7 @@ static int skip_ws(struct jsax *j)
 static int push(struct jsax *j, uint8_t kind)
 {
 	if (j->depth >= MAX_DEPTH)
-		return error_at(j, j->p, "nesting too deep");
+		return jsax_error_at(j, j->p, "nesting too deep");
 	j->stack = xgrow(j->stack, 1, j->depth + 1, &j->stack_cap);
 	j->stack[j->depth++] = kind;
 	return 0;
@@ -218,151 +221,6 @@ static const char *lex_int_fast(struct jsax *j)
 	if (j->end - j->p < 32)
 		return NULL; /* too close to the buffer's end to load blindly */
 	return int_at(j->p, &j->i);
-}
-
-/* Skips blanks in the fast loop below, counting lines as skip_ws() does;
- * stops at the end of the buffer. */
-static const char *skip_blanks(struct jsax *j, const char *p)
-{
-	for (; p < j->end; p++) {
-		if (*p == ' ' || *p == '\t' || *p == '\r')
-			continue;
-		if (*p != '\n')
-			return p;
-		j->line++;
-		j->line_start = offset_of(j, p + 1);
-	}
-	return p;
-}
-
-#ifdef __SSE2__
-/* Bit i set where @p[i] is a ',', for 64 bytes. */
-static inline uint64_t comma_mask(const char *p)
-{
-	const __m128i comma = _mm_set1_epi8(',');
-	uint64_t m = 0;
-	int k;
-
-	for (k = 0; k < 4; k++) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
-
-		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)) << (16 * k);
-	}
-	return m;
-}
-
-/*
- * The integers of a plain run `,N,N` or `, N, N` from the ',' at @p, 64
- * bytes of input at a time: the separators come from one mask, so each
- * number's length is known before it is read and no number waits for the
- * one before it to be parsed. Stops (at the ',' before it) at anything
- * else: a sign, more than 8 digits, a leading zero, a line break, the
- * array's end. Returns the count; *@at is where the caller goes on.
- */
-static size_t ints_by_block(const char *p, const char *lim, int64_t *out, size_t max,
-			    const char **at)
-{
-	const char *next = p + 1; /* after the last ',' taken */
-	size_t n = 0;
-
-	while (next + 63 <= lim && n + 32 <= max) {
-		const char *base = next - 1, *s;
-		uint64_t m = comma_mask(base) & ~(uint64_t)1;
-
-		if (!m)
-			break;
-		do {
-			const char *c = base + __builtin_ctzll(m);
-			uint64_t v;
-			size_t len;
-
-			s = next + (*next == ' ');
-			len = (size_t)(c - s);
-			if (len - 1 >= 8 || !digits_n(s, len, &v) || (*s == '0' && len > 1))
-				goto out;
-			out[n++] = (int64_t)v;
-			next = c + 1;
-			m &= m - 1;
-		} while (m);
-	}
-out:
-	*at = next - 1;
-	return n;
-}
-#endif
-
-size_t jsax_ints(struct jsax *j, int64_t *out, size_t max)
-{
-	const char *p = j->p, *safe = j->end - 64, *q;
-	/* The line count as of the last integer: blanks counted past it are
-	 * counted again by whoever reads on. */
-	uint64_t line = j->line;
-	int64_t line_start = j->line_start;
-	bool blanks = false; /* skip_blanks() ran since the last integer */
-	int st = j->state;
-	size_t n = 0, retry = 0;
-
-	if (!j->depth || j->stack[j->depth - 1] != '[' ||
-	    (st != ST_AFTER && st != ST_ARR_FIRST && st != ST_ARR_NEXT))
-		return 0;
-	/* Stays well inside the buffer, so nothing here needs a refill. */
-	while (n < max && p < safe) {
-		q = p;
-#ifdef __SSE2__
-		/* After a stop, eight numbers the careful way first, so a run
-		 * the block reader cannot take costs it little. */
-		if (st == ST_AFTER && *q == ',' && !blanks && n >= retry) {
-			size_t got = ints_by_block(q, safe, out + n, max - n, &q);
-
-			n += got;
-			p = q;
-			retry = n + 8;
-			if (n >= max || p >= safe)
-				break;
-		}
-#endif
-		if (st == ST_AFTER) {
-			if (*q != ',') {
-				if (!blanks) {
-					line = j->line;
-					line_start = j->line_start;
-					blanks = true;
-				}
-				q = skip_blanks(j, q);
-				if (q >= safe || *q != ',')
-					break;
-			}
-			q++;
-		}
-		/* json.dump writes ", ": one blank is the common case. */
-		if (*q == ' ')
-			q++;
-		if ((unsigned char)*q <= ' ') {
-			if (!blanks) {
-				line = j->line;
-				line_start = j->line_start;
-				blanks = true;
-			}
-			q = skip_blanks(j, q);
-			if (q >= safe)
-				break;
-		}
-		/* What may follow is checked here: a ',', a ']' or a blank. */
-		q = int_digits(q, &out[n]);
-		if (!q || (*q != ',' && *q != ']' && (unsigned char)*q > ' '))
-			break;
-		n++;
-		p = q;
-		st = ST_AFTER;
-		blanks = false;
-	}
-	if (blanks) {
-		j->line = line;
-		j->line_start = line_start;
-	}
-	j->p = p;
-	j->state = st;
-	return n;
 }
 
 static int lex_number(struct jsax *j)
@@ -392,152 +250,11 @@ static int lex_number(struct jsax *j)
 	}
 	kind = numfmt_parse(j->p, (size_t)(q - j->p), &j->i, &j->d);
 	if (kind == NUM_BAD)
-		return error_at(j, j->p, "malformed number");
+		return jsax_error_at(j, j->p, "malformed number");
 	j->raw = j->p;
 	j->rawlen = (size_t)(q - j->p);
 	j->p = q;
 	return kind == NUM_INT ? JEV_INT : JEV_DBL;
-}
-
-static int hexval(const char *s)
-{
-	int v = 0, i;
-
-	for (i = 0; i < 4; i++) {
-		char c = s[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
-		else
-			return -1;
-	}
-	return v;
-}
-
-static void put_utf8(struct buf *b, uint32_t cp)
-{
-	char u[4];
-	size_t n;
-
-	if (cp < 0x80) {
-		u[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		u[0] = (char)(0xc0 | (cp >> 6));
-		u[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		u[0] = (char)(0xe0 | (cp >> 12));
-		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		u[0] = (char)(0xf0 | (cp >> 18));
-		u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-		u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		u[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	buf_add(b, u, n);
-}
-
-/* Decodes the escape at @q (a backslash); returns its length, 0 if the
- * input ends inside it, negative on a bad escape. */
-static int unescape(struct jsax *j, const char *q)
-{
-	size_t left = (size_t)(j->end - q);
-	int cp, lo;
-
-	if (left < 2)
-		return 0;
-	switch (q[1]) {
-	case '"':
-		buf_addc(&j->sbuf, '"');
-		return 2;
-	case '\\':
-		buf_addc(&j->sbuf, '\\');
-		return 2;
-	case '/':
-		buf_addc(&j->sbuf, '/');
-		return 2;
-	case 'b':
-		buf_addc(&j->sbuf, '\b');
-		return 2;
-	case 'f':
-		buf_addc(&j->sbuf, '\f');
-		return 2;
-	case 'n':
-		buf_addc(&j->sbuf, '\n');
-		return 2;
-	case 'r':
-		buf_addc(&j->sbuf, '\r');
-		return 2;
-	case 't':
-		buf_addc(&j->sbuf, '\t');
-		return 2;
-	case 'u':
-		break;
-	default:
-		return error_at(j, q, "invalid escape in string");
-	}
-	if (left < 6)
-		return 0;
-	cp = hexval(q + 2);
-	if (cp < 0)
-		return error_at(j, q, "invalid \\u escape in string");
-	if (cp >= 0xd800 && cp < 0xdc00) {
-		/* A high surrogate pairs with a following \uDC00..\uDFFF; a lone
-		 * one becomes U+FFFD, as most decoders do. */
-		if (left < 12 && !j->eof)
-			return 0;
-		if (left >= 12 && q[6] == '\\' && q[7] == 'u' && (lo = hexval(q + 8)) >= 0xdc00 &&
-		    lo < 0xe000) {
-			put_utf8(&j->sbuf, 0x10000 + (((uint32_t)cp - 0xd800) << 10) +
-						   ((uint32_t)lo - 0xdc00));
-			return 12;
-		}
-		cp = 0xfffd;
-	} else if (cp >= 0xdc00 && cp < 0xe000) {
-		cp = 0xfffd;
-	}
-	put_utf8(&j->sbuf, (uint32_t)cp);
-	return 6;
-}
-
-/* The slow path: a string with escapes, decoded into sbuf. */
-static int lex_escaped(struct jsax *j, const char *q)
-{
-	const char *from = j->p + 1;
-
-	buf_reset(&j->sbuf);
-	buf_add(&j->sbuf, from, (size_t)(q - from));
-	for (;;) {
-		const char *run = q;
-		int n;
-
-		while (q < j->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
-			q++;
-		buf_add(&j->sbuf, run, (size_t)(q - run));
-		if (q == j->end)
-			return 0;
-		if (*q == '"')
-			break;
-		if (*q != '\\')
-			return error_at(j, q, "control character in string");
-		n = unescape(j, q);
-		if (n <= 0)
-			return n;
-		q += n;
-	}
-	j->s = buf_str(&j->sbuf);
-	j->slen = j->sbuf.len;
-	j->p = q + 1;
-	return 1;
 }
 
 /* Reads the string starting at p (a '"'); sets s/slen. */
@@ -556,14 +273,14 @@ static int lex_string(struct jsax *j)
 			return 0;
 		}
 		if (q < end && *q != '\\')
-			return error_at(j, q, "control character in string");
-		r = q < end ? lex_escaped(j, q) : 0;
+			return jsax_error_at(j, q, "control character in string");
+		r = q < end ? jsax_lex_escaped(j, q) : 0;
 		if (r < 0)
 			return r;
 		if (r > 0)
 			return 0;
 		if (j->eof)
-			return error_at(j, j->end, "unterminated string");
+			return jsax_error_at(j, j->end, "unterminated string");
 		if (jsax_refill(j) < 0)
 			return ERR_IO;
 	}
@@ -575,7 +292,7 @@ static int lex_word(struct jsax *j, const char *word, size_t n, int ev)
 		if (jsax_refill(j) < 0)
 			return ERR_IO;
 	if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
-		return error_at(j, j->p, "invalid literal");
+		return jsax_error_at(j, j->p, "invalid literal");
 	j->p += n;
 	return ev;
 }
@@ -594,7 +311,7 @@ static int lex_nonfinite(struct jsax *j, int c)
 	int r = lex_word(j, word, n, JEV_DBL);
 
 	if (r < 0)
-		return c == 'N' || c == 'I' ? r : error_at(j, j->p, "malformed number");
+		return c == 'N' || c == 'I' ? r : jsax_error_at(j, j->p, "malformed number");
 	j->raw = j->p - n;
 	j->rawlen = n;
 	j->d = c == 'N' ? NAN : neg ? -INFINITY : INFINITY;
@@ -629,7 +346,7 @@ static int lex_value(struct jsax *j, int c)
 	case 'n':
 		return lex_word(j, "null", 4, JEV_NULL);
 	case -1:
-		return error_at(j, j->p, "unexpected end of input");
+		return jsax_error_at(j, j->p, "unexpected end of input");
 	case 'N':
 	case 'I':
 		return lex_nonfinite(j, c);
@@ -640,7 +357,7 @@ static int lex_value(struct jsax *j, int c)
 			return lex_nonfinite(j, c);
 		if (c == '-' || (c >= '0' && c <= '9'))
 			return lex_number(j);
-		return error_at(j, j->p, "expected a value");
+		return jsax_error_at(j, j->p, "expected a value");
 	}
 }
 
@@ -649,10 +366,10 @@ static int lex_key(struct jsax *j, int c)
 	int r;
 
 	if (c != '"')
-		return error_at(j, j->p,
-				c == '}'  ? "trailing comma before '}'"
-				: c == -1 ? "unexpected end of input"
-					  : "expected a string key");
+		return jsax_error_at(j, j->p,
+				     c == '}'  ? "trailing comma before '}'"
+				     : c == -1 ? "unexpected end of input"
+					       : "expected a string key");
 	if ((r = lex_string(j)) < 0)
 		return r;
 	/* The key may point into the buffer, which a refill would move: only
@@ -668,7 +385,7 @@ static int lex_key(struct jsax *j, int c)
 			buf_add(&j->sbuf, s, n);
 		}
 		if (skip_ws(j) != ':')
-			return error_at(j, j->p, "expected ':'");
+			return jsax_error_at(j, j->p, "expected ':'");
 		j->p++;
 		j->s = buf_str(&j->sbuf);
 		j->slen = n;
@@ -699,7 +416,7 @@ int jsax_next(struct jsax *j)
 		return lex_value(j, c);
 	case ST_ARR_NEXT:
 		if (c == ']')
-			return error_at(j, j->p, "trailing comma before ']'");
+			return jsax_error_at(j, j->p, "trailing comma before ']'");
 		return lex_value(j, c);
 	case ST_OBJ_FIRST:
 		if (c == '}')
@@ -714,7 +431,7 @@ int jsax_next(struct jsax *j)
 	}
 	if (j->depth == 0) {
 		if (c != -1)
-			return error_at(j, j->p, "unexpected data after the end");
+			return jsax_error_at(j, j->p, "unexpected data after the end");
 		j->state = ST_DONE;
 		return JEV_EOF;
 	}
@@ -725,19 +442,19 @@ int jsax_next(struct jsax *j)
 		}
 		if (c == '}')
 			return close_container(j, JEV_OBJ_END);
-		return error_at(j, j->p,
-				c == -1 ? "unexpected end of input" : "expected ',' or '}'");
+		return jsax_error_at(j, j->p,
+				     c == -1 ? "unexpected end of input" : "expected ',' or '}'");
 	}
 	if (c == ',') {
 		j->p++;
 		c = skip_ws(j);
 		if (c == ']')
-			return error_at(j, j->p, "trailing comma before ']'");
+			return jsax_error_at(j, j->p, "trailing comma before ']'");
 		return lex_value(j, c);
 	}
 	if (c == ']')
 		return close_container(j, JEV_ARR_END);
-	return error_at(j, j->p, c == -1 ? "unexpected end of input" : "expected ',' or ']'");
+	return jsax_error_at(j, j->p, c == -1 ? "unexpected end of input" : "expected ',' or ']'");
 }
 
 static void emit(struct jsax *j, int ev, struct buf *out, size_t start)
@@ -798,7 +515,7 @@ static int walk(struct jsax *j, int ev, struct buf *out)
 		if (ev < 0)
 			return ev;
 		if (ev == JEV_EOF)
-			return error_at(j, j->p, "unexpected end of input");
+			return jsax_error_at(j, j->p, "unexpected end of input");
 		if (out)
 			emit(j, ev, out, start);
 		if (ev == JEV_OBJ_START || ev == JEV_ARR_START)

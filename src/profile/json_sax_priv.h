@@ -1,6 +1,7 @@
 /*
- * What the JSON tokenizer's two halves share: the generic event loop
- * (json_sax.c) and the fast paths over flat resource objects
+ * What the JSON tokenizer's parts share: the generic event loop
+ * (json_sax.c), strings with escapes (json_sax_esc.c), runs of integers
+ * (json_sax_ints.c) and the fast paths over flat resource objects
  * (json_flat.c). Not for use outside src/profile/.
  */
 #ifndef PROFILE_JSON_SAX_PRIV_H
@@ -34,6 +35,17 @@ static inline int64_t offset_of(const struct jsax *j, const char *at)
  * read error. Tokens restart from j->p, so they never straddle buffers.
  */
 int jsax_refill(struct jsax *j);
+
+/* ERR_PARSE: "NAME:LINE:COL: @what", the column that of @at. */
+int jsax_error_at(struct jsax *j, const char *at, const char *what);
+
+/*
+ * The string at j->p (a '"') whose first escape is at @q, decoded into
+ * j->sbuf: 1 when it ends in the buffer (j->s, j->slen set, j->p past
+ * it), 0 when the buffer ends first (refill and retry from j->p), or a
+ * negative error.
+ */
+int jsax_lex_escaped(struct jsax *j, const char *q);
 
 static inline uint64_t load8(const char *p)
 {

@@ -67,35 +67,14 @@ void run_matrix_add_collector(struct run_matrix *m, int argc, char **argv)
 	step_add_args(step_add(&m->collectors, &m->ncollectors, argv[0]), argc - 1, argv + 1);
 }
 
-/* Perun spells postprocessors with underscores (regression_analysis). */
-static const struct postproc *find_postproc(const char *name)
-{
-	const struct postproc *pp = postproc_find(name);
-	char *dashed;
-
-	if (pp)
-		return pp;
-	dashed = xstrdup(name);
-	for (char *p = dashed; *p; p++)
-		if (*p == '_')
-			*p = '-';
-	pp = postproc_find(dashed);
-	free(dashed);
-	return pp;
-}
-
-/* Parses the step's options once; the same opts serve every job. */
+/* Parses the step's options once; the same opts serve every job. Perun's
+ * names (regression_analysis) are found too. */
 static int step_parse_postproc(struct run_step *s)
 {
-	s->pp = find_postproc(s->name);
+	s->pp = postproc_find(s->name);
 	if (!s->pp)
 		return err_set(ERR_INVALID, "unknown postprocessor '%s'", s->name);
-	int ret = s->pp->parse(s->argc, s->argv, &s->opts);
-
-	if (ret == 0 && !s->opts)
-		ret = err_set(ERR_INVALID, "postprocessor '%s': --help is not an option here",
-			      s->name);
-	return ret;
+	return postproc_parse(s->pp, s->argc, s->argv, &s->opts, NULL);
 }
 
 int run_matrix_add_postproc(struct run_matrix *m, int argc, char **argv)

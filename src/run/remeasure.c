@@ -44,6 +44,8 @@ struct session {
 	struct profile *round[2]; /* this round's profile of each side */
 	struct profile *acc[2];	  /* every counted round's, merged */
 	double load_before;
+	char **said; /* the collectors' lines passed on, each once */
+	size_t nsaid;
 	const char *metric;
 	struct loc *locs;
 	size_t nlocs;
@@ -68,6 +70,25 @@ static void set_order(struct profile *p, size_t round)
 		col_set_i64(&p->res, c, r, (int64_t)round);
 }
 
+/*
+ * A collector's message on its way to the caller's callback: every round
+ * runs the same collector, so a line already passed on (a note about the
+ * machine) is not said again; progress lines are the caller's to draw.
+ */
+static void pass_message(void *arg, enum collect_msg kind, const char *text)
+{
+	struct session *s = arg;
+
+	if (kind == COLLECT_MSG_ERR) {
+		for (size_t i = 0; i < s->nsaid; i++)
+			if (strcmp(s->said[i], text) == 0)
+				return;
+		s->said = xrealloc(s->said, (s->nsaid + 1) * sizeof(*s->said));
+		s->said[s->nsaid++] = xstrdup(text);
+	}
+	s->o->message(s->o->message_arg, kind, text);
+}
+
 static int measure(void *arg, size_t side, size_t round)
 {
 	struct session *s = arg;
@@ -78,6 +99,8 @@ static int measure(void *arg, size_t side, size_t round)
 		.quiet_collectors = true,
 		.take = take,
 		.take_arg = &s->round[side],
+		.message = s->o->message ? pass_message : NULL,
+		.message_arg = s,
 	};
 	struct run_result res = {0};
 	int ret = run_checkout_enter(s->co[side]);
@@ -318,6 +341,9 @@ static void session_free(struct session *s)
 		free(s->locs[i].v[1]);
 	}
 	free(s->locs);
+	for (size_t i = 0; i < s->nsaid; i++)
+		free(s->said[i]);
+	free(s->said);
 	run_strv_free(s->step.argv);
 }
 

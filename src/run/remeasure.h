@@ -35,6 +35,11 @@ struct remeasure_opts {
 	/* A line of progress (a look's result), or NULL for none. */
 	void (*progress)(void *arg, const char *line);
 	void *progress_arg;
+	/* What the collectors of the rounds say (a note, a failing command's
+	 * warning; see collect/collector.h), each line once however many
+	 * rounds repeat it; NULL: nowhere. */
+	void (*message)(void *arg, enum collect_msg kind, const char *text);
+	void *message_arg;
 };
 
 /* One job of the matrix, remeasured. */

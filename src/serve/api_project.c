@@ -8,6 +8,7 @@
 
 #include "project/project.h"
 #include "serve/api.h"
+#include "serve/api_jobs.h"
 #include "serve/api_project.h"
 #include "util/buf.h"
 #include "util/common.h"
@@ -46,16 +47,19 @@ static const struct project_route {
 	const char *name;   /* /api/project/NAME[/...]; "" for /api/project */
 	const char *method; /* GET, POST, ... (HEAD goes with GET) */
 	project_handler handler;
-} routes[] =
-	{
-		{"", "GET", project_info},
-},
-  exact_routes[] = {
-	  /* Only /api/project/NAME itself: what lies below it (versions/ID)
-	   * goes on to the table above. */
-	  {"versions", "GET", api_project_versions},
-	  {"metrics", "GET", api_project_metrics},
-	  {"history", "GET", api_project_history},
+	/* The address's parts this row answers (/api/project/NAME is 3), 0
+	 * for any: a row for NAME/ID goes before one for NAME alone. */
+	size_t nsegs;
+} routes[] = {
+	{"", "GET", project_info, 0},
+	{"versions", "GET", api_project_version, 4},
+	{"versions", "GET", api_project_versions, 3},
+	{"metrics", "GET", api_project_metrics, 3},
+	{"history", "GET", api_project_history, 3},
+	{"profiles", "GET", api_project_profile, 0},
+	{"diff", "GET", api_project_diff, 0},
+	{"jobs", "GET", api_jobs_get, 0},
+	{"jobs", "POST", api_jobs_post, 0},
 };
 
 static bool method_is(const struct req *r, const char *method)
@@ -73,19 +77,12 @@ void api_project(struct serve *s, const struct req *r, struct resp *out)
 		resp_error(out, 404, "this server shows no project (run veles serve in one)");
 		return;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(exact_routes) && r->nsegs <= 3; i++) {
-		if (strcmp(exact_routes[i].name, name) != 0)
-			continue;
-		known = true;
-		if (!method_is(r, exact_routes[i].method))
-			continue;
-		pthread_mutex_lock(&s->proj_mu);
-		exact_routes[i].handler(s, r, out);
-		pthread_mutex_unlock(&s->proj_mu);
-		return;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(routes); i++) {
-		if (strcmp(routes[i].name, name) != 0)
+	/* Rows for this many parts first, then rows for any. */
+	for (size_t k = 0; k < 2 * ARRAY_SIZE(routes); k++) {
+		size_t i = k % ARRAY_SIZE(routes);
+
+		if (strcmp(routes[i].name, name) != 0 ||
+		    (k < ARRAY_SIZE(routes) ? routes[i].nsegs != r->nsegs : routes[i].nsegs != 0))
 			continue;
 		known = true;
 		if (!method_is(r, routes[i].method))

@@ -15,5 +15,10 @@ typedef void (*project_handler)(struct serve *s, const struct req *r, struct res
 void api_project_versions(struct serve *s, const struct req *r, struct resp *out);
 void api_project_metrics(struct serve *s, const struct req *r, struct resp *out);
 void api_project_history(struct serve *s, const struct req *r, struct resp *out);
+/* api_profile.c: GET versions/REV, profiles/ID, profiles/ID/views/NAME */
+void api_project_version(struct serve *s, const struct req *r, struct resp *out);
+void api_project_profile(struct serve *s, const struct req *r, struct resp *out);
+/* api_diff.c: GET diff?a=X&b=Y */
+void api_project_diff(struct serve *s, const struct req *r, struct resp *out);
 
 #endif

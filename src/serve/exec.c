@@ -220,7 +220,9 @@ static void run_one(struct serve *s, struct exec *e, struct srv_run *r)
 	pthread_mutex_unlock(&e->mu);
 	ret = job_prepare(&j);
 	if (ret == 0)
-		ret = strcmp(r->tool, "record") == 0 ? job_record(&j) : job_stat(&j);
+		ret = strcmp(r->tool, "record") == 0 ? job_record(&j)
+		      : strcmp(r->tool, "job") == 0  ? job_veles(&j)
+						     : job_stat(&j);
 	pthread_mutex_lock(&e->mu);
 	e->job = NULL;
 	pthread_mutex_unlock(&e->mu);
@@ -255,7 +257,9 @@ static void take_next(struct serve *s, struct exec *e)
 	srv_run_clear(&r);
 	if (!found || !take_machine(s, e))
 		return;
-	if (queue_claim(s->db, s->runner, srv_now_ms(), s->lease_ms, &r, &found) < 0)
+	/* Project jobs only where the project is (exec_job.c). */
+	if (queue_claim_for(s->db, s->runner, srv_now_ms(), s->lease_ms, s->proj != NULL, &r,
+			    &found) < 0)
 		srv_log(s, "queue: %s", err_msg());
 	if (found) {
 		srv_log(s, "run %s: claimed by %s (claim %lld)", r.id, s->runner,

@@ -117,8 +117,14 @@ static void security_headers(struct MHD_Response *m, const struct resp *r)
 {
 	MHD_add_response_header(m, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(m, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(m, "X-Frame-Options", "DENY");
-	if (r->html)
+	MHD_add_response_header(m, "X-Frame-Options", r->view_page ? "SAMEORIGIN" : "DENY");
+	if (r->view_page)
+		MHD_add_response_header(m, "Content-Security-Policy",
+					"default-src 'none'; script-src 'unsafe-inline'; "
+					"style-src 'unsafe-inline'; img-src data:; "
+					"base-uri 'none'; form-action 'none'; "
+					"frame-ancestors 'self'; sandbox allow-scripts");
+	else if (r->html)
 		MHD_add_response_header(m, "Content-Security-Policy",
 					"default-src 'self'; img-src 'self' data: blob:; "
 					"style-src 'self' 'unsafe-inline'; object-src 'none'; "

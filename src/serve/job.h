@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "collect/perf/ptarget.h"
@@ -34,6 +35,10 @@ struct job {
 	pthread_mutex_t mu;	/* guards target and canceled */
 	uint64_t rows, samples;
 	double last_progress;
+	/* Each piece of output as it comes, on the capture's thread (a
+	 * project job reads its progress there); NULL: none. */
+	void (*on_output)(struct job *j, bool err, const char *text, size_t n);
+	void *on_output_arg;
 };
 
 /* The target of the run: its command (output to the pipes) or PID/TID. */
@@ -49,9 +54,12 @@ void job_progress(struct job *j, uint64_t rows, uint64_t samples);
 
 int job_stat(struct job *j);
 int job_record(struct job *j);
+/* exec_job.c: a project job (tool "job", jobspec.h) */
+int job_veles(struct job *j);
 
 /* outcap.c: copies the command's stdout and stderr to DIR/stdout.log and
- * DIR/stderr.log as they come, waking readers. */
+ * DIR/stderr.log as they come, waking readers. A job of several commands
+ * starts one capture for each: their output follows on in the files. */
 struct outcap *outcap_start(struct job *j, int out_fd, int err_fd);
 /* Waits for the pipes to close, at most a moment after the command ended
  * (what it left running in the background may hold them). */

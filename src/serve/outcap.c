@@ -39,6 +39,8 @@ static void take(struct outcap *c, int k)
 		c->fd[k] = -1;
 		return;
 	}
+	if (c->job->on_output)
+		c->job->on_output(c->job, k == 1, buf, (size_t)n);
 	if (c->bytes[k] >= OUTPUT_LIMIT)
 		return;
 	if (c->bytes[k] + (uint64_t)n > OUTPUT_LIMIT) {
@@ -97,7 +99,7 @@ struct outcap *outcap_start(struct job *j, int out_fd, int err_fd)
 	for (int k = 0; k < 2; k++) {
 		char *path = xasprintf("%s/%s", j->dir, names[k]);
 
-		c->f[k] = fopen(path, "we");
+		c->f[k] = fopen(path, "ae");
 		if (!c->f[k])
 			c->f[k] = fopen("/dev/null", "we");
 		free(path);

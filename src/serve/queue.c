@@ -17,7 +17,13 @@ static int claimed_id(void *arg, const struct db_row *row)
 int queue_claim(struct db *db, const char *runner, int64_t now, int64_t lease_ms,
 		struct srv_run *out, bool *found)
 {
-	struct db_val p[4] = {DB_INT(now), DB_TEXT(runner), DB_INT(now + lease_ms),
+	return queue_claim_for(db, runner, now, lease_ms, true, out, found);
+}
+
+int queue_claim_for(struct db *db, const char *runner, int64_t now, int64_t lease_ms, bool jobs,
+		    struct srv_run *out, bool *found)
+{
+	struct db_val p[5] = {DB_INT(now), DB_TEXT(runner), DB_INT(now + lease_ms), DB_INT(jobs),
 			      DB_TEXT(runner)};
 	char id[SRV_ID_LEN + 1] = "";
 	/* One statement: the look and the change cannot be split by another
@@ -26,10 +32,11 @@ int queue_claim(struct db *db, const char *runner, int64_t now, int64_t lease_ms
 	char *sql = xasprintf(
 		"UPDATE runs SET state = 'running', started = ?, runner = ?, lease_until = ?, "
 		"attempts = attempts + 1 WHERE state = 'queued' AND id = (SELECT q.id FROM runs q "
-		"WHERE q.state = 'queued' AND NOT EXISTS (SELECT 1 FROM runs o WHERE "
+		"WHERE q.state = 'queued' AND (? = 1 OR q.tool <> 'job') AND NOT EXISTS (SELECT 1 "
+		"FROM runs o WHERE "
 		"o.state = 'running' AND o.runner = ?) ORDER BY q.seq LIMIT 1%s) RETURNING id",
 		db_lock_rows(db));
-	int ret = db_query(db, sql, p, 4, claimed_id, id);
+	int ret = db_query(db, sql, p, 5, claimed_id, id);
 
 	free(sql);
 	*found = false;

@@ -24,6 +24,10 @@ enum { QUEUE_ATTEMPTS = 3 };
  * when there is none to take. */
 int queue_claim(struct db *db, const char *runner, int64_t now, int64_t lease_ms,
 		struct srv_run *out, bool *found);
+/* The same, leaving project jobs (tool "job") to others unless @jobs: a
+ * runner outside the project cannot run them. */
+int queue_claim_for(struct db *db, const char *runner, int64_t now, int64_t lease_ms, bool jobs,
+		    struct srv_run *out, bool *found);
 /* Extends @runner's lease on run @id to @until; ERR_CONFLICT when the run
  * is no longer its own (the lease expired and it went back to the queue,
  * or the run was deleted): the runner then stops it. */

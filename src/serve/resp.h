@@ -34,6 +34,10 @@ struct resp {
 	bool sse;
 	char *set_cookie, *location;
 	bool html; /* an HTML page: the stricter security headers */
+	/* A view's standalone page (`show -o x.html`'s) for a frame of the
+	 * project's pages: its inline scripts run, sandboxed (no cookie, no
+	 * API), and only our own pages may frame it. */
+	bool view_page;
 };
 
 void resp_free(struct resp *r);

@@ -37,7 +37,12 @@ static const struct opt *find_short(const struct opt *t, int c)
 	return NULL;
 }
 
-/* Exact name, else every option @name is a prefix of: counted in *@n. */
+/*
+ * Exact name, else every option @name is a prefix of: the first in
+ * *@prefix, and *@n counts those of other names. A name given twice is
+ * the first option's: a table may restate an included option (its own
+ * help, a short name) without making its prefixes ambiguous.
+ */
 static const struct opt *find_long(const struct opt *t, const char *name, size_t len,
 				   const struct opt **prefix, int *n)
 {
@@ -51,10 +56,23 @@ static const struct opt *find_long(const struct opt *t, const char *name, size_t
 			continue;
 		if (t->long_name[len] == '\0')
 			return t;
+		if (*prefix && strcmp((*prefix)->long_name, t->long_name) == 0)
+			continue;
 		(*n)++;
-		*prefix = t;
+		if (!*prefix)
+			*prefix = t;
 	}
 	return NULL;
+}
+
+/* An option that an earlier one of the same long name in @root restates. */
+static bool shadowed(const struct opt *root, const struct opt *o)
+{
+	const struct opt *prefix = NULL;
+	int n = 0;
+
+	return o->long_name &&
+	       find_long(root, o->long_name, strlen(o->long_name), &prefix, &n) != o;
 }
 
 static int set_long(const struct optparse *p, const struct opt *o, const char *text,
@@ -125,20 +143,60 @@ static bool wants_help(const struct optparse *p, const char *arg)
 	return strcmp(arg, "--help") == 0 && !find_long(p->opts, "help", 4, &prefix, &n);
 }
 
-/* "--name", "--name=VALUE" or "--name VALUE" at argv[*i]; *i moves past it. */
-static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
+/* An OPT_ARG2 option's second value, argv[*i + 1], given to its callback
+ * after the first; *i moves past it. */
+static int second_arg(const struct optparse *p, const struct opt *o, const char *text, int argc,
+		      char **argv, int *i)
 {
-	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name);
-	const struct opt *o, *prefix = NULL;
-	char text[128];
+	if (!(o->flags & OPT_ARG2))
+		return 0;
+	if (*i + 1 >= argc)
+		return err_set(ERR_INVALID, "%s: option '%s' needs two values", p->name, text);
+	(*i)++;
+	return apply(p, o, text, argv[*i]);
+}
+
+/* Applies @o's value @arg, then an OPT_ARG2 option's second value. */
+static int apply_args(const struct optparse *p, const struct opt *o, const char *text,
+		      const char *arg, int argc, char **argv, int *i)
+{
+	int ret = apply(p, o, text, arg);
+
+	return ret ? ret : second_arg(p, o, text, argc, argv, i);
+}
+
+/* The alias spelled exactly @name (@len chars) with one dash or two. */
+static const struct opt *find_alias(const struct opt *t, const char *name, size_t len,
+				    bool one_dash)
+{
+	for (; t->kind != OPT_KIND_END; t++) {
+		const struct opt *in;
+
+		if (t->kind == OPT_KIND_INCLUDE &&
+		    (in = find_alias(t->include, name, len, one_dash)))
+			return in;
+		if (t->kind == OPT_KIND_ALIAS && !(t->flags & OPT_ONE_DASH) == !one_dash &&
+		    strlen(t->long_name) == len && strncmp(t->long_name, name, len) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+/* The option an alias stands for (its exact long name). */
+static const struct opt *resolve(const struct optparse *p, const struct opt *a)
+{
+	const struct opt *prefix = NULL;
 	int n = 0;
 
-	o = find_long(p->opts, name, len, &prefix, &n);
-	if (!o && n > 1)
-		return err_set(ERR_INVALID, "%s: ambiguous option '%s'", p->name, arg);
-	if (!o && !(o = prefix))
-		return err_set(ERR_INVALID, "%s: unknown option '%s'", p->name, arg);
+	return a ? find_long(p->opts, a->alias_of, strlen(a->alias_of), &prefix, &n) : NULL;
+}
+
+/* Option @o's value: after '=' (@eq), or the next argument; *i moves past it. */
+static int take(const struct optparse *p, const struct opt *o, const char *eq, int argc,
+		char **argv, int *i)
+{
+	char text[128];
+
 	snprintf(text, sizeof(text), "--%s", o->long_name);
 	if (!takes_arg(o)) {
 		if (eq)
@@ -147,11 +205,45 @@ static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
 		return apply(p, o, text, NULL);
 	}
 	if (eq || (o->flags & OPT_OPTARG))
-		return apply(p, o, text, eq ? eq + 1 : NULL);
+		return apply_args(p, o, text, eq ? eq + 1 : NULL, argc, argv, i);
 	if (*i + 1 >= argc)
 		return err_set(ERR_INVALID, "%s: option '%s' needs a value", p->name, text);
 	(*i)++;
-	return apply(p, o, text, argv[*i]);
+	return apply_args(p, o, text, argv[*i], argc, argv, i);
+}
+
+/* "--name", "--name=VALUE" or "--name VALUE" at argv[*i]; *i moves past it. */
+static int parse_long(const struct optparse *p, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	const struct opt *o, *prefix = NULL;
+	char key[128];
+	int n = 0;
+
+	if (len >= sizeof(key))
+		return err_set(ERR_INVALID, "%s: unknown option '%s'", p->name, arg);
+	memcpy(key, name, len);
+	key[len] = '\0';
+	for (char *c = key; (p->flags & OPTP_UNDERSCORES) && *c; c++)
+		*c = *c == '_' ? '-' : *c;
+	o = find_long(p->opts, key, len, &prefix, &n);
+	if (!o)
+		o = resolve(p, find_alias(p->opts, key, len, false));
+	if (!o && n > 1)
+		return err_set(ERR_INVALID, "%s: ambiguous option '%s'", p->name, arg);
+	if (!o && !(o = prefix))
+		return err_set(ERR_INVALID, "%s: unknown option '%s'", p->name, arg);
+	return take(p, o, eq, argc, argv, i);
+}
+
+/* A one-dash alias ("-bn", "-bn=5") at argv[*i], or NULL. */
+static const struct opt *dash_alias(const struct optparse *p, const char *arg)
+{
+	const char *eq = strchr(arg + 1, '=');
+	size_t len = eq ? (size_t)(eq - arg - 1) : strlen(arg + 1);
+
+	return resolve(p, find_alias(p->opts, arg + 1, len, true));
 }
 
 /* "-x", "-xVALUE", "-x VALUE" or flags together ("-qv") at argv[*i]. */
@@ -178,13 +270,13 @@ static int parse_short(const struct optparse *p, int argc, char **argv, int *i)
 			continue;
 		}
 		if (s[1])
-			return apply(p, o, text, s + 1);
+			return apply_args(p, o, text, s + 1, argc, argv, i);
 		if (o->flags & OPT_OPTARG)
 			return apply(p, o, text, NULL);
 		if (*i + 1 >= argc)
 			return err_set(ERR_INVALID, "%s: option '-%c' needs a value", p->name, *s);
 		(*i)++;
-		return apply(p, o, text, argv[*i]);
+		return apply_args(p, o, text, argv[*i], argc, argv, i);
 	}
 	return 0;
 }
@@ -209,6 +301,7 @@ static void operands_first(int argc, char **argv, const bool *is_op)
 int opt_parse(const struct optparse *p, int argc, char **argv, int *nop)
 {
 	bool *is_op = xcalloc(argc > 0 ? (size_t)argc : 1, sizeof(*is_op));
+	const struct opt *o;
 	int n = 0, i, ret = 0;
 
 	for (i = 1; i < argc && ret == 0; i++) {
@@ -234,6 +327,8 @@ int opt_parse(const struct optparse *p, int argc, char **argv, int *nop)
 			ret = OPT_HELP;
 		else if (arg[1] == '-')
 			ret = parse_long(p, argc, argv, &i);
+		else if ((o = dash_alias(p, arg)))
+			ret = take(p, o, strchr(arg, '='), argc, argv, &i);
 		else
 			ret = parse_short(p, argc, argv, &i);
 	}
@@ -261,14 +356,14 @@ static void left_column(const struct opt *o, struct buf *b)
 		buf_addf(b, (o->flags & OPT_OPTARG) ? "[=%s]" : " %s", o->argh);
 }
 
-static size_t column_width(const struct opt *t, size_t w)
+static size_t column_width(const struct opt *root, const struct opt *t, size_t w)
 {
 	for (; t->kind != OPT_KIND_END; t++) {
 		struct buf b = BUF_INIT;
 
 		if (t->kind == OPT_KIND_INCLUDE)
-			w = column_width(t->include, w);
-		if (!is_option(t) || (t->flags & OPT_HIDDEN) || !t->help)
+			w = column_width(root, t->include, w);
+		if (!is_option(t) || (t->flags & OPT_HIDDEN) || !t->help || shadowed(root, t))
 			continue;
 		left_column(t, &b);
 		if (b.len <= HELP_COLUMN_MAX && b.len > w)
@@ -292,13 +387,13 @@ static void help_text(struct buf *b, const char *help, size_t col)
 	}
 }
 
-static void help_table(const struct opt *t, size_t col, struct buf *b)
+static void help_table(const struct opt *root, const struct opt *t, size_t col, struct buf *b)
 {
 	for (; t->kind != OPT_KIND_END; t++) {
 		size_t start = b->len;
 
 		if (t->kind == OPT_KIND_INCLUDE) {
-			help_table(t->include, col, b);
+			help_table(root, t->include, col, b);
 			continue;
 		}
 		if (t->kind == OPT_KIND_GROUP) {
@@ -307,7 +402,7 @@ static void help_table(const struct opt *t, size_t col, struct buf *b)
 			help_text(b, t->help, 0);
 			continue;
 		}
-		if ((t->flags & OPT_HIDDEN) || !t->help)
+		if ((t->flags & OPT_HIDDEN) || !t->help || shadowed(root, t))
 			continue;
 		left_column(t, b);
 		if (b->len - start > col - 2) {
@@ -340,5 +435,5 @@ void opt_help(const struct optparse *p, struct buf *out)
 			buf_addc(out, '\n');
 	}
 	buf_addc(out, '\n');
-	help_table(p->opts, column_width(p->opts, 0) + 2, out);
+	help_table(p->opts, p->opts, column_width(p->opts, p->opts, 0) + 2, out);
 }

@@ -26,6 +26,7 @@ enum opt_kind {
 	OPT_KIND_END,
 	OPT_KIND_GROUP,	   /* a heading or a paragraph in the help, after a blank line */
 	OPT_KIND_INCLUDE,  /* the options of another table (include) */
+	OPT_KIND_ALIAS,	   /* another spelling of the option named alias_of; not in the help */
 	OPT_KIND_BOOL,	   /* sets *(bool *)value */
 	OPT_KIND_STRING,   /* *(const char **)value = the argument (argv's string) */
 	OPT_KIND_LONG,	   /* *(long *)value, a whole number >= min */
@@ -35,9 +36,12 @@ enum opt_kind {
 };
 
 enum {
-	OPT_NOARG = 1,	/* a callback option that takes no argument */
-	OPT_OPTARG = 2, /* the argument is optional: only as --name=VALUE */
-	OPT_HIDDEN = 4, /* accepted, not listed in the help */
+	OPT_NOARG = 1,	   /* a callback option that takes no argument */
+	OPT_OPTARG = 2,	   /* the argument is optional: only as --name=VALUE */
+	OPT_HIDDEN = 4,	   /* accepted, not listed in the help */
+	OPT_ARG2 = 8,	   /* a callback option with two arguments ("--filter-by KEY VALUE"):
+			    * the callback is called with each in turn */
+	OPT_ONE_DASH = 16, /* an alias spelled with one dash: "-bn" (Perun's multi-letter shorts) */
 };
 
 /* Returns 0, or a negative error with err_set()'s one-line message. */
@@ -54,6 +58,7 @@ struct opt {
 	opt_cb cb;
 	int flags;
 	const struct opt *include; /* OPT_KIND_INCLUDE: the table */
+	const char *alias_of;	   /* OPT_KIND_ALIAS: the long name of the option meant */
 };
 
 #define OPT_END()                                                                                  \
@@ -71,6 +76,20 @@ struct opt {
 #define OPT_INCLUDE(table)                                                                         \
 	{                                                                                          \
 		.kind = OPT_KIND_INCLUDE, .include = (table)                                       \
+	}
+/*
+ * Other spellings of an option, matched exactly (never as a prefix):
+ * OPT_ALIAS("of-key", "of") reads --of-key as --of; OPT_DASH_ALIAS("bn",
+ * "bucket-number") reads -bn, -bn=5 and -bn 5 as --bucket-number.
+ */
+#define OPT_ALIAS(name, target)                                                                    \
+	{                                                                                          \
+		.kind = OPT_KIND_ALIAS, .long_name = (name), .alias_of = (target)                  \
+	}
+#define OPT_DASH_ALIAS(name, target)                                                               \
+	{                                                                                          \
+		.kind = OPT_KIND_ALIAS, .long_name = (name), .alias_of = (target),                 \
+		.flags = OPT_ONE_DASH                                                              \
 	}
 #define OPT_BOOL(s, l, v, h)                                                                       \
 	{                                                                                          \
@@ -107,6 +126,7 @@ enum {
 	OPTP_STOP_AT_OPERAND = 1, /* the first operand ends the options (a command follows) */
 	OPTP_NO_HELP = 2,	  /* -h and --help are not taken as a request for help */
 	OPTP_KEEP_DASHDASH = 4,	  /* "--" stays in the operands */
+	OPTP_UNDERSCORES = 8,	  /* '_' in a long option reads as '-' (Perun's --bucket_number) */
 };
 
 struct optparse {
@@ -123,7 +143,10 @@ enum { OPT_HELP = 1 };
 /*
  * Parses argv[1..argc) against @p's table. Long options may be shortened
  * to a prefix no other option shares; -h and --help ask for the help
- * unless the table gives those names to options of its own. Operands (and, with
+ * unless the table gives those names to options of its own. An option whose
+ * long name an earlier one has already (a collector restating a common
+ * option with its own help or a short name) is that earlier one, in the
+ * parsing and in the help. Operands (and, with
  * OPTP_STOP_AT_OPERAND, everything from the first operand on) are moved,
  * in order, to argv[1..*@nop]; the other arguments follow them (argv is
  * permuted, no string lost), so argv[*@nop + 1] is not NULL unless all

@@ -181,16 +181,20 @@ struct git_lazy {
 extern struct git_lazy git_lazy_table;
 extern bool git_lazy_loaded;
 
-/* Loads libgit2 and fills the table; ERR_GENERIC with one line when the
- * library or a function in it is missing. Later calls return at once. */
+/*
+ * Loads libgit2 and fills the table; ERR_GENERIC with one line when the
+ * library or a function in it is missing. Later calls return at once.
+ * Every way into libgit2 passes here first and returns that error:
+ * vcs_open() does, and all repositories come from it.
+ */
 int git_lazy_load(void);
-/* The table, loading libgit2 first; exits with that line when it cannot
- * (a git_* call has no way to report it). */
-const struct git_lazy *git_lazy_get_or_exit(void);
+/* The table, loading libgit2 first if no entry point did; aborts when it
+ * cannot (a git_* call has no way to report it: see git_lazy_load). */
+const struct git_lazy *git_lazy_require(void);
 
 static inline const struct git_lazy *git_lazy(void)
 {
-	return __builtin_expect(git_lazy_loaded, 1) ? &git_lazy_table : git_lazy_get_or_exit();
+	return __builtin_expect(git_lazy_loaded, 1) ? &git_lazy_table : git_lazy_require();
 }
 
 #ifndef GIT_LAZY_NO_CALL_MACROS

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <yajl/yajl_tree.h>
 
+#include "analyze/pprecord.h"
 #include "analyze/samples.h"
 #include "analyze/stats.h"
 #include "profile/profile.h"
@@ -141,20 +142,18 @@ static const char *unit_of(const struct profile *p)
 /* The postprocessors' names, "a, b", or "none". */
 static void postprocessors(struct buf *b, const struct profile *p)
 {
-	yajl_val v = yajl_tree_parse(p->postprocessors ? p->postprocessors : "[]", NULL, 0);
-	const char *key[] = {"name", NULL};
-	size_t n = YAJL_IS_ARRAY(v) ? v->u.array.len : 0;
+	struct pp_records r;
 
-	for (size_t i = 0; i < n; i++) {
-		yajl_val name = yajl_tree_get(v->u.array.values[i], key, yajl_t_string);
-
+	if (pp_records_read(p->postprocessors, &r) < 0)
+		memset(&r, 0, sizeof(r));
+	for (size_t i = 0; i < r.n; i++) {
 		if (i)
 			buf_adds(b, ", ");
-		text(b, name ? YAJL_GET_STRING(name) : "?");
+		text(b, r.v[i].name);
 	}
-	if (!n)
+	if (!r.n)
 		buf_adds(b, "none");
-	yajl_tree_free(v);
+	pp_records_free(&r);
 }
 
 /* A member of Perun's "machine" object (host, release, cpu.total, ...). */

@@ -19,7 +19,7 @@ struct flame_node {
 
 struct flame_style {
 	const char *title;
-	const char *unit; /* of the values, for vfmt_value(); NULL: none */
+	const char *unit; /* of the values, for human_value(); NULL: none */
 	const char *what; /* the footer's "widths: ..." after "widths: " */
 	int wide;	  /* the side whose values give widths: 0 base, 1 target */
 	bool diff;	  /* colours by change, and both values in the titles */

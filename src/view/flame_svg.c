@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/human.h"
 #include "view/flame_priv.h"
-#include "view/vfmt.h"
 #include "view/view_assets.h"
 
 struct draw {
@@ -101,25 +101,25 @@ static void title(const struct draw *d, const struct flame_node *n, double paren
 	buf_addc(b, '\n');
 	if (d->s->diff) {
 		buf_adds(b, "baseline ");
-		vfmt_value(b, n->v[0], d->s->unit);
+		human_value(b, n->v[0], d->s->unit);
 		buf_adds(b, ", target ");
-		vfmt_value(b, n->v[1], d->s->unit);
+		human_value(b, n->v[1], d->s->unit);
 		buf_adds(b, ", ");
 		if (n->v[0] > 0)
-			vfmt_percent(b, 100 * (n->v[1] / n->v[0] - 1), 1);
+			human_percent(b, 100 * (n->v[1] / n->v[0] - 1), 1);
 		else
 			buf_adds(b, n->v[1] > 0 ? "new" : "none");
 		if (parent > 0)
 			buf_addc(b, '\n');
 	} else {
-		vfmt_value(b, v, d->s->unit);
+		human_value(b, v, d->s->unit);
 		if (parent > 0)
 			buf_adds(b, ", ");
 	}
 	if (parent > 0) {
-		vfmt_percent(b, d->total > 0 ? 100 * v / d->total : 0, 0);
+		human_percent(b, d->total > 0 ? 100 * v / d->total : 0, 0);
 		buf_adds(b, " of all, ");
-		vfmt_percent(b, 100 * v / parent, 0);
+		human_percent(b, 100 * v / parent, 0);
 		buf_adds(b, " of parent");
 	}
 	buf_adds(b, "</title>");
@@ -226,9 +226,9 @@ void flame_draw(const struct flame_node *root, const struct flame_style *s, stru
 	if (s->diff) {
 		buf_addf(out, "widths: %s; red grew, blue shrank (deepest: ",
 			 s->wide ? "target" : "baseline");
-		vfmt_percent(out, 100 * (exp2(d.chg) - 1), 1);
+		human_percent(out, 100 * (exp2(d.chg) - 1), 1);
 		buf_adds(out, " or -");
-		vfmt_percent(out, 100 * (1 - exp2(-d.chg)), 0);
+		human_percent(out, 100 * (1 - exp2(-d.chg)), 0);
 		buf_adds(out, " or more)");
 	} else {
 		buf_adds(out, "widths: ");

@@ -15,6 +15,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "view/svg_axis.h"
 #include "view/view.h"
 #include "view/view_priv.h"
 
@@ -42,39 +43,6 @@ static double hx(const struct hframe *f, size_t i)
 static double hy(const struct hframe *f, double y)
 {
 	return f->y1 - (y - f->ylo) / (f->yhi - f->ylo) * (f->y1 - f->y0);
-}
-
-static void htext(struct buf *out, double x, double y, const char *anchor, const char *extra,
-		  const char *s, size_t max)
-{
-	buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>", x, y, anchor, extra);
-	buf_add_xml(out, s, max);
-	buf_adds(out, "</text>\n");
-}
-
-static void y_axis(const struct hframe *f, const char *label, struct buf *out)
-{
-	double ticks[16];
-	size_t n = axis_ticks(f->ylo, f->yhi, 6, ticks, ARRAY_SIZE(ticks));
-	struct buf t = BUF_INIT;
-
-	for (size_t i = 0; i < n; i++) {
-		double y = hy(f, ticks[i]);
-
-		buf_addf(out,
-			 "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			 f->x0, y, f->x1, y);
-		buf_reset(&t);
-		axis_num(ticks[i], &t);
-		htext(out, f->x0 - 6, y + 4, "end", "", buf_str(&t), 12);
-	}
-	buf_addf(out,
-		 "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" "
-		 "class=\"axis-title\">",
-		 f->x0 - 66, (f->y0 + f->y1) / 2);
-	buf_add_xml(out, label, 60);
-	buf_adds(out, "</text>\n");
-	buf_release(&t);
 }
 
 /* The versions' labels, tilted; every k-th when they would overlap. */
@@ -178,8 +146,8 @@ static void change_marks(const struct hframe *f, const struct history_series *s,
 			 "stroke=\"" CHANGE_COLOUR "\" stroke-dasharray=\"5 4\"/>\n",
 			 x, f->y0, x, f->y1);
 		snprintf(shift, sizeof(shift), "%+.1f%%", 100 * p->shift);
-		htext(out, x + 3, f->y0 + 12, "start",
-		      " class=\"shift\" fill=\"" CHANGE_COLOUR "\"", shift, 16);
+		svg_text(out, x + 3, f->y0 + 12, "start",
+			 " class=\"shift\" fill=\"" CHANGE_COLOUR "\"", shift, 16);
 	}
 }
 
@@ -191,17 +159,17 @@ static void legend(const struct hframe *f, double top, const char *col, struct b
 		 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 		 "stroke-width=\"2\"/><circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n",
 		 x, y - 4, x + 18, y - 4, col, x + 9, y - 4, col);
-	htext(out, x + 24, y, "start", "", "median", 10);
+	svg_text(out, x + 24, y, "start", "", "median", 10);
 	buf_addf(out,
 		 "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" fill=\"%s\" "
 		 "fill-opacity=\"0.18\"/>\n",
 		 x + 90, y - 9, col);
-	htext(out, x + 114, y, "start", "", "quartiles (q1..q3)", 20);
+	svg_text(out, x + 114, y, "start", "", "quartiles (q1..q3)", 20);
 	buf_addf(out,
 		 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" CHANGE_COLOUR
 		 "\" stroke-dasharray=\"5 4\"/>\n",
 		 x + 250, y - 10, x + 250, y + 2);
-	htext(out, x + 258, y, "start", "", "change point", 14);
+	svg_text(out, x + 258, y, "start", "", "change point", 14);
 }
 
 static void svg_panel(const struct history *h, size_t k, double top, struct buf *out)
@@ -214,11 +182,11 @@ static void svg_panel(const struct history *h, size_t k, double top, struct buf 
 	y_range(s, &f.ylo, &f.yhi);
 	buf_adds(out, "<g class=\"panel\">\n");
 	buf_addf(&t, "%s: %s", s->title, s->location);
-	htext(out, f.x0, top + 26, "start", " class=\"plot-title\"", buf_str(&t), 110);
+	svg_text(out, f.x0, top + 26, "start", " class=\"plot-title\"", buf_str(&t), 110);
 	legend(&f, top, col, out);
 	buf_reset(&t);
 	buf_addf(&t, "median%s%s%s", *s->unit ? " (" : "", s->unit, *s->unit ? ")" : "");
-	y_axis(&f, buf_str(&t), out);
+	svg_y_axis(&(struct svg_area){f.x0, f.y0, f.x1, f.y1, f.ylo, f.yhi}, buf_str(&t), 66, out);
 	x_labels(&f, h, s, out);
 	change_marks(&f, s, out);
 	band_and_line(&f, h, s, col, out);
@@ -242,7 +210,7 @@ static void svg_history(const struct history *h, const char *title, struct buf *
 		 "font-size:11px}.shift{font-size:11px;font-weight:bold}</style>\n"
 		 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		 HW, height, HW, height);
-	htext(out, HW / 2, 26, "middle", " class=\"fig-title\"", title, 110);
+	svg_text(out, HW / 2, 26, "middle", " class=\"fig-title\"", title, 110);
 	for (size_t k = 0; k < h->ns; k++)
 		svg_panel(h, k, HHEAD + HH * (double)k, out);
 	buf_adds(out, "</svg>\n");

@@ -22,7 +22,7 @@ static void num(struct buf *b, double v)
 }
 
 /* The cells of model @m, each NUL-terminated in @cells (a row). */
-static void row(const struct vmodel *m, struct buf cells[MT_COLS])
+static void row(const struct model_rec *m, struct buf cells[MT_COLS])
 {
 	for (int c = 0; c < MT_COLS; c++)
 		buf_reset(&cells[c]);
@@ -73,9 +73,9 @@ int view_models_table(const char *models, struct buf *out, size_t *count)
 {
 	static const char *const heads[MT_COLS] = {"model", "uid", "coefficients", "r²", "x range"};
 	struct buf cells[MT_COLS];
-	struct vmodel *m;
+	struct model_rec *m;
 	size_t n;
-	int w[MT_COLS], ret = view_models_parse(models, &m, &n);
+	int w[MT_COLS], ret = model_recs_read(models, 0, &m, &n);
 
 	*count = 0;
 	if (ret < 0)
@@ -101,7 +101,7 @@ int view_models_table(const char *models, struct buf *out, size_t *count)
 	}
 	for (int c = 0; c < MT_COLS; c++)
 		buf_release(&cells[c]);
-	view_models_free(m, n);
+	model_recs_free(m, n);
 	*count = n;
 	return 0;
 }

@@ -6,6 +6,7 @@
 
 #include "util/buf.h"
 #include "util/common.h"
+#include "view/svg_axis.h"
 #include "view/view_priv.h"
 
 #define W 900.0
@@ -35,42 +36,9 @@ static double fy(const struct frame *f, double y)
 	return f->y1 - (y - f->ylo) / (f->yhi - f->ylo) * (f->y1 - f->y0);
 }
 
-static void text(struct buf *out, double x, double y, const char *anchor, const char *extra,
-		 const char *s, size_t max)
-{
-	buf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>", x, y, anchor, extra);
-	buf_add_xml(out, s, max);
-	buf_adds(out, "</text>\n");
-}
-
 static const char *color(size_t i)
 {
 	return view_palette[i % view_palette_len];
-}
-
-static void y_axis(const struct frame *f, const char *label, struct buf *out)
-{
-	double ticks[16];
-	size_t n = axis_ticks(f->ylo, f->yhi, 6, ticks, ARRAY_SIZE(ticks)), i;
-	struct buf t = BUF_INIT;
-
-	for (i = 0; i < n; i++) {
-		double y = fy(f, ticks[i]);
-
-		buf_addf(out,
-			 "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			 f->x0, y, f->x1, y);
-		buf_reset(&t);
-		axis_num(ticks[i], &t);
-		text(out, f->x0 - 6, y + 4, "end", "", buf_str(&t), 12);
-	}
-	buf_addf(out,
-		 "<text transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\" "
-		 "class=\"axis-title\">",
-		 f->x0 - 62, (f->y0 + f->y1) / 2);
-	buf_add_xml(out, label, 60);
-	buf_adds(out, "</text>\n");
-	buf_release(&t);
 }
 
 static void x_axis_numeric(const struct frame *f, struct buf *out)
@@ -87,7 +55,7 @@ static void x_axis_numeric(const struct frame *f, struct buf *out)
 			 x, f->y1, x, f->y1 + 5);
 		buf_reset(&t);
 		axis_num(ticks[i], &t);
-		text(out, x, f->y1 + 19, "middle", "", buf_str(&t), 12);
+		svg_text(out, x, f->y1 + 19, "middle", "", buf_str(&t), 12);
 	}
 	buf_release(&t);
 }
@@ -96,10 +64,10 @@ static void frame_box(const struct frame *f, const struct vplot *pl, struct buf 
 {
 	buf_addf(out, "<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\"/>\n", f->x0, f->y0, f->y1,
 		 f->x1);
-	text(out, (f->x0 + f->x1) / 2, f->y1 + 80, "middle", " class=\"axis-title\"", pl->xlabel,
-	     80);
+	svg_text(out, (f->x0 + f->x1) / 2, f->y1 + 80, "middle", " class=\"axis-title\"",
+		 pl->xlabel, 80);
 	if (pl->title)
-		text(out, f->x0, f->top + 30, "start", " class=\"plot-title\"", pl->title, 90);
+		svg_text(out, f->x0, f->top + 30, "start", " class=\"plot-title\"", pl->title, 90);
 }
 
 /* A legend entry: a swatch (rectangle, or a line with @dot for scatter). */
@@ -120,7 +88,7 @@ static void legend_entry(const struct frame *f, size_t i, const char *col, const
 		buf_addf(out,
 			 "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n",
 			 x, y - 9, col);
-	text(out, x + 20, y, "start", "", label, f->legend_chars);
+	svg_text(out, x + 20, y, "start", "", label, f->legend_chars);
 }
 
 static void svg_bars(const struct frame *f, const struct vplot *pl, bool stacked, struct buf *out)
@@ -299,7 +267,7 @@ static void svg_plot(const struct vfigure *fig, size_t k, double top, size_t cha
 		f.xhi = (double)pl->nx - 0.5;
 	}
 	buf_adds(out, "<g class=\"plot\">\n");
-	y_axis(&f, pl->ylabel, out);
+	svg_y_axis(&(struct svg_area){f.x0, f.y0, f.x1, f.y1, f.ylo, f.yhi}, pl->ylabel, 62, out);
 	if (fig->kind == VIEW_BARS)
 		svg_bars(&f, pl, fig->stacked, out);
 	else if (fig->kind == VIEW_FLOW)
@@ -327,7 +295,7 @@ void svg_render(const struct vfigure *f, const struct view_opts *o, struct buf *
 		 ".fig-title{font-size:16px;font-weight:bold}</style>\n"
 		 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		 width, height, width, height);
-	text(out, width / 2, 26, "middle", " class=\"fig-title\"", f->title, 100);
+	svg_text(out, width / 2, 26, "middle", " class=\"fig-title\"", f->title, 100);
 	for (k = 0; k < f->n; k++) {
 		svg_plot(f, k, top, chars, out);
 		top += plot_height(f, &f->plots[k]);

@@ -41,6 +41,21 @@ static void tbl_release(struct tbl *t)
 	free(t->names);
 }
 
+/* Whether a model names a subtype (only those of a uid with several do). */
+static bool models_name_subtypes(const struct profile *p)
+{
+	struct model_rec *m;
+	size_t n;
+	bool has = false;
+
+	if (model_recs_read(p->models, 0, &m, &n) < 0)
+		return false; /* fill_models() says why */
+	for (size_t i = 0; i < n && !has; i++)
+		has = m[i].subtype != NULL;
+	model_recs_free(m, n);
+	return has;
+}
+
 /* --headers, or the default columns of the view. */
 static void tbl_columns(const struct profile *p, const struct view_opts *o, struct tbl *t)
 {
@@ -56,7 +71,7 @@ static void tbl_columns(const struct profile *p, const struct view_opts *o, stru
 		for (i = 0; i < ARRAY_SIZE(models); i++) {
 			t->names[t->ncols++] = models[i];
 			/* Only models of a uid with several subtypes name one. */
-			if (i == 0 && p->models && strstr(p->models, "\"subtype\":"))
+			if (i == 0 && models_name_subtypes(p))
 				t->names[t->ncols++] = "subtype";
 		}
 	} else {
@@ -99,7 +114,8 @@ static int fill_resources(const struct profile *p, const struct view_opts *o, st
 }
 
 /* A model's member as text (and number); coeffs as "b0=1.5 b1=2". */
-static const char *model_cell(const struct vmodel *m, const char *key, struct buf *s, double *num)
+static const char *model_cell(const struct model_rec *m, const char *key, struct buf *s,
+			      double *num)
 {
 	const char *strs[] = {m->uid, m->kind, m->method, m->of_key, m->per_key, m->subtype};
 	static const char *const snames[] = {"uid",    "model",	  "method",
@@ -126,7 +142,7 @@ static const char *model_cell(const struct vmodel *m, const char *key, struct bu
 	return buf_str(s);
 }
 
-static bool model_matches(const struct vmodel *m, const struct view_opts *o, struct buf *s)
+static bool model_matches(const struct model_rec *m, const struct view_opts *o, struct buf *s)
 {
 	size_t i;
 
@@ -144,9 +160,9 @@ static int fill_models(const struct profile *p, const struct view_opts *o, struc
 	static const char *const known[] = {"uid",	"model",   "method", "of_key", "per_key",
 					    "r_square", "x_start", "x_end",  "coeffs", "subtype"};
 	struct buf s = BUF_INIT;
-	struct vmodel *m;
+	struct model_rec *m;
 	size_t nm, i, c, k;
-	int ret = view_models_parse(p->models, &m, &nm);
+	int ret = model_recs_read(p->models, 0, &m, &nm);
 
 	for (c = 0; ret == 0 && c < t->ncols; c++) {
 		for (k = 0; k < ARRAY_SIZE(known) && strcmp(known[k], t->names[c]); k++)
@@ -166,7 +182,7 @@ static int fill_models(const struct profile *p, const struct view_opts *o, struc
 		}
 	}
 	buf_release(&s);
-	view_models_free(m, nm);
+	model_recs_free(m, nm);
 	return ret;
 }
 

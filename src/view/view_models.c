@@ -1,5 +1,5 @@
-/* The models of a profile (docs/models.md): parsed, evaluated, sampled into
- * curves, and the scatter view's data step. */
+/* The models of a profile (docs/models.md, read by analyze/model_read.c):
+ * evaluated, sampled into curves, and the scatter view's data step. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,194 +14,7 @@
 
 #define CURVE_SAMPLES 120
 
-static int num_event(struct jsax *j, int ev, double *out)
-{
-	if (ev == JEV_INT)
-		*out = (double)j->i;
-	else if (ev == JEV_DBL)
-		*out = j->d;
-	else if (ev == JEV_NULL)
-		*out = NAN;
-	else
-		return err_set(ERR_INVALID, "%s: a number was expected", j->name);
-	return 0;
-}
-
-/* [1, 2.5, ...] into a growing array */
-static int read_numbers(struct jsax *j, double **out, size_t *n)
-{
-	size_t cap = 0;
-	int ev = jsax_next(j);
-
-	if (ev != JEV_ARR_START)
-		return ev < 0 ? ev : err_set(ERR_INVALID, "%s: a list was expected", j->name);
-	*n = 0;
-	while ((ev = jsax_next(j)) != JEV_ARR_END) {
-		if (ev < 0)
-			return ev;
-		XGROW(*out, *n + 1, cap);
-		if (num_event(j, ev, &(*out)[(*n)++]) < 0)
-			return ERR_INVALID;
-	}
-	return 0;
-}
-
-/* [{"name": "b0", "value": 1.5}, ...] */
-static int read_coeffs(struct jsax *j, struct vmodel *m)
-{
-	int ev = jsax_next(j);
-
-	if (ev != JEV_ARR_START)
-		return ev < 0 ? ev : err_set(ERR_INVALID, "%s: coeffs is not a list", j->name);
-	while ((ev = jsax_next(j)) == JEV_OBJ_START) {
-		char *name = NULL;
-		double v = NAN;
-
-		while ((ev = jsax_next(j)) == JEV_KEY) {
-			bool is_name = j->slen == 4 && !memcmp(j->s, "name", 4);
-			bool is_value = j->slen == 5 && !memcmp(j->s, "value", 5);
-
-			ev = jsax_next(j);
-			if (is_name && ev == JEV_STR) {
-				free(name);
-				name = xstrndup(j->s, j->slen);
-			} else if (is_value) {
-				if (num_event(j, ev, &v) < 0)
-					break;
-			} else if (jsax_skip(j, ev) < 0) {
-				break;
-			}
-		}
-		if (ev != JEV_OBJ_END || m->ncoeffs == ARRAY_SIZE(m->coeffs)) {
-			free(name);
-			return ev < 0 ? ev : err_set(ERR_INVALID, "%s: bad coeffs", j->name);
-		}
-		m->coeff_names[m->ncoeffs] = name ? name : xstrdup("");
-		m->coeffs[m->ncoeffs++] = v;
-	}
-	return ev == JEV_ARR_END ? 0
-	       : ev < 0		 ? ev
-				 : err_set(ERR_INVALID, "%s: bad coeffs", j->name);
-}
-
-static int read_member(struct jsax *j, const char *key, struct vmodel *m)
-{
-	static const char *const strs[] = {"uid",    "model",	"method",
-					   "of_key", "per_key", "subtype"};
-	char **dst[] = {&m->uid, &m->kind, &m->method, &m->of_key, &m->per_key, &m->subtype};
-	static const char *const nums[] = {"r_square", "x_start", "x_end"};
-	double *ndst[] = {&m->r_square, &m->x_start, &m->x_end};
-	size_t i;
-	int ev;
-
-	if (strcmp(key, "coeffs") == 0)
-		return read_coeffs(j, m);
-	/* kernel_stats: what Perun's kernel regression once wrote. */
-	if (strcmp(key, "x_values") == 0 || strcmp(key, "bucket_stats") == 0 ||
-	    (strcmp(key, "kernel_stats") == 0 && !m->ys)) {
-		size_t n = 0;
-		int ret = read_numbers(j, key[0] == 'x' ? &m->xs : &m->ys, &n);
-
-		if (key[0] == 'x' || !m->n)
-			m->n = n;
-		m->n = n < m->n ? n : m->n;
-		return ret;
-	}
-	ev = jsax_next(j);
-	if (ev < 0)
-		return ev;
-	for (i = 0; i < ARRAY_SIZE(strs); i++)
-		if (strcmp(key, strs[i]) == 0 && ev == JEV_STR) {
-			free(*dst[i]);
-			*dst[i] = xstrndup(j->s, j->slen);
-			return 0;
-		}
-	for (i = 0; i < ARRAY_SIZE(nums); i++)
-		if (strcmp(key, nums[i]) == 0)
-			return num_event(j, ev, ndst[i]);
-	return jsax_skip(j, ev);
-}
-
-static int parse_one(const char *raw, size_t len, struct vmodel *m)
-{
-	struct jsax j;
-	int ev, ret = 0;
-
-	m->r_square = m->x_start = m->x_end = NAN;
-	m->raw = xstrdup(raw);
-	jsax_init_mem(&j, raw, len, "models");
-	ev = jsax_next(&j); /* the object's start */
-	while (ret == 0 && (ev = jsax_next(&j)) == JEV_KEY) {
-		char *key = xstrndup(j.s, j.slen);
-
-		ret = read_member(&j, key, m);
-		free(key);
-	}
-	jsax_release(&j);
-	if (ret == 0 && ev < 0)
-		ret = ev;
-	if (ret == 0 && (!m->uid || !m->kind))
-		ret = err_set(ERR_INVALID, "models: a model without uid or model");
-	return ret;
-}
-
-int view_models_parse(const char *json, struct vmodel **out, size_t *n)
-{
-	struct buf raw = BUF_INIT;
-	struct jsax j;
-	size_t cap = 0;
-	int ev, ret = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (!json)
-		return 0;
-	jsax_init_mem(&j, json, strlen(json), "models");
-	ev = jsax_next(&j);
-	if (ev != JEV_ARR_START)
-		ret = ev < 0 ? ev : err_set(ERR_INVALID, "models: not a list");
-	while (ret == 0 && (ev = jsax_next(&j)) == JEV_OBJ_START) {
-		buf_reset(&raw);
-		ret = jsax_capture(&j, ev, &raw);
-		if (ret < 0)
-			break;
-		XGROW(*out, *n + 1, cap);
-		memset(&(*out)[*n], 0, sizeof(**out));
-		ret = parse_one(buf_str(&raw), raw.len, &(*out)[(*n)++]);
-	}
-	if (ret == 0 && ev != JEV_ARR_END)
-		ret = ev < 0 ? ev : err_set(ERR_INVALID, "models: a model is not an object");
-	jsax_release(&j);
-	buf_release(&raw);
-	if (ret < 0) {
-		view_models_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-	}
-	return ret < 0 ? ret : 0;
-}
-
-void view_models_free(struct vmodel *m, size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++) {
-		free(m[i].uid);
-		free(m[i].kind);
-		free(m[i].method);
-		free(m[i].of_key);
-		free(m[i].per_key);
-		free(m[i].subtype);
-		free(m[i].raw);
-		free(m[i].xs);
-		free(m[i].ys);
-		for (k = 0; k < m[i].ncoeffs; k++)
-			free(m[i].coeff_names[k]);
-	}
-	free(m);
-}
-
-bool view_model_parametric(const struct vmodel *m)
+bool view_model_parametric(const struct model_rec *m)
 {
 	static const char *const kinds[] = {"constant",	 "linear", "logarithmic",
 					    "quadratic", "power",  "exponential"};
@@ -213,13 +26,13 @@ bool view_model_parametric(const struct vmodel *m)
 	return false;
 }
 
-static double coeff(const struct vmodel *m, size_t i)
+static double coeff(const struct model_rec *m, size_t i)
 {
 	return i < m->ncoeffs ? m->coeffs[i] : 0;
 }
 
 /* The formulas of docs/models.md; NaN where the model is not defined. */
-double view_model_eval(const struct vmodel *m, double x)
+double view_model_eval(const struct model_rec *m, double x)
 {
 	const char *k = m->kind;
 
@@ -251,7 +64,7 @@ static void curve_add(struct vcurve *c, size_t *cap, double x, double y)
 /* Point @i's x: its x_value, or without them (Perun writes none) evenly
  * spaced over [x_start, x_end], as the checks place them (a regressogram's
  * buckets start every (x_end - x_start) / n). */
-static double point_x(const struct vmodel *m, size_t i, bool steps)
+static double point_x(const struct model_rec *m, size_t i, bool steps)
 {
 	double parts = steps ? (double)m->n : m->n > 1 ? (double)(m->n - 1) : 1;
 
@@ -267,7 +80,7 @@ static double point_x(const struct vmodel *m, size_t i, bool steps)
 /* Non-parametric: the points as they are; a regressogram as steps. A
  * point without a value (Perun's moving average where its window was
  * short) is left out. */
-static void curve_points(const struct vmodel *m, struct vcurve *c, size_t *cap)
+static void curve_points(const struct model_rec *m, struct vcurve *c, size_t *cap)
 {
 	bool steps = strcmp(m->kind, "regressogram") == 0;
 	size_t i;
@@ -285,7 +98,7 @@ static void curve_points(const struct vmodel *m, struct vcurve *c, size_t *cap)
 	}
 }
 
-void view_model_curve(const struct vmodel *m, double lo, double hi, struct vcurve *c)
+void view_model_curve(const struct model_rec *m, double lo, double hi, struct vcurve *c)
 {
 	struct buf b = BUF_INIT;
 	size_t cap = 0, i;
@@ -315,7 +128,7 @@ void view_model_curve(const struct vmodel *m, double lo, double hi, struct vcurv
 
 /* Does model @m describe this plot's points and axes? A model without a
  * subtype covers every subtype of its uid. */
-static bool model_fits(const struct vmodel *m, const char *uid, const char *subtype,
+static bool model_fits(const struct model_rec *m, const char *uid, const char *subtype,
 		       const struct view_opts *o, const char *per)
 {
 	return strcmp(m->uid, uid) == 0 &&
@@ -324,7 +137,7 @@ static bool model_fits(const struct vmodel *m, const char *uid, const char *subt
 	       (!m->per_key || strcmp(m->per_key, per) == 0);
 }
 
-static void add_model_curves(const struct vmodel *m, size_t nm, const struct view_opts *o,
+static void add_model_curves(const struct model_rec *m, size_t nm, const struct view_opts *o,
 			     const char *per, const char *uid, const char *subtype,
 			     struct vplot *pl)
 {
@@ -419,7 +232,7 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 {
 	const char *per = o->per ? o->per : "structure-unit-size";
 	struct strpool *uids;
-	struct vmodel *m;
+	struct model_rec *m;
 	size_t nm, i;
 	uint32_t *keys = NULL;
 	int ret;
@@ -427,7 +240,7 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 	if (!view_has_key(p, o->of) || !view_has_key(p, per))
 		return err_set(ERR_NOTFOUND, "the profile has no key '%s'",
 			       view_has_key(p, o->of) ? per : o->of);
-	ret = view_models_parse(p->models, &m, &nm);
+	ret = model_recs_read(p->models, 0, &m, &nm);
 	if (ret < 0)
 		return ret;
 	uids = strpool_new();
@@ -456,7 +269,7 @@ int view_build_scatter(const struct profile *p, const struct view_opts *o, struc
 	}
 	free(keys);
 	strpool_free(uids);
-	view_models_free(m, nm);
+	model_recs_free(m, nm);
 	if (!f->n)
 		return err_set(ERR_NOTFOUND, "no resource has numeric '%s' and '%s'", o->of, per);
 	f->title = xstrdup(o->title ? o->title : "scatter");

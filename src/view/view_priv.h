@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analyze/models.h"
 #include "view/view.h"
 
 struct buf;
@@ -46,19 +47,6 @@ struct vfigure {
 	struct vplot *plots;
 };
 
-/* A parsed model of p->models (docs/models.md). */
-struct vmodel {
-	char *uid, *kind, *method, *of_key, *per_key;
-	char *subtype; /* NULL: the model covers every subtype of its uid */
-	double r_square, x_start, x_end;
-	size_t ncoeffs;
-	char *coeff_names[4];
-	double coeffs[4];
-	size_t n; /* non-parametric: x_values, bucket_stats */
-	double *xs, *ys;
-	char *raw; /* the model as compact JSON */
-};
-
 /* view_data.c */
 bool view_row_matches(const struct profile *p, size_t row, const struct view_opts *o,
 		      struct buf *scratch);
@@ -75,12 +63,10 @@ void vfigure_release(struct vfigure *f);
 double view_aggregate(enum view_agg a, double *v, size_t n);
 
 /* view_models.c */
-int view_models_parse(const char *json, struct vmodel **out, size_t *n);
-void view_models_free(struct vmodel *m, size_t n);
-double view_model_eval(const struct vmodel *m, double x);
-bool view_model_parametric(const struct vmodel *m);
+double view_model_eval(const struct model_rec *m, double x);
+bool view_model_parametric(const struct model_rec *m);
 /* The model's curve over [lo, hi] (its own interval, clipped). */
-void view_model_curve(const struct vmodel *m, double lo, double hi, struct vcurve *c);
+void view_model_curve(const struct model_rec *m, double lo, double hi, struct vcurve *c);
 int view_build_scatter(const struct profile *p, const struct view_opts *o, struct vfigure *f);
 
 /* axis.c: ticks and numbers for the axes */

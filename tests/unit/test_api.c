@@ -152,6 +152,44 @@ static void test_check_options(void **state)
 	veles_check_free(c);
 }
 
+/* time.perf against itself, and against trace.perf by another value. */
+static void test_diff_and_history(void **state)
+{
+	veles_profile *a = load_data("time.perf"), *b = load_data("time.perf");
+	veles_table *t = (veles_table *)1;
+	long rel;
+
+	(void)state;
+	assert_int_equal(veles_diff_profiles(a, b, NULL, NULL, NULL, &t), 0);
+	assert_true(veles_table_nrows(t) > 0);
+	rel = veles_table_find(t, "rel_change");
+	assert_true(rel >= 0);
+	/* The same profile twice: every group the same on both sides (no
+	 * relative change where the baseline is 0). */
+	for (size_t i = 0; i < veles_table_nrows(t); i++) {
+		double base = veles_table_num(t, 1, i), r = veles_table_num(t, (size_t)rel, i);
+
+		assert_true(base == veles_table_num(t, 2, i));
+		assert_true(base == 0 ? isnan(r) : r == 0);
+	}
+	assert_non_null(veles_table_text(t, 0, 0));
+	veles_table_free(t);
+	/* Grouped by another attribute, counted. */
+	assert_int_equal(veles_diff_profiles(a, b, NULL, "subtype", "count", &t), 0);
+	assert_true(veles_table_num(t, 1, 0) >= 1);
+	veles_table_free(t);
+	assert_int_equal(veles_diff_profiles(a, b, NULL, NULL, "mode", &t), VELES_ERR_INVALID);
+	assert_null(t);
+	assert_int_equal(veles_diff_profiles(a, b, "no-such-value", NULL, NULL, &t),
+			 VELES_ERR_INVALID);
+	assert_non_null(strstr(veles_last_error(), "numeric 'no-such-value'"));
+	/* A history needs a project. */
+	assert_int_equal(veles_history(NULL, NULL, 0, "[real]", &t), VELES_ERR_INVALID);
+	assert_null(t);
+	veles_profile_free(a);
+	veles_profile_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_query),
 		cmocka_unit_test(test_check_options),
+		cmocka_unit_test(test_diff_and_history),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,15 +16,15 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/human.h"
 #include "view/flame_priv.h"
 #include "view/flamegraph.h"
-#include "view/vfmt.h"
 
 static void check_value(double v, const char *unit, const char *want)
 {
 	struct buf b = BUF_INIT;
 
-	vfmt_value(&b, v, unit);
+	human_value(&b, v, unit);
 	if (strcmp(buf_str(&b), want) != 0)
 		fail_msg("%.17g %s: \"%s\", not \"%s\"", v, unit ? unit : "(none)", buf_str(&b),
 			 want);
@@ -62,7 +62,7 @@ static void check_percent(double p, int sign, const char *want)
 {
 	struct buf b = BUF_INIT;
 
-	vfmt_percent(&b, p, sign);
+	human_percent(&b, p, sign);
 	if (strcmp(buf_str(&b), want) != 0)
 		fail_msg("%.17g: \"%s\", not \"%s\"", p, buf_str(&b), want);
 	buf_release(&b);

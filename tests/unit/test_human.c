@@ -2,10 +2,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "util/buf.h"
 #include "util/common.h"
 #include "util/human.h"
 
@@ -64,13 +66,60 @@ static void test_short_buffer(void **state)
 	assert_string_equal(out, "17.11");
 }
 
+/* A profile's values: the ladder climbed by the value itself. */
+static const char *value(double v, const char *unit)
+{
+	static char out[64];
+	struct buf b = BUF_INIT;
+
+	human_value(&b, v, unit);
+	snprintf(out, sizeof(out), "%s", buf_str(&b));
+	buf_release(&b);
+	return out;
+}
+
+static void test_value_rungs(void **state)
+{
+	UNUSED(state);
+	/* Each rung of the time ladder from its first value, ns to s. */
+	assert_string_equal(value(999, "ns"), "999 ns");
+	assert_string_equal(value(1000, "ns"), "1 \xc2\xb5s");
+	assert_string_equal(value(999.9, "us"), "999.9 \xc2\xb5s");
+	assert_string_equal(value(1000, "us"), "1 ms");
+	assert_string_equal(value(1, "s"), "1 s");
+	assert_string_equal(value(7200, "sec"), "7200 s"); /* no rung past s */
+	assert_string_equal(value(-2500, "us"), "-2.5 ms");
+	/* Bytes in powers of 1024: B below 1 KiB, whole. */
+	assert_string_equal(value(1023, "B"), "1,023 B");
+	assert_string_equal(value(1024, "B"), "1 KiB");
+	assert_string_equal(value(0.5, "KiB"), "512 B");
+	assert_string_equal(value(5.0 * 1024 * 1024 * 1024 * 1024 * 1024, "B"), "5120 TiB");
+	/* A unit of no family stays as it is. */
+	assert_string_equal(value(1e6, "instructions"), "1,000,000 instructions");
+}
+
+static void test_percent(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	UNUSED(state);
+	human_percent(&b, 0.004, 1);
+	buf_addc(&b, ' ');
+	human_percent(&b, -0.5, 1);
+	buf_addc(&b, ' ');
+	human_percent(&b, 42.04, 1);
+	buf_addc(&b, ' ');
+	human_percent(&b, 0, 1);
+	assert_string_equal(buf_str(&b), "+<0.01% -0.50% +42.0% 0%");
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bytes),
-		cmocka_unit_test(test_seconds),
-		cmocka_unit_test(test_counts),
-		cmocka_unit_test(test_short_buffer),
+		cmocka_unit_test(test_bytes),	    cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_counts),	    cmocka_unit_test(test_short_buffer),
+		cmocka_unit_test(test_value_rungs), cmocka_unit_test(test_percent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

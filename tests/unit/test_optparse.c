@@ -106,6 +106,38 @@ static void test_stop_at_operand(void **state)
 	assert_string_equal(argv[4], "9");
 }
 
+/* OPT_ARG2: the callback takes each of the two values in turn. */
+static void test_two_values(void **state)
+{
+	struct vals v = {0};
+	struct opt opts[] = {
+		{.kind = OPT_KIND_CALLBACK,
+		 .short_name = 'f',
+		 .long_name = "filter-by",
+		 .argh = "KEY VALUE",
+		 .cb = note,
+		 .flags = OPT_ARG2,
+		 .help = "two values"},
+		OPT_END(),
+	};
+	struct optparse p = {.name = "show", .usage = "veles show", .opts = opts, .ctx = &v};
+	char *argv[] = {"show", "--filter-by", "uid", "main", "x", "-f", "k", "v", NULL};
+	char *eq[] = {"show", "--filter=uid", "main", NULL}, *one[] = {"show", "-f", "k", NULL};
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, 0, argv, &n), 0);
+	assert_int_equal(v.seen, 4);
+	assert_string_equal(v.last, "v");
+	assert_int_equal(n, 1);
+	assert_string_equal(argv[1], "x");
+	assert_int_equal(parse(&p, 0, eq, &n), 0);
+	assert_int_equal(v.seen, 6);
+	assert_string_equal(v.last, "main");
+	assert_int_equal(parse(&p, 0, one, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "show: option '--filter-by' needs two values");
+}
+
 static void test_errors(void **state)
 {
 	struct vals v = {0};
@@ -166,13 +198,94 @@ static void test_help(void **state)
 	buf_release(&b);
 }
 
+/* Perun's spellings: one-dash multi-letter names, --long_with_underscores,
+ * other long names; none of them in the help, none matched as a prefix. */
+static void test_aliases(void **state)
+{
+	struct vals v = {0};
+	struct opt opts[] = {
+		OPT_LONG('r', "repeat-count", &v.repeat, "N", 1, "runs"),
+		OPT_STRING('o', "output", &v.out, "FILE", "where"),
+		OPT_DASH_ALIAS("rc", "repeat-count"),
+		OPT_DASH_ALIAS("of", "output"),
+		OPT_ALIAS("output-file", "output"),
+		OPT_BOOL('q', "quiet", &v.quiet, "quiet"),
+		OPT_END(),
+	};
+	struct optparse p = {.name = "pp", .usage = "pp", .opts = opts};
+	char *a[] = {"pp", "-rc", "4", "-of=x", "--repeat_count=5", "-qo", "y", NULL};
+	char *b[] = {"pp", "--output-file", "z", "-rc6", NULL};
+	char *c[] = {"pp", "--output-f", "z", NULL}, *d[] = {"pp", "--repeat_count=1", NULL};
+	struct buf h = BUF_INIT;
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, OPTP_UNDERSCORES, a, &n), 0);
+	assert_int_equal(v.repeat, 5);
+	assert_string_equal(v.out, "y");
+	assert_true(v.quiet);
+	assert_int_equal(parse(&p, 0, b, &n), ERR_INVALID); /* -rc6 is -r c6 */
+	assert_string_equal(err_msg(), "pp: --repeat-count needs a whole number >= 1, not 'c6'");
+	assert_string_equal(v.out, "z");
+	assert_int_equal(parse(&p, 0, c, &n), ERR_INVALID); /* aliases are not prefixes */
+	assert_string_equal(err_msg(), "pp: unknown option '--output-f'");
+	assert_int_equal(parse(&p, 0, d, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "pp: unknown option '--repeat_count=1'");
+	opt_help(&p, &h);
+	assert_null(strstr(buf_str(&h), "rc"));
+	assert_null(strstr(buf_str(&h), "output-file"));
+	buf_release(&h);
+}
+
+/* A table may restate an included option: its own short name and help. */
+static void test_restated(void **state)
+{
+	struct vals v = {0};
+	bool own = false;
+	struct opt common[] = {
+		OPT_GROUP("Common options:"),
+		OPT_DOUBLE(0, "timeout", &v.timeout, "S", 0, "stop a run after S seconds"),
+		OPT_BOOL(0, "tick", &v.verbose, "a tick"),
+		OPT_END(),
+	};
+	struct opt opts[] = {
+		OPT_DOUBLE('t', "timeout", &v.timeout, "S", 0, "stop COMMAND after S seconds"),
+		OPT_BOOL(0, "own", &own, "its own"),
+		OPT_INCLUDE(common),
+		OPT_END(),
+	};
+	struct optparse p = {.name = "collect trace", .usage = "u", .opts = opts};
+	char *a[] = {"t", "-t", "2", NULL}, *b[] = {"t", "--time=3", NULL},
+	     *c[] = {"t", "--ti", "1", NULL};
+	struct buf h = BUF_INIT;
+	int n;
+
+	UNUSED(state);
+	assert_int_equal(parse(&p, 0, a, &n), 0);
+	assert_true(v.timeout == 2);
+	/* --time names one option, though two entries spell it. */
+	assert_int_equal(parse(&p, 0, b, &n), 0);
+	assert_true(v.timeout == 3);
+	assert_int_equal(parse(&p, 0, c, &n), ERR_INVALID);
+	assert_string_equal(err_msg(), "collect trace: ambiguous option '--ti'");
+	opt_help(&p, &h);
+	assert_string_equal(buf_str(&h), "usage: u\n"
+					 "\n"
+					 "  -t, --timeout S  stop COMMAND after S seconds\n"
+					 "      --own        its own\n"
+					 "\n"
+					 "Common options:\n"
+					 "      --tick       a tick\n");
+	buf_release(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_forms),
-		cmocka_unit_test(test_stop_at_operand),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_forms),	   cmocka_unit_test(test_stop_at_operand),
+		cmocka_unit_test(test_two_values), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_help),	   cmocka_unit_test(test_restated),
+		cmocka_unit_test(test_aliases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -513,6 +513,43 @@ static void test_queue(void **state)
 	db_close(db);
 }
 
+/* A runner outside the project leaves the project's jobs (tool "job") to
+ * one in it, and takes the runs queued behind them. */
+static void test_queue_jobs(void **state)
+{
+	struct db *db = fresh_db(state, "sqlite:", "jobs.db");
+	struct srv_session s;
+	struct srv_run job = {0}, r;
+	char run[37];
+	bool found;
+	int from;
+
+	assert_int_equal(schema_migrate(db, &from), 0);
+	assert_int_equal(model_session_create(db, "Project jobs: p", &s), 0);
+	memcpy(job.session, s.id, sizeof(job.session));
+	snprintf(job.tool, sizeof(job.tool), "job");
+	job.events = xstrdup("matrix");
+	job.command = xstrdup("veles run matrix -m 0123456");
+	job.env = xstrdup("");
+	job.screen = xstrdup("{\"kind\":\"matrix\",\"version\":\"0123456\"}");
+	assert_int_equal(model_run_insert(db, &job), 0);
+	queue_run(db, s.id, "echo after", run);
+	assert_int_equal(queue_claim_for(db, "plain", 100, 1000, false, &r, &found), 0);
+	assert_true(found);
+	assert_string_equal(r.id, run);
+	srv_run_clear(&r);
+	assert_int_equal(queue_claim_for(db, "other", 100, 1000, false, &r, &found), 0);
+	assert_false(found);
+	assert_int_equal(queue_claim_for(db, "inproject", 100, 1000, true, &r, &found), 0);
+	assert_true(found);
+	assert_string_equal(r.id, job.id);
+	assert_string_equal(r.tool, "job");
+	srv_run_clear(&r);
+	srv_run_clear(&job);
+	srv_session_clear(&s);
+	db_close(db);
+}
+
 enum { CLAIMERS = 4, CLAIMED_RUNS = 60 };
 
 struct claimer {
@@ -646,6 +683,8 @@ int main(void)
 		ON(test_model, "pg"),
 		ON(test_queue, "sqlite"),
 		ON(test_queue, "pg"),
+		ON(test_queue_jobs, "sqlite"),
+		ON(test_queue_jobs, "pg"),
 		ON(test_queue_race, "sqlite"),
 		ON(test_queue_race, "pg"),
 		ON(test_queue_skip_locked, "pg"),

@@ -59,11 +59,11 @@ static const char models_json[] =
 
 static void test_models(void **state)
 {
-	struct vmodel *m;
+	struct model_rec *m;
 	struct vcurve c;
 	size_t n;
 
-	assert_int_equal(view_models_parse(models_json, &m, &n), 0);
+	assert_int_equal(model_recs_read(models_json, 0, &m, &n), 0);
 	assert_int_equal(n, 5);
 	assert_string_equal(m[0].kind, "quadratic");
 	assert_near(m[0].r_square, 0.9);
@@ -93,11 +93,11 @@ static void test_models(void **state)
 	free(c.label);
 	free(c.x);
 	free(c.y);
-	view_models_free(m, n);
+	model_recs_free(m, n);
 
-	assert_true(view_models_parse("[{\"model\":\"linear\"}]", &m, &n) < 0);
-	assert_true(view_models_parse("{}", &m, &n) < 0);
-	assert_int_equal(view_models_parse(NULL, &m, &n), 0);
+	assert_true(model_recs_read("[{\"model\":\"linear\"}]", 0, &m, &n) < 0);
+	assert_true(model_recs_read("{}", 0, &m, &n) < 0);
+	assert_int_equal(model_recs_read(NULL, 0, &m, &n), 0);
 	assert_int_equal(n, 0);
 }
 

@@ -4,11 +4,16 @@
 import { get, staticSite } from './api.js';
 import { h, clear } from './widgets.js';
 import { historyScreen } from './history.js';
+import { versionScreen } from './version.js';
+import { profileScreen } from './profile.js';
+import { diffScreen } from './diff.js';
+import { jobsScreen, jobsVersionAction } from './jobs.js';
 
 // Actions a version's page offers (run the matrix there, remeasure, bisect):
 // each is fn(el, version, ctx) appending its controls to el; parts that
 // offer one push it here when their module loads.
 export const versionActions = [];
+versionActions.push(jobsVersionAction);
 
 // What /api/project said, fetched once per page load.
 let info = null;
@@ -25,6 +30,10 @@ export async function projectInfo() {
 // [segment, title in the bar (or null: not listed), screen(root, go, ctx)]
 const parts = [
   ['', 'History', historyScreen],
+  ['v', null, versionScreen],
+  ['profile', null, profileScreen],
+  ['diff', 'Diff', diffScreen],
+  ['jobs', 'Jobs', jobsScreen],
 ];
 
 export async function projectScreen(root, go, path) {
@@ -51,5 +60,5 @@ export async function projectScreen(root, go, path) {
     body.append(h('p', { class: 'msg' }, 'There is no such page here.'));
     return null;
   }
-  return part[2](body, go, { info: data, path: path.slice(1) });
+  return part[2](body, go, { info: data, path: path.slice(1), go });
 }

@@ -7,7 +7,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/optparse.h"
 
 struct strv {
 	char **v;
@@ -39,8 +39,6 @@ struct bounds_state {
 	bool drawn; /* a progress line is on the screen */
 };
 
-enum { OPT_CMD = 0x200, OPT_SOURCES };
-
 static void strv_add(struct strv *s, const char *v)
 {
 	for (int i = 0; i < s->n; i++)
@@ -57,28 +55,6 @@ static void strv_free(struct strv *s)
 		free(s->v[i]);
 	free(s->v);
 	memset(s, 0, sizeof(*s));
-}
-
-static void bounds_usage(void)
-{
-	printf("usage: veles collect bounds -s FILE.c [-s ...] [-d DIR] [--cmd NAME] [OPTIONS]\n"
-	       "                            [-- [NAME] CFLAGS...]\n"
-	       "\n"
-	       "Bounds every loop of the C functions in the files, from the source alone (no\n"
-	       "run): for each loop a local bound, how many times it can iterate in one call\n"
-	       "as an expression of the function's parameters and globals (a loop at the top\n"
-	       "level also counts the arrival at its header), and for each function the total\n"
-	       "of its loops; each with its class, O(1), O(n^k), O(log n) or O(∞) (no bound\n"
-	       "found, and why). Nested loops fed by an outer loop's work are counted once\n"
-	       "(amortised). CFLAGS (-I, -D, -std=...) go to the parser, libclang; a first\n"
-	       "word after -- that is no flag names the program, as --cmd does.\n"
-	       "\n"
-	       "  -s, --source, --src FILE  a C file to analyse (repeatable)\n"
-	       "  -d, --source-dir DIR      every .c file under DIR (repeatable)\n"
-	       "      --cmd NAME            header.cmd, the program's name (default: the first\n"
-	       "                            file's name without .c)\n"
-	       "\n");
-	collect_common_usage();
 }
 
 /* Every .c file under @dir, in name order. */
@@ -121,9 +97,10 @@ static char *default_cmd(const char *path)
 	return cmd;
 }
 
-static int bounds_setup(struct collect_ctx *c, struct bounds_state *st, int argc, char **argv)
+/* The words after the options: an optional NAME, then the compiler flags. */
+static int bounds_setup(struct collect_ctx *c, struct bounds_state *st, int nwords, char **words)
 {
-	int ret = 0, nflags = argc - optind;
+	int ret = 0;
 
 	for (int i = 0; i < st->dir.n && ret == 0; i++)
 		ret = add_dir(st, st->dir.v[i]);
@@ -138,55 +115,104 @@ static int bounds_setup(struct collect_ctx *c, struct bounds_state *st, int argc
 	/* After --, a first word that is no flag names the program: the shape
 	 * `-- CMD ARGS` in which check --collect-missing and the job matrix
 	 * replay a collector. */
-	if (nflags > 0 && argv[optind][0] != '-') {
+	if (nwords > 0 && words[0][0] != '-') {
 		if (!st->cmd)
-			st->cmd = xstrdup(argv[optind]);
-		optind++;
-		nflags--;
+			st->cmd = xstrdup(words[0]);
+		words++;
+		nwords--;
 	}
-	st->argv = xcalloc((size_t)nflags + 2, sizeof(*st->argv));
+	st->argv = xcalloc((size_t)nwords + 2, sizeof(*st->argv));
 	st->argv[0] = st->cmd ? xstrdup(st->cmd) : default_cmd(st->files.v[0]);
-	for (int i = 0; i < nflags; i++)
-		st->argv[i + 1] = xstrdup(argv[optind + i]);
+	for (int i = 0; i < nwords; i++)
+		st->argv[i + 1] = xstrdup(words[i]);
 	c->argv = st->argv;
-	c->argc = nflags + 1;
+	c->argc = nwords + 1;
+	return 0;
+}
+
+/* -s FILE (--source, --src, and --sources, which collector_info.params
+ * lists: how check --collect-missing replays a collection). */
+static int source_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct bounds_state *st = ctx;
+
+	UNUSED(o);
+	strv_add(&st->source, arg);
+	strv_add(&st->files, arg);
+	return 0;
+}
+
+static int dir_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct bounds_state *st = ctx;
+
+	UNUSED(o);
+	strv_add(&st->dir, arg);
+	return 0;
+}
+
+static int cmd_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct bounds_state *st = ctx;
+
+	UNUSED(o);
+	free(st->cmd);
+	st->cmd = xstrdup(arg);
 	return 0;
 }
 
 static int bounds_parse(struct collect_ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"source", required_argument, NULL, 's'},
-		{"src", required_argument, NULL, 's'},
-		{"source-dir", required_argument, NULL, 'd'},
-		{"cmd", required_argument, NULL, OPT_CMD},
-		/* What the profile's collector_info.params.sources lists: how
-		 * check --collect-missing replays a collection. */
-		{"sources", required_argument, NULL, OPT_SOURCES},
-		COLLECT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
 	struct bounds_state *st = xcalloc(1, sizeof(*st));
-	int opt, ret = 0;
+	const struct opt opts[] = {
+		OPT_CALLBACK('s', "source", "FILE", source_opt,
+			     "a C file to analyse (repeatable; --src is the same)"),
+		{.kind = OPT_KIND_CALLBACK,
+		 .long_name = "src",
+		 .argh = "FILE",
+		 .cb = source_opt,
+		 .flags = OPT_HIDDEN},
+		{.kind = OPT_KIND_CALLBACK,
+		 .long_name = "sources",
+		 .argh = "FILE",
+		 .cb = source_opt,
+		 .flags = OPT_HIDDEN},
+		OPT_CALLBACK('d', "source-dir", "DIR", dir_opt,
+			     "every .c file under DIR (repeatable)"),
+		OPT_CALLBACK(0, "cmd", "NAME", cmd_opt,
+			     "header.cmd, the program's name (default: the first\n"
+			     "file's name without .c)"),
+		OPT_END(),
+	};
+	const struct collect_options o = {
+		.usage = "veles collect bounds -s FILE.c [-s ...] [-d DIR] [--cmd NAME] [OPTIONS]\n"
+			 "                     [-- [NAME] CFLAGS...]",
+		.about = "Bounds every loop of the C functions in the files, from the source alone "
+			 "(no\n"
+			 "run): for each loop a local bound, how many times it can iterate in one "
+			 "call\n"
+			 "as an expression of the function's parameters and globals (a loop at the "
+			 "top\n"
+			 "level also counts the arrival at its header), and for each function the "
+			 "total\n"
+			 "of its loops; each with its class, O(1), O(n^k), O(log n) or O(∞) (no "
+			 "bound\n"
+			 "found, and why). Nested loops fed by an outer loop's work are counted "
+			 "once\n"
+			 "(amortised). CFLAGS (-I, -D, -std=...) go to the parser, libclang; a "
+			 "first\n"
+			 "word after -- that is no flag names the program, as --cmd does.",
+		.opts = opts,
+		.ctx = st,
+		.command_optional = true,
+	};
+	int ret;
 
 	c->state = st;
-	while (ret == 0 && !c->help &&
-	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "s:d:", longopts, NULL)) != -1) {
-		if (opt == 's' || opt == OPT_SOURCES) {
-			strv_add(&st->source, optarg);
-			strv_add(&st->files, optarg);
-		} else if (opt == 'd') {
-			strv_add(&st->dir, optarg);
-		} else if (opt == OPT_CMD) {
-			free(st->cmd);
-			st->cmd = xstrdup(optarg);
-		} else {
-			ret = collect_option(c, "bounds", opt, argv);
-		}
-	}
+	ret = collect_parse_options(c, "bounds", &o, argc, argv);
 	if (ret < 0 || c->help)
 		return ret;
-	return bounds_setup(c, st, argc, argv);
+	return bounds_setup(c, st, c->argc, c->argv);
 }
 
 static double now(void)
@@ -276,7 +302,7 @@ static void progress(struct collect_ctx *c, struct bounds_state *st, int i, doub
 {
 	if (!c->env->progress || c->quiet || now() - t0 < 1.0)
 		return;
-	fprintf(stderr, "\rAnalysing %d/%d files ...\033[K", i + 1, st->files.n);
+	collect_say(c, COLLECT_MSG_PROGRESS, "Analysing %d/%d files ...", i + 1, st->files.n);
 	st->drawn = true;
 }
 
@@ -292,7 +318,7 @@ static int bounds_collect(struct collect_ctx *c)
 		ret = analyse_file(c, st, st->files.v[i]);
 	}
 	if (st->drawn)
-		fputs("\r\033[K", stderr);
+		collect_say(c, COLLECT_MSG_PROGRESS, "%s", "");
 	st->seconds = now() - t0;
 	c->profile->collector_params = params_json(st, c->workload ? c->workload : "");
 	if (ret < 0) {
@@ -308,10 +334,10 @@ static int bounds_after(struct collect_ctx *c)
 
 	if (c->quiet)
 		return 0;
-	fputs(buf_str(&st->summary), stdout);
-	printf("%d file%s, %d function%s, %d loop%s in %.1f ms\n", st->files.n,
-	       st->files.n == 1 ? "" : "s", st->nfuncs, st->nfuncs == 1 ? "" : "s", st->nloops,
-	       st->nloops == 1 ? "" : "s", st->seconds * 1e3);
+	collect_say(c, COLLECT_MSG_OUT, "%s%d file%s, %d function%s, %d loop%s in %.1f ms\n",
+		    buf_str(&st->summary), st->files.n, st->files.n == 1 ? "" : "s", st->nfuncs,
+		    st->nfuncs == 1 ? "" : "s", st->nloops, st->nloops == 1 ? "" : "s",
+		    st->seconds * 1e3);
 	return 0;
 }
 
@@ -336,7 +362,6 @@ static void bounds_release(struct collect_ctx *c)
 const struct collector bounds_collector = {
 	.name = "bounds",
 	.summary = "how many times each loop of C source can run, with no run",
-	.usage = bounds_usage,
 	.parse = bounds_parse,
 	.collect = bounds_collect,
 	.after = bounds_after,

@@ -7,7 +7,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 #include "util/spawn.h"
 #include "util/tmpdir.h"
 
@@ -43,50 +43,15 @@ struct memory_state {
 	enum unwind { UNWIND_AUTO, UNWIND_FP, UNWIND_CFI, UNWIND_LIBUNWIND } unwind;
 };
 
-static void memory_usage(void)
+static int sampling_opt(void *ctx, const struct opt *o, const char *arg)
 {
-	printf("usage: veles collect memory [-s SECONDS] [--no-source FILE] [--no-func NAME]\n"
-	       "                            [-a] [OPTIONS] -- COMMAND [ARGS...]\n"
-	       "\n"
-	       "Runs COMMAND with every allocation and release recorded (malloc, calloc,\n"
-	       "realloc, free, the aligned allocators and C++ new/delete) with its call\n"
-	       "stack, in every process the command starts, and writes one resource per\n"
-	       "event: subtype, address, amount (bytes), trace and uid (source:function:line\n"
-	       "of the first frame outside the allocator). Stacks are walked by frame\n"
-	       "pointers: build with -fno-omit-frame-pointer (and -g for lines).\n"
-	       "\n"
-	       "  -s, --sampling SECONDS  group the events in snapshots this long (default %g)\n"
-	       "      --no-source FILE    leave out allocations made in source FILE (repeatable)\n"
-	       "      --no-func NAME      leave out allocations made by function NAME "
-	       "(repeatable)\n"
-	       "  -a, --all               the whole call stack of releases too (by default a\n"
-	       "                          free or delete records only its caller)\n"
-	       "      --children MODE     the processes the command forks: follow (default:\n"
-	       "                          recorded into the one profile, told apart by\n"
-	       "                          pid), separate (a profile of each process, the\n"
-	       "                          children's named NAME-pidPID, each with its pid\n"
-	       "                          in its header), or none (not recorded)\n"
-	       "      --no-children       the same as --children none\n"
-	       "      --unwind MODE       how stacks are walked: auto (default: frame pointers,\n"
-	       "                          and the DWARF unwind tables, by the runtime's own\n"
-	       "                          cached unwinder, where code lacks them; libunwind\n"
-	       "                          for the rare frames it cannot follow), cfi (the\n"
-	       "                          same without libunwind: such a frame ends the\n"
-	       "                          stack), fp (frame pointers only: stacks end at\n"
-	       "                          the first code without them), or libunwind\n"
-	       "                          (libunwind for every event; several times slower)\n"
-	       "\n",
-	       MEMORY_DEFAULT_SAMPLING);
-	collect_common_usage();
-}
-
-static int parse_sampling(const char *arg, double *out)
-{
+	struct memory_state *st = ctx;
 	char *end;
 
+	UNUSED(o);
 	errno = 0;
-	*out = strtod(arg, &end);
-	if (errno || end == arg || *end || !(*out > 0) || !isfinite(*out))
+	st->o.sampling = strtod(arg, &end);
+	if (errno || end == arg || *end || !(st->o.sampling > 0) || !isfinite(st->o.sampling))
 		return err_set(ERR_INVALID,
 			       "collect memory: --sampling needs a positive number of seconds, "
 			       "not '%s'",
@@ -100,16 +65,36 @@ static void list_add(const char ***list, size_t *n, const char *s)
 	(*list)[(*n)++] = s;
 }
 
-enum { OPT_NO_SOURCE = 0x200, OPT_NO_FUNC, OPT_NO_CHILDREN, OPT_CHILDREN, OPT_UNWIND };
-
-static int parse_children(const char *arg, enum children *out)
+static int no_source_opt(void *ctx, const struct opt *o, const char *arg)
 {
-	if (strcmp(arg, "follow") == 0)
-		*out = CHILDREN_FOLLOW;
+	struct memory_state *st = ctx;
+
+	UNUSED(o);
+	list_add(&st->o.no_source, &st->o.nno_source, arg);
+	return 0;
+}
+
+static int no_func_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct memory_state *st = ctx;
+
+	UNUSED(o);
+	list_add(&st->o.no_func, &st->o.nno_func, arg);
+	return 0;
+}
+
+/* --children MODE, and --no-children (no argument: MODE none). */
+static int children_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct memory_state *st = ctx;
+
+	UNUSED(o);
+	if (!arg || strcmp(arg, "none") == 0)
+		st->children = CHILDREN_NONE;
+	else if (strcmp(arg, "follow") == 0)
+		st->children = CHILDREN_FOLLOW;
 	else if (strcmp(arg, "separate") == 0)
-		*out = CHILDREN_SEPARATE;
-	else if (strcmp(arg, "none") == 0)
-		*out = CHILDREN_NONE;
+		st->children = CHILDREN_SEPARATE;
 	else
 		return err_set(
 			ERR_INVALID,
@@ -117,16 +102,19 @@ static int parse_children(const char *arg, enum children *out)
 	return 0;
 }
 
-static int parse_unwind(const char *arg, enum unwind *out)
+static int unwind_opt(void *ctx, const struct opt *o, const char *arg)
 {
+	struct memory_state *st = ctx;
+
+	UNUSED(o);
 	if (strcmp(arg, "auto") == 0)
-		*out = UNWIND_AUTO;
+		st->unwind = UNWIND_AUTO;
 	else if (strcmp(arg, "fp") == 0)
-		*out = UNWIND_FP;
+		st->unwind = UNWIND_FP;
 	else if (strcmp(arg, "cfi") == 0)
-		*out = UNWIND_CFI;
+		st->unwind = UNWIND_CFI;
 	else if (strcmp(arg, "libunwind") == 0)
-		*out = UNWIND_LIBUNWIND;
+		st->unwind = UNWIND_LIBUNWIND;
 	else
 		return err_set(
 			ERR_INVALID,
@@ -136,44 +124,54 @@ static int parse_unwind(const char *arg, enum unwind *out)
 
 static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"sampling", required_argument, NULL, 's'},
-		{"no-source", required_argument, NULL, OPT_NO_SOURCE},
-		{"no-func", required_argument, NULL, OPT_NO_FUNC},
-		{"all", no_argument, NULL, 'a'},
-		{"no-children", no_argument, NULL, OPT_NO_CHILDREN},
-		{"children", required_argument, NULL, OPT_CHILDREN},
-		{"unwind", required_argument, NULL, OPT_UNWIND},
-		COLLECT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
 	struct memory_state *st = xcalloc(1, sizeof(*st));
-	int opt, ret = 0;
+	const struct opt opts[] = {
+		OPT_CALLBACK('s', "sampling", "SECONDS", sampling_opt,
+			     "group the events in snapshots this long (default " STR(
+				     MEMORY_DEFAULT_SAMPLING) ")"),
+		OPT_CALLBACK(0, "no-source", "FILE", no_source_opt,
+			     "leave out allocations made in source FILE (repeatable)"),
+		OPT_CALLBACK(0, "no-func", "NAME", no_func_opt,
+			     "leave out allocations made by function NAME (repeatable)"),
+		OPT_BOOL('a', "all", &st->o.all,
+			 "the whole call stack of releases too (by default a\n"
+			 "free or delete records only its caller)"),
+		OPT_CALLBACK(0, "children", "MODE", children_opt,
+			     "the processes the command forks: follow (default:\n"
+			     "recorded into the one profile, told apart by\n"
+			     "pid), separate (a profile of each process, the\n"
+			     "children's named NAME-pidPID, each with its pid\n"
+			     "in its header), or none (not recorded)"),
+		OPT_FLAG_CALLBACK(0, "no-children", children_opt, "the same as --children none"),
+		OPT_CALLBACK(0, "unwind", "MODE", unwind_opt,
+			     "how stacks are walked: auto (default: frame pointers,\n"
+			     "and the DWARF unwind tables, by the runtime's own\n"
+			     "cached unwinder, where code lacks them; libunwind\n"
+			     "for the rare frames it cannot follow), cfi (the\n"
+			     "same without libunwind: such a frame ends the\n"
+			     "stack), fp (frame pointers only: stacks end at\n"
+			     "the first code without them), or libunwind\n"
+			     "(libunwind for every event; several times slower)"),
+		OPT_END(),
+	};
+	const struct collect_options o = {
+		.usage = "veles collect memory [-s SECONDS] [--no-source FILE] [--no-func NAME]\n"
+			 "                     [-a] [OPTIONS] -- COMMAND [ARGS...]",
+		.about = "Runs COMMAND with every allocation and release recorded (malloc, "
+			 "calloc,\n"
+			 "realloc, free, the aligned allocators and C++ new/delete) with its call\n"
+			 "stack, in every process the command starts, and writes one resource per\n"
+			 "event: subtype, address, amount (bytes), trace and uid "
+			 "(source:function:line\n"
+			 "of the first frame outside the allocator). Stacks are walked by frame\n"
+			 "pointers: build with -fno-omit-frame-pointer (and -g for lines).",
+		.opts = opts,
+		.ctx = st,
+	};
 
 	st->o.sampling = MEMORY_DEFAULT_SAMPLING;
 	c->state = st;
-	while (ret == 0 && !c->help &&
-	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "s:a", longopts, NULL)) != -1) {
-		if (opt == 's')
-			ret = parse_sampling(optarg, &st->o.sampling);
-		else if (opt == 'a')
-			st->o.all = true;
-		else if (opt == OPT_NO_SOURCE)
-			list_add(&st->o.no_source, &st->o.nno_source, optarg);
-		else if (opt == OPT_NO_FUNC)
-			list_add(&st->o.no_func, &st->o.nno_func, optarg);
-		else if (opt == OPT_NO_CHILDREN)
-			st->children = CHILDREN_NONE;
-		else if (opt == OPT_CHILDREN)
-			ret = parse_children(optarg, &st->children);
-		else if (opt == OPT_UNWIND)
-			ret = parse_unwind(optarg, &st->unwind);
-		else
-			ret = collect_option(c, "memory", opt, argv);
-	}
-	if (ret < 0 || c->help)
-		return ret;
-	return collect_take_command(c, "memory", argc, argv);
+	return collect_parse_options(c, "memory", &o, argc, argv);
 }
 
 /* ---- before: the runtime, and a program it can reach ---- */
@@ -567,17 +565,18 @@ static int memory_after(struct collect_ctx *c)
 	char what[96];
 
 	if (!c->quiet)
-		printf("%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s%s; "
-		       "the command used %.2f s CPU\n",
-		       t->allocs, t->allocs == 1 ? "" : "s", t->bytes, t->frees,
-		       t->frees == 1 ? "" : "s", st->nprocs, st->nprocs == 1 ? "" : "es",
-		       st->children == CHILDREN_SEPARATE ? ", a profile each" : "",
-		       t->excluded ? " (some left out by --no-source/--no-func)" : "", st->cpu);
-	if (!WIFEXITED(c->last_status) || WEXITSTATUS(c->last_status) != 0) {
-		fflush(stdout);
-		fprintf(stderr, "Warning: command %s; the events up to then are kept\n",
-			spawn_status_str(c->last_status, what, sizeof(what)));
-	}
+		collect_say(c, COLLECT_MSG_OUT,
+			    "%zu allocation%s (%llu bytes), %zu release%s in %zu process%s%s%s; "
+			    "the command used %.2f s CPU\n",
+			    t->allocs, t->allocs == 1 ? "" : "s", t->bytes, t->frees,
+			    t->frees == 1 ? "" : "s", st->nprocs, st->nprocs == 1 ? "" : "es",
+			    st->children == CHILDREN_SEPARATE ? ", a profile each" : "",
+			    t->excluded ? " (some left out by --no-source/--no-func)" : "",
+			    st->cpu);
+	if (!WIFEXITED(c->last_status) || WEXITSTATUS(c->last_status) != 0)
+		collect_say(c, COLLECT_MSG_ERR,
+			    "Warning: command %s; the events up to then are kept",
+			    spawn_status_str(c->last_status, what, sizeof(what)));
 	return 0;
 }
 
@@ -598,7 +597,6 @@ static void memory_release(struct collect_ctx *c)
 const struct collector memory_collector = {
 	.name = "memory",
 	.summary = "every allocation and release of a program, with call stacks",
-	.usage = memory_usage,
 	.parse = memory_parse,
 	.before = memory_before,
 	.collect = memory_collect,

@@ -7,7 +7,6 @@
  * subtype the view (cpu, dsk, mem, net, ...); amount the value; time the
  * interval's end in seconds since the first sample; order its number.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/optparse.h"
 #include "util/spawn.h"
 #include "util/strmap.h"
 
@@ -34,98 +34,89 @@ struct mon_state {
 	bool timed_out; /* --timeout stopped the command */
 };
 
-static void monitor_usage(void)
+static int subsys_opt(void *ctx, const struct opt *o, const char *arg)
 {
-	printf("usage: veles collect monitor [-s LETTERS] [-i SECS] [OPTIONS] -- COMMAND...\n"
-	       "\n"
-	       "Samples the system (veles monitor) while COMMAND runs and writes each\n"
-	       "interval's summary values as a profile.\n"
-	       "\n"
-	       "  -s, --subsys LETTERS  summary subsystems (default cdmn; see veles monitor)\n"
-	       "  -i, --interval SECS   seconds between samples (default 1)\n"
-	       "  -c, --count N         stop sampling after N intervals (the command goes on)\n"
-	       "      --on              counters per interval instead of per second\n"
-	       "      --import F[,OPTS][:F2...]\n"
-	       "                        import modules, whose exported values join the\n"
-	       "                        profile (see veles monitor)\n"
-	       "\n"
-	       "A last sample is taken when COMMAND ends, so a command shorter than\n"
-	       "one interval still gives one interval of values.\n"
-	       "\n"
-	       "--timeout S stops the command after S seconds (SIGTERM, then SIGKILL 2 s\n"
-	       "later); the profile holds the load up to its end. --output-handling\n"
-	       "capture writes the command's output to the log only.\n");
-	collect_common_usage();
+	struct mon_state *st = ctx;
+
+	UNUSED(o);
+	for (const char *p = arg; *p; p++) {
+		const struct mon_view *v = mon_view_find(*p);
+
+		if (!v || v->detail)
+			return err_set(ERR_INVALID,
+				       "collect monitor: '%c' is not a summary subsystem", *p);
+	}
+	st->letters = arg;
+	return 0;
 }
 
-enum { OPT_ON = 0x200, OPT_IMPORT };
-
-static int set_opt(struct collect_ctx *c, struct mon_state *st, int opt, char **argv)
+static int interval_opt(void *ctx, const struct opt *o, const char *arg)
 {
+	struct mon_state *st = ctx;
 	char *end;
-	long n;
 
-	switch (opt) {
-	case 's':
-		for (const char *p = optarg; *p; p++) {
-			const struct mon_view *v = mon_view_find(*p);
+	UNUSED(o);
+	st->interval = strtod(arg, &end);
+	if (end == arg || *end || !(st->interval > 0) || st->interval > 86400)
+		return err_set(ERR_INVALID, "collect monitor: bad interval '%s'", arg);
+	return 0;
+}
 
-			if (!v || v->detail)
-				return err_set(ERR_INVALID,
-					       "collect monitor: '%c' is not a summary subsystem",
-					       *p);
-		}
-		st->letters = optarg;
-		return 0;
-	case 'i':
-		st->interval = strtod(optarg, &end);
-		if (end == optarg || *end || !(st->interval > 0) || st->interval > 86400)
-			return err_set(ERR_INVALID, "collect monitor: bad interval '%s'", optarg);
-		return 0;
-	case 'c':
-		n = strtol(optarg, &end, 10);
-		if (end == optarg || *end || n < 0)
-			return err_set(ERR_INVALID, "collect monitor: bad count '%s'", optarg);
-		st->count = n;
-		return 0;
-	case OPT_ON:
-		st->per_interval = true;
-		return 0;
-	case OPT_IMPORT:
-		st->imports = optarg;
-		return 0;
-	default:
-		return collect_option(c, "monitor", opt, argv);
-	}
+static int count_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct mon_state *st = ctx;
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	UNUSED(o);
+	if (end == arg || *end || n < 0)
+		return err_set(ERR_INVALID, "collect monitor: bad count '%s'", arg);
+	st->count = n;
+	return 0;
 }
 
 static int monitor_parse(struct collect_ctx *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		COLLECT_LONGOPTS,
-		{"subsys", required_argument, NULL, 's'},
-		{"interval", required_argument, NULL, 'i'},
-		{"count", required_argument, NULL, 'c'},
-		{"on", no_argument, NULL, OPT_ON},
-		{"import", required_argument, NULL, OPT_IMPORT},
-		{NULL, 0, NULL, 0},
-	};
 	struct mon_state *st = xcalloc(1, sizeof(*st));
-	int opt, rc;
+	const struct opt opts[] = {
+		OPT_CALLBACK('s', "subsys", "LETTERS", subsys_opt,
+			     "summary subsystems (default cdmn; see veles monitor)"),
+		OPT_CALLBACK('i', "interval", "SECS", interval_opt,
+			     "seconds between samples (default 1)"),
+		OPT_CALLBACK('c', "count", "N", count_opt,
+			     "stop sampling after N intervals (the command goes on)"),
+		OPT_BOOL(0, "on", &st->per_interval, "counters per interval instead of per second"),
+		OPT_STRING(0, "import", &st->imports, "F[,OPTS][:F2...]",
+			   "import modules, whose exported values join the\n"
+			   "profile (see veles monitor)"),
+		OPT_GROUP(
+			"A last sample is taken when COMMAND ends, so a command shorter than\n"
+			"one interval still gives one interval of values.\n"
+			"\n"
+			"--timeout S stops the command after S seconds (SIGTERM, then SIGKILL 2 s\n"
+			"later); the profile holds the load up to its end. --output-handling\n"
+			"capture writes the command's output to the log only."),
+		OPT_END(),
+	};
+	const struct collect_options o = {
+		.usage = "veles collect monitor [-s LETTERS] [-i SECS] [OPTIONS] -- COMMAND...",
+		.about = "Samples the system (veles monitor) while COMMAND runs and writes each\n"
+			 "interval's summary values as a profile.",
+		.opts = opts,
+		.ctx = st,
+	};
 
 	st->letters = "cdmn";
 	st->interval = 1;
 	st->count = -1;
 	c->state = st;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "s:i:c:", opts, NULL)) != -1)
-		if ((rc = set_opt(c, st, opt, argv)) < 0)
-			return rc;
-	if (c->help) {
-		monitor_usage();
-		return 0;
-	}
-	return collect_take_command(c, "monitor", argc, argv);
+	return collect_parse_options(c, "monitor", &o, argc, argv);
+}
+
+/* The monitor's notes and warnings (a module's), as the collector's. */
+static void monitor_say(void *arg, const char *line)
+{
+	collect_say(arg, COLLECT_MSG_ERR, "%s", line);
 }
 
 static int monitor_collect(struct collect_ctx *c)
@@ -137,7 +128,6 @@ static int monitor_collect(struct collect_ctx *c)
 				 .per_interval = st->per_interval,
 				 .imports = st->imports,
 				 .sep = ' ',
-				 .out = stdout,
 				 .cmd = c->argv,
 				 .cmd_status = &st->status,
 				 .timeout = c->timeout,
@@ -146,7 +136,9 @@ static int monitor_collect(struct collect_ctx *c)
 					       : c->output == OUTPUT_CAPTURE ? c->log_path
 									     : NULL,
 				 .values = &st->values,
-				 .quiet = true};
+				 .quiet = true,
+				 .say = monitor_say,
+				 .say_arg = c};
 	int rc = mon_run(&o);
 	double last = 0;
 
@@ -243,17 +235,16 @@ static int monitor_after(struct collect_ctx *c)
 	char what[96];
 
 	if (!c->quiet && c->profile)
-		printf("monitor: %zu values over %.1f s\n", profile_nres(c->profile),
-		       c->profile->timestamp);
+		collect_say(c, COLLECT_MSG_OUT, "monitor: %zu values over %.1f s\n",
+			    profile_nres(c->profile), c->profile->timestamp);
 	if (st->timed_out) {
 		spawn_status_str(st->status, what, sizeof(what));
-		fflush(stdout);
-		fprintf(stderr, "Warning: command stopped by --timeout after %g s (%s)\n",
-			c->timeout, what);
+		collect_say(c, COLLECT_MSG_ERR,
+			    "Warning: command stopped by --timeout after %g s (%s)", c->timeout,
+			    what);
 	} else if (!WIFEXITED(st->status) || WEXITSTATUS(st->status)) {
 		spawn_status_str(st->status, what, sizeof(what));
-		fflush(stdout);
-		fprintf(stderr, "Warning: command %s\n", what);
+		collect_say(c, COLLECT_MSG_ERR, "Warning: command %s", what);
 	}
 	return 0;
 }
@@ -272,7 +263,6 @@ static void monitor_release(struct collect_ctx *c)
 const struct collector monitor_collector = {
 	.name = "monitor",
 	.summary = "system load (veles monitor) sampled while a command runs",
-	.usage = monitor_usage,
 	.parse = monitor_parse,
 	.collect = monitor_collect,
 	.after = monitor_after,

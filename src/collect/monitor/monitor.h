@@ -20,8 +20,12 @@ void monitor_profile_fill(struct profile *p, const char *values, double *last);
  * A recording of `veles monitor -f` as a profile, so `veles show` can show
  * it: the summary values of every interval of the recorded subsystems
  * (a detail letter gives its summary's values), as `--profile` makes them,
- * the header telling the machine. Module records are left out.
+ * the header telling the machine. Module records are left out. What the
+ * playback has to say (a damaged recording, a module not found here) goes
+ * to @message as COLLECT_MSG_ERR lines (NULL: nowhere).
  */
-int monitor_recording_profile(const char *path, struct profile **out);
+int monitor_recording_profile(const char *path,
+			      void (*message)(void *arg, enum collect_msg kind, const char *text),
+			      void *message_arg, struct profile **out);
 
 #endif

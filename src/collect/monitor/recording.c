@@ -113,7 +113,22 @@ static char *module_names(const char *spec)
  * lines, as --profile collects them). The modules it was recorded with are
  * loaded again by name, as --profile loads them, so their values join;
  * one that cannot be loaded here only loses its own values. */
-static int play_values(const char *path, const struct recorded *r, struct buf *values)
+struct teller {
+	void (*message)(void *arg, enum collect_msg kind, const char *text);
+	void *arg;
+};
+
+/* The playback's notes (a damaged recording, a module not found here). */
+static void tell(void *arg, const char *line)
+{
+	const struct teller *t = arg;
+
+	if (t->message)
+		t->message(t->arg, COLLECT_MSG_ERR, line);
+}
+
+static int play_values(const char *path, const struct recorded *r, struct teller *t,
+		       struct buf *values)
 {
 	char *names = module_names(r->modules);
 	int rc;
@@ -122,18 +137,22 @@ static int play_values(const char *path, const struct recorded *r, struct buf *v
 				 .imports_optional = true,
 				 .count = -1,
 				 .sep = ' ',
-				 .out = stdout,
 				 .playback = path,
 				 .values = values,
-				 .quiet = true};
+				 .quiet = true,
+				 .say = tell,
+				 .say_arg = t};
 
 	rc = mon_run(&o);
 	free(names);
 	return rc;
 }
 
-int monitor_recording_profile(const char *path, struct profile **out)
+int monitor_recording_profile(const char *path,
+			      void (*message)(void *arg, enum collect_msg kind, const char *text),
+			      void *message_arg, struct profile **out)
 {
+	struct teller t = {message, message_arg};
 	struct recorded r = {0};
 	struct buf values = BUF_INIT;
 	struct profile *p;
@@ -143,7 +162,7 @@ int monitor_recording_profile(const char *path, struct profile **out)
 	if (rc >= 0 && !r.letters[0])
 		rc = err_set(ERR_INVALID, "%s: no summary subsystem was recorded", path);
 	if (rc >= 0)
-		rc = play_values(path, &r, &values);
+		rc = play_values(path, &r, &t, &values);
 	if (rc < 0) {
 		free(r.params);
 		free(r.modules);

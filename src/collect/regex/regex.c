@@ -5,7 +5,6 @@
  * (docs/collect-regex.md). Lines that match nothing are counted and
  * reported, and a run in which nothing matched is an error.
  */
-#include <getopt.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/optparse.h"
 #include "util/spawn.h"
 
 #define NAME "regex"
@@ -31,8 +31,6 @@
 #define PROGRESS_AFTER 1.0
 /* A JSON document read from a stream larger than this is refused. */
 #define DOC_MAX (256u << 20)
-
-enum { OPT_FORMAT = 0x200, OPT_STREAM, OPT_FILE, OPT_UNIT, OPT_IGNORE };
 
 struct strv {
 	char **v;
@@ -44,7 +42,7 @@ struct rx_state {
 	struct strv patterns, ignores, files;
 	const struct rx_format *format;
 	const char *stream; /* as given, or NULL */
-	char *unit;
+	const char *unit;   /* as given, or NULL */
 	long repeat, warmup;
 	/* the runs */
 	struct spawner sp;
@@ -79,109 +77,114 @@ static void strv_free(struct strv *s)
 
 /* ---- options ---- */
 
-static void rx_usage(void)
+static int pattern_opt(void *ctx, const struct opt *o, const char *arg)
 {
-	printf("usage: veles collect regex (-e PATTERN... | --format NAME) [OPTIONS] -- "
-	       "COMMAND...\n"
-	       "\n"
-	       "Runs COMMAND and makes a profile of the numbers it prints: every match of\n"
-	       "a PATTERN (PCRE2) in a line of its output is a resource. Named groups:\n"
-	       "uid, amount (required), unit, subtype, structure_unit_size; any other\n"
-	       "named group is an extra field. Amounts are converted to one unit per\n"
-	       "profile. Lines that match nothing are counted and reported; a run in\n"
-	       "which nothing matched is an error.\n"
-	       "\n"
-	       "  -e, --pattern PATTERN  a pattern (repeatable), e.g.\n"
-	       "                         '(?<uid>\\w+): (?<amount>[\\d.]+) (?<unit>ms)'\n"
-	       "      --ignore PATTERN   lines to skip without counting them unmatched\n"
-	       "      --format NAME      a harness's output:\n");
-	for (const struct rx_format *const *f = rx_format_list(); *f; f++)
-		printf("%27s%-17s %s\n", "", (*f)->name, (*f)->summary);
-	printf("      --stream S         stdout (default), stderr or both\n"
-	       "      --file PATH        read this file (a glob) after each run, and not the\n"
-	       "                         streams unless --stream is given (repeatable)\n"
-	       "      --unit UNIT        the profile's unit (default: the format's; s for\n"
-	       "                         times, B for sizes)\n"
-	       "  -r, --repeat N         measured runs (default 1)\n"
-	       "  -w, --warmup N         runs before, not read (default 0)\n"
-	       "\n");
-	collect_common_usage();
+	struct rx_state *st = ctx;
+	bool measure = o->short_name == 'e';
+
+	/* Compiled here too, so that a job matrix's params are checked when
+	 * config.yml is read. */
+	if (rx_pattern_check(arg, measure) < 0)
+		return err_prefix(ERR_INVALID, "collect " NAME);
+	strv_add(measure ? &st->patterns : &st->ignores, arg);
+	return 0;
 }
 
-static int rx_option(struct collect_ctx *c, struct rx_state *st, int opt, char **argv)
+static int file_opt(void *ctx, const struct opt *o, const char *arg)
 {
-	switch (opt) {
-	case 'e':
-	case OPT_IGNORE:
-		/* Compiled here too, so that a job matrix's params are checked
-		 * when config.yml is read. */
-		if (rx_pattern_check(optarg, opt == 'e') < 0)
-			return err_prefix(ERR_INVALID, "collect " NAME);
-		strv_add(opt == 'e' ? &st->patterns : &st->ignores, optarg);
-		return 0;
-	case OPT_FILE:
-		strv_add(&st->files, optarg);
-		return 0;
-	case OPT_UNIT:
-		free(st->unit);
-		st->unit = xstrdup(optarg);
-		return 0;
-	case OPT_FORMAT:
-		st->format = rx_format_find(optarg);
-		if (!st->format)
-			return err_set(ERR_INVALID,
-				       "collect " NAME
-				       ": unknown --format '%s' (gbench, gbench-json, "
-				       "hyperfine, criterion, go, pytest-benchmark, plain)",
-				       optarg);
-		return 0;
-	case OPT_STREAM:
-		if (strcmp(optarg, "stdout") != 0 && strcmp(optarg, "stderr") != 0 &&
-		    strcmp(optarg, "both") != 0)
-			return err_set(ERR_INVALID,
-				       "collect " NAME
-				       ": --stream is stdout, stderr or both, not '%s'",
-				       optarg);
-		st->stream = optarg;
-		return 0;
-	case 'r':
-		return collect_parse_count(NAME, "--repeat", optarg, 1, &st->repeat);
-	case 'w':
-		return collect_parse_count(NAME, "--warmup", optarg, 0, &st->warmup);
-	default:
-		return collect_option(c, NAME, opt, argv);
-	}
+	struct rx_state *st = ctx;
+
+	UNUSED(o);
+	strv_add(&st->files, arg);
+	return 0;
+}
+
+static int format_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct rx_state *st = ctx;
+
+	UNUSED(o);
+	st->format = rx_format_find(arg);
+	if (!st->format)
+		return err_set(ERR_INVALID,
+			       "collect " NAME ": unknown --format '%s' (gbench, gbench-json, "
+			       "hyperfine, criterion, go, pytest-benchmark, plain)",
+			       arg);
+	return 0;
+}
+
+static int stream_opt(void *ctx, const struct opt *o, const char *arg)
+{
+	struct rx_state *st = ctx;
+
+	UNUSED(o);
+	if (strcmp(arg, "stdout") != 0 && strcmp(arg, "stderr") != 0 && strcmp(arg, "both") != 0)
+		return err_set(ERR_INVALID,
+			       "collect " NAME ": --stream is stdout, stderr or both, not '%s'",
+			       arg);
+	st->stream = arg;
+	return 0;
+}
+
+/* --format's help: the formats, one a line (caller frees). */
+static char *format_help(void)
+{
+	struct buf b = BUF_INIT;
+
+	buf_adds(&b, "a harness's output:");
+	for (const struct rx_format *const *f = rx_format_list(); *f; f++)
+		buf_addf(&b, "\n%-17s %s", (*f)->name, (*f)->summary);
+	return buf_detach(&b, NULL);
 }
 
 /* Each option on its own: the job matrix checks them one by one, so what
  * needs two of them together is checked in rx_before(). */
 static int rx_parse(struct collect_ctx *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"pattern", required_argument, NULL, 'e'},
-		{"ignore", required_argument, NULL, OPT_IGNORE},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"stream", required_argument, NULL, OPT_STREAM},
-		{"file", required_argument, NULL, OPT_FILE},
-		{"unit", required_argument, NULL, OPT_UNIT},
-		{"repeat", required_argument, NULL, 'r'},
-		{"warmup", required_argument, NULL, 'w'},
-		COLLECT_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
 	struct rx_state *st = xcalloc(1, sizeof(*st));
-	int opt, ret = 0;
+	char *formats = format_help();
+	const struct opt opts[] = {
+		OPT_CALLBACK('e', "pattern", "PATTERN", pattern_opt,
+			     "a pattern (repeatable), e.g.\n"
+			     "'(?<uid>\\w+): (?<amount>[\\d.]+) (?<unit>ms)'"),
+		OPT_CALLBACK(0, "ignore", "PATTERN", pattern_opt,
+			     "lines to skip without counting them unmatched"),
+		OPT_CALLBACK(0, "format", "NAME", format_opt, formats),
+		OPT_CALLBACK(0, "stream", "S", stream_opt, "stdout (default), stderr or both"),
+		OPT_CALLBACK(0, "file", "PATH", file_opt,
+			     "read this file (a glob) after each run, and not the\n"
+			     "streams unless --stream is given (repeatable)"),
+		OPT_STRING(0, "unit", &st->unit, "UNIT",
+			   "the profile's unit (default: the format's; s for\n"
+			   "times, B for sizes)"),
+		OPT_LONG('r', "repeat", &st->repeat, "N", 1, "measured runs (default 1)"),
+		OPT_LONG('w', "warmup", &st->warmup, "N", 0, "runs before, not read (default 0)"),
+		OPT_END(),
+	};
+	const struct collect_options o = {
+		.usage = "veles collect regex (-e PATTERN... | --format NAME) [OPTIONS] -- "
+			 "COMMAND...",
+		.about = "Runs COMMAND and makes a profile of the numbers it prints: every "
+			 "match of\n"
+			 "a PATTERN (PCRE2) in a line of its output is a resource. Named groups:\n"
+			 "uid, amount (required), unit, subtype, structure_unit_size; any other\n"
+			 "named group is an extra field. Amounts are converted to one unit per\n"
+			 "profile. Lines that match nothing are counted and reported; a run in\n"
+			 "which nothing matched is an error.",
+		.opts = opts,
+		.ctx = st,
+	};
+	int ret;
 
 	st->repeat = 1;
 	c->state = st;
-	while (ret == 0 && !c->help &&
-	       (opt = getopt_long(argc, argv, COLLECT_SHORTOPTS "e:r:w:", longopts, NULL)) != -1)
-		ret = rx_option(c, st, opt, argv);
+	ret = collect_parse_options(c, NAME, &o, argc, argv);
+	free(formats);
 	if (ret < 0 || c->help)
 		return ret;
 	if (st->repeat > REGEX_MAX_RUNS || st->warmup > REGEX_MAX_RUNS)
 		return err_set(ERR_INVALID, "collect " NAME ": at most %d runs", REGEX_MAX_RUNS);
-	return collect_take_command(c, NAME, argc, argv);
+	return 0;
 }
 
 /* ---- set-up ---- */
@@ -442,10 +445,10 @@ static double mono_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void progress_clear(struct rx_state *st)
+static void progress_clear(struct collect_ctx *c, struct rx_state *st)
 {
 	if (st->drawn)
-		fputs("\r\033[K", stderr);
+		collect_say(c, COLLECT_MSG_PROGRESS, "%s", "");
 	st->drawn = false;
 }
 
@@ -454,8 +457,8 @@ static void progress_draw(struct collect_ctx *c, struct rx_state *st, long i, bo
 {
 	if (!c->env->progress || c->quiet || mono_now() - st->started < PROGRESS_AFTER)
 		return;
-	fprintf(stderr, "\r%s %ld/%ld ...\033[K", warm ? "Warming up" : "Collecting", i + 1,
-		warm ? st->warmup : st->repeat);
+	collect_say(c, COLLECT_MSG_PROGRESS, "%s %ld/%ld ...", warm ? "Warming up" : "Collecting",
+		    i + 1, warm ? st->warmup : st->repeat);
 	st->drawn = true;
 }
 
@@ -470,7 +473,7 @@ static int rx_run(struct collect_ctx *c, struct rx_state *st, long i, bool warm)
 	meas_set_order(st->meas, i + 1);
 	/* The command's own output starts on a clean line. */
 	if (c->output != OUTPUT_SUPPRESS)
-		progress_clear(st);
+		progress_clear(c, st);
 	clock_gettime(CLOCK_REALTIME_COARSE, &since);
 	ret = spawner_run(&st->sp, &r);
 	if (ret < 0)
@@ -503,7 +506,7 @@ static int rx_collect(struct collect_ctx *c)
 		ret = rx_run(c, st, i, true);
 	for (long i = 0; i < st->repeat && ret == 0 && !spawn_interrupted(); i++)
 		ret = rx_run(c, st, i, false);
-	progress_clear(st);
+	progress_clear(c, st);
 	if (ret < 0 || spawn_interrupted())
 		return ret;
 	st->totals.runs = st->done;
@@ -552,7 +555,7 @@ static char *params_json(const struct rx_state *st)
 }
 
 /* "command exited with status 3 in 2 of 10 runs", when any run failed. */
-static void warn_status(const struct rx_state *st)
+static void warn_status(struct collect_ctx *c, const struct rx_state *st)
 {
 	long failed = 0, same = 0;
 	int first = 0;
@@ -570,12 +573,13 @@ static void warn_status(const struct rx_state *st)
 	if (!failed)
 		return;
 	spawn_status_str(first, what, sizeof(what));
-	fflush(stdout);
 	if (same == failed)
-		fprintf(stderr, "Warning: command %s in %ld of %ld runs\n", what, failed, st->done);
+		collect_say(c, COLLECT_MSG_ERR, "Warning: command %s in %ld of %ld runs", what,
+			    failed, st->done);
 	else
-		fprintf(stderr, "Warning: command failed in %ld of %ld runs (the first %s)\n",
-			failed, st->done, what);
+		collect_say(c, COLLECT_MSG_ERR,
+			    "Warning: command failed in %ld of %ld runs (the first %s)", failed,
+			    st->done, what);
 }
 
 static int rx_after(struct collect_ctx *c)
@@ -586,7 +590,7 @@ static int rx_after(struct collect_ctx *c)
 	c->profile->collector_params = params_json(st);
 	if (!c->quiet)
 		regex_summary(c, c->profile, &st->totals);
-	warn_status(st);
+	warn_status(c, st);
 	return 0;
 }
 
@@ -602,7 +606,6 @@ static void rx_release(struct collect_ctx *c)
 	strv_free(&st->ignores);
 	strv_free(&st->files);
 	strv_free(&st->read);
-	free(st->unit);
 	rx_scan_free(st->scan);
 	meas_free(st->meas);
 	buf_release(&st->doc);
@@ -615,7 +618,6 @@ static void rx_release(struct collect_ctx *c)
 const struct collector regex_collector = {
 	.name = NAME,
 	.summary = "numbers a command prints, picked by patterns or a harness's format",
-	.usage = rx_usage,
 	.parse = rx_parse,
 	.before = rx_before,
 	.collect = rx_collect,

@@ -1,5 +1,4 @@
 /* collect regex's summary and header.lines (summary.h). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,35 +58,34 @@ void regex_header(struct profile *p, const struct regex_totals *t)
 }
 
 /* "1,234 lines: 1,200 matched, 30 ignored, 4 unmatched (the first: '...')" */
-static void counts_line(const struct regex_totals *t)
+static void counts_line(const struct regex_totals *t, struct buf *b)
 {
 	const struct rx_counts *c = &t->counts;
-	struct buf b = BUF_INIT;
 
-	buf_addf(&b, "  %ld run%s, %llu line%s read: %llu matched", t->runs,
-		 t->runs == 1 ? "" : "s", (unsigned long long)c->lines, c->lines == 1 ? "" : "s",
+	buf_addf(b, "  %ld run%s, %llu line%s read: %llu matched", t->runs, t->runs == 1 ? "" : "s",
+		 (unsigned long long)c->lines, c->lines == 1 ? "" : "s",
 		 (unsigned long long)c->matched);
 	if (c->ignored)
-		buf_addf(&b, ", %llu ignored", (unsigned long long)c->ignored);
+		buf_addf(b, ", %llu ignored", (unsigned long long)c->ignored);
 	if (c->unmatched) {
-		buf_addf(&b, ", %llu unmatched (the first: ", (unsigned long long)c->unmatched);
-		regex_quote(&b, c->first_unmatched ? c->first_unmatched : "");
-		buf_addc(&b, ')');
+		buf_addf(b, ", %llu unmatched (the first: ", (unsigned long long)c->unmatched);
+		regex_quote(b, c->first_unmatched ? c->first_unmatched : "");
+		buf_addc(b, ')');
 	}
 	if (c->rejected) {
-		buf_addf(&b, ", %llu rejected (the first: ", (unsigned long long)c->rejected);
-		regex_quote(&b, c->first_rejected ? c->first_rejected : "");
-		buf_addf(&b, ": %s)", c->reject_why ? c->reject_why : "");
+		buf_addf(b, ", %llu rejected (the first: ", (unsigned long long)c->rejected);
+		regex_quote(b, c->first_rejected ? c->first_rejected : "");
+		buf_addf(b, ": %s)", c->reject_why ? c->reject_why : "");
 	}
-	puts(buf_str(&b));
+	buf_addc(b, '\n');
 	if (t->files_skipped)
-		printf("  %lu file%s not written by the run%s skipped\n", t->files_skipped,
-		       t->files_skipped == 1 ? "" : "s", t->files_skipped == 1 ? " was" : "s were");
-	buf_release(&b);
+		buf_addf(b, "  %lu file%s not written by the run%s skipped\n", t->files_skipped,
+			 t->files_skipped == 1 ? "" : "s",
+			 t->files_skipped == 1 ? " was" : "s were");
 }
 
 /* Each location's amounts, in the profile's order of first sight. */
-static void locations(const struct profile *p)
+static void locations(const struct profile *p, struct buf *out)
 {
 	size_t ntypes = p->types.nrows, nres = profile_nres(p), shown = 0, used = 0;
 	size_t *count = xcalloc(ntypes + 1, sizeof(*count)), *at = xcalloc(ntypes + 1, sizeof(*at));
@@ -105,8 +103,8 @@ static void locations(const struct profile *p)
 		v[at[p->res_type[i]]++] = profile_amount(p, i);
 	for (size_t t = 0; t < ntypes; t++)
 		used += count[t] > 0;
-	printf("  %zu location%s, amounts in %s:\n", used, used == 1 ? "" : "s",
-	       *unit ? unit : "no unit");
+	buf_addf(out, "  %zu location%s, amounts in %s:\n", used, used == 1 ? "" : "s",
+		 *unit ? unit : "no unit");
 	for (size_t i = 0; i < nres && shown < SUMMARY_LOCATIONS; i++) {
 		size_t t = p->res_type[i];
 		struct stats s;
@@ -116,13 +114,13 @@ static void locations(const struct profile *p)
 		stats_compute(v + at[t] - count[t], count[t], &s);
 		buf_reset(&label);
 		profile_group_label(&label, profile_uid(p, i, &scratch), profile_subtype(p, i));
-		printf("    %-32s n=%-4zu median %-10.4g mean %.4g ± %.2g  (%.4g … %.4g)\n",
-		       buf_str(&label), s.n, s.median, s.mean, s.stddev, s.min, s.max);
+		buf_addf(out, "    %-32s n=%-4zu median %-10.4g mean %.4g ± %.2g  (%.4g … %.4g)\n",
+			 buf_str(&label), s.n, s.median, s.mean, s.stddev, s.min, s.max);
 		count[t] = 0;
 		shown++;
 	}
 	if (used > shown)
-		printf("    ... and %zu more\n", used - shown);
+		buf_addf(out, "    ... and %zu more\n", used - shown);
 	buf_release(&label);
 	buf_release(&scratch);
 	free(count);
@@ -133,11 +131,16 @@ static void locations(const struct profile *p)
 void regex_summary(const struct collect_ctx *c, const struct profile *p,
 		   const struct regex_totals *t)
 {
-	printf("Benchmark:");
+	struct buf out = BUF_INIT;
+
+	buf_adds(&out, "Benchmark:");
 	for (int i = 0; i < c->argc; i++)
-		printf(c->argv[i][strcspn(c->argv[i], " \t'\"\\$`|&;<>()*?")] ? " '%s'" : " %s",
-		       c->argv[i]);
-	putchar('\n');
-	counts_line(t);
-	locations(p);
+		buf_addf(&out,
+			 c->argv[i][strcspn(c->argv[i], " \t'\"\\$`|&;<>()*?")] ? " '%s'" : " %s",
+			 c->argv[i]);
+	buf_addc(&out, '\n');
+	counts_line(t, &out);
+	locations(p, &out);
+	collect_say(c, COLLECT_MSG_OUT, "%s", buf_str(&out));
+	buf_release(&out);
 }

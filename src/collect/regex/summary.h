@@ -19,7 +19,8 @@ struct regex_totals {
  * "first_unmatched", ...} (docs/collect-regex.md). */
 void regex_header(struct profile *p, const struct regex_totals *t);
 
-/* The summary on stdout: what was read, and each location's amounts. */
+/* The summary, said through collect_say() as the collection's output: what
+ * was read, and each location's amounts. */
 void regex_summary(const struct collect_ctx *c, const struct profile *p,
 		   const struct regex_totals *t);
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "collect/trace/trace-attach.h"
+#include "collect/trace/trace-dynamic-priv.h"
 #include "collect/trace/trace-dynamic.h"
 #include "collect/trace/trace-read.h"
 #include "collect/trace/trace-sym.h"
@@ -31,50 +32,6 @@
 #define RING_PAGES 512 /* 2 MiB per CPU, a power of two */
 
 #define STACK_BYTES 4096 /* of user stack per hit that reads memory */
-
-/* One probe on one CPU. */
-struct probe {
-	int fd;
-	uint64_t id;
-	const struct probe_spec *spec;
-	uint64_t regs_mask; /* sampled user registers */
-	bool stack;	    /* and the user stack */
-	int raw_off;	    /* a tracefs event's: where its size is in the raw data; else -1 */
-};
-
-struct sample {
-	uint64_t id, time;
-	uint32_t pid, tid;
-	bool has_size, has_sp;
-	int64_t size;
-	uint64_t sp; /* a function's: at entry it points at the return address */
-};
-
-/* A PERF_RECORD_FORK: process @pid made by @ppid (a thread when equal). */
-struct fork_rec {
-	uint32_t pid, ppid;
-	uint64_t time;
-};
-
-struct dyn {
-	struct probe *probes;
-	size_t nprobes;
-	size_t *by_id; /* probe indices by id, for the samples' lookups */
-	int *leaders;  /* per CPU: the probe whose ring the others write to */
-	void **rings;
-	long ncpus;
-	size_t page;
-	struct sample *samples;
-	size_t nsamples, cap;
-	uint64_t lost;
-	uint64_t unreturned; /* calls whose return the kernel did not probe */
-	uint64_t bytes;	     /* of samples read from the rings */
-	struct fork_rec *forks;
-	size_t nforks;
-	pid_t child;
-	struct tracefs_event *events; /* defined for sizes through a pointer */
-	size_t nevents;
-};
 
 static int uprobe_type(void)
 {
@@ -239,8 +196,6 @@ static void add_sample(struct dyn *dy, const struct sample *s)
 	dy->samples[dy->nsamples++] = *s;
 }
 
-static const struct probe *probe_of(const struct dyn *dy, uint64_t id);
-
 /*
  * The size argument of a hit from what follows the time: the ABI word and
  * the sampled registers in register order, then the stack's size, bytes
@@ -248,7 +203,7 @@ static const struct probe *probe_of(const struct dyn *dy, uint64_t id);
  */
 static void take_size(const struct dyn *dy, const unsigned char *rec, size_t len, struct sample *s)
 {
-	const struct probe *p = probe_of(dy, s->id);
+	const struct probe *p = dyn_probe_of(dy, s->id);
 	uint64_t abi, regs[64] = {0}, n = 0;
 	size_t at = 32;
 	struct usdt_hit h = {.regs = regs};
@@ -438,255 +393,6 @@ static void watch_child(struct collect_ctx *c, struct dyn *dy, pid_t pid, struct
 	free(pf);
 }
 
-/* ---- samples into calls ---- */
-
-static int cmp_sample(const void *a, const void *b)
-{
-	const struct sample *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->time < y->time ? -1 : x->time > y->time;
-}
-
-static const struct probe *probe_of(const struct dyn *dy, uint64_t id)
-{
-	size_t lo = 0, hi = dy->nprobes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct probe *p = &dy->probes[dy->by_id[mid]];
-
-		if (p->id == id)
-			return p;
-		if (p->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static const struct dyn *sorting; /* qsort has no argument for cmp_by_id */
-
-static int cmp_by_id(const void *a, const void *b)
-{
-	uint64_t x = sorting->probes[*(const size_t *)a].id;
-	uint64_t y = sorting->probes[*(const size_t *)b].id;
-
-	return x < y ? -1 : x > y;
-}
-
-static void index_probes(struct dyn *dy)
-{
-	dy->by_id = xmalloc((dy->nprobes + 1) * sizeof(*dy->by_id));
-	for (size_t i = 0; i < dy->nprobes; i++)
-		dy->by_id[i] = i;
-	sorting = dy;
-	qsort(dy->by_id, dy->nprobes, sizeof(*dy->by_id), cmp_by_id);
-	sorting = NULL;
-}
-
-static void add_proc(struct trace_data *d, int pid, const char *path)
-{
-	struct trace_proc *p;
-
-	if (trace_proc_find(d, pid))
-		return;
-	d->procs = xrealloc(d->procs, (d->nprocs + 1) * sizeof(*d->procs));
-	p = &d->procs[d->nprocs++];
-	*p = (struct trace_proc){.pid = pid, .ns_per_tick = 1.0, .nobjs = 1};
-	p->objs = xcalloc(1, sizeof(*p->objs));
-	p->objs[0] = (struct trace_object){0, 0, UINT64_MAX, xstrdup(path)};
-}
-
-/* One thread's pairing: the function calls open, USDT pairs open, and
- * each unpaired probe's previous hit. */
-struct pairing {
-	struct trace_call *stack; /* open function calls */
-	uint64_t *children;	  /* their callees' inclusive time */
-	uint64_t *sps;		  /* their stack pointers at entry, 0 if not known */
-	uint64_t *unreturned;
-	struct trace_call *usdt; /* open USDT pairs */
-	struct trace_call *last; /* per name: an unpaired probe's last hit */
-	size_t depth, nusdt, order;
-	struct trace_data *d;
-};
-
-static struct trace_call open_call(struct pairing *pr, const struct probe *p,
-				   const struct sample *s)
-{
-	return (struct trace_call){.addr = p->spec->name,
-				   .incl = s->time,
-				   .order = pr->order++,
-				   .pid = (int)s->pid,
-				   .tid = (int)s->tid,
-				   .depth = (uint32_t)pr->depth,
-				   .has_size = s->has_size,
-				   .size = s->size};
-}
-
-/*
- * A return closes the open call of its function whose entry's stack
- * pointer is 8 below its own (the return address popped), else the
- * innermost open call of its function. The kernel probes the returns of
- * 64 nested calls of a thread at most: the calls open above the one
- * closed returned unseen, and are dropped.
- */
-static void close_function(struct pairing *pr, const struct probe *p, const struct sample *s)
-{
-	size_t k = pr->depth;
-	struct trace_call c;
-
-	while (k > 0 && !(pr->stack[k - 1].addr == p->spec->name &&
-			  (!s->has_sp || !pr->sps[k - 1] || pr->sps[k - 1] + 8 == s->sp)))
-		k--;
-	if (k == 0)
-		return;
-	if (s->has_sp && pr->sps[k - 1])
-		*pr->unreturned += pr->depth - k;
-	pr->depth = k - 1;
-	c = pr->stack[pr->depth];
-	c.incl = s->time - c.incl;
-	c.excl = c.incl - (pr->children[pr->depth] < c.incl ? pr->children[pr->depth] : c.incl);
-	if (pr->depth > 0)
-		pr->children[pr->depth - 1] += c.incl;
-	trace_data_add_call(pr->d, &c);
-}
-
-/* A USDT end closes the innermost open start of its pair. */
-static void close_usdt(struct pairing *pr, const struct probe *p, const struct sample *s)
-{
-	size_t k = pr->nusdt;
-	struct trace_call c;
-
-	while (k > 0 && pr->usdt[k - 1].addr != p->spec->name)
-		k--;
-	if (k == 0)
-		return;
-	c = pr->usdt[k - 1];
-	memmove(&pr->usdt[k - 1], &pr->usdt[k], (pr->nusdt - k) * sizeof(*pr->usdt));
-	pr->nusdt--;
-	c.excl = c.incl = s->time - c.incl;
-	trace_data_add_call(pr->d, &c);
-}
-
-/* An unpaired probe: the time since its previous hit in the thread. */
-static void usdt_hit(struct pairing *pr, const struct probe *p, const struct sample *s)
-{
-	struct trace_call *last = &pr->last[p->spec->name & ~TRACE_NAMED];
-
-	if (last->tid) {
-		struct trace_call c = *last;
-
-		c.excl = c.incl = s->time - c.incl;
-		trace_data_add_call(pr->d, &c);
-	}
-	*last = open_call(pr, p, s);
-}
-
-static void pair_sample(struct pairing *pr, const struct probe *p, const struct sample *s)
-{
-	switch (p->spec->kind) {
-	case PROBE_ENTRY:
-		pr->children[pr->depth] = 0;
-		pr->sps[pr->depth] = s->has_sp ? s->sp : 0;
-		pr->stack[pr->depth] = open_call(pr, p, s);
-		pr->depth++;
-		break;
-	case PROBE_RETURN:
-		close_function(pr, p, s);
-		break;
-	case PROBE_USDT_START:
-		pr->usdt[pr->nusdt++] = open_call(pr, p, s);
-		break;
-	case PROBE_USDT_END:
-		close_usdt(pr, p, s);
-		break;
-	case PROBE_USDT_HIT:
-		usdt_hit(pr, p, s);
-		break;
-	}
-}
-
-/* One thread's samples [i, end), in time order. */
-static void pair_thread(struct dyn *dy, size_t i, size_t end, struct trace_data *d)
-{
-	struct pairing pr = {.d = d, .unreturned = &dy->unreturned};
-
-	pr.stack = xcalloc(end - i, sizeof(*pr.stack));
-	pr.children = xcalloc(end - i, sizeof(*pr.children));
-	pr.sps = xcalloc(end - i, sizeof(*pr.sps));
-	pr.usdt = xcalloc(end - i, sizeof(*pr.usdt));
-	pr.last = xcalloc(d->nnames + 1, sizeof(*pr.last));
-	for (; i < end; i++) {
-		const struct probe *p = probe_of(dy, dy->samples[i].id);
-
-		if (p)
-			pair_sample(&pr, p, &dy->samples[i]);
-	}
-	free(pr.stack);
-	free(pr.children);
-	free(pr.sps);
-	free(pr.usdt);
-	free(pr.last);
-}
-
-static int cmp_fork(const void *a, const void *b)
-{
-	const struct fork_rec *x = a, *y = b;
-
-	return x->time < y->time ? -1 : x->time > y->time;
-}
-
-/* The command's process and those it forked, in the order they were made. */
-static uint32_t *command_pids(struct dyn *dy, size_t *n)
-{
-	uint32_t *pids = xmalloc((dy->nforks + 1) * sizeof(*pids));
-
-	*n = 0;
-	pids[(*n)++] = (uint32_t)dy->child;
-	if (dy->nforks)
-		qsort(dy->forks, dy->nforks, sizeof(*dy->forks), cmp_fork);
-	for (size_t i = 0; i < dy->nforks; i++)
-		for (size_t k = 0; k < *n; k++)
-			if (pids[k] == dy->forks[i].ppid) {
-				pids[(*n)++] = dy->forks[i].pid;
-				break;
-			}
-	return pids;
-}
-
-/* Drops the samples of processes that are not the command's. */
-static void keep_command_samples(struct dyn *dy)
-{
-	size_t n, kept = 0;
-	uint32_t *pids = command_pids(dy, &n);
-
-	for (size_t i = 0; i < dy->nsamples; i++)
-		for (size_t k = 0; k < n; k++)
-			if (dy->samples[i].pid == pids[k]) {
-				dy->samples[kept++] = dy->samples[i];
-				break;
-			}
-	dy->nsamples = kept;
-	free(pids);
-}
-
-static void pair_samples(struct dyn *dy, const char *path, struct trace_data *d)
-{
-	keep_command_samples(dy);
-	if (dy->nsamples)
-		qsort(dy->samples, dy->nsamples, sizeof(*dy->samples), cmp_sample);
-	for (size_t i = 0, end; i < dy->nsamples; i = end) {
-		for (end = i; end < dy->nsamples && dy->samples[end].tid == dy->samples[i].tid;
-		     end++)
-			;
-		add_proc(d, (int)dy->samples[i].pid, path);
-		pair_thread(dy, i, end, d);
-	}
-}
-
 /* ---- the whole run ---- */
 
 /* Two probes a function on each CPU: -s all may need thousands of files. */
@@ -721,7 +427,7 @@ static int attach_plan(struct dyn *dy, const struct probe_plan *plan, const stru
 		ret = attach(dy, type, sp);
 	}
 	if (ret == 0)
-		index_probes(dy);
+		dyn_index_probes(dy);
 	return ret;
 }
 
@@ -783,15 +489,16 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 	trace_watch(o, "%zu probe hits, %zu forks, %lu lost", dy.nsamples, dy.nforks,
 		    (unsigned long)dy.lost);
 	if (ret == 0 && dy.lost)
-		fprintf(stderr, "Warning: %lu probe hits were lost (the buffer overflowed)\n",
-			(unsigned long)dy.lost);
+		collect_say(c, COLLECT_MSG_ERR,
+			    "Warning: %lu probe hits were lost (the buffer overflowed)",
+			    (unsigned long)dy.lost);
 	if (ret == 0)
-		pair_samples(&dy, sp.path, d);
+		dyn_pair_samples(&dy, sp.path, d);
 	if (ret == 0 && dy.unreturned)
-		fprintf(stderr,
-			"Warning: %lu calls nested deeper than the kernel probes returns (64 "
-			"calls in a thread) were dropped\n",
-			(unsigned long)dy.unreturned);
+		collect_say(c, COLLECT_MSG_ERR,
+			    "Warning: %lu calls nested deeper than the kernel probes returns (64 "
+			    "calls in a thread) were dropped",
+			    (unsigned long)dy.unreturned);
 	d->bytes = dy.bytes;
 	dyn_release(&dy);
 	trace_plan_free(&plan);
