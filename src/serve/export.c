@@ -57,12 +57,38 @@ static int history_uris(struct serve *s, struct uris *u)
 	return ret;
 }
 
+static int take_version(void *arg, const struct db_row *row)
+{
+	add(arg, xasprintf("/api/project/versions/%s", row->v[0].s));
+	return 0;
+}
+
+static int take_profile(void *arg, const struct db_row *row)
+{
+	add(arg, xasprintf("/api/project/profiles/%s", row->v[0].s));
+	return 0;
+}
+
+/* A version's page and its profiles' (api_profile.c), for every version
+ * that has profiles (the index is fresh: history_uris came first). */
+static int version_uris(struct serve *s, struct uris *u)
+{
+	int ret = db_query(s->db, "SELECT id FROM ix_versions WHERE profiles > 0 ORDER BY seq",
+			   NULL, 0, take_version, u);
+
+	if (ret == 0)
+		ret = db_query(s->db, "SELECT DISTINCT blob FROM ix_profiles ORDER BY blob", NULL, 0,
+			       take_profile, u);
+	return ret;
+}
+
 /* Which GET addresses each part of the pages reads. */
 static const struct export_part {
 	const char *name;
 	int (*uris)(struct serve *s, struct uris *u);
 } parts[] = {
 	{"history", history_uris},
+	{"version", version_uris},
 };
 
 static bool plain_char(char c)

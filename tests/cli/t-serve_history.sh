@@ -133,6 +133,8 @@ for f in index.html assets/app.js assets/app.css api/project.json api/project/ve
 	[ -f "$T/site/$f" ] || fail "export: no $f"
 done
 grep -q 'name="veles-static"' "$T/site/index.html" || fail "the static mark"
+[ -f "$T/site/api/project/versions/$fourth.json" ] || fail "export: the version's page"
+[ "$(ls "$T/site/api/project/profiles" | wc -l)" -ge 9 ] || fail "export: the profiles' pages"
 grep -q 'src="./assets/app.js"' "$T/site/index.html" || fail "relative assets"
 [ "$(jq_ 'len(d["versions"])' "$T/site/api/project/versions.json")" = 8 ] || fail "all versions"
 # Its index was made here from nothing (the server had its own --data):
