@@ -77,8 +77,8 @@ static int version_uris(struct serve *s, struct uris *u)
 			   NULL, 0, take_version, u);
 
 	if (ret == 0)
-		ret = db_query(s->db, "SELECT DISTINCT blob FROM ix_profiles ORDER BY blob", NULL, 0,
-			       take_profile, u);
+		ret = db_query(s->db, "SELECT DISTINCT blob FROM ix_profiles ORDER BY blob", NULL,
+			       0, take_profile, u);
 	return ret;
 }
 
