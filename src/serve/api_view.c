@@ -178,6 +178,11 @@ const struct proj_view *proj_view_find(const char *name)
 	return NULL;
 }
 
+const struct proj_view *proj_view_at(size_t i)
+{
+	return i < ARRAY_SIZE(views) ? &views[i] : NULL;
+}
+
 void proj_views_json(const struct profile *p, struct buf *b)
 {
 	struct buf scratch = BUF_INIT, no = BUF_INIT;

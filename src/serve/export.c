@@ -17,6 +17,8 @@
 #include "serve/assets.h"
 #include "serve/db.h"
 #include "serve/export.h"
+#include "serve/proj_profile.h"
+#include "serve/proj_view.h"
 #include "serve/request.h"
 #include "serve/resp.h"
 #include "serve/srv.h"
@@ -82,6 +84,38 @@ static int version_uris(struct serve *s, struct uris *u)
 	return ret;
 }
 
+static int take_blob(void *arg, const struct db_row *row)
+{
+	add(arg, xstrdup(row->v[0].s));
+	return 0;
+}
+
+/* The views of every profile's page (api_view.c) whose keys say they
+ * apply; one the profile then cannot draw is left out of the site. */
+static int view_uris(struct serve *s, struct uris *u)
+{
+	struct uris blobs = {0};
+	int ret = db_query(s->db, "SELECT DISTINCT blob FROM ix_profiles ORDER BY blob", NULL, 0,
+			   take_blob, &blobs);
+
+	for (size_t i = 0; i < blobs.n && ret == 0; i++) {
+		struct proj_profile pp = {0};
+		const struct proj_view *v;
+
+		ret = proj_profile_open(s->proj, blobs.v[i], &pp);
+		for (size_t k = 0; ret == 0 && (v = proj_view_at(k)); k++)
+			if (v->applies(pp.p) == 0)
+				add(u, xasprintf("/api/project/profiles/%s/views/%s", blobs.v[i],
+						 v->name));
+		proj_profile_release(&pp);
+	}
+	for (size_t i = 0; i < blobs.n; i++)
+		free(blobs.v[i]);
+	free(blobs.v);
+	err_clear();
+	return ret;
+}
+
 /* Which GET addresses each part of the pages reads. */
 static const struct export_part {
 	const char *name;
@@ -89,6 +123,7 @@ static const struct export_part {
 } parts[] = {
 	{"history", history_uris},
 	{"version", version_uris},
+	{"views", view_uris},
 };
 
 static bool plain_char(char c)
@@ -171,6 +206,12 @@ static int export_uri(struct serve *s, const char *dir, const char *uri)
 		return ret;
 	api_project(s, &r, &out);
 	req_free(&r);
+	/* A view a profile turns out not to have: the page says so live,
+	 * and the site simply lacks it. */
+	if (out.status != 200 && strstr(uri, "/views/")) {
+		resp_free(&out);
+		return 0;
+	}
 	if (out.status != 200) {
 		ret = err_set(ERR_IO, "--export: %s answered %d: %.*s", uri, out.status,
 			      (int)out.body.len, out.body.data ? out.body.data : "");
@@ -178,6 +219,9 @@ static int export_uri(struct serve *s, const char *dir, const char *uri)
 		return ret;
 	}
 	name = export_file_name(uri);
+	/* A view's page for a frame: a file server must send it as HTML. */
+	if (out.ctype && strncmp(out.ctype, "text/html", 9) == 0)
+		memcpy(name + strlen(name) - 5, ".html", 5);
 	ret = write_file(dir, name, out.body.data, out.body.len);
 	free(name);
 	resp_free(&out);

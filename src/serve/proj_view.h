@@ -8,6 +8,7 @@
 #define SERVE_PROJ_VIEW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "serve/resp.h"
 
@@ -27,6 +28,8 @@ struct proj_view {
 
 /* The view called @name, or NULL. */
 const struct proj_view *proj_view_find(const char *name);
+/* The @i-th view of the table, or NULL past its end. */
+const struct proj_view *proj_view_at(size_t i);
 /* "views": [{name, title, html}] that apply to @p, and "unavailable":
  * [{name, reason}], as members of a JSON object. */
 void proj_views_json(const struct profile *p, struct buf *b);

@@ -136,6 +136,10 @@ grep -q 'name="veles-static"' "$T/site/index.html" || fail "the static mark"
 [ -f "$T/site/api/project/versions/$fourth.json" ] || fail "export: the version's page"
 [ "$(ls "$T/site/api/project/profiles" | wc -l)" -ge 9 ] || fail "export: the profiles' pages"
 grep -q 'src="./assets/app.js"' "$T/site/index.html" || fail "relative assets"
+# Each profile's views: pages for a frame as .html, as a file server sends them.
+ls "$T"/site/api/project/profiles/*/views/resources.html >/dev/null 2>&1 || fail "export: the views"
+grep -qi '<html' "$(ls "$T"/site/api/project/profiles/*/views/resources.html | head -1)" ||
+	fail "export: a view is no HTML page"
 [ "$(jq_ 'len(d["versions"])' "$T/site/api/project/versions.json")" = 8 ] || fail "all versions"
 # Its index was made here from nothing (the server had its own --data):
 # the export waited for every verdict.

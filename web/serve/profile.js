@@ -3,7 +3,7 @@
 // VIEW -o x.html` writes, in a sandboxed frame (their scripts run there,
 // with no access to this page or the API); the memory report, heap map and
 // trace summary are data drawn here.
-import { get } from './api.js';
+import { get, staticSite, staticFile } from './api.js';
 import { h } from './widgets.js';
 import { link, num, bytes, facts, table } from './pagekit.js';
 import './pages.css';
@@ -71,8 +71,9 @@ const drawers = { memory: memoryView, heapmap: heapmapView, trace: traceView };
 
 async function showView(el, id, v) {
   if (v.html) {
+    const src = `${base(id)}/views/${v.name}`;
     el.replaceChildren(h('iframe', { class: 'view-frame', title: v.title, sandbox: 'allow-scripts',
-      src: `${base(id)}/views/${v.name}` }));
+      src: staticSite ? staticFile(src).replace(/\.json$/, '.html') : src }));
     return;
   }
   el.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
