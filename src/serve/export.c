@@ -116,6 +116,22 @@ static int view_uris(struct serve *s, struct uris *u)
 	return ret;
 }
 
+static int take_pair(void *arg, const struct db_row *row)
+{
+	add(arg, xasprintf("/api/project/diff?a=%s&b=%s", row->v[1].s, row->v[0].s));
+	return 0;
+}
+
+/* The diff each version's page links to: with its first parent, where
+ * both have profiles (api_diff.c). Other pairs are the live server's. */
+static int diff_uris(struct serve *s, struct uris *u)
+{
+	return db_query(s->db,
+			"SELECT v.id, v.parent FROM ix_versions v JOIN ix_versions p ON p.id = "
+			"v.parent WHERE v.profiles > 0 AND p.profiles > 0 ORDER BY v.seq",
+			NULL, 0, take_pair, u);
+}
+
 /* Which GET addresses each part of the pages reads. */
 static const struct export_part {
 	const char *name;
@@ -124,6 +140,7 @@ static const struct export_part {
 	{"history", history_uris},
 	{"version", version_uris},
 	{"views", view_uris},
+	{"diff", diff_uris},
 };
 
 static bool plain_char(char c)

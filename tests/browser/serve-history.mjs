@@ -103,6 +103,19 @@ try {
   const verUrl = mode === 'server' ? `/p/v/${SLOW}` : `#/p/v/${SLOW}`;
   await page.waitForFunction((u) => (location.pathname + location.hash).endsWith(u), verUrl);
   check(true, 'a click opens its version page');
+  // Its page, its diff with the parent and a profile's views: live, and
+  // in the export too (the files the page reads are there).
+  await page.waitForSelector(`section.version[data-version="${SLOW}"]`);
+  await page.click('text=Diff with the parent');
+  await page.waitForSelector('.diff-body section.pair');
+  check(await page.$eval('.diff-body', (e) => /→/.test(e.textContent)), 'the diff with the parent shows its pairs');
+  await page.goBack();
+  await page.waitForSelector(`section.version[data-version="${SLOW}"] tr[data-profile] a`);
+  await page.click(`section.version[data-version="${SLOW}"] tr[data-profile] a`);
+  await page.waitForSelector('section.profile iframe.view-frame');
+  const frame = await (await page.$('section.profile iframe.view-frame')).contentFrame();
+  await frame.waitForSelector('svg, table, canvas', { timeout: 15000 });
+  check(true, 'a profile page draws its first view in its frame');
   check(errors.length === 0, `no page errors ${errors.join('; ')}`);
 } finally {
   await ctx.close();

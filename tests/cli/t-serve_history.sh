@@ -140,6 +140,11 @@ grep -q 'src="./assets/app.js"' "$T/site/index.html" || fail "relative assets"
 ls "$T"/site/api/project/profiles/*/views/resources.html >/dev/null 2>&1 || fail "export: the views"
 grep -qi '<html' "$(ls "$T"/site/api/project/profiles/*/views/resources.html | head -1)" ||
 	fail "export: a view is no HTML page"
+# The diff each version's page links to (with its first parent).
+parent=$(git rev-parse "$fourth^")
+f="$T/site/api/project/diff@a_3d$parent&b_3d$fourth.json"
+[ -f "$f" ] || fail "export: no diff of $fourth with its parent"
+[ "$(jq_ 'len(d["pairs"])' "$f")" -ge 1 ] || fail "export: the diff has no pair"
 [ "$(jq_ 'len(d["versions"])' "$T/site/api/project/versions.json")" = 8 ] || fail "all versions"
 # Its index was made here from nothing (the server had its own --data):
 # the export waited for every verdict.

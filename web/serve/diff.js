@@ -2,7 +2,7 @@
 // pair of profiles of the same configuration the table `veles diff`
 // prints and, where they have call stacks, the differential flame graph
 // (`veles diff A B flamegraph -o x.html`'s page, in a sandboxed frame).
-import { get } from './api.js';
+import { get, staticSite } from './api.js';
 import { h } from './widgets.js';
 import { link, pct, num, table } from './pagekit.js';
 import './pages.css';
@@ -30,7 +30,8 @@ function pairSection(go, pair) {
       link(go, `/p/profile/${b.id}`, h('span', { class: 'mono' }, b.short)), ` ${b.name} @${b.version.slice(0, 7)}`),
     pair.error ? h('p', { class: 'msg' }, pair.error) : [holder, more],
     pair.total_rows > pair.rows.length ? h('p', { class: 'muted' }, `The first ${pair.rows.length} of ${pair.total_rows} rows.`) : null,
-    pair.flamegraph ? [h('h4', {}, 'Differential flame graph'),
+    pair.flamegraph && staticSite ? h('p', { class: 'muted' }, 'The differential flame graph is drawn by a live veles serve.') : null,
+    pair.flamegraph && !staticSite ? [h('h4', {}, 'Differential flame graph'),
       h('p', { class: 'muted small' }, 'Widths from the target; red where a frame grew, blue where it shrank.'),
       h('iframe', { class: 'view-frame flame-diff', title: 'differential flame graph', sandbox: 'allow-scripts',
         src: `/api/project/diff/flamegraph?a=${a.id}&b=${b.id}` })] : null);
@@ -42,7 +43,8 @@ function side(go, s) {
 }
 
 export async function diffScreen(root, go) {
-  const q = new URLSearchParams(location.search);
+  // A static site routes by the fragment: its query is there.
+  const q = new URLSearchParams(staticSite ? location.hash.split('?')[1] || '' : location.search);
   const ia = h('input', { type: 'text', name: 'a', value: q.get('a') || '', placeholder: 'baseline: profile id or version' });
   const ib = h('input', { type: 'text', name: 'b', value: q.get('b') || '', placeholder: 'target: profile id or version' });
   const form = h('form', { class: 'row', onsubmit: (e) => {
