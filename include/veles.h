@@ -187,6 +187,19 @@ const veles_table *veles_profile_resources(veles_profile *p);
  */
 int veles_profile_folded(const veles_profile *p, const char *of, char **out, size_t *len);
 
+/* ---- postprocessing ---- */
+
+/*
+ * Runs a postprocessor on @p in memory, as `veles postprocess` would: @argv
+ * is NULL-terminated, its name first and then its options as on the
+ * command line ({"regression-analysis", "-m", "full", NULL}; Perun's
+ * spellings too). Its models or resources change @p; what was read from
+ * @p before (veles_profile_json, veles_profile_resources) is made afresh
+ * on the next call. Its notes go to veles_set_log as warnings.
+ * VELES_ERR_INVALID for an unknown postprocessor or a bad option.
+ */
+int veles_postprocess(veles_profile *p, const char *const *argv);
+
 /* ---- views: what `veles show` draws ---- */
 
 /*

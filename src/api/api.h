@@ -64,6 +64,9 @@ struct veles_profile {
 /* Wraps a loaded profile (taking it) as a handle. */
 veles_profile *api_profile_wrap(struct profile *p, const char *name, const char *id,
 				const char *version);
+/* Drops what was made from the profile once (its JSON parts, its
+ * resources table): the profile changed. */
+void api_profile_forget(veles_profile *h);
 /* Sends @msg to the front end's log callback, if any. */
 void api_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

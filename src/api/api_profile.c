@@ -40,16 +40,26 @@ int veles_profile_load(const char *path, veles_profile **out)
 	return ret;
 }
 
+void api_profile_forget(veles_profile *h)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(h->json); i++) {
+		free(h->json[i]);
+		h->json[i] = NULL;
+	}
+	for (size_t i = 0; i < h->nabsent_copies; i++)
+		free(h->absent_copies[i]);
+	free(h->absent_copies);
+	h->absent_copies = NULL;
+	h->nabsent_copies = 0;
+	veles_table_free(h->resources);
+	h->resources = NULL;
+}
+
 void veles_profile_free(veles_profile *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < ARRAY_SIZE(h->json); i++)
-		free(h->json[i]);
-	for (size_t i = 0; i < h->nabsent_copies; i++)
-		free(h->absent_copies[i]);
-	free(h->absent_copies);
-	veles_table_free(h->resources);
+	api_profile_forget(h);
 	profile_free(h->p);
 	free(h->name);
 	free(h);

@@ -92,6 +92,29 @@ static void test_parts(void **state)
 	veles_profile_free(p);
 }
 
+/* A postprocessor run in memory: the models appear in what is read after. */
+static void test_postprocess(void **state)
+{
+	veles_profile *p = load_data("trace.perf");
+	const char *run[] = {"regression_analysis", "-m", "full", NULL};
+	const char *unknown[] = {"nosuch", NULL}, *bad[] = {"regression-analysis", "--bogus", NULL};
+	const char *models;
+
+	(void)state;
+	assert_string_equal(veles_profile_json(p, "models"), "[]");
+	assert_int_equal(veles_postprocess(p, run), 0);
+	models = veles_profile_json(p, "models");
+	assert_non_null(models);
+	assert_non_null(strstr(models, "\"model\""));
+	assert_non_null(strstr(veles_profile_json(p, "postprocessors"), "regression-analysis"));
+	assert_int_equal(veles_postprocess(p, unknown), VELES_ERR_INVALID);
+	assert_non_null(strstr(veles_last_error(), "nosuch"));
+	assert_int_equal(veles_postprocess(p, bad), VELES_ERR_INVALID);
+	assert_non_null(strstr(veles_last_error(), "--bogus"));
+	assert_int_equal(veles_postprocess(p, NULL), VELES_ERR_INVALID);
+	veles_profile_free(p);
+}
+
 static void test_query(void **state)
 {
 	veles_profile *p = load_data("trace.perf");
@@ -197,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_resources),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_postprocess),
 		cmocka_unit_test(test_check_options),
 		cmocka_unit_test(test_diff_and_history),
 	};
