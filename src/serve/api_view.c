@@ -1,7 +1,7 @@
 /*
  * A profile's views on its page: GET /api/project/profiles/ID/views/NAME.
  * The graphical views are the pages `veles show ID VIEW -o x.html` writes
- * (view_render into a buffer: the same code, the same scripts inline),
+ * (the view table's renderers, view/views.h: the same code and defaults),
  * served to a sandboxed frame; the memory report and the heap map are
  * JSON the page draws (view_json.c). Which views a profile has is decided
  * by its keys, and for a profile of up to PROBE_MAX resources by drawing
@@ -16,63 +16,57 @@
 #include "util/common.h"
 #include "util/error.h"
 #include "view/view.h"
+#include "view/views.h"
 
 /* Drawing every view of a profile of 200,000 resources to list them takes
  * seconds; up to this many, a fraction of one. */
 enum { PROBE_MAX = 20000 };
 
-/* `show`'s flow of a memory profile: the mean amount per allocation site
- * over the snapshots, stacked, not accumulated (cmd-show.c's defaults). */
-static void flow_defaults(const struct profile *p, struct view_opts *vo)
+/* A view of the one view table (view/views.h) with its defaults, as
+ * `veles show ID NAME -o x.html` draws it (a memory profile's flow with
+ * the seed's options: the table's own rule). @subject: tableof's. */
+static int table_view(const struct profile *p, const char *name, const char *subject,
+		      struct buf *out)
 {
-	if (!p->type || strcmp(p->type, "memory") != 0)
-		return;
-	vo->of = "amount";
-	vo->per = "snapshot";
-	vo->by = "uid";
-	vo->agg = AGG_MEAN;
-	vo->stacked = true;
-	vo->accumulate = false;
-}
+	const struct view_def *v = view_find(name);
+	struct view_args a;
+	int ret;
 
-static int graph(const struct profile *p, enum view_kind kind, struct buf *out)
-{
-	struct view_opts vo;
-
-	view_opts_init(&vo, kind);
-	if (kind == VIEW_FLOW)
-		flow_defaults(p, &vo);
-	return view_render(p, &vo, TARGET_HTML, out);
+	if (!v)
+		return err_set(ERR_NOTFOUND, "no view '%s'", name);
+	view_args_init(&a, v);
+	if (subject && (ret = view_args_set(&a, "subject", subject)) < 0)
+		return ret;
+	return v->render(p, &a, TARGET_HTML, out);
 }
 
 static int bars(const struct profile *p, struct buf *out)
 {
-	return graph(p, VIEW_BARS, out);
+	return table_view(p, "bars", NULL, out);
 }
 static int flow(const struct profile *p, struct buf *out)
 {
-	return graph(p, VIEW_FLOW, out);
+	return table_view(p, "flow", NULL, out);
 }
 static int scatter(const struct profile *p, struct buf *out)
 {
-	return graph(p, VIEW_SCATTER, out);
+	return table_view(p, "scatter", NULL, out);
 }
 static int flame(const struct profile *p, struct buf *out)
 {
-	return graph(p, VIEW_FLAMEGRAPH, out);
+	return table_view(p, "flamegraph", NULL, out);
 }
 static int histogram(const struct profile *p, struct buf *out)
 {
-	return graph(p, VIEW_HISTOGRAM, out);
+	return table_view(p, "histogram", NULL, out);
 }
 static int resources(const struct profile *p, struct buf *out)
 {
-	return graph(p, VIEW_TABLE_RES, out);
+	return table_view(p, "tableof", "resources", out);
 }
-
 static int models(const struct profile *p, struct buf *out)
 {
-	return graph(p, VIEW_TABLE_MODELS, out);
+	return table_view(p, "tableof", "models", out);
 }
 
 /* ---- whether a view applies, from the profile's keys: what each
