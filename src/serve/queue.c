@@ -51,22 +51,29 @@ int queue_claim_for(struct db *db, const char *runner, int64_t now, int64_t leas
 	return 0;
 }
 
-int queue_renew(struct db *db, const char *id, const char *runner, int64_t until)
+/* Runs @sql, an UPDATE of one run that holds only while the run is in the
+ * state it names; ERR_CONFLICT with @why (about run @id) when no row
+ * changed: another runner, a cancel or an expired lease came first. */
+static int update_held(struct db *db, const char *sql, const struct db_val *p, size_t n,
+		       const char *id, const char *why)
 {
-	struct db_val p[3] = {DB_INT(until), DB_TEXT(id), DB_TEXT(runner)};
 	int64_t changed;
-	int ret = db_exec(db,
-			  "UPDATE runs SET lease_until = ? WHERE id = ? AND runner = ? AND "
-			  "state = 'running'",
-			  p, 3, &changed);
+	int ret = db_exec(db, sql, p, n, &changed);
 
 	if (ret < 0)
 		return ret;
-	return changed ? 0
-		       : err_set(ERR_CONFLICT,
-				 "run %s is no longer this runner's (canceled, deleted, or its "
-				 "lease expired)",
-				 id);
+	return changed ? 0 : err_set(ERR_CONFLICT, "run %s %s", id, why);
+}
+
+int queue_renew(struct db *db, const char *id, const char *runner, int64_t until)
+{
+	struct db_val p[3] = {DB_INT(until), DB_TEXT(id), DB_TEXT(runner)};
+
+	return update_held(db,
+			   "UPDATE runs SET lease_until = ? WHERE id = ? AND runner = ? AND "
+			   "state = 'running'",
+			   p, 3, id,
+			   "is no longer this runner's (canceled, deleted, or its lease expired)");
 }
 
 int queue_finish(struct db *db, const struct srv_run *r, const char *runner)
@@ -80,34 +87,24 @@ int queue_finish(struct db *db, const struct srv_run *r, const char *runner)
 			      DB_INT(r->samples),
 			      DB_TEXT(r->id),
 			      DB_TEXT(runner)};
-	int64_t changed;
-	int ret = db_exec(db,
-			  "UPDATE runs SET state = ?, ended = ?, exit_status = ?, error = ?, "
-			  "rows_count = ?, samples = ?, lease_until = NULL WHERE id = ? AND "
-			  "state = 'running' AND runner = ?",
-			  p, 8, &changed);
 
-	if (ret < 0)
-		return ret;
-	return changed ? 0
-		       : err_set(ERR_CONFLICT,
-				 "run %s is no longer this runner's (canceled, deleted, or its "
-				 "lease expired): its end is not filed",
-				 r->id);
+	return update_held(db,
+			   "UPDATE runs SET state = ?, ended = ?, exit_status = ?, error = ?, "
+			   "rows_count = ?, samples = ?, lease_until = NULL WHERE id = ? AND "
+			   "state = 'running' AND runner = ?",
+			   p, 8, r->id,
+			   "is no longer this runner's (canceled, deleted, or its lease expired): "
+			   "its end is not filed");
 }
 
 int queue_cancel_running(struct db *db, const char *id, int64_t now)
 {
 	struct db_val p[2] = {DB_INT(now), DB_TEXT(id)};
-	int64_t changed;
-	int ret = db_exec(db,
-			  "UPDATE runs SET state = 'canceled', ended = ?, lease_until = NULL "
-			  "WHERE id = ? AND state = 'running'",
-			  p, 2, &changed);
 
-	if (ret < 0)
-		return ret;
-	return changed ? 0 : err_set(ERR_CONFLICT, "run %s is not running", id);
+	return update_held(db,
+			   "UPDATE runs SET state = 'canceled', ended = ?, lease_until = NULL "
+			   "WHERE id = ? AND state = 'running'",
+			   p, 2, id, "is not running");
 }
 
 int queue_expire(struct db *db, int64_t now, size_t *requeued, size_t *failed)
