@@ -21,6 +21,7 @@ python3 "$src/scripts/embed-assets.py" "$out" \
 	"$src/web/node_modules/uplot/dist/uPlot.min.css" \
 	"$src/web/node_modules/uplot/dist/uPlot.iife.min.js" \
 	"$src/web/veles-view.css" \
+	"$src/web/veles-chart.js" \
 	"$src/web/veles-view.js" \
 	"$src/web/veles-history.js" \
 	"$src/web/veles-flame.js"

@@ -8,40 +8,9 @@
   const H = VELES_HISTORY;
   const byId = new Map(H.versions.map((v) => [v.id, v]));
   const colour = H.palette[0];
-  const fmt = (v) => v == null ? '-' : (Math.abs(v) >= 1e6 || (v !== 0 && Math.abs(v) < 1e-3))
-    ? v.toPrecision(4) : String(+v.toPrecision(6));
+  const { fmt, width, zoomPan } = VelesChart;
   const pct = (v) => (v >= 0 ? '+' : '') + (100 * v).toFixed(1) + '%';
   const date = (t) => new Date(t * 1000).toISOString().slice(0, 16).replace('T', ' ');
-
-  function width() {
-    return Math.max(420, Math.min(1100, document.body.clientWidth - 20));
-  }
-
-  /* Wheel zooms x around the cursor; Shift+drag pans x. */
-  function zoomPan(u) {
-    const over = u.over;
-    over.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      const x = u.scales.x, f = e.deltaY < 0 ? 0.8 : 1.25;
-      const at = u.posToVal(e.offsetX, 'x');
-      u.setScale('x', { min: at - (at - x.min) * f, max: at + (x.max - at) * f });
-    }, { passive: false });
-    over.addEventListener('mousedown', (e) => {
-      if (!e.shiftKey) return;
-      e.stopPropagation();
-      e.preventDefault();
-      const x0 = e.clientX, min = u.scales.x.min, max = u.scales.x.max;
-      const per = (max - min) / u.bbox.width * devicePixelRatio;
-      const move = (m) => u.setScale('x', { min: min - (m.clientX - x0) * per,
-        max: max - (m.clientX - x0) * per });
-      const up = () => {
-        document.removeEventListener('mousemove', move);
-        document.removeEventListener('mouseup', up);
-      };
-      document.addEventListener('mousemove', move);
-      document.addEventListener('mouseup', up);
-    }, true);
-  }
 
   /* The dashed line before each change point, its shift at the top. */
   function changeMarks(s) {

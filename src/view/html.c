@@ -160,6 +160,8 @@ void html_page(const char *title, const char *help, const char *var, const struc
 	buf_addf(out, "\n</script>\n<script>\nconst %s = ", var);
 	html_script_json(json->data, json->len, out);
 	buf_adds(out, ";\n</script>\n<script>\n");
+	asset("veles-chart.js", out);
+	buf_adds(out, "\n</script>\n<script>\n");
 	asset(script, out);
 	buf_adds(out, "\n</script>\n</body>\n</html>\n");
 }
