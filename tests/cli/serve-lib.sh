@@ -7,6 +7,9 @@ serve_start() {
 	# The machine's run lock of its own: runs of servers elsewhere on
 	# this machine (other tests, a benchmark) must not hold ours back.
 	export XDG_RUNTIME_DIR="$T"
+	# Emptied here, not by the background job's redirection: that one may
+	# come after the first look, which would read the last server's address.
+	: >"$T/serve.log"
 	"$VELES" serve --listen 127.0.0.1:0 --data "$T/data" "$@" >"$T/serve.log" 2>&1 &
 	SPID=$!
 	for _ in $(seq 100); do
