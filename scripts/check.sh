@@ -38,8 +38,10 @@ echo "== tests (normal build)"
 meson test -C "$build" --print-errorlogs --num-processes 2 >"$logs/normal" 2>&1 || status=1
 cat "$logs/normal"
 echo "== tests (ASan+UBSan build: unit, CLI, fuzz corpus replay, libveles installed, Python)"
+# The slow suite (killing, timeouts, kernel tracing: minutes of waiting on
+# processes, not of our code running) once, in the normal build.
 meson test -C "$asan" --print-errorlogs --num-processes 2 --suite unit --suite cli --suite fuzz \
-	--suite api --suite python \
+	--suite api --suite python --no-suite slow \
 	>"$logs/asan" 2>&1 || status=1
 cat "$logs/asan"
 echo "== tests (TSan build: the threaded code)"
