@@ -62,9 +62,11 @@ cp "$T/body" "$T/version.json"
 [ "$(jq_ '[p["collector"] for p in d["profiles"] if p["type"] == "time"]')" = "['time']" ] ||
 	fail "collector"
 [ "$(jq_ 'len(d["check"]["unmatched"])')" = 2 ] || fail "unmatched"
-# The verdicts are check's own, location by location.
-ok veles check head --format json
-cp "$T/out" "$T/check.json"
+# The verdicts are check's own, location by location (whatever they are:
+# the two versions run the same code, and a loaded machine may still make
+# a difference of them; exit 1 says check found one).
+veles check head --format json >"$T/check.json" 2>"$T/err"
+[ $? -le 1 ] || fail "check head: $(cat "$T/err")"
 $py - "$T/version.json" "$T/check.json" <<'PY' || fail "verdicts differ from veles check"
 import json, sys
 page = json.load(open(sys.argv[1]))["check"]["pairs"]
