@@ -31,12 +31,6 @@ void api_fail(struct resp *out, int code)
 	resp_error(out, status, *err_msg() ? err_msg() : "internal error");
 }
 
-static bool is(const struct req *r, const char *method)
-{
-	return strcmp(r->method, method) == 0 ||
-	       (strcmp(method, "GET") == 0 && strcmp(r->method, "HEAD") == 0);
-}
-
 static void not_allowed(struct resp *out)
 {
 	resp_error(out, 405, "method not allowed here");
@@ -197,7 +191,7 @@ static void sessions(struct serve *s, const struct req *r, struct resp *out)
 {
 	struct buf b = BUF_INIT;
 
-	if (is(r, "GET")) {
+	if (req_is(r, "GET")) {
 		struct srv_session *v;
 		size_t n;
 
@@ -214,7 +208,7 @@ static void sessions(struct serve *s, const struct req *r, struct resp *out)
 		buf_adds(&b, "]}\n");
 		srv_sessions_free(v, n);
 		resp_json(out, 200, &b);
-	} else if (is(r, "POST")) {
+	} else if (req_is(r, "POST")) {
 		struct srv_session ses;
 		char *title;
 		int ret = session_req_parse(r->body, r->body_len, &title);
@@ -263,11 +257,11 @@ static void session(struct serve *s, const struct req *r, const char *id, const 
 		api_fail(out, ret);
 		return;
 	}
-	if (what && strcmp(what, "hdf5") == 0 && is(r, "GET")) {
+	if (what && strcmp(what, "hdf5") == 0 && req_is(r, "GET")) {
 		api_hdf5_session(s, &ses, out);
 	} else if (what) {
 		resp_error(out, 404, "no such part of a session");
-	} else if (is(r, "GET")) {
+	} else if (req_is(r, "GET")) {
 		struct srv_run *v;
 		size_t n;
 
@@ -284,7 +278,7 @@ static void session(struct serve *s, const struct req *r, const char *id, const 
 		}
 		buf_adds(&b, "]}\n");
 		resp_json(out, 200, &b);
-	} else if (is(r, "DELETE")) {
+	} else if (req_is(r, "DELETE")) {
 		if ((ret = remove_session(s, id)) < 0)
 			api_fail(out, ret);
 		else
@@ -319,7 +313,7 @@ static void api(struct serve *s, const struct req *r, struct resp *out)
 	} else if (r->nsegs > 4 || (id && !srv_is_uuid(id))) {
 		resp_error(out, 404, "no such API address");
 	} else if (strcmp(part, "events") == 0 && !id) {
-		if (is(r, "GET"))
+		if (req_is(r, "GET"))
 			events(s, r, out);
 		else
 			not_allowed(out);
@@ -334,7 +328,7 @@ static void api(struct serve *s, const struct req *r, struct resp *out)
 		else
 			api_runs(s, r, out);
 	} else if (strcmp(part, "queue") == 0 && !id) {
-		if (is(r, "GET"))
+		if (req_is(r, "GET"))
 			api_queue(s, r, out);
 		else
 			not_allowed(out);
@@ -352,7 +346,7 @@ void api_dispatch(struct serve *s, const struct req *r, struct resp *out)
 	err_clear();
 	if (auth_check(s, r, is_api, out) < 0)
 		return;
-	if (is_api && s->read_only && !is(r, "GET")) {
+	if (is_api && s->read_only && !req_is(r, "GET")) {
 		resp_error(out, 403, "this server is read-only (--read-only)");
 		return;
 	}
@@ -360,7 +354,7 @@ void api_dispatch(struct serve *s, const struct req *r, struct resp *out)
 		api(s, r, out);
 		return;
 	}
-	if (!is(r, "GET")) {
+	if (!req_is(r, "GET")) {
 		resp_error_page(out, 405, "Pages are only read here.");
 		return;
 	}

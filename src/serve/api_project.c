@@ -62,12 +62,6 @@ static const struct project_route {
 	{"jobs", "POST", api_jobs_post, 0},
 };
 
-static bool method_is(const struct req *r, const char *method)
-{
-	return strcmp(r->method, method) == 0 ||
-	       (strcmp(method, "GET") == 0 && strcmp(r->method, "HEAD") == 0);
-}
-
 void api_project(struct serve *s, const struct req *r, struct resp *out)
 {
 	const char *name = r->nsegs > 2 ? r->segs[2] : "";
@@ -85,7 +79,7 @@ void api_project(struct serve *s, const struct req *r, struct resp *out)
 		    (k < ARRAY_SIZE(routes) ? routes[i].nsegs != r->nsegs : routes[i].nsegs != 0))
 			continue;
 		known = true;
-		if (!method_is(r, routes[i].method))
+		if (!req_is(r, routes[i].method))
 			continue;
 		pthread_mutex_lock(&s->proj_mu);
 		routes[i].handler(s, r, out);

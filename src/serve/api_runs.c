@@ -183,7 +183,7 @@ static void list(struct serve *s, const struct req *r, struct resp *out)
 
 void api_runs(struct serve *s, const struct req *r, struct resp *out)
 {
-	if (strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0)
+	if (req_is(r, "GET"))
 		list(s, r, out);
 	else if (strcmp(r->method, "POST") == 0)
 		create(s, r, out);
@@ -254,7 +254,7 @@ void api_run(struct serve *s, const struct req *r, const char *id, const char *w
 		api_fail(out, ret);
 		return;
 	}
-	if (!what && (strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0)) {
+	if (!what && req_is(r, "GET")) {
 		api_run_json(s, &run, &b);
 		buf_addc(&b, '\n');
 		resp_json(out, 200, &b);
@@ -279,7 +279,7 @@ void api_run(struct serve *s, const struct req *r, const char *id, const char *w
 		}
 	} else if (what && strcmp(what, "live") == 0 && strcmp(r->method, "GET") == 0) {
 		sse_open(s, r, &run, out);
-	} else if (what && (strcmp(r->method, "GET") == 0 || strcmp(r->method, "HEAD") == 0)) {
+	} else if (what && req_is(r, "GET")) {
 		api_run_data(s, r, &run, what, out);
 	} else {
 		resp_error(out, what ? 404 : 405,

@@ -211,6 +211,12 @@ void req_free(struct req *r)
 	memset(r, 0, sizeof(*r));
 }
 
+bool req_is(const struct req *r, const char *method)
+{
+	return strcmp(r->method, method) == 0 ||
+	       (strcmp(method, "GET") == 0 && strcmp(r->method, "HEAD") == 0);
+}
+
 const char *req_param(const struct req *r, const char *name)
 {
 	for (size_t i = 0; i < r->nparams; i++)

@@ -52,6 +52,8 @@ int req_parse(struct req *r, const char *method, const char *uri, const struct r
 void req_free(struct req *r);
 /* The value of cookie @name (caller frees), or NULL. */
 char *req_cookie(const struct req *r, const char *name);
+/* @r's method is @method (HEAD counts as GET: it is answered the same). */
+bool req_is(const struct req *r, const char *method);
 /* A query parameter's decoded value, or NULL. */
 const char *req_param(const struct req *r, const char *name);
 /* A query parameter as a number in [@lo, @hi]; @def when absent; false
