@@ -308,7 +308,8 @@ try {
   await waitDone(page);
   await waitOver(B.page, second);
   const [r1, r2] = [await apiRun(page, first), await apiRun(B.page, second)];
-  check(r1.state === 'done' && r2.state === 'done' && r2.started >= r1.ended, 'both runs finished, one after the other');
+  check(r1.state === 'done' && r2.state === 'done' && r2.started >= r1.ended,
+    `both runs finished, one after the other (${JSON.stringify([r1, r2])})`);
   await B.ctx.close();
   fs.rmSync(B.dir, { recursive: true, force: true });
 
