@@ -27,7 +27,7 @@
 static int matrix(struct cli_ctx *ctx, struct check_collect *cc, const struct run_matrix **m)
 {
 	if (!cc->matrix) {
-		int ret = cli_matrix_load(ctx, &cc->matrix);
+		int ret = run_matrix_load_project(ctx->root, &cc->matrix);
 
 		if (ret < 0)
 			return ret;

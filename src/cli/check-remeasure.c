@@ -9,6 +9,7 @@
 #include "cli/envcheck.h"
 #include "profile/profile.h"
 #include "run/remeasure.h"
+#include "run/run.h"
 #include "util/common.h"
 #include "util/error.h"
 #include "util/spawn.h"
@@ -84,7 +85,7 @@ int check_remeasure(struct cli_ctx *ctx, const struct check_remeasure_args *a, c
 		return cli_error("--remeasure needs a git project: plain directories keep no old "
 				 "sources"),
 		       -1;
-	if (vcs_version_info(ctx->vcs, id, &ver) < 0 || cli_matrix_load(ctx, &m) < 0)
+	if (vcs_version_info(ctx->vcs, id, &ver) < 0 || run_matrix_load_project(ctx->root, &m) < 0)
 		return cli_fail(), -1;
 	if (ver.nparents == 0) {
 		run_matrix_free(m);

@@ -76,19 +76,6 @@ int cmd_serve(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_runner(struct cli_ctx *ctx, int argc, char **argv);
 int cmd_fuzz(struct cli_ctx *ctx, int argc, char **argv);
 
-/* A boolean setting, from .veles/config.yml, else the user config, else @def. */
-bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def);
-/* A setting as text, nearest file first; caller frees; NULL when unset. */
-char *cli_config_string(const struct cli_ctx *ctx, const char *key);
-/* A scalar or a list of scalars as a NULL-terminated array of copies
- * (free each, then the array); empty when unset. */
-char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n);
-/* Loads both configuration files and rejects unknown keys (one line). */
-int cli_config_validate(const struct cli_ctx *ctx);
-struct run_matrix;
-/* The job matrix of .veles/config.yml and the user's config.yml (run.h). */
-int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m);
-
 /* On a terminal, stdout and stderr show the control bytes and escape
  * sequences a crafted profile may hold as text (term-guard.c). */
 void cli_guard_terminal(void);

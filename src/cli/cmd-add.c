@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/select.h"
 #include "project/add.h"
+#include "project/settings.h"
 #include "store/store.h"
 #include "util/common.h"
 #include "util/optparse.h"
@@ -127,7 +128,7 @@ int cmd_add(struct cli_ctx *ctx, int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (cli_resolve_version(ctx, o.rev, head) < 0)
 		return 1;
-	o.keep = o.keep || cli_config_bool(ctx, "add.keep_profile", false);
+	o.keep = o.keep || project_setting_bool(&ctx->project, "add.keep_profile", false);
 	o.ao.registered = o.quiet ? NULL : report_added;
 	if (ref_expand_ranges(ctx, head, argv + 1, (size_t)nop, &specs, &n) < 0)
 		return cli_fail();

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/envcheck.h"
+#include "project/settings.h"
 #include "run/bisect.h"
 #include "run/bisect_job.h"
 #include "util/buf.h"
@@ -201,7 +202,7 @@ static int parse_args(int argc, char **argv, struct bisect *b)
 static char *config_build(struct cli_ctx *ctx)
 {
 	size_t n;
-	char **cmds = cli_config_list(ctx, "execute.pre_run", &n);
+	char **cmds = project_setting_list(&ctx->project, "execute.pre_run", &n);
 	struct buf b = BUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 #include "cli/select.h"
 #include "profile/profile.h"
 #include "project/check_versions.h"
+#include "project/settings.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -272,9 +273,10 @@ int cmd_check(struct cli_ctx *ctx, int argc, char **argv)
 		return cli_fail() + 1;
 	err_clear();
 	/* Perun's settings for collecting before a check. */
-	o.collect_missing = o.collect_missing ||
-			    cli_config_bool(ctx, "degradation.collect_before_check", false);
-	collect.log = cli_config_bool(ctx, "degradation.log_collect", false);
+	o.collect_missing =
+		o.collect_missing ||
+		project_setting_bool(&ctx->project, "degradation.collect_before_check", false);
+	collect.log = project_setting_bool(&ctx->project, "degradation.log_collect", false);
 	if (!o.method && check_strategies_load(&ctx->project, &o.strategies) < 0)
 		return cli_fail() + 1;
 	check_cmd_init(&c, ctx, &o);

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/perun-opts.h"
 #include "collect/collector.h"
+#include "project/settings.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/optparse.h"
@@ -56,7 +57,7 @@ static int collect_origin(struct cli_ctx *ctx, char head[41], const char **origi
 	*origin = has_head ? head : NULL;
 	if (!has_head)
 		cli_warn("no version yet: the profile will have no origin");
-	if (!cli_config_bool(ctx, "collect.warn_dirty", true) ||
+	if (!project_setting_bool(&ctx->project, "collect.warn_dirty", true) ||
 	    (has_head && vcs_quick_clean(ctx->root, head)))
 		return 0;
 	if (cli_open_vcs(ctx) < 0)
@@ -188,7 +189,7 @@ static int collect(struct cli_ctx *ctx, struct collect_env *env, int argc, char 
 		return 2;
 	if (!env->name_template && !env->profile_name)
 		env->name_template = tmpl =
-			cli_config_string(ctx, "format.output_profile_template");
+			project_setting(&ctx->project, "format.output_profile_template");
 	if (tmpl && collect_template_check(tmpl) < 0) {
 		free(tmpl);
 		return cli_fail(), 1;

@@ -35,42 +35,6 @@ static const char config_about[] =
 
 enum scope { SCOPE_ANY, SCOPE_LOCAL, SCOPE_USER, SCOPE_TRACKED };
 
-int cli_config_validate(const struct cli_ctx *ctx)
-{
-	return project_settings_check(&ctx->project);
-}
-
-int cli_matrix_load(const struct cli_ctx *ctx, struct run_matrix **m)
-{
-	struct project_config_files f;
-	struct config *cfgs[PROJECT_CONFIG_MAX];
-	int ret;
-
-	/* Every file, nearest first; a missing file is empty. */
-	project_config_files(ctx->root, &f);
-	ret = project_config_load(&f, cfgs);
-	if (ret == 0)
-		ret = run_matrix_load(cfgs, f.n, m);
-	project_config_unload(cfgs);
-	project_config_files_release(&f);
-	return ret;
-}
-
-char *cli_config_string(const struct cli_ctx *ctx, const char *key)
-{
-	return project_setting(&ctx->project, key);
-}
-
-char **cli_config_list(const struct cli_ctx *ctx, const char *key, size_t *n)
-{
-	return project_setting_list(&ctx->project, key, n);
-}
-
-bool cli_config_bool(const struct cli_ctx *ctx, const char *key, bool def)
-{
-	return project_setting_bool(&ctx->project, key, def);
-}
-
 static int get_or_list(const char *const *paths, size_t n, const char *key)
 {
 	struct buf out = BUF_INIT;

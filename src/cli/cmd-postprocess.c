@@ -13,6 +13,7 @@
 #include "cli/select.h"
 #include "collect/collector.h"
 #include "profile/profile.h"
+#include "project/settings.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -132,7 +133,7 @@ static int save_result(struct cli_ctx *ctx, const struct profile *p, const char 
 	if (mkdir_p(ctx->jobs_dir) < 0)
 		return cli_fail();
 	if (!tmpl)
-		tmpl = conf = cli_config_string(ctx, "format.output_profile_template");
+		tmpl = conf = project_setting(&ctx->project, "format.output_profile_template");
 	if (tmpl) {
 		ret = collect_template_name(tmpl, p, &name);
 		free(conf);

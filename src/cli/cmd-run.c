@@ -14,6 +14,7 @@
 #include "cli/perun-opts.h"
 #include "cli/run.h"
 #include "collect/collector.h"
+#include "project/settings.h"
 #include "run/run.h"
 #include "util/common.h"
 #include "util/optparse.h"
@@ -32,7 +33,7 @@ static int run_on_head(struct run_cli *r, struct run_jobs_opts *o)
 		return err_set(ERR_INVALID, "no version yet to register the profiles with");
 	if (!have_head)
 		cli_warn("no version yet: the profiles will have no origin");
-	if (have_head && cli_config_bool(r->ctx, "collect.warn_dirty", true) &&
+	if (have_head && project_setting_bool(&r->ctx->project, "collect.warn_dirty", true) &&
 	    vcs_is_dirty(r->ctx->vcs, &dirty) == 0 && dirty)
 		cli_warn("uncommitted changes may skew the profiles: they are filed under %.7s, "
 			 "which does not contain them",
@@ -262,12 +263,12 @@ int cmd_run(struct cli_ctx *ctx, int argc, char **argv)
 	if (ret == 0 && argv[1][0] == '-')
 		ret = cli_usage_error("run", "say matrix or job");
 	if (ret == 0 && !r.name_template &&
-	    (r.name_template = cli_config_string(ctx, "format.output_profile_template")) &&
+	    (r.name_template = project_setting(&ctx->project, "format.output_profile_template")) &&
 	    collect_template_check(r.name_template) < 0)
 		ret = cli_fail() + 1;
 	if (ret != 0) {
 		ret = ret < 0 ? 0 : ret;
-	} else if (cli_matrix_load(ctx, &cfg) < 0 ||
+	} else if (run_matrix_load_project(ctx->root, &cfg) < 0 ||
 		   (a.is_job && run_matrix_from_spec(cfg, &a.spec, &r.m) < 0)) {
 		ret = cli_fail() + 1;
 	} else {

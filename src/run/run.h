@@ -63,6 +63,9 @@ struct run_job {
  * Unknown keys and malformed parts are "FILE:LINE:COL: ..." errors.
  */
 int run_matrix_load(struct config *const *cfgs, size_t n, struct run_matrix **out);
+/* The matrix of the project at @root: its local, tracked and user files
+ * (project/project_config.h); @root NULL: the user's file alone. */
+int run_matrix_load_project(const char *root, struct run_matrix **out);
 struct run_matrix *run_matrix_new(void);
 void run_matrix_free(struct run_matrix *m);
 /* Adds a postprocessor from argv (argv[0] its name), parsing its options. */
