@@ -235,12 +235,10 @@ static int bisect_run(struct cli_ctx *ctx, struct bisect *b)
 	b->root = ctx->root;
 	b->logs_dir = ctx->logs_dir;
 	b->build_from_config = config_build(ctx);
-	b->home = xstrdup(ctx->root);
 	spawn_signals_install();
 	ret = bisect_find(b, bad, &out);
 	spawn_signals_restore();
 	free(b->build_from_config);
-	free(b->home);
 	if (ret < 0) {
 		cli_fail();
 		return 2;

@@ -186,6 +186,7 @@ void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o)
 						   : SPAWN_INHERIT;
 	o->log_path = c->log_path;
 	o->timeout = c->timeout;
+	o->cwd = c->env->cwd;
 }
 
 /* ---- the profile's name and header ---- */
@@ -279,7 +280,7 @@ static void collect_fill_header(struct collect_ctx *c, const struct collector *c
 	p->origin = c->env->origin ? xstrdup(c->env->origin) : NULL;
 	/* Where it was measured, so profiles of two machines are not compared
 	 * without a word (issue 14). */
-	machine_env_json(&env, c->argv[0], c->load_before, c->load_after);
+	machine_env_json(&env, c->env->cwd, c->argv[0], c->load_before, c->load_after);
 	collect_header_set(p, "environment", buf_detach(&env, NULL));
 }
 

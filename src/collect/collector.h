@@ -32,6 +32,13 @@ enum collect_msg {
 
 /* What the caller (the CLI, or the job runner) knows about the project. */
 struct collect_env {
+	/*
+	 * The directory the command runs in, against which its relative
+	 * paths (the program, --binary, bounds' sources) are resolved: a
+	 * checkout's root, say. NULL: the current directory. The collectors
+	 * hand it to the command (spawn_opts.cwd) and never change their own.
+	 */
+	const char *cwd;
 	const char *jobs_dir; /* where the profile is written */
 	const char *logs_dir; /* where captured output goes */
 	const char *origin;   /* the code version measured, or NULL */
@@ -128,7 +135,8 @@ int collect_parse_options(struct collect_ctx *c, const char *name, const struct 
 void collect_say(const struct collect_ctx *c, enum collect_msg kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* How a collector should run the command: output handling, log, timeout. */
+/* How a collector should run the command: output handling, log, timeout,
+ * and the directory it runs in (env->cwd). */
 struct spawn_opts;
 void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o);
 /* A whole number of at least @min for option @opt; ERR_INVALID otherwise. */

@@ -224,13 +224,14 @@ static void governor(char *out, size_t len)
 		snprintf(out, len, "none");
 }
 
-void machine_env_json(struct buf *out, const char *cmd, double load_before, double load_after)
+void machine_env_json(struct buf *out, const char *cwd, const char *cmd, double load_before,
+		      double load_after)
 {
 	char gov[64], *path = NULL, *compiler = NULL;
 
 	machine_static_read();
 	governor(gov, sizeof(gov));
-	if (cmd && spawn_which(cmd, &path) == 0)
+	if (cmd && spawn_which(cwd, cmd, &path) == 0)
 		compiler = machine_elf_compiler(path);
 	else if (cmd)
 		err_clear(); /* not found: the collector says so itself */

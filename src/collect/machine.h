@@ -20,9 +20,11 @@ double machine_loadavg(void);
  * architecture, cpufreq governor, VM or not (and the hypervisor's name when
  * cpuid gives one), @load_before and @load_after (negative: left out), and
  * the compiler named in the ELF .comment section of @cmd (looked up on
- * PATH as exec would; null when it has none, as a script).
+ * PATH as exec would in @cwd, NULL: ours; null when it has none, as a
+ * script).
  */
-void machine_env_json(struct buf *out, const char *cmd, double load_before, double load_after);
+void machine_env_json(struct buf *out, const char *cwd, const char *cmd, double load_before,
+		      double load_after);
 
 /* The compiler line(s) of @path's ELF .comment, "; "-joined, or NULL
  * (caller frees). */

@@ -290,6 +290,9 @@ static int start_child(struct loop *l)
 						 O_WRONLY | O_CREAT | O_APPEND, 0644);
 		posix_spawn_file_actions_adddup2(&fa, 1, 2);
 	}
+	/* After the open: a relative cmd_output is ours, not CMD's. */
+	if (l->o->cmd_cwd)
+		posix_spawn_file_actions_addchdir_np(&fa, l->o->cmd_cwd);
 	rc = posix_spawnp(&l->child, l->o->cmd[0], &fa, NULL, l->o->cmd, environ);
 	posix_spawn_file_actions_destroy(&fa);
 

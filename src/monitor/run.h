@@ -37,6 +37,8 @@ struct mon_run_opts {
 	/* CMD's stdout and stderr go to this file (appended) when set, such as
 	 * /dev/null or a log; otherwise CMD writes where we write. */
 	const char *cmd_output;
+	/* The directory CMD starts in (it alone: ours stays); NULL: ours. */
+	const char *cmd_cwd;
 	/* When set, each interval's summary values are appended here as
 	 * "SECONDS-SINCE-START name value" lines (for --profile). */
 	struct buf *values;

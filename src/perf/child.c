@@ -11,8 +11,12 @@
 
 extern char **environ;
 
-/* Only async-signal-safe calls here: the parent may have other threads. */
-static void child_setup(const struct perf_child_io *io)
+/*
+ * Only async-signal-safe calls here: the parent may have other threads.
+ * The chdir is the child's own (it has its own current directory from the
+ * fork on); ours never changes. -1 with errno set when a step fails.
+ */
+static int child_setup(const struct perf_child_io *io)
 {
 	sigset_t none;
 	struct sigaction dfl;
@@ -25,11 +29,14 @@ static void child_setup(const struct perf_child_io *io)
 	dfl.sa_handler = SIG_DFL;
 	sigaction(SIGPIPE, &dfl, NULL);
 	if (io->in_fd >= 0 && dup2(io->in_fd, 0) < 0)
-		_exit(127);
+		return -1;
 	if (io->out_fd >= 0 && dup2(io->out_fd, 1) < 0)
-		_exit(127);
+		return -1;
 	if (io->err_fd >= 0 && dup2(io->err_fd, 2) < 0)
-		_exit(127);
+		return -1;
+	if (io->cwd && chdir(io->cwd) < 0) /* lint-library: in the forked child */
+		return -1;
+	return 0;
 }
 
 static void child_main(int go, int err, char **argv, const struct perf_child_io *io)
@@ -40,8 +47,8 @@ static void child_main(int go, int err, char **argv, const struct perf_child_io 
 	if (read(go, &b, 1) != 1)
 		_exit(127);
 	if (io) {
-		child_setup(io);
-		execvpe(argv[0], argv, io->envp ? io->envp : environ);
+		if (child_setup(io) == 0)
+			execvpe(argv[0], argv, io->envp ? io->envp : environ);
 	} else {
 		execvp(argv[0], argv);
 	}

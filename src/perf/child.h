@@ -20,6 +20,7 @@ struct perf_child_io {
 	char *const *envp;  /* its whole environment, or NULL for ours */
 	int out_fd, err_fd; /* become its stdout and stderr; -1 leaves ours */
 	int in_fd;	    /* becomes its stdin; -1 leaves ours */
+	const char *cwd;    /* the directory it starts in; NULL: ours */
 	/* It leads a process group of its own, so that stopping it reaches
 	 * every process it started (perf_child_kill). */
 	bool new_group;

@@ -62,7 +62,6 @@ struct bisect {
 	char good_id[41];
 	struct env_info good_env; /* good's, which every other version is held to */
 	struct perf_runcount rc;  /* the exact metrics of each run (cpu) */
-	char *home;		  /* where we were started, to come back to */
 };
 
 /* A version: its checkout (built) and, without interleaving, its runs. */
@@ -123,7 +122,7 @@ struct bisect_outcome {
  * good and bad, makes sure bad is slower, then bisects the versions after
  * good up to bad on bad's first-parent line. 0 with @out filled (found,
  * or not: a BISECT_RESULT line said why), 1 when a version could not be
- * told apart, or an error. b->home is where it comes back to.
+ * told apart, or an error.
  */
 int bisect_find(struct bisect *b, const char *bad, struct bisect_outcome *out);
 

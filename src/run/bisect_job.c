@@ -206,11 +206,12 @@ static int run_once(struct bisect_job *j, const struct run_env *env, double **v,
 	return ret;
 }
 
-int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *version, size_t want,
-		       double **v, size_t *n)
+int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *cwd,
+		       const char *version, size_t want, double **v, size_t *n)
 {
 	struct tmpdir dir;
 	struct run_env env = {
+		.cwd = cwd,
 		.logs_dir = logs_dir,
 		.origin = version,
 		.quiet_collectors = true,

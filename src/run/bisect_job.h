@@ -24,12 +24,12 @@ int bisect_job_parse(const char *spec, const char *location, const char *fallbac
 void bisect_job_free(struct bisect_job *j);
 
 /*
- * Runs the job in the current directory (a checkout of @version, full id)
- * until at least @want more values of the location were appended to
- * *@v (*@n of them so far, the array grown as needed).
+ * Runs the job in @cwd (the root of a checkout of @version, full id) until
+ * at least @want more values of the location were appended to *@v (*@n of
+ * them so far, the array grown as needed).
  */
-int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *version, size_t want,
-		       double **v, size_t *n);
+int bisect_job_measure(struct bisect_job *j, const char *logs_dir, const char *cwd,
+		       const char *version, size_t want, double **v, size_t *n);
 
 /* Where the collectors' messages go (collect/collector.h); none by default. */
 void bisect_job_set_message(struct bisect_job *j,

@@ -43,7 +43,7 @@ static int check_env(struct bisect *b, struct side *s)
 	char name[16];
 	int ret;
 
-	machine_env_json(&json, b->job ? bisect_job_cmd(b->job) : b->cmd[0], -1, -1);
+	machine_env_json(&json, s->co.root, b->job ? bisect_job_cmd(b->job) : b->cmd[0], -1, -1);
 	env_info_parse(buf_str(&json), &e);
 	buf_release(&json);
 	if (strcmp(s->id, b->good_id) == 0) {
@@ -68,15 +68,7 @@ int side_open(struct bisect *b, struct side *s)
 	if (ret < 0)
 		return ret;
 	s->open = true;
-	ret = run_checkout_enter(&s->co);
-	if (ret == 0)
-		ret = check_env(b, s);
-	{
-		int back = run_checkout_leave(b->home);
-
-		ret = ret ? ret : back;
-	}
-	return ret;
+	return check_env(b, s);
 }
 
 void side_close(struct bisect *b, struct side *s)
@@ -89,10 +81,10 @@ void side_close(struct bisect *b, struct side *s)
 	s->n = 0;
 }
 
-/* One run of the command in the current directory: the metric asked for. */
-static int run_command(struct bisect *b, const char *id, double *value)
+/* One run of the command in @s's checkout: the metric asked for. */
+static int run_command(struct bisect *b, const struct side *s, double *value)
 {
-	struct spawn_opts o = {.output = SPAWN_SUPPRESS};
+	struct spawn_opts o = {.output = SPAWN_SUPPRESS, .cwd = s->co.root};
 	struct perf_runcount *rc = &b->rc;
 	struct spawner sp;
 	struct spawn_result r;
@@ -110,7 +102,7 @@ static int run_command(struct bisect *b, const char *id, double *value)
 		ret = err_set(ERR_INTERRUPTED, "interrupted");
 	if (ret == 0 && (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0))
 		ret = err_set(ERR_CHILD, "'%s' %s at %.7s", b->cmd[0],
-			      spawn_status_str(r.status, status, sizeof(status)), id);
+			      spawn_status_str(r.status, status, sizeof(status)), s->id);
 	if (ret == 0)
 		*value = b->on == ON_CPU    ? cnt[RC_CPU]
 			 : b->on == ON_USER ? r.user
@@ -119,17 +111,17 @@ static int run_command(struct bisect *b, const char *id, double *value)
 	return ret;
 }
 
-/* One value in the current directory: a run of the command, or the
- * median of one run of the job's values. */
-static int measure_here(struct bisect *b, const char *id, double *value)
+/* One value in @s's checkout: a run of the command, or the median of one
+ * run of the job's values. */
+static int measure_in(struct bisect *b, const struct side *s, double *value)
 {
 	double *v = NULL;
 	size_t n = 0;
 	int ret;
 
 	if (!b->job)
-		return run_command(b, id, value);
-	ret = bisect_job_measure(b->job, b->logs_dir, id, 1, &v, &n);
+		return run_command(b, s, value);
+	ret = bisect_job_measure(b->job, b->logs_dir, s->co.root, s->id, 1, &v, &n);
 	if (ret == 0)
 		*value = stats_median_sort(v, n);
 	free(v);
@@ -140,17 +132,7 @@ int side_measure_once(struct bisect *b, struct side *s, double *value)
 {
 	int ret = side_open(b, s);
 
-	if (ret == 0)
-		ret = run_checkout_enter(&s->co);
-	if (ret < 0)
-		return ret;
-	ret = measure_here(b, s->id, value);
-	{
-		int back = run_checkout_leave(b->home);
-
-		ret = ret ? ret : back;
-	}
-	return ret;
+	return ret < 0 ? ret : measure_in(b, s, value);
 }
 
 int side_measure_block(struct bisect *b, struct side *s, size_t n)
@@ -158,27 +140,21 @@ int side_measure_block(struct bisect *b, struct side *s, size_t n)
 	int ret = side_open(b, s);
 	double scratch;
 
-	if (ret == 0)
-		ret = run_checkout_enter(&s->co);
 	if (ret < 0)
 		return ret;
 	/* The warm-up, not kept. */
 	if (!s->n && !b->job)
-		ret = measure_here(b, s->id, &scratch);
+		ret = measure_in(b, s, &scratch);
 	if (b->job) {
 		if (ret == 0)
-			ret = bisect_job_measure(b->job, b->logs_dir, s->id, n, &s->v, &s->n);
+			ret = bisect_job_measure(b->job, b->logs_dir, s->co.root, s->id, n, &s->v,
+						 &s->n);
 	} else {
 		s->v = xrealloc(s->v, (s->n + n) * sizeof(*s->v));
 		for (size_t i = 0; i < n && ret == 0; i++)
-			ret = measure_here(b, s->id, &s->v[s->n++]);
+			ret = measure_in(b, s, &s->v[s->n++]);
 		if (ret < 0)
 			s->n--;
-	}
-	{
-		int back = run_checkout_leave(b->home);
-
-		ret = ret ? ret : back;
 	}
 	return ret;
 }

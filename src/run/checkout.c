@@ -1,9 +1,7 @@
 /* A version checked out in a temporary worktree and built (run.h). */
 #include "vcs/git_lazy.h"
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "run/run.h"
 #include "util/common.h"
@@ -22,34 +20,13 @@ static char *root_in(struct git_repository *repo, const char *project_root, cons
 	return xstrdup(tree);
 }
 
-int run_checkout_enter(const struct run_checkout *co)
-{
-	if (chdir(co->root) < 0)
-		return err_set(ERR_IO, "cannot change to %s: %s", co->root, strerror(errno));
-	return 0;
-}
-
-int run_checkout_leave(const char *home)
-{
-	if (chdir(home) < 0)
-		return err_set(ERR_IO, "cannot change back to %s: %s", home, strerror(errno));
-	return 0;
-}
-
 static int build_in(const struct run_checkout *co, const struct run_build *b)
 {
-	char *home = getcwd(NULL, 0);
-	int ret = home ? run_checkout_enter(co)
-		       : err_set(ERR_IO, "cannot read the current directory: %s", strerror(errno));
+	int ret = 0;
 
 	for (size_t i = 0; ret == 0 && i < b->n; i++)
-		ret = spawn_shell(b->cmds[i], b->what, b->quiet ? SPAWN_SUPPRESS : SPAWN_INHERIT);
-	if (home) {
-		int back = run_checkout_leave(home);
-
-		ret = ret ? ret : back;
-	}
-	free(home);
+		ret = spawn_shell(b->cmds[i], b->what, b->quiet ? SPAWN_SUPPRESS : SPAWN_INHERIT,
+				  co->root);
 	return ret;
 }
 
@@ -87,26 +64,12 @@ int run_in_checkout(struct git_repository *repo, const char *project_root, const
 		    int (*fn)(const struct run_checkout *co, void *arg), void *arg)
 {
 	struct run_checkout co;
-	char *home = getcwd(NULL, 0);
-	int ret, rm;
+	int ret = run_checkout_open(repo, project_root, rev_id, build, &co), rm;
 
-	if (!home)
-		return err_set(ERR_IO, "cannot read the current directory: %s", strerror(errno));
-	ret = run_checkout_open(repo, project_root, rev_id, build, &co);
-	if (ret < 0) {
-		free(home);
+	if (ret < 0)
 		return ret;
-	}
-	ret = run_checkout_enter(&co);
-	if (ret == 0)
-		ret = fn(&co, arg);
-	{
-		int back = run_checkout_leave(home);
-
-		ret = ret ? ret : back;
-	}
+	ret = fn(&co, arg);
 	/* A Ctrl-C must not leave the worktree behind: clean up first. */
 	rm = run_checkout_close(repo, &co);
-	free(home);
 	return ret ? ret : rm;
 }

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "config/config.h"
 #include "run/run.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/spawn.h"
 
 /* More sizes than this is a typo in a step, not a measurement plan. */
 #define GEN_MAX_SIZES 100000
@@ -232,41 +234,55 @@ static int make_textfile(long size, const char *tmpdir, char **out)
 	return 0;
 }
 
-/* The external command's first line of output, the size in its environment. */
-static int run_external(const struct run_generator *g, long size, const char *tmpdir, char **out)
+/* Keeps what the command prints, up to a bound: its first line is used. */
+static void keep_output(void *arg, int stream, const char *data, size_t len)
 {
-	char size_text[32], line[4096];
-	FILE *f;
-	int status;
+	struct buf *b = arg;
 
-	snprintf(size_text, sizeof(size_text), "%ld", size);
-	setenv("VELES_WORKLOAD_SIZE", size_text, 1);
-	setenv("VELES_WORKLOAD_DIR", tmpdir, 1);
-	fflush(stdout);
-	f = popen(g->command, "r");
-	if (!f)
-		return err_set(ERR_CHILD, "generator '%s': cannot run its command: %s", g->id,
-			       strerror(errno));
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	while (fgetc(f) != EOF)
-		;
-	status = pclose(f);
-	unsetenv("VELES_WORKLOAD_SIZE");
-	unsetenv("VELES_WORKLOAD_DIR");
-	line[strcspn(line, "\n")] = '\0';
-	if (status != 0)
-		return err_set(ERR_CHILD, "generator '%s': its command failed for size %ld", g->id,
-			       size);
-	if (!line[0])
-		return err_set(ERR_CHILD,
-			       "generator '%s': its command printed no workload for size %ld",
-			       g->id, size);
-	*out = xstrdup(line);
-	return 0;
+	UNUSED(stream);
+	if (b->len < 4096 && !memchr(b->data ? b->data : "", '\n', b->len))
+		buf_add(b, data, len);
 }
 
-int run_generator_workload(const struct run_generator *g, long size, const char *tmpdir, char **out)
+/* The external command's first line of output, the size in its environment
+ * (its own: ours stays as it is). */
+static int run_external(const struct run_generator *g, long size, const char *tmpdir,
+			const char *cwd, char **out)
+{
+	char *argv[] = {"/bin/sh", "-c", g->command, NULL};
+	char *size_var = xasprintf("VELES_WORKLOAD_SIZE=%ld", size);
+	char *dir_var = xasprintf("VELES_WORKLOAD_DIR=%s", tmpdir);
+	char *env[] = {size_var, dir_var, NULL};
+	struct buf line = BUF_INIT;
+	struct spawn_opts o = {.output = SPAWN_INHERIT,
+			       .sink = keep_output,
+			       .sink_arg = &line,
+			       .sink_streams = SPAWN_STDOUT,
+			       .sink_only = true,
+			       .cwd = cwd,
+			       .env = env};
+	struct spawn_result r;
+	int ret = spawn_run(argv, &o, &r);
+	size_t len;
+
+	free(size_var);
+	free(dir_var);
+	if (ret == 0 && (!WIFEXITED(r.status) || WEXITSTATUS(r.status) != 0))
+		ret = err_set(ERR_CHILD, "generator '%s': its command failed for size %ld", g->id,
+			      size);
+	len = strcspn(buf_str(&line), "\n");
+	if (ret == 0 && !len)
+		ret = err_set(ERR_CHILD,
+			      "generator '%s': its command printed no workload for size %ld", g->id,
+			      size);
+	if (ret == 0)
+		*out = xstrndup(buf_str(&line), len);
+	buf_release(&line);
+	return ret;
+}
+
+int run_generator_workload(const struct run_generator *g, long size, const char *tmpdir,
+			   const char *cwd, char **out)
 {
 	switch (g->type) {
 	case GEN_INTEGER:
@@ -281,7 +297,7 @@ int run_generator_workload(const struct run_generator *g, long size, const char 
 	case GEN_TEXTFILE:
 		return make_textfile(size, tmpdir, out);
 	case GEN_EXTERNAL:
-		return run_external(g, size, tmpdir, out);
+		return run_external(g, size, tmpdir, cwd, out);
 	case GEN_SINGLETON:
 		*out = xstrdup(g->value);
 		return 0;

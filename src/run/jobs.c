@@ -64,10 +64,12 @@ static int run_each(struct jobs_run *r, const struct run_env *env)
 	return 0;
 }
 
-/* The jobs on @version in the current directory; pre_run first. */
-static int run_here(struct jobs_run *r, const char *version)
+/* The jobs on @version in @cwd (NULL: the current directory); pre_run
+ * first. */
+static int run_here(struct jobs_run *r, const char *version, const char *cwd)
 {
 	struct run_env env = {
+		.cwd = cwd,
 		.jobs_dir = r->o->jobs_dir,
 		.logs_dir = r->o->logs_dir,
 		.origin = version,
@@ -77,7 +79,7 @@ static int run_here(struct jobs_run *r, const char *version)
 		.message = r->o->message,
 		.message_arg = r->o->message_arg,
 	};
-	int ret = run_pre_run(r->m), done;
+	int ret = run_pre_run(r->m, cwd), done;
 
 	if (ret == ERR_INTERRUPTED)
 		return ret;
@@ -98,7 +100,7 @@ static int run_here(struct jobs_run *r, const char *version)
 
 static int in_checkout(const struct run_checkout *co, void *arg)
 {
-	return run_here(arg, co->id);
+	return run_here(arg, co->id, co->root);
 }
 
 int run_jobs_any(const struct run_matrix *m)
@@ -135,7 +137,7 @@ int run_jobs_all(const struct run_matrix *m, char *const *ids, size_t nids, cons
 	for (size_t v = 0; v < nids && ret == 0; v++)
 		ret = run_in_checkout(o->repo, o->project_root, ids[v], NULL, in_checkout, &r);
 	if (!nids)
-		ret = run_here(&r, head);
+		ret = run_here(&r, head, NULL);
 	free(jobs);
 	return ret;
 }

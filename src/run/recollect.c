@@ -131,12 +131,14 @@ int recollect_recipe_argv(const struct profile *p, const char *output_handling, 
 	return ret;
 }
 
-/* Collects with the profile's own recipe, in the current directory, into
- * @jobs, and registers the result. */
-static int collect_recipe(const struct recollect *rc, const char *parent, const char *jobs)
+/* Collects with the profile's own recipe, in @cwd, into @jobs, and
+ * registers the result. */
+static int collect_recipe(const struct recollect *rc, const char *cwd, const char *parent,
+			  const char *jobs)
 {
 	char *written = NULL;
 	struct collect_env ce = {
+		.cwd = cwd,
 		.jobs_dir = jobs,
 		.logs_dir = rc->logs_dir,
 		.origin = parent,
@@ -170,11 +172,13 @@ static int collect_recipe(const struct recollect *rc, const char *parent, const 
 	return ret;
 }
 
-/* Runs matrix job @job in the current directory and registers its profile
- * with @parent, as `veles run matrix` would there. */
-static int collect_job(const struct recollect *rc, const char *parent, const char *jobs)
+/* Runs matrix job @job in @cwd and registers its profile with @parent, as
+ * `veles run matrix` would there. */
+static int collect_job(const struct recollect *rc, const char *cwd, const char *parent,
+		       const char *jobs)
 {
 	struct run_env env = {
+		.cwd = cwd,
 		.jobs_dir = jobs,
 		.logs_dir = rc->logs_dir,
 		.origin = parent,
@@ -270,8 +274,8 @@ static int collect_in(const struct run_checkout *co, void *arg)
 {
 	const struct collect_args *a = arg;
 
-	return a->rc->job ? collect_job(a->rc, co->id, a->jobs)
-			  : collect_recipe(a->rc, co->id, a->jobs);
+	return a->rc->job ? collect_job(a->rc, co->root, co->id, a->jobs)
+			  : collect_recipe(a->rc, co->root, co->id, a->jobs);
 }
 
 int recollect_run(const struct recollect *rc, const char *parent)

@@ -40,7 +40,6 @@ struct session {
 	struct run_job job;	    /* the job, its collector run once per round */
 	struct run_step step;
 	const struct run_checkout *co[2];
-	const char *home;
 	struct profile *round[2]; /* this round's profile of each side */
 	struct profile *acc[2];	  /* every counted round's, merged */
 	double load_before;
@@ -93,6 +92,7 @@ static int measure(void *arg, size_t side, size_t round)
 {
 	struct session *s = arg;
 	struct run_env env = {
+		.cwd = s->co[side]->root,
 		.jobs_dir = s->o->jobs_dir,
 		.logs_dir = s->o->logs_dir,
 		.origin = s->co[side]->id,
@@ -103,21 +103,14 @@ static int measure(void *arg, size_t side, size_t round)
 		.message_arg = s,
 	};
 	struct run_result res = {0};
-	int ret = run_checkout_enter(s->co[side]);
+	int ret = run_job_run(&env, s->m, &s->job, &res);
 
-	if (ret == 0)
-		ret = run_job_run(&env, s->m, &s->job, &res);
 	if (ret == 0 && !res.ok)
 		ret = err_set(ERR_CHILD, "at %.7s: %s", s->co[side]->id,
 			      res.error ? res.error : "the job failed");
 	if (ret == 0 && !s->round[side])
 		ret = err_set(ERR_CHILD, "at %.7s: the job made no profile", s->co[side]->id);
 	run_result_release(&res);
-	{
-		int back = run_checkout_leave(s->home);
-
-		ret = ret ? ret : back;
-	}
 	if (ret < 0 || round == 0)
 		return ret;
 	set_order(s->round[side], round);
@@ -307,7 +300,7 @@ static int write_side(struct session *s, const struct run_matrix *m, int side, s
 		ret = postproc_apply(m->postprocs[i].pp, m->postprocs[i].opts, p);
 	if (ret < 0)
 		return err_prefix(ret, "postprocessor");
-	machine_env_json(&b, p->cmd, s->load_before, machine_loadavg());
+	machine_env_json(&b, s->co[side]->root, p->cmd, s->load_before, machine_loadavg());
 	collect_header_set(p, "environment", buf_detach(&b, NULL));
 	buf_addf(&b, "{\"rounds\":%zu,\"against\":\"%s\",\"seed\":%llu}", rounds, s->co[!side]->id,
 		 (unsigned long long)s->o->seed);
@@ -349,10 +342,10 @@ static void session_free(struct session *s)
 
 static int remeasure_job(const struct remeasure_opts *o, const struct run_matrix *m,
 			 const struct run_job *job, const struct run_checkout co[2],
-			 const char *home, struct remeasure_result *r)
+			 struct remeasure_result *r)
 {
 	struct run_matrix rounds_m = *m;
-	struct session s = {.o = o, .m = &rounds_m, .co = {&co[0], &co[1]}, .home = home};
+	struct session s = {.o = o, .m = &rounds_m, .co = {&co[0], &co[1]}};
 	struct rmit rm = {2, o->seed, measure, decide, &s};
 	int ret;
 
@@ -379,7 +372,6 @@ int remeasure_run(struct git_repository *repo, const char *base_id, const char *
 	struct run_checkout co[2];
 	struct run_job *jobs;
 	size_t njobs = run_matrix_expand(m, &jobs);
-	char *home = getcwd(NULL, 0);
 	int ret = 0;
 
 	*out = NULL;
@@ -388,8 +380,6 @@ int remeasure_run(struct git_repository *repo, const char *base_id, const char *
 	if (njobs == 0)
 		ret = err_set(ERR_INVALID, "--remeasure runs the job matrix, and it has no jobs "
 					   "(.veles/config.yml, see docs/config.md)");
-	if (ret == 0 && !home)
-		ret = err_set(ERR_IO, "cannot read the current directory: %s", strerror(errno));
 	for (int k = 0; k < 2 && ret == 0; k++)
 		ret = run_checkout_open(repo, o->project_root, k ? target_id : base_id, o->build,
 					&co[k]);
@@ -397,14 +387,13 @@ int remeasure_run(struct git_repository *repo, const char *base_id, const char *
 		*out = xcalloc(njobs, sizeof(**out));
 	for (size_t i = 0; i < njobs && ret == 0; i++) {
 		++*n;
-		ret = remeasure_job(o, m, &jobs[i], co, home, &(*out)[i]);
+		ret = remeasure_job(o, m, &jobs[i], co, &(*out)[i]);
 	}
 	for (int k = 0; k < 2; k++) {
 		int rm = run_checkout_close(repo, &co[k]);
 
 		ret = ret ? ret : rm;
 	}
-	free(home);
 	free(jobs);
 	return ret;
 }

@@ -109,14 +109,18 @@ size_t run_generator_sizes(const struct run_generator *g, long **sizes);
 /*
  * The workload argument of size @size: the integer, a string of @size
  * characters, the path of a text file of @size lines made in @tmpdir, or
- * the first line an external command prints. Caller frees *@out.
+ * the first line an external command prints (run in @cwd, NULL: ours).
+ * Caller frees *@out.
  */
 int run_generator_workload(const struct run_generator *g, long size, const char *tmpdir,
-			   char **out);
+			   const char *cwd, char **out);
 
 /* ---- running ---- */
 
 struct run_env {
+	/* Where the commands run and their relative paths are resolved (a
+	 * checkout's root); NULL: the current directory. */
+	const char *cwd;
 	const char *jobs_dir; /* absolute: the commands may run elsewhere */
 	const char *logs_dir;
 	const char *origin;	 /* the version measured (full id), or NULL */
@@ -151,9 +155,9 @@ struct run_result {
 int run_job_run(const struct run_env *env, const struct run_matrix *m, const struct run_job *job,
 		struct run_result *r);
 void run_result_release(struct run_result *r);
-/* Runs each execute.pre_run command with /bin/sh in the current directory;
- * the first that fails is the error. */
-int run_pre_run(const struct run_matrix *m);
+/* Runs each execute.pre_run command with /bin/sh in @cwd (NULL: the
+ * current directory); the first that fails is the error. */
+int run_pre_run(const struct run_matrix *m, const char *cwd);
 
 /* ---- other versions ---- */
 
@@ -179,9 +183,9 @@ void run_worktree_sweep(struct git_repository *repo);
  * .veles/ is in the user's tree: it may be a subdirectory of the git work
  * tree).
  *
- * The commands run where they are started, so this is the one place the
- * library changes the current directory: into a checkout and back to the
- * directory it was entered from, never anywhere else.
+ * The commands run with the checkout's root as their working directory
+ * (run_env.cwd, spawn_opts.cwd): the library never changes its own, which
+ * belongs to the front end (and its other threads).
  */
 struct run_checkout {
 	char id[41];
@@ -205,14 +209,10 @@ int run_checkout_open(struct git_repository *repo, const char *project_root, con
 		      const struct run_build *build, struct run_checkout *co);
 /* Removes the worktree; @co may be one that failed to open, or zeroed. */
 int run_checkout_close(struct git_repository *repo, struct run_checkout *co);
-/* Makes @co's root the current directory; run_checkout_leave(@home)
- * changes back. */
-int run_checkout_enter(const struct run_checkout *co);
-int run_checkout_leave(const char *home);
 /*
- * The whole of it: open (and build), enter, @fn(@co, @arg), leave, close.
- * The current directory is always restored and the worktree always
- * removed, after an error or a Ctrl-C too; @fn's error comes first.
+ * The whole of it: open (and build), @fn(@co, @arg) (which runs its
+ * commands in co->root), close. The worktree is always removed, after an
+ * error or a Ctrl-C too; @fn's error comes first.
  */
 int run_in_checkout(struct git_repository *repo, const char *project_root, const char *rev_id,
 		    const struct run_build *build,

@@ -202,6 +202,7 @@ static int collect_once(const struct run_env *env, const struct run_job *job, co
 {
 	char *written = NULL;
 	struct collect_env ce = {
+		.cwd = env->cwd,
 		.jobs_dir = env->jobs_dir,
 		.logs_dir = env->logs_dir,
 		.origin = env->origin,
@@ -251,7 +252,7 @@ static int collect_generated(const struct run_env *env, const struct run_job *jo
 			ret = err_set(ERR_INTERRUPTED, "interrupted");
 			break;
 		}
-		ret = run_generator_workload(job->gen, sizes[i], tmp.path, &workload);
+		ret = run_generator_workload(job->gen, sizes[i], tmp.path, env->cwd, &workload);
 		if (ret == 0)
 			ret = collect_once(env, job, workload, st);
 		free(workload);
@@ -290,10 +291,10 @@ void run_result_release(struct run_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int run_pre_run(const struct run_matrix *m)
+int run_pre_run(const struct run_matrix *m, const char *cwd)
 {
 	for (size_t i = 0; i < m->npre_run; i++) {
-		int ret = spawn_shell(m->pre_run[i], "pre_run", SPAWN_INHERIT);
+		int ret = spawn_shell(m->pre_run[i], "pre_run", SPAWN_INHERIT, cwd);
 
 		if (ret < 0)
 			return ret;

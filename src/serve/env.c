@@ -5,10 +5,9 @@
 
 #include "serve/env.h"
 #include "util/buf.h"
+#include "util/envp.h"
 #include "util/error.h"
 #include "util/xalloc.h"
-
-extern char **environ;
 
 enum { ENV_MAX_VARS = 256 };
 
@@ -94,52 +93,22 @@ int env_check(const char *spec)
 	return ret;
 }
 
-static bool same_name(const char *a, const char *b)
-{
-	size_t n = strcspn(a, "=");
-
-	return strncmp(a, b, n) == 0 && b[n] == '=';
-}
-
 int env_build(const char *spec, char ***envp)
 {
-	char *v[ENV_MAX_VARS];
-	size_t n, k = 0, total = 0;
+	char *v[ENV_MAX_VARS + 1];
+	size_t n;
 	int ret = parse(spec, v, &n);
-	char **out;
 
 	if (ret < 0)
 		return ret;
-	while (environ[total])
-		total++;
-	out = xcalloc(total + n + 1, sizeof(*out));
-	for (size_t i = 0; i < total; i++) {
-		bool over = false;
-
-		for (size_t j = 0; j < n && !over; j++)
-			over = same_name(v[j], environ[i]);
-		if (!over)
-			out[k++] = xstrdup(environ[i]);
-	}
-	for (size_t j = 0; j < n; j++) {
-		bool later = false; /* COUNT=1 COUNT=2: the last one wins */
-
-		for (size_t m = j + 1; m < n && !later; m++)
-			later = same_name(v[j], v[m]);
-		if (later)
-			free(v[j]);
-		else
-			out[k++] = v[j];
-	}
-	*envp = out;
+	v[n] = NULL;
+	*envp = envp_merge(NULL, v);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
 	return 0;
 }
 
 void env_free(char **envp)
 {
-	if (!envp)
-		return;
-	for (char **e = envp; *e; e++)
-		free(*e);
-	free(envp);
+	envp_free(envp);
 }

@@ -16,6 +16,7 @@
 
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/envp.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
 
@@ -42,37 +43,48 @@ static double tv_sec(struct timeval tv)
 
 /* ---- finding the program ---- */
 
-static bool is_exec_file(const char *path, int *err)
+char *spawn_path_at(const char *cwd, const char *path)
 {
-	struct stat st;
+	if (!cwd || path[0] == '/')
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
 
-	if (stat(path, &st) < 0) {
+/* Whether @path (relative to @cwd) is a file execve would run. */
+static bool is_exec_file(const char *cwd, const char *path, int *err)
+{
+	char *at = spawn_path_at(cwd, path);
+	struct stat st;
+	bool ok = false;
+
+	if (stat(at, &st) < 0) {
 		if (*err != EACCES)
 			*err = errno;
-		return false;
-	}
-	/* execve refuses directories with EACCES, and so do we, up front. */
-	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
+	} else if (!S_ISREG(st.st_mode) || access(at, X_OK) < 0) {
+		/* execve refuses directories with EACCES, and so do we, up front. */
 		*err = EACCES;
-		return false;
+	} else {
+		ok = true;
 	}
-	return true;
+	free(at);
+	return ok;
 }
 
 /*
- * Looks argv[0] up on PATH once, as execvp would, so that the runs do not
- * repeat the search (posix_spawnp tries execve in every PATH directory).
+ * Looks argv[0] up on @path_var once, as execvp would in @cwd, so that the
+ * runs do not repeat the search (posix_spawnp tries execve in every PATH
+ * directory). *@out is relative to @cwd when it is relative.
  */
-static int spawn_resolve(const char *name, char **out)
+static int spawn_resolve(const char *cwd, const char *path_var, const char *name, char **out)
 {
-	const char *path = getenv("PATH");
+	const char *path = path_var;
 	struct buf b = BUF_INIT;
 	int err = ENOENT;
 
 	if (!*name)
 		return err_set(ERR_CHILD, "cannot run '': %s", strerror(ENOENT));
 	if (strchr(name, '/')) {
-		if (!is_exec_file(name, &err))
+		if (!is_exec_file(cwd, name, &err))
 			return err_set(ERR_CHILD, "cannot run '%s': %s", name, strerror(err));
 		*out = xstrdup(name);
 		return 0;
@@ -88,7 +100,7 @@ static int spawn_resolve(const char *name, char **out)
 		else
 			buf_add(&b, path, (size_t)(end - path));
 		buf_addf(&b, "/%s", name);
-		if (is_exec_file(buf_str(&b), &err)) {
+		if (is_exec_file(cwd, buf_str(&b), &err)) {
 			*out = buf_detach(&b, NULL);
 			return 0;
 		}
@@ -98,9 +110,16 @@ static int spawn_resolve(const char *name, char **out)
 	return err_set(ERR_CHILD, "cannot run '%s': %s", name, strerror(err));
 }
 
-int spawn_which(const char *name, char **out)
+int spawn_which(const char *cwd, const char *name, char **out)
 {
-	return spawn_resolve(name, out);
+	char *rel;
+	int ret = spawn_resolve(cwd, getenv("PATH"), name, &rel);
+
+	if (ret < 0)
+		return ret;
+	*out = spawn_path_at(cwd, rel);
+	free(rel);
+	return 0;
 }
 
 /* ---- signals ---- */
@@ -165,7 +184,12 @@ int spawner_init(struct spawner *s, char *const *argv, const struct spawn_opts *
 		s->opts.grace = 2.0;
 	if (!argv || !argv[0])
 		return err_set(ERR_INVALID, "no command to run");
-	ret = spawn_resolve(argv[0], &s->path);
+	if (s->opts.cwd && !path_is_dir(s->opts.cwd))
+		return err_set(ERR_CHILD, "cannot run '%s' in %s: %s", argv[0], s->opts.cwd,
+			       strerror(path_exists(s->opts.cwd) ? ENOTDIR : ENOENT));
+	if (s->opts.envp || s->opts.env)
+		s->envp = envp_merge(s->opts.envp, s->opts.env);
+	ret = spawn_resolve(s->opts.cwd, envp_get(s->envp, "PATH"), argv[0], &s->path);
 	if (ret < 0)
 		return ret;
 	if (s->opts.output == SPAWN_SUPPRESS) {
@@ -177,7 +201,14 @@ int spawner_init(struct spawner *s, char *const *argv, const struct spawn_opts *
 		s->have_fa = true;
 		posix_spawn_file_actions_adddup2(&s->fa, s->null_fd, STDOUT_FILENO);
 		posix_spawn_file_actions_adddup2(&s->fa, s->null_fd, STDERR_FILENO);
-	} else if (s->opts.output == SPAWN_CAPTURE) {
+	}
+	if (s->opts.cwd) {
+		if (!s->have_fa)
+			posix_spawn_file_actions_init(&s->fa);
+		s->have_fa = true;
+		posix_spawn_file_actions_addchdir_np(&s->fa, s->opts.cwd);
+	}
+	if (s->opts.output == SPAWN_CAPTURE) {
 		if (!s->opts.log_path)
 			return err_set(ERR_INVALID, "capturing output needs a log file");
 		s->log_fd = open(s->opts.log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -197,6 +228,7 @@ void spawner_release(struct spawner *s)
 	if (s->log_fd >= 0)
 		close(s->log_fd);
 	free(s->path);
+	envp_free(s->envp);
 	memset(s, 0, sizeof(*s));
 	s->null_fd = -1;
 	s->log_fd = -1;
@@ -235,6 +267,7 @@ static bool pump(struct watch *w, int k)
 	const struct spawn_opts *o = w->opts;
 	char chunk[65536];
 	ssize_t n = read(w->pipes[k], chunk, sizeof(chunk));
+	bool sunk = o->sink && (o->sink_streams & (k ? SPAWN_STDERR : SPAWN_STDOUT));
 
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN;
@@ -243,9 +276,10 @@ static bool pump(struct watch *w, int k)
 	/* A closed log or stdout must not stop the measurement. */
 	if (w->log_fd >= 0)
 		(void)write_in_full(w->log_fd, chunk, (size_t)n);
-	if (w->echo)
+
+	if (w->echo && !(sunk && o->sink_only))
 		(void)write_in_full(k ? STDERR_FILENO : STDOUT_FILENO, chunk, (size_t)n);
-	if (o->sink && (o->sink_streams & (k ? SPAWN_STDERR : SPAWN_STDOUT)))
+	if (sunk)
 		o->sink(o->sink_arg, k ? SPAWN_STDERR : SPAWN_STDOUT, chunk, (size_t)n);
 	return true;
 }
@@ -374,6 +408,8 @@ static int pipes_setup(const struct spawner *s, unsigned piped, int p[2][2],
 		if (fd >= 0)
 			posix_spawn_file_actions_adddup2(fa, fd, k ? STDERR_FILENO : STDOUT_FILENO);
 	}
+	if (s->opts.cwd)
+		posix_spawn_file_actions_addchdir_np(fa, s->opts.cwd);
 	return 0;
 }
 
@@ -411,7 +447,7 @@ int spawner_run(struct spawner *s, struct spawn_result *r)
 		fflush(stdout); /* our own output stays before the command's */
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	rc = posix_spawnp(&pid, s->path, fa, NULL, s->argv, environ);
+	rc = posix_spawnp(&pid, s->path, fa, NULL, s->argv, s->envp ? s->envp : environ);
 	if (piped) {
 		posix_spawn_file_actions_destroy(&cfa);
 		for (int k = 0; k < 2; k++)
@@ -423,6 +459,9 @@ int spawner_run(struct spawner *s, struct spawn_result *r)
 	if (rc != 0) {
 		close_pipe(p[0]);
 		close_pipe(p[1]);
+		if (s->opts.cwd)
+			return err_set(ERR_CHILD, "cannot run '%s' in %s: %s", s->argv[0],
+				       s->opts.cwd, strerror(rc));
 		return err_set(ERR_CHILD, "cannot run '%s': %s", s->argv[0], strerror(rc));
 	}
 	sig_child = pid;
@@ -467,10 +506,10 @@ int spawn_run(char *const *argv, const struct spawn_opts *opts, struct spawn_res
 	return ret;
 }
 
-int spawn_shell(const char *cmd, const char *what, enum spawn_output output)
+int spawn_shell(const char *cmd, const char *what, enum spawn_output output, const char *cwd)
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-	struct spawn_opts o = {.output = output};
+	struct spawn_opts o = {.output = output, .cwd = cwd};
 	struct spawn_result r;
 	char status[96];
 	int ret = spawn_run(argv, &o, &r);

@@ -8,6 +8,10 @@
  * does not change between runs (the PATH lookup, /dev/null, the file
  * actions) costs nothing per run: without a timeout and without capture a
  * run is clock_gettime, posix_spawnp, wait4, clock_gettime and nothing else.
+ * A working directory and an environment of its own are the child's alone
+ * (a file action and posix_spawn's envp, prepared once too): the library
+ * never changes its own current directory or environment, which belong to
+ * the front end and its other threads.
  */
 #ifndef UTIL_SPAWN_H
 #define UTIL_SPAWN_H
@@ -40,6 +44,17 @@ struct spawn_opts {
 	void (*sink)(void *arg, int stream, const char *data, size_t len);
 	void *sink_arg;
 	unsigned sink_streams;
+	bool sink_only; /* the sink's streams are not echoed, whatever @output says */
+	/*
+	 * The directory the command starts in (NULL: ours). A relative
+	 * argv[0], or one found through a relative PATH entry, is looked up
+	 * there, as the command itself would see it.
+	 */
+	const char *cwd;
+	/* Its environment: @envp (NULL: ours), with each "NAME=VALUE" of @env
+	 * set over it ("NAME" alone removes NAME); util/envp.h. */
+	char *const *envp;
+	char *const *env;
 };
 
 struct spawn_result {
@@ -56,8 +71,9 @@ struct spawner {
 	char *path; /* argv[0] resolved against PATH once */
 	char *const *argv;
 	struct spawn_opts opts;
-	posix_spawn_file_actions_t fa; /* SPAWN_SUPPRESS: the dup2s of /dev/null */
+	posix_spawn_file_actions_t fa; /* the dup2s of /dev/null, the chdir */
 	bool have_fa;
+	char **envp; /* built once from opts.envp and opts.env; NULL: environ */
 	int null_fd;
 	int log_fd;
 };
@@ -65,8 +81,9 @@ struct spawner {
 /*
  * Prepares to run @argv (NULL-terminated, kept by reference). Fails with
  * ERR_CHILD "cannot run 'foo': No such file or directory" when argv[0] is
- * not an executable file on PATH, and with ERR_IO when the log cannot be
- * opened.
+ * not an executable file on PATH (the command's PATH, from its cwd), or
+ * "cannot run 'foo' in DIR: ..." when opts->cwd is no directory, and with
+ * ERR_IO when the log cannot be opened.
  */
 int spawner_init(struct spawner *s, char *const *argv, const struct spawn_opts *opts);
 
@@ -80,18 +97,23 @@ int spawner_run(struct spawner *s, struct spawn_result *r);
 void spawner_release(struct spawner *s);
 
 /* The file execvp would run for @name (looked up on PATH unless it has a
- * '/'), into *@out (caller frees); ERR_CHILD as spawner_init says. */
-int spawn_which(const char *name, char **out);
+ * '/') in a command started in @cwd (NULL: ours), into *@out as a path
+ * that names it from here (caller frees); ERR_CHILD as spawner_init says. */
+int spawn_which(const char *cwd, const char *name, char **out);
+/* @path as seen from here when a command started in @cwd names it:
+ * @cwd/@path for a relative @path, else a copy (caller frees). */
+char *spawn_path_at(const char *cwd, const char *path);
 
 /* One-shot convenience: init, run, release. */
 int spawn_run(char *const *argv, const struct spawn_opts *opts, struct spawn_result *r);
 
 /*
- * Runs @cmd through /bin/sh -c (a user's build or pre_run line) with its
- * output as @output says. A non-zero exit fails with ERR_CHILD "@what 'cmd'
- * exited with status 2"; a signal received meanwhile with ERR_INTERRUPTED.
+ * Runs @cmd through /bin/sh -c (a user's build or pre_run line) in @cwd
+ * (NULL: ours) with its output as @output says. A non-zero exit fails with
+ * ERR_CHILD "@what 'cmd' exited with status 2"; a signal received
+ * meanwhile with ERR_INTERRUPTED.
  */
-int spawn_shell(const char *cmd, const char *what, enum spawn_output output);
+int spawn_shell(const char *cmd, const char *what, enum spawn_output output, const char *cwd);
 
 /*
  * SIGINT and SIGTERM while commands run: the first is forwarded to the

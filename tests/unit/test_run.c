@@ -142,7 +142,7 @@ static void test_generators(void **state)
 	assert_int_equal(run_generator_sizes(g, &sizes), 3);
 	assert_int_equal(sizes[2], 300);
 	free(sizes);
-	assert_int_equal(run_generator_workload(g, 300, dir, &w), 0);
+	assert_int_equal(run_generator_workload(g, 300, dir, NULL, &w), 0);
 	assert_string_equal(w, "300");
 	free(w);
 
@@ -150,12 +150,12 @@ static void test_generators(void **state)
 	assert_int_equal(run_generator_sizes(g, &sizes), 2);
 	assert_int_equal(sizes[1], 6);
 	free(sizes);
-	assert_int_equal(run_generator_workload(g, 6, dir, &w), 0);
+	assert_int_equal(run_generator_workload(g, 6, dir, NULL, &w), 0);
 	assert_string_equal(w, "abcdef");
 	free(w);
 
 	g = run_matrix_generator(m, "t");
-	assert_int_equal(run_generator_workload(g, 3, dir, &w), 0);
+	assert_int_equal(run_generator_workload(g, 3, dir, NULL, &w), 0);
 	assert_int_equal(file_read_all(w, &text), 0);
 	assert_int_equal(strchr(buf_str(&text), '\n') != NULL, 1);
 	{
@@ -169,7 +169,7 @@ static void test_generators(void **state)
 	buf_release(&text);
 
 	g = run_matrix_generator(m, "e");
-	assert_int_equal(run_generator_workload(g, 2, dir, &w), 0);
+	assert_int_equal(run_generator_workload(g, 2, dir, NULL, &w), 0);
 	assert_string_equal(w, "n=2");
 	free(w);
 	run_matrix_free(m);

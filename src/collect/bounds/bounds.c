@@ -22,6 +22,7 @@
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/optparse.h"
+#include "util/spawn.h"
 
 struct strv {
 	char **v;
@@ -57,12 +58,15 @@ static void strv_free(struct strv *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Every .c file under @dir, in name order. */
-static int add_dir(struct bounds_state *st, const char *dir)
+/* Every .c file under @dir (relative to @cwd, NULL: ours), in name order;
+ * named as relative to @cwd, as the user gave @dir. */
+static int add_dir(struct bounds_state *st, const char *cwd, const char *dir)
 {
 	struct dirent **ents;
-	int n = scandir(dir, &ents, NULL, alphasort), ret = 0;
+	char *at = spawn_path_at(cwd, dir);
+	int n = scandir(at, &ents, NULL, alphasort), ret = 0;
 
+	free(at);
 	if (n < 0)
 		return err_set(ERR_NOTFOUND, "collect bounds: cannot read directory %s: %s", dir,
 			       strerror(errno));
@@ -72,13 +76,15 @@ static int add_dir(struct bounds_state *st, const char *dir)
 		char *path = xasprintf("%s/%s", dir, name);
 		struct stat sb;
 
-		if (name[0] != '.' && stat(path, &sb) == 0) {
+		at = spawn_path_at(cwd, path);
+		if (name[0] != '.' && stat(at, &sb) == 0) {
 			if (S_ISDIR(sb.st_mode) && ret == 0)
-				ret = add_dir(st, path);
+				ret = add_dir(st, cwd, path);
 			else if (S_ISREG(sb.st_mode) && len > 2 &&
 				 strcmp(name + len - 2, ".c") == 0)
 				strv_add(&st->files, path);
 		}
+		free(at);
 		free(path);
 		free(ents[i]);
 	}
@@ -103,7 +109,7 @@ static int bounds_setup(struct collect_ctx *c, struct bounds_state *st, int nwor
 	int ret = 0;
 
 	for (int i = 0; i < st->dir.n && ret == 0; i++)
-		ret = add_dir(st, st->dir.v[i]);
+		ret = add_dir(st, c->env->cwd, st->dir.v[i]);
 	if (ret < 0)
 		return ret;
 	if (st->files.n == 0)
@@ -247,12 +253,32 @@ static void summarise(struct buf *b, const char *path, const struct func_bounds 
 	buf_release(&t);
 }
 
+/* The compiler flags, with the directory their relative paths (-I) are
+ * relative to when that is not ours; caller frees the array only. */
+static char **clang_flags(const struct collect_ctx *c, int *n, char **wd)
+{
+	char **flags = xcalloc((size_t)c->argc + 1, sizeof(*flags));
+
+	*n = 0;
+	*wd = c->env->cwd ? xasprintf("-working-directory=%s", c->env->cwd) : NULL;
+	if (*wd)
+		flags[(*n)++] = *wd;
+	for (int i = 1; i < c->argc; i++)
+		flags[(*n)++] = c->argv[i];
+	return flags;
+}
+
 static int analyse_file(struct collect_ctx *c, struct bounds_state *st, const char *path)
 {
 	struct ir_func **fs;
-	int nf, ret;
+	char *at = spawn_path_at(c->env->cwd, path), *wd;
+	int nf, nflags, ret;
+	char **flags = clang_flags(c, &nflags, &wd);
 
-	ret = front_parse(path, c->argv + 1, c->argc - 1, &fs, &nf);
+	ret = front_parse(at, flags, nflags, &fs, &nf);
+	free(flags);
+	free(wd);
+	free(at);
 	if (ret < 0)
 		return err_prefix(ret, "collect bounds");
 	for (int i = 0; i < nf; i++) {

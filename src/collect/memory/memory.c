@@ -24,6 +24,7 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/envp.h"
 #include "util/fsutil.h"
 #include "util/optparse.h"
 #include "util/spawn.h"
@@ -207,25 +208,6 @@ int memory_runtime_path(char **out)
 	return ret;
 }
 
-/* The file @cmd runs: as given when it has a slash, else on PATH. */
-static char *find_program(const char *cmd)
-{
-	const char *path = getenv("PATH");
-
-	if (strchr(cmd, '/'))
-		return xstrdup(cmd);
-	while (path && *path) {
-		size_t len = strcspn(path, ":");
-		char *p = xasprintf("%.*s/%s", (int)len, len ? path : ".", cmd);
-
-		if (access(p, X_OK) == 0)
-			return p;
-		free(p);
-		path += len + (path[len] == ':');
-	}
-	return NULL;
-}
-
 int memory_check_dynamic(const char *path)
 {
 	Elf64_Ehdr eh;
@@ -260,8 +242,14 @@ int memory_check_dynamic(const char *path)
 static int memory_before(struct collect_ctx *c)
 {
 	struct memory_state *st = c->state;
-	char *prog = find_program(c->argv[0]);
-	int ret = prog ? memory_check_dynamic(prog) : 0;
+	char *prog = NULL;
+	int ret = 0;
+
+	/* Not found: the spawn says why it cannot run. */
+	if (spawn_which(c->env->cwd, c->argv[0], &prog) < 0)
+		err_clear();
+	else
+		ret = memory_check_dynamic(prog);
 
 	free(prog);
 	if (ret == 0)
@@ -281,62 +269,50 @@ static int make_dir(struct memory_state *st)
 	return 0;
 }
 
-/* Sets @name to @value for the command, returning the old value to put back. */
-static char *env_push(const char *name, const char *value)
+static const char *unwind_name(enum unwind u)
 {
-	const char *old = getenv(name);
-	char *saved = old ? xstrdup(old) : NULL;
-
-	setenv(name, value, 1);
-	return saved;
+	return u == UNWIND_LIBUNWIND ? "libunwind"
+	       : u == UNWIND_FP	     ? "fp"
+	       : u == UNWIND_CFI     ? "cfi"
+				     : "auto";
 }
 
-static void env_pop(const char *name, char *saved)
+/* The runtime's variables, for the command alone (our environment stays
+ * as it is: another thread of the front end may be reading it). */
+static char **preload_env(const struct memory_state *st)
 {
-	if (saved)
-		setenv(name, saved, 1);
-	else
-		unsetenv(name);
-	free(saved);
+	const char *pre = getenv("LD_PRELOAD");
+	bool none = st->children == CHILDREN_NONE;
+	char **env = xcalloc(8, sizeof(*env));
+	size_t k = 0;
+
+	env[k++] = pre && *pre ? xasprintf("LD_PRELOAD=%s:%s", st->runtime, pre)
+			       : xasprintf("LD_PRELOAD=%s", st->runtime);
+	env[k++] = xasprintf("VELES_MEMORY_OUT=%s/mem", st->dir);
+	env[k++] = xasprintf("VELES_MEMORY_FREE_STACKS=%s", st->o.all ? "1" : "0");
+	env[k++] = none ? xasprintf("VELES_MEMORY_DRIVER=%ld", (long)getpid())
+			: xstrdup("VELES_MEMORY_DRIVER=");
+	env[k++] = xasprintf("VELES_MEMORY_CLOCK=%s/clock", st->dir);
+	env[k++] = xasprintf("VELES_MEMORY_UNWIND=%s", unwind_name(st->unwind));
+	return env;
 }
 
 static int run_preloaded(struct collect_ctx *c, struct memory_state *st)
 {
-	const char *pre = getenv("LD_PRELOAD");
-	char *preload = pre && *pre ? xasprintf("%s:%s", st->runtime, pre) : xstrdup(st->runtime);
-	char *out = xasprintf("%s/mem", st->dir);
-	char *old_pre = env_push("LD_PRELOAD", preload);
-	char *old_out = env_push("VELES_MEMORY_OUT", out);
-	char *old_fs = env_push("VELES_MEMORY_FREE_STACKS", st->o.all ? "1" : "0");
-	bool none = st->children == CHILDREN_NONE;
-	char *self = xasprintf("%ld", none ? (long)getpid() : 0L);
-	char *old_drv = env_push("VELES_MEMORY_DRIVER", none ? self : "");
 	char *clock = xasprintf("%s/clock", st->dir);
-	char *old_clock = env_push("VELES_MEMORY_CLOCK", clock);
-	char *old_unwind =
-		env_push("VELES_MEMORY_UNWIND", st->unwind == UNWIND_LIBUNWIND ? "libunwind"
-						: st->unwind == UNWIND_FP      ? "fp"
-						: st->unwind == UNWIND_CFI     ? "cfi"
-									       : "auto");
+	char **env = preload_env(st);
 	struct ticker *tick = NULL;
 	struct spawn_opts so;
 	struct spawn_result r;
 	int ret = ticker_start(clock, &tick);
 
 	collect_spawn_opts(c, &so);
+	so.env = env;
 	if (ret == 0)
 		ret = spawn_run(c->argv, &so, &r);
 	ticker_stop(tick);
-	env_pop("VELES_MEMORY_CLOCK", old_clock);
-	env_pop("VELES_MEMORY_UNWIND", old_unwind);
+	envp_free(env);
 	free(clock);
-	env_pop("LD_PRELOAD", old_pre);
-	env_pop("VELES_MEMORY_OUT", old_out);
-	env_pop("VELES_MEMORY_FREE_STACKS", old_fs);
-	env_pop("VELES_MEMORY_DRIVER", old_drv);
-	free(self);
-	free(preload);
-	free(out);
 	if (ret == 0) {
 		c->last_status = r.status;
 		st->cpu = r.user + r.sys;

@@ -135,6 +135,7 @@ static int monitor_collect(struct collect_ctx *c)
 				 .cmd_output = c->output == OUTPUT_SUPPRESS  ? "/dev/null"
 					       : c->output == OUTPUT_CAPTURE ? c->log_path
 									     : NULL,
+				 .cmd_cwd = c->env->cwd,
 				 .values = &st->values,
 				 .quiet = true,
 				 .say = monitor_say,

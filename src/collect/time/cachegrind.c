@@ -22,7 +22,7 @@ int cachegrind_prepare(struct cachegrind *cg, char *const *cmd)
 	int ret;
 
 	memset(cg, 0, sizeof(*cg));
-	if (spawn_which("valgrind", &path) < 0)
+	if (spawn_which(NULL, "valgrind", &path) < 0)
 		return err_set(ERR_CHILD, "collect time: counting instructions without a PMU needs "
 					  "valgrind (Debian package valgrind)");
 	free(path);

@@ -16,6 +16,7 @@
 #include "collect/trace/trace.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/spawn.h"
 
 /* The registers of the first six integer arguments (x86-64 System V). */
 static const int arg_regs[] = {PERF_REG_X86_DI, PERF_REG_X86_SI, PERF_REG_X86_DX,
@@ -24,6 +25,7 @@ static const int arg_regs[] = {PERF_REG_X86_DI, PERF_REG_X86_SI, PERF_REG_X86_DX
 struct planner {
 	const struct trace_opts *o;
 	const char *binary;
+	const char *cwd; /* where a -l PATH is relative to (NULL: here) */
 	struct sym_cache *syms;
 	struct trace_data *d;
 	struct probe_plan *plan;
@@ -180,14 +182,14 @@ static void dyn_search_path(const char *binary, const char *origin, int64_t tag,
 /* A library as -l or -f LIB#FUNC names it: a path, or a name looked for
  * beside the binary, on its RPATH, LD_LIBRARY_PATH, its RUNPATH and in the
  * system's directories, the dynamic loader's order. */
-static char *find_library(const char *name, const char *binary)
+static char *find_library(const char *name, const char *binary, const char *cwd)
 {
 	const char *slash = strrchr(binary, '/'), *env = getenv("LD_LIBRARY_PATH");
 	char *origin, *dirs, *p = NULL;
 	struct buf b = BUF_INIT;
 
 	if (strchr(name, '/'))
-		return existing_file(xstrdup(name));
+		return existing_file(spawn_path_at(cwd, name));
 	origin = xasprintf("%.*s", slash ? (int)(slash - binary) : 1, slash ? binary : ".");
 	buf_addf(&b, "%s:", origin);
 	dyn_search_path(binary, origin, DT_RPATH, &b);
@@ -209,7 +211,7 @@ static char *find_library(const char *name, const char *binary)
 
 static int lib_path(const struct planner *pl, const char *lib, char **path)
 {
-	*path = lib ? find_library(lib, pl->binary) : xstrdup(pl->binary);
+	*path = lib ? find_library(lib, pl->binary, pl->cwd) : xstrdup(pl->binary);
 	if (!*path)
 		return err_set(ERR_INVALID, "collect trace: library '%s' not found", lib);
 	return 0;
@@ -628,10 +630,10 @@ static int plan_strategy(struct planner *pl)
 	return ret;
 }
 
-int trace_plan(const struct trace_opts *o, const char *binary, struct sym_cache *syms,
-	       struct trace_data *d, struct probe_plan *plan)
+int trace_plan(const struct trace_opts *o, const char *binary, const char *cwd,
+	       struct sym_cache *syms, struct trace_data *d, struct probe_plan *plan)
 {
-	struct planner pl = {o, binary, syms, d, plan};
+	struct planner pl = {o, binary, cwd, syms, d, plan};
 	int ret = 0;
 
 	memset(plan, 0, sizeof(*plan));

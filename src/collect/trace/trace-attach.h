@@ -39,13 +39,14 @@ struct probe_plan {
 };
 
 /*
- * The probes @o asks for in @binary (the command's executable, or -b) and
- * its libraries; their names go to d->names. Errors, one line each: a
- * function or USDT probe that is not there, a file without symbols, a
- * library not found.
+ * The probes @o asks for in @binary (the command's executable, or -b, as
+ * a path from here) and its libraries (a -l PATH is relative to @cwd, the
+ * command's directory; NULL: ours); their names go to d->names. Errors, one
+ * line each: a function or USDT probe that is not there, a file without
+ * symbols, a library not found.
  */
-int trace_plan(const struct trace_opts *o, const char *binary, struct sym_cache *syms,
-	       struct trace_data *d, struct probe_plan *plan);
+int trace_plan(const struct trace_opts *o, const char *binary, const char *cwd,
+	       struct sym_cache *syms, struct trace_data *d, struct probe_plan *plan);
 void trace_plan_free(struct probe_plan *plan);
 
 #endif

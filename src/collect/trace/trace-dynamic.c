@@ -25,6 +25,7 @@
 #include "collect/trace/trace-sym.h"
 #include "collect/trace/trace-tracefs.h"
 #include "collect/trace/trace.h"
+#include "perf/child.h"
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
@@ -320,29 +321,14 @@ static void drain_all(struct dyn *dy)
 
 /* ---- the command ---- */
 
-/* The child waits for the probes on @sync before it runs the command. */
-static pid_t start_child(struct collect_ctx *c, const char *path, int sync[2])
+/* Where the command's output goes: the log, /dev/null, or ours (-1). */
+static int output_fd(const struct collect_ctx *c)
 {
-	pid_t pid = fork();
-	char go;
-
-	if (pid != 0)
-		return pid;
-	close(sync[1]);
-	if (read(sync[0], &go, 1) != 1)
-		_exit(127);
-	if (c->output != OUTPUT_DEFAULT) {
-		int fd = c->output == OUTPUT_CAPTURE && c->log_path
-				 ? open(c->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644)
-				 : open("/dev/null", O_WRONLY);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-	}
-	execv(path, c->argv);
-	_exit(127);
+	if (c->output == OUTPUT_DEFAULT)
+		return -1;
+	if (c->output == OUTPUT_CAPTURE && c->log_path)
+		return open(c->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	return open("/dev/null", O_WRONLY | O_CLOEXEC);
 }
 
 static double now_s(void)
@@ -454,38 +440,49 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 {
 	struct dyn dy = {.ncpus = sysconf(_SC_NPROCESSORS_CONF), .page = (size_t)getpagesize()};
 	struct spawner sp;
-	struct spawn_opts so = {0};
+	struct spawn_opts so = {.cwd = c->env->cwd};
 	struct probe_plan plan = {0};
-	int sync[2], ret;
-	pid_t pid;
+	struct perf_child ch = {0, -1, -1, false};
+	struct perf_child_io io = {.in_fd = -1, .cwd = c->env->cwd};
+	char *exe = NULL, *bin = NULL;
+	int ret;
 
-	/* The spawner resolves the command on PATH and says when it cannot run;
-	 * what to probe is known before the command starts. */
+	/* The spawner resolves the command on PATH (in its directory) and says
+	 * when it cannot run; what to probe is known before the command starts,
+	 * in its file as named from here. */
 	ret = spawner_init(&sp, c->argv, &so);
-	if (ret == 0)
-		ret = trace_plan(o, o->binary ? o->binary : sp.path, syms, d, &plan);
-	if (ret < 0 || pipe(sync) < 0) {
+	if (ret == 0) {
+		exe = spawn_path_at(c->env->cwd, sp.path);
+		bin = o->binary ? spawn_path_at(c->env->cwd, o->binary) : NULL;
+		ret = trace_plan(o, bin ? bin : exe, c->env->cwd, syms, d, &plan);
+		free(bin);
+	}
+	if (ret < 0) {
 		trace_plan_free(&plan);
 		spawner_release(&sp);
-		return ret < 0 ? ret : err_set(ERR_IO, "pipe: %s", strerror(errno));
+		free(exe);
+		return ret;
 	}
 	dy.leaders = xmalloc((size_t)dy.ncpus * sizeof(*dy.leaders));
 	dy.rings = xcalloc((size_t)dy.ncpus, sizeof(*dy.rings));
 	for (long cpu = 0; cpu < dy.ncpus; cpu++)
 		dy.leaders[cpu] = -1;
 	fflush(NULL);
-	pid = start_child(c, sp.path, sync);
-	dy.child = pid;
-	close(sync[0]);
-	ret = pid < 0 ? err_set(ERR_CHILD, "fork: %s", strerror(errno))
-		      : attach_plan(&dy, &plan, o, d);
-	if (pid > 0 && ret == 0 && write(sync[1], "g", 1) != 1)
-		ret = err_set(ERR_IO, "cannot start '%s'", c->argv[0]);
-	close(sync[1]); /* on an error the child reads nothing and exits */
-	if (pid > 0 && ret == 0)
-		watch_child(c, &dy, pid, run);
-	else if (pid > 0)
-		waitpid(pid, NULL, 0);
+	io.out_fd = io.err_fd = output_fd(c);
+	/* Held before its exec until the probes are on. */
+	ret = perf_child_fork_io(&ch, c->argv, &io);
+	dy.child = ch.pid;
+	if (ret == 0)
+		ret = attach_plan(&dy, &plan, o, d);
+	if (ret == 0)
+		ret = perf_child_start(&ch, c->argv[0]);
+	if (ret == 0) {
+		watch_child(c, &dy, ch.pid, run);
+		ch.pid = 0; /* reaped */
+	}
+	perf_child_release(&ch); /* on an error: killed before it ran */
+	if (io.out_fd >= 0)
+		close(io.out_fd);
 	trace_watch(o, "%zu probe hits, %zu forks, %lu lost", dy.nsamples, dy.nforks,
 		    (unsigned long)dy.lost);
 	if (ret == 0 && dy.lost)
@@ -493,7 +490,7 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 			    "Warning: %lu probe hits were lost (the buffer overflowed)",
 			    (unsigned long)dy.lost);
 	if (ret == 0)
-		dyn_pair_samples(&dy, sp.path, d);
+		dyn_pair_samples(&dy, exe, d);
 	if (ret == 0 && dy.unreturned)
 		collect_say(c, COLLECT_MSG_ERR,
 			    "Warning: %lu calls nested deeper than the kernel probes returns (64 "
@@ -503,5 +500,6 @@ int trace_dynamic_run(struct collect_ctx *c, const struct trace_opts *o, struct 
 	dyn_release(&dy);
 	trace_plan_free(&plan);
 	spawner_release(&sp);
+	free(exe);
 	return ret;
 }

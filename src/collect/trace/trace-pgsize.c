@@ -58,18 +58,17 @@ static int size_rule(const struct trace_size *z, const char *path, const struct 
 	return 0;
 }
 
-int trace_size_env(const struct trace_opts *o, char *const *argv, struct sym_cache *syms,
-		   char **env)
+int trace_size_env(const struct trace_opts *o, char *const *argv, const char *cwd,
+		   struct sym_cache *syms, char **env)
 {
-	struct spawner sp;
-	struct spawn_opts so = {0};
 	struct buf out = {0};
-	int ret = spawner_init(&sp, argv, &so);
+	char *path;
+	int ret = spawn_which(cwd, argv[0], &path);
 
 	*env = NULL;
 	if (ret < 0)
 		return ret;
-	const struct sym_file *f = trace_sym_file(syms, sp.path);
+	const struct sym_file *f = trace_sym_file(syms, path);
 
 	/* -finstrument-functions' hooks get the function's address and its
 	 * caller's, with the arguments' registers already reused: say so
@@ -79,10 +78,10 @@ int trace_size_env(const struct trace_opts *o, char *const *argv, struct sym_cac
 			ERR_INVALID,
 			"collect trace: --size: %s is built with -finstrument-functions, whose "
 			"hooks do not see arguments: build it with `veles cflags trace --pg`",
-			sp.path);
+			path);
 	for (size_t i = 0; ret == 0 && i < o->nsizes; i++)
-		ret = size_rule(&o->sizes[i], sp.path, f, &out);
-	spawner_release(&sp);
+		ret = size_rule(&o->sizes[i], path, f, &out);
+	free(path);
 	if (ret < 0) {
 		buf_release(&out);
 		return ret;

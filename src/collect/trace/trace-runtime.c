@@ -10,6 +10,7 @@
 #include "collect/collector.h"
 #include "collect/trace/trace-state.h"
 #include "util/common.h"
+#include "util/envp.h"
 #include "util/fsutil.h"
 
 static char *existing(char *path)
@@ -42,43 +43,34 @@ char *trace_runtime_path(void)
 	return existing(xstrdup(VELES_RUNTIME_INSTALLED));
 }
 
-/* The runtime is preloaded ahead of whatever the user preloads already. */
-static void set_env(const struct trace_state *st, char **saved_preload)
+/* The runtime's variables, for the command alone (our environment stays as
+ * it is: another thread of the front end may be reading it). The runtime
+ * is preloaded ahead of whatever the user preloads already. */
+static char **runtime_env(const struct trace_state *st)
 {
 	const char *old = getenv("LD_PRELOAD");
-	char *preload = old && *old ? xasprintf("%s:%s", st->runtime, old) : xstrdup(st->runtime);
+	char **env = xcalloc(5, sizeof(*env));
+	size_t k = 0;
 
-	*saved_preload = old ? xstrdup(old) : NULL;
-	setenv("LD_PRELOAD", preload, 1);
-	setenv("VELES_TRACE_DIR", st->dir, 1);
-	setenv("VELES_TRACE_MODE", st->o.aggregate ? "aggregate" : "records", 1);
+	env[k++] = old && *old ? xasprintf("LD_PRELOAD=%s:%s", st->runtime, old)
+			       : xasprintf("LD_PRELOAD=%s", st->runtime);
+	env[k++] = xasprintf("VELES_TRACE_DIR=%s", st->dir);
+	env[k++] = xasprintf("VELES_TRACE_MODE=%s", st->o.aggregate ? "aggregate" : "records");
 	if (st->size_env)
-		setenv("VELES_TRACE_SIZE", st->size_env, 1);
-	free(preload);
-}
-
-static void restore_env(char *saved_preload)
-{
-	if (saved_preload)
-		setenv("LD_PRELOAD", saved_preload, 1);
-	else
-		unsetenv("LD_PRELOAD");
-	unsetenv("VELES_TRACE_DIR");
-	unsetenv("VELES_TRACE_MODE");
-	unsetenv("VELES_TRACE_SIZE");
-	free(saved_preload);
+		env[k++] = xasprintf("VELES_TRACE_SIZE=%s", st->size_env);
+	return env;
 }
 
 int trace_run_instrumented(struct collect_ctx *c, struct trace_state *st)
 {
+	char **env = runtime_env(st);
 	struct spawn_opts so;
-	char *saved;
 	int ret;
 
 	collect_spawn_opts(c, &so);
-	set_env(st, &saved);
+	so.env = env;
 	ret = spawn_run(c->argv, &so, &st->run);
-	restore_env(saved);
+	envp_free(env);
 	if (ret < 0)
 		return ret;
 	c->last_status = st->run.status;

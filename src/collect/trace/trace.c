@@ -40,7 +40,9 @@ static int trace_before(struct collect_ctx *c)
 /* The instrumented run: the runtime's files read back into calls. */
 static int collect_instrumented(struct collect_ctx *c, struct trace_state *st)
 {
-	int ret = st->o.nsizes ? trace_size_env(&st->o, c->argv, &st->syms, &st->size_env) : 0;
+	int ret = st->o.nsizes
+			  ? trace_size_env(&st->o, c->argv, c->env->cwd, &st->syms, &st->size_env)
+			  : 0;
 
 	if (ret == 0)
 		ret = trace_run_instrumented(c, st);

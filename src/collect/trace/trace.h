@@ -81,9 +81,10 @@ void trace_watch(const struct trace_opts *o, const char *fmt, ...)
 struct profile *trace_build_profile(const struct trace_data *d, const struct trace_opts *o,
 				    struct sym_cache *syms, const char *cmd);
 /* --size for the mcount build's runtime: @env gets VELES_TRACE_SIZE, the
- * sized functions of @argv's executable (docs/trace-format.md). */
-int trace_size_env(const struct trace_opts *o, char *const *argv, struct sym_cache *syms,
-		   char **env);
+ * sized functions of @argv's executable, found as a command started in
+ * @cwd (NULL: ours) would find it (docs/trace-format.md). */
+int trace_size_env(const struct trace_opts *o, char *const *argv, const char *cwd,
+		   struct sym_cache *syms, char **env);
 /* The path of libveles-trace.so: $VELES_TRACE_LIB, beside the build, or installed. */
 char *trace_runtime_path(void);
 
