@@ -114,7 +114,7 @@ static int call_module(veles_script_entry fn, const struct tp_stream *s, const c
 	run.argc = nargs + 1;
 	run.libdir = libdir;
 	/* Scripts written for perf append $PERF_EXEC_PATH/... to sys.path. */
-	setenv("PERF_EXEC_PATH", dir, 0);
+	run.exec_path = dir;
 	ret = fn(&run);
 	free(run.argv);
 	free(libdir);

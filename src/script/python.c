@@ -465,6 +465,33 @@ static int set_path(struct veles_script_run *run)
 	return ret;
 }
 
+/*
+ * $PERF_EXEC_PATH, which scripts written for perf append to sys.path, in the
+ * interpreter's os.environ when it is not set there: in its mapping alone,
+ * as os.environ's own item assignment would putenv() into the process that
+ * embeds us, whose environment is not ours to change.
+ */
+static int set_exec_path(const struct veles_script_run *run)
+{
+	PyObject *os = PyImport_ImportModule("os");
+	PyObject *env = os ? PyObject_GetAttrString(os, "environ") : NULL;
+	PyObject *data = env ? PyObject_GetAttrString(env, "_data") : NULL;
+	PyObject *key = env ? PyObject_CallMethod(env, "encodekey", "s", "PERF_EXEC_PATH") : NULL;
+	PyObject *val = PyUnicode_DecodeFSDefault(run->exec_path);
+	PyObject *enc = env && val ? PyObject_CallMethod(env, "encodevalue", "O", val) : NULL;
+	int ret = data && key && enc ? PyDict_Contains(data, key) : -1;
+
+	if (ret == 0)
+		ret = PyDict_SetItem(data, key, enc);
+	Py_XDECREF(enc);
+	Py_XDECREF(val);
+	Py_XDECREF(key);
+	Py_XDECREF(data);
+	Py_XDECREF(env);
+	Py_XDECREF(os);
+	return ret < 0 ? -1 : 0;
+}
+
 static int start_python(struct veles_script_run *run)
 {
 	PyConfig config;
@@ -482,7 +509,7 @@ static int start_python(struct veles_script_run *run)
 			 status.err_msg ? status.err_msg : "unknown error");
 		return -1;
 	}
-	return set_path(run);
+	return set_path(run) < 0 || set_exec_path(run) < 0 ? -1 : 0;
 }
 
 static int run_samples(struct state *st, struct veles_script_run *run)

@@ -9,7 +9,7 @@
 
 #include "perf/tpstream.h"
 
-#define VELES_SCRIPT_ABI 1
+#define VELES_SCRIPT_ABI 2
 #define VELES_SCRIPT_ENTRY "veles_script_python_run"
 #define VELES_SCRIPT_MODULE_NAME "veles-script-python.so"
 
@@ -19,6 +19,7 @@ struct veles_script_run {
 	char **argv;	    /* sys.argv: the script, then its arguments */
 	int argc;
 	const char *libdir;		/* Core.py and Util.py, put first on sys.path */
+	const char *exec_path;		/* $PERF_EXEC_PATH in the script's os.environ */
 	const struct tp_stream *stream; /* the recording, samples in time order */
 	unsigned long long handled;	/* out: handler calls made */
 	char error[512];		/* out: one line, when the run fails */

@@ -167,6 +167,22 @@ veles script -i c.data -s raises.py >/dev/null 2>"$T/err" && fail "a raising han
 has "$T/err" 'ValueError: boom'
 has "$T/err" '^veles: script: raises.py failed'
 
+# Scripts written for perf find $PERF_EXEC_PATH in os.environ (the bundled
+# scripts' directory unless the user set it), while the process's own
+# environment, which veles does not change, has no such variable.
+cat >execpath.py <<'EOS'
+import ctypes, os
+def trace_end():
+    libc = ctypes.CDLL(None)
+    libc.getenv.restype = ctypes.c_char_p
+    print("exec", os.environ["PERF_EXEC_PATH"], libc.getenv(b"PERF_EXEC_PATH"))
+EOS
+env -u PERF_EXEC_PATH "$VELES" script -i c.data -s execpath.py >"$T/out" 2>"$T/err" ||
+	fail "script execpath.py: $(cat "$T/err")"
+has "$T/out" '^exec /.* None$'
+PERF_EXEC_PATH=/mine ok veles script -i c.data -s execpath.py
+has "$T/out" "^exec /mine b'/mine'$"
+
 # Without libpython the module cannot load: one line says what to install.
 mkdir fake && cd fake || fail "cd"
 echo 'int fake_python(void) { return 0; }' >py.c
