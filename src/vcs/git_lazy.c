@@ -1,7 +1,6 @@
 /* libgit2 loaded on first use (git_lazy.h says why). */
 #include <dlfcn.h>
 #include <stddef.h>
-#include <stdlib.h>
 
 /* Here the names must stay names: no call macros. */
 #define GIT_LAZY_NO_CALL_MACROS
@@ -10,6 +9,9 @@
 
 struct git_lazy git_lazy_table;
 bool git_lazy_loaded;
+/* VELES_LIBGIT2_SONAME: the soname of the libgit2 we compiled against
+ * (src/vcs/meson.build). */
+static const char *library = VELES_LIBGIT2_SONAME;
 
 static const struct {
 	const char *name;
@@ -33,35 +35,22 @@ int git_lazy_load(void)
 
 	if (git_lazy_loaded)
 		return 0;
-	/* VELES_LIBGIT2_SONAME: the soname of the libgit2 we compiled against
-	 * (src/vcs/meson.build). */
-	h = dlopen(VELES_LIBGIT2_SONAME, RTLD_LAZY | RTLD_GLOBAL);
+	h = dlopen(library, RTLD_LAZY | RTLD_GLOBAL);
 	if (!h)
-		return err_set(ERR_GENERIC, "cannot load libgit2 (%s): %s", VELES_LIBGIT2_SONAME,
-			       dlerror());
+		return err_set(ERR_GENERIC, "cannot load libgit2 (%s): %s", library, dlerror());
 	for (i = 0; i < ARRAY_SIZE(lazy_syms); i++) {
 		void *fn = dlsym(h, lazy_syms[i].name);
 
 		if (!fn)
 			return err_set(ERR_GENERIC, "cannot load libgit2 (%s): no %s in it",
-				       VELES_LIBGIT2_SONAME, lazy_syms[i].name);
+				       library, lazy_syms[i].name);
 		*(void **)((char *)&git_lazy_table + lazy_syms[i].offset) = fn;
 	}
 	git_lazy_loaded = true;
 	return 0;
 }
 
-/*
- * Every libgit2 object comes from a repository vcs_open() opened, and
- * vcs_open() loads the library first and returns its error: a git_* call
- * therefore finds the table filled. One that does not (a caller that
- * skipped vcs_open(), such as a unit test calling git_libgit2_init()) has
- * it loaded here; there is no error to return from inside a call, so a
- * library that cannot load then is a broken invariant, not a user's error.
- */
-const struct git_lazy *git_lazy_require(void)
+void git_lazy_set_library(const char *soname)
 {
-	if (git_lazy_load() < 0)
-		abort();
-	return &git_lazy_table;
+	library = soname ? soname : VELES_LIBGIT2_SONAME;
 }
