@@ -18,6 +18,7 @@
 #include "testutil.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/envp.h"
 #include "util/fsutil.h"
 #include "util/spawn.h"
 
@@ -287,6 +288,119 @@ static void test_spawner_reuse(void **state)
 	spawner_release(&s);
 }
 
+/* A directory with a script that prints where it runs and a variable. */
+static char *make_here(void)
+{
+	char *dir = xasprintf("%s/here", tmpdir), *script = xasprintf("%s/here.sh", dir);
+	const char *text = "#!/bin/sh\necho \"$(pwd -P) ${VELES_SPAWN_TEST-unset} "
+			   "${VELES_SPAWN_GONE-unset}\"\n";
+
+	assert_int_equal(mkdir_p(dir), 0);
+	assert_int_equal(file_write_atomic(script, text, strlen(text)), 0);
+	assert_int_equal(chmod(script, 0755), 0);
+	free(script);
+	return dir;
+}
+
+/* The command runs in its directory with its variables; ours stay. */
+static void test_cwd_env(void **state)
+{
+	char *dir = make_here(), *real = realpath(dir, NULL), *want, *ours = getcwd(NULL, 0), *now;
+	char *argv[] = {"./here.sh", NULL};
+	char *env[] = {"VELES_SPAWN_TEST=one", "VELES_SPAWN_TEST=two", "VELES_SPAWN_GONE", NULL};
+	struct buf got[2] = {BUF_INIT, BUF_INIT};
+	struct spawn_opts o = {.output = SPAWN_SUPPRESS,
+			       .sink = sink_into,
+			       .sink_arg = got,
+			       .sink_streams = SPAWN_STDOUT,
+			       .cwd = dir,
+			       .env = env};
+	struct spawner s;
+	struct spawn_result r;
+
+	setenv("VELES_SPAWN_GONE", "ours", 1);
+	want = xasprintf("%s two unset\n%s two unset\n", real, real);
+	/* Prepared once (argv[0] found in @dir, not here), run twice. */
+	assert_int_equal(spawner_init(&s, argv, &o), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(spawner_run(&s, &r), 0);
+		assert_true(WIFEXITED(r.status));
+		assert_int_equal(WEXITSTATUS(r.status), 0);
+	}
+	spawner_release(&s);
+	assert_string_equal(buf_str(&got[0]), want);
+	now = getcwd(NULL, 0);
+	assert_string_equal(now, ours);
+	assert_null(getenv("VELES_SPAWN_TEST"));
+	assert_string_equal(getenv("VELES_SPAWN_GONE"), "ours");
+	unsetenv("VELES_SPAWN_GONE");
+	buf_release(&got[0]);
+	buf_release(&got[1]);
+	free(want);
+	free(real);
+	free(ours);
+	free(now);
+	free(dir);
+}
+
+/* Without a sink or a timeout (the prepared fast path) too. */
+static void test_cwd_fast(void **state)
+{
+	char *dir = make_here(), *out = xasprintf("%s/out.txt", dir);
+	struct spawn_opts o = {
+		.cwd = dir, .envp = (char *[]){"ONLY=1", NULL}, .env = (char *[]){"ALSO=2", NULL}};
+	struct spawn_result r;
+	struct buf b = BUF_INIT;
+
+	assert_int_equal(run(&r, &o, "/bin/sh", "-c", "env | sort >out.txt", END), 0);
+	assert_int_equal(WEXITSTATUS(r.status), 0);
+	assert_int_equal(file_read_all(out, &b), 0);
+	/* The whole environment is @envp with @env over it (sh adds PWD). */
+	assert_non_null(strstr(buf_str(&b), "ALSO=2\nONLY=1\n"));
+	assert_null(strstr(buf_str(&b), "HOME="));
+	buf_release(&b);
+	free(out);
+	free(dir);
+}
+
+static void test_cwd_errors(void **state)
+{
+	char *dir = make_here(), *missing = xasprintf("%s/no-such-dir", tmpdir), *want, *path;
+	struct spawn_opts o = {.cwd = missing};
+	struct spawn_result r;
+
+	assert_int_equal(run(&r, &o, "true", END), ERR_CHILD);
+	want = xasprintf("cannot run 'true' in %s: No such file or directory", missing);
+	assert_string_equal(err_msg(), want);
+	/* ./here.sh is in @dir, not here. */
+	o.cwd = NULL;
+	assert_int_equal(run(&r, &o, "./here.sh", END), ERR_CHILD);
+	assert_int_equal(spawn_which(dir, "./here.sh", &path), 0);
+	free(want);
+	want = xasprintf("%s/./here.sh", dir);
+	assert_string_equal(path, want);
+	free(path);
+	free(want);
+	free(missing);
+	free(dir);
+}
+
+static void test_envp_merge(void **state)
+{
+	char *base[] = {"A=1", "B=2", "C=3", NULL};
+	char *over[] = {"B=x", "D=4", "B=y", "C", "E", NULL};
+	char **e = envp_merge(base, over);
+
+	assert_string_equal(e[0], "A=1");
+	assert_string_equal(e[1], "D=4");
+	assert_string_equal(e[2], "B=y");
+	assert_null(e[3]);
+	assert_string_equal(envp_get(e, "B"), "y");
+	assert_null(envp_get(e, "C"));
+	assert_null(envp_get(e, "B="));
+	envp_free(e);
+}
+
 /* SIGINT while a command runs reaches the command and is remembered. */
 static void test_interrupt(void **state)
 {
@@ -324,6 +438,10 @@ int main(void)
 		cmocka_unit_test(test_timeout_kill),
 		cmocka_unit_test(test_rusage),
 		cmocka_unit_test(test_spawner_reuse),
+		cmocka_unit_test(test_cwd_env),
+		cmocka_unit_test(test_cwd_fast),
+		cmocka_unit_test(test_cwd_errors),
+		cmocka_unit_test(test_envp_merge),
 		cmocka_unit_test(test_interrupt),
 	};
 
