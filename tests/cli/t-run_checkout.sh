@@ -1,0 +1,54 @@
+#!/bin/bash
+# veles run matrix -m REV measures each version's own program in that
+# version's checkout: execute.pre_run builds it there, an external workload
+# generator runs there, and the collector runs the command there, while
+# veles stays where it was started. The work tree has no program at all,
+# so a command run anywhere else could not start.
+. "$(dirname "$0")/lib.sh"
+new_git_project p
+for v in 1 2; do
+	printf '#!/bin/sh\necho "version%s_$1: %s ms"\n' "$v" "$v" >prog.in
+	echo "$v$v" >size-1.txt
+	echo "$v$v$v" >size-2.txt
+	git add prog.in size-1.txt size-2.txt && git commit -qm "version $v" || fail commit
+	id[v]=$(git rev-parse HEAD)
+done
+cat >>.veles/config.yml <<'YML'
+cmds: [./prog.sh]
+workloads: [sizes]
+collectors:
+  - name: regex
+    params:
+      pattern: ['(?<uid>\w+): (?<amount>[\d.]+) (?<unit>\w+)']
+      output_handling: suppress
+execute:
+  pre_run:
+    - cp prog.in prog.sh && chmod +x prog.sh
+generators:
+  workload:
+    - id: sizes
+      type: external
+      min: 1
+      max: 2
+      command: cat size-$VELES_WORKLOAD_SIZE.txt
+YML
+[ ! -e prog.sh ] || fail "the work tree must have no program"
+status_before=$(git status --porcelain)
+ok veles run matrix -m "${id[1]}" -m "${id[2]}"
+has "$T/out" "2 jobs: 2 ok"
+[ ! -e prog.sh ] || fail "pre_run ran in the work tree"
+[ "$(git status --porcelain)" = "$status_before" ] || fail "the work tree changed"
+for f in .veles/jobs/*.perf; do
+	json_of "$f"
+done >"$T/profiles"
+python3 - "${id[1]}" "${id[2]}" $(cat "$T/profiles") <<'PY' || fail "each version's program"
+import json, sys
+ids, files = sys.argv[1:3], sys.argv[3:]
+seen = {}
+for f in files:
+    p = json.load(open(f))
+    uids = sorted(r["uid"] for r in p["resource_type_map"].values())
+    seen[p["origin"]] = uids
+want = {ids[0]: ["version1_11", "version1_111"], ids[1]: ["version2_22", "version2_222"]}
+assert seen == want, seen
+PY
