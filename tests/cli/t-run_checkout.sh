@@ -52,3 +52,26 @@ for f in files:
 want = {ids[0]: ["version1_11", "version1_111"], ids[1]: ["version2_22", "version2_222"]}
 assert seen == want, seen
 PY
+
+# collect bounds reads the checkout's sources, with its -I relative to the
+# checkout's root: the header is not in the work tree any more.
+mkdir inc && echo '#define N 10' >inc/n.h
+printf '#include "n.h"\nint f(int n)\n{\n\tint s = 0;\n\tfor (int i = 0; i < n * N; i++)\n\t\ts += i;\n\treturn s;\n}\n' >f.c
+git add inc/n.h f.c && git commit -qm "bounds" || fail commit
+rm -r inc .veles/jobs/*.perf
+cat >.veles/config.yml <<'YML'
+cmds: [f]
+args: ['-Iinc']
+collectors:
+  - name: bounds
+    params:
+      source: [f.c]
+YML
+ok veles run matrix -m HEAD
+has "$T/out" "1 job: 1 ok"
+python3 - "$(json_of "$(newest)")" <<'PY' || fail "bounds in the checkout"
+import json, sys
+p = json.load(open(sys.argv[1]))
+bounds = {(r["uid"]["source"], r["type"]): r["bound"] for r in p["resource_type_map"].values()}
+assert bounds[("f.c", "total bound")] == "1 + max(0, 10 × n)", bounds
+PY
