@@ -75,3 +75,77 @@ p = json.load(open(sys.argv[1]))
 bounds = {(r["uid"]["source"], r["type"]): r["bound"] for r in p["resource_type_map"].values()}
 assert bounds[("f.c", "total bound")] == "1 + max(0, 10 × n)", bounds
 PY
+
+# Every collector that runs a program runs the checkout's: built by
+# pre_run there alone, timed, its allocations recorded through the memory
+# runtime, its calls traced through the trace runtime (both preloaded into
+# it alone) and, where uprobes can be used, through them on its binary
+# (found in the checkout, --binary too).
+export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
+cat >w.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((noinline)) long work(int n)
+{
+	char *p = malloc(12345);
+	long s = 0;
+	for (int i = 0; i < n; i++) {
+		p[i % 12345] = (char)i;
+		s += p[i % 12345];
+	}
+	free(p);
+	return s;
+}
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 1000;
+	printf("%ld\n", work(n) + work(n));
+	return 0;
+}
+C
+git add w.c && git commit -qm "w" || fail commit
+cc -O0 -o "$T/w" w.c || fail cc
+dynamic=
+if veles collect trace --dynamic -f work -o suppress -- "$T/w" >"$T/out" 2>"$T/err"; then
+	dynamic='  - {name: trace, params: {dynamic: true, func: [work], binary: ./w, output_handling: suppress}}'
+else
+	echo "note: no dynamic trace here: $(cat "$T/err")" >&2
+fi
+rm -f .veles/jobs/*.perf
+cat >.veles/config.yml <<YML
+cmds: [./w]
+args: ['1000']
+collectors:
+  - {name: time, params: {repeat: 2, output_handling: suppress}}
+  - {name: memory, params: {output_handling: suppress}}
+  - {name: trace, params: {instrumented: true, output_handling: suppress}}
+$dynamic
+execute:
+  pre_run:
+    - cc -g -O0 -fno-omit-frame-pointer -finstrument-functions -o w w.c
+YML
+[ ! -e w ] || fail "the work tree must have no program"
+ok veles run matrix -m HEAD
+n=$([ -n "$dynamic" ] && echo 4 || echo 3)
+has "$T/out" "$n jobs: $n ok"
+[ ! -e w ] || fail "pre_run ran in the work tree"
+for f in .veles/jobs/*.perf; do
+	json_of "$f"
+done >"$T/profiles"
+python3 - $(cat "$T/profiles") <<'PY' || fail "each collector on the checkout's program"
+import json, sys
+seen = {}
+for f in sys.argv[1:]:
+    p = json.load(open(f))
+    info = p["collector_info"]
+    name = info["name"] + ("-dynamic" if info["params"].get("dynamic") else "")
+    uids = [t["uid"] for t in p.get("resource_type_map", {}).values()]
+    amounts = [a for r in (p.get("resources") or {}).values() for a in r.get("amount", [])]
+    seen[name] = (uids, amounts)
+assert {"time", "memory", "trace"} <= set(seen), seen.keys()
+assert 12345 in seen["memory"][1], seen["memory"]
+assert any(u.get("function") == "work" for u in seen["memory"][0] if isinstance(u, dict)), seen["memory"][0]
+for t in ("trace", "trace-dynamic"):
+    if t in seen:
+        assert "work" in seen[t][0], (t, seen[t][0])
+PY
