@@ -189,6 +189,14 @@ void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o)
 	o->cwd = c->env->cwd;
 }
 
+char *collect_preload_var(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+
+	return old && *old ? xasprintf("LD_PRELOAD=%s:%s", lib, old)
+			   : xasprintf("LD_PRELOAD=%s", lib);
+}
+
 /* ---- the profile's name and header ---- */
 
 static char *join_args(char **argv, int argc)

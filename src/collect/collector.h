@@ -139,6 +139,9 @@ void collect_say(const struct collect_ctx *c, enum collect_msg kind, const char 
  * and the directory it runs in (env->cwd). */
 struct spawn_opts;
 void collect_spawn_opts(const struct collect_ctx *c, struct spawn_opts *o);
+/* "LD_PRELOAD=@lib" ahead of whatever the user preloads already, for a
+ * command's own environment (spawn_opts.env); caller frees. */
+char *collect_preload_var(const char *lib);
 /* A whole number of at least @min for option @opt; ERR_INVALID otherwise. */
 int collect_parse_count(const char *name, const char *opt, const char *arg, long min, long *out);
 

@@ -281,13 +281,11 @@ static const char *unwind_name(enum unwind u)
  * as it is: another thread of the front end may be reading it). */
 static char **preload_env(const struct memory_state *st)
 {
-	const char *pre = getenv("LD_PRELOAD");
 	bool none = st->children == CHILDREN_NONE;
 	char **env = xcalloc(8, sizeof(*env));
 	size_t k = 0;
 
-	env[k++] = pre && *pre ? xasprintf("LD_PRELOAD=%s:%s", st->runtime, pre)
-			       : xasprintf("LD_PRELOAD=%s", st->runtime);
+	env[k++] = collect_preload_var(st->runtime);
 	env[k++] = xasprintf("VELES_MEMORY_OUT=%s/mem", st->dir);
 	env[k++] = xasprintf("VELES_MEMORY_FREE_STACKS=%s", st->o.all ? "1" : "0");
 	env[k++] = none ? xasprintf("VELES_MEMORY_DRIVER=%ld", (long)getpid())

@@ -44,16 +44,13 @@ char *trace_runtime_path(void)
 }
 
 /* The runtime's variables, for the command alone (our environment stays as
- * it is: another thread of the front end may be reading it). The runtime
- * is preloaded ahead of whatever the user preloads already. */
+ * it is: another thread of the front end may be reading it). */
 static char **runtime_env(const struct trace_state *st)
 {
-	const char *old = getenv("LD_PRELOAD");
 	char **env = xcalloc(5, sizeof(*env));
 	size_t k = 0;
 
-	env[k++] = old && *old ? xasprintf("LD_PRELOAD=%s:%s", st->runtime, old)
-			       : xasprintf("LD_PRELOAD=%s", st->runtime);
+	env[k++] = collect_preload_var(st->runtime);
 	env[k++] = xasprintf("VELES_TRACE_DIR=%s", st->dir);
 	env[k++] = xasprintf("VELES_TRACE_MODE=%s", st->o.aggregate ? "aggregate" : "records");
 	if (st->size_env)
