@@ -1,15 +1,19 @@
 /* src/perf: event names, count scaling, the record file, symbols, and
  * resolving a synthetic recording's samples. No counters are opened. */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "perf/child.h"
 #include "perf/counters.h"
 #include "perf/datafile.h"
 #include "perf/metrics.h"
@@ -17,7 +21,9 @@
 #include "perf/symbols.h"
 #include "testutil.h"
 #include "util/buf.h"
+#include "util/common.h"
 #include "util/error.h"
+#include "util/fsutil.h"
 
 static void test_event_names(void **state)
 {
@@ -366,6 +372,46 @@ static void test_session_time_order(void **state)
 	free(exe);
 }
 
+/* A held child starts in its own directory; ours stays. */
+static void test_child_cwd(void **state)
+{
+	char *dir = tmp_fresh_dir(), *real = realpath(dir, NULL), *out = xasprintf("%s/pwd", dir);
+	char *ours = getcwd(NULL, 0), *now, *want = xasprintf("%s\n", real);
+	char *argv[] = {"sh", "-c", "pwd -P", NULL};
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct perf_child_io io = {.in_fd = -1, .out_fd = fd, .err_fd = -1, .cwd = dir};
+	struct perf_child ch;
+	struct buf b = BUF_INIT;
+	int status;
+
+	UNUSED(state);
+	assert_true(fd >= 0);
+	assert_int_equal(perf_child_fork_io(&ch, argv, &io), 0);
+	assert_int_equal(perf_child_start(&ch, argv[0]), 0);
+	assert_int_equal(waitpid(ch.pid, &status, 0), ch.pid);
+	ch.pid = 0;
+	perf_child_release(&ch);
+	close(fd);
+	assert_int_equal(file_read_all(out, &b), 0);
+	assert_string_equal(buf_str(&b), want);
+	now = getcwd(NULL, 0);
+	assert_string_equal(now, ours);
+	/* A directory that is not there: the exec's error, named. */
+	io.out_fd = -1;
+	io.cwd = out;
+	assert_int_equal(perf_child_fork_io(&ch, argv, &io), 0);
+	assert_int_equal(perf_child_start(&ch, argv[0]), ERR_CHILD);
+	assert_string_equal(err_msg(), "cannot run sh: Not a directory");
+	perf_child_release(&ch);
+	buf_release(&b);
+	free(now);
+	free(ours);
+	free(want);
+	free(out);
+	free(real);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_counter_list),	 cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_data_file),	 cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_session_resolves), cmocka_unit_test(test_session_time_order),
+		cmocka_unit_test(test_child_cwd),
 	};
 
 	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
