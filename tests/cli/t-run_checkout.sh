@@ -79,7 +79,8 @@ PY
 # Every collector that runs a program runs the checkout's: built by
 # pre_run there alone, timed, its allocations recorded through the memory
 # runtime, its calls traced through the trace runtime (both preloaded into
-# it alone) and, where uprobes can be used, through them on its binary
+# it alone), sampled alongside by the monitor and, where uprobes can be
+# used, traced through them on its binary
 # (found in the checkout, --binary too).
 export VELES_MEMORY_LIB="$VELES_BUILDDIR/runtime/libveles-memory.so"
 cat >w.c <<'C'
@@ -119,6 +120,7 @@ collectors:
   - {name: time, params: {repeat: 2, output_handling: suppress}}
   - {name: memory, params: {output_handling: suppress}}
   - {name: trace, params: {instrumented: true, output_handling: suppress}}
+  - {name: monitor, params: {output_handling: suppress}}
 $dynamic
 execute:
   pre_run:
@@ -126,7 +128,7 @@ execute:
 YML
 [ ! -e w ] || fail "the work tree must have no program"
 ok veles run matrix -m HEAD
-n=$([ -n "$dynamic" ] && echo 4 || echo 3)
+n=$([ -n "$dynamic" ] && echo 5 || echo 4)
 has "$T/out" "$n jobs: $n ok"
 [ ! -e w ] || fail "pre_run ran in the work tree"
 for f in .veles/jobs/*.perf; do
@@ -142,7 +144,7 @@ for f in sys.argv[1:]:
     uids = [t["uid"] for t in p.get("resource_type_map", {}).values()]
     amounts = [a for r in (p.get("resources") or {}).values() for a in r.get("amount", [])]
     seen[name] = (uids, amounts)
-assert {"time", "memory", "trace"} <= set(seen), seen.keys()
+assert {"time", "memory", "trace", "monitor"} <= set(seen), seen.keys()
 assert 12345 in seen["memory"][1], seen["memory"]
 assert any(u.get("function") == "work" for u in seen["memory"][0] if isinstance(u, dict)), seen["memory"][0]
 for t in ("trace", "trace-dynamic"):
