@@ -170,18 +170,12 @@ int spawn_interrupted(void)
 
 /* ---- the spawner ---- */
 
-int spawner_init(struct spawner *s, char *const *argv, const struct spawn_opts *opts)
+/* What does not change between runs: the program, the environment, the
+ * file actions, /dev/null and the log. */
+static int spawner_prepare(struct spawner *s, char *const *argv)
 {
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	s->null_fd = -1;
-	s->log_fd = -1;
-	s->argv = argv;
-	if (opts)
-		s->opts = *opts;
-	if (s->opts.grace <= 0)
-		s->opts.grace = 2.0;
 	if (!argv || !argv[0])
 		return err_set(ERR_INVALID, "no command to run");
 	if (s->opts.cwd && !path_is_dir(s->opts.cwd))
@@ -217,6 +211,26 @@ int spawner_init(struct spawner *s, char *const *argv, const struct spawn_opts *
 				       strerror(errno));
 	}
 	return 0;
+}
+
+int spawner_init(struct spawner *s, char *const *argv, const struct spawn_opts *opts)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->null_fd = -1;
+	s->log_fd = -1;
+	s->argv = argv;
+	if (opts)
+		s->opts = *opts;
+	if (s->opts.grace <= 0)
+		s->opts.grace = 2.0;
+	ret = spawner_prepare(s, argv);
+	/* Nothing is left to release after a failure (releasing again is
+	 * harmless). */
+	if (ret < 0)
+		spawner_release(s);
+	return ret;
 }
 
 void spawner_release(struct spawner *s)
@@ -276,7 +290,6 @@ static bool pump(struct watch *w, int k)
 	/* A closed log or stdout must not stop the measurement. */
 	if (w->log_fd >= 0)
 		(void)write_in_full(w->log_fd, chunk, (size_t)n);
-
 	if (w->echo && !(sunk && o->sink_only))
 		(void)write_in_full(k ? STDERR_FILENO : STDOUT_FILENO, chunk, (size_t)n);
 	if (sunk)

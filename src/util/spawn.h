@@ -46,9 +46,9 @@ struct spawn_opts {
 	unsigned sink_streams;
 	bool sink_only; /* the sink's streams are not echoed, whatever @output says */
 	/*
-	 * The directory the command starts in (NULL: ours). A relative
-	 * argv[0], or one found through a relative PATH entry, is looked up
-	 * there, as the command itself would see it.
+	 * The directory the command starts in (NULL: ours; kept by
+	 * reference). A relative argv[0], or one found through a relative
+	 * PATH entry, is looked up there, as the command itself would see it.
 	 */
 	const char *cwd;
 	/* Its environment: @envp (NULL: ours), with each "NAME=VALUE" of @env
@@ -79,7 +79,8 @@ struct spawner {
 };
 
 /*
- * Prepares to run @argv (NULL-terminated, kept by reference). Fails with
+ * Prepares to run @argv (NULL-terminated, kept by reference); after a
+ * failure @s holds nothing to release. Fails with
  * ERR_CHILD "cannot run 'foo': No such file or directory" when argv[0] is
  * not an executable file on PATH (the command's PATH, from its cwd), or
  * "cannot run 'foo' in DIR: ..." when opts->cwd is no directory, and with

@@ -17,7 +17,7 @@ static const struct {
 	const char *name;
 	size_t offset;
 } lazy_syms[] = {
-#define GIT_LAZY_ENTRY(name) {#name, offsetof(struct git_lazy, name)},
+#define GIT_LAZY_ENTRY(name) {#name, offsetof(struct git_lazy, fn_##name)},
 	GIT_LAZY_FUNCS(GIT_LAZY_ENTRY)
 #undef GIT_LAZY_ENTRY
 };
