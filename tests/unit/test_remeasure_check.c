@@ -77,9 +77,12 @@ static void make_result(struct remeasure_result *res, const char *kernel_b, cons
 
 /* What the callbacks heard. */
 struct heard {
-	struct buf lines;    /* c->say's, one a line */
-	char *names[2];	     /* what env_check was given */
-	struct env_guard *g; /* held to, or NULL: any environment passes */
+	struct buf lines; /* c->say's and the guard's warnings, one a line */
+	char *names[2];	  /* what env_check was given */
+	bool guarded;	  /* held to @g, else any environment passes */
+	struct env_guard g;
+	struct strmap said;
+	struct remeasure_check c;
 };
 
 static int env_check(void *arg, const struct profile *a, const char *an, const struct profile *b,
@@ -89,7 +92,7 @@ static int env_check(void *arg, const struct profile *a, const char *an, const s
 
 	h->names[0] = xstrdup(an);
 	h->names[1] = xstrdup(bn);
-	return h->g ? env_guard_profiles(h->g, a, an, b, bn) : 0;
+	return h->guarded ? env_guard_profiles(&h->g, a, an, b, bn) : 0;
 }
 
 static void say(void *arg, const char *line)
@@ -104,26 +107,37 @@ static void warn(void *arg, const char *msg)
 	say(arg, msg);
 }
 
+/* The callbacks of a remeasure check (h->c), environments held to one
+ * when @guarded (under --strict-env when @strict). */
+static void heard_init(struct heard *h, bool guarded, bool strict)
+{
+	memset(h, 0, sizeof(*h));
+	h->guarded = guarded;
+	h->g = (struct env_guard){strict, "--strict-env", &h->said, warn, h};
+	h->c = (struct remeasure_check){.env_check = env_check, .say = say, .arg = h};
+}
+
 static void heard_release(struct heard *h)
 {
 	buf_release(&h->lines);
 	free(h->names[0]);
 	free(h->names[1]);
+	strmap_free(&h->said);
 }
 
 static void test_pair(void **state)
 {
 	struct remeasure_result *res = xcalloc(1, sizeof(*res));
-	struct heard h = {BUF_INIT, {NULL, NULL}, NULL};
-	struct remeasure_check c = {.env_check = env_check, .say = say, .arg = &h};
+	struct heard h;
 	struct check_report r = {0};
 	struct profile *t;
 	char *title;
 	const struct check_pair *p;
 
 	UNUSED(state);
+	heard_init(&h, false, false);
 	make_result(res, "6.1", "6.1");
-	assert_int_equal(remeasure_check_pair(&c, BASE, TARGET, res, &r), 0);
+	assert_int_equal(remeasure_check_pair(&h.c, BASE, TARGET, res, &r), 0);
 	assert_int_equal(r.n, 1);
 	p = &r.pairs[0];
 	assert_string_equal(p->baseline_name, "prog-time-a.perf");
@@ -169,16 +183,13 @@ static void test_pair(void **state)
 static void test_strict_refuses(void **state)
 {
 	struct remeasure_result *res = xcalloc(1, sizeof(*res));
-	struct strmap said = {0};
-	struct env_guard g = {true, "--strict-env", &said, warn, NULL};
-	struct heard h = {BUF_INIT, {NULL, NULL}, &g};
-	struct remeasure_check c = {.env_check = env_check, .say = say, .arg = &h};
+	struct heard h;
 	struct check_report r = {0};
 
 	UNUSED(state);
-	g.arg = &h;
+	heard_init(&h, true, true);
 	make_result(res, "6.1", "6.18");
-	assert_int_equal(remeasure_check_pair(&c, BASE, TARGET, res, &r), ERR_INVALID);
+	assert_int_equal(remeasure_check_pair(&h.c, BASE, TARGET, res, &r), ERR_INVALID);
 	assert_string_equal(err_msg(), ".veles/jobs/prog-time-a.perf and "
 				       ".veles/jobs/prog-time-b.perf were measured in different "
 				       "environments (kernel 6.1 vs 6.18): --strict-env refuses to "
@@ -189,24 +200,21 @@ static void test_strict_refuses(void **state)
 	check_report_free(&r);
 	remeasure_free(res, 1);
 	heard_release(&h);
-	strmap_free(&said);
 }
 
 /* Without strict, a difference is a warning, each distinct one once. */
 static void test_warns_once(void **state)
 {
 	struct remeasure_result *res = xcalloc(2, sizeof(*res));
-	struct strmap said = {0};
-	struct env_guard g = {false, "--strict-env", &said, warn, NULL};
-	struct heard h = {BUF_INIT, {NULL, NULL}, &g};
-	struct remeasure_check c = {.env_check = env_check, .arg = &h};
+	struct heard h;
 	struct check_report r = {0};
 
 	UNUSED(state);
-	g.arg = &h;
+	heard_init(&h, true, false);
+	h.c.say = NULL; /* the warnings alone */
 	for (int i = 0; i < 2; i++) {
 		make_result(&res[i], "6.1", "6.18");
-		assert_int_equal(remeasure_check_pair(&c, BASE, TARGET, &res[i], &r), 0);
+		assert_int_equal(remeasure_check_pair(&h.c, BASE, TARGET, &res[i], &r), 0);
 	}
 	assert_int_equal(r.n, 2);
 	assert_string_equal(buf_str(&h.lines),
@@ -215,7 +223,6 @@ static void test_warns_once(void **state)
 	check_report_free(&r);
 	remeasure_free(res, 2);
 	heard_release(&h);
-	strmap_free(&said);
 }
 
 /* A side whose profile is gone is the error; no pair is made. */
