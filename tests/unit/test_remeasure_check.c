@@ -90,6 +90,8 @@ static int env_check(void *arg, const struct profile *a, const char *an, const s
 {
 	struct heard *h = arg;
 
+	free(h->names[0]);
+	free(h->names[1]);
 	h->names[0] = xstrdup(an);
 	h->names[1] = xstrdup(bn);
 	return h->guarded ? env_guard_profiles(&h->g, a, an, b, bn) : 0;
