@@ -2,13 +2,7 @@
 # The history chart (`veles log --perf KEY -o FILE.html`) in headless
 # Chromium (see check-history.mjs). Skipped (77) without chromium, node or
 # web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/veles-browser.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com
@@ -32,5 +26,4 @@ PY
 	"$VELES" add -q --force "$T/p.perf"
 done
 "$VELES" log --perf ./prog -o "$T/history.html"
-export VELES_SRCDIR CHROMIUM
 exec node "$VELES_SRCDIR/tests/browser/check-history.mjs" "$T/history.html" "$(git rev-parse --short=7 HEAD~4)"

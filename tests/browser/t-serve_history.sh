@@ -5,13 +5,7 @@
 # their diff; the versions list with the slowdown's verdict; and the same
 # page from `veles serve --export` on a plain file server. Skipped (77)
 # without chromium, node or web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 . "$VELES_SRCDIR/tests/cli/lib.sh"
 . "$VELES_SRCDIR/tests/cli/serve-lib.sh"
 new_git_project p
@@ -39,7 +33,7 @@ for _ in $(seq 300); do
 	grep -q verdict_pending "$T/body" || break
 	sleep 0.1
 done
-export VELES_SRCDIR CHROMIUM SURL STOKEN SLOW="$slow" BEFORE="$(git rev-parse HEAD~5)"
+export SURL STOKEN SLOW="$slow" BEFORE="$(git rev-parse HEAD~5)"
 node "$VELES_SRCDIR/tests/browser/serve-history.mjs" server >"$T/result" || { cat "$T/result"; fail "browser"; }
 cat "$T/result"
 serve_stop
