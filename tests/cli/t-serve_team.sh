@@ -19,18 +19,14 @@ fails 2 veles serve --name a --data "$T/x"
 has "$T/err" 'go with --runner'
 fails 2 veles runner --db sqlite:x --lease 1
 
-pg="$T/pg"
-URL=$(sh "$VELES_SRCDIR/scripts/pg-temp.sh" start "$pg")
-rc=$?
-[ $rc -eq 77 ] && exit 77
-[ $rc -eq 0 ] || fail "cannot start PostgreSQL"
+pg_start
 
 RPIDS=()
 cleanup() {
 	for p in "${RPIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
 	for f in "$T"/r[234].pid; do [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
 	serve_stop
-	sh "$VELES_SRCDIR/scripts/pg-temp.sh" stop "$pg"
+	pg_stop
 	rm -rf "$T"
 }
 
@@ -42,19 +38,14 @@ runner() {
 	shift
 	set -- "$name" "$@"
 	mkdir -p "$T/m-$1"
-	XDG_RUNTIME_DIR="$T/m-$1" "$VELES" runner --db "$URL" --data "$T/data-$1" --name "$@" \
+	XDG_RUNTIME_DIR="$T/m-$1" "$VELES" runner --db "$PG_URL" --data "$T/data-$1" --name "$@" \
 		--lease 3 >"$T/$1.log" 2>&1 &
 	RPID=$!
 	RPIDS+=("$RPID")
-	for _ in $(seq 100); do
-		grep -q "^veles runner: $1, data in" "$T/$1.log" && return 0
-		kill -0 "$RPID" 2>/dev/null || { cat "$T/$1.log" >&2; fail "runner $1 exited"; }
-		sleep 0.1
-	done
-	fail "runner $1 did not start"
+	wait_started "$RPID" "$T/$1.log" "^veles runner: $1, data in" "runner $1"
 }
 
-serve_start --db "$URL"
+serve_start --db "$PG_URL"
 trap cleanup EXIT
 has "$T/serve.log" '^veles serve: open '
 grep -q 'runs executed here' "$T/serve.log" && fail "a server on PostgreSQL runs runs"
@@ -158,7 +149,7 @@ for _ in $(seq 100); do
 	[ -s "$T/r4.pid" ] && break
 	sleep 0.1
 done
-XDG_RUNTIME_DIR="$T/m-e" "$VELES" runner --db "$URL" --data "$T/data-e2" --name e --lease 3 \
+XDG_RUNTIME_DIR="$T/m-e" "$VELES" runner --db "$PG_URL" --data "$T/data-e2" --name e --lease 3 \
 	>"$T/e2.log" 2>&1 &
 RPIDS+=("$!")
 for _ in $(seq 100); do
@@ -201,7 +192,7 @@ cd "$T"
 # A second server on the same database: nothing to migrate, the same runs.
 SURL0=$SURL STOKEN0=$STOKEN SPID0=$SPID
 mv "$T/serve.log" "$T/serve0.log"
-serve_start --db "$URL" --data "$T/data2"
+serve_start --db "$PG_URL" --data "$T/data2"
 trap cleanup EXIT
 grep -q 'migrated' "$T/serve.log" && fail "migrated twice"
 expect 200 GET "/api/runs/$R2"
