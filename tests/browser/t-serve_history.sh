@@ -11,18 +11,7 @@
 new_git_project p
 for v in $(seq 1 12); do
 	commit_change "version $v: <b>tweak</b>"
-	python3 - "$T/p.perf" "$v" <<'PY'
-import json, random, sys
-v = int(sys.argv[2])
-r = random.Random(v)
-base = 0.010 if v < 8 else 0.0135
-res = [{"uid": "./prog", "type": "time", "subtype": sub, "order": k,
-        "amount": base * f * (1 + r.gauss(0, 0.01))}
-       for sub, f in (("real", 1.0), ("user", 0.8)) for k in range(9)]
-json.dump({"header": {"type": "time", "cmd": "./prog", "units": {"time": "s"}},
-           "collector_info": {"name": "time"}, "global": {"resources": res}},
-          open(sys.argv[1], "w"))
-PY
+	python3 "$VELES_SRCDIR/tests/cli/history_profile.py" "$T/p.perf" "$v" 8
 	"$VELES" add -q --force "$T/p.perf" || fail "add"
 done
 slow=$(git rev-parse HEAD~4)

@@ -69,6 +69,16 @@ commit_change() {
 	git commit -qam "$1"
 }
 
+# wait_hook REV: until the post-commit hook's run in the background has
+# summed up its job for commit REV in .veles/logs/hook-REV.log (30 s at
+# most; the caller then checks the summary).
+wait_hook() {
+	for _ in $(seq 300); do
+		grep -q "^1 job" ".veles/logs/hook-$1.log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+}
+
 # Pending profiles: the count of .perf files in jobs/.
 npending() {
 	find .veles/jobs -name '*.perf' | wc -l

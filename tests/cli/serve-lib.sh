@@ -73,29 +73,24 @@ jq_() {
 		"$1" "${2:-$T/body}"
 }
 
-# wait_run ID: until the run is over (done, failed, canceled); its JSON in $T/body.
-wait_run() {
-	local state
-	for _ in $(seq 600); do
-		req GET "/api/runs/$1"
-		state=$(jq_ 'd["state"]')
-		case $state in done | failed | canceled) return 0 ;; esac
-		sleep 0.1
-	done
-	fail "run $1 still $state"
-}
-
-# wait_job ID: until the project's job is over; its JSON in $T/body.
-wait_job() {
+# wait_over PATH WHAT: GET PATH until its state is over (done, failed,
+# canceled), 120 s at most; its JSON in $T/body.
+wait_over() {
 	local state
 	for _ in $(seq 1200); do
-		req GET "/api/project/jobs/$1"
+		req GET "$1"
 		state=$(jq_ 'd["state"]')
 		case $state in done | failed | canceled) return 0 ;; esac
 		sleep 0.1
 	done
-	fail "job $1 still $state"
+	fail "$2 still $state"
 }
+
+# wait_run ID: until the run is over; its JSON in $T/body.
+wait_run() { wait_over "/api/runs/$1" "run $1"; }
+
+# wait_job ID: until the project's job is over; its JSON in $T/body.
+wait_job() { wait_over "/api/project/jobs/$1" "job $1"; }
 
 # pg_start: a PostgreSQL server of the test's own (scripts/pg-temp.sh: from
 # Debian's postgresql package, its socket in $T/pg, no TCP); its URL in
