@@ -55,6 +55,14 @@ queue() { # queue COMMAND: a stat run of COMMAND; its id in R
 	expect 201 POST /api/runs "{\"session\":\"$S\",\"events\":[\"task-clock\"],\"command\":\"$1\"}"
 	R=$(jq_ 'd["id"]')
 }
+# pid_written FILE: until a queued command has written its pid to FILE
+# (10 s at most; what follows checks the run).
+pid_written() {
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+}
 
 # Nobody runs it until a runner comes.
 queue "echo first"
@@ -71,10 +79,7 @@ wait_run "$R1"
 # Runner a killed -9 in the middle of a run; b takes it after the lease.
 queue "echo \$\$ > $T/r2.pid; exec sleep 60"
 R2=$R
-for _ in $(seq 100); do
-	[ -s "$T/r2.pid" ] && break
-	sleep 0.1
-done
+pid_written "$T/r2.pid"
 req GET "/api/runs/$R2"
 [ "$(jq_ 'd["state"], d["runner"]')" = "running a" ] || fail "second run: $(cat "$T/body")"
 kill -9 "$A"
@@ -113,10 +118,7 @@ grep -q ': claimed by b' "$T/b.log" && grep -q ': claimed by c' "$T/c.log" ||
 # Cancelled from the server while runner b runs it: b stops it.
 queue "echo \$\$ > $T/r3.pid; exec sleep 60"
 R3=$R
-for _ in $(seq 100); do
-	[ -s "$T/r3.pid" ] && break
-	sleep 0.1
-done
+pid_written "$T/r3.pid"
 expect 200 POST "/api/runs/$R3/cancel"
 [ "$(jq_ 'd["state"]')" = canceled ] || fail "cancel: $(cat "$T/body")"
 for _ in $(seq 100); do
@@ -145,10 +147,7 @@ stop_runners
 runner e
 queue "echo \$\$ > $T/r4.pid; exec sleep 60"
 R4=$R
-for _ in $(seq 100); do
-	[ -s "$T/r4.pid" ] && break
-	sleep 0.1
-done
+pid_written "$T/r4.pid"
 XDG_RUNTIME_DIR="$T/m-e" "$VELES" runner --db "$PG_URL" --data "$T/data-e2" --name e --lease 3 \
 	>"$T/e2.log" 2>&1 &
 RPIDS+=("$!")
