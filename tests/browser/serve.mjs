@@ -48,10 +48,15 @@ async function waitDone(page) {
   await page.waitForFunction(() => /· (done|failed|canceled)/.test(document.getElementById('run-status').textContent));
 }
 
-/* Until the run is over, asked of the server (the page may show another). */
+/* Until the run is over, asked of the server (the page may show another).
+ * Polled from here: waitForFunction takes a promise the predicate returns
+ * as a true value at once, and would not wait at all. */
 async function waitOver(page, id) {
-  await page.waitForFunction((i) => fetch(`/api/runs/${i}`).then((r) => r.json())
-    .then((r) => ['done', 'failed', 'canceled'].includes(r.state)), id, { polling: 200 });
+  for (let i = 0; i < 600; i++) {
+    if (['done', 'failed', 'canceled'].includes((await apiRun(page, id)).state)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`run ${id} was not over after 120 s`);
 }
 
 /* The plot's x range: [min, max]. */
