@@ -34,26 +34,6 @@ bool diff_is_bounds(struct profile *const p[2])
 	return true;
 }
 
-static double probe(const char *name, void *arg)
-{
-	(void)arg;
-	return 1000.0 + (double)(strlen(name) % 7);
-}
-
-static double at_probe(const char *text)
-{
-	struct bexpr *e;
-	double v;
-
-	if (bexpr_parse(text, &e) < 0) {
-		err_clear();
-		return NAN;
-	}
-	v = bexpr_eval(e, probe, NULL);
-	bexpr_free(e);
-	return v;
-}
-
 static enum change classify(const struct bound_item *a, const struct bound_item *b)
 {
 	struct bclass ca, cb;
@@ -69,8 +49,8 @@ static enum change classify(const struct bound_item *a, const struct bound_item 
 		return c > 0 ? CH_CLASS_UP : CH_CLASS_DOWN;
 	if (strcmp(a->bound, b->bound) == 0)
 		return CH_SAME;
-	x = at_probe(a->bound);
-	y = at_probe(b->bound);
+	x = bexpr_at_probe(a->bound);
+	y = bexpr_at_probe(b->bound);
 	return y > x ? CH_UP : y < x ? CH_DOWN : CH_SAME;
 }
 
