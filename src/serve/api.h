@@ -29,6 +29,9 @@ void api_json_str(struct buf *b, const char *key, const char *v);
  * runs) and its place in the queue (0 unless queued). */
 void api_run_progress(struct serve *s, const struct srv_run *run, int64_t *rows, int64_t *samples,
 		      int64_t *position);
+/* ,"exit_status":..,"error":..,"runner":..: how a run ended, and where it
+ * ran (null while unknown). */
+void api_run_outcome_json(const struct srv_run *run, struct buf *b);
 /* A list of runs (of model_runs_list, oldest first) as "KEY":[...], one a
  * line, each as @json writes it: those @keep accepts (NULL: all), newest
  * first when @newest_first. */

@@ -90,12 +90,7 @@ static void job_json(struct serve *s, const struct srv_run *run, struct buf *b)
 	buf_addf(b, ",\"created\":%lld,\"started\":%lld,\"ended\":%lld,\"position\":%lld",
 		 (long long)run->created, (long long)run->started, (long long)run->ended,
 		 (long long)pos);
-	if (run->has_exit)
-		buf_addf(b, ",\"exit_status\":%lld", (long long)run->exit_status);
-	else
-		buf_adds(b, ",\"exit_status\":null");
-	api_json_str(b, "error", run->error);
-	api_json_str(b, "runner", run->runner[0] ? run->runner : NULL);
+	api_run_outcome_json(run, b);
 	line = last_line(s, run->id, parsed && js.kind == JOB_MATRIX ? "stdout.log" : "stderr.log");
 	buf_addf(b, ",\"progress\":{\"done\":%lld,\"total\":%lld", (long long)done,
 		 (long long)total);

@@ -75,6 +75,16 @@ void api_run_list_json(struct serve *s, const struct srv_run *v, size_t n,
 	buf_addc(b, ']');
 }
 
+void api_run_outcome_json(const struct srv_run *run, struct buf *b)
+{
+	if (run->has_exit)
+		buf_addf(b, ",\"exit_status\":%lld", (long long)run->exit_status);
+	else
+		buf_adds(b, ",\"exit_status\":null");
+	api_json_str(b, "error", run->error);
+	api_json_str(b, "runner", run->runner[0] ? run->runner : NULL);
+}
+
 void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b)
 {
 	int64_t rows, samples, pos;
@@ -93,12 +103,7 @@ void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b)
 	api_json_str(b, "command", run->command);
 	api_json_str(b, "env", run->env);
 	buf_addf(b, ",\"pid\":%lld,\"tid\":%lld", (long long)run->pid, (long long)run->tid);
-	if (run->has_exit)
-		buf_addf(b, ",\"exit_status\":%lld", (long long)run->exit_status);
-	else
-		buf_adds(b, ",\"exit_status\":null");
-	api_json_str(b, "error", run->error);
-	api_json_str(b, "runner", run->runner[0] ? run->runner : NULL);
+	api_run_outcome_json(run, b);
 	buf_addf(b, ",\"attempts\":%lld", (long long)run->attempts);
 	buf_addf(b, ",\"rows\":%lld,\"samples\":%lld,\"position\":%lld", (long long)rows,
 		 (long long)samples, (long long)pos);
