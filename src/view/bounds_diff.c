@@ -141,14 +141,6 @@ static void json_side(struct buf *b, const char *key, const struct bound_item *i
 	buf_addc(b, '}');
 }
 
-static void csv_field(struct buf *b, const char *s)
-{
-	buf_addc(b, '"');
-	for (; *s; s++)
-		buf_adds(b, *s == '"' ? "\"\"" : (char[2]){*s, 0});
-	buf_addc(b, '"');
-}
-
 static void print_other(const struct row *r, size_t n, int fmt, struct buf *b)
 {
 	if (fmt == 1)
@@ -168,12 +160,12 @@ static void print_other(const struct row *r, size_t n, int fmt, struct buf *b)
 			json_side(b, "target", r[i].b);
 			buf_addf(b, ",\"change\":\"%s\"}", change_names[r[i].ch]);
 		} else if (fmt == 2) {
-			csv_field(b, it->location);
+			buf_add_csv(b, it->location);
 			for (int s = 0; s < 2; s++) {
 				buf_addc(b, ',');
-				csv_field(b, side[s] ? side[s]->bound : "");
+				buf_add_csv(b, side[s] ? side[s]->bound : "");
 				buf_addc(b, ',');
-				csv_field(b, side[s] && side[s]->cls ? side[s]->cls : "");
+				buf_add_csv(b, side[s] && side[s]->cls ? side[s]->cls : "");
 			}
 			buf_addf(b, ",%s\n", change_names[r[i].ch]);
 		} else {
