@@ -1,5 +1,6 @@
-/* The server's lists of runs (serve/api.h, api_run_list_json): the one
- * writer behind GET /api/runs, /api/queue and /api/project/jobs. */
+/* What the server's answers share (serve/api.h): the list of runs behind
+ * GET /api/runs, /api/queue and /api/project/jobs, a run's outcome, and a
+ * string member. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,10 +66,35 @@ static void test_lists(void **state)
 	listed(&l, 3, "\"q\":[\"r2\"]");
 }
 
+static void test_members(void **state)
+{
+	struct srv_run run = {0};
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	api_json_str(&b, "a", "say \"hi\"");
+	api_json_str(&b, "b", NULL);
+	assert_string_equal(buf_str(&b), ",\"a\":\"say \\\"hi\\\"\",\"b\":null");
+	buf_reset(&b);
+	/* Not ended yet, on no runner. */
+	api_run_outcome_json(&run, &b);
+	assert_string_equal(buf_str(&b), ",\"exit_status\":null,\"error\":null,\"runner\":null");
+	buf_reset(&b);
+	run.has_exit = true;
+	run.exit_status = 3;
+	run.error = (char *)"exit 3";
+	snprintf(run.runner, sizeof(run.runner), "host-1");
+	api_run_outcome_json(&run, &b);
+	assert_string_equal(buf_str(&b),
+			    ",\"exit_status\":3,\"error\":\"exit 3\",\"runner\":\"host-1\"");
+	buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_members),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
