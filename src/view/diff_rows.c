@@ -22,17 +22,6 @@ static void add_rel(struct buf *b, double rel, const char *none)
 		buf_addf(b, "%+.1f%%", 100 * rel);
 }
 
-static void csv_field(struct buf *b, const char *s)
-{
-	buf_addc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			buf_addc(b, '"');
-		buf_addc(b, *s);
-	}
-	buf_addc(b, '"');
-}
-
 static void json_row(struct buf *b, const struct diff_row *r, bool first)
 {
 	buf_adds(b, first ? "\n{\"name\":" : ",\n{\"name\":");
@@ -51,7 +40,7 @@ static void json_row(struct buf *b, const struct diff_row *r, bool first)
 
 static void csv_row(struct buf *b, const struct diff_row *r)
 {
-	csv_field(b, r->name);
+	buf_add_csv(b, r->name);
 	buf_addc(b, ',');
 	add_num(b, r->base, "");
 	buf_addc(b, ',');
