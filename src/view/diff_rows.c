@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "profile/numfmt.h"
 #include "util/buf.h"
 #include "view/diff_rows.h"
 
@@ -12,6 +13,17 @@ static void add_num(struct buf *b, double v, const char *none)
 		buf_adds(b, none);
 	else
 		buf_addf(b, "%.6g", v);
+}
+
+/* JSON and CSV are read by programs: every digit that reads back the same. */
+static void add_exact(struct buf *b, double v, const char *none)
+{
+	char num[NUMFMT_MAX];
+
+	if (isnan(v))
+		buf_adds(b, none);
+	else
+		buf_add(b, num, numfmt_num(num, v));
 }
 
 static void add_rel(struct buf *b, double rel, const char *none)
@@ -27,14 +39,11 @@ static void json_row(struct buf *b, const struct diff_row *r, bool first)
 	buf_adds(b, first ? "\n{\"name\":" : ",\n{\"name\":");
 	buf_add_json_str(b, r->name, strlen(r->name));
 	buf_adds(b, ",\"baseline\":");
-	add_num(b, r->base, "null");
+	add_exact(b, r->base, "null");
 	buf_adds(b, ",\"target\":");
-	add_num(b, r->target, "null");
+	add_exact(b, r->target, "null");
 	buf_adds(b, ",\"rel_change\":");
-	if (isnan(r->rel))
-		buf_adds(b, "null");
-	else
-		buf_addf(b, "%.6g", r->rel);
+	add_exact(b, r->rel, "null");
 	buf_addc(b, '}');
 }
 
@@ -42,12 +51,11 @@ static void csv_row(struct buf *b, const struct diff_row *r)
 {
 	buf_add_csv(b, r->name);
 	buf_addc(b, ',');
-	add_num(b, r->base, "");
+	add_exact(b, r->base, "");
 	buf_addc(b, ',');
-	add_num(b, r->target, "");
+	add_exact(b, r->target, "");
 	buf_addc(b, ',');
-	if (!isnan(r->rel))
-		buf_addf(b, "%.6g", r->rel);
+	add_exact(b, r->rel, "");
 	buf_addc(b, '\n');
 }
 
