@@ -272,20 +272,27 @@ static void test_rusage(void **state)
 }
 
 /* The spawner runs again and again with the same prepared state. */
-static void test_spawner_reuse(void **state)
+/* Prepares @argv once and runs it @times times, each exiting 0. */
+static void run_prepared(char **argv, const struct spawn_opts *o, int times)
 {
-	char *argv[] = {"true", NULL};
-	struct spawn_opts o = {.output = SPAWN_SUPPRESS};
 	struct spawner s;
 	struct spawn_result r;
 
-	assert_int_equal(spawner_init(&s, argv, &o), 0);
-	for (int i = 0; i < 50; i++) {
+	assert_int_equal(spawner_init(&s, argv, o), 0);
+	for (int i = 0; i < times; i++) {
 		assert_int_equal(spawner_run(&s, &r), 0);
 		assert_true(WIFEXITED(r.status));
 		assert_int_equal(WEXITSTATUS(r.status), 0);
 	}
 	spawner_release(&s);
+}
+
+static void test_spawner_reuse(void **state)
+{
+	char *argv[] = {"true", NULL};
+	struct spawn_opts o = {.output = SPAWN_SUPPRESS};
+
+	run_prepared(argv, &o, 50);
 }
 
 /* A directory with a script that prints where it runs and a variable. */
@@ -315,19 +322,11 @@ static void test_cwd_env(void **state)
 			       .sink_streams = SPAWN_STDOUT,
 			       .cwd = dir,
 			       .env = env};
-	struct spawner s;
-	struct spawn_result r;
 
 	setenv("VELES_SPAWN_GONE", "ours", 1);
 	want = xasprintf("%s two unset\n%s two unset\n", real, real);
 	/* Prepared once (argv[0] found in @dir, not here), run twice. */
-	assert_int_equal(spawner_init(&s, argv, &o), 0);
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(spawner_run(&s, &r), 0);
-		assert_true(WIFEXITED(r.status));
-		assert_int_equal(WEXITSTATUS(r.status), 0);
-	}
-	spawner_release(&s);
+	run_prepared(argv, &o, 2);
 	assert_string_equal(buf_str(&got[0]), want);
 	now = getcwd(NULL, 0);
 	assert_string_equal(now, ours);
