@@ -63,7 +63,7 @@ void veles_check_free(veles_check *c)
 	free(c);
 }
 
-static int parse_number(const char *key, const char *value, double lo, double hi, double *out)
+int api_parse_number(const char *key, const char *value, double lo, double hi, double *out)
 {
 	char *end;
 	double v;
@@ -77,7 +77,7 @@ static int parse_number(const char *key, const char *value, double lo, double hi
 	return 0;
 }
 
-static int parse_flag(const char *key, const char *value, bool *out)
+int api_parse_flag(const char *key, const char *value, bool *out)
 {
 	if (!strcmp(value, "true") || !strcmp(value, "1") || !strcmp(value, "yes"))
 		*out = true;
@@ -142,22 +142,22 @@ int veles_check_set(veles_check *c, const char *key, const char *value)
 	    !strcmp(key, "models-type"))
 		return set_choice(c, key, value);
 	if (!strcmp(key, "alpha"))
-		return parse_number(key, value, 0, 0.5, &cp->alpha);
+		return api_parse_number(key, value, 0, 0.5, &cp->alpha);
 	if (!strcmp(key, "min-effect"))
-		return parse_number(key, value, -1e-300, 10, &cp->min_effect);
+		return api_parse_number(key, value, -1e-300, 10, &cp->min_effect);
 	if (!strcmp(key, "severe"))
-		return parse_number(key, value, 0, 100, &cp->severe);
+		return api_parse_number(key, value, 0, 100, &cp->severe);
 	if (!strcmp(key, "strict-env"))
-		return parse_flag(key, value, &c->strict_env);
+		return api_parse_flag(key, value, &c->strict_env);
 	if (!strcmp(key, "force"))
-		return parse_flag(key, value, &c->force);
+		return api_parse_flag(key, value, &c->force);
 	if (!strcmp(key, "aat-threshold")) {
-		ret = parse_number(key, value, 1, 1e9, &cp->aat_degradation);
+		ret = api_parse_number(key, value, 1, 1e9, &cp->aat_degradation);
 		cp->aat_optimization = 1 / cp->aat_degradation;
 		return ret;
 	}
 	if (!strcmp(key, "rounds") || !strcmp(key, "seed")) {
-		ret = parse_number(key, value, -1, 1.8e19, &v);
+		ret = api_parse_number(key, value, -1, 1.8e19, &v);
 		if (ret == 0 && v != floor(v))
 			ret = err_set(ERR_INVALID, "%s wants a whole number, not '%s'", key, value);
 		if (ret == 0 && !strcmp(key, "rounds") && (v < 100 || v > 1000000))
@@ -174,34 +174,41 @@ int veles_check_set(veles_check *c, const char *key, const char *value)
 		       key);
 }
 
-/* The environments of the two sides: a warning (each difference once),
- * or under strict-env a refusal. */
-static int env_check(veles_check *c, const struct profile *a, const char *an,
-		     const struct profile *b, const char *bn)
+int api_env_check(struct strmap *said, bool strict, const struct env_info *a, const char *an,
+		  const struct env_info *b, const char *bn)
 {
-	struct env_info ea, eb;
 	struct buf what = BUF_INIT;
 	bool added = false;
-	int n, ret = 0;
+	int n = env_info_diff(a, b, &what), ret = 0;
 
-	env_info_get(a, &ea);
-	env_info_get(b, &eb);
-	n = env_info_diff(&ea, &eb, &what);
-	if (c->strict_env && (!ea.present || !eb.present))
+	if (strict && (!a->present || !b->present))
 		ret = err_set(ERR_INVALID,
 			      "%s records no environment: strict-env cannot compare it",
-			      ea.present ? bn : an);
-	else if (n && c->strict_env)
+			      a->present ? bn : an);
+	else if (n && strict)
 		ret = err_set(ERR_INVALID,
 			      "%s and %s were measured in different environments (%s): strict-env "
 			      "refuses to compare them",
 			      an, bn, buf_str(&what));
 	else if (n)
-		strmap_intern(&c->env_said, buf_str(&what), &added);
+		strmap_intern(said, buf_str(&what), &added);
 	if (added)
 		api_log(VELES_LOG_WARNING, "%s and %s were measured in different environments: %s",
 			an, bn, buf_str(&what));
 	buf_release(&what);
+	return ret;
+}
+
+/* The environments of the two sides (api_env_check()). */
+static int env_check(veles_check *c, const struct profile *a, const char *an,
+		     const struct profile *b, const char *bn)
+{
+	struct env_info ea, eb;
+	int ret;
+
+	env_info_get(a, &ea);
+	env_info_get(b, &eb);
+	ret = api_env_check(&c->env_said, c->strict_env, &ea, an, &eb, bn);
 	env_info_release(&ea);
 	env_info_release(&eb);
 	return ret;
