@@ -59,8 +59,6 @@ const char *veles_error_name(int code);
 enum veles_log_level {
 	VELES_LOG_PROGRESS = 0, /* what a long operation is doing */
 	VELES_LOG_WARNING = 1,	/* something the user should know; the operation goes on */
-	VELES_LOG_OUTPUT = 2,	/* what `veles` would print on standard output: a
-				 * collector's summary, lines ending in '\n' */
 };
 typedef void (*veles_log_fn)(int level, const char *msg, void *data);
 /* Where warnings and progress go (process-wide); NULL drops them, which
@@ -330,9 +328,10 @@ int veles_history(veles_project *pr, const char *rev, size_t limit, const char *
  * with its environment. While they run, SIGINT and SIGTERM are caught:
  * the first is passed on to the running command and the operation ends
  * with VELES_ERR_INTERRUPTED, writing nothing more; the handlers found
- * are put back before they return. A collector's summary reaches the log
- * callback as VELES_LOG_OUTPUT, its notes as VELES_LOG_WARNING and its
- * progress ("Collecting 3/10 ...") as VELES_LOG_PROGRESS.
+ * are put back before they return. Collectors run quietly, as `veles
+ * collect -q` (no summary: the profile holds it); what they warn of
+ * reaches the log callback as VELES_LOG_WARNING, their progress
+ * ("Collecting 3/10 ...") as VELES_LOG_PROGRESS.
  */
 
 /*

@@ -45,4 +45,11 @@ PyObject *profile_wrap(veles_profile *p);
 PyObject *pyveles_check(veles_project *pr, PyObject *owner, PyObject *base, PyObject *target,
 			PyObject *opts);
 
+/* 1 when the project is open, else 0 with veles.Error raised. */
+int pyveles_project_ready(ProjectObject *self);
+/* Project.collect, .run_matrix and .bisect (run.c). */
+PyObject *project_collect(ProjectObject *self, PyObject *args);
+PyObject *project_run_matrix(ProjectObject *self, PyObject *args);
+PyObject *project_bisect(ProjectObject *self, PyObject *args);
+
 #endif

@@ -14,9 +14,7 @@
 void api_collect_message(void *arg, enum collect_msg kind, const char *text)
 {
 	UNUSED(arg);
-	if (kind == COLLECT_MSG_OUT)
-		api_log(VELES_LOG_OUTPUT, "%s", text);
-	else if (kind == COLLECT_MSG_ERR)
+	if (kind == COLLECT_MSG_ERR)
 		api_log(VELES_LOG_WARNING, "%s", text);
 	/* An empty progress line clears a terminal's: nothing to say here. */
 	else if (*text)
@@ -108,6 +106,7 @@ static int collect_run(veles_project *h, const char *const *collector, const cha
 	struct collect_env env = {
 		.jobs_dir = h->pr.jobs_dir,
 		.logs_dir = h->pr.logs_dir,
+		.quiet = true,
 		.progress = true,
 		.profile_name = o->name,
 		.name_template = o->template,
