@@ -158,8 +158,8 @@ static PyObject *check_profiles(PyObject *mod, PyObject *args)
 	return pyveles_check(NULL, NULL, base, target, opts);
 }
 
-/* Sets each of @opts (str -> str) on @c. */
-static int check_options(veles_check *c, PyObject *opts)
+int pyveles_set_options(PyObject *opts, int (*set)(void *h, const char *key, const char *value),
+			void *h)
 {
 	PyObject *k, *v;
 	Py_ssize_t pos = 0;
@@ -170,13 +170,18 @@ static int check_options(veles_check *c, PyObject *opts)
 
 		if (!key || !value)
 			return -1;
-		ret = veles_check_set(c, key, value);
+		ret = set(h, key, value);
 		if (ret < 0) {
 			pyveles_raise(ret);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+static int check_set(void *c, const char *key, const char *value)
+{
+	return veles_check_set(c, key, value);
 }
 
 PyObject *pyveles_check(veles_project *pr, PyObject *owner, PyObject *base, PyObject *target,
@@ -189,7 +194,7 @@ PyObject *pyveles_check(veles_project *pr, PyObject *owner, PyObject *base, PyOb
 	(void)owner;
 	if (ret < 0)
 		return pyveles_raise(ret);
-	if (check_options(c, opts) < 0) {
+	if (pyveles_set_options(opts, check_set, c) < 0) {
 		veles_check_free(c);
 		return NULL;
 	}

@@ -110,23 +110,9 @@ PyObject *project_run_matrix(ProjectObject *self, PyObject *args)
 	return ret < 0 ? pyveles_raise(ret) : table_wrap(t, 1, NULL);
 }
 
-static int bisect_options(veles_bisect *b, PyObject *opts)
+static int bisect_set(void *b, const char *key, const char *value)
 {
-	PyObject *k, *v;
-	Py_ssize_t pos = 0;
-
-	while (PyDict_Next(opts, &pos, &k, &v)) {
-		const char *key = PyUnicode_AsUTF8(k), *value = PyUnicode_AsUTF8(v);
-		int ret;
-
-		if (!key || !value)
-			return -1;
-		if ((ret = veles_bisect_set(b, key, value)) < 0) {
-			pyveles_raise(ret);
-			return -1;
-		}
-	}
-	return 0;
+	return veles_bisect_set(b, key, value);
 }
 
 /* bisect(good, bad, cmd, options) -> Table */
@@ -144,7 +130,7 @@ PyObject *project_bisect(ProjectObject *self, PyObject *args)
 	    strv(cmd, "cmd", &cmdv) < 0)
 		return NULL;
 	ret = veles_bisect_new(self->pr, &b);
-	if (ret < 0 || bisect_options(b, opts) < 0) {
+	if (ret < 0 || pyveles_set_options(opts, bisect_set, b) < 0) {
 		PyMem_Free(cmdv);
 		veles_bisect_free(b);
 		return ret < 0 ? pyveles_raise(ret) : NULL;

@@ -26,8 +26,7 @@ enum { C_VERSION, C_VERDICT, C_CLASS, C_REL, C_NGOOD, C_NVERSION, C_N };
 static void say(void *arg, enum bisect_say kind, const char *text)
 {
 	UNUSED(arg);
-	api_log(kind == BISECT_RESULT ? VELES_LOG_WARNING : VELES_LOG_PROGRESS, "bisect: %s",
-		text);
+	api_log(kind == BISECT_RESULT ? VELES_LOG_WARNING : VELES_LOG_PROGRESS, "bisect: %s", text);
 }
 
 static int env_check(void *arg, const struct env_info *good, const struct env_info *e,
@@ -44,8 +43,7 @@ static void step(void *arg, const char *version, int verdict)
 	size_t row = h->steps->nrows;
 
 	table_set_str(h->steps, C_VERSION, row, version);
-	table_set_str(h->steps, C_VERDICT, row,
-		      verdict < 0 ? "unknown" : verdict ? "bad" : "good");
+	table_set_str(h->steps, C_VERDICT, row, verdict < 0 ? "unknown" : verdict ? "bad" : "good");
 }
 
 int veles_bisect_new(veles_project *pr, veles_bisect **out)
@@ -151,13 +149,15 @@ static void add_first(veles_table *t, const struct bisect_outcome *o)
 
 static veles_table *steps_table(void)
 {
-	static const char *const names[C_N] = {"version", "verdict",   "class",
-					       "rel_change", "n_good", "n_version"};
+	static const char *const names[C_N] = {"version",    "verdict", "class",
+					       "rel_change", "n_good",	"n_version"};
 	veles_table *t = table_new(NULL);
 
 	for (size_t i = 0; i < C_N; i++)
 		table_add(t, names[i],
-			  i == C_REL ? VELES_F64 : i >= C_NGOOD ? VELES_I64 : VELES_STR);
+			  i == C_REL	 ? VELES_F64
+			  : i >= C_NGOOD ? VELES_I64
+					 : VELES_STR);
 	return t;
 }
 

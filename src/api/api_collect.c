@@ -39,9 +39,10 @@ static int parse_options(const char *const *options, struct collect_opts *o)
 		else if (len == 8 && strncmp(*options, "template", len) == 0)
 			o->template = v;
 		else
-			return err_set(ERR_INVALID,
-				       "collect: unknown option '%.*s': use workload, name or template",
-				       (int)len, *options);
+			return err_set(
+				ERR_INVALID,
+				"collect: unknown option '%.*s': use workload, name or template",
+				(int)len, *options);
 		if (!eq)
 			return err_set(ERR_INVALID, "collect: option '%s' wants a value (%s=...)",
 				       *options, *options);
@@ -64,8 +65,8 @@ static size_t count(const char *const *v)
 
 /* COLLECTOR OPTIONS [--workload W] -- CMD ARGS, NULL-terminated: what
  * collect_main() parses (it reorders the array, never the strings). */
-static char **full_argv(const char *const *collector, const char *const *cmd,
-			const char *workload, int *argc)
+static char **full_argv(const char *const *collector, const char *const *cmd, const char *workload,
+			int *argc)
 {
 	size_t nc = count(collector), nx = count(cmd), at = 0;
 	char **argv = xcalloc(nc + nx + 4, sizeof(*argv));
@@ -120,7 +121,8 @@ static int collect_run(veles_project *h, const char *const *collector, const cha
 		return ret;
 	env.origin = ret ? head : NULL;
 	if (!env.name_template && !env.profile_name) {
-		env.name_template = tmpl = project_setting(&h->pr, "format.output_profile_template");
+		env.name_template = tmpl =
+			project_setting(&h->pr, "format.output_profile_template");
 		if (tmpl && collect_template_check(tmpl) < 0) {
 			free(tmpl);
 			return ERR_INVALID;

@@ -13,8 +13,20 @@
 #include "util/spawn.h"
 #include "vcs/vcs.h"
 
-enum { C_VERSION, C_CMD, C_ARGS, C_WORKLOAD, C_COLLECTOR, C_OK, C_ERROR, C_PATH, C_NAME,
-       C_REGISTERED, C_SECONDS, C_N };
+enum {
+	C_VERSION,
+	C_CMD,
+	C_ARGS,
+	C_WORKLOAD,
+	C_COLLECTOR,
+	C_OK,
+	C_ERROR,
+	C_PATH,
+	C_NAME,
+	C_REGISTERED,
+	C_SECONDS,
+	C_N
+};
 
 static const char *const columns[C_N] = {
 	"version", "cmd",  "args", "workload",	 "collector", "ok",
@@ -50,8 +62,8 @@ static void job_done(void *arg, const char *version, const struct run_job *job,
 	table_set_i64(tab, C_REGISTERED, row, res->registered);
 	table_set_f64(tab, C_SECONDS, row, res->seconds);
 	if (!res->ok)
-		api_log(VELES_LOG_WARNING, "job %s (%s) failed: %s", job->cmd,
-			job->collector->name, res->error ? res->error : "no profile");
+		api_log(VELES_LOG_WARNING, "job %s (%s) failed: %s", job->cmd, job->collector->name,
+			res->error ? res->error : "no profile");
 }
 
 /* The versions @revs name (none: HEAD's working tree, *@nids 0). */

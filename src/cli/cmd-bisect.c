@@ -175,7 +175,8 @@ static int bisect_run(struct cli_ctx *ctx, struct bisect *b)
 	int ret = bisect_prepare(b, &ctx->project, bad);
 
 	if (ret < 0)
-		return ret == ERR_INVALID ? cli_usage_error("bisect", "%s", err_msg()) : cli_fail() + 1;
+		return ret == ERR_INVALID ? cli_usage_error("bisect", "%s", err_msg())
+					  : cli_fail() + 1;
 	b->home = xstrdup(ctx->root);
 	spawn_signals_install();
 	ret = bisect_find(b, bad, &out);

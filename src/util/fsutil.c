@@ -1,9 +1,9 @@
 #include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

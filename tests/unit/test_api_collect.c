@@ -273,10 +273,8 @@ static void test_bisect(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_collect),
-		cmocka_unit_test(test_collect_memory),
-		cmocka_unit_test(test_collect_errors),
-		cmocka_unit_test(test_run_matrix),
+		cmocka_unit_test(test_collect),	       cmocka_unit_test(test_collect_memory),
+		cmocka_unit_test(test_collect_errors), cmocka_unit_test(test_run_matrix),
 		cmocka_unit_test(test_bisect),
 	};
 
