@@ -96,7 +96,7 @@ static int run_all(veles_project *h, const struct run_matrix *m, char **ids, siz
 		.done = job_done,
 		.arg = t,
 	};
-	struct run_tally tally;
+	struct run_tally tally = {0};
 	int ret = m->register_after_run || nids ? project_open_store(&h->pr) : 0;
 
 	if (ret < 0)

@@ -36,10 +36,12 @@ def test_collect(fresh):
     assert len(df) == len(p) > 0
 
 
-def test_collect_memory_runtime_found(fresh):
+def test_collect_memory_runtime_found(fresh, monkeypatch):
     # python3 is not in the build tree: the runtime is found from
-    # libveles.so's own place.
-    os.environ.pop("VELES_MEMORY_LIB", None)
+    # libveles.so's own place. (A sanitized build preloads its runtimes
+    # into this python3; they must not reach the profiled program.)
+    monkeypatch.delenv("VELES_MEMORY_LIB", raising=False)
+    monkeypatch.delenv("LD_PRELOAD", raising=False)
     p = veles.Project().collect("memory", "/bin/true", name="mem")
     assert p.collector_info["name"] == "memory"
 
