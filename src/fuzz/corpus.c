@@ -38,12 +38,11 @@ uint32_t fz_corpus_add(struct fz_session *s, const uint8_t *data, size_t len, do
 	return id;
 }
 
-static const struct fz_session *sort_session;
-
-static int by_cost(const void *a, const void *b)
+static int by_cost(const void *a, const void *b, void *arg)
 {
-	double x = sort_session->e[*(const uint32_t *)a].cost;
-	double y = sort_session->e[*(const uint32_t *)b].cost;
+	const struct fz_session *s = arg;
+	double x = s->e[*(const uint32_t *)a].cost;
+	double y = s->e[*(const uint32_t *)b].cost;
 
 	return (x > y) - (x < y);
 }
@@ -55,9 +54,7 @@ static void sort_order(struct fz_session *s)
 	s->order = xrealloc(s->order, s->n * sizeof(*s->order));
 	for (size_t i = 0; i < s->n; i++)
 		s->order[i] = (uint32_t)i;
-	sort_session = s;
-	qsort(s->order, s->n, sizeof(*s->order), by_cost);
-	sort_session = NULL;
+	qsort_r(s->order, s->n, sizeof(*s->order), by_cost, s);
 	s->norder = s->n;
 }
 

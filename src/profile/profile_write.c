@@ -24,27 +24,14 @@
 
 void jw_flush(struct jw *w)
 {
-	const char *d = w->b->data;
-	size_t left = w->b->len;
-
 	if (w->fd < 0)
 		return;
 	if (w->bg) {
 		bgio_submit(w->bg, w->b);
 		return;
 	}
-	while (left && !w->err) {
-		ssize_t n = write(w->fd, d, left);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			w->err = errno;
-			break;
-		}
-		d += n;
-		left -= (size_t)n;
-	}
+	if (!w->err && write_in_full(w->fd, w->b->data, w->b->len) < 0)
+		w->err = errno;
 	buf_reset(w->b);
 }
 

@@ -30,6 +30,7 @@
 #include "run/batch.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 
 /* Pending profiles appear in jobs/ at most this long after their job. */
 #define BATCH_SECONDS 0.5
@@ -74,18 +75,8 @@ static int write_compact(const struct profile *p, int fd, const char *path)
 {
 	struct buf data = BUF_INIT;
 	int ret = profile_encode(p, &data);
-	size_t done = 0;
-
-	while (ret == 0 && done < data.len) {
-		ssize_t n = write(fd, data.data + done, data.len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
-		else
-			done += (size_t)n;
-	}
+	if (ret == 0 && write_in_full(fd, data.data, data.len) < 0)
+		ret = err_set(ERR_IO, "cannot write %s: %s", path, strerror(errno));
 	buf_release(&data);
 	return ret;
 }

@@ -27,21 +27,26 @@ static bool is_memory(const struct profile *p)
 	return p->type && strcmp(p->type, "memory") == 0;
 }
 
-static const struct mem_site *sort_sites;
-static int sort_key; /* 0 count, 1 bytes, 2 peak */
+struct site_order {
+	const struct mem_site *sites;
+	int key; /* 0 count, 1 bytes, 2 peak */
+};
 
-static unsigned long long site_key(const struct mem_site *s)
+static unsigned long long site_key(const struct mem_site *s, int key)
 {
-	return sort_key == 0 ? s->count : sort_key == 1 ? s->bytes : s->peak;
+	return key == 0 ? s->count : key == 1 ? s->bytes : s->peak;
 }
 
-static int site_cmp(const void *a, const void *b)
+/* Requests are served by several threads: the order is qsort_r's argument. */
+static int site_cmp(const void *a, const void *b, void *arg)
 {
-	const struct mem_site *x = &sort_sites[*(const size_t *)a];
-	const struct mem_site *y = &sort_sites[*(const size_t *)b];
+	const struct site_order *o = arg;
+	const struct mem_site *x = &o->sites[*(const size_t *)a];
+	const struct mem_site *y = &o->sites[*(const size_t *)b];
+	unsigned long long kx = site_key(x, o->key), ky = site_key(y, o->key);
 
-	if (site_key(x) != site_key(y))
-		return site_key(x) > site_key(y) ? -1 : 1;
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
 	return strcmp(x->uid, y->uid);
 }
 
@@ -58,16 +63,13 @@ static void site_json(const struct mem_site *s, unsigned long long leaked,
 
 static void top_sites(const struct mem_report *r, int key, size_t *idx, struct buf *b)
 {
+	struct site_order o = {r->sites, key};
 	size_t n = 0;
 
-	sort_sites = r->sites;
-	sort_key = key;
-	for (size_t i = 0; i < r->nsites; i++) {
-		sort_key = key;
-		if (site_key(&r->sites[i]))
+	for (size_t i = 0; i < r->nsites; i++)
+		if (site_key(&r->sites[i], key))
 			idx[n++] = i;
-	}
-	qsort(idx, n, sizeof(*idx), site_cmp);
+	qsort_r(idx, n, sizeof(*idx), site_cmp, &o);
 	buf_addc(b, '[');
 	for (size_t i = 0; i < n && i < TOP; i++) {
 		const struct mem_site *s = &r->sites[idx[i]];
@@ -79,12 +81,11 @@ static void top_sites(const struct mem_report *r, int key, size_t *idx, struct b
 	buf_addc(b, ']');
 }
 
-static const struct mem_leak *sort_leaks;
-
-static int leak_cmp(const void *a, const void *b)
+static int leak_cmp(const void *a, const void *b, void *arg)
 {
-	const struct mem_leak *x = &sort_leaks[*(const size_t *)a];
-	const struct mem_leak *y = &sort_leaks[*(const size_t *)b];
+	const struct mem_leak *leaks = arg;
+	const struct mem_leak *x = &leaks[*(const size_t *)a];
+	const struct mem_leak *y = &leaks[*(const size_t *)b];
 
 	if (x->leaked != y->leaked)
 		return x->leaked > y->leaked ? -1 : 1;
@@ -95,8 +96,7 @@ static void leaks(const struct mem_report *r, size_t *idx, struct buf *b)
 {
 	for (size_t i = 0; i < r->nleaks; i++)
 		idx[i] = i;
-	sort_leaks = r->leaks;
-	qsort(idx, r->nleaks, sizeof(*idx), leak_cmp);
+	qsort_r(idx, r->nleaks, sizeof(*idx), leak_cmp, (void *)r->leaks);
 	buf_addc(b, '[');
 	for (size_t i = 0; i < r->nleaks && i < TOP; i++) {
 		const struct mem_leak *l = &r->leaks[idx[i]];

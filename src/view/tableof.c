@@ -186,23 +186,26 @@ static int fill_models(const struct profile *p, const struct view_opts *o, struc
 	return ret;
 }
 
-static const struct tbl *sort_tbl;
-static size_t sort_col;
-static bool sort_desc;
+struct row_sort {
+	const struct tbl *t;
+	size_t col;
+	bool desc;
+};
 
-static int cmp_rows(const void *a, const void *b)
+static int cmp_rows(const void *a, const void *b, void *arg)
 {
+	const struct row_sort *o = arg;
+	const struct tbl *t = o->t;
 	size_t ra = *(const size_t *)a, rb = *(const size_t *)b;
-	size_t ia = ra * sort_tbl->ncols + sort_col, ib = rb * sort_tbl->ncols + sort_col;
-	double x = sort_tbl->nums[ia], y = sort_tbl->nums[ib];
+	size_t ia = ra * t->ncols + o->col, ib = rb * t->ncols + o->col;
+	double x = t->nums[ia], y = t->nums[ib];
 	int r;
 
 	if (!isnan(x) && !isnan(y))
 		r = x < y ? -1 : x > y;
 	else
-		r = strcmp(sort_tbl->cells[ia] ? sort_tbl->cells[ia] : "",
-			   sort_tbl->cells[ib] ? sort_tbl->cells[ib] : "");
-	if (sort_desc)
+		r = strcmp(t->cells[ia] ? t->cells[ia] : "", t->cells[ib] ? t->cells[ib] : "");
+	if (o->desc)
 		r = -r;
 	return r ? r : (ra > rb) - (ra < rb); /* stable */
 }
@@ -210,22 +213,20 @@ static int cmp_rows(const void *a, const void *b)
 /* The row order: as read, or by --sort-by. */
 static int row_order(const struct tbl *t, const struct view_opts *o, size_t **order)
 {
-	size_t i;
+	struct row_sort rs = {t, 0, o->sort_desc};
 
 	*order = xcalloc(t->nrows + 1, sizeof(**order));
-	for (i = 0; i < t->nrows; i++)
+	for (size_t i = 0; i < t->nrows; i++)
 		(*order)[i] = i;
 	if (!o->sort_by)
 		return 0;
-	for (sort_col = 0; sort_col < t->ncols; sort_col++)
-		if (strcmp(t->names[sort_col], o->sort_by) == 0)
+	for (rs.col = 0; rs.col < t->ncols; rs.col++)
+		if (strcmp(t->names[rs.col], o->sort_by) == 0)
 			break;
-	if (sort_col == t->ncols)
+	if (rs.col == t->ncols)
 		return err_set(ERR_INVALID, "--sort-by %s: not one of the table's columns",
 			       o->sort_by);
-	sort_tbl = t;
-	sort_desc = o->sort_desc;
-	qsort(*order, t->nrows, sizeof(**order), cmp_rows);
+	qsort_r(*order, t->nrows, sizeof(**order), cmp_rows, &rs);
 	return 0;
 }
 

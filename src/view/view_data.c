@@ -105,18 +105,16 @@ struct keyset {
 	bool numeric;
 };
 
-static const struct strpool *sort_pool;
-
-static int cmp_by_text(const void *a, const void *b)
+static int cmp_by_text(const void *a, const void *b, void *pool)
 {
-	return strcmp(strpool_get(sort_pool, *(const uint32_t *)a),
-		      strpool_get(sort_pool, *(const uint32_t *)b));
+	return strcmp(strpool_get(pool, *(const uint32_t *)a),
+		      strpool_get(pool, *(const uint32_t *)b));
 }
 
-static int cmp_by_num(const void *a, const void *b)
+static int cmp_by_num(const void *a, const void *b, void *pool)
 {
-	double x = strtod(strpool_get(sort_pool, *(const uint32_t *)a), NULL);
-	double y = strtod(strpool_get(sort_pool, *(const uint32_t *)b), NULL);
+	double x = strtod(strpool_get(pool, *(const uint32_t *)a), NULL);
+	double y = strtod(strpool_get(pool, *(const uint32_t *)b), NULL);
 
 	return x < y ? -1 : x > y;
 }
@@ -140,8 +138,7 @@ static void keyset_order(struct keyset *k)
 		if (*end)
 			k->numeric = false;
 	}
-	sort_pool = k->sp;
-	qsort(k->order, k->n, sizeof(*k->order), k->numeric ? cmp_by_num : cmp_by_text);
+	qsort_r(k->order, k->n, sizeof(*k->order), k->numeric ? cmp_by_num : cmp_by_text, k->sp);
 	for (i = 0; i < k->n; i++) {
 		k->pos[k->order[i]] = (uint32_t)i;
 		k->num[i] = k->numeric ? strtod(strpool_get(k->sp, k->order[i]), NULL) : NAN;

@@ -35,10 +35,7 @@ struct reader {
 
 void trace_data_add_call(struct trace_data *d, const struct trace_call *c)
 {
-	if (d->ncalls == d->cap) {
-		d->cap = d->cap ? d->cap * 2 : 1024;
-		d->calls = xrealloc(d->calls, d->cap * sizeof(*d->calls));
-	}
+	XGROW(d->calls, d->ncalls + 1, d->cap);
 	d->calls[d->ncalls++] = *c;
 }
 
@@ -58,10 +55,7 @@ uint64_t trace_data_name(struct trace_data *d, const char *name)
 
 static void enter(struct reader *r, uint32_t idx)
 {
-	if (r->depth == r->stack_cap) {
-		r->stack_cap = r->stack_cap ? r->stack_cap * 2 : 64;
-		r->stack = xrealloc(r->stack, r->stack_cap * sizeof(*r->stack));
-	}
+	XGROW(r->stack, r->depth + 1, r->stack_cap);
 	r->stack[r->depth++] =
 		(struct open_call){idx, r->now, 0, r->entries++, r->has_size, r->size};
 	r->has_size = false;
@@ -100,10 +94,7 @@ static void leave(struct reader *r, uint32_t idx, struct trace_data *d)
 
 static void define(struct reader *r, uint64_t addr)
 {
-	if (r->naddrs == r->addrs_cap) {
-		r->addrs_cap = r->addrs_cap ? r->addrs_cap * 2 : 256;
-		r->addrs = xrealloc(r->addrs, r->addrs_cap * sizeof(*r->addrs));
-	}
+	XGROW(r->addrs, r->naddrs + 1, r->addrs_cap);
 	r->addrs[r->naddrs++] = addr;
 }
 
@@ -363,10 +354,7 @@ static int read_hist(const char *at, const char *end, uint64_t count, const char
 		if (sscanf(at, " %lu:%lu%n", &k, &n, &len) != 2 || at + len > end || !n ||
 		    k >= VTR_HIST_BUCKETS || (long)k <= prev)
 			return err_set(ERR_PARSE, "%s: bad histogram bucket", name);
-		if (d->nhist == d->hist_cap) {
-			d->hist_cap = d->hist_cap ? d->hist_cap * 2 : 256;
-			d->hist = xrealloc(d->hist, d->hist_cap * sizeof(*d->hist));
-		}
+		XGROW(d->hist, d->nhist + 1, d->hist_cap);
 		d->hist[d->nhist++] = (struct trace_bucket){(uint32_t)k, n};
 		sum += n;
 		prev = (long)k;
@@ -439,10 +427,7 @@ static int add_sum(const struct vtr_sum *v, const char *name, int pid, int tid,
 	for (uint32_t k = 0; k < VTR_HIST_BUCKETS; k++) {
 		if (!v->hist[k])
 			continue;
-		if (d->nhist == d->hist_cap) {
-			d->hist_cap = d->hist_cap ? d->hist_cap * 2 : 256;
-			d->hist = xrealloc(d->hist, d->hist_cap * sizeof(*d->hist));
-		}
+		XGROW(d->hist, d->nhist + 1, d->hist_cap);
 		d->hist[d->nhist++] = (struct trace_bucket){k, v->hist[k]};
 		count += v->hist[k];
 	}
