@@ -348,7 +348,9 @@ int veles_history(veles_project *pr, const char *rev, size_t limit, const char *
  * *@path (when @path is not NULL) receives the file written (free with
  * veles_free()), NULL when the collector wrote none (trace --no-profile).
  * VELES_ERR_INVALID for an unknown collector, a bad option or no
- * command; VELES_ERR_CHILD when the command could not be run or failed.
+ * command (nothing runs then); VELES_ERR_CHILD when the command cannot
+ * be started. A command that exits with an error is a warning, as for
+ * `veles collect`.
  */
 int veles_collect(veles_project *pr, const char *const *collector, const char *const *cmd,
 		  const char *const *options, char **path);

@@ -192,7 +192,8 @@ static int run(veles_bisect *h, const char *const *cmd, veles_table *t)
 	if (h->b.job)
 		bisect_job_set_message(h->b.job, api_collect_message, NULL);
 	h->b.cmd = xcalloc(n + 1, sizeof(*h->b.cmd));
-	memcpy(h->b.cmd, cmd, n * sizeof(*cmd));
+	for (size_t i = 0; i < n; i++)
+		h->b.cmd[i] = (char *)cmd[i];
 	ret = search(h, bad, &o);
 	free(h->b.cmd);
 	h->b.cmd = NULL;
