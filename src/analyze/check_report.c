@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/check_report.h"
+#include "analyze/profile_config.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
@@ -17,6 +18,19 @@ struct check_pair *check_report_add(struct check_report *r)
 	}
 	memset(&r->pairs[r->n], 0, sizeof(r->pairs[0]));
 	return &r->pairs[r->n++];
+}
+
+struct check_pair *check_report_pair(struct check_report *r, const char *base_name,
+				     const char *target_name, const struct profile *target)
+{
+	struct check_pair *pair = check_report_add(r);
+
+	pair->baseline_name = xstrdup(base_name);
+	pair->target_name = xstrdup(target_name);
+	pair->config = profile_config_title(target);
+	pair->config_full = profile_config_title_full(target);
+	pair->config_key = profile_config_key(target);
+	return pair;
 }
 
 void check_report_unmatched(struct check_report *r, const char *name, const char *config,

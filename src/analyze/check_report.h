@@ -12,6 +12,7 @@
 #include "analyze/degrade.h"
 
 struct buf;
+struct profile;
 
 /* One compared pair of profiles and what each location did. */
 struct check_pair {
@@ -53,6 +54,11 @@ int check_parse_fail_on(const char *arg, enum change_class *out);
 const char *check_fail_on_name(enum change_class c);
 
 struct check_pair *check_report_add(struct check_report *r);
+/* A new pair of @r, of profiles @base_name and @target_name, titled after
+ * @target's configuration (title, full title and key); its versions, ids
+ * and changes are the caller's. */
+struct check_pair *check_report_pair(struct check_report *r, const char *base_name,
+				     const char *target_name, const struct profile *target);
 /* Records target profile @name (of @version, configuration title @config)
  * as having no baseline. */
 void check_report_unmatched(struct check_report *r, const char *name, const char *config,

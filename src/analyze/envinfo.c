@@ -8,6 +8,8 @@
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/common.h"
+#include "util/error.h"
+#include "util/strmap.h"
 
 static char *str_of(yajl_val obj, const char *key)
 {
@@ -138,4 +140,54 @@ void env_info_describe(const struct env_info *e, struct buf *out)
 	else
 		buf_addf(out, "%.2f before, %.2f after", e->load_before, e->load_after);
 	buf_addf(out, "\nCompiler:       %s\n", e->compiler ? e->compiler : "(unknown)");
+}
+
+/* Whether the difference @what is new to g->said (then it is noted). */
+static bool first_said(const struct env_guard *g, const char *what)
+{
+	bool added = true;
+
+	if (g->said)
+		strmap_intern(g->said, what, &added);
+	return added;
+}
+
+int env_guard_check(const struct env_guard *g, const struct env_info *a, const char *an,
+		    const struct env_info *b, const char *bn)
+{
+	struct buf what = BUF_INIT;
+	int n, ret = 0;
+
+	if (g->strict && (!a->present || !b->present))
+		return err_set(ERR_INVALID, "%s records no environment: %s cannot compare it",
+			       a->present ? bn : an, g->option);
+	n = env_info_diff(a, b, &what);
+	if (n && g->strict)
+		ret = err_set(ERR_INVALID,
+			      "%s and %s were measured in different environments (%s): %s "
+			      "refuses to compare them",
+			      an, bn, buf_str(&what), g->option);
+	else if (n && g->warn && first_said(g, buf_str(&what))) {
+		char *msg = xasprintf("%s and %s were measured in different environments: %s", an,
+				      bn, buf_str(&what));
+
+		g->warn(g->arg, msg);
+		free(msg);
+	}
+	buf_release(&what);
+	return ret;
+}
+
+int env_guard_profiles(const struct env_guard *g, const struct profile *a, const char *an,
+		       const struct profile *b, const char *bn)
+{
+	struct env_info ea, eb;
+	int ret;
+
+	env_info_get(a, &ea);
+	env_info_get(b, &eb);
+	ret = env_guard_check(g, &ea, an, &eb, bn);
+	env_info_release(&ea);
+	env_info_release(&eb);
+	return ret;
 }

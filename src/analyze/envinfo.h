@@ -38,4 +38,26 @@ int env_info_diff(const struct env_info *a, const struct env_info *b, struct buf
 /* Appends @e as "Label: value" lines (what `show summary` prints). */
 void env_info_describe(const struct env_info *e, struct buf *out);
 
+struct strmap;
+
+/* Two sides of a comparison held to one environment (what `check`,
+ * `diff`, `log --perf`, `bisect` and veles_check do). */
+struct env_guard {
+	bool strict;	     /* a difference, or a side without one, is refused */
+	const char *option;  /* what the refusal calls @strict: "--strict-env" */
+	struct strmap *said; /* the differences warned of already, or NULL */
+	/* "A and B were measured in different environments: kernel 6.1 vs
+	 * 6.18", each distinct difference once; NULL: none. */
+	void (*warn)(void *arg, const char *msg);
+	void *arg;
+};
+
+/* Compares @a (named @an) with @b (@bn): 0 after warning of a difference,
+ * or with g->strict ERR_INVALID and its one-line message. */
+int env_guard_check(const struct env_guard *g, const struct env_info *a, const char *an,
+		    const struct env_info *b, const char *bn);
+/* env_guard_check() on the environments two profiles record. */
+int env_guard_profiles(const struct env_guard *g, const struct profile *a, const char *an,
+		       const struct profile *b, const char *bn);
+
 #endif

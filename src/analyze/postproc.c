@@ -121,27 +121,17 @@ static int record_run(struct profile *p, const char *name, const char *params)
 	return ret;
 }
 
-static void (*notify_fn)(const char *msg);
-
-void postproc_set_notify(void (*fn)(const char *msg))
-{
-	notify_fn = fn;
-}
-
 void pp_say(const struct postproc_env *env, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;
 	va_list ap;
 
-	if (!(env && env->message) && !notify_fn)
+	if (!env || !env->message)
 		return;
 	va_start(ap, fmt);
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	if (env && env->message)
-		env->message(env->message_arg, buf_str(&b));
-	else
-		notify_fn(buf_str(&b));
+	env->message(env->message_arg, buf_str(&b));
 	buf_release(&b);
 }
 
@@ -157,11 +147,6 @@ int postproc_run(const struct postproc *pp, const void *opts, struct profile *p,
 	ret = record_run(p, pp->name, params);
 	free(params);
 	return ret;
-}
-
-int postproc_apply(const struct postproc *pp, const void *opts, struct profile *p)
-{
-	return postproc_run(pp, opts, p, NULL);
 }
 
 int postproc_run_argv_env(struct profile *p, int argc, char **argv, const struct postproc_env *env,

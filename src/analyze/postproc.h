@@ -91,27 +91,22 @@ int postproc_parse(const struct postproc *pp, int argc, char **argv, void **opts
 /*
  * Runs @pp with parsed @opts on @p and appends its record to
  * p->postprocessors. On error @p may be partly transformed: callers work on
- * a profile they will not save then. @env may be NULL: the receiver set
- * with postproc_set_notify(), if any, gets the notes then.
+ * a profile they will not save then. @env may be NULL: the notes are
+ * dropped then.
  */
 int postproc_run(const struct postproc *pp, const void *opts, struct profile *p,
 		 const struct postproc_env *env);
-int postproc_apply(const struct postproc *pp, const void *opts, struct profile *p);
 
 /*
  * Parses and applies in one step: @argv as for parse(). Returns 1 when it
  * asked for the help (nothing ran; *@help holds it when @help is given).
+ * postproc_run_argv() drops the notes.
  */
 int postproc_run_argv(struct profile *p, int argc, char **argv);
 int postproc_run_argv_env(struct profile *p, int argc, char **argv, const struct postproc_env *env,
 			  char **help);
 
-/*
- * The receiver of the notes of runs given no postproc_env (a front end
- * that runs one thing at a time sets it once); NULL: none.
- */
-void postproc_set_notify(void (*fn)(const char *msg));
-/* Formats a note and gives it to @env's receiver (or the default one). */
+/* Formats a note and gives it to @env's receiver, if any. */
 void pp_say(const struct postproc_env *env, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

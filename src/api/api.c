@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analyze/postproc.h"
 #include "api/api.h"
 #include "util/error.h"
 
@@ -58,17 +57,10 @@ void api_log(int level, const char *fmt, ...)
 	log_fn(level, msg, log_data);
 }
 
-/* What postprocessors and models have to say, as warnings. */
-static void postproc_note(const char *msg)
-{
-	api_log(VELES_LOG_WARNING, "%s", msg);
-}
-
 void veles_set_log(veles_log_fn fn, void *data)
 {
 	log_fn = fn;
 	log_data = data;
-	postproc_set_notify(fn ? postproc_note : NULL);
 }
 
 void veles_free(void *ptr)

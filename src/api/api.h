@@ -10,9 +10,7 @@
 #include "project/project.h"
 #include "veles.h"
 
-struct env_info;
 struct profile;
-struct strmap;
 struct strpool;
 
 struct table_col {
@@ -73,13 +71,6 @@ void api_profile_forget(veles_profile *h);
 /* Sends @msg to the front end's log callback, if any. */
 void api_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/*
- * Two sides measured in different environments: a warning, each
- * difference once (@said remembers them), or with @strict a refusal
- * (ERR_INVALID), also when a side records none.
- */
-int api_env_check(struct strmap *said, bool strict, const struct env_info *a, const char *an,
-		  const struct env_info *b, const char *bn);
 /* An option's value: a number in (@lo, @hi), or true/false (1/0,
  * yes/no); ERR_INVALID naming @key otherwise. */
 int api_parse_number(const char *key, const char *value, double lo, double hi, double *out);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/envinfo.h"
 #include "api/api.h"
 #include "run/bisect.h"
 #include "run/bisect_job.h"
@@ -29,12 +30,21 @@ static void say(void *arg, enum bisect_say kind, const char *text)
 	api_log(kind == BISECT_RESULT ? VELES_LOG_WARNING : VELES_LOG_PROGRESS, "bisect: %s", text);
 }
 
+static void env_warn(void *arg, const char *msg)
+{
+	UNUSED(arg);
+	api_log(VELES_LOG_WARNING, "%s", msg);
+}
+
+/* A version built in another environment than good: a warning, each
+ * difference once, or under strict-env a refusal. */
 static int env_check(void *arg, const struct env_info *good, const struct env_info *e,
 		     const char *name)
 {
 	veles_bisect *h = arg;
+	const struct env_guard g = {h->b.strict_env, "strict-env", &h->env_said, env_warn, NULL};
 
-	return api_env_check(&h->env_said, h->b.strict_env, good, "the good version", e, name);
+	return env_guard_check(&g, good, "the good version", e, name);
 }
 
 static void step(void *arg, const char *version, int verdict)

@@ -13,7 +13,6 @@
 #include "project/check_versions.h"
 #include "project/settings.h"
 #include "store/store.h"
-#include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 #include "util/strmap.h"
@@ -174,44 +173,20 @@ int veles_check_set(veles_check *c, const char *key, const char *value)
 		       key);
 }
 
-int api_env_check(struct strmap *said, bool strict, const struct env_info *a, const char *an,
-		  const struct env_info *b, const char *bn)
+static void env_warn(void *arg, const char *msg)
 {
-	struct buf what = BUF_INIT;
-	bool added = false;
-	int n = env_info_diff(a, b, &what), ret = 0;
-
-	if (strict && (!a->present || !b->present))
-		ret = err_set(ERR_INVALID,
-			      "%s records no environment: strict-env cannot compare it",
-			      a->present ? bn : an);
-	else if (n && strict)
-		ret = err_set(ERR_INVALID,
-			      "%s and %s were measured in different environments (%s): strict-env "
-			      "refuses to compare them",
-			      an, bn, buf_str(&what));
-	else if (n)
-		strmap_intern(said, buf_str(&what), &added);
-	if (added)
-		api_log(VELES_LOG_WARNING, "%s and %s were measured in different environments: %s",
-			an, bn, buf_str(&what));
-	buf_release(&what);
-	return ret;
+	UNUSED(arg);
+	api_log(VELES_LOG_WARNING, "%s", msg);
 }
 
-/* The environments of the two sides (api_env_check()). */
+/* The environments of the two sides: a warning (each difference once),
+ * or under strict-env a refusal. */
 static int env_check(veles_check *c, const struct profile *a, const char *an,
 		     const struct profile *b, const char *bn)
 {
-	struct env_info ea, eb;
-	int ret;
+	const struct env_guard g = {c->strict_env, "strict-env", &c->env_said, env_warn, NULL};
 
-	env_info_get(a, &ea);
-	env_info_get(b, &eb);
-	ret = api_env_check(&c->env_said, c->strict_env, &ea, an, &eb, bn);
-	env_info_release(&ea);
-	env_info_release(&eb);
-	return ret;
+	return env_guard_profiles(&g, a, an, b, bn);
 }
 
 /* Where one side of a pair comes from. */

@@ -62,6 +62,14 @@ struct check_cli {
 	struct check_params cp;
 };
 
+struct check_run;
+/* --remeasure (check-remeasure.c): version @id and its first parent
+ * measured now, a pair per job of the matrix added to @r, their
+ * environments held together by @run's env_check. 0, or -1 after printing
+ * the error. */
+int check_remeasure(struct cli_ctx *ctx, const struct check_cli *o, const struct check_run *run,
+		    const char *id, struct check_report *r);
+
 /* Parses the options (check-opts.c) as cli_parse_options() does: 0 with
  * the *@nop operands in argv[1..], -1 after --help, or 2. */
 int check_parse_args(int argc, char **argv, struct check_cli *o, int *nop);

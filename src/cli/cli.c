@@ -98,6 +98,10 @@ void cli_collect_message(void *arg, enum collect_msg kind, const char *text)
 		fputs(text, stdout);
 		return;
 	}
+	if (kind == COLLECT_MSG_WARN) {
+		cli_warn("%s", text);
+		return;
+	}
 	fflush(stdout);
 	if (kind == COLLECT_MSG_PROGRESS)
 		fprintf(stderr, "\r%s\033[K", text);

@@ -7,10 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "cli/check-remeasure.h"
 #include "cli/check.h"
 #include "cli/cli.h"
 #include "cli/envcheck.h"
@@ -143,24 +141,6 @@ static int check_profiles(struct check_cmd *c, char **specs)
 	return finish(&r, c->o, ctx->stdout_tty);
 }
 
-/* --remeasure: REV and its parent measured now, interleaved. */
-static int remeasure(struct cli_ctx *ctx, const struct check_cli *o, const char *id,
-		     struct check_report *r)
-{
-	struct check_remeasure_args a = {
-		.max_rounds = o->max_rounds,
-		.max_seconds = o->max_seconds,
-		/* Random unless --seed asks for a repeatable order. */
-		.seed = o->seeded ? o->cp.seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32),
-		.on = o->on,
-		.cp = o->cp,
-		.strict_env = o->strict_env,
-		.quiet = o->quiet_progress,
-	};
-
-	return check_remeasure(ctx, &a, id, r);
-}
-
 static int check_head(struct check_cmd *c, const char *rev)
 {
 	struct cli_ctx *ctx = c->ctx;
@@ -173,7 +153,7 @@ static int check_head(struct check_cmd *c, const char *rev)
 	if (!rev && !cli_head(ctx, id))
 		return cli_error("no version yet: nothing to check") + 1;
 	if (c->o->remeasure) {
-		if (remeasure(ctx, c->o, id, &r) < 0) {
+		if (check_remeasure(ctx, c->o, &c->run, id, &r) < 0) {
 			check_report_free(&r);
 			return 2;
 		}

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/postproc.h"
 #include "cli/cli.h"
 #include "cli/perun-opts.h"
 #include "cli/run.h"
@@ -39,7 +38,7 @@ static int run_and_report(struct run_cli *r, char **revs, size_t nrevs)
 		.project_root = r->ctx->root,
 		.store = r->m->register_after_run ? r->ctx->store : NULL,
 		.name_template = r->name_template,
-		.message = cli_collect_message,
+		.message = run_message,
 		.start = run_job_start,
 		.done = run_job_done,
 		.arg = r,
@@ -54,7 +53,6 @@ static int run_and_report(struct run_cli *r, char **revs, size_t nrevs)
 	}
 	if (vcs_kind(r->ctx->vcs) == VCS_GIT)
 		o.repo = vcs_store_repo(r->ctx->vcs);
-	postproc_set_notify(run_warn);
 	/* JSON alone on stdout: the profiled commands write to stderr. */
 	if (r->format == FORMAT_JSON) {
 		fflush(stdout);

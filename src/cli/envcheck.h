@@ -2,7 +2,8 @@
  * Two sides of a comparison measured in different environments (a
  * teammate's machine, another kernel, governor or compiler): `check`,
  * `diff`, `log --perf` and `bisect` say so on stderr, once per distinct
- * difference, and under --strict-env refuse to compare.
+ * difference, and under --strict-env refuse to compare (the library's
+ * env_guard, analyze/envinfo.h, with the CLI's wording and stderr).
  */
 #ifndef CLI_ENVCHECK_H
 #define CLI_ENVCHECK_H

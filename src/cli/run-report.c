@@ -124,15 +124,19 @@ void run_progress_clear(struct run_cli *r)
 	progress.text = NULL;
 }
 
-/* A postprocessor's warning on a line of its own, not after the
+/* A warning (a postprocessor's note) on a line of its own, not after the
  * progress line; the next tick draws that again. */
-void run_warn(const char *msg)
+void run_message(void *arg, enum collect_msg kind, const char *text)
 {
+	if (kind != COLLECT_MSG_WARN) {
+		cli_collect_message(arg, kind, text);
+		return;
+	}
 	pthread_mutex_lock(&progress.lock);
 	if (progress.shown)
 		fputs("\r\033[K", stderr);
 	progress.shown = false;
-	cli_warn("%s", msg);
+	cli_warn("%s", text);
 	pthread_mutex_unlock(&progress.lock);
 }
 

@@ -26,8 +26,9 @@ void run_job_done(void *arg, const char *version, const struct run_job *job,
 		  const struct run_result *res, const struct run_tally *t);
 /* Takes the progress line off the terminal. */
 void run_progress_clear(struct run_cli *r);
-/* A postprocessor's warning on a line of its own. */
-void run_warn(const char *msg);
+/* What the run's collectors and postprocessors say (cli_collect_message),
+ * a warning on a line of its own. */
+void run_message(void *arg, enum collect_msg kind, const char *text);
 void run_print_summary(struct run_cli *r);
 
 #endif

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/postproc.h"
 #include "cli/cli.h"
 #include "store/store.h"
 #include "util/common.h"
@@ -110,11 +109,6 @@ static int run_external(int argc, char **argv)
 	return 2;
 }
 
-static void postproc_warn(const char *msg)
-{
-	cli_warn("%s", msg);
-}
-
 /* -C DIR: each in turn, as git does. */
 static int opt_chdir(void *ctx, const struct opt *o, const char *dir)
 {
@@ -181,7 +175,6 @@ static int run(int argc, char **argv)
 	if (!cmd)
 		return run_external(argc, argv);
 
-	postproc_set_notify(postproc_warn);
 	ctx.stderr_tty = isatty(2);
 	ctx.stdout_tty = isatty(1);
 	cli_guard_terminal();

@@ -28,6 +28,8 @@ enum collect_msg {
 	COLLECT_MSG_OUT,      /* text for standard output: a summary, the help */
 	COLLECT_MSG_ERR,      /* a whole line for standard error: a note, a warning */
 	COLLECT_MSG_PROGRESS, /* a transient status line ("Collecting 4/10 ..."); "" clears it */
+	COLLECT_MSG_WARN,     /* a warning (a postprocessor's note in a run): the front end
+			       * marks it as one */
 };
 
 /* What the caller (the CLI, or the job runner) knows about the project. */

@@ -21,12 +21,7 @@ int check_run_pair(const struct check_run *c, struct check_report *r, const stru
 
 	if (ret < 0)
 		return ret;
-	pair = check_report_add(r);
-	pair->baseline_name = xstrdup(base_name);
-	pair->target_name = xstrdup(target_name);
-	pair->config = profile_config_title(target);
-	pair->config_full = profile_config_title_full(target);
-	pair->config_key = profile_config_key(target);
+	pair = check_report_pair(r, base_name, target_name, target);
 	return check_compare_pair(&c->co, base, base_name, target, target_name, &pair->changes);
 }
 

@@ -81,6 +81,8 @@ static yajl_val parse_json(const char *text)
 static int replay_postprocessors(struct collect_ctx *c, void *arg)
 {
 	yajl_val list = parse_json(arg);
+	const struct run_notes notes = {c->env->message, c->env->message_arg};
+	const struct postproc_env env = {notes.message ? run_note : NULL, (void *)&notes};
 	int ret = 0;
 
 	for (size_t i = 0; YAJL_IS_ARRAY(list) && i < list->u.array.len && ret == 0; i++) {
@@ -94,7 +96,7 @@ static int replay_postprocessors(struct collect_ctx *c, void *arg)
 			continue;
 		run_strv_add(&argv, &argc, name);
 		params_argv(yajl_tree_get(rec, params_path, yajl_t_object), true, &argv, &argc);
-		ret = postproc_run_argv(c->profile, (int)argc, argv);
+		ret = postproc_run_argv_env(c->profile, (int)argc, argv, &env, NULL);
 		run_strv_free(argv);
 	}
 	yajl_tree_free(list);

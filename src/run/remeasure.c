@@ -299,14 +299,13 @@ static int write_side(struct session *s, const struct run_matrix *m, int side, s
 		      char **path)
 {
 	struct profile *p = s->acc[side];
+	const struct run_notes notes = {s->o->message, s->o->message_arg};
 	struct buf b = BUF_INIT;
 	char *name;
-	int ret = 0;
+	int ret = run_postprocess(m, p, &notes);
 
-	for (size_t i = 0; i < m->npostprocs && ret == 0; i++)
-		ret = postproc_apply(m->postprocs[i].pp, m->postprocs[i].opts, p);
 	if (ret < 0)
-		return err_prefix(ret, "postprocessor");
+		return ret;
 	machine_env_json(&b, p->cmd, s->load_before, machine_loadavg());
 	collect_header_set(p, "environment", buf_detach(&b, NULL));
 	buf_addf(&b, "{\"rounds\":%zu,\"against\":\"%s\",\"seed\":%llu}", rounds, s->co[!side]->id,

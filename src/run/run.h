@@ -132,7 +132,8 @@ struct run_env {
 	 * BIN-COLLECTOR-WORKLOAD-TIMESTAMP. */
 	const char *name_template;
 	/* Where the collectors' summaries, notes and progress go (see
-	 * collect/collector.h); NULL: nowhere. */
+	 * collect/collector.h), and the postprocessors' notes, each a
+	 * COLLECT_MSG_WARN; NULL: nowhere. */
 	void (*message)(void *arg, enum collect_msg kind, const char *text);
 	void *message_arg;
 };
@@ -154,6 +155,18 @@ void run_result_release(struct run_result *r);
 /* Runs each execute.pre_run command with /bin/sh in the current directory;
  * the first that fails is the error. */
 int run_pre_run(const struct run_matrix *m);
+
+/* A run's message callback, given the postprocessors' notes. */
+struct run_notes {
+	void (*message)(void *arg, enum collect_msg kind, const char *text);
+	void *message_arg;
+};
+/* A postproc_env's receiver for @notes (a struct run_notes): the note
+ * passed on as a COLLECT_MSG_WARN. */
+void run_note(void *notes, const char *text);
+/* Applies @m's postprocessors to @p in order, their notes to @n (NULL or
+ * no callback: nowhere); an error names the postprocessor. */
+int run_postprocess(const struct run_matrix *m, struct profile *p, const struct run_notes *n);
 
 /* ---- other versions ---- */
 

@@ -44,10 +44,19 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int apply_postprocs(const struct run_matrix *m, struct profile *p)
+void run_note(void *notes, const char *text)
 {
+	const struct run_notes *n = notes;
+
+	n->message(n->message_arg, COLLECT_MSG_WARN, text);
+}
+
+int run_postprocess(const struct run_matrix *m, struct profile *p, const struct run_notes *n)
+{
+	const struct postproc_env env = {n && n->message ? run_note : NULL, (void *)n};
+
 	for (size_t i = 0; i < m->npostprocs; i++) {
-		int ret = postproc_apply(m->postprocs[i].pp, m->postprocs[i].opts, p);
+		int ret = postproc_run(m->postprocs[i].pp, m->postprocs[i].opts, p, &env);
 
 		if (ret < 0)
 			return err_prefix(ret, "postprocessor %s", m->postprocs[i].name);
@@ -76,7 +85,8 @@ static int register_profile(const struct run_env *env, const char *name, const s
  */
 static int job_keep(struct job_state *st, struct collect_ctx *c)
 {
-	int ret = apply_postprocs(st->m, c->profile);
+	const struct run_notes notes = {st->env->message, st->env->message_arg};
+	int ret = run_postprocess(st->m, c->profile, &notes);
 	char *name = NULL;
 
 	if (ret == 0 && st->env->take) {

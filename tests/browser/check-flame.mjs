@@ -7,19 +7,12 @@
 // error, page error, dialog or request that leaves the file fails it.
 // usage: node check-flame.mjs DIR
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
-const { chromium } = require('playwright-core');
+import { launch, watchFilePage } from './browser.mjs';
 
 const dir = process.argv[2];
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox'],
-});
+const browser = await launch();
 let failed = 0;
 
 const frameInfo = (page) => page.$$eval('svg.veles-flame g.f', (gs) => gs.map((g, i) => ({
@@ -65,12 +58,7 @@ async function check(file, expect) {
 }
 
 async function steps(page, file, expect, errors) {
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('dialog', (d) => { errors.push('a dialog opened: ' + d.message()); d.dismiss(); });
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) errors.push('fetched ' + r.url());
-  });
+  watchFilePage(page, errors);
   await page.goto(pathToFileURL(path.join(dir, file)).href, { waitUntil: 'load' });
   const ready = await page.evaluate(() => (window.velesFlames || []).length);
   if (ready !== 1) errors.push(`${ready} interactive flame graphs`);

@@ -3,25 +3,15 @@
 // hovering the change point shows its commit, subject, values and shift in
 // the tooltip; the wheel zooms.
 // usage: node check-history.mjs FILE.html COMMIT-LABEL
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { launch, watchFilePage } from './browser.mjs';
 
-const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
-const { chromium } = require('playwright-core');
 const [file, label] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox'],
-});
+const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
 const errors = [];
-page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-page.on('pageerror', (e) => errors.push(String(e)));
-page.on('request', (r) => {
-  if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) errors.push('fetched ' + r.url());
-});
+watchFilePage(page, errors);
 await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
 const charts = await page.$$('.chart.history');
 if (charts.length !== 2) errors.push(`${charts.length} charts, not 2`);

@@ -2,18 +2,11 @@
 // or page error, or when a chart is missing or has no size. Also hovers and
 // zooms the first chart, so the glue's event handlers run too.
 // usage: node check-html.mjs FILE.html...
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { launch, watchFilePage } from './browser.mjs';
 
-const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
-const { chromium } = require('playwright-core');
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox'],
-});
+const browser = await launch();
 let failed = 0;
 
 function report(file, errors, what) {
@@ -84,12 +77,7 @@ async function checkReport(page, errors) {
 for (const file of process.argv.slice(2)) {
   const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:') && !r.url().startsWith('data:'))
-      errors.push('fetched ' + r.url());
-  });
+  watchFilePage(page, errors);
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
   if (await page.$('table.sortable')) {
     await checkReport(page, errors);

@@ -1,41 +1,20 @@
 // The history page in headless Chromium (t-serve_history.sh prepares the
 // project): `server` against veles serve, `static` against its export.
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { check, openProfile, watchServedPage } from './browser.mjs';
 
-const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
-const { chromium } = require('playwright-core');
 const { SURL, STOKEN, SLOW, BEFORE } = process.env;
 const mode = process.argv[2];
 const errors = [];
 
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-  console.log(`ok ${what}`);
-}
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veles-chromium-'));
-const ctx = await chromium.launchPersistentContext(dir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1300, height: 1000 },
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await openProfile();
 try {
-  const page = ctx.pages()[0] || await ctx.newPage();
+  const { page } = browser;
   page.setDefaultTimeout(30000);
   // A file server has no favicon: failed loads are judged by their address.
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(`console: ${m.text()}`);
-  });
+  watchServedPage(page, errors, { allow: (t) => t.startsWith('Failed to load resource') });
   page.on('response', (r) => {
     if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`);
   });
-  page.on('pageerror', (e) => errors.push(`page error: ${e}`));
-  page.on('dialog', (d) => { errors.push(`unexpected dialog: ${d.message()}`); d.dismiss(); });
 
   if (mode === 'server') {
     await page.goto(`${SURL}?token=${STOKEN}`);
@@ -118,6 +97,5 @@ try {
   check(true, 'a profile page draws its first view in its frame');
   check(errors.length === 0, `no page errors ${errors.join('; ')}`);
 } finally {
-  await ctx.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await browser.close();
 }

@@ -2,34 +2,15 @@
 // server): the job matrix started from the page, its progress seen while
 // it runs, its output as it comes, its end (done) and the profiles it
 // registered listed. Fails on any console or page error.
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { check, finish, openProfile, watchServedPage } from './browser.mjs';
 
-const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
-const { chromium } = require('playwright-core');
 const { SURL, STOKEN, HEAD_ID } = process.env;
 const errors = [];
 
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-  console.log(`ok ${what}`);
-}
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veles-chromium-'));
-const ctx = await chromium.launchPersistentContext(dir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1300, height: 1000 },
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const page = ctx.pages()[0] || await ctx.newPage();
+const browser = await openProfile();
+const { page } = browser;
 page.setDefaultTimeout(60000);
-page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-page.on('pageerror', (e) => errors.push(`page error: ${e}`));
-page.on('dialog', (d) => { errors.push(`unexpected dialog: ${d.message()}`); d.dismiss(); });
+watchServedPage(page, errors);
 
 try {
   await page.goto(`${SURL}?token=${STOKEN}`);
@@ -79,10 +60,5 @@ try {
 } catch (e) {
   errors.push(String(e.stack || e));
 }
-await ctx.close();
-fs.rmSync(dir, { recursive: true, force: true });
-if (errors.length) {
-  console.log(errors.join('\n'));
-  process.exit(1);
-}
-console.log('ok');
+await browser.close();
+finish(errors);

@@ -3,31 +3,16 @@
 // and read check's coloured verdict, open a profile and see its views drawn
 // in their frames, open the diff of the two versions and see the table and
 // the differential flame graph. Fails on any console or page error.
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { check, finish, launch, watchServedPage } from './browser.mjs';
 
-const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
-const { chromium } = require('playwright-core');
 const { SURL, STOKEN, HEAD, PARENT, READ_ONLY } = process.env;
 const errors = [];
 let allow404 = false;
 
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-  console.log(`ok ${what}`);
-}
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launch(['--disable-gpu']);
 const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
 page.setDefaultTimeout(30000);
-page.on('console', (m) => {
-  if (m.type() === 'error' && !(allow404 && /status of 404/.test(m.text()))) errors.push(`console: ${m.text()}`);
-});
-page.on('pageerror', (e) => errors.push(`page error: ${e}`));
+watchServedPage(page, errors, { allow: (t) => allow404 && /status of 404/.test(t), dialogs: 'none' });
 
 try {
   // The commit's page (the token goes to a cookie on the first address).
@@ -101,8 +86,4 @@ try {
   errors.push(String(e));
 }
 await browser.close();
-if (errors.length) {
-  console.log(errors.join('\n'));
-  process.exit(1);
-}
-console.log('ok');
+finish(errors);

@@ -2,47 +2,25 @@
 // step drives the page as a user would and checks what the page shows and
 // what the server keeps. Fails on any console error, page error or
 // unexpected dialog (an alert would be injected script).
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { check, openProfile, watchServedPage } from './browser.mjs';
 
-const require = createRequire(path.join(process.env.VELES_SRCDIR, 'web', 'package.json'));
-const { chromium } = require('playwright-core');
 const { SURL, STOKEN, SURL2, STOKEN2, HOT, MARKUP, DATA, DL } = process.env;
 const errors = [];
 const TIMEOUT = 60000;
 
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-  console.log(`ok ${what}`);
-}
-
-/* A browser of its own: a fresh profile, never a downloaded browser. */
+/* A browser of its own (a fresh profile) that downloads; a confirm is
+ * accepted, as a user deleting would. */
 async function browser(allow) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'veles-chromium-'));
-  const ctx = await chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    acceptDownloads: true,
-    viewport: { width: 1300, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = ctx.pages()[0] || await ctx.newPage();
+  const b = await openProfile({ acceptDownloads: true, args: ['--disable-quic'] });
+  const { page } = b;
   page.setDefaultTimeout(TIMEOUT);
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !(allow && allow.test(m.text()))) errors.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`page error: ${e}`));
+  watchServedPage(page, errors, { allow: (t) => !!(allow && allow.test(t)), dialogs: 'confirm' });
   page.requests = [];
   page.on('request', (r) => page.requests.push(`${r.method()} ${r.url()}`));
   page.on('requestfinished', (r) => page.requests.push(`done ${r.url()}`));
-  page.on('dialog', (d) => {
-    if (d.type() === 'confirm') d.accept();
-    else { errors.push(`unexpected ${d.type()} dialog: ${d.message()}`); d.dismiss(); }
-  });
-  return { ctx, page, dir };
+  return b;
 }
 
 async function visible(page) {
@@ -70,10 +48,15 @@ async function waitDone(page) {
   await page.waitForFunction(() => /· (done|failed|canceled)/.test(document.getElementById('run-status').textContent));
 }
 
-/* Until the run is over, asked of the server (the page may show another). */
+/* Until the run is over, asked of the server (the page may show another).
+ * Polled from here: waitForFunction takes a promise the predicate returns
+ * as a true value at once, and would not wait at all. */
 async function waitOver(page, id) {
-  await page.waitForFunction((i) => fetch(`/api/runs/${i}`).then((r) => r.json())
-    .then((r) => ['done', 'failed', 'canceled'].includes(r.state)), id, { polling: 200 });
+  for (let i = 0; i < 600; i++) {
+    if (['done', 'failed', 'canceled'].includes((await apiRun(page, id)).state)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`run ${id} was not over after 120 s`);
 }
 
 /* The plot's x range: [min, max]. */
@@ -310,8 +293,7 @@ try {
   const [r1, r2] = [await apiRun(page, first), await apiRun(B.page, second)];
   check(r1.state === 'done' && r2.state === 'done' && r2.started >= r1.ended,
     `both runs finished, one after the other (${JSON.stringify([r1, r2])})`);
-  await B.ctx.close();
-  fs.rmSync(B.dir, { recursive: true, force: true });
+  await B.close();
 
   // A server on every address asks a browser without the token for it.
   const C = await browser(/status of 401/);
@@ -323,8 +305,7 @@ try {
   await C.page.waitForSelector('#session-title');
   await C.page.waitForFunction(() => !document.getElementById('token-form'));
   check(true, 'with the token the page works');
-  await C.ctx.close();
-  fs.rmSync(C.dir, { recursive: true, force: true });
+  await C.close();
 } catch (e) {
   errors.push(String(e.stack || e));
   if (process.env.VELES_TEST_SHOTS) {
@@ -333,7 +314,6 @@ try {
     console.log(page.requests.filter((r) => !r.includes('/api/queue')).slice(-40).join('\n'));
   }
 }
-await A.ctx.close();
-fs.rmSync(A.dir, { recursive: true, force: true });
+await A.close();
 for (const e of errors) console.log(`FAIL ${e}`);
 process.exit(errors.length ? 1 : 0);

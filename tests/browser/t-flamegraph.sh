@@ -4,13 +4,7 @@
 # in the profile's unit, a differential graph is coloured by change, and a
 # frame named like markup stays text. Skipped (77) without chromium, node or
 # web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)" >&2
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/veles-flame.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" && git init -q . && "$VELES" init >/dev/null 2>&1 || exit 1
@@ -45,5 +39,4 @@ PY
 "$VELES" diff m1.perf m2.perf flamegraph -o diff.svg 2>/dev/null
 "$VELES" diff m1.perf m2.perf flamegraph -o diff.html 2>/dev/null
 "$VELES" diff m1.perf m2.perf report -o report.html 2>/dev/null
-export VELES_SRCDIR CHROMIUM
 exec node "$VELES_SRCDIR/tests/browser/check-flame.mjs" "$T"

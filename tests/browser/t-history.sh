@@ -2,13 +2,7 @@
 # The history chart (`veles log --perf KEY -o FILE.html`) in headless
 # Chromium (see check-history.mjs). Skipped (77) without chromium, node or
 # web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/veles-browser.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com
@@ -17,20 +11,8 @@ cd "$T" && git init -q -b main . || exit 1
 set -e
 for v in $(seq 0 11); do
 	git commit -q --allow-empty -m "version $v: <b>tweak</b>"
-	python3 - "$T/p.perf" "$v" <<'PY'
-import json, random, sys
-v = int(sys.argv[2])
-r = random.Random(v)
-base = 0.010 if v < 7 else 0.0135
-res = [{"uid": "./prog", "type": "time", "subtype": sub, "order": k,
-        "amount": base * f * (1 + r.gauss(0, 0.01))}
-       for sub, f in (("real", 1.0), ("user", 0.8)) for k in range(9)]
-json.dump({"header": {"type": "time", "cmd": "./prog", "units": {"time": "s"}},
-           "collector_info": {"name": "time"}, "global": {"resources": res}},
-          open(sys.argv[1], "w"))
-PY
+	python3 "$VELES_SRCDIR/tests/cli/history_profile.py" "$T/p.perf" "$v" 7
 	"$VELES" add -q --force "$T/p.perf"
 done
 "$VELES" log --perf ./prog -o "$T/history.html"
-export VELES_SRCDIR CHROMIUM
 exec node "$VELES_SRCDIR/tests/browser/check-history.mjs" "$T/history.html" "$(git rev-parse --short=7 HEAD~4)"

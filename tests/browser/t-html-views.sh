@@ -1,13 +1,7 @@
 #!/bin/bash
 # Every HTML view, rendered in headless Chromium with no console error (see
 # check-html.mjs). Skipped (77) without chromium, node or web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/veles-browser.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T" && git init -q . && "$VELES" init -q >/dev/null 2>&1 || "$VELES" init >/dev/null || exit 1
@@ -25,5 +19,4 @@ set -e
 M=$VELES_SRCDIR/tests/data/profiles/memory.perf
 "$VELES" postprocess -o memory2.perf "$M" normalizer >/dev/null 2>&1
 "$VELES" diff "$M" memory2.perf report -o diff-report.html
-export VELES_SRCDIR CHROMIUM
 exec node "$VELES_SRCDIR/tests/browser/check-html.mjs" "$T"/*.html

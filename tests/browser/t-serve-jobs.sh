@@ -4,13 +4,7 @@
 # output followed live until it is done, the profiles it made listed; then
 # the store has them. Skipped (77) without chromium, node or
 # web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 command -v curl >/dev/null || { echo "skipped: needs curl"; exit 77; }
 . "$VELES_SRCDIR/tests/cli/lib.sh"
 . "$VELES_SRCDIR/tests/cli/serve-lib.sh"
@@ -29,7 +23,7 @@ git add prog veles.yml && git commit -qm "the <b>recipe</b>" || fail commit
 head=$(git rev-parse HEAD)
 
 serve_start
-export VELES_SRCDIR CHROMIUM SURL STOKEN HEAD_ID="$head"
+export SURL STOKEN HEAD_ID="$head"
 node "$VELES_SRCDIR/tests/browser/serve-jobs.mjs" >"$T/result" || { cat "$T/result" "$T/serve.log"; fail "browser"; }
 cat "$T/result"
 serve_stop

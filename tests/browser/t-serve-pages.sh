@@ -5,13 +5,7 @@
 # heap map), the diff of two versions with its table and differential flame
 # graph, and the same pages read-only. Skipped (77) without chromium, node
 # or web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 . "$VELES_SRCDIR/tests/cli/lib.sh"
 . "$VELES_SRCDIR/tests/cli/serve-lib.sh"
 
@@ -42,7 +36,7 @@ PY
 version 1.0
 commit_change "a slower version"
 version 1.35
-export VELES_SRCDIR CHROMIUM HEAD=$(git rev-parse HEAD) PARENT=$(git rev-parse HEAD~1)
+export HEAD=$(git rev-parse HEAD) PARENT=$(git rev-parse HEAD~1)
 
 serve_start
 export SURL STOKEN READ_ONLY=0

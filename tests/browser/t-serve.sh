@@ -4,13 +4,7 @@
 # function, reloading a run's whole screen, downloads read back (HDF5 with
 # h5py), deleting, two browsers queueing, escaping, the token.
 # Skipped (77) without chromium, node or web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 . "$VELES_SRCDIR/tests/cli/lib.sh"
 . "$VELES_SRCDIR/tests/cli/serve-lib.sh"
 cd "$T" || exit 1
@@ -36,7 +30,7 @@ for _ in $(seq 100); do grep -qs '^veles serve: open ' "$T/serve2.log" && break;
 SURL2=$(sed -n 's/^veles serve: open http:\/\/[^:]*\(:[0-9]*\/\).*/http:\/\/127.0.0.1\1/p' "$T/serve2.log")
 STOKEN2=$(sed -n 's/^veles serve: open .*?token=//p' "$T/serve2.log")
 mkdir -p "$T/dl"
-export VELES_SRCDIR CHROMIUM SURL STOKEN SURL2 STOKEN2 HOT="$T/hot" MARKUP="$T/uid" DATA="$T/data" DL="$T/dl"
+export SURL STOKEN SURL2 STOKEN2 HOT="$T/hot" MARKUP="$T/uid" DATA="$T/data" DL="$T/dl"
 node "$VELES_SRCDIR/tests/browser/serve.mjs" >"$T/result" || { cat "$T/result"; fail "browser"; }
 cat "$T/result"
 

@@ -5,30 +5,13 @@
 # their diff; the versions list with the slowdown's verdict; and the same
 # page from `veles serve --export` on a plain file server. Skipped (77)
 # without chromium, node or web/node_modules.
-: "${VELES:?}" "${VELES_SRCDIR:?}"
-CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$CHROMIUM" ] || ! command -v node >/dev/null ||
-	[ ! -d "$VELES_SRCDIR/web/node_modules/playwright-core" ]; then
-	echo "skipped: needs $CHROMIUM, node and web/node_modules (npm ci --prefix web)"
-	exit 77
-fi
+. "$(dirname "$0")/needs.sh"
 . "$VELES_SRCDIR/tests/cli/lib.sh"
 . "$VELES_SRCDIR/tests/cli/serve-lib.sh"
 new_git_project p
 for v in $(seq 1 12); do
 	commit_change "version $v: <b>tweak</b>"
-	python3 - "$T/p.perf" "$v" <<'PY'
-import json, random, sys
-v = int(sys.argv[2])
-r = random.Random(v)
-base = 0.010 if v < 8 else 0.0135
-res = [{"uid": "./prog", "type": "time", "subtype": sub, "order": k,
-        "amount": base * f * (1 + r.gauss(0, 0.01))}
-       for sub, f in (("real", 1.0), ("user", 0.8)) for k in range(9)]
-json.dump({"header": {"type": "time", "cmd": "./prog", "units": {"time": "s"}},
-           "collector_info": {"name": "time"}, "global": {"resources": res}},
-          open(sys.argv[1], "w"))
-PY
+	python3 "$VELES_SRCDIR/tests/cli/history_profile.py" "$T/p.perf" "$v" 8
 	"$VELES" add -q --force "$T/p.perf" || fail "add"
 done
 slow=$(git rev-parse HEAD~4)
@@ -39,7 +22,7 @@ for _ in $(seq 300); do
 	grep -q verdict_pending "$T/body" || break
 	sleep 0.1
 done
-export VELES_SRCDIR CHROMIUM SURL STOKEN SLOW="$slow" BEFORE="$(git rev-parse HEAD~5)"
+export SURL STOKEN SLOW="$slow" BEFORE="$(git rev-parse HEAD~5)"
 node "$VELES_SRCDIR/tests/browser/serve-history.mjs" server >"$T/result" || { cat "$T/result"; fail "browser"; }
 cat "$T/result"
 serve_stop

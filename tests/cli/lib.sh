@@ -69,6 +69,16 @@ commit_change() {
 	git commit -qam "$1"
 }
 
+# wait_hook REV: until the post-commit hook's run in the background has
+# summed up its job for commit REV in .veles/logs/hook-REV.log (30 s at
+# most; the caller then checks the summary).
+wait_hook() {
+	for _ in $(seq 300); do
+		grep -q "^1 job" ".veles/logs/hook-$1.log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+}
+
 # Pending profiles: the count of .perf files in jobs/.
 npending() {
 	find .veles/jobs -name '*.perf' | wc -l
@@ -117,6 +127,38 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 for k, v in sorted(p["resources"].items()):
     print(p["resource_type_map"][k]["uid"], len(v["amount"]))
+PY
+}
+
+# uftrace_calls OUT: examples/ds built for uftrace (-pg, no inlining) as
+# ./ds_pg and run under it (200 60); each function's calls as uftrace
+# reports them in OUT, for uftrace_agree.
+uftrace_calls() {
+	local ds=$VELES_SRCDIR/examples/ds
+	${CC:-cc} -O2 -fno-inline -pg -o ds_pg "$ds/ds_driver.c" "$ds/ds.c" -lpthread
+	uftrace record -d uftrace.data ./ds_pg 200 60 >/dev/null || fail "uftrace record"
+	uftrace report -d uftrace.data -f call --no-pager >"$1" 2>/dev/null ||
+		fail "uftrace report"
+}
+
+# uftrace_agree UREPORT COUNTS WHAT [FUNCTION...]: COUNTS (trace_counts's
+# lines) names 12 functions or more, each with the calls uftrace counted
+# (uftrace_calls's UREPORT), and each FUNCTION among them; else fails
+# saying WHAT.
+uftrace_agree() {
+	/usr/bin/python3 - "$1" "$2" "${@:4}" <<'PY' || fail "$3"
+import re, sys
+want = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
+    if m:
+        want[m.group(2)] = int(m.group(1))
+got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
+assert len(got) >= 12, got
+for f, n in got.items():
+    assert want.get(f) == n, (f, n, want.get(f))
+for f in sys.argv[3:]:
+    assert f in got, f
 PY
 }
 

@@ -12,15 +12,24 @@ serve_start() {
 	: >"$T/serve.log"
 	"$VELES" serve --listen 127.0.0.1:0 --data "$T/data" "$@" >"$T/serve.log" 2>&1 &
 	SPID=$!
-	for _ in $(seq 100); do
-		grep -q '^veles serve: open ' "$T/serve.log" && break
-		kill -0 "$SPID" 2>/dev/null || { cat "$T/serve.log" >&2; fail "veles serve exited"; }
-		sleep 0.1
-	done
+	wait_started "$SPID" "$T/serve.log" '^veles serve: open ' "veles serve"
 	SURL=$(sed -n 's/^veles serve: open \(http:[^?]*\).*/\1/p' "$T/serve.log")
 	STOKEN=$(sed -n 's/^veles serve: open .*?token=//p' "$T/serve.log")
 	[ -n "$SURL" ] || { cat "$T/serve.log" >&2; fail "no address printed"; }
-	trap 'serve_stop; rm -rf "$T"' EXIT
+	trap 'serve_stop; pg_stop; rm -rf "$T"' EXIT
+}
+
+# wait_started PID LOG PATTERN WHAT: until a process started in the
+# background says it is ready (a line of LOG matches PATTERN); fails with
+# its log when it exits first or says nothing for 10 s.
+wait_started() {
+	for _ in $(seq 100); do
+		grep -q "$3" "$2" && return 0
+		kill -0 "$1" 2>/dev/null || { cat "$2" >&2; fail "$4 exited"; }
+		sleep 0.1
+	done
+	cat "$2" >&2
+	fail "$4 did not start"
 }
 
 # serve_stop: stops it as Ctrl-C would; a clean exit, and nothing the
@@ -64,16 +73,45 @@ jq_() {
 		"$1" "${2:-$T/body}"
 }
 
-# wait_run ID: until the run is over (done, failed, canceled); its JSON in $T/body.
-wait_run() {
+# wait_over PATH WHAT: GET PATH until its state is over (done, failed,
+# canceled), 120 s at most; its JSON in $T/body.
+wait_over() {
 	local state
-	for _ in $(seq 600); do
-		req GET "/api/runs/$1"
+	for _ in $(seq 1200); do
+		req GET "$1"
 		state=$(jq_ 'd["state"]')
 		case $state in done | failed | canceled) return 0 ;; esac
 		sleep 0.1
 	done
-	fail "run $1 still $state"
+	fail "$2 still $state"
+}
+
+# wait_run ID: until the run is over; its JSON in $T/body.
+wait_run() { wait_over "/api/runs/$1" "run $1"; }
+
+# wait_job ID: until the project's job is over; its JSON in $T/body.
+wait_job() { wait_over "/api/project/jobs/$1" "job $1"; }
+
+# pg_start: a PostgreSQL server of the test's own (scripts/pg-temp.sh: from
+# Debian's postgresql package, its socket in $T/pg, no TCP); its URL in
+# PG_URL. Where the package is missing the test is skipped (77), the
+# reason on stderr. serve_start's exit trap stops it; a test with its own
+# trap calls pg_stop there.
+pg_start() {
+	local rc
+	PG_DIR="$T/pg"
+	PG_URL=$(sh "$VELES_SRCDIR/scripts/pg-temp.sh" start "$PG_DIR")
+	rc=$?
+	[ $rc -eq 77 ] && exit 77
+	[ $rc -eq 0 ] || fail "cannot start PostgreSQL"
+	trap 'pg_stop; rm -rf "$T"' EXIT
+}
+
+# pg_stop: stops pg_start's server, if there is one, and removes its files.
+pg_stop() {
+	[ -n "${PG_DIR:-}" ] || return 0
+	sh "$VELES_SRCDIR/scripts/pg-temp.sh" stop "$PG_DIR"
+	PG_DIR=
 }
 
 # can_count: perf_event_open works for software events here.

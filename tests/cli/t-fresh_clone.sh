@@ -83,10 +83,7 @@ ok veles hook install
 [ -d .veles/logs ] || fail "hook install made no .veles/logs/"
 change "sixth"
 rev=$(git rev-parse HEAD)
-for _ in $(seq 300); do
-	grep -q "^1 job" ".veles/logs/hook-$rev.log" 2>/dev/null && break
-	sleep 0.1
-done
+wait_hook "$rev"
 has ".veles/logs/hook-$rev.log" "^1 job: 1 ok"
 ok veles log -n 1 --oneline
 has "$T/out" "^${rev:0:7} \[1 profile: 1 time\] sixth"

@@ -16,11 +16,7 @@ ok veles hook install
 
 commit_change "second"
 rev=$(git rev-parse HEAD)
-# Wait (bounded) for the background run to finish its log.
-for _ in $(seq 100); do
-	grep -q "^1 job" ".veles/logs/hook-$rev.log" 2>/dev/null && break
-	sleep 0.1
-done
+wait_hook "$rev"
 has ".veles/logs/hook-$rev.log" "^1 job: 1 ok"
 [ "$(npending)" -eq 1 ] || fail "no profile from the hook"
 f=$(ls .veles/jobs/*.perf)

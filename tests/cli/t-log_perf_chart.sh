@@ -7,19 +7,7 @@ new_git_project p
 py=/usr/bin/python3
 for v in $(seq 0 11); do
 	git commit -q --allow-empty -m "version $v: <b>tweak</b> & </script> more"
-	$py - "$T/p$v.perf" "$v" <<'PY'
-import json, random, sys
-v = int(sys.argv[2])
-r = random.Random(v)
-base = 0.010 if v < 7 else 0.0135
-res = [{"uid": "./prog", "type": "time", "subtype": sub, "order": k,
-        "amount": base * f * (1 + r.gauss(0, 0.01))}
-       for sub, f in (("real", 1.0), ("user", 0.8)) for k in range(9)]
-json.dump({"header": {"type": "time", "cmd": "./prog", "args": "3000", "units": {"time": "s"}},
-           "collector_info": {"name": "time"}, "global": {"resources": res},
-           "postprocessors": [{"name": "normalizer", "params": {"of_key": "amount"}}]},
-          open(sys.argv[1], "w"))
-PY
+	$py "$VELES_SRCDIR/tests/cli/history_profile.py" "$T/p$v.perf" "$v" 7 --args 3000 --normalized
 	ok veles add -q --force "$T/p$v.perf"
 done
 step=$(git rev-parse --short=7 HEAD~4)

@@ -10,16 +10,12 @@ command -v curl >/dev/null || { echo "skipped: needs curl"; exit 77; }
 
 DBARGS=()
 if [ "${HIST_PG:-}" = 1 ]; then
-	pg="$T/pg"
-	URL=$(sh "$VELES_SRCDIR/scripts/pg-temp.sh" start "$pg")
-	rc=$?
-	[ $rc -eq 77 ] && exit 77
-	[ $rc -eq 0 ] || fail "cannot start PostgreSQL"
-	DBARGS=(--db "$URL")
+	pg_start
+	DBARGS=(--db "$PG_URL")
 fi
 cleanup() {
 	serve_stop
-	[ -n "${pg:-}" ] && sh "$VELES_SRCDIR/scripts/pg-temp.sh" stop "$pg"
+	pg_stop
 	rm -rf "$T"
 }
 

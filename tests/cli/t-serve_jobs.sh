@@ -25,18 +25,6 @@ sed -i 's/-lt 1000/-lt 60000/' prog
 git commit -qam "slower" || fail commit
 slow=$(git rev-parse HEAD)
 
-# wait_job ID: until the job is over; its JSON in $T/body.
-wait_job() {
-	local state
-	for _ in $(seq 1200); do
-		req GET "/api/project/jobs/$1"
-		state=$(jq_ 'd["state"]')
-		case $state in done | failed | canceled) return 0 ;; esac
-		sleep 0.1
-	done
-	fail "job $1 still $state"
-}
-
 serve_start
 
 # The matrix on the first version, named as a user would name it.

@@ -8,17 +8,13 @@
 . "$(dirname "$0")/serve-lib.sh"
 command -v curl >/dev/null || { echo "skipped: needs curl" >&2; exit 77; }
 
-pg="$T/pg"
-URL=$(sh "$VELES_SRCDIR/scripts/pg-temp.sh" start "$pg")
-rc=$?
-[ $rc -eq 77 ] && exit 77
-[ $rc -eq 0 ] || fail "cannot start PostgreSQL"
+pg_start
 
 RPIDS=()
 cleanup() {
 	for p in "${RPIDS[@]}"; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
 	serve_stop
-	sh "$VELES_SRCDIR/scripts/pg-temp.sh" stop "$pg"
+	pg_stop
 	rm -rf "$T"
 }
 
@@ -29,28 +25,11 @@ runner() {
 	local name=$1 dir=$2
 	shift 2
 	mkdir -p "$T/m-$name"
-	(cd "$dir" && XDG_RUNTIME_DIR="$T/m-$name" exec "$VELES" serve --runner --db "$URL" \
+	(cd "$dir" && XDG_RUNTIME_DIR="$T/m-$name" exec "$VELES" serve --runner --db "$PG_URL" \
 		--name "$name" --listen 127.0.0.1:0 --data "$T/data-$name" "$@" >"$T/$name.log" 2>&1) &
 	RPID=$!
 	RPIDS+=("$RPID")
-	for _ in $(seq 100); do
-		grep -q "^veles serve: open " "$T/$name.log" && return 0
-		kill -0 "$RPID" 2>/dev/null || { cat "$T/$name.log" >&2; fail "runner $name exited"; }
-		sleep 0.1
-	done
-	fail "runner $name did not start"
-}
-
-# wait_job ID: until the job is over; its JSON in $T/body.
-wait_job() {
-	local state
-	for _ in $(seq 600); do
-		req GET "/api/project/jobs/$1"
-		state=$(jq_ 'd["state"]')
-		case $state in done | failed | canceled) return 0 ;; esac
-		sleep 0.1
-	done
-	fail "job $1 still $state"
+	wait_started "$RPID" "$T/$name.log" "^veles serve: open " "runner $name"
 }
 
 new_git_project p
@@ -66,7 +45,7 @@ commit_change "after the clone"
 head=$(git rev-parse HEAD)
 mkdir "$T/plain"
 
-serve_start --db "$URL"
+serve_start --db "$PG_URL"
 trap cleanup EXIT
 grep -q 'runs executed here' "$T/serve.log" && fail "a server on PostgreSQL runs runs"
 expect 201 POST /api/project/jobs '{"kind":"matrix","version":"HEAD"}'

@@ -19,18 +19,14 @@ fails 2 veles serve --name a --data "$T/x"
 has "$T/err" 'go with --runner'
 fails 2 veles runner --db sqlite:x --lease 1
 
-pg="$T/pg"
-URL=$(sh "$VELES_SRCDIR/scripts/pg-temp.sh" start "$pg")
-rc=$?
-[ $rc -eq 77 ] && exit 77
-[ $rc -eq 0 ] || fail "cannot start PostgreSQL"
+pg_start
 
 RPIDS=()
 cleanup() {
 	for p in "${RPIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
 	for f in "$T"/r[234].pid; do [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
 	serve_stop
-	sh "$VELES_SRCDIR/scripts/pg-temp.sh" stop "$pg"
+	pg_stop
 	rm -rf "$T"
 }
 
@@ -42,19 +38,14 @@ runner() {
 	shift
 	set -- "$name" "$@"
 	mkdir -p "$T/m-$1"
-	XDG_RUNTIME_DIR="$T/m-$1" "$VELES" runner --db "$URL" --data "$T/data-$1" --name "$@" \
+	XDG_RUNTIME_DIR="$T/m-$1" "$VELES" runner --db "$PG_URL" --data "$T/data-$1" --name "$@" \
 		--lease 3 >"$T/$1.log" 2>&1 &
 	RPID=$!
 	RPIDS+=("$RPID")
-	for _ in $(seq 100); do
-		grep -q "^veles runner: $1, data in" "$T/$1.log" && return 0
-		kill -0 "$RPID" 2>/dev/null || { cat "$T/$1.log" >&2; fail "runner $1 exited"; }
-		sleep 0.1
-	done
-	fail "runner $1 did not start"
+	wait_started "$RPID" "$T/$1.log" "^veles runner: $1, data in" "runner $1"
 }
 
-serve_start --db "$URL"
+serve_start --db "$PG_URL"
 trap cleanup EXIT
 has "$T/serve.log" '^veles serve: open '
 grep -q 'runs executed here' "$T/serve.log" && fail "a server on PostgreSQL runs runs"
@@ -63,6 +54,14 @@ S=$(jq_ 'd["id"]')
 queue() { # queue COMMAND: a stat run of COMMAND; its id in R
 	expect 201 POST /api/runs "{\"session\":\"$S\",\"events\":[\"task-clock\"],\"command\":\"$1\"}"
 	R=$(jq_ 'd["id"]')
+}
+# pid_written FILE: until a queued command has written its pid to FILE
+# (10 s at most; what follows checks the run).
+pid_written() {
+	for _ in $(seq 100); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
 }
 
 # Nobody runs it until a runner comes.
@@ -80,10 +79,7 @@ wait_run "$R1"
 # Runner a killed -9 in the middle of a run; b takes it after the lease.
 queue "echo \$\$ > $T/r2.pid; exec sleep 60"
 R2=$R
-for _ in $(seq 100); do
-	[ -s "$T/r2.pid" ] && break
-	sleep 0.1
-done
+pid_written "$T/r2.pid"
 req GET "/api/runs/$R2"
 [ "$(jq_ 'd["state"], d["runner"]')" = "running a" ] || fail "second run: $(cat "$T/body")"
 kill -9 "$A"
@@ -122,10 +118,7 @@ grep -q ': claimed by b' "$T/b.log" && grep -q ': claimed by c' "$T/c.log" ||
 # Cancelled from the server while runner b runs it: b stops it.
 queue "echo \$\$ > $T/r3.pid; exec sleep 60"
 R3=$R
-for _ in $(seq 100); do
-	[ -s "$T/r3.pid" ] && break
-	sleep 0.1
-done
+pid_written "$T/r3.pid"
 expect 200 POST "/api/runs/$R3/cancel"
 [ "$(jq_ 'd["state"]')" = canceled ] || fail "cancel: $(cat "$T/body")"
 for _ in $(seq 100); do
@@ -154,11 +147,8 @@ stop_runners
 runner e
 queue "echo \$\$ > $T/r4.pid; exec sleep 60"
 R4=$R
-for _ in $(seq 100); do
-	[ -s "$T/r4.pid" ] && break
-	sleep 0.1
-done
-XDG_RUNTIME_DIR="$T/m-e" "$VELES" runner --db "$URL" --data "$T/data-e2" --name e --lease 3 \
+pid_written "$T/r4.pid"
+XDG_RUNTIME_DIR="$T/m-e" "$VELES" runner --db "$PG_URL" --data "$T/data-e2" --name e --lease 3 \
 	>"$T/e2.log" 2>&1 &
 RPIDS+=("$!")
 for _ in $(seq 100); do
@@ -201,7 +191,7 @@ cd "$T"
 # A second server on the same database: nothing to migrate, the same runs.
 SURL0=$SURL STOKEN0=$STOKEN SPID0=$SPID
 mv "$T/serve.log" "$T/serve0.log"
-serve_start --db "$URL" --data "$T/data2"
+serve_start --db "$PG_URL" --data "$T/data2"
 trap cleanup EXIT
 grep -q 'migrated' "$T/serve.log" && fail "migrated twice"
 expect 200 GET "/api/runs/$R2"

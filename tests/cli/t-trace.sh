@@ -64,26 +64,11 @@ PY
 if command -v uftrace >/dev/null; then
 	# shellcheck disable=SC2086
 	${CC:-cc} -O2 -fno-inline $flags -o ds_noinl "$ds/ds_driver.c" "$ds/ds.c" -lpthread
-	${CC:-cc} -O2 -fno-inline -pg -o ds_pg "$ds/ds_driver.c" "$ds/ds.c" -lpthread
-	uftrace record -d uftrace.data ./ds_pg 200 60 >/dev/null || fail "uftrace record"
-	uftrace report -d uftrace.data -f call --no-pager >"$T/ureport" 2>/dev/null ||
-		fail "uftrace report"
+	uftrace_calls "$T/ureport"
 	ok veles collect trace --instrumented -- ./ds_noinl 200 60
 	trace_counts "$(newest)" >"$T/vcounts"
-	$py - "$T/ureport" "$T/vcounts" <<'PY' || fail "counts differ from uftrace's"
-import re, sys
-want = {}
-for line in open(sys.argv[1]):
-    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
-    if m:
-        want[m.group(2)] = int(m.group(1))
-got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
-assert len(got) >= 12, got
-for f, n in got.items():
-    assert want.get(f) == n, (f, n, want.get(f))
-for f in ("SLList_insert", "BTree_search", "insertion_sort", "next_key", "run_workload"):
-    assert f in got, f
-PY
+	uftrace_agree "$T/ureport" "$T/vcounts" "counts differ from uftrace's" \
+		SLList_insert BTree_search insertion_sort next_key run_workload
 fi
 
 # Threads: the main thread's workload and one on each of 3 threads.

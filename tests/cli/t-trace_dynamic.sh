@@ -25,10 +25,7 @@ if ! dyn -f SLList_insert -- ./ds_plain 10 >"$T/out" 2>"$T/err"; then
 fi
 
 if command -v uftrace >/dev/null; then
-	${CC:-cc} -O2 -fno-inline -pg -o ds_pg "$ds/ds_driver.c" "$ds/ds.c" -lpthread
-	uftrace record -d uftrace.data ./ds_pg 200 60 >/dev/null || fail "uftrace record"
-	uftrace report -d uftrace.data -f call --no-pager >"$T/ureport" 2>/dev/null ||
-		fail "uftrace report"
+	uftrace_calls "$T/ureport"
 fi
 
 ok dyn -f SLList_insert -f SLList_search -f SLList_destroy -- ./ds_plain -t 2 -f 120 30
@@ -65,18 +62,7 @@ if [ -s "$T/ureport" ]; then
 	${CC:-cc} -O2 -fno-inline -o ds_noinl_plain "$ds/ds_driver.c" "$ds/ds.c" -lpthread
 	ok dyn -s userspace --no-usdt -- ./ds_noinl_plain 200 60
 	trace_counts "$(newest)" >"$T/dcounts"
-	$py - "$T/ureport" "$T/dcounts" <<'PY' || fail "dynamic counts differ from uftrace's"
-import re, sys
-want = {}
-for line in open(sys.argv[1]):
-    m = re.match(r"\s*(\d+)\s+(\S+)\s*$", line)
-    if m:
-        want[m.group(2)] = int(m.group(1))
-got = dict((n, int(c)) for n, c in (l.split() for l in open(sys.argv[2])))
-assert len(got) >= 12, got
-for f, n in got.items():
-    assert want.get(f) == n, (f, n, want.get(f))
-PY
+	uftrace_agree "$T/ureport" "$T/dcounts" "dynamic counts differ from uftrace's"
 fi
 # Without the privileges: one line naming perf_event_paranoid.
 if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ]; then

@@ -17,6 +17,7 @@
 #include "analyze/bound_expr.h"
 #include "analyze/bound_items.h"
 #include "analyze/degrade.h"
+#include "change_testlib.h"
 #include "collect/bounds/sym.h"
 #include "profile/profile.h"
 #include "util/buf.h"
@@ -196,15 +197,6 @@ static struct profile *bounds_profile(const struct row *r, size_t n)
 	return p;
 }
 
-static const struct change *find(const struct change_list *l, const char *loc)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].location, loc) == 0)
-			return &l->v[i];
-	fail_msg("no change at %s", loc);
-	return NULL;
-}
-
 static void test_check_bounds(void **state)
 {
 	const struct row base[] = {
@@ -233,19 +225,19 @@ static void test_check_bounds(void **state)
 	assert_true(check_method_known("bounds"));
 	assert_int_equal(degrade_compare(a, b, "bounds", &cp, &l), 0);
 	assert_int_equal(l.n, 5);
-	assert_int_equal(find(&l, "s.c:f:7:11")->cls, CH_NO_CHANGE);
-	c = find(&l, "s.c:f:8:10");
+	assert_int_equal(change_at(&l, "s.c:f:7:11")->cls, CH_NO_CHANGE);
+	c = change_at(&l, "s.c:f:8:10");
 	assert_int_equal(c->cls, CH_TOTAL_DEGRADATION);
 	assert_string_equal(c->detail, "O(n^1) -> O(n^2)");
 	/* The same class, twice the iterations: severe. */
-	assert_int_equal(find(&l, "s.c:f:11:12")->cls, CH_SEVERE_DEGRADATION);
-	assert_int_equal(find(&l, "s.c:f:16:17")->cls, CH_TOTAL_DEGRADATION);
-	assert_int_equal(find(&l, "s.c:f:0:4")->cls, CH_TOTAL_DEGRADATION);
+	assert_int_equal(change_at(&l, "s.c:f:11:12")->cls, CH_SEVERE_DEGRADATION);
+	assert_int_equal(change_at(&l, "s.c:f:16:17")->cls, CH_TOTAL_DEGRADATION);
+	assert_int_equal(change_at(&l, "s.c:f:0:4")->cls, CH_TOTAL_DEGRADATION);
 	change_list_free(&l);
 	/* Back the other way: optimisations. */
 	assert_int_equal(degrade_compare(b, a, "bounds", &cp, &l), 0);
-	assert_int_equal(find(&l, "s.c:f:6:8")->cls, CH_TOTAL_OPTIMIZATION);
-	assert_int_equal(find(&l, "s.c:f:9:10")->cls, CH_SEVERE_OPTIMIZATION);
+	assert_int_equal(change_at(&l, "s.c:f:6:8")->cls, CH_TOTAL_OPTIMIZATION);
+	assert_int_equal(change_at(&l, "s.c:f:9:10")->cls, CH_SEVERE_OPTIMIZATION);
 	change_list_free(&l);
 	profile_free(a);
 	profile_free(b);

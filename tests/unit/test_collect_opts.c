@@ -17,78 +17,15 @@
 #include <cmocka.h>
 
 #include "collect/collector.h"
-#include "testutil.h"
+#include "collect_world.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/fsutil.h"
 
 #define END ((char *)NULL)
 
-/* What the collector said, by kind, each message ended by "|". */
-struct heard {
-	struct buf said[3];
-	int n[3];
-};
-
-static void hear(void *arg, enum collect_msg kind, const char *text)
-{
-	struct heard *h = arg;
-
-	buf_adds(&h->said[kind], text);
-	buf_addc(&h->said[kind], '|');
-	h->n[kind]++;
-}
-
-static void heard_release(struct heard *h)
-{
-	for (int k = 0; k < 3; k++)
-		buf_release(&h->said[k]);
-}
-
-struct world {
-	char *jobs;
-	struct heard h;
-	struct collect_env env;
-};
-
-static int setup(void **state)
-{
-	struct world *w = xcalloc(1, sizeof(*w));
-
-	w->jobs = tmp_fresh_dir();
-	w->env = (struct collect_env){.jobs_dir = w->jobs,
-				      .logs_dir = w->jobs,
-				      .quiet = true,
-				      .message = hear,
-				      .message_arg = &w->h};
-	*state = w;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct world *w = *state;
-
-	heard_release(&w->h);
-	free(w->jobs);
-	free(w);
-	return 0;
-}
-
-static int collect(struct world *w, ...)
-{
-	char *argv[32];
-	int argc;
-	va_list ap;
-
-	va_start(ap, w);
-	argc = test_argv(argv, 32, ap);
-	va_end(ap);
-	return collect_main(&w->env, argc, argv);
-}
-
 /* The profiles in the jobs directory. */
-static size_t njobs(const struct world *w)
+static size_t njobs(const struct collect_world *w)
 {
 	DIR *d = opendir(w->jobs);
 	struct dirent *de;
@@ -106,14 +43,14 @@ static const char *const table_collectors[] = {"regex", "memory", "monitor", "bo
 /* An unknown option: ERR_INVALID and one line naming it, for each. */
 static void test_unknown_option(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 
 	for (size_t i = 0; i < ARRAY_SIZE(table_collectors); i++) {
 		char want[64];
 
 		snprintf(want, sizeof(want), "collect %s: unknown option '--bogus'",
 			 table_collectors[i]);
-		assert_int_equal(collect(w, table_collectors[i], "--bogus", "--", "true", END),
+		assert_int_equal(collect_run(w, table_collectors[i], "--bogus", "--", "true", END),
 				 ERR_INVALID);
 		assert_string_equal(err_msg(), want);
 		assert_null(strchr(err_msg(), '\n'));
@@ -125,24 +62,26 @@ static void test_unknown_option(void **state)
 /* A bad value: the collector's own check, one line. */
 static void test_bad_values(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 
-	assert_int_equal(collect(w, "memory", "--children", "twice", "--", "true", END),
+	assert_int_equal(collect_run(w, "memory", "--children", "twice", "--", "true", END),
 			 ERR_INVALID);
 	assert_string_equal(err_msg(), "collect memory: --children takes follow, separate or "
 				       "none, not 'twice'");
-	assert_int_equal(collect(w, "regex", "-e", "(?<amount>\\d+)", "-r", "0", "--", "true", END),
-			 ERR_INVALID);
+	assert_int_equal(
+		collect_run(w, "regex", "-e", "(?<amount>\\d+)", "-r", "0", "--", "true", END),
+		ERR_INVALID);
 	assert_string_equal(err_msg(),
 			    "collect regex: --repeat needs a whole number >= 1, not '0'");
-	assert_int_equal(collect(w, "regex", "--stream", "out", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "regex", "--stream", "out", "--", "true", END),
+			 ERR_INVALID);
 	assert_string_equal(err_msg(), "collect regex: --stream is stdout, stderr or both, not "
 				       "'out'");
-	assert_int_equal(collect(w, "monitor", "-s", "C", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "monitor", "-s", "C", "--", "true", END), ERR_INVALID);
 	assert_string_equal(err_msg(), "collect monitor: 'C' is not a summary subsystem");
-	assert_int_equal(collect(w, "monitor", "-i", "0", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "monitor", "-i", "0", "--", "true", END), ERR_INVALID);
 	assert_string_equal(err_msg(), "collect monitor: bad interval '0'");
-	assert_int_equal(collect(w, "memory", "-s", "-1", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "memory", "-s", "-1", "--", "true", END), ERR_INVALID);
 	assert_string_equal(err_msg(), "collect memory: --sampling needs a positive number of "
 				       "seconds, not '-1'");
 	/* The job matrix checks options alone, with no command run. */
@@ -158,15 +97,14 @@ static void test_help_from_table(void **state)
 {
 	static const char *const own[] = {"--pattern PATTERN", "--no-children", "--on",
 					  "--source-dir DIR"};
-	struct world *w = *state;
+	struct collect_world *w = *state;
 
 	for (size_t i = 0; i < ARRAY_SIZE(table_collectors); i++) {
 		char usage[64];
 		const char *text;
 
-		heard_release(&w->h);
-		memset(&w->h, 0, sizeof(w->h));
-		assert_int_equal(collect(w, table_collectors[i], "--help", END), 0);
+		collect_heard_reset(&w->h);
+		assert_int_equal(collect_run(w, table_collectors[i], "--help", END), 0);
 		assert_int_equal(w->h.n[COLLECT_MSG_OUT], 1);
 		assert_int_equal(w->h.n[COLLECT_MSG_ERR], 0);
 		text = buf_str(&w->h.said[COLLECT_MSG_OUT]);
@@ -177,7 +115,7 @@ static void test_help_from_table(void **state)
 		assert_non_null(strstr(text, "  -o, --output-handling MODE"));
 	}
 	/* The formats, listed from their table. */
-	assert_int_equal(collect(w, "regex", "-h", END), 0);
+	assert_int_equal(collect_run(w, "regex", "-h", END), 0);
 	assert_non_null(strstr(buf_str(&w->h.said[COLLECT_MSG_OUT]), "pytest-benchmark"));
 	assert_int_equal(njobs(w), 0);
 	/* Asked for where only options are checked, help is an error. */
@@ -187,27 +125,27 @@ static void test_help_from_table(void **state)
 /* No callback: nothing is said, and the collection is the same. */
 static void test_silent_without_callback(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 
 	w->env.message = NULL;
-	assert_int_equal(collect(w, "regex", "--help", END), 0);
-	assert_int_equal(collect(w, "regex", "-e", "(?<amount>\\d+)", "--", "echo", "7", END), 0);
+	assert_int_equal(collect_run(w, "regex", "--help", END), 0);
+	assert_int_equal(collect_run(w, "regex", "-e", "(?<amount>\\d+)", "--", "echo", "7", END),
+			 0);
 	assert_int_equal(njobs(w), 1);
-	w->env.message = hear;
+	w->env.message = collect_hear;
 	assert_int_equal(w->h.n[COLLECT_MSG_OUT] + w->h.n[COLLECT_MSG_ERR], 0);
 }
 
 /* A collection's summary is output; a failing command's warning a line. */
 static void test_summary_and_warning(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	const char *out;
 
 	w->env.quiet = false;
-	heard_release(&w->h);
-	memset(&w->h, 0, sizeof(w->h));
-	assert_int_equal(collect(w, "regex", "-e", "(?<uid>\\w+): (?<amount>\\d+)", "--", "sh",
-				 "-c", "echo a: 5; exit 3", END),
+	collect_heard_reset(&w->h);
+	assert_int_equal(collect_run(w, "regex", "-e", "(?<uid>\\w+): (?<amount>\\d+)", "--", "sh",
+				     "-c", "echo a: 5; exit 3", END),
 			 0);
 	w->env.quiet = true;
 	out = buf_str(&w->h.said[COLLECT_MSG_OUT]);
@@ -225,9 +163,9 @@ static void test_summary_and_warning(void **state)
  * needs no command; it needs a source. */
 static void test_bounds_words(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 
-	assert_int_equal(collect(w, "bounds", "--cmd", "prog", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "bounds", "--cmd", "prog", END), ERR_INVALID);
 	assert_string_equal(err_msg(),
 			    "collect bounds: no source to analyse (-s FILE.c or -d DIR)");
 	assert_int_equal(collect_check_options(3, (char *[]){"bounds", "--src", "a.c", NULL}), 0);
@@ -239,13 +177,19 @@ static void test_bounds_words(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_unknown_option, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_help_from_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_silent_without_callback, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_summary_and_warning, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bounds_words, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_option, collect_world_setup,
+						collect_world_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_values, collect_world_setup,
+						collect_world_teardown),
+		cmocka_unit_test_setup_teardown(test_help_from_table, collect_world_setup,
+						collect_world_teardown),
+		cmocka_unit_test_setup_teardown(test_silent_without_callback, collect_world_setup,
+						collect_world_teardown),
+		cmocka_unit_test_setup_teardown(test_summary_and_warning, collect_world_setup,
+						collect_world_teardown),
+		cmocka_unit_test_setup_teardown(test_bounds_words, collect_world_setup,
+						collect_world_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, tmp_setup, tmp_teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

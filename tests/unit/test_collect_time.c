@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "collect/collector.h"
+#include "collect_world.h"
 #include "profile/profile.h"
 #include "testutil.h"
 #include "util/buf.h"
@@ -27,54 +28,18 @@
 
 #define ORIGIN "0123456789abcdef0123456789abcdef01234567"
 
-struct world {
-	char *root;
-	char *jobs;
-	char *logs;
-	struct collect_env env;
-};
-
+/* The shared world, its profiles stamped with ORIGIN; nobody listens to
+ * what the collector says. */
 static int setup(void **state)
 {
-	const char *base = getenv("VELES_TEST_TMP");
-	struct world *w = xcalloc(1, sizeof(*w));
-	char *tmpl;
+	struct collect_world *w;
 
-	mkdir_p(base ? base : "/tmp");
-	tmpl = xasprintf("%s/collect.XXXXXX", base ? base : "/tmp");
-	w->root = mkdtemp(tmpl);
-	if (!w->root)
+	if (collect_world_setup(state) < 0)
 		return -1;
-	w->jobs = xasprintf("%s/.veles/jobs", w->root);
-	w->logs = xasprintf("%s/.veles/logs", w->root);
-	w->env = (struct collect_env){
-		.jobs_dir = w->jobs, .logs_dir = w->logs, .origin = ORIGIN, .quiet = true};
-	*state = w;
+	w = *state;
+	w->env.origin = ORIGIN;
+	w->env.message = NULL;
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct world *w = *state;
-
-	rm_rf(w->root);
-	free(w->root);
-	free(w->jobs);
-	free(w->logs);
-	free(w);
-	return 0;
-}
-
-static int collect(struct world *w, ...)
-{
-	char *argv[32];
-	int argc;
-	va_list ap;
-
-	va_start(ap, w);
-	argc = test_argv(argv, 32, ap);
-	va_end(ap);
-	return collect_main(&w->env, argc, argv);
 }
 
 /* The names of the files in @dir, sorted; returns how many. */
@@ -100,7 +65,7 @@ static void free_names(char **names, size_t n)
 		free(names[i]);
 }
 
-static void clean_jobs(struct world *w)
+static void clean_jobs(struct collect_world *w)
 {
 	rm_rf(w->jobs);
 }
@@ -119,7 +84,7 @@ static bool name_matches(const char *name, const char *pattern)
 #define STAMP "[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{2}-[0-9]{2}-[0-9]{2}"
 
 /* The one profile in the jobs dir, loaded. */
-static struct profile *load_only(struct world *w, const char *pattern)
+static struct profile *load_only(struct collect_world *w, const char *pattern)
 {
 	char *names[8];
 	size_t n = list_dir(w->jobs, names, 8);
@@ -193,11 +158,11 @@ static void check_resources(const struct profile *p, const char *uid, int repeat
 
 static void test_true(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	struct profile *p;
 
 	clean_jobs(w);
-	assert_int_equal(collect(w, "time", "-r", "3", "-w", "1", "--", "/bin/true", END), 0);
+	assert_int_equal(collect_run(w, "time", "-r", "3", "-w", "1", "--", "/bin/true", END), 0);
 	p = load_only(w, "^true-time-none-" STAMP "\\.perf$");
 	assert_string_equal(p->type, "time");
 	assert_string_equal(p->cmd, "/bin/true");
@@ -214,12 +179,12 @@ static void test_true(void **state)
 
 static void test_failing_command(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	struct profile *p;
 
 	clean_jobs(w);
-	assert_int_equal(collect(w, "time", "-r", "2", "-w", "0", "--", "sh", "-c", "exit 3", END),
-			 0);
+	assert_int_equal(
+		collect_run(w, "time", "-r", "2", "-w", "0", "--", "sh", "-c", "exit 3", END), 0);
 	p = load_only(w, "^sh-time--c_exit_3-" STAMP "\\.perf$");
 	assert_string_equal(p->cmd, "sh");
 	assert_string_equal(p->args, "-c exit 3");
@@ -230,13 +195,13 @@ static void test_failing_command(void **state)
 
 static void test_workload_and_operand(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	struct profile *p;
 
 	clean_jobs(w);
 	/* The command may also start at the first operand, without "--". */
-	assert_int_equal(collect(w, "time", "-r", "1", "--workload", "big input/a", "-o",
-				 "suppress", "echo", "hello", END),
+	assert_int_equal(collect_run(w, "time", "-r", "1", "--workload", "big input/a", "-o",
+				     "suppress", "echo", "hello", END),
 			 0);
 	p = load_only(w, "^echo-time-big_input_a-" STAMP "\\.perf$");
 	assert_string_equal(p->workload, "big input/a");
@@ -246,13 +211,13 @@ static void test_workload_and_operand(void **state)
 
 static void test_same_second(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	char *names[8];
 	size_t n;
 
 	clean_jobs(w);
-	assert_int_equal(collect(w, "time", "-r", "1", "-w", "0", "true", END), 0);
-	assert_int_equal(collect(w, "time", "-r", "1", "-w", "0", "true", END), 0);
+	assert_int_equal(collect_run(w, "time", "-r", "1", "-w", "0", "true", END), 0);
+	assert_int_equal(collect_run(w, "time", "-r", "1", "-w", "0", "true", END), 0);
 	n = list_dir(w->jobs, names, 8);
 	assert_int_equal(n, 2);
 	assert_string_not_equal(names[0], names[1]);
@@ -261,7 +226,7 @@ static void test_same_second(void **state)
 
 static void test_capture_log(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	char *names[8];
 	size_t n;
 	struct buf b = BUF_INIT;
@@ -269,8 +234,8 @@ static void test_capture_log(void **state)
 
 	clean_jobs(w);
 	rm_rf(w->logs);
-	assert_int_equal(collect(w, "time", "-r", "2", "-o", "capture", "--", "sh", "-c",
-				 "echo captured-line >&2", END),
+	assert_int_equal(collect_run(w, "time", "-r", "2", "-o", "capture", "--", "sh", "-c",
+				     "echo captured-line >&2", END),
 			 0);
 	n = list_dir(w->logs, names, 8);
 	assert_int_equal(n, 1);
@@ -286,23 +251,24 @@ static void test_capture_log(void **state)
 
 static void test_unstartable(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	char *names[8];
 
 	clean_jobs(w);
-	assert_int_equal(collect(w, "time", "-r", "2", "--", "/no/such/program", END), ERR_CHILD);
+	assert_int_equal(collect_run(w, "time", "-r", "2", "--", "/no/such/program", END),
+			 ERR_CHILD);
 	assert_non_null(strstr(err_msg(), "cannot run '/no/such/program'"));
 	assert_int_equal(list_dir(w->jobs, names, 8), 0);
 }
 
 static void test_timeout(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	char *names[8];
 
 	clean_jobs(w);
-	assert_int_equal(collect(w, "time", "-r", "1", "-w", "0", "--timeout", "0.2", "--", "sleep",
-				 "10", END),
+	assert_int_equal(collect_run(w, "time", "-r", "1", "-w", "0", "--timeout", "0.2", "--",
+				     "sleep", "10", END),
 			 ERR_CHILD);
 	assert_non_null(strstr(err_msg(), "timed out"));
 	assert_int_equal(list_dir(w->jobs, names, 8), 0);
@@ -310,59 +276,54 @@ static void test_timeout(void **state)
 
 static void test_bad_usage(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	char *names[8];
 
 	clean_jobs(w);
-	assert_int_equal(collect(w, "time", "-r", "abc", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "-r", "abc", "--", "true", END), ERR_INVALID);
 	assert_non_null(strstr(err_msg(), "--repeat"));
-	assert_int_equal(collect(w, "time", "-r", "0", "--", "true", END), ERR_INVALID);
-	assert_int_equal(collect(w, "time", "-r", "2", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "-r", "0", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "-r", "2", END), ERR_INVALID);
 	assert_non_null(strstr(err_msg(), "no command"));
-	assert_int_equal(collect(w, "time", "--bogus", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "--bogus", "--", "true", END), ERR_INVALID);
 	assert_non_null(strstr(err_msg(), "--bogus"));
-	assert_int_equal(collect(w, "time", "-x", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "-x", "--", "true", END), ERR_INVALID);
 	assert_non_null(strstr(err_msg(), "-x"));
-	assert_int_equal(collect(w, "time", "-o", "loud", "--", "true", END), ERR_INVALID);
-	assert_int_equal(collect(w, "time", "--timeout", "-1", "--", "true", END), ERR_INVALID);
-	assert_int_equal(collect(w, "time", "-r", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "-o", "loud", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "--timeout", "-1", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "time", "-r", END), ERR_INVALID);
 	assert_non_null(strstr(err_msg(), "needs a value"));
-	assert_int_equal(collect(w, "nosuch", "--", "true", END), ERR_INVALID);
+	assert_int_equal(collect_run(w, "nosuch", "--", "true", END), ERR_INVALID);
 	assert_int_equal(list_dir(w->jobs, names, 8), 0);
 }
 
 static void test_help(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	char *names[8];
 
 	clean_jobs(w);
 	fflush(stdout);
-	assert_int_equal(collect(w, "time", "--help", END), 0);
+	assert_int_equal(collect_run(w, "time", "--help", END), 0);
 	assert_int_equal(list_dir(w->jobs, names, 8), 0);
 }
 
 /* Ctrl-C in the middle: the command is stopped and nothing is written. */
 static void test_interrupted(void **state)
 {
-	struct world *w = *state;
+	struct collect_world *w = *state;
 	char *names[8];
-	pid_t self = getpid(), helper;
+	pid_t helper;
 
 	clean_jobs(w);
-	helper = fork();
+	helper = test_sigint_in(300);
 	assert_true(helper >= 0);
-	if (helper == 0) {
-		usleep(300 * 1000);
-		kill(self, SIGINT);
-		_exit(0);
-	}
-	assert_int_equal(collect(w, "time", "-r", "3", "-w", "0", "--", "sleep", "10", END),
+	assert_int_equal(collect_run(w, "time", "-r", "3", "-w", "0", "--", "sleep", "10", END),
 			 ERR_INTERRUPTED);
 	waitpid(helper, NULL, 0);
 	assert_int_equal(list_dir(w->jobs, names, 8), 0);
 	/* And the next collection works as usual. */
-	assert_int_equal(collect(w, "time", "-r", "1", "-w", "0", "true", END), 0);
+	assert_int_equal(collect_run(w, "time", "-r", "1", "-w", "0", "true", END), 0);
 	assert_int_equal(list_dir(w->jobs, names, 8), 1);
 	free(names[0]);
 }
@@ -382,5 +343,5 @@ int main(void)
 		cmocka_unit_test(test_interrupted),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, collect_world_teardown);
 }

@@ -16,6 +16,7 @@
 
 #include "analyze/degrade.h"
 #include "analyze/hypo.h"
+#include "change_testlib.h"
 #include "profile/profile.h"
 #include "util/common.h"
 
@@ -206,15 +207,6 @@ static struct profile *time_profile(double prog_ms, double other_ms, const char 
 	return p;
 }
 
-static const struct change *find(const struct change_list *l, const char *loc)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].location, loc) == 0)
-			return &l->v[i];
-	fail_msg("no change at %s", loc);
-	return NULL;
-}
-
 static void test_compare_stat(void **state)
 {
 	struct profile *base = time_profile(100, 50, "./gone");
@@ -229,20 +221,20 @@ static void test_compare_stat(void **state)
 	assert_int_equal(l.n, 4);
 	/* Sorted by location. */
 	assert_string_equal(l.v[0].location, "./gone [real]");
-	c = find(&l, "./prog [real]");
+	c = change_at(&l, "./prog [real]");
 	assert_int_equal(c->cls, CH_DEGRADATION);
 	assert_near(c->rel_change, 0.10, 1e-9);
 	assert_true(c->ci_low > 0.02 && c->ci_high < 0.2);
 	assert_true(c->confidence < 1e-6);
 	assert_int_equal(c->n_baseline, 30);
-	assert_int_equal(find(&l, "./other [real]")->cls, CH_NO_CHANGE);
-	assert_int_equal(find(&l, "./gone [real]")->cls, CH_NOT_IN_TARGET);
-	assert_int_equal(find(&l, "./new [real]")->cls, CH_NOT_IN_BASELINE);
+	assert_int_equal(change_at(&l, "./other [real]")->cls, CH_NO_CHANGE);
+	assert_int_equal(change_at(&l, "./gone [real]")->cls, CH_NOT_IN_TARGET);
+	assert_int_equal(change_at(&l, "./new [real]")->cls, CH_NOT_IN_BASELINE);
 	change_list_free(&l);
 
 	/* aat misses the same 10%: it only sees a doubling. */
 	assert_int_equal(degrade_compare(base, target, "aat", &cp, &l), 0);
-	c = find(&l, "./prog [real]");
+	c = change_at(&l, "./prog [real]");
 	assert_int_equal(c->cls, CH_NO_CHANGE);
 	assert_near(c->confidence, 1.1, 1e-9);
 	change_list_free(&l);
@@ -250,12 +242,12 @@ static void test_compare_stat(void **state)
 
 	target = time_profile(250, 20, NULL);
 	assert_int_equal(degrade_compare(base, target, "aat", &cp, &l), 0);
-	assert_int_equal(find(&l, "./prog [real]")->cls, CH_DEGRADATION);
-	assert_int_equal(find(&l, "./other [real]")->cls, CH_OPTIMIZATION);
+	assert_int_equal(change_at(&l, "./prog [real]")->cls, CH_DEGRADATION);
+	assert_int_equal(change_at(&l, "./other [real]")->cls, CH_OPTIMIZATION);
 	change_list_free(&l);
 	assert_int_equal(degrade_compare(base, target, "stat", &cp, &l), 0);
-	assert_int_equal(find(&l, "./prog [real]")->cls, CH_TOTAL_DEGRADATION);
-	assert_int_equal(find(&l, "./other [real]")->cls, CH_TOTAL_OPTIMIZATION);
+	assert_int_equal(change_at(&l, "./prog [real]")->cls, CH_TOTAL_DEGRADATION);
+	assert_int_equal(change_at(&l, "./other [real]")->cls, CH_TOTAL_OPTIMIZATION);
 	change_list_free(&l);
 
 	assert_int_equal(degrade_compare(base, target, "nosuch", &cp, &l), -6);

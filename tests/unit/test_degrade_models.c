@@ -16,6 +16,7 @@
 
 #include "analyze/degrade.h"
 #include "analyze/models.h"
+#include "change_testlib.h"
 #include "profile/profile.h"
 #include "util/common.h"
 
@@ -38,15 +39,6 @@ static struct profile *with_models(const char *models)
 	p->type = xstrdup("mixed");
 	p->models = xstrdup(models);
 	return p;
-}
-
-static const struct change *at(const struct change_list *l, const char *loc)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].location, loc) == 0)
-			return &l->v[i];
-	fail_msg("no result for %s", loc);
-	return NULL;
 }
 
 static void test_models_reader(void **state)
@@ -100,12 +92,12 @@ static void test_linear_to_quadratic(void **state)
 
 		assert_int_equal(degrade_compare(base, target, methods[i], &cp, &l), 0);
 		assert_int_equal(l.n, 4);
-		c = at(&l, "f");
+		c = change_at(&l, "f");
 		if (!change_is_degradation(c->cls) || c->cls == CH_MAYBE_DEGRADATION)
 			fail_msg("%s: f is %s", methods[i], change_class_name(c->cls));
-		assert_int_equal(at(&l, "same")->cls, CH_NO_CHANGE);
-		assert_int_equal(at(&l, "gone")->cls, CH_NOT_IN_TARGET);
-		assert_int_equal(at(&l, "new")->cls, CH_NOT_IN_BASELINE);
+		assert_int_equal(change_at(&l, "same")->cls, CH_NO_CHANGE);
+		assert_int_equal(change_at(&l, "gone")->cls, CH_NOT_IN_TARGET);
+		assert_int_equal(change_at(&l, "new")->cls, CH_NOT_IN_BASELINE);
 		assert_string_equal(c->method, methods[i]);
 		change_list_free(&l);
 	}
@@ -151,8 +143,8 @@ static void test_subtypes_apart(void **state)
 	check_params_default(&cp);
 	assert_int_equal(degrade_compare(base, target, "bmoe", &cp, &l), 0);
 	assert_int_equal(l.n, 2);
-	assert_true(change_is_degradation(at(&l, "./prog [real]")->cls));
-	assert_int_equal(at(&l, "./prog [sys]")->cls, CH_NO_CHANGE);
+	assert_true(change_is_degradation(change_at(&l, "./prog [real]")->cls));
+	assert_int_equal(change_at(&l, "./prog [sys]")->cls, CH_NO_CHANGE);
 	change_list_free(&l);
 	profile_free(base);
 	profile_free(target);
@@ -236,12 +228,12 @@ static void test_eto(void **state)
 	}
 	assert_int_equal(degrade_compare(base, target, "eto", &cp, &l), 0);
 	assert_int_equal(l.n, 12);
-	assert_int_equal(at(&l, "f03")->cls, CH_SEVERE_DEGRADATION);
-	assert_int_equal(at(&l, "f07")->cls, CH_SEVERE_OPTIMIZATION);
-	assert_int_equal(at(&l, "f00")->cls, CH_NO_CHANGE);
-	assert_int_equal(at(&l, "f01")->cls, CH_NO_CHANGE);
-	assert_string_equal(at(&l, "f03")->confidence_kind, "z-score");
-	assert_true(at(&l, "f03")->confidence > 3.5);
+	assert_int_equal(change_at(&l, "f03")->cls, CH_SEVERE_DEGRADATION);
+	assert_int_equal(change_at(&l, "f07")->cls, CH_SEVERE_OPTIMIZATION);
+	assert_int_equal(change_at(&l, "f00")->cls, CH_NO_CHANGE);
+	assert_int_equal(change_at(&l, "f01")->cls, CH_NO_CHANGE);
+	assert_string_equal(change_at(&l, "f03")->confidence_kind, "z-score");
+	assert_true(change_at(&l, "f03")->confidence > 3.5);
 	change_list_free(&l);
 	profile_free(base);
 	profile_free(target);
@@ -264,11 +256,11 @@ static void test_eto_most_unmoved(void **state)
 		add_location(target, uid, i == 5 ? 2 * (100 + i) : 100 + i);
 	}
 	assert_int_equal(degrade_compare(base, target, "eto", &cp, &l), 0);
-	assert_int_equal(at(&l, "g5")->cls, CH_SEVERE_DEGRADATION);
+	assert_int_equal(change_at(&l, "g5")->cls, CH_SEVERE_DEGRADATION);
 	/* d = 105, the median 0, the mean absolute deviation 105 / 8. */
-	assert_true(fabs(at(&l, "g5")->confidence - 8 / 1.2533) < 1e-9);
-	assert_int_equal(at(&l, "g0")->cls, CH_NO_CHANGE);
-	assert_true(at(&l, "g0")->confidence == 0);
+	assert_true(fabs(change_at(&l, "g5")->confidence - 8 / 1.2533) < 1e-9);
+	assert_int_equal(change_at(&l, "g0")->cls, CH_NO_CHANGE);
+	assert_true(change_at(&l, "g0")->confidence == 0);
 	change_list_free(&l);
 	/* Nothing moved: no outlier, every z-score 0. */
 	assert_int_equal(degrade_compare(base, base, "eto", &cp, &l), 0);
@@ -304,8 +296,8 @@ static void test_without_models(void **state)
 			assert_non_null(strstr(l.v[i].note, "no models in either profile"));
 			assert_string_equal(l.v[i].method, methods[m]);
 		}
-		assert_int_equal(at(&l, "f")->n_baseline, 1);
-		assert_int_equal(at(&l, "h")->n_baseline, 0);
+		assert_int_equal(change_at(&l, "f")->n_baseline, 1);
+		assert_int_equal(change_at(&l, "h")->n_baseline, 0);
 		change_list_free(&l);
 	}
 	{
@@ -314,8 +306,8 @@ static void test_without_models(void **state)
 		/* Models on one side only: the side without is named. */
 		assert_int_equal(degrade_compare(fitted, target, "int", &cp, &l), 0);
 		assert_int_equal(l.n, 2);
-		assert_int_equal(at(&l, "f")->cls, CH_UNKNOWN);
-		assert_non_null(strstr(at(&l, "f")->note, "no models in the target"));
+		assert_int_equal(change_at(&l, "f")->cls, CH_UNKNOWN);
+		assert_non_null(strstr(change_at(&l, "f")->note, "no models in the target"));
 		change_list_free(&l);
 		/* Not even a resource: still one result. */
 		assert_int_equal(degrade_compare(empty, empty, "bmoe", &cp, &l), 0);

@@ -290,17 +290,12 @@ static void test_spawner_reuse(void **state)
 /* SIGINT while a command runs reaches the command and is remembered. */
 static void test_interrupt(void **state)
 {
-	pid_t self = getpid(), helper;
+	pid_t helper;
 	struct spawn_result r;
 
 	spawn_signals_install();
-	helper = fork();
+	helper = test_sigint_in(300);
 	assert_true(helper >= 0);
-	if (helper == 0) {
-		usleep(300 * 1000);
-		kill(self, SIGINT);
-		_exit(0);
-	}
 	assert_int_equal(run(&r, NULL, "sleep", "10", END), 0);
 	waitpid(helper, NULL, 0);
 	assert_int_equal(spawn_interrupted(), SIGINT);

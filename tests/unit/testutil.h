@@ -3,8 +3,11 @@
 #ifndef TESTS_UNIT_TESTUTIL_H
 #define TESTS_UNIT_TESTUTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -46,6 +49,20 @@ static inline int test_argv(char **argv, int max, va_list ap)
 		n++;
 	argv[n] = NULL;
 	return n;
+}
+
+/* Ctrl-C from outside, @ms milliseconds from now: a child process sends
+ * this one SIGINT then. Returns the child's pid for waitpid, or -1. */
+static inline pid_t test_sigint_in(unsigned ms)
+{
+	pid_t self = getpid(), helper = fork();
+
+	if (helper == 0) {
+		usleep(ms * 1000);
+		kill(self, SIGINT);
+		_exit(0);
+	}
+	return helper;
 }
 
 /* Keeps the developer's git configuration and identity out of a test:
