@@ -22,6 +22,9 @@ double bexpr_eval(const struct bexpr *e, double (*value)(const char *name, void 
 /* The names it uses, each once, in order of appearance; @out is valid
  * while @e lives. */
 int bexpr_names(const struct bexpr *e, const char *const **out);
+/* The value of bound @text at a large input (each name about 1000), where
+ * two bounds of one class are compared; NaN when @text does not parse. */
+double bexpr_at_probe(const char *text);
 
 struct bclass {
 	bool inf;

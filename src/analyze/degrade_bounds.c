@@ -16,31 +16,6 @@
 #include "analyze/degrade_priv.h"
 #include "util/common.h"
 
-/* Where the same-class bounds are compared: large, and one apart, so that
- * n - m is not taken for zero. */
-#define PROBE 1000.0
-
-static double probe(const char *name, void *arg)
-{
-	(void)arg;
-	return PROBE + (double)(strlen(name) % 7);
-}
-
-/* A bound's value at the probe point; NaN when it does not parse. */
-static double value_at_probe(const char *text)
-{
-	struct bexpr *e;
-	double v;
-
-	if (bexpr_parse(text, &e) < 0) {
-		err_clear();
-		return NAN;
-	}
-	v = bexpr_eval(e, probe, NULL);
-	bexpr_free(e);
-	return v;
-}
-
 static enum change_class by_ratio(double r, const struct check_params *cp)
 {
 	bool slower = r > 1;
@@ -61,8 +36,8 @@ static void judge(const struct bound_item *a, const struct bound_item *b,
 
 	c->confidence_kind = "class";
 	c->n_baseline = c->n_target = 1;
-	c->baseline = value_at_probe(a->bound);
-	c->target = value_at_probe(b->bound);
+	c->baseline = bexpr_at_probe(a->bound);
+	c->target = bexpr_at_probe(b->bound);
 	if (!a->cls || !b->cls || !bclass_parse(a->cls, &ca) || !bclass_parse(b->cls, &cb)) {
 		c->note = "a class that is not O(...)";
 		return;

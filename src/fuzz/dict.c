@@ -10,17 +10,6 @@
 /* Longer tokens are more likely a mistake (a whole file) than a keyword. */
 #define DICT_TOKEN_MAX 4096
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static void add_token(struct fz_dict *d, const uint8_t *t, size_t n)
 {
 	d->tok = xrealloc(d->tok, (d->n + 1) * sizeof(*d->tok));
@@ -46,8 +35,8 @@ static int unquote(const char *q, const char *end, struct buf *out, const char *
 			buf_addc(out, *++q);
 			continue;
 		}
-		if (q + 3 < end && q[1] == 'x' && (hi = hexval(q[2])) >= 0 &&
-		    (lo = hexval(q[3])) >= 0) {
+		if (q + 3 < end && q[1] == 'x' && (hi = hex_digit(q[2])) >= 0 &&
+		    (lo = hex_digit(q[3])) >= 0) {
 			buf_addc(out, (char)(hi * 16 + lo));
 			q += 3;
 			continue;

@@ -47,18 +47,26 @@ static bool tracepoint_name_ok(const char *name, const char *colon)
 	       !strchr(name, '/') && name[0] != '.' && colon[1] != '.';
 }
 
-int perf_tracepoint_id(const char *name, uint64_t *id)
+/* The path of tracepoint @name's @file in tracefs, into *@path. */
+static int tracepoint_file(const char *name, const char *file, char **path)
 {
-	const char *root = perf_tracefs();
-	const char *colon = strchr(name, ':');
-	char *path;
-	int ret;
+	const char *root = perf_tracefs(), *colon = strchr(name, ':');
 
 	if (!tracepoint_name_ok(name, colon))
 		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
 	if (!root)
 		return tracefs_error(name);
-	path = xasprintf("%s/events/%.*s/%s/id", root, (int)(colon - name), name, colon + 1);
+	*path = xasprintf("%s/events/%.*s/%s/%s", root, (int)(colon - name), name, colon + 1, file);
+	return 0;
+}
+
+int perf_tracepoint_id(const char *name, uint64_t *id)
+{
+	char *path;
+	int ret = tracepoint_file(name, "id", &path);
+
+	if (ret < 0)
+		return ret;
 	ret = read_u64_file(path, id);
 	if (ret == -EACCES || ret == -EPERM)
 		ret = err_set(ERR_INVALID, "tracepoint '%s': no permission to read %s: run as root",
@@ -71,16 +79,12 @@ int perf_tracepoint_id(const char *name, uint64_t *id)
 
 int perf_tracepoint_format(const char *name, char **text)
 {
-	const char *root = perf_tracefs(), *colon = strchr(name, ':');
 	struct buf b = BUF_INIT;
 	char *path;
-	int ret;
+	int ret = tracepoint_file(name, "format", &path);
 
-	if (!tracepoint_name_ok(name, colon))
-		return err_set(ERR_NOTFOUND, "unknown event '%s' (see veles list)", name);
-	if (!root)
-		return tracefs_error(name);
-	path = xasprintf("%s/events/%.*s/%s/format", root, (int)(colon - name), name, colon + 1);
+	if (ret < 0)
+		return ret;
 	ret = file_read_all(path, &b);
 	if (ret < 0)
 		buf_release(&b);

@@ -8,23 +8,18 @@
 #include "profile/json_sax.h"
 #include "profile/json_sax_priv.h"
 #include "util/buf.h"
+#include "util/common.h"
 
 static int hexval(const char *s)
 {
 	int v = 0, i;
 
 	for (i = 0; i < 4; i++) {
-		char c = s[i];
+		int d = hex_digit(s[i]);
 
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
-		else
+		if (d < 0)
 			return -1;
+		v = v << 4 | d;
 	}
 	return v;
 }

@@ -23,6 +23,27 @@ void api_queue(struct serve *s, const struct req *r, struct resp *out);
 void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b);
 /* Stops and removes a run with its files (409 when it will not stop). */
 int api_run_remove(struct serve *s, const char *id);
+/* ,"KEY":"V" (null for NULL): a member, after the first, of an object. */
+void api_json_str(struct buf *b, const char *key, const char *v);
+/* A run's rows and samples as they are now (the live counts while it
+ * runs) and its place in the queue (0 unless queued). */
+void api_run_progress(struct serve *s, const struct srv_run *run, int64_t *rows, int64_t *samples,
+		      int64_t *position);
+/* ,"exit_status":..,"error":..,"runner":..: how a run ended, and where it
+ * ran (null while unknown). */
+void api_run_outcome_json(const struct srv_run *run, struct buf *b);
+/* A list of runs (of model_runs_list, oldest first) as "KEY":[...], one a
+ * line, each as @json writes it: those @keep accepts (NULL: all), newest
+ * first when @newest_first. */
+struct api_run_list {
+	const char *key;
+	bool newest_first;
+	bool (*keep)(const struct srv_run *run, const void *arg);
+	const void *arg;
+	void (*json)(struct serve *s, const struct srv_run *run, struct buf *b);
+};
+void api_run_list_json(struct serve *s, const struct srv_run *v, size_t n,
+		       const struct api_run_list *l, struct buf *b);
 
 /* api_project.c: /api/project/..., the project's store (404 without one) */
 void api_project(struct serve *s, const struct req *r, struct resp *out);

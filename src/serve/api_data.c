@@ -294,17 +294,6 @@ struct csv {
 	size_t at;
 };
 
-static void csv_field(struct buf *b, const char *s)
-{
-	buf_addc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			buf_addc(b, '"');
-		buf_addc(b, *s);
-	}
-	buf_addc(b, '"');
-}
-
 static void csv_fill(struct csv *c)
 {
 	double t[256], *v = xmalloc(256 * sizeof(double) * (c->ser.ncols + 1));
@@ -314,7 +303,7 @@ static void csv_fill(struct csv *c)
 		buf_adds(&c->pending, "time");
 		for (size_t k = 0; k < c->ser.ncols; k++) {
 			buf_addc(&c->pending, ',');
-			csv_field(&c->pending, c->ser.names[k]);
+			buf_add_csv(&c->pending, c->ser.names[k]);
 		}
 		buf_addc(&c->pending, '\n');
 		c->head = true;

@@ -69,55 +69,32 @@ static char *last_line(struct serve *s, const char *id, const char *name)
 	return line;
 }
 
-static void add_str(struct buf *b, const char *key, const char *v)
-{
-	buf_addf(b, ",\"%s\":", key);
-	if (v)
-		buf_add_json_str(b, v, strlen(v));
-	else
-		buf_adds(b, "null");
-}
-
 /* A job as the API gives it: its run's state, its description (and
  * result) as "spec", and its progress. */
 static void job_json(struct serve *s, const struct srv_run *run, struct buf *b)
 {
 	struct jobspec js;
-	int64_t done = run->rows, total = run->samples, pos = 0;
-	struct live *l = srv_state_final(run->state) ? NULL : live_get(&s->live, run->id);
+	int64_t done, total, pos;
 	bool parsed = jobspec_from_json(run->screen, &js) == 0;
 	char *line;
 
 	err_clear();
-	if (l) {
-		pthread_mutex_lock(&l->mu);
-		done = (int64_t)l->rows;
-		total = (int64_t)l->samples;
-		pthread_mutex_unlock(&l->mu);
-		live_put(l);
-	}
-	if (strcmp(run->state, "queued") == 0)
-		model_run_position(s->db, run->seq, &pos);
+	api_run_progress(s, run, &done, &total, &pos);
 	buf_addf(b, "{\"id\":\"%s\"", run->id);
-	add_str(b, "kind", parsed ? jobspec_kind_name(js.kind) : NULL);
-	add_str(b, "version", parsed ? js.version : NULL);
-	add_str(b, "short", parsed ? js.short_id : NULL);
-	add_str(b, "summary", parsed ? js.summary : NULL);
-	add_str(b, "state", run->state);
-	add_str(b, "command", run->command);
+	api_json_str(b, "kind", parsed ? jobspec_kind_name(js.kind) : NULL);
+	api_json_str(b, "version", parsed ? js.version : NULL);
+	api_json_str(b, "short", parsed ? js.short_id : NULL);
+	api_json_str(b, "summary", parsed ? js.summary : NULL);
+	api_json_str(b, "state", run->state);
+	api_json_str(b, "command", run->command);
 	buf_addf(b, ",\"created\":%lld,\"started\":%lld,\"ended\":%lld,\"position\":%lld",
 		 (long long)run->created, (long long)run->started, (long long)run->ended,
 		 (long long)pos);
-	if (run->has_exit)
-		buf_addf(b, ",\"exit_status\":%lld", (long long)run->exit_status);
-	else
-		buf_adds(b, ",\"exit_status\":null");
-	add_str(b, "error", run->error);
-	add_str(b, "runner", run->runner[0] ? run->runner : NULL);
+	api_run_outcome_json(run, b);
 	line = last_line(s, run->id, parsed && js.kind == JOB_MATRIX ? "stdout.log" : "stderr.log");
 	buf_addf(b, ",\"progress\":{\"done\":%lld,\"total\":%lld", (long long)done,
 		 (long long)total);
-	add_str(b, "line", line);
+	api_json_str(b, "line", line);
 	buf_addf(b, "},\"spec\":%s", run->screen && *run->screen ? run->screen : "{}");
 	buf_addf(b,
 		 ",\"links\":{\"live\":\"/api/runs/%s/live\",\"cancel\":\"/api/runs/%s/cancel\","
@@ -254,9 +231,10 @@ static void one(struct serve *s, const char *id, struct resp *out)
 	srv_run_clear(&run);
 }
 
-/* Whether @run is a job on version @id (NULL: any). */
-static bool is_job_of(const struct srv_run *run, const char *id)
+/* Whether @run is a job on version @arg (NULL: any). */
+static bool is_job_of(const struct srv_run *run, const void *arg)
 {
+	const char *id = arg;
 	struct jobspec js;
 	bool hit;
 
@@ -281,7 +259,6 @@ void api_jobs_get(struct serve *s, const struct req *r, struct resp *out)
 	struct srv_run *v = NULL;
 	struct buf b = BUF_INIT;
 	size_t n = 0;
-	bool first = true;
 
 	if (r->nsegs > 4) {
 		resp_error(out, 404, "no such API address");
@@ -300,14 +277,15 @@ void api_jobs_get(struct serve *s, const struct req *r, struct resp *out)
 		api_fail(out, ERR_IO);
 		return;
 	}
-	buf_adds(&b, "{\"jobs\":[");
-	for (size_t i = n; i-- > 0;)
-		if (is_job_of(&v[i], rev && *rev ? id : NULL)) {
-			buf_adds(&b, first ? "" : ",\n");
-			job_json(s, &v[i], &b);
-			first = false;
-		}
-	buf_adds(&b, "]}\n");
+	buf_addc(&b, '{');
+	api_run_list_json(s, v, n,
+			  &(struct api_run_list){.key = "jobs",
+						 .newest_first = true,
+						 .keep = is_job_of,
+						 .arg = rev && *rev ? id : NULL,
+						 .json = job_json},
+			  &b);
+	buf_adds(&b, "}\n");
 	srv_runs_free(v, n);
 	resp_json(out, 200, &b);
 }

@@ -18,15 +18,6 @@
 #include "util/error.h"
 #include "vcs/vcs.h"
 
-static void str_member(struct buf *b, const char *key, const char *v)
-{
-	buf_addf(b, ",\"%s\":", key);
-	if (v)
-		buf_add_json_str(b, v, strlen(v));
-	else
-		buf_adds(b, "null");
-}
-
 /* The commit: id, author, date, message, parents (with their summaries). */
 static void commit_json(struct project *pr, const struct vcs_version *v, struct buf *b)
 {
@@ -35,11 +26,11 @@ static void commit_json(struct project *pr, const struct vcs_version *v, struct 
 
 	buf_addf(b, "\"id\":\"%s\",\"short\":\"%s\",\"counter\":%u", v->id, v->short_id,
 		 v->counter);
-	str_member(b, "author", v->author);
-	str_member(b, "email", v->email);
+	api_json_str(b, "author", v->author);
+	api_json_str(b, "email", v->email);
 	buf_addf(b, ",\"time\":%lld,\"tz_offset\":%d", (long long)v->time, v->tz_offset);
-	str_member(b, "summary", v->summary);
-	str_member(b, "message", v->message);
+	api_json_str(b, "summary", v->summary);
+	api_json_str(b, "message", v->message);
 	buf_addf(b, ",\"head\":%s",
 		 vcs_head(pr->vcs, head) == 0 && strcmp(head, v->id) == 0 ? "true" : "false");
 	/* vcs_version_info's strings last until its next call: copy first. */
@@ -51,7 +42,7 @@ static void commit_json(struct project *pr, const struct vcs_version *v, struct 
 		buf_addf(b, "%s{\"id\":\"%s\"", k ? "," : "", parents[k]);
 		if (vcs_version_info(pr->vcs, parents[k], &pv) == 0) {
 			buf_addf(b, ",\"short\":\"%s\"", pv.short_id);
-			str_member(b, "summary", pv.summary);
+			api_json_str(b, "summary", pv.summary);
 		}
 		buf_addc(b, '}');
 	}
@@ -118,7 +109,7 @@ static void profile_info(struct serve *s, const struct proj_profile *pp, struct 
 	env_info_get(p, &env);
 	if (env.present)
 		env_info_describe(&env, &e);
-	str_member(&b, "environment", env.present ? buf_str(&e) : NULL);
+	api_json_str(&b, "environment", env.present ? buf_str(&e) : NULL);
 	env_info_release(&env);
 	buf_adds(&b, ",\"units\":{");
 	for (size_t i = 0; i < p->nunits; i++) {

@@ -13,7 +13,7 @@
 #include "util/fsutil.h"
 #include "util/xalloc.h"
 
-static void add_str(struct buf *b, const char *key, const char *v)
+void api_json_str(struct buf *b, const char *key, const char *v)
 {
 	buf_addf(b, ",\"%s\":", key);
 	if (v)
@@ -38,39 +38,72 @@ static void add_events(struct buf *b, const char *events)
 	buf_addc(b, ']');
 }
 
-void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b)
+void api_run_progress(struct serve *s, const struct srv_run *run, int64_t *rows, int64_t *samples,
+		      int64_t *position)
 {
-	int64_t rows = run->rows, samples = run->samples, pos = 0;
 	struct live *l = srv_state_final(run->state) ? NULL : live_get(&s->live, run->id);
 
+	*rows = run->rows;
+	*samples = run->samples;
+	*position = 0;
 	if (l) {
 		pthread_mutex_lock(&l->mu);
-		rows = (int64_t)l->rows;
-		samples = (int64_t)l->samples;
+		*rows = (int64_t)l->rows;
+		*samples = (int64_t)l->samples;
 		pthread_mutex_unlock(&l->mu);
 		live_put(l);
 	}
 	if (strcmp(run->state, "queued") == 0)
-		model_run_position(s->db, run->seq, &pos);
-	buf_addf(b, "{\"id\":\"%s\",\"session\":\"%s\",\"seq\":%lld", run->id, run->session,
-		 (long long)run->seq);
-	buf_addf(b, ",\"created\":%lld,\"started\":%lld,\"ended\":%lld", (long long)run->created,
-		 (long long)run->started, (long long)run->ended);
-	add_str(b, "state", run->state);
-	add_str(b, "tool", run->tool);
-	add_events(b, run->events);
-	buf_addf(b, ",\"streaming\":%s,\"interval_ms\":%lld,\"freq\":%lld,\"callgraph\":%s",
-		 run->streaming ? "true" : "false", (long long)run->interval_ms,
-		 (long long)run->freq, run->callgraph ? "true" : "false");
-	add_str(b, "command", run->command);
-	add_str(b, "env", run->env);
-	buf_addf(b, ",\"pid\":%lld,\"tid\":%lld", (long long)run->pid, (long long)run->tid);
+		model_run_position(s->db, run->seq, position);
+}
+
+void api_run_list_json(struct serve *s, const struct srv_run *v, size_t n,
+		       const struct api_run_list *l, struct buf *b)
+{
+	bool first = true;
+
+	buf_addf(b, "\"%s\":[", l->key);
+	for (size_t k = 0; k < n; k++) {
+		const struct srv_run *run = &v[l->newest_first ? n - 1 - k : k];
+
+		if (l->keep && !l->keep(run, l->arg))
+			continue;
+		buf_adds(b, first ? "" : ",\n");
+		l->json(s, run, b);
+		first = false;
+	}
+	buf_addc(b, ']');
+}
+
+void api_run_outcome_json(const struct srv_run *run, struct buf *b)
+{
 	if (run->has_exit)
 		buf_addf(b, ",\"exit_status\":%lld", (long long)run->exit_status);
 	else
 		buf_adds(b, ",\"exit_status\":null");
-	add_str(b, "error", run->error);
-	add_str(b, "runner", run->runner[0] ? run->runner : NULL);
+	api_json_str(b, "error", run->error);
+	api_json_str(b, "runner", run->runner[0] ? run->runner : NULL);
+}
+
+void api_run_json(struct serve *s, const struct srv_run *run, struct buf *b)
+{
+	int64_t rows, samples, pos;
+
+	api_run_progress(s, run, &rows, &samples, &pos);
+	buf_addf(b, "{\"id\":\"%s\",\"session\":\"%s\",\"seq\":%lld", run->id, run->session,
+		 (long long)run->seq);
+	buf_addf(b, ",\"created\":%lld,\"started\":%lld,\"ended\":%lld", (long long)run->created,
+		 (long long)run->started, (long long)run->ended);
+	api_json_str(b, "state", run->state);
+	api_json_str(b, "tool", run->tool);
+	add_events(b, run->events);
+	buf_addf(b, ",\"streaming\":%s,\"interval_ms\":%lld,\"freq\":%lld,\"callgraph\":%s",
+		 run->streaming ? "true" : "false", (long long)run->interval_ms,
+		 (long long)run->freq, run->callgraph ? "true" : "false");
+	api_json_str(b, "command", run->command);
+	api_json_str(b, "env", run->env);
+	buf_addf(b, ",\"pid\":%lld,\"tid\":%lld", (long long)run->pid, (long long)run->tid);
+	api_run_outcome_json(run, b);
 	buf_addf(b, ",\"attempts\":%lld", (long long)run->attempts);
 	buf_addf(b, ",\"rows\":%lld,\"samples\":%lld,\"position\":%lld", (long long)rows,
 		 (long long)samples, (long long)pos);
@@ -170,13 +203,9 @@ static void list(struct serve *s, const struct req *r, struct resp *out)
 		api_fail(out, ERR_IO);
 		return;
 	}
-	buf_adds(&b, "{\"runs\":[");
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			buf_adds(&b, ",\n");
-		api_run_json(s, &v[i], &b);
-	}
-	buf_adds(&b, "]}\n");
+	buf_addc(&b, '{');
+	api_run_list_json(s, v, n, &(struct api_run_list){.key = "runs", .json = api_run_json}, &b);
+	buf_adds(&b, "}\n");
 	srv_runs_free(v, n);
 	resp_json(out, 200, &b);
 }
@@ -288,6 +317,12 @@ void api_run(struct serve *s, const struct req *r, const char *id, const char *w
 	srv_run_clear(&run);
 }
 
+static bool is_queued(const struct srv_run *run, const void *arg)
+{
+	(void)arg;
+	return strcmp(run->state, "queued") == 0;
+}
+
 /* GET /api/queue: the running run and the queued ones in order. */
 void api_queue(struct serve *s, const struct req *r, struct resp *out)
 {
@@ -295,6 +330,8 @@ void api_queue(struct serve *s, const struct req *r, struct resp *out)
 	struct buf b = BUF_INIT;
 	size_t n;
 	bool first = true;
+	const struct api_run_list queued = {
+		.key = "queued", .keep = is_queued, .json = api_run_json};
 
 	(void)r;
 	if (model_runs_list(s->db, NULL, "running,queued", &v, &n) < 0) {
@@ -309,15 +346,9 @@ void api_queue(struct serve *s, const struct req *r, struct resp *out)
 		}
 	if (first)
 		buf_adds(&b, "null");
-	buf_adds(&b, ",\"queued\":[");
-	first = true;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(v[i].state, "queued") == 0) {
-			buf_adds(&b, first ? "" : ",\n");
-			api_run_json(s, &v[i], &b);
-			first = false;
-		}
-	buf_adds(&b, "]}\n");
+	buf_addc(&b, ',');
+	api_run_list_json(s, v, n, &queued, &b);
+	buf_adds(&b, "}\n");
 	srv_runs_free(v, n);
 	resp_json(out, 200, &b);
 }

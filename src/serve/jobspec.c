@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_tree.h>
 
 #include "serve/jobspec.h"
+#include "serve/request_body.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -18,51 +18,27 @@ const char *jobspec_kind_name(enum jobspec_kind k)
 	return kind_names[k];
 }
 
-static yajl_val member(yajl_val obj, const char *name)
-{
-	for (size_t i = 0; i < obj->u.object.len; i++)
-		if (strcmp(obj->u.object.keys[i], name) == 0)
-			return obj->u.object.values[i];
-	return NULL;
-}
-
 /* A string member (absent, null or "": NULL) of at most @max bytes. */
 static int get_str(yajl_val obj, const char *name, size_t max, char **out)
 {
-	yajl_val v = member(obj, name);
+	int ret = body_string(obj, name, max, out);
 
-	*out = NULL;
-	if (!v || YAJL_IS_NULL(v))
-		return 0;
-	if (!YAJL_IS_STRING(v))
-		return err_set(ERR_PARSE, "%s must be a string", name);
-	if (strlen(v->u.string) > max)
-		return err_set(ERR_PARSE, "%s is longer than %zu bytes", name, max);
-	if (*v->u.string)
-		*out = xstrdup(v->u.string);
-	return 0;
+	if (*out && !**out) {
+		free(*out);
+		*out = NULL;
+	}
+	return ret;
 }
 
-/* A number member (a JSON number, or one in a string as a form sends it)
- * in [@lo, @hi], whole when @whole; absent: *@out untouched. */
+/* A number member in [@lo, @hi], whole when @whole; absent: *@out
+ * untouched. */
 static int get_num(yajl_val obj, const char *name, double lo, double hi, bool whole, double *out)
 {
-	yajl_val v = member(obj, name);
 	double d;
+	int ret = body_number(obj, name, &d);
 
-	if (!v || YAJL_IS_NULL(v) || (YAJL_IS_STRING(v) && !*v->u.string))
-		return 0;
-	if (YAJL_IS_STRING(v)) {
-		char *end;
-
-		d = strtod(v->u.string, &end);
-		if (*end || end == v->u.string)
-			return err_set(ERR_PARSE, "%s must be a number", name);
-	} else if (YAJL_IS_NUMBER(v)) {
-		d = YAJL_GET_DOUBLE(v);
-	} else {
-		return err_set(ERR_PARSE, "%s must be a number", name);
-	}
+	if (ret <= 0)
+		return ret;
 	if (!isfinite(d) || (whole && d != floor(d)) || d < lo || d > hi)
 		return err_set(ERR_PARSE, "%s must be a %snumber from %g to %g", name,
 			       whole ? "whole " : "", lo, hi);
@@ -81,7 +57,7 @@ static int get_long(yajl_val obj, const char *name, double lo, double hi, long *
 
 static int get_kind(yajl_val obj, enum jobspec_kind *out)
 {
-	yajl_val v = member(obj, "kind");
+	yajl_val v = body_member(obj, "kind");
 
 	if (!v || !YAJL_IS_STRING(v))
 		return err_set(ERR_PARSE, "kind must be matrix, remeasure or bisect");
@@ -162,31 +138,9 @@ static int check_kind(const struct jobspec *js)
 	return 0;
 }
 
-static yajl_val parse(const char *text, size_t len)
-{
-	char *s = xstrndup(text ? text : "", len), msg[128];
-	yajl_val v;
-
-	if (memchr(text ? text : "", '\0', len)) {
-		free(s);
-		err_set(ERR_PARSE, "the body holds a NUL");
-		return NULL;
-	}
-	v = yajl_tree_parse(s, msg, sizeof(msg));
-	free(s);
-	if (!v || !YAJL_IS_OBJECT(v)) {
-		msg[strcspn(msg, "\n")] = '\0';
-		err_set(ERR_PARSE, "the body must be a JSON object%s%s", v ? "" : ": ",
-			v ? "" : msg);
-		yajl_tree_free(v);
-		return NULL;
-	}
-	return v;
-}
-
 int jobspec_parse_request(const char *body, size_t len, struct jobspec *out)
 {
-	yajl_val v = parse(body, len);
+	yajl_val v = body_parse(body, len);
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -239,7 +193,7 @@ void jobspec_json(const struct jobspec *js, struct buf *b)
 
 int jobspec_from_json(const char *json, struct jobspec *out)
 {
-	yajl_val v = parse(json, json ? strlen(json) : 0);
+	yajl_val v = body_parse(json, json ? strlen(json) : 0);
 	int ret;
 
 	memset(out, 0, sizeof(*out));

@@ -23,20 +23,11 @@
 #include "util/error.h"
 #include "vcs/vcs.h"
 
-static void opt_str(struct buf *b, const char *key, const char *v)
-{
-	buf_addf(b, ",\"%s\":", key);
-	if (v)
-		buf_add_json_str(b, v, strlen(v));
-	else
-		buf_adds(b, "null");
-}
-
 static void change_json(const struct change *c, struct buf *b)
 {
 	buf_adds(b, "{\"location\":");
 	buf_add_json_str(b, c->location, strlen(c->location));
-	opt_str(b, "method", c->method);
+	api_json_str(b, "method", c->method);
 	buf_addf(b, ",\"class\":\"%s\",\"degradation\":%s,\"optimization\":%s",
 		 change_class_name(c->cls), change_is_degradation(c->cls) ? "true" : "false",
 		 change_is_optimization(c->cls) ? "true" : "false");
@@ -48,14 +39,14 @@ static void change_json(const struct change *c, struct buf *b)
 	json_num(b, c->ci_high);
 	buf_adds(b, ",\"confidence\":");
 	json_num(b, c->confidence);
-	opt_str(b, "confidence_kind", c->confidence_kind);
+	api_json_str(b, "confidence_kind", c->confidence_kind);
 	buf_adds(b, ",\"baseline\":");
 	json_num(b, c->baseline);
 	buf_adds(b, ",\"target\":");
 	json_num(b, c->target);
 	buf_addf(b, ",\"n_baseline\":%zu,\"n_target\":%zu", c->n_baseline, c->n_target);
-	opt_str(b, "note", c->note);
-	opt_str(b, "detail", c->detail);
+	api_json_str(b, "note", c->note);
+	api_json_str(b, "detail", c->detail);
 	buf_addc(b, '}');
 }
 
@@ -71,12 +62,12 @@ static int pair_json(const struct check_opts *co, const struct version_profiles 
 	buf_adds(b, first ? "{\"profile\":" : ",{\"profile\":");
 	buf_addf(b, "\"%s\",\"baseline\":\"%s\",\"baseline_version\":\"%s\"", t->e[i].blob,
 		 pv->e[j].blob, parent);
-	opt_str(b, "name", t->e[i].name);
-	opt_str(b, "baseline_name", pv->e[j].name);
-	opt_str(b, "config", config);
+	api_json_str(b, "name", t->e[i].name);
+	api_json_str(b, "baseline_name", pv->e[j].name);
+	api_json_str(b, "config", config);
 	/* A pair that cannot be compared (a metric one side lacks) says so
 	 * and the others are still shown, as the page is read, not scripted. */
-	opt_str(b, "error", ret < 0 ? err_msg() : NULL);
+	api_json_str(b, "error", ret < 0 ? err_msg() : NULL);
 	buf_adds(b, ",\"changes\":[");
 	for (size_t k = 0; ret == 0 && k < cl.n; k++) {
 		buf_adds(b, k ? "," : "");

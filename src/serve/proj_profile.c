@@ -8,6 +8,7 @@
 #include "profile/profile.h"
 #include "project/project.h"
 #include "project/select.h"
+#include "serve/api.h"
 #include "serve/proj_profile.h"
 #include "store/store.h"
 #include "util/buf.h"
@@ -55,15 +56,6 @@ void proj_profile_release(struct proj_profile *pp)
 	memset(pp, 0, sizeof(*pp));
 }
 
-static void str_member(struct buf *b, const char *key, const char *v)
-{
-	buf_addf(b, ",\"%s\":", key);
-	if (v)
-		buf_add_json_str(b, v, strlen(v));
-	else
-		buf_adds(b, "null");
-}
-
 /* The time in a profile's name ("prog-time-...-2026-11-22-10-00-00.perf"),
  * as "2026-11-22 10:00:00", or false when it has none. */
 static bool name_time(const char *name, char out[20])
@@ -100,15 +92,15 @@ void proj_profile_json(const struct store_entry *e, const char *version, const s
 	char **pp = profile_config_postprocessors(p, &npp);
 
 	buf_addf(b, "\"id\":\"%s\",\"short\":\"%s\"", e->blob, profile_short_id(e->blob, shortid));
-	str_member(b, "name", e->name);
-	str_member(b, "version", version);
-	str_member(b, "type", p->type);
-	str_member(b, "config", config);
-	str_member(b, "config_key", key);
-	str_member(b, "cmd", p->cmd);
-	str_member(b, "args", p->args);
-	str_member(b, "workload", p->workload);
-	str_member(b, "collector", p->collector);
+	api_json_str(b, "name", e->name);
+	api_json_str(b, "version", version);
+	api_json_str(b, "type", p->type);
+	api_json_str(b, "config", config);
+	api_json_str(b, "config_key", key);
+	api_json_str(b, "cmd", p->cmd);
+	api_json_str(b, "args", p->args);
+	api_json_str(b, "workload", p->workload);
+	api_json_str(b, "collector", p->collector);
 	buf_addf(b, ",\"collector_params\":%s", p->collector_params ? p->collector_params : "null");
 	buf_adds(b, ",\"postprocessors\":[");
 	for (size_t i = 0; i < npp; i++) {
@@ -117,8 +109,8 @@ void proj_profile_json(const struct store_entry *e, const char *version, const s
 		free(pp[i]);
 	}
 	buf_adds(b, "]");
-	str_member(b, "origin", p->origin);
-	str_member(b, "when", name_time(e->name, when) ? when : NULL);
+	api_json_str(b, "origin", p->origin);
+	api_json_str(b, "when", name_time(e->name, when) ? when : NULL);
 	buf_addf(b, ",\"resources\":%zu", profile_nres(p));
 	free(pp);
 	free(config);

@@ -8,19 +8,9 @@
 #include "serve/request.h"
 #include "serve/util.h"
 #include "util/buf.h"
+#include "util/common.h"
 #include "util/error.h"
 #include "util/xalloc.h"
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* @n bytes of @s percent-decoded (and '+' as space in a query); NULL with
  * a message on a bad escape or a NUL. */
@@ -32,8 +22,8 @@ static char *decode(const char *s, size_t n, bool query)
 		char c = s[i];
 
 		if (c == '%') {
-			int hi = i + 2 < n ? hexval(s[i + 1]) : -1;
-			int lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+			int hi = i + 2 < n ? hex_digit(s[i + 1]) : -1;
+			int lo = i + 2 < n ? hex_digit(s[i + 2]) : -1;
 
 			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
 				buf_release(&b);

@@ -1,4 +1,5 @@
-/* The JSON bodies of POST /api/runs and POST /api/sessions (request.h). */
+/* The JSON bodies of requests (request_body.h), and those of POST
+ * /api/runs and POST /api/sessions (request.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 
 #include "serve/env.h"
 #include "serve/request.h"
+#include "serve/request_body.h"
 #include "serve/util.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -13,7 +15,7 @@
 
 enum { MAX_EVENTS = 64, MAX_EVENT_NAME = 256, MAX_COMMAND = 8192, MAX_TITLE = 500, MAX_DEPTH = 32 };
 
-static yajl_val parse_object(const char *body, size_t len)
+yajl_val body_parse(const char *body, size_t len)
 {
 	char *text = xstrndup(body ? body : "", len), msg[128];
 	yajl_val v;
@@ -38,7 +40,7 @@ static yajl_val parse_object(const char *body, size_t len)
 	return v;
 }
 
-static yajl_val member(yajl_val obj, const char *name)
+yajl_val body_member(yajl_val obj, const char *name)
 {
 	for (size_t i = 0; i < obj->u.object.len; i++)
 		if (strcmp(obj->u.object.keys[i], name) == 0)
@@ -46,16 +48,13 @@ static yajl_val member(yajl_val obj, const char *name)
 	return NULL;
 }
 
-/* A string member no longer than @max (absent or null: @def). */
-static int get_string(yajl_val obj, const char *name, size_t max, const char *def, char **out)
+int body_string(yajl_val obj, const char *name, size_t max, char **out)
 {
-	yajl_val v = member(obj, name);
+	yajl_val v = body_member(obj, name);
 
 	*out = NULL;
-	if (!v || YAJL_IS_NULL(v)) {
-		*out = def ? xstrdup(def) : NULL;
+	if (!v || YAJL_IS_NULL(v))
 		return 0;
-	}
 	if (!YAJL_IS_STRING(v))
 		return err_set(ERR_PARSE, "%s must be a string", name);
 	if (strlen(v->u.string) > max)
@@ -64,9 +63,40 @@ static int get_string(yajl_val obj, const char *name, size_t max, const char *de
 	return 0;
 }
 
+int body_number(yajl_val obj, const char *name, double *out)
+{
+	yajl_val v = body_member(obj, name);
+
+	if (!v || YAJL_IS_NULL(v) || (YAJL_IS_STRING(v) && !*v->u.string))
+		return 0; /* absent, or an empty field of a form */
+	if (YAJL_IS_STRING(v)) {
+		char *end;
+		double d = strtod(v->u.string, &end);
+
+		if (*end || end == v->u.string)
+			return err_set(ERR_PARSE, "%s must be a number", name);
+		*out = d;
+	} else if (YAJL_IS_NUMBER(v)) {
+		*out = YAJL_GET_DOUBLE(v);
+	} else {
+		return err_set(ERR_PARSE, "%s must be a number", name);
+	}
+	return 1;
+}
+
+/* A string member no longer than @max (absent or null: @def). */
+static int get_string(yajl_val obj, const char *name, size_t max, const char *def, char **out)
+{
+	int ret = body_string(obj, name, max, out);
+
+	if (ret == 0 && !*out && def)
+		*out = xstrdup(def);
+	return ret;
+}
+
 static int get_bool(yajl_val obj, const char *name, bool def, bool *out)
 {
-	yajl_val v = member(obj, name);
+	yajl_val v = body_member(obj, name);
 
 	*out = def;
 	if (!v || YAJL_IS_NULL(v))
@@ -80,25 +110,12 @@ static int get_bool(yajl_val obj, const char *name, bool def, bool *out)
 static int get_int(yajl_val obj, const char *name, long long lo, long long hi, long long def,
 		   long long *out)
 {
-	yajl_val v = member(obj, name);
 	double d;
+	int ret = body_number(obj, name, &d);
 
 	*out = def;
-	if (!v || YAJL_IS_NULL(v))
-		return 0;
-	if (YAJL_IS_STRING(v) && !*v->u.string)
-		return 0; /* an empty field of a form */
-	if (YAJL_IS_STRING(v)) {
-		char *end;
-
-		d = strtod(v->u.string, &end);
-		if (*end || end == v->u.string)
-			return err_set(ERR_PARSE, "%s must be a number", name);
-	} else if (YAJL_IS_NUMBER(v)) {
-		d = YAJL_GET_DOUBLE(v);
-	} else {
-		return err_set(ERR_PARSE, "%s must be a number", name);
-	}
+	if (ret <= 0)
+		return ret;
 	if (!isfinite(d) || d != floor(d) || d < (double)lo || d > (double)hi)
 		return err_set(ERR_PARSE, "%s must be a whole number from %lld to %lld", name, lo,
 			       hi);
@@ -121,7 +138,7 @@ static bool event_name_ok(const char *s)
 /* events: a list of names, or one comma-separated string. */
 static int get_events(yajl_val obj, char **out)
 {
-	yajl_val v = member(obj, "events");
+	yajl_val v = body_member(obj, "events");
 	struct buf b = BUF_INIT;
 	size_t n = 0;
 
@@ -203,7 +220,7 @@ static int emit(yajl_val v, struct buf *b, int depth)
 
 static int get_screen(yajl_val obj, char **out)
 {
-	yajl_val v = member(obj, "screen");
+	yajl_val v = body_member(obj, "screen");
 	struct buf b = BUF_INIT;
 
 	*out = NULL;
@@ -249,7 +266,7 @@ int run_req_parse(const char *body, size_t len, struct run_req *r)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (!(v = parse_object(body, len)))
+	if (!(v = body_parse(body, len)))
 		return ERR_PARSE;
 	ret = get_string(v, "session", 64, NULL, &r->session);
 	if (ret == 0)
@@ -295,7 +312,7 @@ void run_req_free(struct run_req *r)
 
 int session_req_parse(const char *body, size_t len, char **title)
 {
-	yajl_val v = parse_object(body, len);
+	yajl_val v = body_parse(body, len);
 	int ret;
 
 	*title = NULL;

@@ -115,6 +115,17 @@ void buf_add_json_str(struct buf *b, const char *s, size_t n)
 	buf_addc(b, '"');
 }
 
+void buf_add_csv(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			buf_addc(b, '"');
+		buf_addc(b, *s);
+	}
+	buf_addc(b, '"');
+}
+
 void buf_reset(struct buf *b)
 {
 	b->len = 0;

@@ -25,6 +25,8 @@ void buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf,
 void buf_vaddf(struct buf *b, const char *fmt, va_list ap);
 /* Appends @s as a JSON string literal, quotes included. */
 void buf_add_json_str(struct buf *b, const char *s, size_t n);
+/* Appends @s as a quoted CSV field (RFC 4180: each '"' doubled). */
+void buf_add_csv(struct buf *b, const char *s);
 /* @s escaped for XML text or an attribute value, control characters
  * dropped; cut after @max characters (SIZE_MAX: none) with an ellipsis. */
 void buf_add_xml(struct buf *b, const char *s, size_t max);

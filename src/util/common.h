@@ -38,4 +38,16 @@ static inline bool str_all_digits(const char *s)
 	return n > 0 && !s[n];
 }
 
+/* The value of hex digit @c (either case), or -1 when it is none. */
+static inline int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif

@@ -34,26 +34,6 @@ bool diff_is_bounds(struct profile *const p[2])
 	return true;
 }
 
-static double probe(const char *name, void *arg)
-{
-	(void)arg;
-	return 1000.0 + (double)(strlen(name) % 7);
-}
-
-static double at_probe(const char *text)
-{
-	struct bexpr *e;
-	double v;
-
-	if (bexpr_parse(text, &e) < 0) {
-		err_clear();
-		return NAN;
-	}
-	v = bexpr_eval(e, probe, NULL);
-	bexpr_free(e);
-	return v;
-}
-
 static enum change classify(const struct bound_item *a, const struct bound_item *b)
 {
 	struct bclass ca, cb;
@@ -69,8 +49,8 @@ static enum change classify(const struct bound_item *a, const struct bound_item 
 		return c > 0 ? CH_CLASS_UP : CH_CLASS_DOWN;
 	if (strcmp(a->bound, b->bound) == 0)
 		return CH_SAME;
-	x = at_probe(a->bound);
-	y = at_probe(b->bound);
+	x = bexpr_at_probe(a->bound);
+	y = bexpr_at_probe(b->bound);
 	return y > x ? CH_UP : y < x ? CH_DOWN : CH_SAME;
 }
 
@@ -161,14 +141,6 @@ static void json_side(struct buf *b, const char *key, const struct bound_item *i
 	buf_addc(b, '}');
 }
 
-static void csv_field(struct buf *b, const char *s)
-{
-	buf_addc(b, '"');
-	for (; *s; s++)
-		buf_adds(b, *s == '"' ? "\"\"" : (char[2]){*s, 0});
-	buf_addc(b, '"');
-}
-
 static void print_other(const struct row *r, size_t n, int fmt, struct buf *b)
 {
 	if (fmt == 1)
@@ -188,12 +160,12 @@ static void print_other(const struct row *r, size_t n, int fmt, struct buf *b)
 			json_side(b, "target", r[i].b);
 			buf_addf(b, ",\"change\":\"%s\"}", change_names[r[i].ch]);
 		} else if (fmt == 2) {
-			csv_field(b, it->location);
+			buf_add_csv(b, it->location);
 			for (int s = 0; s < 2; s++) {
 				buf_addc(b, ',');
-				csv_field(b, side[s] ? side[s]->bound : "");
+				buf_add_csv(b, side[s] ? side[s]->bound : "");
 				buf_addc(b, ',');
-				csv_field(b, side[s] && side[s]->cls ? side[s]->cls : "");
+				buf_add_csv(b, side[s] && side[s]->cls ? side[s]->cls : "");
 			}
 			buf_addf(b, ",%s\n", change_names[r[i].ch]);
 		} else {

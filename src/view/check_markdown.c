@@ -100,6 +100,20 @@ static void add_interval(struct buf *b, const struct change *c)
 	}
 }
 
+/* The cells both tables start a row with: location, result, change (and
+ * its interval), confidence. */
+static void row_head(struct buf *b, const struct check_report *r, const struct change *c)
+{
+	buf_adds(b, "| ");
+	md_cell(b, c->location);
+	add_class(b, r, c);
+	buf_adds(b, " | ");
+	check_add_percent(b, c->rel_change);
+	add_interval(b, c);
+	buf_adds(b, " | ");
+	check_add_confidence(b, c);
+}
+
 /* The rows of the changed results, those that fail the check first; at
  * most MD_CHANGED_ROWS. */
 static void changed_table(struct buf *b, const struct check_report *r, const struct check_pair *p)
@@ -122,14 +136,7 @@ static void changed_table(struct buf *b, const struct check_report *r, const str
 
 			if (!changed(c) || check_fails(r, c->cls) != (pass == 0))
 				continue;
-			buf_adds(b, "| ");
-			md_cell(b, c->location);
-			add_class(b, r, c);
-			buf_adds(b, " | ");
-			check_add_percent(b, c->rel_change);
-			add_interval(b, c);
-			buf_adds(b, " | ");
-			check_add_confidence(b, c);
+			row_head(b, r, c);
 			buf_adds(b, " |\n");
 			shown++;
 		}
@@ -150,14 +157,7 @@ static void detail(struct buf *b, const struct check_report *r, const struct che
 	for (size_t i = 0; i < p->changes.n; i++) {
 		const struct change *c = &p->changes.v[i];
 
-		buf_adds(b, "| ");
-		md_cell(b, c->location);
-		add_class(b, r, c);
-		buf_adds(b, " | ");
-		check_add_percent(b, c->rel_change);
-		add_interval(b, c);
-		buf_adds(b, " | ");
-		check_add_confidence(b, c);
+		row_head(b, r, c);
 		md_num(b, c->baseline);
 		md_num(b, c->target);
 		buf_addf(b, " | %s |\n", c->method);

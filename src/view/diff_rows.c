@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "profile/numfmt.h"
 #include "util/buf.h"
 #include "view/diff_rows.h"
 
@@ -14,6 +15,17 @@ static void add_num(struct buf *b, double v, const char *none)
 		buf_addf(b, "%.6g", v);
 }
 
+/* JSON and CSV are read by programs: every digit that reads back the same. */
+static void add_exact(struct buf *b, double v, const char *none)
+{
+	char num[NUMFMT_MAX];
+
+	if (isnan(v))
+		buf_adds(b, none);
+	else
+		buf_add(b, num, numfmt_num(num, v));
+}
+
 static void add_rel(struct buf *b, double rel, const char *none)
 {
 	if (isnan(rel))
@@ -22,43 +34,28 @@ static void add_rel(struct buf *b, double rel, const char *none)
 		buf_addf(b, "%+.1f%%", 100 * rel);
 }
 
-static void csv_field(struct buf *b, const char *s)
-{
-	buf_addc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			buf_addc(b, '"');
-		buf_addc(b, *s);
-	}
-	buf_addc(b, '"');
-}
-
 static void json_row(struct buf *b, const struct diff_row *r, bool first)
 {
 	buf_adds(b, first ? "\n{\"name\":" : ",\n{\"name\":");
 	buf_add_json_str(b, r->name, strlen(r->name));
 	buf_adds(b, ",\"baseline\":");
-	add_num(b, r->base, "null");
+	add_exact(b, r->base, "null");
 	buf_adds(b, ",\"target\":");
-	add_num(b, r->target, "null");
+	add_exact(b, r->target, "null");
 	buf_adds(b, ",\"rel_change\":");
-	if (isnan(r->rel))
-		buf_adds(b, "null");
-	else
-		buf_addf(b, "%.6g", r->rel);
+	add_exact(b, r->rel, "null");
 	buf_addc(b, '}');
 }
 
 static void csv_row(struct buf *b, const struct diff_row *r)
 {
-	csv_field(b, r->name);
+	buf_add_csv(b, r->name);
 	buf_addc(b, ',');
-	add_num(b, r->base, "");
+	add_exact(b, r->base, "");
 	buf_addc(b, ',');
-	add_num(b, r->target, "");
+	add_exact(b, r->target, "");
 	buf_addc(b, ',');
-	if (!isnan(r->rel))
-		buf_addf(b, "%.6g", r->rel);
+	add_exact(b, r->rel, "");
 	buf_addc(b, '\n');
 }
 

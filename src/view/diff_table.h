@@ -3,22 +3,20 @@
  * [subtype]) the median of each profile's values and the relative change,
  * largest changes first (either way: halving is as big as doubling), for
  * front ends that show it as data (the project's pages of veles serve).
+ * It is the CLI's join (analyze/diff_join.h) with those settings.
  */
 #ifndef VIEW_DIFF_TABLE_H
 #define VIEW_DIFF_TABLE_H
 
 #include <stddef.h>
 
-struct profile;
+#include "analyze/diff_join.h"
 
-struct diff_table_row {
-	char *name;
-	double base, target; /* medians; NaN where the profile lacks the location */
-	double rel;	     /* target / base - 1; NaN when either is missing or base is 0 */
-};
-
+/* rows[i].base, .target: medians, NaN where the profile lacks the
+ * location; .rel: target / base - 1, NaN when either is missing or base
+ * is 0. */
 struct diff_table {
-	struct diff_table_row *rows;
+	struct diff_row *rows;
 	size_t n;
 };
 

@@ -200,16 +200,9 @@ static void svg_history(const struct history *h, const char *title, struct buf *
 {
 	double height = HHEAD + HH * (double)h->ns;
 
-	buf_addf(out,
-		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		 "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		 "<style>.grid{stroke:#e3e3e3}.axis{stroke:#333;fill:none}.tick{stroke:#333}"
-		 ".axis-title{font-size:13px}.plot-title{font-size:14px;font-weight:bold}"
-		 ".fig-title{font-size:16px;font-weight:bold}.version{font-family:monospace;"
-		 "font-size:11px}.shift{font-size:11px;font-weight:bold}</style>\n"
-		 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		 HW, height, HW, height);
+	svg_chart_begin(out, HW, height,
+			".version{font-family:monospace;font-size:11px}"
+			".shift{font-size:11px;font-weight:bold}");
 	svg_text(out, HW / 2, 26, "middle", " class=\"fig-title\"", title, 110);
 	for (size_t k = 0; k < h->ns; k++)
 		svg_panel(h, k, HHEAD + HH * (double)k, out);

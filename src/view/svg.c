@@ -286,15 +286,7 @@ void svg_render(const struct vfigure *f, const struct view_opts *o, struct buf *
 
 	for (k = 0; k < f->n; k++)
 		height += plot_height(f, &f->plots[k]);
-	buf_addf(out,
-		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		 "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
-		 "<style>.grid{stroke:#e3e3e3}.axis{stroke:#333;fill:none}.tick{stroke:#333}"
-		 ".axis-title{font-size:13px}.plot-title{font-size:14px;font-weight:bold}"
-		 ".fig-title{font-size:16px;font-weight:bold}</style>\n"
-		 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		 width, height, width, height);
+	svg_chart_begin(out, width, height, "");
 	svg_text(out, width / 2, 26, "middle", " class=\"fig-title\"", f->title, 100);
 	for (k = 0; k < f->n; k++) {
 		svg_plot(f, k, top, chars, out);

@@ -5,6 +5,19 @@
 #include "util/common.h"
 #include "view/view_priv.h"
 
+void svg_chart_begin(struct buf *out, double width, double height, const char *style)
+{
+	buf_addf(out,
+		 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		 "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n"
+		 "<style>.grid{stroke:#e3e3e3}.axis{stroke:#333;fill:none}.tick{stroke:#333}"
+		 ".axis-title{font-size:13px}.plot-title{font-size:14px;font-weight:bold}"
+		 ".fig-title{font-size:16px;font-weight:bold}%s</style>\n"
+		 "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		 width, height, width, height, style);
+}
+
 void svg_text(struct buf *out, double x, double y, const char *anchor, const char *extra,
 	      const char *s, size_t max)
 {

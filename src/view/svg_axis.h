@@ -1,5 +1,6 @@
 /*
- * What the SVG charts draw alike: a text, and the y axis with its grid
+ * What the SVG charts draw alike: the document's head, a text, and the y
+ * axis with its grid
  * (the figures of `veles show`, svg.c, and the history chart of
  * `veles log --perf`, history_view.c).
  */
@@ -22,6 +23,11 @@ static inline double svg_area_y(const struct svg_area *a, double y)
 {
 	return a->y1 - (y - a->ylo) / (a->yhi - a->ylo) * (a->y1 - a->y0);
 }
+
+/* The chart's document up to its white background: the SVG element of
+ * @width x @height and the style of axes, grid and titles, @style's rules
+ * (or "") after them. */
+void svg_chart_begin(struct buf *out, double width, double height, const char *style);
 
 /* <text> at (@x, @y) anchored at @anchor ("start", "middle", "end"),
  * @extra attributes (" class=...") after; @s escaped, cut after @max

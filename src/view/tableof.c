@@ -236,13 +236,7 @@ static void csv_cell(const char *s, struct buf *out)
 		buf_adds(out, s);
 		return;
 	}
-	buf_addc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			buf_addc(out, '"');
-		buf_addc(out, *s);
-	}
-	buf_addc(out, '"');
+	buf_add_csv(out, s);
 }
 
 static void md_cell(const char *s, struct buf *out)

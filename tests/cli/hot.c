@@ -4,8 +4,10 @@
  * ticks at the scheduler's rate rather than at -F aliased with a workload
  * that alternated the two every millisecond (hot_loop was seen at 70%,
  * cold_loop at 28%). cold_loop runs long enough (some 25 ms) to get
- * samples at a 250 Hz tick too. */
+ * samples at a 250 Hz tick too. An argument N runs it all N times: a
+ * program that is still running when a slow `record -a` starts. */
 #include <stdio.h>
+#include <stdlib.h>
 
 static volatile unsigned long sink;
 
@@ -27,10 +29,14 @@ __attribute__((noinline)) static void middle(unsigned long n)
 	sink++; /* not a tail call: middle stays in the call chain */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	middle(600000000);
-	cold_loop(100000000);
+	long times = argc > 1 ? atol(argv[1]) : 1;
+
+	for (long i = 0; i < times; i++) {
+		middle(600000000);
+		cold_loop(100000000);
+	}
 	printf("%lu\n", sink & 1);
 	return 0;
 }

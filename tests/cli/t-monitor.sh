@@ -61,14 +61,15 @@ ok veles monitor --proc "$VELES_SRCDIR/tests/data/proc" -P -s Z -c 1 -i 0.05 --p
 has "$T/out" '^#Date Time PID User PR PPID THRD S VSZ RSS CP SysT UsrT Pct AccuTime MajF MinF Command$'
 has "$T/out" '^[0-9]{8} [0-9:.]+ 77 [^ ]+ -2 1 1 S 8192 '
 
-# a live process burning cpu shows with its name, a share of a cpu, and
+# a live process burning cpu shows with its name, a share of a cpu (any:
+# a machine with twenty busy threads on two cores gives it a tenth), and
 # first under --top; a filter keeps it alone
 cp "$(command -v sh)" "$T/vburner"
 "$T/vburner" -c 'while :; do :; done' &
 bpid=$!
 ok veles monitor -s Z -P -c 2 -i 0.3 --procfilt cvburner
 kill "$bpid"
-awk '$NF == "vburner" && $14 > 5 {n++} END {exit n >= 1 ? 0 : 1}' "$T/out" ||
+awk '$NF == "vburner" && $14 > 0 {n++} END {exit n >= 1 ? 0 : 1}' "$T/out" ||
 	fail "the burning process has no cpu%: $(cat "$T/out")"
 [ "$(grep -vc '^#' "$T/out")" -eq 2 ] || fail "--procfilt: only the burner, twice"
 # --top ranks the processes the filter keeps: of a burner and a sleeper,
@@ -140,14 +141,22 @@ for fmt in "" --verbose -P; do
 	cmp -s "$T/out" "$T/live" || { diff "$T/live" "$T/out" >&2; fail "playback $fmt differs"; }
 done
 
-# live output reaches a pipe as each interval ends, not when the run does
-veles monitor -s c -P -i 0.2 -c 20 >"$T/fifo_out" 2>/dev/null &
+# live output reaches a pipe as each interval ends, not when the run does:
+# two lines are there while the 20-second run still goes on (looked for
+# until then, however slowly a busy machine starts it)
+: >"$T/fifo_out" # before the background job's own redirection makes it
+veles monitor -s c -P -i 0.2 -c 100 >"$T/fifo_out" 2>/dev/null &
 mpid=$!
-sleep 1.5
+n=0
+while [ $n -lt 150 ] && [ "$(wc -l <"$T/fifo_out")" -lt 2 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
 lines=$(wc -l <"$T/fifo_out")
+kill -0 "$mpid" 2>/dev/null || fail "plot lines are held back: the run ended first"
 kill "$mpid"
 wait "$mpid"
-[ "$lines" -ge 2 ] || fail "plot lines are held back: $lines after 1.5 s"
+[ "$lines" -ge 2 ] || fail "plot lines are held back: $lines"
 
 # a truncated recording plays up to the damage, with a message
 ok veles monitor -s m -i 0.01 -c 30 -f "$T/long"
@@ -172,6 +181,7 @@ lines=$(wc -l <"$T/out")
 [ "$lines" -ge 20 ] && [ "$lines" -lt "$all" ] || fail "damaged in the middle: $lines of $all lines"
 
 # live: each interval reaches a file as it ends (tail -f), not at exit
+: >"$T/live" # emptied now: the background job's redirection may come later
 "$VELES" monitor -P -s c -i 0.2 -c 100 >"$T/live" 2>/dev/null &
 pid=$!
 n=0

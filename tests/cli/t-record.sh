@@ -77,15 +77,18 @@ EOS
 fi
 
 # -a names what was running before it began: mmap records from
-# /proc/PID/maps let a running program's samples be symbolised.
+# /proc/PID/maps let a running program's samples be symbolised. hot runs
+# for seconds (a loaded machine or the ASan build may take more than its
+# 0.2 s to start recording) and is stopped once the recording is done.
 if [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; then
-	./hot >/dev/null &
+	./hot 40 >/dev/null &
 	pid=$!
 	for _ in $(seq 200); do
 		[ "$(readlink "/proc/$pid/exe")" = "$T/hot" ] && break
 		sleep 0.01
 	done
 	ok veles record -a -o all.data -- sleep 0.2
+	kill "$pid" 2>/dev/null
 	wait "$pid"
 	ok veles report -i all.data --format json --min 0
 	/usr/bin/python3 - "$T/out" <<'EOS' || fail "samples of a running program unnamed with -a"
