@@ -14,7 +14,7 @@
 void api_collect_message(void *arg, enum collect_msg kind, const char *text)
 {
 	UNUSED(arg);
-	if (kind == COLLECT_MSG_ERR)
+	if (kind == COLLECT_MSG_ERR || kind == COLLECT_MSG_WARN)
 		api_log(VELES_LOG_WARNING, "%s", text);
 	/* An empty progress line clears a terminal's: nothing to say here. */
 	else if (*text)

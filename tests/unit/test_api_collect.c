@@ -221,6 +221,20 @@ static void test_run_matrix(void **state)
 	assert_true(veles_table_num(t, (size_t)ok, 0) == 1);
 	veles_table_free(t);
 	veles_project_free(pr);
+	/* A postprocessor's note (one workload: one size to fit) is a warning. */
+	write_file("veles.yml",
+		   "cmds: [/bin/true]\nworkloads: [\"7\"]\n"
+		   "collectors:\n  - name: time\n    params: {repeat: 2, warmup: 0}\n"
+		   "postprocessors:\n  - name: regression-analysis\n",
+		   0644);
+	pr = open_project();
+	nwarnings = 0;
+	assert_int_equal(veles_run_matrix(pr, NULL, &t), 0);
+	assert_int_equal(nwarnings, 1);
+	assert_non_null(strstr(last_warning, "regression-analysis"));
+	assert_non_null(strstr(last_warning, "not fitted"));
+	veles_table_free(t);
+	veles_project_free(pr);
 	/* No collectors: no job. */
 	write_file("veles.yml", "cmds: [/bin/true]\n", 0644);
 	pr = open_project();
