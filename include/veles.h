@@ -3,8 +3,9 @@
  * its web server, the Python binding). It opens a project, lists its
  * versions and profiles, loads a profile by path or by the names the
  * command line takes (N@i, N@p, an id prefix), reads it as typed columns,
- * selects and aggregates its resources, folds its call stacks and checks
- * two profiles or two versions for degradations. docs/libveles.md.
+ * selects and aggregates its resources, folds its call stacks, checks
+ * two profiles or two versions for degradations, collects profiles, runs
+ * the job matrix and bisects a slowdown. docs/libveles.md.
  *
  * Conventions:
  *   - every object is an opaque handle made by a veles_*_new/open/load
@@ -318,6 +319,92 @@ int veles_diff_profiles(const veles_profile *base, const veles_profile *target, 
  */
 int veles_history(veles_project *pr, const char *rev, size_t limit, const char *match,
 		  veles_table **out);
+
+/* ---- collection: what `veles collect`, `veles run matrix` and `veles
+ * bisect` do ----
+ *
+ * These run commands. They run them in the current directory of the
+ * process (checkouts of other versions: in a temporary git worktree),
+ * with its environment. While they run, SIGINT and SIGTERM are caught:
+ * the first is passed on to the running command and the operation ends
+ * with VELES_ERR_INTERRUPTED, writing nothing more; the handlers found
+ * are put back before they return. Collectors run quietly, as `veles
+ * collect -q` (no summary: the profile holds it); what they warn of
+ * reaches the log callback as VELES_LOG_WARNING, their progress
+ * ("Collecting 3/10 ...") as VELES_LOG_PROGRESS.
+ */
+
+/*
+ * Runs a collector on a command as `veles collect` does and writes the
+ * profile, pending, into the project's .veles/jobs/ (atomically; a name
+ * already there gets a -2, -3, ... suffix), filed under HEAD. @collector
+ * is NULL-terminated: its name, then its options as on the command line
+ * ({"time", "-r", "5", NULL}); @cmd the program and its arguments
+ * ({"./prog", "100", NULL}). @options, NULL or NULL-terminated "key=value"
+ * strings: "workload=TEXT" (header.workload; default: the arguments),
+ * "name=FILE" (the profile's file name, Perun's --profile-name) and
+ * "template=T" (its name template; default: the setting
+ * format.output_profile_template, else BIN-COLLECTOR-WORKLOAD-TIMESTAMP).
+ * *@path (when @path is not NULL) receives the file written (free with
+ * veles_free()), NULL when the collector wrote none (trace --no-profile).
+ * VELES_ERR_INVALID for an unknown collector, a bad option or no
+ * command (nothing runs then); VELES_ERR_CHILD when the command cannot
+ * be started. A command that exits with an error is a warning, as for
+ * `veles collect`.
+ */
+int veles_collect(veles_project *pr, const char *const *collector, const char *const *cmd,
+		  const char *const *options, char **path);
+
+/*
+ * Runs the project's job matrix (cmds x args x workloads x collectors, its
+ * postprocessors; .veles/config.yml, veles.yml or the user's config.yml)
+ * as `veles run matrix` does: on the working tree, filed under HEAD, when
+ * @revs is NULL or empty; else on each version @revs names (NULL-terminated:
+ * revisions, or A..B for the versions B has and A has not), each checked
+ * out in a temporary worktree. The profiles stay pending in .veles/jobs/
+ * (or are registered, when profiles.register_after_run is set). A failing
+ * job does not stop the others: one row per job, in order: version, cmd,
+ * args, workload, collector, ok (1 when it made a profile, else 0), error
+ * (why not), path (the pending profile written), name (its file name),
+ * registered (1 or 0), seconds. VELES_ERR_INVALID when the matrix has no
+ * job or does not parse.
+ */
+int veles_run_matrix(veles_project *pr, const char *const *revs, veles_table **out);
+
+/* ---- bisect: the first version that made a command slower ---- */
+
+typedef struct veles_bisect veles_bisect;
+
+/* A bisect of @pr (a git project) with `veles bisect`'s defaults. */
+int veles_bisect_new(veles_project *pr, veles_bisect **out);
+void veles_bisect_free(veles_bisect *b);
+/*
+ * Sets an option as `veles bisect` takes it: "build" (a shell command that
+ * builds a checkout; default execute.pre_run), "runs" (rounds before the
+ * first decision, at least 3; 10), "max-runs" (100), "on" (cpu, user,
+ * real, sys: the time that decides), "min-effect" (0.02), "alpha" (0.05),
+ * "seed", "strict-env" and "interleave" (true/false), "job" (measure with a
+ * collector job, "time -r 5 -- ./prog 100", instead of timing the command)
+ * and "location" (the job's location compared). VELES_ERR_INVALID for an
+ * unknown key or a bad value.
+ */
+int veles_bisect_set(veles_bisect *b, const char *key, const char *value);
+/*
+ * Searches the first-parent line from @good to @bad (both revisions) for
+ * the first version whose runs of @cmd (NULL-terminated; NULL with a
+ * "job") are slower than good's, as `veles bisect` does: each version is
+ * checked out in a temporary worktree and built there; the working tree is
+ * not touched. One row per decision, in order, with columns version,
+ * verdict, class, rel_change, n_good, n_version: a row per candidate
+ * measured, verdict "good", "bad" or "unknown" (it could not be told
+ * apart: the search ends), then, when found, a last row with verdict
+ * "first", the first slow version, its class ("Degradation", ...), its
+ * relative change against good and the values each side had. When bad is
+ * not surely slower than good, the table is empty and a warning says so.
+ * Progress goes to the log callback.
+ */
+int veles_bisect_run(veles_bisect *b, const char *good, const char *bad, const char *const *cmd,
+		     veles_table **out);
 
 #ifdef __cplusplus
 }

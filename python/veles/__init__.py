@@ -7,6 +7,8 @@
     >>> p.query(where="amount>100", group_by="uid", agg="mean")
     >>> print(p.folded())                      # flame-graph collapsed stacks
     >>> veles.Project().check("HEAD~1", "HEAD")
+    >>> veles.Project().collect(["time", "-r", "5"], "./prog", "100")
+    >>> veles.Project().bisect("v1.0", "HEAD", "./prog", on="real")
 
 The work is done by libveles (include/veles.h) through the C extension
 veles._veles; numeric columns reach numpy without a copy.
@@ -20,7 +22,7 @@ from . import _veles
 from ._veles import Error, InvalidError, NotFoundError, ParseError
 
 __all__ = [
-    "CheckResult", "Error", "InvalidError", "NotFoundError", "ParseError", "Profile",
+    "BisectResult", "CheckResult", "Error", "InvalidError", "NotFoundError", "ParseError", "Profile",
     "Project", "VelesWarning", "check", "load",
 ]
 __version__ = _veles.version
@@ -251,6 +253,36 @@ def _results(table):
     return [CheckResult(row) for row in _table_rows(table)]
 
 
+class BisectResult:
+    """What Project.bisect found: first, the first slow version's id (None
+    when bad was not surely slower, or a version could not be told apart),
+    its class and change in percent against good, and steps, the
+    (version, verdict) of each version measured on the way ("good", "bad"
+    or "unknown")."""
+
+    __slots__ = ("first", "cls", "change", "n_good", "n_first", "steps")
+
+    def __init__(self, rows):
+        self.steps = [(r["version"], r["verdict"]) for r in rows if r["verdict"] != "first"]
+        last = rows[-1] if rows and rows[-1]["verdict"] == "first" else {}
+        self.first = last.get("version")
+        self.cls = last.get("class")
+        rel = last.get("rel_change")
+        self.change = None if rel is None else 100.0 * rel
+        self.n_good, self.n_first = last.get("n_good"), last.get("n_version")
+
+    def __repr__(self):
+        if self.first is None:
+            return f"<BisectResult: not found after {len(self.steps)} steps>"
+        return f"<BisectResult {self.first[:7]}: {self.cls} {self.change:+.1f}%>"
+
+
+def _argv(cmd, args):
+    """A command as a list of str: cmd (a str or a list) and args."""
+    words = [cmd] if isinstance(cmd, (str, os.PathLike)) else list(cmd)
+    return [os.fspath(w) if isinstance(w, os.PathLike) else str(w) for w in words + list(args)]
+
+
 class Project:
     """The Veles project around path (default: the current directory)."""
 
@@ -294,6 +326,38 @@ class Project:
             target = target if isinstance(target, Profile) else self.load(target)
             return _results(self._pr.check(base._p, target._p, _opts(options)))
         return _results(self._pr.check(str(base), str(target), _opts(options)))
+
+    def collect(self, collector, cmd, *args, workload=None, name=None, template=None):
+        """Runs cmd with args (in the current directory) under collector,
+        as `veles collect` does: collector is a name ("time") or a list,
+        its name and options (["time", "-r", "5"]). The profile is written
+        pending into .veles/jobs/ (named name, or by template, or the
+        setting format.output_profile_template) and returned as a Profile
+        (None when the collector writes none)."""
+        options = {k: v for k, v in (("workload", workload), ("name", name),
+                                     ("template", template)) if v is not None}
+        path = self._pr.collect(_argv(collector, ()), _argv(cmd, args), _opts(options))
+        return None if path is None else Profile(_veles.load(path))
+
+    def run_matrix(self, revs=None):
+        """Runs the job matrix (config.yml or veles.yml) as `veles run
+        matrix` does: on the working tree, or on each revision of revs (a
+        str or a list; A..B for a range) checked out elsewhere. A dict per
+        job: version, cmd, args, workload, collector, ok, error, path,
+        name, registered, seconds."""
+        if isinstance(revs, str):
+            revs = [revs]
+        return _table_rows(self._pr.run_matrix(None if revs is None else list(revs)))
+
+    def bisect(self, good, bad, cmd=None, *args, **options):
+        """Finds the first version between good and bad that made cmd (with
+        args) slower, as `veles bisect` does, each version checked out and
+        built elsewhere. Options as `veles bisect` takes them: build,
+        runs, max_runs, on, min_effect, alpha, seed, strict_env,
+        interleave, job (instead of cmd), location. A BisectResult."""
+        argv = None if cmd is None else _argv(cmd, args)
+        rows = _table_rows(self._pr.bisect(str(good), str(bad), argv, _opts(options)))
+        return BisectResult(rows)
 
 
 def load(path_or_id, project=None):

@@ -158,8 +158,8 @@ static PyObject *check_profiles(PyObject *mod, PyObject *args)
 	return pyveles_check(NULL, NULL, base, target, opts);
 }
 
-/* Sets each of @opts (str -> str) on @c. */
-static int check_options(veles_check *c, PyObject *opts)
+int pyveles_set_options(PyObject *opts, int (*set)(void *h, const char *key, const char *value),
+			void *h)
 {
 	PyObject *k, *v;
 	Py_ssize_t pos = 0;
@@ -170,13 +170,18 @@ static int check_options(veles_check *c, PyObject *opts)
 
 		if (!key || !value)
 			return -1;
-		ret = veles_check_set(c, key, value);
+		ret = set(h, key, value);
 		if (ret < 0) {
 			pyveles_raise(ret);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+static int check_set(void *c, const char *key, const char *value)
+{
+	return veles_check_set(c, key, value);
 }
 
 PyObject *pyveles_check(veles_project *pr, PyObject *owner, PyObject *base, PyObject *target,
@@ -189,7 +194,7 @@ PyObject *pyveles_check(veles_project *pr, PyObject *owner, PyObject *base, PyOb
 	(void)owner;
 	if (ret < 0)
 		return pyveles_raise(ret);
-	if (check_options(c, opts) < 0) {
+	if (pyveles_set_options(opts, check_set, c) < 0) {
 		veles_check_free(c);
 		return NULL;
 	}
@@ -240,7 +245,7 @@ static void project_dealloc(ProjectObject *self)
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int project_ready(ProjectObject *self)
+int pyveles_project_ready(ProjectObject *self)
 {
 	if (self->pr)
 		return 1;
@@ -251,7 +256,7 @@ static int project_ready(ProjectObject *self)
 static PyObject *project_root(ProjectObject *self, void *closure)
 {
 	(void)closure;
-	if (!project_ready(self))
+	if (!pyveles_project_ready(self))
 		return NULL;
 	return PyUnicode_FromString(veles_project_root(self->pr));
 }
@@ -263,7 +268,7 @@ static PyObject *project_versions(ProjectObject *self, PyObject *args)
 	veles_table *t;
 	int ret;
 
-	if (!project_ready(self) || !PyArg_ParseTuple(args, "|zn:versions", &rev, &limit))
+	if (!pyveles_project_ready(self) || !PyArg_ParseTuple(args, "|zn:versions", &rev, &limit))
 		return NULL;
 	if (limit < 0)
 		limit = 0;
@@ -277,7 +282,7 @@ static PyObject *project_profiles(ProjectObject *self, PyObject *args)
 	veles_table *t;
 	int ret;
 
-	if (!project_ready(self) || !PyArg_ParseTuple(args, "|z:profiles", &rev))
+	if (!pyveles_project_ready(self) || !PyArg_ParseTuple(args, "|z:profiles", &rev))
 		return NULL;
 	ret = veles_project_profiles(self->pr, rev, &t);
 	return ret < 0 ? pyveles_raise(ret) : table_wrap(t, 1, NULL);
@@ -289,7 +294,7 @@ static PyObject *project_pending(ProjectObject *self, PyObject *unused)
 	int ret;
 
 	(void)unused;
-	if (!project_ready(self))
+	if (!pyveles_project_ready(self))
 		return NULL;
 	ret = veles_project_pending(self->pr, &t);
 	return ret < 0 ? pyveles_raise(ret) : table_wrap(t, 1, NULL);
@@ -302,7 +307,7 @@ static PyObject *project_load(ProjectObject *self, PyObject *args)
 	PyThreadState *ts;
 	int ret;
 
-	if (!project_ready(self) || !PyArg_ParseTuple(args, "s|z:load", &spec, &rev))
+	if (!pyveles_project_ready(self) || !PyArg_ParseTuple(args, "s|z:load", &spec, &rev))
 		return NULL;
 	ts = PyEval_SaveThread();
 	ret = veles_project_load(self->pr, spec, rev, &p);
@@ -317,7 +322,7 @@ static PyObject *project_check(ProjectObject *self, PyObject *args)
 {
 	PyObject *base, *target, *opts;
 
-	if (!project_ready(self) ||
+	if (!pyveles_project_ready(self) ||
 	    !PyArg_ParseTuple(args, "OOO!:check", &base, &target, &PyDict_Type, &opts))
 		return NULL;
 	if (!(PyUnicode_Check(base) && PyUnicode_Check(target)) &&
@@ -340,6 +345,12 @@ static PyMethodDef project_methods[] = {
 	 "load(spec, rev=None) -> Profile: by path, N@i, N@p, name or id prefix"},
 	{"check", (PyCFunction)project_check, METH_VARARGS,
 	 "check(base, target, options) -> Table: two revisions or two Profiles"},
+	{"collect", (PyCFunction)project_collect, METH_VARARGS,
+	 "collect(collector, cmd, options) -> str: the pending profile written"},
+	{"run_matrix", (PyCFunction)project_run_matrix, METH_VARARGS,
+	 "run_matrix(revs) -> Table: a row per job of the job matrix"},
+	{"bisect", (PyCFunction)project_bisect, METH_VARARGS,
+	 "bisect(good, bad, cmd, options) -> Table: the decisions, then the first slow version"},
 	{NULL, NULL, 0, NULL},
 };
 

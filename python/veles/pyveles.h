@@ -45,4 +45,15 @@ PyObject *profile_wrap(veles_profile *p);
 PyObject *pyveles_check(veles_project *pr, PyObject *owner, PyObject *base, PyObject *target,
 			PyObject *opts);
 
+/* Sets each of @opts (a dict, str -> str) with @set(@h, key, value); -1
+ * with the exception for the first that fails. */
+int pyveles_set_options(PyObject *opts, int (*set)(void *h, const char *key, const char *value),
+			void *h);
+/* 1 when the project is open, else 0 with veles.Error raised. */
+int pyveles_project_ready(ProjectObject *self);
+/* Project.collect, .run_matrix and .bisect (run.c). */
+PyObject *project_collect(ProjectObject *self, PyObject *args);
+PyObject *project_run_matrix(ProjectObject *self, PyObject *args);
+PyObject *project_bisect(ProjectObject *self, PyObject *args);
+
 #endif

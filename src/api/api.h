@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/collector.h"
 #include "project/project.h"
 #include "veles.h"
 
@@ -69,5 +70,13 @@ veles_profile *api_profile_wrap(struct profile *p, const char *name, const char 
 void api_profile_forget(veles_profile *h);
 /* Sends @msg to the front end's log callback, if any. */
 void api_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* An option's value: a number in (@lo, @hi), or true/false (1/0,
+ * yes/no); ERR_INVALID naming @key otherwise. */
+int api_parse_number(const char *key, const char *value, double lo, double hi, double *out);
+int api_parse_flag(const char *key, const char *value, bool *out);
+/* A collector's messages (collect_env.message): its summary, notes and
+ * progress, to the log callback. */
+void api_collect_message(void *arg, enum collect_msg kind, const char *text);
 
 #endif

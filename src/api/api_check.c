@@ -62,7 +62,7 @@ void veles_check_free(veles_check *c)
 	free(c);
 }
 
-static int parse_number(const char *key, const char *value, double lo, double hi, double *out)
+int api_parse_number(const char *key, const char *value, double lo, double hi, double *out)
 {
 	char *end;
 	double v;
@@ -76,7 +76,7 @@ static int parse_number(const char *key, const char *value, double lo, double hi
 	return 0;
 }
 
-static int parse_flag(const char *key, const char *value, bool *out)
+int api_parse_flag(const char *key, const char *value, bool *out)
 {
 	if (!strcmp(value, "true") || !strcmp(value, "1") || !strcmp(value, "yes"))
 		*out = true;
@@ -141,22 +141,22 @@ int veles_check_set(veles_check *c, const char *key, const char *value)
 	    !strcmp(key, "models-type"))
 		return set_choice(c, key, value);
 	if (!strcmp(key, "alpha"))
-		return parse_number(key, value, 0, 0.5, &cp->alpha);
+		return api_parse_number(key, value, 0, 0.5, &cp->alpha);
 	if (!strcmp(key, "min-effect"))
-		return parse_number(key, value, -1e-300, 10, &cp->min_effect);
+		return api_parse_number(key, value, -1e-300, 10, &cp->min_effect);
 	if (!strcmp(key, "severe"))
-		return parse_number(key, value, 0, 100, &cp->severe);
+		return api_parse_number(key, value, 0, 100, &cp->severe);
 	if (!strcmp(key, "strict-env"))
-		return parse_flag(key, value, &c->strict_env);
+		return api_parse_flag(key, value, &c->strict_env);
 	if (!strcmp(key, "force"))
-		return parse_flag(key, value, &c->force);
+		return api_parse_flag(key, value, &c->force);
 	if (!strcmp(key, "aat-threshold")) {
-		ret = parse_number(key, value, 1, 1e9, &cp->aat_degradation);
+		ret = api_parse_number(key, value, 1, 1e9, &cp->aat_degradation);
 		cp->aat_optimization = 1 / cp->aat_degradation;
 		return ret;
 	}
 	if (!strcmp(key, "rounds") || !strcmp(key, "seed")) {
-		ret = parse_number(key, value, -1, 1.8e19, &v);
+		ret = api_parse_number(key, value, -1, 1.8e19, &v);
 		if (ret == 0 && v != floor(v))
 			ret = err_set(ERR_INVALID, "%s wants a whole number, not '%s'", key, value);
 		if (ret == 0 && !strcmp(key, "rounds") && (v < 100 || v > 1000000))

@@ -7,15 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/envcheck.h"
-#include "project/settings.h"
 #include "run/bisect.h"
 #include "run/bisect_job.h"
-#include "util/buf.h"
 #include "util/common.h"
 #include "util/error.h"
 #include "util/optparse.h"
@@ -60,31 +56,14 @@ static void report(const struct bisect *b, const struct bisect_outcome *o)
 
 static int set_on(void *ctx, const struct opt *o, const char *arg)
 {
-	static const char *const names[] = {"cpu", "user", "real", "sys"};
-	struct bisect *b = ctx;
-
 	UNUSED(o);
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		if (strcmp(arg, names[i]) == 0) {
-			b->on = (enum on_time)i;
-			b->on_given = true;
-			return 0;
-		}
-	}
-	return err_set(ERR_INVALID, "bisect: --on wants cpu, user, real or sys");
+	return bisect_set_on(ctx, arg);
 }
 
 static int set_fraction(void *ctx, const struct opt *o, const char *arg)
 {
-	char *end;
-	double v = strtod(arg, &end);
-
 	UNUSED(ctx);
-	if (!(v > 0) || *end || (o->long_name[0] == 'a' && v >= 0.5))
-		return err_set(ERR_INVALID, "bisect: --%s wants a small positive number",
-			       o->long_name);
-	*(double *)o->value = v;
-	return 0;
+	return bisect_parse_fraction(o->long_name, arg, o->value);
 }
 
 static int set_no_interleave(void *ctx, const struct opt *o, const char *arg)
@@ -111,17 +90,8 @@ static const char bisect_about[] =
 
 static int check_operands(struct bisect *b, int nop, char **ops)
 {
-	if (!b->good_rev || !b->bad_rev)
-		return cli_usage_error("bisect", "name a --good and a --bad version");
-	if (b->job_spec && nop)
-		return cli_usage_error("bisect", "--job names its own command; drop '%s'", ops[0]);
-	if (b->location && !b->job_spec)
-		return cli_usage_error("bisect", "--location is for --job");
-	if (!b->job_spec && !nop)
-		return cli_usage_error("bisect", "name the command to measure after --, or --job");
-	if (b->runs < 3 || b->max_runs < b->runs)
-		return cli_usage_error("bisect",
-				       "--runs wants at least 3, and --max-runs at least --runs");
+	if (bisect_check(b, nop ? ops[0] : NULL) < 0)
+		return cli_usage_error("bisect", "%s", err_msg());
 	/* A NULL-terminated command line: the options follow the operands. */
 	b->cmd = xcalloc((size_t)nop + 1, sizeof(*b->cmd));
 	memcpy(b->cmd, ops, (size_t)nop * sizeof(*ops));
@@ -131,7 +101,7 @@ static int check_operands(struct bisect *b, int nop, char **ops)
 /* Returns -1 after --help, 0 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, struct bisect *b)
 {
-	long runs = 10, max_runs = 100, seed = -1;
+	long runs = (long)b->runs, max_runs = (long)b->max_runs, seed = -1;
 	const struct opt opts[] = {
 		OPT_STRING(0, "good", &b->good_rev, "REV", "a version known to be fast"),
 		OPT_STRING(0, "bad", &b->bad_rev, "REV", "a later version known to be slow"),
@@ -189,28 +159,12 @@ static int parse_args(int argc, char **argv, struct bisect *b)
 	};
 	int nop, ret;
 
-	check_params_default(&b->cp);
-	b->interleave = true;
 	ret = cli_parse_options(&p, argc, argv, &nop);
 	b->runs = (unsigned long)runs;
 	b->max_runs = (unsigned long)max_runs;
-	b->seed = seed >= 0 ? (uint64_t)seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	if (seed >= 0)
+		b->seed = (uint64_t)seed;
 	return ret ? ret : check_operands(b, nop, argv + 1);
-}
-
-/* execute.pre_run's commands as one shell command, or NULL. */
-static char *config_build(struct cli_ctx *ctx)
-{
-	size_t n;
-	char **cmds = project_setting_list(&ctx->project, "execute.pre_run", &n);
-	struct buf b = BUF_INIT;
-
-	for (size_t i = 0; i < n; i++) {
-		buf_addf(&b, "%s(%s)", i ? " && " : "", cmds[i]);
-		free(cmds[i]);
-	}
-	free(cmds);
-	return n ? buf_detach(&b, NULL) : NULL;
 }
 
 /* After the options: resolve, then search; returns the exit status. */
@@ -218,27 +172,14 @@ static int bisect_run(struct cli_ctx *ctx, struct bisect *b)
 {
 	struct bisect_outcome out;
 	char bad[41];
-	int ret;
+	int ret = bisect_prepare(b, &ctx->project, bad);
 
-	if (vcs_kind(ctx->vcs) != VCS_GIT)
-		return cli_error("bisect needs a git project: plain directories keep no old "
-				 "sources") +
-		       1;
-	if (cli_resolve_version(ctx, b->good_rev, b->good_id) < 0 ||
-	    cli_resolve_version(ctx, b->bad_rev, bad) < 0)
-		return 2;
-	/* No version lies after good up to bad: nothing to search. */
-	if (strcmp(b->good_id, bad) == 0)
-		return cli_usage_error("bisect", "--good and --bad are the same version %.7s", bad);
-	b->vcs = ctx->vcs;
-	b->repo = vcs_store_repo(ctx->vcs);
-	b->root = ctx->root;
-	b->logs_dir = ctx->logs_dir;
-	b->build_from_config = config_build(ctx);
+	if (ret < 0)
+		return ret == ERR_INVALID ? cli_usage_error("bisect", "%s", err_msg())
+					  : cli_fail() + 1;
 	spawn_signals_install();
 	ret = bisect_find(b, bad, &out);
 	spawn_signals_restore();
-	free(b->build_from_config);
 	if (ret < 0) {
 		cli_fail();
 		return 2;
@@ -248,42 +189,24 @@ static int bisect_run(struct cli_ctx *ctx, struct bisect *b)
 	return ret == 0 && !out.found ? 1 : ret;
 }
 
-/* The location a --job compares by default: the one of the metric. */
-static const char *job_fallback(enum on_time on)
-{
-	return on == ON_CPU    ? "[cpu]"
-	       : on == ON_USER ? "[user]"
-	       : on == ON_SYS  ? "[sys]"
-			       : "[real]";
-}
-
 int cmd_bisect(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct bisect b = {.say = say, .env_check = env_check};
 	int ret;
 
 	b.arg = &b;
+	bisect_defaults(&b);
 	if ((ret = parse_args(argc, argv, &b)) != 0) {
 		free(b.cmd);
 		return ret < 0 ? 0 : ret;
 	}
-	perf_runcount_open(&b.rc);
-	/* The exact CPU time where the kernel gives it; tick-sampled user time
-	 * where not. */
-	if (!b.on_given)
-		b.on = b.rc.have[RC_CPU] ? ON_CPU : ON_USER;
-	if (b.on == ON_CPU && !b.rc.have[RC_CPU])
-		ret = cli_usage_error("bisect",
-				      "--on cpu: perf_event_open refuses task-clock here");
-	else if (b.job_spec &&
-		 bisect_job_parse(b.job_spec, b.location, job_fallback(b.on), &b.job) < 0)
+	if (bisect_metric(&b) < 0)
 		ret = cli_usage_error("bisect", "%s", err_msg());
 	else if (b.job)
 		bisect_job_set_message(b.job, cli_collect_message, NULL);
 	if (ret == 0)
 		ret = bisect_run(ctx, &b);
-	bisect_job_free(b.job);
-	perf_runcount_close(&b.rc);
+	bisect_release(&b);
 	free(b.cmd);
 	return ret;
 }

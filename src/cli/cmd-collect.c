@@ -9,12 +9,12 @@
 #include "cli/cli.h"
 #include "cli/perun-opts.h"
 #include "collect/collector.h"
+#include "project/origin.h"
 #include "project/settings.h"
 #include "util/buf.h"
 #include "util/common.h"
 #include "util/optparse.h"
 #include "util/spawn.h"
-#include "vcs/vcs.h"
 
 /* `veles collect --help`'s end: the collectors, built in or on PATH. */
 static char *collectors_help(void)
@@ -29,47 +29,6 @@ static char *collectors_help(void)
 }
 
 /*
- * HEAD's id into @head, from git's files when they tell (vcs_quick.c),
- * else from the version context; false when there is no version yet, -1
- * when the project cannot be opened (said on stderr).
- */
-static int collect_head(struct cli_ctx *ctx, char head[41])
-{
-	if (vcs_quick_head(ctx->root, head) == 0)
-		return 1;
-	if (cli_open_vcs(ctx) < 0)
-		return cli_fail(), -1;
-	return cli_head(ctx, head);
-}
-
-/*
- * The profile's origin and the dirty-tree warning. Neither loads libgit2
- * when git's files answer: its start-up would count against every run
- * collect measures. Returns -1 when the project cannot be opened.
- */
-static int collect_origin(struct cli_ctx *ctx, char head[41], const char **origin)
-{
-	bool dirty = false;
-	int has_head = collect_head(ctx, head);
-
-	if (has_head < 0)
-		return -1;
-	*origin = has_head ? head : NULL;
-	if (!has_head)
-		cli_warn("no version yet: the profile will have no origin");
-	if (!project_setting_bool(&ctx->project, "collect.warn_dirty", true) ||
-	    (has_head && vcs_quick_clean(ctx->root, head)))
-		return 0;
-	if (cli_open_vcs(ctx) < 0)
-		return cli_fail(), -1;
-	if (vcs_is_dirty(ctx->vcs, &dirty) == 0 && dirty)
-		cli_warn("uncommitted changes may skew the profile: it is filed under %.7s, "
-			 "which does not contain them",
-			 head);
-	return 0;
-}
-
-/*
  * A collector we do not have built in: veles-collect-NAME from PATH, told
  * where to write through the environment (docs/collect.md).
  */
@@ -77,9 +36,10 @@ static int run_external_collector(struct cli_ctx *ctx, int argc, char **argv)
 {
 	char *prog = xasprintf("veles-collect-%s", argv[0]);
 	char head[41];
-	int has_head = collect_head(ctx, head);
+	int has_head = project_head_quick(&ctx->project, head);
 
 	if (has_head < 0) {
+		cli_fail();
 		free(prog);
 		return 2;
 	}
@@ -159,12 +119,8 @@ static int naming_options(int argc, char **argv, struct collect_env *env, int *n
 	free(collectors);
 	if (ret != 0)
 		return ret;
-	if (env->profile_name && (!*env->profile_name || strchr(env->profile_name, '/') ||
-				  env->profile_name[0] == '.' || env->profile_name[0] == '-'))
-		return cli_usage_error("collect",
-				       "--profile-name '%s': a file name for .veles/jobs/, not "
-				       "empty, a path or starting with '.' or '-'",
-				       env->profile_name);
+	if (env->profile_name && collect_name_check("--profile-name", env->profile_name) < 0)
+		return cli_usage_error("collect", "%s", err_msg());
 	if (env->name_template && collect_template_check(env->name_template) < 0)
 		return cli_fail(), 2;
 	return 0;
@@ -174,7 +130,7 @@ static int naming_options(int argc, char **argv, struct collect_env *env, int *n
 static int collect(struct cli_ctx *ctx, struct collect_env *env, int argc, char **argv)
 {
 	char head[41], *tmpl = NULL;
-	int ret;
+	int ret, has_head;
 
 	if (argc < 2)
 		return cli_usage_error("collect", "name a collector and a command "
@@ -185,8 +141,11 @@ static int collect(struct cli_ctx *ctx, struct collect_env *env, int argc, char 
 	env->logs_dir = ctx->logs_dir;
 	env->progress = ctx->stderr_tty;
 	env->message = cli_collect_message;
-	if (!cli_wants_help(argc, argv) && collect_origin(ctx, head, &env->origin) < 0)
-		return 2;
+	if (!cli_wants_help(argc, argv)) {
+		if ((has_head = project_origin(&ctx->project, false, head)) < 0)
+			return cli_fail(), 2;
+		env->origin = has_head ? head : NULL;
+	}
 	if (!env->name_template && !env->profile_name)
 		env->name_template = tmpl =
 			project_setting(&ctx->project, "format.output_profile_template");

@@ -20,27 +20,13 @@
 #include "util/spawn.h"
 #include "vcs/vcs.h"
 
-/* The HEAD case: warnings, then the jobs in the project root. */
+/* The HEAD case: the jobs in the project root. */
 static int run_on_head(struct run_cli *r, struct run_jobs_opts *o)
 {
-	char head[41];
-	bool have_head = cli_head(r->ctx, head), dirty = false;
-
-	if (run_jobs_any(r->m) < 0)
-		return ERR_INVALID;
-	if (!have_head && r->m->register_after_run)
-		return err_set(ERR_INVALID, "no version yet to register the profiles with");
-	if (!have_head)
-		cli_warn("no version yet: the profiles will have no origin");
-	if (have_head && project_setting_bool(&r->ctx->project, "collect.warn_dirty", true) &&
-	    vcs_is_dirty(r->ctx->vcs, &dirty) == 0 && dirty)
-		cli_warn("uncommitted changes may skew the profiles: they are filed under %.7s, "
-			 "which does not contain them",
-			 head);
 	/* The commands run where they are started: in the project. */
 	if (chdir(r->ctx->root) < 0)
 		return err_set(ERR_IO, "cannot change to %s: %s", r->ctx->root, strerror(errno));
-	return run_jobs_all(r->m, NULL, 0, have_head ? head : NULL, o, &r->t);
+	return run_jobs_head(r->m, &r->ctx->project, o, &r->t);
 }
 
 /* Runs everything and reports; the exit status. */

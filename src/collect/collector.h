@@ -162,6 +162,10 @@ char *collect_profile_name(const char *cmd, const char *tool, const char *worklo
  * *@out without ".perf" (caller frees); ERR_INVALID for a bad template.
  */
 int collect_template_name(const char *tmpl, const struct profile *p, char **out);
+/* Checks a profile's file name as asked for (@what: the option that gave
+ * it), before ".perf": ERR_INVALID when empty, a path or starting with
+ * '.' or '-'. */
+int collect_name_check(const char *what, const char *name);
 /* Checks a template's syntax without a profile; ERR_INVALID if bad. */
 int collect_template_check(const char *tmpl);
 

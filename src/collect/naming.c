@@ -154,6 +154,16 @@ static bool token_known(const char *t, size_t len)
 	return len > 2 && t[0] != '.' && t[len - 1] != '.' && memchr(t, '.', len);
 }
 
+int collect_name_check(const char *what, const char *name)
+{
+	if (*name && !strchr(name, '/') && name[0] != '.' && name[0] != '-')
+		return 0;
+	return err_set(ERR_INVALID,
+		       "%s '%s': a file name for .veles/jobs/, not empty, a path or starting with "
+		       "'.' or '-'",
+		       what, name);
+}
+
 int collect_template_check(const char *tmpl)
 {
 	const char *s = tmpl;

@@ -190,7 +190,7 @@ static char *moved_module_dir(void)
 char *mon_module_dirs(void)
 {
 	const char *env = getenv("VELES_MODULE_PATH");
-	char *exe = self_exe_path(), *own = NULL, *dirs;
+	char *exe = self_object_path(), *own = NULL, *dirs;
 	size_t root = strlen(VELES_BUILD_ROOT);
 
 	if (exe && !strncmp(exe, VELES_BUILD_ROOT, root) && exe[root] == '/')

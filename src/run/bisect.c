@@ -61,6 +61,8 @@ static int classify(void *arg, size_t i, size_t left, int *verdict)
 	bisect_progress(s->b, "%zu version%s left, measuring %.7s", left, left > 1 ? "s" : "",
 			c->id);
 	ret = bisect_classify(s->b, s->good, s->bad, c, verdict);
+	if (ret == 0 && s->b->step)
+		s->b->step(s->b->arg, c->id, *verdict);
 	if (ret == 0 && *verdict < 0)
 		bisect_say(s->b, BISECT_RESULT,
 			   "cannot tell whether %.7s is slow: after %lu rounds it is neither like "

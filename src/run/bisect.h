@@ -48,6 +48,9 @@ struct bisect {
 	int (*env_check)(void *arg, const struct env_info *good, const struct env_info *e,
 			 const char *name);
 	void *arg;
+	/* After each candidate's verdict (as bisect_classify() gives it); may
+	 * be NULL. */
+	void (*step)(void *arg, const char *version, int verdict);
 	const char *good_rev, *bad_rev, *build;
 	const char *job_spec, *location;
 	struct bisect_job *job; /* --job, or NULL: COMMAND is timed */
@@ -125,5 +128,29 @@ struct bisect_outcome {
  * told apart, or an error.
  */
 int bisect_find(struct bisect *b, const char *bad, struct bisect_outcome *out);
+
+/* ---- around the search (bisect_setup.c), for every front end ---- */
+
+/* `veles bisect`'s defaults: 10 runs, at most 100, interleaved, the check
+ * parameters' defaults, a seed from the clock. */
+void bisect_defaults(struct bisect *b);
+/* --on NAME: cpu, user, real or sys; ERR_INVALID otherwise. */
+int bisect_set_on(struct bisect *b, const char *name);
+/* --min-effect or --alpha (@name): a positive number (alpha below 0.5). */
+int bisect_parse_fraction(const char *name, const char *arg, double *out);
+/* The options and the command (@cmd, its first word, or NULL) go
+ * together: ERR_INVALID with the line saying why not. */
+int bisect_check(const struct bisect *b, const char *cmd);
+/* Opens the exact counters and chooses what decides (b->on: cpu where
+ * the kernel allows it, else user), and parses the --job. ERR_INVALID
+ * when that cannot be. */
+int bisect_metric(struct bisect *b);
+/* The project's side: a git project, good's and bad's ids (@bad), the
+ * build from execute.pre_run. ERR_INVALID when good and bad are one
+ * version. */
+struct project;
+int bisect_prepare(struct bisect *b, struct project *p, char bad[41]);
+/* Frees what bisect_metric() and bisect_prepare() made. */
+void bisect_release(struct bisect *b);
 
 #endif

@@ -81,4 +81,15 @@ int run_jobs_any(const struct run_matrix *m);
 int run_jobs_all(const struct run_matrix *m, char *const *ids, size_t nids, const char *head,
 		 const struct run_jobs_opts *o, struct run_tally *t);
 
+/*
+ * The jobs of @m on the working tree of @p (its HEAD), in the current
+ * directory, as run_jobs_all() runs them there; first what the user should
+ * know, through p->warn (no version yet, uncommitted changes). ERR_INVALID
+ * when @m makes no job, or asks to register the profiles without a
+ * version to register them with.
+ */
+struct project;
+int run_jobs_head(const struct run_matrix *m, struct project *p, const struct run_jobs_opts *o,
+		  struct run_tally *t);
+
 #endif

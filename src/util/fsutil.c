@@ -1,7 +1,9 @@
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,16 +200,41 @@ char *self_exe_path(void)
 	return xstrdup(exe);
 }
 
-char *self_exe_relative(const char *rel)
+/* @rel against the directory of @file (taken); NULL when @file is. */
+static char *relative_to(char *file, const char *rel)
 {
-	char *exe = self_exe_path(), *slash = exe ? strrchr(exe, '/') : NULL, *path;
+	char *slash = file ? strrchr(file, '/') : NULL, *path;
 
 	if (!slash) {
-		free(exe);
+		free(file);
 		return NULL;
 	}
 	*slash = '\0';
-	path = xasprintf("%s/%s", exe, rel);
-	free(exe);
+	path = xasprintf("%s/%s", file, rel);
+	free(file);
 	return path;
+}
+
+char *self_exe_relative(const char *rel)
+{
+	return relative_to(self_exe_path(), rel);
+}
+
+char *self_object_path(void)
+{
+	Dl_info info;
+	struct link_map *map = NULL;
+	char *real;
+
+	/* The main program's map has no name: /proc/self/exe tells. */
+	if (!dladdr1((void *)self_object_path, &info, (void **)&map, RTLD_DL_LINKMAP) || !map ||
+	    !map->l_name || !map->l_name[0])
+		return self_exe_path();
+	real = realpath(map->l_name, NULL);
+	return real ? real : xstrdup(map->l_name);
+}
+
+char *self_object_relative(const char *rel)
+{
+	return relative_to(self_object_path(), rel);
 }

@@ -40,5 +40,11 @@ char *self_exe_path(void);
  * "../lib/libveles-memory.so" to find a file installed beside it; NULL when
  * the program's path is unknown. */
 char *self_exe_relative(const char *rel);
+/* The file this code was loaded from: the program, or the shared library
+ * (libveles.so) it is linked into when a front end loaded that; NULL when
+ * unknown. Files built or installed beside Veles are found from it. */
+char *self_object_path(void);
+/* @rel resolved against self_object_path()'s directory. */
+char *self_object_relative(const char *rel);
 
 #endif

@@ -1,7 +1,9 @@
 /*
  * A program of a libveles user, built against the installed veles.pc
  * (t-installed.sh): opens the project at argv[1], lists its versions and
- * profiles, loads one, queries it, and checks HEAD against its parent.
+ * profiles, loads one, queries it, checks HEAD against its parent, and
+ * collects a profile with the memory collector, whose preload runtime it
+ * finds beside the installed libveles.so.
  * It prints what it found; the script checks the lines.
  */
 #include <stdio.h>
@@ -80,6 +82,27 @@ static int query(veles_profile *p)
 	return 0;
 }
 
+static int collect(veles_project *pr)
+{
+	const char *const memory[] = {"memory", NULL}, *const cmd[] = {"/bin/true", NULL};
+	const char *const nosuch[] = {"nosuch", NULL};
+	const char *const opts[] = {"name=installed", NULL};
+	veles_profile *p;
+	char *path;
+
+	if (veles_collect(pr, memory, cmd, opts, &path) < 0)
+		return fail("collect");
+	if (veles_profile_load(path, &p) < 0)
+		return fail("load the collected profile");
+	printf("collected %s by %s\n", strrchr(path, '/') + 1, veles_profile_get(p, "collector"));
+	veles_profile_free(p);
+	veles_free(path);
+	if (veles_collect(pr, nosuch, cmd, NULL, NULL) == 0)
+		return fail("an unknown collector ran");
+	printf("bad collector: %s\n", veles_last_error());
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	veles_project *pr;
@@ -127,6 +150,8 @@ int main(int argc, char **argv)
 	if (veles_project_load(pr, "7@i", NULL, &p) == 0)
 		return fail("7@i loaded");
 	printf("no such profile: %s\n", veles_last_error());
+	if (collect(pr))
+		return 1;
 	veles_project_free(pr);
 	/* Every free takes NULL. */
 	veles_project_free(NULL);

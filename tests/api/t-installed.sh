@@ -1,7 +1,7 @@
 #!/bin/bash
 # libveles as a user gets it: `meson install` into a scratch root, a C
 # program built with `pkg-config --cflags --libs veles` against it, run on
-# a project with two versions, the second one slower.
+# a project with two versions, the second one slower; it collects too.
 . "$VELES_SRCDIR/tests/cli/lib.sh"
 for tool in pkg-config cc readelf; do
 	command -v $tool >/dev/null || { echo "t-installed: needs $tool" >&2; exit 77; }
@@ -68,6 +68,8 @@ has "$T/out" "^profiles \./prog \[real\] (Severe)?Degradation \+0\.(29|30|31)[0-
 has "$T/out" "^versions \./prog \[real\] (Severe)?Degradation \+0\.(29|30|31)[0-9]"
 has "$T/out" "^bad method: unknown method 'nonsense'"
 has "$T/out" "^no such profile: no profile 7@i in version [0-9a-f]{7}"
+has "$T/out" "^collected installed.perf by memory$"
+has "$T/out" "^bad collector: unknown collector 'nosuch'$"
 has "$T/out" "^warnings 0$"
 
 # The Python package as installed, when this build makes it (the

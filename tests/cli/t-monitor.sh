@@ -144,6 +144,7 @@ done
 # live output reaches a pipe as each interval ends, not when the run does:
 # two lines are there while the 20-second run still goes on (looked for
 # until then, however slowly a busy machine starts it)
+: >"$T/fifo_out" # before the background job's own redirection makes it
 veles monitor -s c -P -i 0.2 -c 100 >"$T/fifo_out" 2>/dev/null &
 mpid=$!
 n=0
@@ -180,6 +181,7 @@ lines=$(wc -l <"$T/out")
 [ "$lines" -ge 20 ] && [ "$lines" -lt "$all" ] || fail "damaged in the middle: $lines of $all lines"
 
 # live: each interval reaches a file as it ends (tail -f), not at exit
+: >"$T/live" # emptied now: the background job's redirection may come later
 "$VELES" monitor -P -s c -i 0.2 -c 100 >"$T/live" 2>/dev/null &
 pid=$!
 n=0

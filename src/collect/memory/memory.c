@@ -180,7 +180,7 @@ static int memory_parse(struct collect_ctx *c, int argc, char **argv)
 int memory_runtime_path(char **out)
 {
 	const char *env = getenv("VELES_MEMORY_LIB");
-	char *cand[3] = {NULL, NULL, NULL};
+	char *cand[4] = {NULL, NULL, NULL, NULL};
 	int ret = 0;
 
 	if (env && *env) {
@@ -190,9 +190,12 @@ int memory_runtime_path(char **out)
 		*out = xstrdup(env);
 		return 0;
 	}
-	cand[0] = self_exe_relative("../../runtime/" RUNTIME_NAME);
+	/* The build tree's (veles in src/cli/, libveles.so in src/api/), the
+	 * install's, beside an installed libveles.so, beside bin/. */
+	cand[0] = self_object_relative("../../runtime/" RUNTIME_NAME);
 	cand[1] = xstrdup(VELES_LIBDIR "/" RUNTIME_NAME);
-	cand[2] = self_exe_relative("../lib/" RUNTIME_NAME);
+	cand[2] = self_object_relative(RUNTIME_NAME);
+	cand[3] = self_object_relative("../lib/" RUNTIME_NAME);
 	*out = NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(cand); i++) {
 		if (!*out && cand[i] && access(cand[i], R_OK) == 0) {

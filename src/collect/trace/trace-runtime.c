@@ -21,10 +21,11 @@ static char *existing(char *path)
 	return NULL;
 }
 
-/* A veles run from its build tree uses the runtime built beside it. */
+/* A veles (or libveles) run from its build tree uses the runtime built
+ * beside it. */
 static bool in_build_tree(void)
 {
-	char *exe = self_exe_path();
+	char *exe = self_object_path();
 	size_t root = strlen(VELES_BUILD_ROOT);
 	bool in = exe && strncmp(exe, VELES_BUILD_ROOT, root) == 0 && exe[root] == '/';
 
@@ -35,12 +36,15 @@ static bool in_build_tree(void)
 char *trace_runtime_path(void)
 {
 	const char *env = getenv("VELES_TRACE_LIB");
+	char *path;
 
 	if (env && *env)
 		return existing(xstrdup(env));
 	if (in_build_tree())
 		return existing(xstrdup(VELES_BUILD_ROOT "/runtime/libveles-trace.so"));
-	return existing(xstrdup(VELES_RUNTIME_INSTALLED));
+	/* libveles.so is installed beside it, also when staged elsewhere. */
+	path = existing(self_object_relative("libveles-trace.so"));
+	return path ? path : existing(xstrdup(VELES_RUNTIME_INSTALLED));
 }
 
 /* The runtime's variables, for the command alone (our environment stays as
