@@ -23,9 +23,7 @@
 /* The HEAD case: the jobs in the project root. */
 static int run_on_head(struct run_cli *r, struct run_jobs_opts *o)
 {
-	/* The commands run where they are started: in the project. */
-	if (chdir(r->ctx->root) < 0)
-		return err_set(ERR_IO, "cannot change to %s: %s", r->ctx->root, strerror(errno));
+	/* The commands run in the project (run_jobs_opts.project_root). */
 	return run_jobs_head(r->m, &r->ctx->project, o, &r->t);
 }
 

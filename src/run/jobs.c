@@ -137,7 +137,7 @@ int run_jobs_all(const struct run_matrix *m, char *const *ids, size_t nids, cons
 	for (size_t v = 0; v < nids && ret == 0; v++)
 		ret = run_in_checkout(o->repo, o->project_root, ids[v], NULL, in_checkout, &r);
 	if (!nids)
-		ret = run_here(&r, head, NULL);
+		ret = run_here(&r, head, o->project_root);
 	free(jobs);
 	return ret;
 }

@@ -55,7 +55,7 @@ struct run_tally {
 
 struct run_jobs_opts {
 	const char *jobs_dir, *logs_dir; /* absolute */
-	const char *project_root;	 /* absolute: where the commands run in a checkout */
+	const char *project_root;	 /* absolute: where commands run (or its copy) */
 	struct git_repository *repo;	 /* for other versions; NULL: none */
 	struct store *store;		 /* registers the profiles, or NULL: pending */
 	const char *name_template;	 /* see run_env */
@@ -74,7 +74,7 @@ int run_jobs_any(const struct run_matrix *m);
 /*
  * Runs every job of @m on each version of @ids (full ids), each checked
  * out in a temporary worktree; with @nids 0 on @head (a full id, or NULL:
- * no version yet) in the current directory. A failing job (or pre_run) is
+ * no version yet) in @o->project_root (NULL: the current directory). A failing job (or pre_run) is
  * counted and the others still run. Returns 0, ERR_INTERRUPTED after
  * Ctrl-C (what finished is kept), or another error that stopped the run.
  */

@@ -221,6 +221,17 @@ static void test_run_matrix(void **state)
 	assert_true(veles_table_num(t, (size_t)ok, 0) == 1);
 	veles_table_free(t);
 	veles_project_free(pr);
+	/* ./prog is the project's, wherever the caller is (not in the project). */
+	write_file(
+		"veles.yml",
+		"cmds: [./prog]\ncollectors:\n  - name: time\n    params: {repeat: 1, warmup: 0}\n",
+		0644);
+	pr = open_project();
+	assert_int_equal(veles_run_matrix(pr, NULL, &t), 0);
+	assert_int_equal(veles_table_nrows(t), 1);
+	assert_true(veles_table_num(t, (size_t)ok, 0) == 1);
+	veles_table_free(t);
+	veles_project_free(pr);
 	/* A postprocessor's note (one workload: one size to fit) is a warning. */
 	write_file("veles.yml",
 		   "cmds: [/bin/true]\nworkloads: [\"7\"]\n"
