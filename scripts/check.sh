@@ -11,7 +11,7 @@ tsan=${3:-build-tsan}
 # collect/memory/ticker.c (test_ticker, cli-collect_memory), the progress
 # line of cli/run-report.c (cli-run, on a terminal), analyze/regression.c
 # (test_regression). Only what they need is built there.
-tsan_units="test_bgio test_profile_fast test_profile_write test_regression test_ticker"
+tsan_units="test_bgio test_git_lazy test_profile_fast test_profile_write test_regression test_ticker"
 tsan_cli="cli-run cli-collect_memory"
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1

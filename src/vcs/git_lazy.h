@@ -179,11 +179,14 @@ struct git_lazy {
 };
 
 extern struct git_lazy git_lazy_table;
-extern bool git_lazy_loaded;
+/* Set once the table is full; atomic, as the server's threads and the
+ * library's callers may make their first call at the same time. */
+extern _Atomic bool git_lazy_loaded;
 
 /*
- * Loads libgit2 and fills the table; ERR_GENERIC with one line when the
- * library or a function in it is missing. Later calls return at once.
+ * Loads libgit2 and fills the table, one thread at a time; ERR_GENERIC with
+ * one line when the library or a function in it is missing. Later calls
+ * return at once.
  */
 int git_lazy_load(void);
 /* The library git_lazy_load() opens (a soname or a path) instead of the
