@@ -19,8 +19,7 @@
 #include "perf/perf.h"
 #include "util/buf.h"
 #include "util/common.h"
-
-extern char **environ;
+#include "util/envp.h"
 
 static const char *const metric_names[] = {"auto", "instructions", "task-clock", "rusage", "hits"};
 
@@ -116,34 +115,27 @@ static const char *const sanitizer_env[] = {
 	"UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=0",
 };
 
-static bool env_has(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v;
-}
-
+/* Ours, with the coverage descriptor named only when it is passed (a bare
+ * name removes an inherited one) and the sanitizer options the user has
+ * not set. */
 static void build_envp(struct fz_exec *x)
 {
-	size_t n = 0, k = 0;
-	size_t key = strlen(FUZZCOV_ENV);
+	char *over[2 + ARRAY_SIZE(sanitizer_env)];
+	size_t k = 0;
 
-	while (environ[n])
-		n++;
-	x->envp = xcalloc(n + 2 + ARRAY_SIZE(sanitizer_env), sizeof(*x->envp));
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], FUZZCOV_ENV, key) != 0 || environ[i][key] != '=')
-			x->envp[k++] = xstrdup(environ[i]);
-	if (x->cover)
-		x->envp[k++] = xasprintf("%s=%d", FUZZCOV_ENV, FUZZCOV_FD);
+	over[k++] = x->cover ? xasprintf("%s=%d", FUZZCOV_ENV, FUZZCOV_FD) : xstrdup(FUZZCOV_ENV);
 	for (size_t i = 0; i < ARRAY_SIZE(sanitizer_env); i++) {
-		char *name = xstrdup(sanitizer_env[i]);
+		char *name = xstrndup(sanitizer_env[i], strcspn(sanitizer_env[i], "="));
+		const char *v = envp_get(NULL, name);
 
-		*strchr(name, '=') = '\0';
-		if (!env_has(name))
-			x->envp[k++] = xstrdup(sanitizer_env[i]);
+		if (!v || !*v)
+			over[k++] = xstrdup(sanitizer_env[i]);
 		free(name);
 	}
+	over[k] = NULL;
+	x->envp = envp_merge(NULL, over);
+	for (size_t i = 0; i < k; i++)
+		free(over[i]);
 }
 
 /*
