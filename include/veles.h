@@ -350,7 +350,10 @@ int veles_history(veles_project *pr, const char *rev, size_t limit, const char *
  * VELES_ERR_INVALID for an unknown collector, a bad option or no
  * command (nothing runs then); VELES_ERR_CHILD when the command cannot
  * be started. A command that exits with an error is a warning, as for
- * `veles collect`.
+ * `veles collect`. A name not built in runs veles-collect-NAME from PATH
+ * in the project's directory (docs/libveles.md): no @options then; *@path
+ * is the one profile new in .veles/jobs/ (or NULL); its failing exit is
+ * VELES_ERR_CHILD.
  */
 int veles_collect(veles_project *pr, const char *const *collector, const char *const *cmd,
 		  const char *const *options, char **path);

@@ -5,10 +5,12 @@
 
 #include "api/api.h"
 #include "collect/collector.h"
+#include "collect/external.h"
 #include "project/origin.h"
 #include "project/settings.h"
 #include "util/common.h"
 #include "util/error.h"
+#include "util/spawn.h"
 #include "util/xalloc.h"
 
 void api_collect_message(void *arg, enum collect_msg kind, const char *text)
@@ -135,6 +137,39 @@ static int collect_run(veles_project *h, const char *const *collector, const cha
 	return ret;
 }
 
+/* veles-collect-NAME: the arguments after the name, then -- and the
+ * command; it names its profile itself. */
+static int collect_program(veles_project *h, const char *const *collector, const char *const *cmd,
+			   const struct collect_opts *o, char **path)
+{
+	struct collect_external x = {collector[0], NULL, h->pr.root, h->pr.jobs_dir, NULL};
+	size_t nc = count(collector), nx = count(cmd), at = 0;
+	char head[41], **argv;
+	int ret;
+
+	if (o->workload || o->name || o->template)
+		return err_set(ERR_INVALID,
+			       "collect: veles-collect-%s names its profile itself: "
+			       "no workload, name or template",
+			       collector[0]);
+	if ((ret = project_origin(&h->pr, false, head)) < 0)
+		return ret;
+	x.origin = ret ? head : NULL;
+	argv = xcalloc(nc + nx + 1, sizeof(*argv));
+	for (size_t i = 1; i < nc; i++)
+		argv[at++] = (char *)collector[i];
+	if (nx)
+		argv[at++] = "--";
+	for (size_t i = 0; i < nx; i++)
+		argv[at++] = (char *)cmd[i];
+	x.argv = argv;
+	spawn_signals_install();
+	ret = collect_external_run(&x, path);
+	spawn_signals_restore();
+	free(argv);
+	return ret;
+}
+
 int veles_collect(veles_project *h, const char *const *collector, const char *const *cmd,
 		  const char *const *options, char **path)
 {
@@ -146,10 +181,24 @@ int veles_collect(veles_project *h, const char *const *collector, const char *co
 		*path = NULL;
 	if (!h)
 		return err_set(ERR_INVALID, "collect: no project");
-	if ((ret = parse_options(options, &o)) < 0 || (ret = check_collector(collector)) < 0)
+	if ((ret = parse_options(options, &o)) < 0)
+		return ret;
+	if (collector && collector[0] && !collector_find(collector[0])) {
+		char *prog = NULL;
+
+		/* Not built in: a program on PATH, else an unknown collector
+		 * (check_collector() says so). */
+		if (collect_external_find(collector[0], &prog) == 0) {
+			free(prog);
+			ret = collect_program(h, collector, cmd, &o, &written);
+			goto out;
+		}
+	}
+	if ((ret = check_collector(collector)) < 0)
 		return ret;
 	/* No command is the collector's to refuse (bounds needs none). */
 	ret = collect_run(h, collector, cmd, &o, &written);
+out:
 	if (ret == 0 && path)
 		*path = written;
 	else

@@ -160,6 +160,57 @@ static void test_collect_memory(void **state)
 	veles_project_free(pr);
 }
 
+/*
+ * A collector not built in: veles-collect-NAME on PATH, run in the project
+ * with the environment docs/cli/collect.md names; the profile it wrote is
+ * the path returned.
+ */
+static void test_collect_program(void **state)
+{
+	veles_project *pr = open_project();
+	const char *const mine[] = {"mine", "-x", NULL}, *const cmd[] = {"./prog", "7", NULL};
+	const char *const time_opts[] = {"time", "-r", "1", "--warmup", "0", NULL};
+	const char *const truecmd[] = {"/bin/true", NULL};
+	const char *const opts[] = {"name=src", NULL}, *const named[] = {"name=x", NULL};
+	const char *const failing[] = {"mine", "fail", NULL};
+	char *path = NULL, *src = NULL, *old_path = getenv("PATH"), buf[8192], seen[512], *want;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(veles_collect(pr, time_opts, truecmd, opts, &src), 0);
+	sh("mkdir -p '%s/bin'", dir);
+	write_file("bin/veles-collect-mine",
+		   "#!/bin/sh\n[ \"$1\" = fail ] && exit 3\n"
+		   "echo \"$PWD|$VELES_PROJECT_ROOT|$*|${#VELES_ORIGIN}\" >seen.txt\n"
+		   "cp \"$VELES_JOBS_DIR/src.perf\" \"$VELES_JOBS_DIR/.t\" && "
+		   "mv \"$VELES_JOBS_DIR/.t\" \"$VELES_JOBS_DIR/ext.perf\"\n",
+		   0755);
+	old_path = old_path ? strdup(old_path) : strdup("/usr/bin:/bin");
+	snprintf(buf, sizeof(buf), "%s/bin:%s", dir, old_path);
+	assert_int_equal(setenv("PATH", buf, 1), 0);
+	assert_int_equal(veles_collect(pr, mine, cmd, NULL, &path), 0);
+	assert_non_null(path);
+	assert_non_null(strstr(path, "/.veles/jobs/ext.perf"));
+	snprintf(buf, sizeof(buf), "%s/seen.txt", dir);
+	f = fopen(buf, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(seen, sizeof(seen), f));
+	fclose(f);
+	/* In the project, told where it is, its arguments, a 40-digit origin. */
+	assert_true(asprintf(&want, "%s|%s|-x -- ./prog 7|40\n", dir, dir) > 0);
+	assert_string_equal(seen, want);
+	free(want);
+	assert_int_equal(veles_collect(pr, failing, NULL, NULL, NULL), VELES_ERR_CHILD);
+	assert_non_null(strstr(veles_last_error(), "veles-collect-mine exited with status 3"));
+	assert_int_equal(veles_collect(pr, mine, cmd, named, NULL), VELES_ERR_INVALID);
+	assert_int_equal(setenv("PATH", old_path, 1), 0);
+	sh("rm -rf '%s/bin' '%s/seen.txt' '%s' '%s'", dir, dir, path, src);
+	free(old_path);
+	veles_free(path);
+	veles_free(src);
+	veles_project_free(pr);
+}
+
 /* Bad input is one line and VELES_ERR_INVALID; nothing is run. */
 static void test_collect_errors(void **state)
 {
@@ -298,9 +349,9 @@ static void test_bisect(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_collect),	       cmocka_unit_test(test_collect_memory),
-		cmocka_unit_test(test_collect_errors), cmocka_unit_test(test_run_matrix),
-		cmocka_unit_test(test_bisect),
+		cmocka_unit_test(test_collect),		cmocka_unit_test(test_collect_memory),
+		cmocka_unit_test(test_collect_program), cmocka_unit_test(test_collect_errors),
+		cmocka_unit_test(test_run_matrix),	cmocka_unit_test(test_bisect),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
