@@ -12,18 +12,8 @@
 
 #include <cmocka.h>
 
+#include "api_testlib.h"
 #include "veles.h"
-
-static veles_profile *load_data(const char *name)
-{
-	const char *src = getenv("VELES_SRCDIR");
-	char path[4096];
-	veles_profile *p = NULL;
-
-	snprintf(path, sizeof(path), "%s/tests/data/profiles/%s", src ? src : ".", name);
-	assert_int_equal(veles_profile_load(path, &p), 0);
-	return p;
-}
 
 static int starts(const char *s, const char *prefix)
 {
