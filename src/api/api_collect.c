@@ -139,10 +139,10 @@ static int collect_run(veles_project *h, const char *const *collector, const cha
 
 /* veles-collect-NAME: the arguments after the name, then -- and the
  * command; it names its profile itself. */
-static int collect_program(veles_project *h, const char *const *collector, const char *const *cmd,
-			   const struct collect_opts *o, char **path)
+static int collect_program(veles_project *h, const char *program, const char *const *collector,
+			   const char *const *cmd, const struct collect_opts *o, char **path)
 {
-	struct collect_external x = {collector[0], NULL, h->pr.root, h->pr.jobs_dir, NULL};
+	struct collect_external x = {collector[0], program, NULL, h->pr.root, h->pr.jobs_dir, NULL};
 	size_t nc = count(collector), nx = count(cmd), at = 0;
 	char head[41], **argv;
 	int ret;
@@ -174,7 +174,7 @@ int veles_collect(veles_project *h, const char *const *collector, const char *co
 		  const char *const *options, char **path)
 {
 	struct collect_opts o = {0};
-	char *written = NULL;
+	char *written = NULL, *program = NULL;
 	int ret;
 
 	if (path)
@@ -183,16 +183,13 @@ int veles_collect(veles_project *h, const char *const *collector, const char *co
 		return err_set(ERR_INVALID, "collect: no project");
 	if ((ret = parse_options(options, &o)) < 0)
 		return ret;
-	if (collector && collector[0] && !collector_find(collector[0])) {
-		char *prog = NULL;
-
-		/* Not built in: a program on PATH, else an unknown collector
-		 * (check_collector() says so). */
-		if (collect_external_find(collector[0], &prog) == 0) {
-			free(prog);
-			ret = collect_program(h, collector, cmd, &o, &written);
-			goto out;
-		}
+	if (collector && collector[0] && !collector_find(collector[0]) &&
+	    collect_external_find(collector[0], &program) == 0) {
+		/* Not built in, but on PATH; else an unknown collector, which
+		 * check_collector() says. */
+		ret = collect_program(h, program, collector, cmd, &o, &written);
+		free(program);
+		goto out;
 	}
 	if ((ret = check_collector(collector)) < 0)
 		return ret;

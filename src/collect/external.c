@@ -20,6 +20,15 @@ int collect_external_find(const char *name, char **path)
 	if (ret < 0)
 		ret = err_set(ERR_NOTFOUND, "unknown collector '%s' (and no %s on PATH)", name,
 			      prog);
+	/* It runs in the project: a relative PATH entry names it from here. */
+	if (ret == 0 && **path != '/') {
+		char *abs = realpath(*path, NULL);
+
+		free(*path);
+		*path = abs;
+		if (!abs)
+			ret = err_set(ERR_NOTFOUND, "%s: cannot resolve it", prog);
+	}
 	free(prog);
 	return ret;
 }
@@ -64,7 +73,7 @@ static char *new_profile(const char *dir, const struct strmap *before)
 	return found;
 }
 
-static char **command_of(const struct collect_external *x, const char *path)
+static char **command_of(const struct collect_external *x)
 {
 	size_t n = 0;
 	char **argv;
@@ -72,7 +81,7 @@ static char **command_of(const struct collect_external *x, const char *path)
 	while (x->argv && x->argv[n])
 		n++;
 	argv = xcalloc(n + 2, sizeof(*argv));
-	argv[0] = (char *)path;
+	argv[0] = (char *)x->program;
 	for (size_t i = 0; i < n; i++)
 		argv[i + 1] = x->argv[i];
 	return argv;
@@ -80,21 +89,19 @@ static char **command_of(const struct collect_external *x, const char *path)
 
 int collect_external_run(const struct collect_external *x, char **written)
 {
-	char *path = NULL, **argv, *env[4] = {NULL};
+	char **argv, *env[4] = {NULL};
 	struct strmap before = {0};
 	struct spawn_result r;
 	struct spawn_opts o = {.output = SPAWN_INHERIT, .cwd = x->project_root, .env = env};
-	int ret = collect_external_find(x->name, &path);
+	int ret;
 
 	if (written)
 		*written = NULL;
-	if (ret < 0)
-		return ret;
 	env[0] = xasprintf("VELES_PROJECT_ROOT=%s", x->project_root);
 	env[1] = xasprintf("VELES_JOBS_DIR=%s", x->jobs_dir);
 	/* No version yet: nothing inherited stands for one. */
 	env[2] = x->origin ? xasprintf("VELES_ORIGIN=%s", x->origin) : xstrdup("VELES_ORIGIN");
-	argv = command_of(x, path);
+	argv = command_of(x);
 	list_profiles(x->jobs_dir, &before);
 	ret = spawn_run(argv, &o, &r);
 	if (ret == 0 && spawn_interrupted())
@@ -109,6 +116,5 @@ int collect_external_run(const struct collect_external *x, char **written)
 	for (size_t i = 0; i < ARRAY_SIZE(env); i++)
 		free(env[i]);
 	free(argv);
-	free(path);
 	return ret;
 }

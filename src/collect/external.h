@@ -9,6 +9,7 @@
 
 struct collect_external {
 	const char *name;	  /* NAME: the program is veles-collect-NAME */
+	const char *program;	  /* its path, as collect_external_find() gave it */
 	char *const *argv;	  /* its arguments after the name, NULL-terminated */
 	const char *project_root; /* VELES_PROJECT_ROOT */
 	const char *jobs_dir;	  /* VELES_JOBS_DIR */
@@ -19,7 +20,7 @@ struct collect_external {
  * when there is none. */
 int collect_external_find(const char *name, char **path);
 /*
- * Runs it in the project root and waits. *@written (when not NULL) gets
+ * Runs @x->program in the project root and waits. *@written (when not NULL) gets
  * the profile it wrote: the one .perf file new in the jobs directory, or
  * NULL when it wrote none or several. ERR_CHILD when it cannot start or
  * exits with an error, ERR_INTERRUPTED after a signal.
